@@ -1,0 +1,80 @@
+package dev.ferry.driver.self;
+
+import java.nio.charset.StandardCharsets;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * The contexts of this process, by address, and the connections half made between them. Both ends
+ * of a connection call {@code connectAsync} with the other's URL; the second call pairs the two
+ * instances. Connection set-up is rare, so one lock guards it.
+ */
+final class SelfRegistry {
+    /** Prefix of every self address; the rest names this process and the context. */
+    static final String SCHEME = "self:";
+    /** Makes addresses of other processes (and other runs of this one) unknown here, never confused with ours. */
+    private static final String PROCESS = ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(new SecureRandom().generateSeed(6));
+    private static final AtomicLong NEXT = new AtomicLong();
+
+    private static final Map<String, SelfContext> CONTEXTS = new HashMap<>();
+    /** Instances that called connectAsync and wait for their peer to do the same. */
+    private static final List<SelfInstance> HALF_OPEN = new ArrayList<>();
+
+    private SelfRegistry() {
+    }
+
+    static synchronized String register(SelfContext ctx) {
+        String address = SCHEME + PROCESS + ":" + NEXT.incrementAndGet();
+        CONTEXTS.put(address, ctx);
+        return address;
+    }
+
+    static synchronized void unregister(String address) {
+        CONTEXTS.remove(address);
+        HALF_OPEN.removeIf(i -> i.context().address().equals(address));
+        // Instances still waiting for that context will never be paired: the peer is gone.
+        for (SelfInstance i : HALF_OPEN) {
+            if (i.remoteAddress().equals(address)) {
+                i.remoteClosed(dev.ferry.spi.Status.BROKEN);
+            }
+        }
+        HALF_OPEN.removeIf(i -> i.remoteAddress().equals(address));
+    }
+
+    /** Whether the bytes look like a self address at all. */
+    static boolean isSelfAddress(byte[] address) {
+        return new String(address, StandardCharsets.UTF_8).startsWith(SCHEME);
+    }
+
+    /**
+     * Connects {@code instance} to the context at {@code remote}: pairs it with a half-open
+     * instance there that connects back to us, or leaves it half open.
+     *
+     * @return false when no context of this process has that address
+     */
+    static synchronized boolean connect(SelfInstance instance, String remote) {
+        if (!CONTEXTS.containsKey(remote)) {
+            return false;
+        }
+        String local = instance.context().address();
+        for (int i = 0; i < HALF_OPEN.size(); i++) {
+            SelfInstance other = HALF_OPEN.get(i);
+            if (other.context().address().equals(remote) && other.remoteAddress().equals(local) && other != instance) {
+                HALF_OPEN.remove(i);
+                SelfInstance.pair(instance, other);
+                return true;
+            }
+        }
+        HALF_OPEN.add(instance);
+        return true;
+    }
+
+    static synchronized void forget(SelfInstance instance) {
+        HALF_OPEN.remove(instance);
+    }
+}

@@ -1,0 +1,73 @@
+package dev.ferry.spi;
+
+/**
+ * A driver in one context (one NIC, one rail): properties, init, the URL, the instances, and the
+ * context-wide receive calls of seed 000.
+ *
+ * <p><b>Threading</b> (seed 000): calls may come from different threads, but never concurrently
+ * for one packet or one instance. {@link #recvCancelAny()} is the exception meant to run while
+ * {@link #recvWaitAny} blocks in another thread.
+ *
+ * <p>After {@link #close()} every status-returning call answers {@link Status#CLOSED} and every
+ * other call throws {@link IllegalStateException}.
+ *
+ * <pre>{@code
+ * InstanceRef ready = new InstanceRef();
+ * while (running) {
+ *     Status s = ctx.recvWaitAny(ready);          // sleeps when idle
+ *     if (s == Status.DONE) handle(ready.instance);
+ * }
+ * }</pre>
+ */
+public interface DriverContext extends AutoCloseable {
+    /**
+     * The driver's capabilities and profile in this context, filled in from the hints given at
+     * creation. Called first and exactly once; a second call throws IllegalStateException.
+     */
+    DriverProperties properties();
+
+    /**
+     * Initialises the context and returns its URL, which the launcher gives every other process.
+     * A wide URL only when {@link Hints#wideUrlSupport()} was granted.
+     *
+     * @throws DriverException when the driver cannot start (no interface, no memory, ...)
+     */
+    DriverUrl init();
+
+    /** A new, unconnected instance: one per gate (peer). */
+    DriverInstance newInstance();
+
+    /**
+     * Context-wide non-blocking probe: sets {@code ready.instance} to an instance on which a
+     * receive posted now succeeds immediately, and answers DONE; NOT_YET when none has data.
+     * Fair: instances with data are served in turn. NOT_IMPLEMENTED unless
+     * {@link Capabilities#hasRecvAny()}.
+     */
+    default Status recvProbeAny(InstanceRef ready) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /**
+     * Blocking {@link #recvProbeAny}: waits (sleeping in the kernel when idle) until an instance
+     * has data, and answers DONE; CANCELED when {@link #recvCancelAny()} ended the wait.
+     * NOT_IMPLEMENTED unless {@link Capabilities#supportsWaitAny()}.
+     */
+    default Status recvWaitAny(InstanceRef ready) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /**
+     * Ends a {@link #recvWaitAny} running in another thread (it answers CANCELED); when none runs,
+     * the next one answers CANCELED at once. Safe to call concurrently with recvWaitAny.
+     */
+    default Status recvCancelAny() {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /**
+     * Closes the context: last call, after every instance was disconnected (instances still
+     * connected are torn down, and their peers see BROKEN). Idempotent.
+     */
+    @Override
+    void close();
+}

@@ -1,0 +1,132 @@
+package dev.ferry.spi;
+
+/**
+ * One connection of a driver context to one peer context: seed 000's instance, one per gate.
+ *
+ * <p>Every method is a hot-path call: it returns a {@link Status}, never allocates, and never
+ * throws for an ordinary outcome. Optional operations a driver lacks answer
+ * {@link Status#NOT_IMPLEMENTED} (the defaults here).
+ *
+ * <p><b>Sending</b>: buffer-based ({@link #sendBufGet} fills {@link Packet#buffer()}, the caller writes
+ * into it and calls {@link #sendBufPost}), iovec-based or data-based ({@link #sendPost} with the
+ * packet's iovec or data layout). Then {@link #sendPoll} until DONE; {@link #sendWait} may follow a
+ * first poll. A DONE send means the caller may reuse the memory.
+ *
+ * <p><b>Receiving</b>: buffer-based ({@link #recvPoll} with nothing posted hands over a filled driver
+ * buffer, {@link #recvBufRelease} gives it back), or iovec/data-based ({@link #recvPost} then
+ * {@link #recvPoll} or {@link #recvWait}). At most one receive is posted on an instance at a time.
+ * On DONE, {@link Packet#length()} is the number of bytes received; a packet longer than the posted
+ * memory completes INVALID after filling what fits (its length says how long it was).
+ *
+ * <p><b>Threading</b>: calls may come from different threads, never concurrently for one packet or
+ * one instance (seed 000).
+ *
+ * <pre>{@code
+ * Packet p = new Packet();
+ * // buffer-based send of 8 bytes
+ * if (inst.sendBufGet(p) == Status.DONE) {
+ *     p.buffer().set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 42L);
+ *     p.length(8);
+ *     inst.sendBufPost(p);
+ *     while (inst.sendPoll(p) == Status.NOT_YET) Thread.onSpinWait();
+ * }
+ * }</pre>
+ */
+public interface DriverInstance {
+
+    // ---- connection -------------------------------------------------------------------------
+
+    /**
+     * Starts connecting to the context at {@code remote}; never blocks. Both sides call it, each
+     * with the other's URL. INVALID when the URL does not parse or is not this driver's.
+     */
+    Status connectAsync(DriverUrl remote);
+
+    /** Waits for the connection started by {@link #connectAsync}; optional for fully asynchronous drivers. */
+    default Status connectWait() {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /** Closes the connection in order; no traffic takes place on it afterwards. Optional. */
+    default Status disconnect() {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    // ---- sending ----------------------------------------------------------------------------
+
+    /** Buffer-based send, step 1: sets the packet's buffer to driver memory of {@link Capabilities#maxBufferSize()} bytes. NOT_YET when none is free now. */
+    default Status sendBufGet(Packet packet) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /** Buffer-based send, step 2: sends the first {@link Packet#length()} bytes of the buffer got by {@link #sendBufGet}. */
+    default Status sendBufPost(Packet packet) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /**
+     * iovec- or data-based send of the packet's iovec or data layout. The memory stays the
+     * caller's and must not change until the send is DONE. NOT_YET: not posted, try again later.
+     */
+    Status sendPost(Packet packet);
+
+    /** Completion of a send: DONE, NOT_YET, or an error. Mandatory. */
+    Status sendPoll(Packet packet);
+
+    /** Blocks until the send completes; called only after at least one {@link #sendPoll}. Optional. */
+    default Status sendWait(Packet packet) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /** Prepares (registers, maps) the packet's memory early, before the rendezvous is accepted. Optional. */
+    default Status sendPrefetch(Packet packet) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /** Undoes {@link #sendPrefetch} when the data goes another way. Optional. */
+    default Status sendUnfetch(Packet packet) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    // ---- receiving --------------------------------------------------------------------------
+
+    /**
+     * iovec- or data-based receive into the packet's iovec or data layout. The driver may set
+     * {@link Packet#rdvData()} here for the upper layer to carry to the sender.
+     */
+    default Status recvPost(Packet packet) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /**
+     * Completion of a posted receive; with nothing posted, the buffer-based receive: DONE hands
+     * over a filled driver buffer in {@link Packet#buffer()}, to be given back with
+     * {@link #recvBufRelease}. Mandatory.
+     */
+    Status recvPoll(Packet packet);
+
+    /** Blocks until the posted receive completes; called only after at least one {@link #recvPoll}. Optional. */
+    default Status recvWait(Packet packet) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /** Gives back the driver buffer handed over by a buffer-based {@link #recvPoll}. */
+    default Status recvBufRelease(Packet packet) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /** Cancels a posted receive that has not completed: DONE when cancelled, INVALID when nothing is posted. */
+    default Status recvCancel(Packet packet) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /** Prepares the packet's receive memory early, before the rendezvous request arrives. Optional. */
+    default Status recvPrefetch(Packet packet) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /** Undoes {@link #recvPrefetch}. Optional. */
+    default Status recvUnfetch(Packet packet) {
+        return Status.NOT_IMPLEMENTED;
+    }
+}

@@ -1,0 +1,46 @@
+package dev.ferry.spi;
+
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What the layers above tell a driver before it reports its properties (seed 000's 'hints' and
+ * context attributes: {@code session_size}, {@code rank}, {@code wide_url_support}), plus free-form
+ * string attributes for what a particular launcher or driver needs (a job id, a job key).
+ *
+ * <pre>{@code
+ * Hints h = new Hints(4, 1, true, Map.of(Hints.JOB_ID, "job-42"));
+ * DriverContext ctx = driver.newContext(h);
+ * }</pre>
+ *
+ * @param sessionSize    number of processes in the session (job), at least 1
+ * @param rank           this process's rank in the session, 0-based
+ * @param wideUrlSupport whether the launcher can carry a wide URL (several URLs packed as one)
+ * @param attributes     further attributes, never null
+ */
+public record Hints(int sessionSize, int rank, boolean wideUrlSupport, Map<String, String> attributes) {
+    /** Attribute: the job's identifier, unique on the node while the job runs. */
+    public static final String JOB_ID = "job.id";
+    /** Attribute: the job's secret key, for drivers that authenticate their peers. */
+    public static final String JOB_KEY = "job.key";
+
+    public Hints {
+        if (sessionSize < 1) {
+            throw new IllegalArgumentException("sessionSize must be at least 1: " + sessionSize);
+        }
+        if (rank < 0 || rank >= sessionSize) {
+            throw new IllegalArgumentException("rank " + rank + " outside the session of size " + sessionSize);
+        }
+        attributes = Map.copyOf(Objects.requireNonNull(attributes, "attributes"));
+    }
+
+    /** Hints for a process alone in its session, with wide URLs granted. */
+    public static Hints single() {
+        return new Hints(1, 0, true, Map.of());
+    }
+
+    /** The attribute's value, or {@code fallback} when absent. */
+    public String attribute(String key, String fallback) {
+        return attributes.getOrDefault(key, fallback);
+    }
+}

@@ -1,0 +1,63 @@
+package dev.ferry.spi;
+
+import java.util.Locale;
+import java.util.Objects;
+
+/**
+ * A run-time setting: environment variable {@code FERRY_X_Y}, or the Java system property
+ * {@code ferry.x.y}, which wins when both are set. Drivers declare theirs through
+ * {@link Driver#settings()} so that {@code ferry info} can list every setting with its value.
+ *
+ * <pre>{@code
+ * static final Setting SEGMENT_SIZE = new Setting("FERRY_SHM_SEGMENT_SIZE", "4194304", "bytes per shared segment");
+ * long size = SEGMENT_SIZE.longValue();
+ * }</pre>
+ *
+ * @param name         the environment variable's name, {@code FERRY_} followed by upper case, digits and underscores
+ * @param defaultValue the value when unset, or null for "none"
+ * @param description  one line saying what it does
+ */
+public record Setting(String name, String defaultValue, String description) {
+    public Setting {
+        Objects.requireNonNull(name, "name");
+        Objects.requireNonNull(description, "description");
+        if (!name.matches("FERRY_[A-Z0-9_]+")) {
+            throw new IllegalArgumentException("setting name must be FERRY_ plus upper case, digits and '_': " + name);
+        }
+    }
+
+    /** The system property that overrides the environment: FERRY_EAGER_LIMIT is ferry.eager.limit. */
+    public String propertyName() {
+        return name.toLowerCase(Locale.ROOT).replace('_', '.');
+    }
+
+    /** Where the current value comes from: "property", "environment" or "default". */
+    public String source() {
+        if (System.getProperty(propertyName()) != null) {
+            return "property";
+        }
+        return System.getenv(name) != null ? "environment" : "default";
+    }
+
+    /** The current value: system property, else environment variable, else the default (maybe null). */
+    public String value() {
+        String v = System.getProperty(propertyName());
+        if (v == null) {
+            v = System.getenv(name);
+        }
+        return v != null ? v : defaultValue;
+    }
+
+    /** The current value as a long; a value that does not parse is an error naming the setting. */
+    public long longValue() {
+        String v = value();
+        if (v == null) {
+            throw new IllegalStateException(name + " is not set and has no default");
+        }
+        try {
+            return Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(name + " must be a whole number, not '" + v + "'", e);
+        }
+    }
+}
