@@ -1,16 +1,8 @@
 package dev.ferry.conformance;
 
+import dev.ferry.launch.ChildJvm;
 import dev.ferry.spi.Driver;
 
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStreamWriter;
-import java.io.UncheckedIOException;
-import java.io.Writer;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -102,96 +94,37 @@ public abstract class PeerLink implements AutoCloseable {
     }
 
     private static final class ProcessLink extends PeerLink {
-        private final Process process;
-        private final BufferedReader out;
-        private final Writer in;
+        private final ChildJvm child;
 
         ProcessLink(Class<? extends Driver> driverClass, List<String> jvmOptions) {
-            String java = ProcessHandle.current().info().command().orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-            List<String> cmd = new ArrayList<>();
-            cmd.add(java);
-            cmd.add("--enable-native-access=ALL-UNNAMED");
-            cmd.addAll(jvmOptions);
-            cmd.add("-cp");
-            cmd.add(System.getProperty("java.class.path"));
-            cmd.add(PeerMain.class.getName());
-            cmd.add(driverClass.getName());
-            try {
-                process = new ProcessBuilder(cmd).redirectError(ProcessBuilder.Redirect.INHERIT).start();
-            } catch (IOException e) {
-                throw new UncheckedIOException("cannot start the peer JVM " + cmd, e);
-            }
-            out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8));
-            in = new OutputStreamWriter(process.getOutputStream(), StandardCharsets.UTF_8);
+            child = ChildJvm.builder(PeerMain.class.getName()).jvmOptions(jvmOptions).args(driverClass.getName()).start();
             String hello = readAnswer("start");
             if (!hello.startsWith("ready")) {
                 throw new AssertionError("peer JVM said '" + hello + "' instead of ready");
             }
         }
 
-        /** The peer's process id. */
-        long pid() {
-            return process.pid();
-        }
-
         @Override
         protected synchronized String exchange(String command) {
             try {
-                in.write(command + "\n");
-                in.flush();
-            } catch (IOException e) {
-                throw new AssertionError("peer JVM is gone (writing '" + command + "')", e);
+                child.send(command);
+            } catch (IllegalStateException e) {
+                throw new AssertionError(e.getMessage(), e);
             }
             return readAnswer(command);
         }
 
         private String readAnswer(String command) {
-            // The read runs on a helper thread so that a silent peer cannot hang the test.
-            Future<String> f = READER.submit(() -> {
-                String line;
-                while ((line = out.readLine()) != null) {
-                    if (line.startsWith("@ ")) {
-                        return line.substring(2);
-                    }
-                }
-                return null;
-            });
             try {
-                String line = f.get(Transfers.TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-                if (line == null) {
-                    throw new AssertionError("peer JVM exited (status " + waitExit() + ") before answering '" + command + "'");
-                }
-                return line;
-            } catch (TimeoutException e) {
-                f.cancel(true);
-                throw new AssertionError("peer JVM did not answer '" + command + "' within " + Transfers.TIMEOUT.toSeconds() + " s");
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            } catch (java.util.concurrent.ExecutionException e) {
-                throw new AssertionError("reading the peer's answer to '" + command + "'", e.getCause());
-            }
-        }
-
-        private String waitExit() {
-            try {
-                return process.waitFor(5, TimeUnit.SECONDS) ? String.valueOf(process.exitValue()) : "still running";
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return "unknown";
+                return child.readAnswer(Transfers.TIMEOUT);
+            } catch (IllegalStateException e) {
+                throw new AssertionError("peer JVM, command '" + command + "': " + e.getMessage(), e);
             }
         }
 
         @Override
         public void kill() {
-            process.destroyForcibly(); // SIGKILL on Linux
-            try {
-                if (!process.waitFor(Transfers.TIMEOUT.toSeconds(), TimeUnit.SECONDS)) {
-                    throw new AssertionError("peer JVM " + process.pid() + " survived SIGKILL");
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+            child.kill(); // SIGKILL
         }
 
         @Override
@@ -201,27 +134,14 @@ public abstract class PeerLink implements AutoCloseable {
 
         @Override
         public void close() {
-            if (process.isAlive()) {
+            if (child.isAlive()) {
                 try {
                     exchange("exit");
                 } catch (AssertionError ignored) {
-                    // already dying; destroyed below
-                }
-                try {
-                    if (!process.waitFor(10, TimeUnit.SECONDS)) {
-                        process.destroyForcibly();
-                    }
-                } catch (InterruptedException e) {
-                    Thread.currentThread().interrupt();
-                    process.destroyForcibly();
+                    // dying already; close() below kills it if need be
                 }
             }
+            child.close();
         }
-
-        private static final ExecutorService READER = Executors.newCachedThreadPool(r -> {
-            Thread t = new Thread(r, "peer-reader");
-            t.setDaemon(true);
-            return t;
-        });
     }
 }

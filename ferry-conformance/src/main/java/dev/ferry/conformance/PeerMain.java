@@ -1,10 +1,10 @@
 package dev.ferry.conformance;
 
+import dev.ferry.launch.ChildJvm;
 import dev.ferry.spi.Driver;
 
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -26,13 +26,12 @@ public final class PeerMain {
             System.exit(2);
         }
         Driver driver = (Driver) Class.forName(args[0]).getDeclaredConstructor().newInstance();
-        PrintStream out = new PrintStream(System.out, true, StandardCharsets.UTF_8);
-        out.println("@ ready " + ProcessHandle.current().pid());
+        ChildJvm.answer("ready " + ProcessHandle.current().pid());
         try (PeerAgent agent = new PeerAgent(driver);
              BufferedReader in = new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8))) {
             String line;
             while ((line = in.readLine()) != null) {
-                out.println("@ " + agent.handle(line));
+                ChildJvm.answer(agent.handle(line));
                 if (line.strip().equals("exit")) {
                     break;
                 }
