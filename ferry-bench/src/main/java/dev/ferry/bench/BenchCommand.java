@@ -1,0 +1,85 @@
+package dev.ferry.bench;
+
+import dev.ferry.core.driver.DiscoveredDriver;
+import dev.ferry.core.driver.DriverCatalog;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * {@code ferry bench driver-latency|driver-bandwidth [options]}: the driver's figures, then the
+ * references it is judged against (ref-shm, ref-nio), all from one run.
+ *
+ * <pre>
+ *   ferry bench driver-latency --driver self --sizes 0,8,64 --iterations 100000 --format json
+ * </pre>
+ */
+public final class BenchCommand {
+    public static final String USAGE = """
+            usage: ferry bench (driver-latency | driver-bandwidth) [options]
+              --driver NAME        driver to measure (default self)
+              --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
+              --iterations N       round trips (latency) or messages (bandwidth) per size;
+                                   a size moves at most 2 GiB, so large sizes run fewer
+              --warmup N           untimed iterations per size (default a tenth)
+              --window N           sends in flight per bandwidth sample (default 16)
+              --format FORMAT      table, csv or json (one object per line)
+              --no-references      skip the ref-shm and ref-nio reference lines""";
+
+    private BenchCommand() {
+    }
+
+    /** Runs the command; returns the exit code (2 for bad input, 1 for a failed run). */
+    public static int run(List<String> args, PrintStream out, PrintStream err) {
+        if (args.isEmpty()) {
+            err.println("ferry bench: which benchmark? driver-latency or driver-bandwidth");
+            return 2;
+        }
+        if (args.get(0).equals("--help") || args.get(0).equals("help")) {
+            out.println(USAGE);
+            return 0;
+        }
+        BenchOptions o;
+        DiscoveredDriver d;
+        try {
+            o = BenchOptions.parse(args.get(0), args.subList(1, args.size()));
+            DriverCatalog catalog = DriverCatalog.discover();
+            final BenchOptions opts = o;
+            d = catalog.find(o.driver()).orElseThrow(() -> new UsageException("unknown driver '" + opts.driver() + "' (found: "
+                    + catalog.all().stream().map(DiscoveredDriver::name).collect(Collectors.joining(", ")) + ")"));
+            if (!d.available()) {
+                throw new UsageException("driver '" + d.name() + "' is unavailable here: " + d.problem());
+            }
+        } catch (UsageException e) {
+            err.println("ferry bench: " + e.getMessage());
+            return 2;
+        }
+        ResultPrinter printer = new ResultPrinter(out, o.format());
+        Progress progress = Progress.forTerminal(err);
+        try {
+            List<Long> sizes = DriverBench.feasible(d, o.sizes(), note -> err.println("ferry bench: " + note));
+            boolean latency = o.benchmark().equals(BenchOptions.LATENCY);
+            if (latency) {
+                DriverBench.latency(d, o, sizes, progress, printer::print);
+            } else {
+                DriverBench.bandwidth(d, o, sizes, progress, printer::print);
+            }
+            if (o.references()) {
+                if (latency) {
+                    RefShm.latency(o, progress, printer::print);
+                } else {
+                    RefShm.bandwidth(o, o.sizes(), progress, printer::print);
+                }
+                RefNio.run(o, o.sizes(), progress, printer::print);
+            }
+            return 0;
+        } catch (Exception e) {
+            progress.clear();
+            err.println("ferry bench: " + o.benchmark() + " failed: " + e);
+            return 1;
+        } finally {
+            progress.clear();
+        }
+    }
+}

@@ -1,0 +1,133 @@
+package dev.ferry.bench;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Options of {@code ferry bench driver-latency|driver-bandwidth}.
+ *
+ * <pre>{@code
+ * BenchOptions o = BenchOptions.parse("driver-latency", List.of("--driver", "self", "--sizes", "0,8,64", "--format", "json"));
+ * }</pre>
+ *
+ * @param benchmark  driver-latency or driver-bandwidth
+ * @param driver     the driver's name
+ * @param sizes      message sizes in bytes
+ * @param iterations round trips (latency) or messages (bandwidth) per size, before the byte budget caps it
+ * @param warmup     untimed iterations per size
+ * @param window     sends in flight per bandwidth sample
+ * @param format     table, csv or json
+ * @param references whether to measure ref-shm and ref-nio in the same run
+ */
+public record BenchOptions(String benchmark, String driver, List<Long> sizes, long iterations, long warmup,
+                           int window, String format, boolean references) {
+    public static final String LATENCY = "driver-latency";
+    public static final String BANDWIDTH = "driver-bandwidth";
+    /** Bytes one size may move (each way) before its iteration count is cut: keeps 4 MiB sizes to seconds. */
+    public static final long BYTE_BUDGET = 2L << 30;
+
+    public static BenchOptions parse(String benchmark, List<String> args) {
+        if (!benchmark.equals(LATENCY) && !benchmark.equals(BANDWIDTH)) {
+            throw new UsageException("unknown benchmark '" + benchmark + "' (known: " + LATENCY + ", " + BANDWIDTH + ")");
+        }
+        boolean lat = benchmark.equals(LATENCY);
+        String driver = "self";
+        List<Long> sizes = lat ? List.of(0L, 8L, 64L, 512L, 4096L, 32768L, 262144L, 1048576L)
+                : List.of(4096L, 65536L, 1048576L, 4194304L);
+        long iterations = lat ? 100_000 : 20_000;
+        long warmup = -1;
+        int window = 16;
+        String format = "table";
+        boolean refs = true;
+        for (int i = 0; i < args.size(); i++) {
+            String a = args.get(i);
+            switch (a) {
+                case "--driver" -> driver = value(args, ++i, a);
+                case "--sizes" -> sizes = sizes(value(args, ++i, a));
+                case "--iterations" -> iterations = positive(value(args, ++i, a), a);
+                case "--warmup" -> warmup = nonNegative(value(args, ++i, a), a);
+                case "--window" -> window = (int) Math.min(1024, positive(value(args, ++i, a), a));
+                case "--format" -> {
+                    format = value(args, ++i, a).toLowerCase(Locale.ROOT);
+                    if (!List.of("table", "csv", "json").contains(format)) {
+                        throw new UsageException("--format takes table, csv or json, not '" + args.get(i) + "'");
+                    }
+                }
+                case "--no-references" -> refs = false;
+                default -> throw new UsageException("unknown option '" + a + "' for " + benchmark);
+            }
+        }
+        if (warmup < 0) {
+            warmup = Math.max(10, iterations / 10);
+        }
+        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs);
+    }
+
+    /** Iterations for one size: the asked count, cut so that one size moves at most {@link #BYTE_BUDGET}. */
+    public long iterationsFor(long size) {
+        return Math.max(1, Math.min(iterations, BYTE_BUDGET / Math.max(size, 1)));
+    }
+
+    public long warmupFor(long size) {
+        return Math.min(warmup, Math.max(1, iterationsFor(size) / 10 + 1));
+    }
+
+    private static String value(List<String> args, int i, String option) {
+        if (i >= args.size()) {
+            throw new UsageException("option " + option + " needs a value");
+        }
+        return args.get(i);
+    }
+
+    private static long positive(String v, String option) {
+        long n = number(v, option);
+        if (n < 1) {
+            throw new UsageException(option + " must be at least 1, not " + v);
+        }
+        return n;
+    }
+
+    private static long nonNegative(String v, String option) {
+        long n = number(v, option);
+        if (n < 0) {
+            throw new UsageException(option + " must not be negative: " + v);
+        }
+        return n;
+    }
+
+    private static long number(String v, String option) {
+        try {
+            return Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + " takes a whole number, not '" + v + "'");
+        }
+    }
+
+    /** Parses "0,8,64,4k,1m": sizes in bytes, with optional k/m/g suffixes (powers of 1024). */
+    static List<Long> sizes(String list) {
+        List<Long> out = new ArrayList<>();
+        for (String raw : list.split(",")) {
+            String s = raw.strip().toLowerCase(Locale.ROOT);
+            long mult = 1;
+            if (s.endsWith("k")) {
+                mult = 1L << 10;
+            } else if (s.endsWith("m")) {
+                mult = 1L << 20;
+            } else if (s.endsWith("g")) {
+                mult = 1L << 30;
+            }
+            String digits = mult == 1 ? s : s.substring(0, s.length() - 1);
+            try {
+                long n = Long.parseLong(digits) * mult;
+                if (n < 0) {
+                    throw new NumberFormatException();
+                }
+                out.add(n);
+            } catch (NumberFormatException e) {
+                throw new UsageException("--sizes: '" + raw.strip() + "' is not a size in bytes (in '" + list + "')");
+            }
+        }
+        return List.copyOf(out);
+    }
+}

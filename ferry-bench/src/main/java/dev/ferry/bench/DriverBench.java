@@ -1,0 +1,115 @@
+package dev.ferry.bench;
+
+import dev.ferry.core.driver.DiscoveredDriver;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * driver-latency and driver-bandwidth straight through the SPI, with no engine in the path (like
+ * NewMadeleine's nm_driver_latency and nm_driver_bandwidth).
+ *
+ * <p>Latency: ping-pong; one-way latency is half the round trip. Round trips are timed in batches
+ * long enough (about 2 us) that reading the clock costs under 2% of a sample; median and p99 are
+ * over batches. Bandwidth: a window of posted sends, then the receiver's 0-byte acknowledgement;
+ * one sample per window; the median sample's rate is reported.
+ */
+final class DriverBench {
+    private static final double TARGET_BATCH_NANOS = 2_000;
+
+    private DriverBench() {
+    }
+
+    static void latency(DiscoveredDriver d, BenchOptions o, List<Long> sizes, Progress progress, Consumer<Result> out) {
+        long max = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
+        try (DriverPeer peer = new DriverPeer(d, max, 1)) {
+            peer.mode("echo");
+            Endpoint e = peer.end();
+            for (long size : sizes) {
+                e.prepare(size);
+                long iterations = o.iterationsFor(size);
+                for (long i = 0; i < o.warmupFor(size); i++) {
+                    e.send();
+                    e.recv();
+                }
+                long t0 = System.nanoTime();
+                int probe = (int) Math.min(100, iterations);
+                for (int i = 0; i < probe; i++) {
+                    e.send();
+                    e.recv();
+                }
+                double rtt = (double) (System.nanoTime() - t0) / probe;
+                long batch = Math.max(1, Math.min(iterations / 20 + 1, (long) Math.ceil(TARGET_BATCH_NANOS / Math.max(rtt, 1))));
+                int samples = (int) Math.max(1, iterations / batch);
+                double[] oneWayUs = new double[samples];
+                for (int s = 0; s < samples; s++) {
+                    long start = System.nanoTime();
+                    for (long i = 0; i < batch; i++) {
+                        e.send();
+                        long n = e.recv();
+                        if (n != size) {
+                            throw new IllegalStateException("echo of " + size + " bytes came back with " + n);
+                        }
+                    }
+                    oneWayUs[s] = (System.nanoTime() - start) / (double) batch / 2 / 1000;
+                    progress.update(o.benchmark() + " " + d.name() + " " + size + " B", s, samples);
+                }
+                out.accept(new Result(o.benchmark(), d.name(), size, samples * batch, Stats.median(oneWayUs),
+                        Stats.quantile(oneWayUs, 0.99), null, Map.of()));
+            }
+        }
+    }
+
+    static void bandwidth(DiscoveredDriver d, BenchOptions o, List<Long> sizes, Progress progress, Consumer<Result> out) {
+        long max = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
+        int w = o.window();
+        try (DriverPeer peer = new DriverPeer(d, max, w)) {
+            peer.mode("sink " + w);
+            Endpoint e = peer.end();
+            for (long size : sizes) {
+                e.prepare(size);
+                int samples = (int) Math.max(1, o.iterationsFor(size) / w);
+                int warm = (int) Math.max(1, o.warmupFor(size) / w);
+                double[] mbps = new double[samples];
+                double[] perMsgUs = new double[samples];
+                for (int s = -warm; s < samples; s++) {
+                    long start = System.nanoTime();
+                    for (int i = 0; i < w; i++) {
+                        e.post(i);
+                    }
+                    for (int i = 0; i < w; i++) {
+                        e.complete(i);
+                    }
+                    long ack = e.recv();
+                    long t = System.nanoTime() - start;
+                    if (ack != 0) {
+                        throw new IllegalStateException("acknowledgement of " + ack + " bytes, expected 0");
+                    }
+                    if (s >= 0) {
+                        mbps[s] = (double) w * size / t * 1000;
+                        perMsgUs[s] = t / (double) w / 1000;
+                        progress.update(o.benchmark() + " " + d.name() + " " + size + " B", s, samples);
+                    }
+                }
+                out.accept(new Result(o.benchmark(), d.name(), size, (long) samples * w, Stats.median(perMsgUs),
+                        Stats.quantile(perMsgUs, 0.99), Stats.median(mbps), Map.of()));
+            }
+        }
+    }
+
+    /** The sizes the driver can carry; notes the others on {@code skipped}. */
+    static List<Long> feasible(DiscoveredDriver d, List<Long> sizes, Consumer<String> skipped) {
+        long max = d.properties().capabilities().maxPacketSize();
+        List<Long> ok = new ArrayList<>();
+        for (long s : sizes) {
+            if (s <= max) {
+                ok.add(s);
+            } else {
+                skipped.accept("size " + s + " skipped for driver " + d.name() + ": over its maximum packet size " + max);
+            }
+        }
+        return ok;
+    }
+}

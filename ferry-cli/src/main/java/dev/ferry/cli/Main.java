@@ -1,0 +1,56 @@
+package dev.ferry.cli;
+
+import dev.ferry.bench.BenchCommand;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/**
+ * The {@code ferry} command. Started by {@code bin/ferry}, which finds a JDK 25 and builds what
+ * is missing.
+ *
+ * <pre>
+ *   ferry info [--format text|json]
+ *   ferry bench driver-latency|driver-bandwidth [--driver NAME] [--sizes LIST] [--format json] ...
+ * </pre>
+ */
+public final class Main {
+    static final String USAGE = """
+            usage: ferry <command> [arguments]
+              info [--format text|json]     drivers found, their capabilities and profile, FERRY_* settings
+              bench driver-latency [opts]   one-way latency through a driver, with ref-shm and ref-nio
+              bench driver-bandwidth [opts] bandwidth through a driver, with ref-shm and ref-nio
+              help                          this text; 'ferry bench --help' for benchmark options""";
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        // One line per log record: library code logs through System.Logger (java.util.logging here).
+        if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
+            System.setProperty("java.util.logging.SimpleFormatter.format", "ferry: %4$s: %5$s%6$s%n");
+        }
+        System.exit(run(List.of(args), System.out, System.err));
+    }
+
+    /** Runs one command; returns its exit code (2 for bad input). */
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        if (args.isEmpty()) {
+            err.println(USAGE);
+            return 2;
+        }
+        List<String> rest = args.subList(1, args.size());
+        return switch (args.get(0)) {
+            case "info" -> InfoCommand.run(rest, out, err);
+            case "bench" -> BenchCommand.run(rest, out, err);
+            case "help", "--help", "-h" -> {
+                out.println(USAGE);
+                yield 0;
+            }
+            default -> {
+                err.println("ferry: unknown command '" + args.get(0) + "' (try 'ferry help')");
+                yield 2;
+            }
+        };
+    }
+}
