@@ -1,0 +1,58 @@
+package dev.ferry.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class BenchOptionsTest {
+    @Test
+    void parsesEveryOption() {
+        BenchOptions o = BenchOptions.parse("driver-bandwidth", List.of("--driver", "shm", "--sizes", "0, 8,4k,2m",
+                "--iterations", "500", "--warmup", "7", "--window", "4", "--format", "CSV", "--no-references"));
+        assertEquals("shm", o.driver());
+        assertEquals(List.of(0L, 8L, 4096L, 2L << 20), o.sizes());
+        assertEquals(500, o.iterations());
+        assertEquals(7, o.warmup());
+        assertEquals(4, o.window());
+        assertEquals("csv", o.format());
+        assertFalse(o.references());
+    }
+
+    @Test
+    void defaultsFollowTheBenchmark() {
+        BenchOptions l = BenchOptions.parse("driver-latency", List.of());
+        assertEquals("self", l.driver());
+        assertTrue(l.sizes().contains(8L));
+        assertEquals("table", l.format());
+        assertTrue(l.references());
+        assertEquals(l.iterations() / 10, l.warmup());
+    }
+
+    @Test
+    void aByteBudgetCapsLargeSizes() {
+        BenchOptions o = BenchOptions.parse("driver-latency", List.of("--iterations", "100000"));
+        assertEquals(100000, o.iterationsFor(8));
+        assertEquals(BenchOptions.BYTE_BUDGET / (4 << 20), o.iterationsFor(4 << 20));
+    }
+
+    @Test
+    void badInputNamesWhatWasWrong() {
+        assertMessage("unknown option '--fast'", () -> BenchOptions.parse("driver-latency", List.of("--fast")));
+        assertMessage("'eight'", () -> BenchOptions.parse("driver-latency", List.of("--sizes", "8,eight")));
+        assertMessage("--iterations must be at least 1", () -> BenchOptions.parse("driver-latency", List.of("--iterations", "0")));
+        assertMessage("needs a value", () -> BenchOptions.parse("driver-latency", List.of("--driver")));
+        assertMessage("table, csv or json", () -> BenchOptions.parse("driver-latency", List.of("--format", "xml")));
+        assertMessage("unknown benchmark 'x'", () -> BenchOptions.parse("x", List.of()));
+        assertMessage("'-1'", () -> BenchOptions.parse("driver-latency", List.of("--sizes", "-1")));
+    }
+
+    private static void assertMessage(String part, org.junit.jupiter.api.function.Executable e) {
+        UsageException u = assertThrows(UsageException.class, e);
+        assertTrue(u.getMessage().contains(part), u.getMessage());
+    }
+}
