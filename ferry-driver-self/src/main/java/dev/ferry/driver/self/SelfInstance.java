@@ -357,7 +357,7 @@ final class SelfInstance implements DriverInstance {
             if (ring == null || ring.isEmpty()) {
                 return drained();
             }
-            long idx = ring.headIndex();
+            long idx = ring.headPosition();
             long len = ring.length(idx);
             DataLayout dst = posted.layout();
             long n = Math.min(len, dst.size());
@@ -393,7 +393,7 @@ final class SelfInstance implements DriverInstance {
             if (ring == null || ring.isEmpty()) {
                 return drained();
             }
-            long idx = ring.headIndex();
+            long idx = ring.headPosition();
             if (ring.kind(idx) == SelfRing.REF) {
                 if ((long) Packet.DRIVER_STATE.getAcquire(ring.ref(idx)) == ABANDONED) {
                     ring.consume(idx);
@@ -450,7 +450,7 @@ final class SelfInstance implements DriverInstance {
             return false;
         }
         SelfRing ring = inbound;
-        return (ring != null && !ring.isEmpty()) || (remoteGone != null && !goneReported);
+        return (ring != null && !ring.looksEmpty()) || (remoteGone != null && !goneReported);
     }
 
     // ---- waiting ----------------------------------------------------------------------------

@@ -4,6 +4,7 @@ import dev.ferry.spi.Packet;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 
@@ -13,104 +14,149 @@ import java.lang.invoke.VarHandle;
  * that the sender wrote in place, or REF, a pointer to the sender's packet that the receiver
  * copies from directly (one copy, however large).
  *
- * <p>Layout: {@code capacity} slots of {@link #SLOT_SIZE} bytes in one off-heap slab; the kind,
- * length and packet of entry {@code i} in parallel arrays. {@code tail} is published with a
- * volatile store so that the producer's subsequent read of a sleeping consumer's thread cannot
- * be reordered before it (the wake-up handshake in {@link SelfInstance}).
+ * <p>Slot layout, in one off-heap slab of {@link #CAPACITY} slots of {@link #SLOT_BYTES}:
+ * <pre>
+ *   offset 0  long  length of the packet (REF: of the sender's layout)
+ *   offset 8  int   kind: INLINE or REF
+ *   offset 12 int   unused
+ *   offset 16 ...   SLOT_SIZE bytes of data (INLINE)
+ * </pre>
+ * The header shares the data's first cache line, so a small packet moves between the cores as
+ * one line plus the tail counter. The producer caches the consumer's head and the consumer the
+ * producer's tail, re-reading the other side's counter only when the cached one says full or
+ * empty. {@code head} and {@code tail} live in separate objects, so they never share a cache
+ * line. {@code tail} is published with a volatile store so that the producer's subsequent read of
+ * a sleeping consumer's thread cannot be reordered before it (the wake-up handshake in
+ * {@link SelfInstance}).
  */
 final class SelfRing {
-    /** Bytes per slot: the largest INLINE packet, and the driver's buffer size. */
+    /** Bytes of data per slot: the largest INLINE packet, and the driver's buffer size. */
     static final int SLOT_SIZE = 8192;
+    static final int HEADER = 16;
+    static final int SLOT_BYTES = HEADER + SLOT_SIZE;
     static final int CAPACITY = 64;
-    static final byte INLINE = 1;
-    static final byte REF = 2;
+    static final int INLINE = 1;
+    static final int REF = 2;
+    private static final long LENGTH_OFFSET = 0;
+    private static final long KIND_OFFSET = 8;
 
-    private static final VarHandle HEAD;
-    private static final VarHandle TAIL;
+    /** A counter alone in its object (and so, with the object header, in its own cache line region). */
+    static final class Counter {
+        static final VarHandle VALUE;
 
-    static {
-        try {
-            MethodHandles.Lookup l = MethodHandles.lookup();
-            HEAD = l.findVarHandle(SelfRing.class, "head", long.class);
-            TAIL = l.findVarHandle(SelfRing.class, "tail", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
+        static {
+            try {
+                VALUE = MethodHandles.lookup().findVarHandle(Counter.class, "value", long.class);
+            } catch (ReflectiveOperationException e) {
+                throw new ExceptionInInitializerError(e);
+            }
         }
+
+        @SuppressWarnings("unused")
+        private long p01, p02, p03, p04, p05, p06, p07;
+        @SuppressWarnings("unused") // accessed through VALUE
+        private long value;
+        @SuppressWarnings("unused")
+        private long p11, p12, p13, p14, p15, p16, p17;
     }
 
-    private final MemorySegment[] slots = new MemorySegment[CAPACITY];
-    private final byte[] kinds = new byte[CAPACITY];
-    private final long[] lengths = new long[CAPACITY];
+    private final Counter head = new Counter();
+    private final Counter tail = new Counter();
+    private final MemorySegment slab;
+    private final MemorySegment[] data = new MemorySegment[CAPACITY];
     private final Packet[] refs = new Packet[CAPACITY];
-
-    @SuppressWarnings("unused") // accessed through HEAD
-    private long head;
-    @SuppressWarnings("unused") // accessed through TAIL
-    private long tail;
+    /** Producer's private copy of head. */
+    private long headCache;
+    /** Consumer's private copy of tail. */
+    private long tailCache;
 
     SelfRing() {
         // Freed by the GC once neither end references the ring: a late access by a racing peer
         // can never touch freed memory.
-        MemorySegment slab = Arena.ofAuto().allocate((long) SLOT_SIZE * CAPACITY, 64);
+        slab = Arena.ofAuto().allocate((long) SLOT_BYTES * CAPACITY, 64);
         for (int i = 0; i < CAPACITY; i++) {
-            slots[i] = slab.asSlice((long) i * SLOT_SIZE, SLOT_SIZE);
+            data[i] = slab.asSlice((long) i * SLOT_BYTES + HEADER, SLOT_SIZE);
         }
+    }
+
+    private static int index(long position) {
+        return (int) (position & (CAPACITY - 1));
+    }
+
+    private static long headerOffset(long position) {
+        return (long) index(position) * SLOT_BYTES;
     }
 
     // ---- producer side ----------------------------------------------------------------------
 
-    /** The index of the next free entry, or -1 when the ring is full. Does not publish. */
+    /** The position of the next free entry, or -1 when the ring is full. Does not publish. */
     long claim() {
-        long t = (long) TAIL.getOpaque(this);
-        return t - (long) HEAD.getAcquire(this) < CAPACITY ? t : -1;
+        long t = (long) Counter.VALUE.getOpaque(tail);
+        if (t - headCache >= CAPACITY) {
+            headCache = (long) Counter.VALUE.getAcquire(head);
+            if (t - headCache >= CAPACITY) {
+                return -1;
+            }
+        }
+        return t;
     }
 
-    MemorySegment slot(long index) {
-        return slots[(int) (index & (CAPACITY - 1))];
+    /** The data area of the entry at {@code position}. */
+    MemorySegment slot(long position) {
+        return data[index(position)];
     }
 
-    void publishInline(long index, long length) {
-        int i = (int) (index & (CAPACITY - 1));
-        kinds[i] = INLINE;
-        lengths[i] = length;
-        refs[i] = null;
-        TAIL.setVolatile(this, index + 1);
+    void publishInline(long position, long length) {
+        long h = headerOffset(position);
+        slab.set(ValueLayout.JAVA_LONG, h + LENGTH_OFFSET, length);
+        slab.set(ValueLayout.JAVA_INT, h + KIND_OFFSET, INLINE);
+        Counter.VALUE.setVolatile(tail, position + 1);
     }
 
-    void publishRef(long index, Packet packet, long length) {
-        int i = (int) (index & (CAPACITY - 1));
-        kinds[i] = REF;
-        lengths[i] = length;
-        refs[i] = packet;
-        TAIL.setVolatile(this, index + 1);
+    void publishRef(long position, Packet packet, long length) {
+        long h = headerOffset(position);
+        refs[index(position)] = packet;
+        slab.set(ValueLayout.JAVA_LONG, h + LENGTH_OFFSET, length);
+        slab.set(ValueLayout.JAVA_INT, h + KIND_OFFSET, REF);
+        Counter.VALUE.setVolatile(tail, position + 1);
     }
 
     // ---- consumer side ----------------------------------------------------------------------
 
     boolean isEmpty() {
-        return (long) HEAD.getOpaque(this) == (long) TAIL.getVolatile(this);
+        long h = (long) Counter.VALUE.getOpaque(head);
+        if (h != tailCache) {
+            return false;
+        }
+        tailCache = (long) Counter.VALUE.getVolatile(tail);
+        return h == tailCache;
     }
 
-    /** Index of the oldest published entry; only valid when not {@link #isEmpty()}. */
-    long headIndex() {
-        return (long) HEAD.getOpaque(this);
+    /** Non-mutating emptiness check for other threads (probe-any may run beside the consumer). */
+    boolean looksEmpty() {
+        return (long) Counter.VALUE.getAcquire(head) == (long) Counter.VALUE.getVolatile(tail);
     }
 
-    byte kind(long index) {
-        return kinds[(int) (index & (CAPACITY - 1))];
+    /** Position of the oldest published entry; only valid after {@link #isEmpty()} said false. */
+    long headPosition() {
+        return (long) Counter.VALUE.getOpaque(head);
     }
 
-    long length(long index) {
-        return lengths[(int) (index & (CAPACITY - 1))];
+    int kind(long position) {
+        return slab.get(ValueLayout.JAVA_INT, headerOffset(position) + KIND_OFFSET);
     }
 
-    Packet ref(long index) {
-        return refs[(int) (index & (CAPACITY - 1))];
+    long length(long position) {
+        return slab.get(ValueLayout.JAVA_LONG, headerOffset(position) + LENGTH_OFFSET);
+    }
+
+    Packet ref(long position) {
+        return refs[index(position)];
     }
 
     /** Frees the oldest entry for the producer. */
-    void consume(long index) {
-        refs[(int) (index & (CAPACITY - 1))] = null;
-        HEAD.setRelease(this, index + 1);
+    void consume(long position) {
+        refs[index(position)] = null;
+        Counter.VALUE.setRelease(head, position + 1);
     }
 }
