@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
 public final class BenchCommand {
     public static final String USAGE = """
             usage: ferry bench (driver-latency | driver-bandwidth) [options]
+                   ferry bench jmh [JMH options]   microbenchmarks, e.g. 'jmh SpiHotPath -prof gc'
               --driver NAME        driver to measure (default self)
               --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
               --iterations N       round trips (latency) or messages (bandwidth) per size;
@@ -30,6 +31,30 @@ public final class BenchCommand {
     private BenchCommand() {
     }
 
+    /** Runs JMH in this JVM (it forks its own with this class path). */
+    private static int jmh(List<String> args, PrintStream out, PrintStream err) {
+        try {
+            org.openjdk.jmh.runner.options.CommandLineOptions cli = new org.openjdk.jmh.runner.options.CommandLineOptions(args.toArray(String[]::new));
+            org.openjdk.jmh.runner.Runner runner = new org.openjdk.jmh.runner.Runner(cli,
+                    org.openjdk.jmh.runner.format.OutputFormatFactory.createFormatInstance(out,
+                            cli.verbosity().orElse(org.openjdk.jmh.runner.options.VerboseMode.NORMAL)));
+            if (cli.shouldList()) {
+                runner.list();
+            } else if (cli.shouldHelp()) {
+                cli.showHelp();
+            } else {
+                runner.run();
+            }
+            return 0;
+        } catch (org.openjdk.jmh.runner.options.CommandLineOptionException e) {
+            err.println("ferry bench jmh: " + e.getMessage());
+            return 2;
+        } catch (org.openjdk.jmh.runner.RunnerException | java.io.IOException e) {
+            err.println("ferry bench jmh: " + e.getMessage());
+            return 1;
+        }
+    }
+
     /** Runs the command; returns the exit code (2 for bad input, 1 for a failed run). */
     public static int run(List<String> args, PrintStream out, PrintStream err) {
         if (args.isEmpty()) {
@@ -39,6 +64,9 @@ public final class BenchCommand {
         if (args.get(0).equals("--help") || args.get(0).equals("help")) {
             out.println(USAGE);
             return 0;
+        }
+        if (args.get(0).equals("jmh")) {
+            return jmh(args.subList(1, args.size()), out, err);
         }
         BenchOptions o;
         DiscoveredDriver d;

@@ -60,6 +60,15 @@ class DriverBenchTest {
     }
 
     @Test
+    void jmhBenchmarksAreRegisteredAndBadJmhOptionsExit2() {
+        List<String> listed = run("jmh", "-l", "SpiHotPath");
+        assertTrue(listed.stream().anyMatch(l -> l.contains("SpiHotPathBenchmark.bufferSendAndReceive")), listed.toString());
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        assertEquals(2, BenchCommand.run(List.of("jmh", "-wi", "many"), System.out, new PrintStream(err, true, StandardCharsets.UTF_8)));
+        assertTrue(err.toString(StandardCharsets.UTF_8).startsWith("ferry bench jmh: "), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void badInputExitsWith2AndOneLine() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
