@@ -8,6 +8,7 @@ import dev.ferry.spi.Status;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.util.function.BooleanSupplier;
 
 /**
  * One end of a benchmark connection, straight on the SPI: sends and receives by the driver's
@@ -110,35 +111,20 @@ final class Endpoint {
 
     /** Receives one packet into the receive memory; returns its length. */
     long recv() {
-        Packet p = recvPacket;
-        if (caps.supportsBufRecv()) {
-            p.reset();
-            Status s;
-            while ((s = inst.recvPoll(p)) == Status.NOT_YET) {
-                Thread.onSpinWait();
-            }
-            if (s == Status.DONE) {
-                long n = p.length();
-                MemorySegment.copy(p.buffer(), 0, recvMemory, 0, n); // the data is read, as an application would
-                check(inst.recvBufRelease(p), "recvBufRelease");
-                return n;
-            }
-            if (s != Status.INVALID) { // INVALID: larger than a driver buffer; post for it
-                check(s, "recvPoll");
-            }
-        }
-        p.reset().useIov(recvIov);
-        check(inst.recvPost(p), "recvPost");
-        Status s;
-        while ((s = inst.recvPoll(p)) == Status.NOT_YET) {
-            Thread.onSpinWait();
-        }
-        check(s, "recvPoll");
-        return p.length();
+        return receive(recvMemory, recvIov, NEVER);
     }
 
-    /** Receive that also gives up when {@code stop} turns true, for responders; -1 then. */
-    long recvOrStop(java.util.function.BooleanSupplier stop) {
+    /**
+     * Receive for responders: straight into the send memory (what they send back), giving up
+     * with -1 when {@code stop} turns true.
+     */
+    long recvOrStop(BooleanSupplier stop) {
+        return receive(sendMemory, replyIov, stop);
+    }
+
+    private static final BooleanSupplier NEVER = () -> false;
+
+    private long receive(MemorySegment into, IoVec intoIov, BooleanSupplier stop) {
         Packet p = recvPacket;
         if (caps.supportsBufRecv()) {
             p.reset();
@@ -151,15 +137,15 @@ final class Endpoint {
             }
             if (s == Status.DONE) {
                 long n = p.length();
-                MemorySegment.copy(p.buffer(), 0, sendMemory, 0, n);
+                MemorySegment.copy(p.buffer(), 0, into, 0, n); // the data is read, as an application would
                 check(inst.recvBufRelease(p), "recvBufRelease");
                 return n;
             }
-            if (s != Status.INVALID) {
+            if (s != Status.INVALID) { // INVALID: larger than a driver buffer; post for it
                 check(s, "recvPoll");
             }
         }
-        p.reset().useIov(replyIov); // a responder receives straight into what it sends back
+        p.reset().useIov(intoIov);
         check(inst.recvPost(p), "recvPost");
         Status s;
         while ((s = inst.recvPoll(p)) == Status.NOT_YET) {

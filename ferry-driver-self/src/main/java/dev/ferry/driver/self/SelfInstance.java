@@ -291,18 +291,7 @@ final class SelfInstance implements DriverInstance {
 
     @Override
     public Status sendWait(Packet packet) {
-        sendWaiter = Thread.currentThread();
-        try {
-            for (int round = 0; ; round++) {
-                Status s = sendPoll(packet);
-                if (s != Status.NOT_YET) {
-                    return s;
-                }
-                idle(round);
-            }
-        } finally {
-            sendWaiter = null;
-        }
+        return block(() -> sendPoll(packet), false);
     }
 
     // ---- receiving --------------------------------------------------------------------------
@@ -421,18 +410,7 @@ final class SelfInstance implements DriverInstance {
 
     @Override
     public Status recvWait(Packet packet) {
-        recvWaiter = Thread.currentThread();
-        try {
-            for (int round = 0; ; round++) {
-                Status s = recvPoll(packet);
-                if (s != Status.NOT_YET) {
-                    return s;
-                }
-                idle(round);
-            }
-        } finally {
-            recvWaiter = null;
-        }
+        return block(() -> recvPoll(packet), true);
     }
 
     @Override
@@ -454,6 +432,34 @@ final class SelfInstance implements DriverInstance {
     }
 
     // ---- waiting ----------------------------------------------------------------------------
+
+    /**
+     * Polls until the answer is not NOT_YET: spins, then sleeps with this thread published as the
+     * send or receive waiter, so the peer's next post (or departure) unparks it.
+     */
+    private Status block(java.util.function.Supplier<Status> poll, boolean receiving) {
+        Thread me = Thread.currentThread();
+        if (receiving) {
+            recvWaiter = me;
+        } else {
+            sendWaiter = me;
+        }
+        try {
+            for (int round = 0; ; round++) {
+                Status s = poll.get();
+                if (s != Status.NOT_YET) {
+                    return s;
+                }
+                idle(round);
+            }
+        } finally {
+            if (receiving) {
+                recvWaiter = null;
+            } else {
+                sendWaiter = null;
+            }
+        }
+    }
 
     private void wakeReceiver() {
         unpark(recvWaiter);
