@@ -117,8 +117,15 @@ public final class PeerAgent implements AutoCloseable {
         DriverInstance inst = instance(String.valueOf(c), false);
         Capabilities cap = caps.get(c);
         Thread old = workers.get(c);
-        if (old != null && old.isAlive()) {
-            return "err context " + c + " is still serving";
+        if (old != null) {
+            try {
+                old.join(Transfers.TIMEOUT.toMillis()); // e.g. an idle worker still connecting
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            if (old.isAlive()) {
+                return "err context " + c + " is still serving after " + Transfers.TIMEOUT.toSeconds() + " s";
+            }
         }
         outcomes.get(c).set("running");
         Thread t = Thread.ofPlatform().daemon().name("peer-" + c + "-" + w[2]).start(() -> {

@@ -1,0 +1,375 @@
+package dev.ferry.driver.tcp;
+
+import dev.ferry.spi.Capabilities;
+import dev.ferry.spi.CpuSet;
+import dev.ferry.spi.DriverContext;
+import dev.ferry.spi.DriverException;
+import dev.ferry.spi.DriverInstance;
+import dev.ferry.spi.DriverProperties;
+import dev.ferry.spi.DriverUrl;
+import dev.ferry.spi.Hints;
+import dev.ferry.spi.InstanceRef;
+import dev.ferry.spi.Profile;
+import dev.ferry.spi.Status;
+import dev.ferry.spi.Transport;
+import jdk.net.ExtendedSocketOptions;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * A tcp driver context: a listening socket on the chosen interfaces, an acceptor thread that
+ * checks handshakes, the connections accepted but not yet claimed by an instance, and one
+ * selector over all connected instances for probe-any and wait-any.
+ *
+ * <p>Which side of a connection connects is decided by comparing the two context URLs: the
+ * smaller one connects, the larger one waits for it, so two contexts that call
+ * {@code connectAsync} on each other at once end with exactly one connection.
+ */
+final class TcpContext implements DriverContext {
+    static final long MAX_PACKET_SIZE = 1L << 30;
+    static final int MAX_IOVEC = 1024;
+
+    private final Hints hints;
+    private final byte[] jobKey;
+    private final long connectTimeoutNanos;
+    private final int sndbuf;
+    private final int rcvbuf;
+    private final int keepaliveSeconds;
+    private boolean propertiesAsked;
+    private volatile boolean closed;
+    private ServerSocketChannel listener;
+    private Selector selector;
+    private Acceptor acceptor;
+    private Thread acceptorThread;
+    private DriverUrl url;
+    private byte[] urlBytes;
+    private InetAddress bindAddress;
+    private volatile TcpInstance[] instances = new TcpInstance[0];
+    private final ConcurrentLinkedQueue<Object[]> incoming = new ConcurrentLinkedQueue<>();
+    private final Map<ByteBuffer, ArrayDeque<SocketChannel>> unclaimed = new HashMap<>();
+    private int nextProbe;
+    private final AtomicBoolean cancelAny = new AtomicBoolean();
+
+    TcpContext(Hints hints) {
+        this.hints = Objects.requireNonNull(hints, "hints");
+        String key = hints.attribute(Hints.JOB_KEY, TcpSettings.JOB_KEY.value());
+        this.jobKey = key == null ? new byte[0] : key.getBytes(StandardCharsets.UTF_8);
+        if (jobKey.length > WireFormat.MAX_KEY) {
+            throw new DriverException("job key longer than " + WireFormat.MAX_KEY + " bytes");
+        }
+        this.connectTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(TcpSettings.CONNECT_TIMEOUT_MS.longValue());
+        this.sndbuf = (int) TcpSettings.SNDBUF.longValue();
+        this.rcvbuf = (int) TcpSettings.RCVBUF.longValue();
+        this.keepaliveSeconds = (int) TcpSettings.KEEPALIVE_S.longValue();
+    }
+
+    @Override
+    public synchronized DriverProperties properties() {
+        checkOpen();
+        if (propertiesAsked) {
+            throw new IllegalStateException("properties() is asked exactly once per context");
+        }
+        propertiesAsked = true;
+        Capabilities caps = Capabilities.builder()
+                .supportsData(true)
+                .supportsIovec(true)
+                .maxIovecSegments(MAX_IOVEC)
+                .hasRecvAny(true)
+                .supportsWaitAny(true)
+                .maxPacketSize(MAX_PACKET_SIZE)
+                .transport(Transport.REMOTE)
+                .build();
+        // Orders measured with `ferry bench driver-latency|driver-bandwidth --driver tcp` over
+        // loopback on the 2-core development machine (docs/architecture.md).
+        return new DriverProperties(caps, new Profile(5_000, 4_000, CpuSet.all()));
+    }
+
+    @Override
+    public synchronized DriverUrl init() {
+        checkOpen();
+        if (!propertiesAsked) {
+            throw new IllegalStateException("properties() must be asked before init()");
+        }
+        if (url != null) {
+            throw new IllegalStateException("init() was already called on this context");
+        }
+        String bound = hints.attributes().get(TcpDriver.INTERFACE_ATTRIBUTE);
+        String spec = bound != null ? bound : TcpSettings.INTERFACES.value();
+        List<InetAddress> addresses;
+        try {
+            addresses = Interfaces.usable(spec);
+        } catch (IllegalArgumentException e) {
+            throw new DriverException(e.getMessage(), e);
+        }
+        if (addresses.isEmpty()) {
+            throw new DriverException("tcp: no usable network interface" + (spec != null ? " matches '" + spec + "'" : " is up"));
+        }
+        if (bound != null) {
+            addresses = List.of(addresses.get(0));
+            bindAddress = addresses.get(0);
+        }
+        try {
+            listener = ServerSocketChannel.open();
+            // One address advertised: listen on it alone. Several: listen on all of them at once.
+            listener.bind(addresses.size() == 1 ? new InetSocketAddress(addresses.get(0), 0) : new InetSocketAddress(0), 256);
+            int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
+            selector = Selector.open();
+            List<byte[]> parts = new ArrayList<>();
+            for (InetAddress a : addresses) {
+                parts.add(new TcpAddress(new InetSocketAddress(a, port), hints.rank()).encode());
+            }
+            url = hints.wideUrlSupport() && parts.size() > 1 ? DriverUrl.wide(parts) : DriverUrl.single(parts.get(0));
+            urlBytes = url.encoded();
+            acceptor = new Acceptor(this, listener);
+            acceptorThread = Thread.ofPlatform().daemon().name("ferry-tcp-acceptor-" + port).start(acceptor);
+        } catch (IOException e) {
+            closeQuietly();
+            throw new DriverException("tcp: cannot listen: " + e.getMessage(), e);
+        }
+        return url;
+    }
+
+    @Override
+    public synchronized DriverInstance newInstance() {
+        checkOpen();
+        if (url == null) {
+            throw new IllegalStateException("init() must be called before newInstance()");
+        }
+        TcpInstance inst = new TcpInstance(this);
+        TcpInstance[] grown = Arrays.copyOf(instances, instances.length + 1);
+        grown[grown.length - 1] = inst;
+        instances = grown;
+        return inst;
+    }
+
+    // ---- for instances and the acceptor -----------------------------------------------------
+
+    byte[] urlBytes() {
+        return urlBytes;
+    }
+
+    byte[] jobKey() {
+        return jobKey;
+    }
+
+    int rank() {
+        return hints.rank();
+    }
+
+    long connectTimeoutNanos() {
+        return connectTimeoutNanos;
+    }
+
+    InetAddress bindAddress() {
+        return bindAddress;
+    }
+
+    Selector selector() {
+        return selector;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** Socket options of every connection: no Nagle, keepalive tuned to notice silent deaths, buffer sizes. */
+    void configure(SocketChannel ch) throws IOException {
+        ch.configureBlocking(false);
+        ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        ch.setOption(StandardSocketOptions.SO_KEEPALIVE, true);
+        try {
+            ch.setOption(ExtendedSocketOptions.TCP_KEEPIDLE, keepaliveSeconds);
+            ch.setOption(ExtendedSocketOptions.TCP_KEEPINTERVAL, 2);
+            ch.setOption(ExtendedSocketOptions.TCP_KEEPCOUNT, 3);
+        } catch (UnsupportedOperationException e) {
+            // a platform without them keeps the system's keepalive timing
+        }
+        if (sndbuf > 0) {
+            ch.setOption(StandardSocketOptions.SO_SNDBUF, sndbuf);
+        }
+        if (rcvbuf > 0) {
+            ch.setOption(StandardSocketOptions.SO_RCVBUF, rcvbuf);
+        }
+    }
+
+    /** From the acceptor thread: a connection with a valid handshake from the context at {@code senderUrl}. */
+    void accepted(SocketChannel ch, byte[] senderUrl) {
+        incoming.add(new Object[] {ch, senderUrl});
+    }
+
+    /** The accepted connection from the context at {@code remoteUrl}, or null when none has arrived. */
+    synchronized SocketChannel claim(byte[] remoteUrl) {
+        Object[] in;
+        while ((in = incoming.poll()) != null) {
+            unclaimed.computeIfAbsent(ByteBuffer.wrap((byte[]) in[1]), k -> new ArrayDeque<>()).add((SocketChannel) in[0]);
+        }
+        ArrayDeque<SocketChannel> q = unclaimed.get(ByteBuffer.wrap(remoteUrl));
+        return q == null ? null : q.poll();
+    }
+
+    /** Hands a connection this side disconnected to the acceptor, which drains it until the peer closes. */
+    void linger(SocketChannel ch) {
+        acceptor.linger(ch);
+    }
+
+    // ---- probe-any, wait-any ----------------------------------------------------------------
+
+    @Override
+    public Status recvProbeAny(InstanceRef ready) {
+        if (closed) {
+            return Status.CLOSED;
+        }
+        try {
+            selector.selectNow();
+        } catch (IOException | java.nio.channels.ClosedSelectorException e) {
+            return closed ? Status.CLOSED : Status.BROKEN;
+        }
+        return pick(ready);
+    }
+
+    /** Marks the instances the last select found readable, then serves them round robin. */
+    private Status pick(InstanceRef ready) {
+        java.util.Set<SelectionKey> selected = selector.selectedKeys();
+        if (!selected.isEmpty()) {
+            for (SelectionKey k : selected) {
+                ((TcpInstance) k.attachment()).readyHint = true;
+            }
+            selected.clear();
+        }
+        TcpInstance[] all = instances;
+        int n = all.length;
+        for (int k = 0; k < n; k++) {
+            int i = (nextProbe + k) % n;
+            TcpInstance inst = all[i];
+            if (inst.readyHint || inst.hasBufferedData()) {
+                inst.readyHint = false;
+                nextProbe = i + 1;
+                ready.instance = inst;
+                return Status.DONE;
+            }
+        }
+        return Status.NOT_YET;
+    }
+
+    @Override
+    public Status recvWaitAny(InstanceRef ready) {
+        while (true) {
+            if (closed) {
+                return Status.CLOSED;
+            }
+            if (cancelAny.compareAndSet(true, false)) {
+                return Status.CANCELED;
+            }
+            Status s = recvProbeAny(ready);
+            if (s != Status.NOT_YET) {
+                return s;
+            }
+            try {
+                // Sleeps in epoll_wait; woken by data, a new connection, cancel or close. The
+                // bound only limits how late a connection claimed during the wait is watched.
+                selector.select(1000);
+            } catch (IOException | java.nio.channels.ClosedSelectorException e) {
+                return closed ? Status.CLOSED : Status.BROKEN;
+            }
+            s = pick(ready);
+            if (s != Status.NOT_YET) {
+                return s;
+            }
+        }
+    }
+
+    @Override
+    public Status recvCancelAny() {
+        if (closed) {
+            return Status.CLOSED;
+        }
+        cancelAny.set(true);
+        selector.wakeup();
+        return Status.DONE;
+    }
+
+    @Override
+    public void close() {
+        TcpInstance[] all;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            all = instances;
+        }
+        for (TcpInstance i : all) {
+            i.contextClosed();
+        }
+        closeQuietly();
+    }
+
+    private void closeQuietly() {
+        if (acceptor != null) {
+            acceptor.stop();
+            try {
+                acceptorThread.join(5000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        synchronized (this) {
+            for (ArrayDeque<SocketChannel> q : unclaimed.values()) {
+                q.forEach(TcpContext::closeChannel);
+            }
+            unclaimed.clear();
+            Object[] in;
+            while ((in = incoming.poll()) != null) {
+                closeChannel((SocketChannel) in[0]);
+            }
+        }
+        try {
+            if (listener != null) {
+                listener.close();
+            }
+            if (selector != null) {
+                selector.close();
+            }
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+
+    static void closeChannel(SocketChannel ch) {
+        try {
+            ch.close();
+        } catch (IOException ignored) {
+            // already gone
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("tcp driver context is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "tcp context rank " + hints.rank() + (url != null ? " " + new String(url.first(), StandardCharsets.US_ASCII) : "");
+    }
+}

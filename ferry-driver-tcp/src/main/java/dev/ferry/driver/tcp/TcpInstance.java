@@ -1,0 +1,699 @@
+package dev.ferry.driver.tcp;
+
+import dev.ferry.spi.DataCursor;
+import dev.ferry.spi.DataLayout;
+import dev.ferry.spi.DriverInstance;
+import dev.ferry.spi.DriverUrl;
+import dev.ferry.spi.Packet;
+import dev.ferry.spi.Status;
+
+import java.io.IOException;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.SocketChannel;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * One tcp connection. Sending: a packet of up to {@link #COPY_LIMIT} bytes is copied into the
+ * staging buffer behind its frame header (so it completes at once, and several go out in one
+ * write); a larger one goes out by a gathering write of its header and its own segments, with no
+ * copy beyond the socket's. Receiving: bytes are read into the inbound buffer, the frame header is
+ * checked before anything else is done, and the payload is copied into the posted memory; a large
+ * payload is read straight into the posted memory. Nothing is ever allocated by a frame's
+ * announced length.
+ */
+final class TcpInstance implements DriverInstance {
+    private static final System.Logger LOG = System.getLogger(TcpInstance.class.getName());
+
+    static final int COPY_LIMIT = 16 * 1024;
+    static final int BUFFER_BYTES = 256 * 1024;
+    static final int QUEUE = 64;
+    /** Payload still missing from which reading straight into the posted memory beats staging. */
+    static final int DIRECT_READ_MIN = 32 * 1024;
+
+    private static final int NEW = 0, CONNECTING = 1, HANDSHAKING = 2, AWAITING = 3, CONNECTED = 4;
+    /** Terminal states, from here on: */
+    private static final int DISCONNECTED = 5, PEER_CLOSED = 6, BROKEN = 7, CLOSED = 8;
+    private static final long IDLE = 0, QUEUED = 1, SENT = 2, FAILED = 3;
+
+    private final TcpContext ctx;
+    private volatile int state = NEW;
+    private String failure = "";
+    private byte[] remoteUrl;
+    private List<TcpAddress> targets;
+    private int targetIndex;
+    private long deadline;
+    private SocketChannel channel;
+    private SelectionKey key;
+    private ByteBuffer handshakeOut;
+    private final ByteBuffer handshakeReply = ByteBuffer.allocate(WireFormat.REPLY_BYTES);
+    /** Set by the context's probe-any when the selector saw this connection readable. */
+    boolean readyHint;
+
+    // sending
+    private final ByteBuffer staging = ByteBuffer.allocateDirect(BUFFER_BYTES);
+    private final MemorySegment stagingSeg = MemorySegment.ofBuffer(staging);
+    private int stagingStart;
+    private int stagingEnd;
+    private final Packet[] queue = new Packet[QUEUE];
+    private int queueHead;
+    private int queueCount;
+    private ByteBuffer[] gather;
+    private int gatherFirst;
+    private final DataCursor sendCursor = new DataCursor();
+
+    // receiving
+    private final ByteBuffer inbound = ByteBuffer.allocateDirect(BUFFER_BYTES);
+    private final MemorySegment inboundSeg = MemorySegment.ofBuffer(inbound);
+    private int inStart;
+    private int inEnd;
+    private volatile boolean buffered;
+    private final FrameHeader header = new FrameHeader(TcpContext.MAX_PACKET_SIZE);
+    private boolean inPayload;
+    private long remaining;
+    private long frameLength;
+    private Packet posted;
+    private final DataCursor recvCursor = new DataCursor();
+
+    TcpInstance(TcpContext ctx) {
+        this.ctx = ctx;
+    }
+
+    boolean hasBufferedData() {
+        return buffered;
+    }
+
+    // ---- connection -------------------------------------------------------------------------
+
+    @Override
+    public Status connectAsync(DriverUrl remote) {
+        if (state >= DISCONNECTED) {
+            return terminalStatus();
+        }
+        if (state != NEW || remote == null) {
+            return Status.INVALID;
+        }
+        List<TcpAddress> parsed = new ArrayList<>();
+        try {
+            for (byte[] part : remote.parts()) {
+                parsed.add(TcpAddress.parse(part));
+            }
+        } catch (IllegalArgumentException e) {
+            return Status.INVALID;
+        }
+        remoteUrl = remote.encoded();
+        int cmp = Arrays.compareUnsigned(ctx.urlBytes(), remoteUrl);
+        if (cmp == 0) {
+            return Status.INVALID; // a context does not connect to itself; the self driver does that
+        }
+        targets = parsed;
+        deadline = System.nanoTime() + ctx.connectTimeoutNanos();
+        if (cmp < 0) {
+            state = CONNECTING;
+            startConnect(0);
+        } else {
+            state = AWAITING;
+            tryClaim();
+        }
+        return state == BROKEN ? Status.BROKEN : Status.DONE;
+    }
+
+    private void startConnect(int from) {
+        for (int i = from; i < targets.size(); i++) {
+            SocketChannel ch = null;
+            try {
+                ch = SocketChannel.open();
+                ctx.configure(ch);
+                if (ctx.bindAddress() != null) {
+                    ch.bind(new java.net.InetSocketAddress(ctx.bindAddress(), 0));
+                }
+                targetIndex = i;
+                channel = ch;
+                if (ch.connect(targets.get(i).socket())) {
+                    startHandshake();
+                }
+                return;
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.DEBUG, "tcp: connect to {0} failed: {1}", targets.get(i).socket(), e.getMessage());
+                if (ch != null) {
+                    TcpContext.closeChannel(ch);
+                }
+                channel = null;
+            }
+        }
+        fail(Status.BROKEN, "no address of the peer's URL could be reached: " + targets);
+    }
+
+    private void startHandshake() {
+        handshakeOut = Handshake.encode(ctx.jobKey(), ctx.rank(), targets.get(targetIndex).rank(), ctx.urlBytes());
+        state = HANDSHAKING;
+    }
+
+    /** Moves connection set-up forward without blocking. */
+    private void progressConnect() {
+        try {
+            switch (state) {
+                case CONNECTING -> {
+                    boolean done;
+                    try {
+                        done = channel.finishConnect();
+                    } catch (IOException e) {
+                        LOG.log(System.Logger.Level.DEBUG, "tcp: connect to {0} failed: {1}", targets.get(targetIndex).socket(), e.getMessage());
+                        TcpContext.closeChannel(channel);
+                        channel = null;
+                        startConnect(targetIndex + 1);
+                        return;
+                    }
+                    if (done) {
+                        startHandshake();
+                        progressConnect();
+                    }
+                }
+                case HANDSHAKING -> {
+                    channel.write(handshakeOut);
+                    if (handshakeOut.hasRemaining()) {
+                        break;
+                    }
+                    if (channel.read(handshakeReply) < 0) {
+                        fail(Status.BROKEN, "the peer at " + targets.get(targetIndex).socket() + " refused the handshake (job key or rank mismatch?)");
+                        return;
+                    }
+                    if (!handshakeReply.hasRemaining()) {
+                        String bad = Handshake.checkReply(handshakeReply.flip());
+                        if (bad != null) {
+                            fail(Status.BROKEN, bad);
+                            return;
+                        }
+                        established(channel);
+                    }
+                }
+                case AWAITING -> tryClaim();
+                default -> {
+                    return;
+                }
+            }
+        } catch (IOException e) {
+            fail(Status.BROKEN, "connection set-up failed: " + e.getMessage());
+            return;
+        }
+        if (state < CONNECTED && System.nanoTime() - deadline > 0) {
+            fail(Status.BROKEN, "connection not established within " + ctx.connectTimeoutNanos() / 1_000_000 + " ms");
+        }
+    }
+
+    private void tryClaim() {
+        SocketChannel ch = ctx.claim(remoteUrl);
+        if (ch != null) {
+            established(ch);
+        }
+    }
+
+    private void established(SocketChannel ch) {
+        channel = ch;
+        try {
+            key = ch.register(ctx.selector(), SelectionKey.OP_READ, this);
+        } catch (IOException | java.nio.channels.ClosedSelectorException e) {
+            fail(Status.BROKEN, "cannot watch the connection: " + e);
+            return;
+        }
+        state = CONNECTED;
+        ctx.selector().wakeup(); // a wait-any in progress starts watching it now
+        flush();
+    }
+
+    @Override
+    public Status connectWait() {
+        for (int round = 0; ; round++) {
+            int s = state;
+            if (s == CONNECTED) {
+                return Status.DONE;
+            }
+            if (s == NEW) {
+                return Status.INVALID;
+            }
+            if (s >= DISCONNECTED) {
+                return terminalStatus();
+            }
+            progressConnect();
+            if (state < CONNECTED) {
+                // set-up is rare: spin a little, then nap briefly between non-blocking attempts
+                if (round < 100) {
+                    Thread.onSpinWait();
+                } else {
+                    LockSupport.parkNanos(100_000);
+                }
+            }
+        }
+    }
+
+    @Override
+    public Status disconnect() {
+        int s = state;
+        if (s >= DISCONNECTED) {
+            return terminalStatus();
+        }
+        if (s != CONNECTED) {
+            if (channel != null) {
+                TcpContext.closeChannel(channel);
+            }
+            state = DISCONNECTED;
+            failQueued();
+            return Status.DONE;
+        }
+        // everything posted goes out first, then BYE; bounded, so a peer that stopped reading cannot hang us
+        long end = System.nanoTime() + ctx.connectTimeoutNanos();
+        while ((queueCount > 0 || stagingStart < stagingEnd || gather != null) && state == CONNECTED) {
+            flush();
+            if (System.nanoTime() - end > 0) {
+                fail(Status.BROKEN, "pending sends not written within the connect timeout during disconnect");
+                return Status.BROKEN;
+            }
+            Thread.onSpinWait();
+        }
+        if (state != CONNECTED) {
+            return terminalStatus();
+        }
+        stagingStart = stagingEnd = 0;
+        FrameHeader.encode(stagingSeg, 0, WireFormat.KIND_BYE, 0);
+        stagingEnd = WireFormat.FRAME_HEADER;
+        while (stagingStart < stagingEnd && state == CONNECTED) {
+            flush();
+            if (System.nanoTime() - end > 0) {
+                fail(Status.BROKEN, "BYE not written within the connect timeout");
+                return Status.BROKEN;
+            }
+        }
+        if (state != CONNECTED) {
+            return terminalStatus();
+        }
+        state = DISCONNECTED;
+        if (key != null) {
+            key.cancel();
+        }
+        try {
+            channel.shutdownOutput();
+            ctx.linger(channel); // drained until the peer closes: a close now could reset our BYE away
+        } catch (IOException e) {
+            TcpContext.closeChannel(channel);
+        }
+        return Status.DONE;
+    }
+
+    void contextClosed() {
+        if (state < DISCONNECTED || state == PEER_CLOSED) {
+            state = CLOSED;
+            if (channel != null) {
+                TcpContext.closeChannel(channel); // no BYE: to the peer, this side died
+            }
+        } else {
+            state = CLOSED;
+        }
+        failQueued();
+    }
+
+    private void fail(Status why, String reason) {
+        if (state >= DISCONNECTED) {
+            return;
+        }
+        failure = reason;
+        state = why == Status.CLOSED ? PEER_CLOSED : BROKEN;
+        LOG.log(why == Status.BROKEN ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
+                "tcp: connection to {0} ended: {1}", targets != null && !targets.isEmpty() ? targets.get(targetIndex).socket() : "peer", reason);
+        if (channel != null) {
+            TcpContext.closeChannel(channel);
+        }
+        failQueued();
+    }
+
+    private void failQueued() {
+        while (queueCount > 0) {
+            queue[queueHead].driverState = FAILED;
+            queue[queueHead] = null;
+            queueHead = (queueHead + 1) % QUEUE;
+            queueCount--;
+        }
+        gather = null;
+    }
+
+    /** What a call on an instance in a terminal state answers. */
+    private Status terminalStatus() {
+        return switch (state) {
+            case BROKEN -> Status.BROKEN;
+            default -> Status.CLOSED; // disconnected here, closed by the peer, or context closed
+        };
+    }
+
+    String failure() {
+        return failure;
+    }
+
+    // ---- sending ----------------------------------------------------------------------------
+
+    @Override
+    public Status sendPost(Packet packet) {
+        DataLayout layout = packet.layout();
+        if (layout == null) {
+            return Status.INVALID;
+        }
+        if (packet.form() == Packet.Form.IOVEC && packet.iov().count() > TcpContext.MAX_IOVEC) {
+            return Status.INVALID;
+        }
+        long size = layout.size();
+        if (size > TcpContext.MAX_PACKET_SIZE) {
+            return Status.INVALID;
+        }
+        int s = state;
+        if (s >= DISCONNECTED) {
+            return terminalStatus();
+        }
+        if (s == NEW) {
+            return Status.INVALID;
+        }
+        if (queueCount == QUEUE) {
+            if (s == CONNECTED) {
+                flush();
+            }
+            if (queueCount == QUEUE) {
+                return Status.NOT_YET;
+            }
+        }
+        if (queueCount == 0 && gather == null && size <= COPY_LIMIT && stage(layout, size)) {
+            packet.driverState = SENT; // in our buffer: the caller's memory is free again
+        } else {
+            packet.driverState = QUEUED;
+            queue[(queueHead + queueCount) % QUEUE] = packet;
+            queueCount++;
+        }
+        if (s == CONNECTED) {
+            flush();
+        }
+        return Status.DONE;
+    }
+
+    /** Appends a frame with the layout's bytes to the staging buffer; false when it does not fit now. */
+    private boolean stage(DataLayout layout, long size) {
+        int need = WireFormat.FRAME_HEADER + (int) size;
+        if (BUFFER_BYTES - stagingEnd < need) {
+            if (stagingStart > 0) { // move the unwritten bytes to the front
+                MemorySegment.copy(stagingSeg, stagingStart, stagingSeg, 0, stagingEnd - stagingStart);
+                stagingEnd -= stagingStart;
+                stagingStart = 0;
+            }
+            if (BUFFER_BYTES - stagingEnd < need) {
+                return false;
+            }
+        }
+        FrameHeader.encode(stagingSeg, stagingEnd, WireFormat.KIND_DATA, size);
+        sendCursor.reset(layout).copyTo(stagingSeg, stagingEnd + WireFormat.FRAME_HEADER, size);
+        stagingEnd += need;
+        return true;
+    }
+
+    /** Writes what the socket takes now: staged bytes, then queued packets in order. */
+    private void flush() {
+        try {
+            while (true) {
+                if (gather != null) {
+                    if (!writeGather()) {
+                        return;
+                    }
+                    continue;
+                }
+                if (stagingStart < stagingEnd) {
+                    staging.limit(stagingEnd).position(stagingStart);
+                    channel.write(staging);
+                    stagingStart = staging.position();
+                    if (stagingStart < stagingEnd) {
+                        return; // socket full
+                    }
+                    stagingStart = stagingEnd = 0;
+                }
+                if (queueCount == 0) {
+                    return;
+                }
+                Packet head = queue[queueHead];
+                DataLayout layout = head.layout();
+                long size = layout.size();
+                if (size <= COPY_LIMIT) {
+                    if (!stage(layout, size)) {
+                        continue; // staging full: it is written out first
+                    }
+                    popHead(SENT);
+                    continue;
+                }
+                startLarge(layout, size);
+            }
+        } catch (IOException e) {
+            fail(Status.BROKEN, "write failed: " + e.getMessage());
+        }
+    }
+
+    private void popHead(long outcome) {
+        queue[queueHead].driverState = outcome;
+        queue[queueHead] = null;
+        queueHead = (queueHead + 1) % QUEUE;
+        queueCount--;
+    }
+
+    /** Header in the (empty) staging buffer, then the packet's own segments: one gathering write. */
+    private void startLarge(DataLayout layout, long size) {
+        stagingStart = 0;
+        FrameHeader.encode(stagingSeg, 0, WireFormat.KIND_DATA, size);
+        stagingEnd = WireFormat.FRAME_HEADER;
+        staging.limit(stagingEnd).position(0);
+        int n = (int) layout.segmentCount();
+        ByteBuffer[] g = new ByteBuffer[n + 1];
+        g[0] = staging;
+        for (int i = 0; i < n; i++) {
+            g[i + 1] = layout.segmentBase(i).asSlice(layout.segmentOffset(i), layout.segmentLength(i)).asByteBuffer();
+        }
+        gather = g;
+        gatherFirst = 0;
+    }
+
+    /** Continues the gathering write; true when the packet is fully written. */
+    private boolean writeGather() throws IOException {
+        while (gatherFirst < gather.length && !gather[gatherFirst].hasRemaining()) {
+            gatherFirst++;
+        }
+        if (gatherFirst < gather.length) {
+            channel.write(gather, gatherFirst, Math.min(gather.length - gatherFirst, 1024));
+            while (gatherFirst < gather.length && !gather[gatherFirst].hasRemaining()) {
+                gatherFirst++;
+            }
+            if (gatherFirst < gather.length) {
+                return false;
+            }
+        }
+        gather = null;
+        stagingStart = stagingEnd = 0;
+        popHead(SENT);
+        return true;
+    }
+
+    @Override
+    public Status sendPoll(Packet packet) {
+        long st = packet.driverState;
+        if (st == SENT) {
+            return Status.DONE;
+        }
+        if (st == FAILED) {
+            return state >= DISCONNECTED ? terminalStatus() : Status.BROKEN;
+        }
+        if (st != QUEUED) {
+            return Status.INVALID;
+        }
+        if (state < CONNECTED) {
+            progressConnect();
+        } else if (state == CONNECTED) {
+            flush();
+        }
+        st = packet.driverState;
+        if (st == SENT) {
+            return Status.DONE;
+        }
+        if (st == FAILED || state >= DISCONNECTED) {
+            return terminalStatus();
+        }
+        return Status.NOT_YET;
+    }
+
+    // ---- receiving --------------------------------------------------------------------------
+
+    @Override
+    public Status recvPost(Packet packet) {
+        int s = state;
+        if (s == DISCONNECTED || s == CLOSED) {
+            return Status.CLOSED;
+        }
+        if (s == NEW || packet.layout() == null || posted != null) {
+            return Status.INVALID;
+        }
+        if (packet.form() == Packet.Form.IOVEC && packet.iov().count() > TcpContext.MAX_IOVEC) {
+            return Status.INVALID;
+        }
+        packet.rdvData(null); // a byte stream needs no rendezvous data
+        packet.length(0);
+        posted = packet;
+        return Status.DONE;
+    }
+
+    @Override
+    public Status recvPoll(Packet packet) {
+        if (posted == null) {
+            if (state == DISCONNECTED || state == CLOSED) {
+                return Status.CLOSED;
+            }
+            return packet.form() == Packet.Form.NONE ? Status.NOT_IMPLEMENTED : Status.INVALID;
+        }
+        if (packet != posted) {
+            return Status.INVALID;
+        }
+        int s = state;
+        if (s < CONNECTED) {
+            progressConnect();
+            return state < CONNECTED ? Status.NOT_YET : state == CONNECTED ? progressRecv() : terminalStatus();
+        }
+        if (s != CONNECTED) {
+            return terminalStatus();
+        }
+        flush(); // sends progress too: a peer may wait for them before it answers
+        return state == CONNECTED ? progressRecv() : terminalStatus();
+    }
+
+    private Status progressRecv() {
+        try {
+            while (true) {
+                if (!inPayload) {
+                    if (inEnd - inStart < WireFormat.FRAME_HEADER) {
+                        int n = fill();
+                        if (n < 0) {
+                            return ended(inEnd > inStart ? "the peer closed the connection in the middle of a frame header"
+                                    : "the peer closed the connection without BYE");
+                        }
+                        if (inEnd - inStart < WireFormat.FRAME_HEADER) {
+                            return Status.NOT_YET;
+                        }
+                    }
+                    String bad = header.decode(inboundSeg, inStart);
+                    if (bad != null) {
+                        LOG.log(System.Logger.Level.WARNING, "tcp: malformed frame from {0}: {1}; connection broken", remoteName(), bad);
+                        fail(Status.BROKEN, "malformed frame: " + bad);
+                        return Status.BROKEN;
+                    }
+                    inStart += WireFormat.FRAME_HEADER;
+                    if (header.kind == WireFormat.KIND_BYE) {
+                        buffered = inStart < inEnd;
+                        fail(Status.CLOSED, "the peer disconnected");
+                        return Status.CLOSED;
+                    }
+                    frameLength = header.length;
+                    remaining = frameLength;
+                    inPayload = true;
+                    recvCursor.reset(posted.layout());
+                }
+                // payload: first what is buffered, then straight from the socket when much is missing
+                int have = (int) Math.min(inEnd - inStart, remaining);
+                if (have > 0) {
+                    long keep = Math.min(have, recvCursor.remaining());
+                    recvCursor.copyFrom(inboundSeg, inStart, keep); // bytes past the posted memory are dropped (truncation)
+                    inStart += have;
+                    remaining -= have;
+                }
+                if (remaining == 0) {
+                    return complete();
+                }
+                if (remaining >= DIRECT_READ_MIN && recvCursor.remaining() >= remaining) {
+                    long want = Math.min(recvCursor.chunkLength(), remaining);
+                    ByteBuffer direct = recvCursor.chunkBase().asSlice(recvCursor.chunkOffset(), want).asByteBuffer();
+                    int n = channel.read(direct);
+                    if (n < 0) {
+                        return ended("the peer closed the connection in the middle of a " + frameLength + "-byte frame");
+                    }
+                    if (n == 0) {
+                        buffered = false;
+                        return Status.NOT_YET;
+                    }
+                    recvCursor.advance(n);
+                    remaining -= n;
+                    if (remaining == 0) {
+                        return complete();
+                    }
+                    continue;
+                }
+                int n = fill();
+                if (n < 0) {
+                    return ended("the peer closed the connection in the middle of a " + frameLength + "-byte frame");
+                }
+                if (n == 0) {
+                    buffered = inStart < inEnd;
+                    return Status.NOT_YET;
+                }
+            }
+        } catch (IOException e) {
+            fail(Status.BROKEN, "read failed: " + e.getMessage());
+            return Status.BROKEN;
+        }
+    }
+
+    private Status complete() {
+        inPayload = false;
+        buffered = inStart < inEnd;
+        Packet done = posted;
+        posted = null;
+        done.length(frameLength);
+        return frameLength > done.size() ? Status.INVALID : Status.DONE;
+    }
+
+    private Status ended(String why) {
+        fail(Status.BROKEN, why);
+        return Status.BROKEN;
+    }
+
+    /** Reads what the socket has into the inbound buffer; the count, or -1 at end of stream. */
+    private int fill() throws IOException {
+        if (inStart == inEnd) {
+            inStart = inEnd = 0;
+        } else if (inEnd == BUFFER_BYTES || BUFFER_BYTES - inEnd < WireFormat.FRAME_HEADER) {
+            MemorySegment.copy(inboundSeg, inStart, inboundSeg, 0, inEnd - inStart);
+            inEnd -= inStart;
+            inStart = 0;
+        }
+        inbound.limit(BUFFER_BYTES).position(inEnd);
+        int n = channel.read(inbound);
+        if (n > 0) {
+            inEnd += n;
+        }
+        buffered = inStart < inEnd;
+        return n;
+    }
+
+    @Override
+    public Status recvCancel(Packet packet) {
+        if (posted == null || posted != packet) {
+            return Status.INVALID;
+        }
+        if (inPayload) {
+            return Status.NOT_YET; // its data is arriving: it completes, poll it
+        }
+        posted = null;
+        return Status.DONE;
+    }
+
+    private String remoteName() {
+        try {
+            return channel != null ? String.valueOf(channel.getRemoteAddress()) : "peer";
+        } catch (IOException e) {
+            return "peer";
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "tcp instance -> " + (targets != null ? targets : "unconnected");
+    }
+}

@@ -1,0 +1,26 @@
+package dev.ferry.driver.tcp;
+
+import dev.ferry.spi.Setting;
+
+import java.util.List;
+
+/** The settings of the tcp driver. */
+final class TcpSettings {
+    static final Setting INTERFACES = new Setting("FERRY_TCP_INTERFACES", null,
+            "tcp: interfaces to use, by name or CIDR, comma-separated (like btl_tcp_if_include); unset: all that are up");
+    static final Setting JOB_KEY = new Setting("FERRY_JOB_KEY", null,
+            "the job's secret, checked in every connection handshake (normally given by the launcher)");
+    static final Setting CONNECT_TIMEOUT_MS = new Setting("FERRY_TCP_CONNECT_TIMEOUT_MS", "20000",
+            "tcp: milliseconds a connection set-up may take before the instance is broken");
+    static final Setting SNDBUF = new Setting("FERRY_TCP_SNDBUF", "0", "tcp: socket send buffer bytes (0: the kernel's autotuning)");
+    static final Setting RCVBUF = new Setting("FERRY_TCP_RCVBUF", "0", "tcp: socket receive buffer bytes (0: the kernel's autotuning)");
+    static final Setting KEEPALIVE_S = new Setting("FERRY_TCP_KEEPALIVE_S", "10",
+            "tcp: seconds of silence before keepalive probes; a silent dead peer is broken after this plus 3 probes 2 s apart");
+
+    private TcpSettings() {
+    }
+
+    static List<Setting> all() {
+        return List.of(INTERFACES, JOB_KEY, CONNECT_TIMEOUT_MS, SNDBUF, RCVBUF, KEEPALIVE_S);
+    }
+}
