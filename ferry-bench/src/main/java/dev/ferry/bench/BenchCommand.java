@@ -23,7 +23,8 @@ public final class BenchCommand {
               --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
               --iterations N       round trips (latency) or messages (bandwidth) per size;
                                    a size moves at most 2 GiB, so large sizes run fewer
-              --warmup N           untimed iterations per size (default a tenth)
+              --warmup N           untimed iterations per size, lasting at least 0.5 s
+                                   (default a tenth of the iterations; 0: no warm-up)
               --window N           sends in flight per bandwidth sample (default 16)
               --format FORMAT      table, csv or json (one object per line)
               --no-references      skip the ref-shm and ref-nio reference lines""";

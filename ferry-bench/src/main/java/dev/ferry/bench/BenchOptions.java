@@ -26,6 +26,8 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     public static final String BANDWIDTH = "driver-bandwidth";
     /** Bytes one size may move (each way) before its iteration count is cut: keeps 4 MiB sizes to seconds. */
     public static final long BYTE_BUDGET = 2L << 30;
+    /** Least duration of each warm-up. */
+    public static final long WARMUP_NANOS = 500_000_000L;
 
     public static BenchOptions parse(String benchmark, List<String> args) {
         if (!benchmark.equals(LATENCY) && !benchmark.equals(BANDWIDTH)) {
@@ -69,8 +71,27 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         return Math.max(1, Math.min(iterations, BYTE_BUDGET / Math.max(size, 1)));
     }
 
+    /** Untimed iterations before a size is measured (at least; see {@link #warmupNanos()}). */
     public long warmupFor(long size) {
-        return Math.min(warmup, Math.max(1, iterationsFor(size) / 10 + 1));
+        return warmup == 0 ? 0 : Math.min(warmup, Math.max(1, iterationsFor(size) / 10 + 1));
+    }
+
+    /**
+     * Least time a warm-up lasts, whatever its count: long enough for the JIT to finish with the
+     * measured code, so that whatever is measured first is not handicapped by compilation
+     * competing for the cores. None with {@code --warmup 0}.
+     */
+    public long warmupNanos() {
+        return warmup == 0 ? 0 : WARMUP_NANOS;
+    }
+
+    /** Runs {@code step} for the warm-up: at least {@link #warmupFor} times and {@link #warmupNanos()} long. */
+    public void warmUp(long size, Runnable step) {
+        long start = System.nanoTime();
+        long n = warmupFor(size);
+        for (long i = 0; i < n || System.nanoTime() - start < warmupNanos(); i++) {
+            step.run();
+        }
     }
 
     private static String value(List<String> args, int i, String option) {

@@ -30,10 +30,10 @@ final class DriverBench {
             for (long size : sizes) {
                 e.prepare(size);
                 long iterations = o.iterationsFor(size);
-                for (long i = 0; i < o.warmupFor(size); i++) {
+                o.warmUp(size, () -> {
                     e.send();
                     e.recv();
-                }
+                });
                 long t0 = System.nanoTime();
                 int probe = (int) Math.min(100, iterations);
                 for (int i = 0; i < probe; i++) {
@@ -71,32 +71,36 @@ final class DriverBench {
             for (long size : sizes) {
                 e.prepare(size);
                 int samples = (int) Math.max(1, o.iterationsFor(size) / w);
-                int warm = (int) Math.max(1, o.warmupFor(size) / w);
                 double[] mbps = new double[samples];
                 double[] perMsgUs = new double[samples];
-                for (int s = -warm; s < samples; s++) {
-                    long start = System.nanoTime();
-                    for (int i = 0; i < w; i++) {
-                        e.post(i);
-                    }
-                    for (int i = 0; i < w; i++) {
-                        e.complete(i);
-                    }
-                    long ack = e.recv();
-                    long t = System.nanoTime() - start;
-                    if (ack != 0) {
-                        throw new IllegalStateException("acknowledgement of " + ack + " bytes, expected 0");
-                    }
-                    if (s >= 0) {
-                        mbps[s] = (double) w * size / t * 1000;
-                        perMsgUs[s] = t / (double) w / 1000;
-                        progress.update(o.benchmark() + " " + d.name() + " " + size + " B", s, samples);
-                    }
+                o.warmUp(size, () -> window(e, w));
+                for (int s = 0; s < samples; s++) {
+                    long t = window(e, w);
+                    mbps[s] = (double) w * size / t * 1000;
+                    perMsgUs[s] = t / (double) w / 1000;
+                    progress.update(o.benchmark() + " " + d.name() + " " + size + " B", s, samples);
                 }
                 out.accept(new Result(o.benchmark(), d.name(), size, (long) samples * w, Stats.median(perMsgUs),
                         Stats.quantile(perMsgUs, 0.99), Stats.median(mbps), Map.of()));
             }
         }
+    }
+
+    /** One bandwidth sample: a window of posted sends and the acknowledgement; returns nanoseconds. */
+    private static long window(Endpoint e, int w) {
+        long start = System.nanoTime();
+        for (int i = 0; i < w; i++) {
+            e.post(i);
+        }
+        for (int i = 0; i < w; i++) {
+            e.complete(i);
+        }
+        long ack = e.recv();
+        long t = System.nanoTime() - start;
+        if (ack != 0) {
+            throw new IllegalStateException("acknowledgement of " + ack + " bytes, expected 0");
+        }
+        return t;
     }
 
     /** The sizes the driver can carry; notes the others on {@code skipped}. */

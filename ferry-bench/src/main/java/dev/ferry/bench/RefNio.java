@@ -55,13 +55,17 @@ final class RefNio {
 
     private static Result latency(SocketChannel ch, ByteBuffer cmd, ByteBuffer buf, int size, BenchOptions o, Progress progress) throws IOException {
         long iterations = o.iterationsFor(size);
-        long warm = o.warmupFor(size);
         long batch = 1;
         int samples = (int) iterations;
-        command(ch, cmd, OP_ECHO, size, warm + iterations);
-        for (long i = 0; i < warm; i++) {
-            roundTrip(ch, buf, size);
+        // warm-up in chunks, since its length is known only when it ends
+        long warmStart = System.nanoTime();
+        for (long done = 0; done < o.warmupFor(size) || System.nanoTime() - warmStart < o.warmupNanos(); done += 256) {
+            command(ch, cmd, OP_ECHO, size, 256);
+            for (int i = 0; i < 256; i++) {
+                roundTrip(ch, buf, size);
+            }
         }
+        command(ch, cmd, OP_ECHO, size, iterations);
         double[] oneWayUs = new double[samples];
         for (int s = 0; s < samples; s++) {
             long start = System.nanoTime();
@@ -82,28 +86,34 @@ final class RefNio {
     private static Result bandwidth(SocketChannel ch, ByteBuffer cmd, ByteBuffer buf, int size, BenchOptions o, Progress progress) throws IOException {
         int w = o.window();
         int samples = (int) Math.max(1, o.iterationsFor(size) / w);
-        int warm = (int) Math.max(1, o.warmupFor(size) / w);
+        ByteBuffer ack = ByteBuffer.allocateDirect(1);
+        long start = System.nanoTime();
+        for (long done = 0; done < o.warmupFor(size) || System.nanoTime() - start < o.warmupNanos(); done += w) {
+            window(ch, cmd, buf, ack, size, w);
+        }
         double[] mbps = new double[samples];
         double[] perMsgUs = new double[samples];
-        ByteBuffer ack = ByteBuffer.allocateDirect(1);
-        for (int s = -warm; s < samples; s++) {
-            long start = System.nanoTime();
-            command(ch, cmd, OP_SINK, size, w);
-            for (int i = 0; i < w; i++) {
-                buf.clear().limit(size);
-                writeFully(ch, buf);
-            }
-            ack.clear();
-            readFully(ch, ack);
-            long t = System.nanoTime() - start;
-            if (s >= 0) {
-                mbps[s] = (double) w * size / t * 1000;
-                perMsgUs[s] = t / (double) w / 1000;
-                progress.update(NAME + " bandwidth " + size + " B", s, samples);
-            }
+        for (int s = 0; s < samples; s++) {
+            long t = window(ch, cmd, buf, ack, size, w);
+            mbps[s] = (double) w * size / t * 1000;
+            perMsgUs[s] = t / (double) w / 1000;
+            progress.update(NAME + " bandwidth " + size + " B", s, samples);
         }
         return new Result(BenchOptions.BANDWIDTH, NAME, size, (long) samples * w, Stats.median(perMsgUs),
                 Stats.quantile(perMsgUs, 0.99), Stats.median(mbps), Map.of());
+    }
+
+    /** One bandwidth sample: w messages, then the one-byte acknowledgement; returns nanoseconds. */
+    private static long window(SocketChannel ch, ByteBuffer cmd, ByteBuffer buf, ByteBuffer ack, int size, int w) throws IOException {
+        long start = System.nanoTime();
+        command(ch, cmd, OP_SINK, size, w);
+        for (int i = 0; i < w; i++) {
+            buf.clear().limit(size);
+            writeFully(ch, buf);
+        }
+        ack.clear();
+        readFully(ch, ack);
+        return System.nanoTime() - start;
     }
 
     private static void command(SocketChannel ch, ByteBuffer cmd, int op, int size, long count) throws IOException {

@@ -58,10 +58,9 @@ final class RefShm {
                 throw new IllegalStateException("ref-shm peer said " + ready);
             }
             long iterations = o.iterationsFor(8);
-            long value = 0;
-            for (long i = 0; i < o.warmupFor(8); i++) {
-                value = pingPong(m, value);
-            }
+            long[] v = {0};
+            o.warmUp(8, () -> v[0] = pingPong(m, v[0]));
+            long value = v[0];
             long batch = 16;
             int samples = (int) Math.max(1, iterations / batch);
             double[] oneWayUs = new double[samples];
@@ -128,9 +127,7 @@ final class RefShm {
                 long iterations = o.iterationsFor(size);
                 long batch = Math.max(1, Math.min(iterations, 65536 / size + 1));
                 int samples = (int) Math.max(1, iterations / batch);
-                for (long i = 0; i < o.warmupFor(size); i++) {
-                    MemorySegment.copy(src, 0, dst, 0, size);
-                }
+                o.warmUp(size, () -> MemorySegment.copy(src, 0, dst, 0, size));
                 double[] mbps = new double[samples];
                 double[] perCopyUs = new double[samples];
                 for (int s = 0; s < samples; s++) {
