@@ -1,0 +1,130 @@
+package dev.ferry.driver.tcp;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.SplittableRandom;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Random and mutated bytes into the frame-header and handshake decoders: they must accept only
+ * well-formed input, reject the rest with a reason, never throw, and never let an announced length
+ * past its bound. Seeded, so a failure repeats.
+ */
+class DecoderFuzzTest {
+    private static final long MAX = 1L << 20;
+    private static final byte[] KEY = "secret".getBytes(StandardCharsets.UTF_8);
+
+    @Test
+    void frameHeadersAcceptOnlyWellFormedInput() {
+        FrameHeader h = new FrameHeader(MAX);
+        MemorySegment m = Arena.ofAuto().allocate(WireFormat.FRAME_HEADER);
+        SplittableRandom r = new SplittableRandom(42);
+        int accepted = 0;
+        for (int i = 0; i < 200_000; i++) {
+            if (i % 2 == 0) {
+                for (int b = 0; b < WireFormat.FRAME_HEADER; b++) {
+                    m.set(java.lang.foreign.ValueLayout.JAVA_BYTE, b, (byte) r.nextInt());
+                }
+            } else { // a valid header with one to three random bytes changed
+                FrameHeader.encode(m, 0, r.nextBoolean() ? WireFormat.KIND_DATA : WireFormat.KIND_BYE, r.nextLong(MAX + 1));
+                for (int k = r.nextInt(1, 4); k > 0; k--) {
+                    m.set(java.lang.foreign.ValueLayout.JAVA_BYTE, r.nextInt(WireFormat.FRAME_HEADER), (byte) r.nextInt());
+                }
+            }
+            String bad = h.decode(m, 0);
+            if (bad == null) {
+                accepted++;
+                assertTrue(h.length >= 0 && h.length <= MAX, "accepted length " + h.length);
+                assertTrue(h.kind == WireFormat.KIND_DATA || (h.kind == WireFormat.KIND_BYE && h.length == 0));
+                assertEquals(WireFormat.FRAME_MAGIC, m.get(FrameHeader.INT, 0));
+            }
+        }
+        assertTrue(accepted > 0 && accepted < 200_000, "accepted " + accepted);
+    }
+
+    @Test
+    void exactBoundsOfTheLength() {
+        FrameHeader h = new FrameHeader(MAX);
+        MemorySegment m = Arena.ofAuto().allocate(WireFormat.FRAME_HEADER);
+        FrameHeader.encode(m, 0, WireFormat.KIND_DATA, MAX);
+        assertNull(h.decode(m, 0));
+        FrameHeader.encode(m, 0, WireFormat.KIND_DATA, MAX + 1);
+        assertEquals(FrameHeader.OVERSIZED, h.decode(m, 0));
+        FrameHeader.encode(m, 0, WireFormat.KIND_DATA, -1);
+        assertEquals(FrameHeader.NEGATIVE, h.decode(m, 0));
+        FrameHeader.encode(m, 0, WireFormat.KIND_BYE, 1);
+        assertEquals(FrameHeader.BAD_BYE, h.decode(m, 0));
+        FrameHeader.encode(m, 0, 3, 0);
+        assertEquals(FrameHeader.BAD_KIND, h.decode(m, 0));
+    }
+
+    /** Feeds {@code bytes} in random pieces; returns the decoder, finished or not. */
+    private static Handshake.Decoder feed(byte[] bytes, SplittableRandom r) {
+        Handshake.Decoder d = new Handshake.Decoder(KEY, 1);
+        int pos = 0;
+        while (true) {
+            ByteBuffer b = d.buffer();
+            if (d.advance()) {
+                return d;
+            }
+            b = d.buffer();
+            if (pos == bytes.length) {
+                return d;
+            }
+            int n = Math.min(b.remaining(), Math.min(bytes.length - pos, r.nextInt(1, 64)));
+            b.put(bytes, pos, n);
+            pos += n;
+        }
+    }
+
+    @Test
+    void handshakesAcceptOnlyTheRightKeyAndRankAndBoundTheirAllocation() {
+        SplittableRandom r = new SplittableRandom(7);
+        byte[] url = "S127.0.0.1:1/0".getBytes(StandardCharsets.US_ASCII);
+        ByteBuffer good = Handshake.encode(KEY, 0, 1, url);
+        byte[] goodBytes = new byte[good.remaining()];
+        good.get(goodBytes);
+        Handshake.Decoder ok = feed(goodBytes, r);
+        assertNotNull(ok.hello(), String.valueOf(ok.rejection()));
+        assertEquals(0, ok.hello().senderRank());
+
+        assertEquals("wrong job key", feed(bytes(Handshake.encode("other!".getBytes(StandardCharsets.UTF_8), 0, 1, url)), r).rejection());
+        assertTrue(feed(bytes(Handshake.encode(KEY, 0, 2, url)), r).rejection().startsWith("meant for rank 2"));
+
+        int accepted = 0;
+        for (int i = 0; i < 100_000; i++) {
+            byte[] in;
+            if (i % 2 == 0) {
+                in = new byte[r.nextInt(0, 200)];
+                r.nextBytes(in);
+            } else {
+                in = goodBytes.clone();
+                for (int k = r.nextInt(1, 4); k > 0; k--) {
+                    in[r.nextInt(in.length)] = (byte) r.nextInt();
+                }
+            }
+            Handshake.Decoder d = feed(in, r);
+            // never more than the fixed part plus the bounded key and URL
+            assertTrue(d.buffer().capacity() <= WireFormat.MAX_KEY + WireFormat.MAX_URL, "buffer of " + d.buffer().capacity());
+            if (d.hello() != null) {
+                accepted++;
+                assertEquals(1, d.hello().receiverRank());
+            }
+        }
+        assertTrue(accepted < 100_000);
+    }
+
+    private static byte[] bytes(ByteBuffer b) {
+        byte[] a = new byte[b.remaining()];
+        b.get(a);
+        return a;
+    }
+}

@@ -1,0 +1,341 @@
+package dev.ferry.driver.tcp;
+
+import dev.ferry.spi.DriverContext;
+import dev.ferry.spi.DriverInstance;
+import dev.ferry.spi.DriverUrl;
+import dev.ferry.spi.Hints;
+import dev.ferry.spi.InstanceRef;
+import dev.ferry.spi.IoVec;
+import dev.ferry.spi.Packet;
+import dev.ferry.spi.Status;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** The tcp driver's own behaviour beyond the kit: hostile peers, set-up, failure, idleness. */
+class TcpDriverTest {
+    private static final long BOUND_NANOS = TimeUnit.SECONDS.toNanos(30);
+    private final List<DriverContext> contexts = new ArrayList<>();
+    private final ExecutorService pool = Executors.newCachedThreadPool();
+
+    @AfterEach
+    void tearDown() {
+        contexts.forEach(DriverContext::close);
+        pool.shutdownNow();
+    }
+
+    private DriverContext open(int rank, String key, boolean wide, Map<String, String> extra) {
+        Map<String, String> attrs = new java.util.HashMap<>(extra);
+        if (key != null) {
+            attrs.put(Hints.JOB_KEY, key);
+        }
+        DriverContext c = new TcpDriver().newContext(new Hints(8, rank, wide, attrs));
+        c.properties();
+        contexts.add(c);
+        return c;
+    }
+
+    private static Status await(Supplier<Status> step, String what) {
+        long end = System.nanoTime() + BOUND_NANOS;
+        while (true) {
+            Status s = step.get();
+            if (s != Status.NOT_YET) {
+                return s;
+            }
+            if (System.nanoTime() - end > 0) {
+                fail(what + " still NOT_YET after 30 s");
+            }
+            Thread.onSpinWait();
+        }
+    }
+
+    /** Connects a to b (both sides, each waiting on its own thread). */
+    private DriverInstance[] pair(DriverContext a, DriverUrl ua, DriverContext b, DriverUrl ub) throws Exception {
+        DriverInstance ia = a.newInstance();
+        DriverInstance ib = b.newInstance();
+        assertEquals(Status.DONE, ia.connectAsync(ub));
+        assertEquals(Status.DONE, ib.connectAsync(ua));
+        CompletableFuture<Status> wb = CompletableFuture.supplyAsync(ib::connectWait, pool);
+        assertEquals(Status.DONE, ia.connectWait());
+        assertEquals(Status.DONE, wb.get(30, TimeUnit.SECONDS));
+        return new DriverInstance[] {ia, ib};
+    }
+
+    private static void exchange(DriverInstance from, DriverInstance to, long value) {
+        MemorySegment m = Arena.ofAuto().allocate(8);
+        m.set(ValueLayout.JAVA_LONG, 0, value);
+        Packet p = new Packet().useIov(IoVec.of(m));
+        assertEquals(Status.DONE, from.sendPost(p));
+        assertEquals(Status.DONE, await(() -> from.sendPoll(p), "send"));
+        MemorySegment r = Arena.ofAuto().allocate(8);
+        Packet q = new Packet().useIov(IoVec.of(r));
+        assertEquals(Status.DONE, to.recvPost(q));
+        assertEquals(Status.DONE, await(() -> to.recvPoll(q), "receive"));
+        assertEquals(value, r.get(ValueLayout.JAVA_LONG, 0));
+    }
+
+    private static InetSocketAddress firstAddress(DriverUrl url) {
+        return TcpAddress.parse(url.first()).socket();
+    }
+
+    /** Reads until end of stream; true when the server closed the connection within the bound. */
+    private static boolean closedByServer(Socket s) throws IOException {
+        s.setSoTimeout(30_000);
+        InputStream in = s.getInputStream();
+        try {
+            while (in.read() >= 0) {
+                // a rejected client gets no reply: anything here would be a failure below
+                return false;
+            }
+            return true;
+        } catch (java.net.SocketException e) {
+            return true; // reset: closed as well
+        }
+    }
+
+    @Test
+    void garbageAndAWrongKeyAreClosedAtOnceAndTheJobCarriesOn() throws Exception {
+        DriverContext a = open(0, "right key", true, Map.of());
+        DriverContext b = open(1, "right key", true, Map.of());
+        DriverUrl ua = a.init();
+        DriverUrl ub = b.init();
+        DriverInstance[] ab = pair(a, ua, b, ub);
+        exchange(ab[0], ab[1], 1);
+
+        InetSocketAddress target = firstAddress(ua);
+        try (Socket garbage = new Socket(target.getAddress(), target.getPort())) {
+            OutputStream o = garbage.getOutputStream();
+            o.write("GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+            byte[] noise = new byte[4096];
+            new java.util.Random(3).nextBytes(noise);
+            o.write(noise);
+            o.flush();
+            assertTrue(closedByServer(garbage), "a connection sending garbage is closed without a reply");
+        }
+        try (Socket wrongKey = new Socket(target.getAddress(), target.getPort())) {
+            ByteBuffer hs = Handshake.encode("wrong key".getBytes(StandardCharsets.UTF_8), 1, 0, ub.encoded());
+            wrongKey.getOutputStream().write(hs.array(), 0, hs.limit());
+            assertTrue(closedByServer(wrongKey), "a connection with a wrong job key is closed without a reply");
+        }
+        // the job is unaffected: the old connection works, and a new one can be made
+        exchange(ab[1], ab[0], 2);
+        DriverContext c = open(2, "right key", true, Map.of());
+        DriverUrl uc = c.init();
+        DriverInstance[] ac = pair(a, ua, c, uc);
+        exchange(ac[1], ac[0], 3);
+    }
+
+    @Test
+    void aMalformedOversizedOrTruncatedFrameBreaksOnlyItsInstance() throws Exception {
+        for (String kind : List.of("bad-magic", "oversized", "truncated")) {
+            DriverContext a = open(0, "k", true, Map.of());
+            DriverContext b = open(1, "k", true, Map.of());
+            DriverUrl ua = a.init();
+            DriverInstance[] ab = pair(a, ua, b, b.init());
+
+            // a hand-made peer: a valid handshake, then a bad frame
+            DriverUrl fake = DriverUrl.single("0.0.0.0:1/5".getBytes(StandardCharsets.US_ASCII)); // sorts first: a waits for it
+            InetSocketAddress target = firstAddress(ua);
+            try (Socket raw = new Socket(target.getAddress(), target.getPort())) {
+                ByteBuffer hs = Handshake.encode("k".getBytes(StandardCharsets.UTF_8), 5, 0, fake.encoded());
+                raw.getOutputStream().write(hs.array(), 0, hs.limit());
+                byte[] reply = raw.getInputStream().readNBytes(WireFormat.REPLY_BYTES);
+                assertEquals(WireFormat.REPLY_BYTES, reply.length, "the valid handshake is answered");
+                DriverInstance victim = a.newInstance();
+                assertEquals(Status.DONE, victim.connectAsync(fake));
+                assertEquals(Status.DONE, victim.connectWait());
+
+                ByteBuffer frame = ByteBuffer.allocate(WireFormat.FRAME_HEADER + 4);
+                switch (kind) {
+                    case "bad-magic" -> frame.putInt(0xdeadbeef).putInt(WireFormat.KIND_DATA).putLong(4).putInt(7);
+                    case "oversized" -> frame.putInt(WireFormat.FRAME_MAGIC).putInt(WireFormat.KIND_DATA).putLong(Long.MAX_VALUE / 2).putInt(7);
+                    default -> frame.putInt(WireFormat.FRAME_MAGIC).putInt(WireFormat.KIND_DATA);
+                }
+                raw.getOutputStream().write(frame.array(), 0, frame.position());
+                raw.getOutputStream().flush();
+                if (kind.equals("truncated")) {
+                    raw.shutdownOutput();
+                }
+                MemorySegment r = Arena.ofAuto().allocate(8);
+                Packet q = new Packet().useIov(IoVec.of(r));
+                assertEquals(Status.DONE, victim.recvPost(q));
+                assertEquals(Status.BROKEN, await(() -> victim.recvPoll(q), kind + " frame"), kind);
+                assertEquals(Status.BROKEN, victim.sendPost(new Packet().useIov(IoVec.of(r))), "the broken instance stays broken");
+            }
+            exchange(ab[0], ab[1], 11);
+            exchange(ab[1], ab[0], 12);
+        }
+    }
+
+    @Test
+    void aWideUrlFallsBackToItsNextAddress() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            closedPort = s.getLocalPort();
+        }
+        DriverContext a = open(0, null, false, Map.of()); // single URL, sorts before any wide one: a connects
+        DriverContext b = open(1, null, true, Map.of());
+        DriverUrl ua = a.init();
+        DriverUrl ub = b.init();
+        List<byte[]> parts = new ArrayList<>();
+        parts.add(("127.0.0.1:" + closedPort + "/1").getBytes(StandardCharsets.US_ASCII));
+        parts.addAll(ub.parts());
+        DriverUrl doctored = DriverUrl.wide(parts);
+        DriverInstance ia = a.newInstance();
+        DriverInstance ib = b.newInstance();
+        assertEquals(Status.DONE, ia.connectAsync(doctored));
+        assertEquals(Status.DONE, ib.connectAsync(ua));
+        CompletableFuture<Status> wb = CompletableFuture.supplyAsync(ib::connectWait, pool);
+        assertEquals(Status.DONE, ia.connectWait(), "connected through the second address");
+        assertEquals(Status.DONE, wb.get(30, TimeUnit.SECONDS));
+        exchange(ia, ib, 21);
+    }
+
+    @Test
+    void aPeerThatNeverAnswersIsBrokenAfterTheConnectTimeout() throws Exception {
+        System.setProperty("ferry.tcp.connect.timeout.ms", "1500");
+        DriverContext a;
+        try {
+            a = open(0, null, false, Map.of());
+        } finally {
+            System.clearProperty("ferry.tcp.connect.timeout.ms");
+        }
+        a.init();
+        // a listener that never accepts, its backlog filled: the connection never completes its handshake
+        try (ServerSocket silent = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            List<Socket> fillers = new ArrayList<>();
+            try {
+                for (int i = 0; i < 3; i++) {
+                    Socket f = new Socket();
+                    f.connect(silent.getLocalSocketAddress(), 2000);
+                    fillers.add(f);
+                }
+            } catch (IOException queueFull) {
+                // once the queue is full, further connects may time out: that is the point
+            }
+            DriverUrl target = DriverUrl.single(("127.0.0.1:" + silent.getLocalPort() + "/1").getBytes(StandardCharsets.US_ASCII));
+            DriverInstance ia = a.newInstance();
+            long start = System.nanoTime();
+            assertEquals(Status.DONE, ia.connectAsync(target));
+            assertEquals(Status.BROKEN, ia.connectWait());
+            long ms = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
+            assertTrue(ms >= 1400 && ms < 15_000, "broken after " + ms + " ms; the timeout is 1500 ms");
+            for (Socket f : fillers) {
+                f.close();
+            }
+        }
+    }
+
+    @Test
+    void aRefusedAddressIsBrokenAtOnceAndABadUrlIsInvalid() throws Exception {
+        int closedPort;
+        try (ServerSocket s = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
+            closedPort = s.getLocalPort();
+        }
+        DriverContext a = open(0, null, false, Map.of());
+        a.init();
+        DriverInstance ia = a.newInstance();
+        assertEquals(Status.DONE, ia.connectAsync(DriverUrl.single(("127.0.0.1:" + closedPort + "/1").getBytes(StandardCharsets.US_ASCII))));
+        assertEquals(Status.BROKEN, ia.connectWait());
+        assertEquals(Status.INVALID, a.newInstance().connectAsync(DriverUrl.single("localhost:80/1".getBytes(StandardCharsets.US_ASCII))));
+        assertEquals(Status.INVALID, a.newInstance().connectAsync(DriverUrl.single(new byte[] {0, 1, 2})));
+    }
+
+    @Test
+    void simultaneousConnectsMakeOneWorkingConnectionEach() throws Exception {
+        for (int round = 0; round < 10; round++) {
+            DriverContext a = open(0, "k", true, Map.of());
+            DriverContext b = open(1, "k", true, Map.of());
+            DriverUrl ua = a.init();
+            DriverUrl ub = b.init();
+            DriverInstance ia = a.newInstance();
+            DriverInstance ib = b.newInstance();
+            CyclicBarrier together = new CyclicBarrier(2);
+            CompletableFuture<Status> fb = CompletableFuture.supplyAsync(() -> {
+                try {
+                    together.await(30, TimeUnit.SECONDS);
+                } catch (Exception e) {
+                    throw new IllegalStateException(e);
+                }
+                Status s = ib.connectAsync(ua);
+                return s == Status.DONE ? ib.connectWait() : s;
+            }, pool);
+            together.await(30, TimeUnit.SECONDS);
+            assertEquals(Status.DONE, ia.connectAsync(ub));
+            assertEquals(Status.DONE, ia.connectWait());
+            assertEquals(Status.DONE, fb.get(30, TimeUnit.SECONDS));
+            exchange(ia, ib, round);
+            exchange(ib, ia, -round);
+        }
+    }
+
+    @Test
+    void anIdleWaitAnySleepsAndWakesForData() throws Exception {
+        DriverContext a = open(0, "k", true, Map.of());
+        DriverContext b = open(1, "k", true, Map.of());
+        DriverUrl ua = a.init();
+        DriverInstance[] ab = pair(a, ua, b, b.init());
+        InstanceRef ready = new InstanceRef();
+        long[] cpu = new long[1];
+        Status[] result = new Status[1];
+        Thread waiter = Thread.ofPlatform().start(() -> {
+            result[0] = a.recvWaitAny(ready);
+            cpu[0] = ManagementFactory.getThreadMXBean().getCurrentThreadCpuTime();
+        });
+        long before = ManagementFactory.getThreadMXBean().getThreadCpuTime(waiter.threadId());
+        // A one-second measurement window (not a synchronisation): the waiter must stay blocked through it.
+        waiter.join(1000);
+        assertTrue(waiter.isAlive(), "wait-any returned with nothing to receive: " + result[0]);
+        long used = ManagementFactory.getThreadMXBean().getThreadCpuTime(waiter.threadId()) - Math.max(0, before);
+        assertTrue(used < 50_000_000L, "an idle wait-any used " + used / 1_000_000 + " ms of CPU in 1 s (limit 5%)");
+        // data wakes it
+        MemorySegment m = Arena.ofAuto().allocate(8);
+        Packet p = new Packet().useIov(IoVec.of(m));
+        assertEquals(Status.DONE, ab[1].sendPost(p));
+        waiter.join(30_000);
+        assertFalse(waiter.isAlive(), "wait-any still blocked after a packet arrived");
+        assertEquals(Status.DONE, result[0]);
+        assertTrue(ready.instance == ab[0]);
+    }
+
+    @Test
+    void aContextBoundToOneInterfaceAdvertisesOnlyIt() {
+        DriverContext rail = open(0, null, true, Map.of(TcpDriver.INTERFACE_ATTRIBUTE, "127.0.0.0/8"));
+        DriverUrl u = rail.init();
+        assertFalse(u.isWide());
+        assertEquals("127.0.0.1", firstAddress(u).getAddress().getHostAddress());
+    }
+
+    @Test
+    void noUsableInterfaceIsAClearInitError() {
+        DriverContext none = open(0, null, true, Map.of(TcpDriver.INTERFACE_ATTRIBUTE, "no-such-nic9"));
+        dev.ferry.spi.DriverException e = org.junit.jupiter.api.Assertions.assertThrows(dev.ferry.spi.DriverException.class, none::init);
+        assertTrue(e.getMessage().contains("no-such-nic9"), e.getMessage());
+    }
+}
