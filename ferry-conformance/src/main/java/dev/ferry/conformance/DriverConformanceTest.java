@@ -74,6 +74,34 @@ public abstract class DriverConformanceTest {
         return List.of();
     }
 
+    /**
+     * System property: a command to start peer JVMs under, words separated by spaces (e.g.
+     * {@code ip netns exec ns2}), so that a run can put the two ends on two network hosts.
+     */
+    public static final String PEER_PREFIX_PROPERTY = "ferry.conformance.peer.prefix";
+    /** System property: {@code KEY=VALUE} pairs separated by spaces, added to the peer JVMs' environment. */
+    public static final String PEER_ENV_PROPERTY = "ferry.conformance.peer.env";
+
+    private static List<String> peerPrefix() {
+        String p = System.getProperty(PEER_PREFIX_PROPERTY, "").strip();
+        return p.isEmpty() ? List.of() : List.of(p.split("\\s+"));
+    }
+
+    private static Map<String, String> peerEnv() {
+        Map<String, String> env = new java.util.LinkedHashMap<>();
+        String p = System.getProperty(PEER_ENV_PROPERTY, "").strip();
+        if (!p.isEmpty()) {
+            for (String kv : p.split("\\s+")) {
+                int eq = kv.indexOf('=');
+                if (eq <= 0) {
+                    throw new IllegalArgumentException(PEER_ENV_PROPERTY + ": '" + kv + "' is not KEY=VALUE");
+                }
+                env.put(kv.substring(0, eq), kv.substring(eq + 1));
+            }
+        }
+        return env;
+    }
+
     private DriverContext ctx;
     private DriverProperties props;
     private Capabilities caps;
@@ -124,7 +152,7 @@ public abstract class DriverConformanceTest {
 
     private PeerLink newPeer() {
         PeerLink p = peerMode() == PeerMode.PROCESS
-                ? PeerLink.inProcess(driver().getClass(), peerJvmOptions())
+                ? PeerLink.inProcess(driver().getClass(), peerJvmOptions(), peerPrefix(), peerEnv())
                 : PeerLink.inThread(driver());
         peers.add(p);
         return p;

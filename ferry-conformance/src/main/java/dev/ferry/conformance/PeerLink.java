@@ -48,7 +48,16 @@ public abstract class PeerLink implements AutoCloseable {
      * @param driverClass the driver's class, instantiated there with its no-argument constructor
      */
     public static PeerLink inProcess(Class<? extends Driver> driverClass, List<String> jvmOptions) {
-        return new ProcessLink(driverClass, jvmOptions);
+        return new ProcessLink(driverClass, jvmOptions, List.of(), java.util.Map.of());
+    }
+
+    /**
+     * A peer in a child JVM started under {@code prefix} (e.g. {@code ip netns exec NS}) with
+     * {@code env} added to its environment.
+     */
+    public static PeerLink inProcess(Class<? extends Driver> driverClass, List<String> jvmOptions,
+                                     List<String> prefix, java.util.Map<String, String> env) {
+        return new ProcessLink(driverClass, jvmOptions, prefix, env);
     }
 
     private static final class ThreadLink extends PeerLink {
@@ -96,8 +105,10 @@ public abstract class PeerLink implements AutoCloseable {
     private static final class ProcessLink extends PeerLink {
         private final ChildJvm child;
 
-        ProcessLink(Class<? extends Driver> driverClass, List<String> jvmOptions) {
-            child = ChildJvm.builder(PeerMain.class.getName()).jvmOptions(jvmOptions).args(driverClass.getName()).start();
+        ProcessLink(Class<? extends Driver> driverClass, List<String> jvmOptions, List<String> prefix, java.util.Map<String, String> env) {
+            ChildJvm.Builder b = ChildJvm.builder(PeerMain.class.getName()).jvmOptions(jvmOptions).prefix(prefix).args(driverClass.getName());
+            env.forEach(b::env);
+            child = b.start();
             String hello = readAnswer("start");
             if (!hello.startsWith("ready")) {
                 throw new AssertionError("peer JVM said '" + hello + "' instead of ready");

@@ -90,6 +90,7 @@ public final class ChildJvm implements AutoCloseable {
         private final List<String> args = new ArrayList<>();
         private final List<String> jvmOptions = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED"));
         private final Map<String, String> env = new LinkedHashMap<>();
+        private final List<String> prefix = new ArrayList<>();
         private String classPath = System.getProperty("java.class.path");
 
         private Builder(String mainClass) {
@@ -121,8 +122,14 @@ public final class ChildJvm implements AutoCloseable {
             return this;
         }
 
+        /** A command the JVM is started under, e.g. {@code ip netns exec NS}. */
+        public Builder prefix(List<String> command) {
+            prefix.addAll(command);
+            return this;
+        }
+
         public ChildJvm start() {
-            List<String> cmd = new ArrayList<>();
+            List<String> cmd = new ArrayList<>(prefix);
             cmd.add(javaExecutable().toString());
             cmd.addAll(jvmOptions);
             cmd.add("-cp");
