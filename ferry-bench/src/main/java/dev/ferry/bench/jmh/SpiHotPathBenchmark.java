@@ -22,6 +22,7 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
+import org.openjdk.jmh.infra.BenchmarkParams;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -36,6 +37,7 @@ import java.util.concurrent.TimeUnit;
  * <pre>
  *   bin/ferry bench jmh SpiHotPath -prof gc
  *   bin/ferry bench jmh SpiHotPath -p driver=self -p size=8 -prof gc
+ *   bin/ferry bench jmh 'SpiHotPath.(iovec|sendThen)' -p driver=tcp -prof gc   (tcp has no buffer-based path)
  * </pre>
  */
 @State(Scope.Thread)
@@ -64,8 +66,12 @@ public class SpiHotPathBenchmark {
     private IoVec recvIov;
 
     @Setup
-    public void setUp() {
+    public void setUp(BenchmarkParams params) {
         DiscoveredDriver d = DriverCatalog.discover().find(driver).orElseThrow(() -> new IllegalStateException("no driver " + driver));
+        if (params.getBenchmark().endsWith("bufferSendAndReceive")
+                && !(d.properties().capabilities().supportsBufSend() && d.properties().capabilities().supportsBufRecv())) {
+            throw new IllegalStateException("driver " + driver + " has no buffer-based transfers; run the other benchmarks for it");
+        }
         a = d.driver().newContext(new Hints(2, 0, true, Map.of()));
         b = d.driver().newContext(new Hints(2, 1, true, Map.of()));
         a.properties();

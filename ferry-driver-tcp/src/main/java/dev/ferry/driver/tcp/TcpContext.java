@@ -31,7 +31,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -58,14 +57,16 @@ final class TcpContext implements DriverContext {
     private volatile boolean closed;
     private ServerSocketChannel listener;
     private Selector selector;
-    private Acceptor acceptor;
-    private Thread acceptorThread;
+    private SetupThread setup;
+    private Thread setupThread;
     private DriverUrl url;
     private byte[] urlBytes;
     private InetAddress bindAddress;
     private volatile TcpInstance[] instances = new TcpInstance[0];
-    private final ConcurrentLinkedQueue<Object[]> incoming = new ConcurrentLinkedQueue<>();
+    /** Accepted connections no instance has asked for yet, by the sender's URL. */
     private final Map<ByteBuffer, ArrayDeque<SocketChannel>> unclaimed = new HashMap<>();
+    /** Instances waiting for their peer to connect, by the peer's URL. */
+    private final Map<ByteBuffer, ArrayDeque<TcpInstance>> awaiting = new HashMap<>();
     private int nextProbe;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
 
@@ -139,8 +140,8 @@ final class TcpContext implements DriverContext {
             }
             url = hints.wideUrlSupport() && parts.size() > 1 ? DriverUrl.wide(parts) : DriverUrl.single(parts.get(0));
             urlBytes = url.encoded();
-            acceptor = new Acceptor(this, listener);
-            acceptorThread = Thread.ofPlatform().daemon().name("ferry-tcp-acceptor-" + port).start(acceptor);
+            setup = new SetupThread(this, listener);
+            setupThread = Thread.ofPlatform().daemon().name("ferry-tcp-setup-" + port).start(setup);
         } catch (IOException e) {
             closeQuietly();
             throw new DriverException("tcp: cannot listen: " + e.getMessage(), e);
@@ -211,24 +212,49 @@ final class TcpContext implements DriverContext {
         }
     }
 
-    /** From the acceptor thread: a connection with a valid handshake from the context at {@code senderUrl}. */
-    void accepted(SocketChannel ch, byte[] senderUrl) {
-        incoming.add(new Object[] {ch, senderUrl});
-    }
-
-    /** The accepted connection from the context at {@code remoteUrl}, or null when none has arrived. */
-    synchronized SocketChannel claim(byte[] remoteUrl) {
-        Object[] in;
-        while ((in = incoming.poll()) != null) {
-            unclaimed.computeIfAbsent(ByteBuffer.wrap((byte[]) in[1]), k -> new ArrayDeque<>()).add((SocketChannel) in[0]);
+    /** From the set-up thread: a connection with a valid handshake from the context at {@code senderUrl}. */
+    synchronized void accepted(SocketChannel ch, byte[] senderUrl) {
+        if (closed) {
+            closeChannel(ch);
+            return;
         }
-        ArrayDeque<SocketChannel> q = unclaimed.get(ByteBuffer.wrap(remoteUrl));
-        return q == null ? null : q.poll();
+        ByteBuffer key = ByteBuffer.wrap(senderUrl);
+        ArrayDeque<TcpInstance> q = awaiting.get(key);
+        TcpInstance inst = q == null ? null : q.poll();
+        if (inst != null) {
+            inst.established(ch);
+        } else {
+            unclaimed.computeIfAbsent(key, k -> new ArrayDeque<>()).add(ch);
+        }
     }
 
-    /** Hands a connection this side disconnected to the acceptor, which drains it until the peer closes. */
+    /** An instance that waits for the context at {@code remoteUrl} to connect: given its connection now or when it comes. */
+    synchronized void await(TcpInstance inst, byte[] remoteUrl) {
+        ByteBuffer key = ByteBuffer.wrap(remoteUrl);
+        ArrayDeque<SocketChannel> q = unclaimed.get(key);
+        SocketChannel ch = q == null ? null : q.poll();
+        if (ch != null) {
+            inst.established(ch);
+        } else {
+            awaiting.computeIfAbsent(key, k -> new ArrayDeque<>()).add(inst);
+        }
+    }
+
+    /** An instance no longer waits (it failed, or was disconnected or closed). */
+    synchronized void forget(TcpInstance inst) {
+        for (ArrayDeque<TcpInstance> q : awaiting.values()) {
+            q.remove(inst);
+        }
+    }
+
+    /** Hands an outgoing connection to the set-up thread. */
+    void connect(SetupThread.Outgoing o) {
+        setup.connect(o);
+    }
+
+    /** Hands a connection this side disconnected to the set-up thread, which drains it until the peer closes. */
     void linger(SocketChannel ch) {
-        acceptor.linger(ch);
+        setup.linger(ch);
     }
 
     // ---- probe-any, wait-any ----------------------------------------------------------------
@@ -239,22 +265,21 @@ final class TcpContext implements DriverContext {
             return Status.CLOSED;
         }
         try {
-            selector.selectNow();
+            selector.selectNow(markReady);
         } catch (IOException | java.nio.channels.ClosedSelectorException e) {
             return closed ? Status.CLOSED : Status.BROKEN;
         }
         return pick(ready);
     }
 
-    /** Marks the instances the last select found readable, then serves them round robin. */
+    /**
+     * Marks an instance the selector found readable. The consumer form of select keeps no
+     * selected-key set, so a probe allocates nothing.
+     */
+    private final java.util.function.Consumer<SelectionKey> markReady = k -> ((TcpInstance) k.attachment()).readyHint = true;
+
+    /** Serves the instances marked ready, or holding buffered bytes, round robin. */
     private Status pick(InstanceRef ready) {
-        java.util.Set<SelectionKey> selected = selector.selectedKeys();
-        if (!selected.isEmpty()) {
-            for (SelectionKey k : selected) {
-                ((TcpInstance) k.attachment()).readyHint = true;
-            }
-            selected.clear();
-        }
         TcpInstance[] all = instances;
         int n = all.length;
         for (int k = 0; k < n; k++) {
@@ -286,7 +311,7 @@ final class TcpContext implements DriverContext {
             try {
                 // Sleeps in epoll_wait; woken by data, a new connection, cancel or close. The
                 // bound only limits how late a connection claimed during the wait is watched.
-                selector.select(1000);
+                selector.select(markReady, 1000);
             } catch (IOException | java.nio.channels.ClosedSelectorException e) {
                 return closed ? Status.CLOSED : Status.BROKEN;
             }
@@ -324,10 +349,10 @@ final class TcpContext implements DriverContext {
     }
 
     private void closeQuietly() {
-        if (acceptor != null) {
-            acceptor.stop();
+        if (setup != null) {
+            setup.stop();
             try {
-                acceptorThread.join(5000);
+                setupThread.join(5000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -337,10 +362,7 @@ final class TcpContext implements DriverContext {
                 q.forEach(TcpContext::closeChannel);
             }
             unclaimed.clear();
-            Object[] in;
-            while ((in = incoming.poll()) != null) {
-                closeChannel((SocketChannel) in[0]);
-            }
+            awaiting.clear();
         }
         try {
             if (listener != null) {

@@ -42,15 +42,11 @@ final class TcpInstance implements DriverInstance {
 
     private final TcpContext ctx;
     private volatile int state = NEW;
-    private String failure = "";
-    private byte[] remoteUrl;
+    private volatile String failure = "";
     private List<TcpAddress> targets;
-    private int targetIndex;
     private long deadline;
-    private SocketChannel channel;
+    private volatile SocketChannel channel;
     private SelectionKey key;
-    private ByteBuffer handshakeOut;
-    private final ByteBuffer handshakeReply = ByteBuffer.allocate(WireFormat.REPLY_BYTES);
     /** Set by the context's probe-any when the selector saw this connection readable. */
     boolean readyHint;
 
@@ -105,7 +101,7 @@ final class TcpInstance implements DriverInstance {
         } catch (IllegalArgumentException e) {
             return Status.INVALID;
         }
-        remoteUrl = remote.encoded();
+        byte[] remoteUrl = remote.encoded();
         int cmp = Arrays.compareUnsigned(ctx.urlBytes(), remoteUrl);
         if (cmp == 0) {
             return Status.INVALID; // a context does not connect to itself; the self driver does that
@@ -114,139 +110,94 @@ final class TcpInstance implements DriverInstance {
         deadline = System.nanoTime() + ctx.connectTimeoutNanos();
         if (cmp < 0) {
             state = CONNECTING;
-            startConnect(0);
+            ctx.connect(new SetupThread.Outgoing(this, parsed, deadline,
+                    Handshake.encode(ctx.jobKey(), ctx.rank(), parsed.get(0).rank(), ctx.urlBytes())));
         } else {
             state = AWAITING;
-            tryClaim();
+            ctx.await(this, remoteUrl);
         }
         return state == BROKEN ? Status.BROKEN : Status.DONE;
     }
 
-    private void startConnect(int from) {
-        for (int i = from; i < targets.size(); i++) {
-            SocketChannel ch = null;
-            try {
-                ch = SocketChannel.open();
-                ctx.configure(ch);
-                if (ctx.bindAddress() != null) {
-                    ch.bind(new java.net.InetSocketAddress(ctx.bindAddress(), 0));
-                }
-                targetIndex = i;
-                channel = ch;
-                if (ch.connect(targets.get(i).socket())) {
-                    startHandshake();
-                }
+    /**
+     * The connection is up (from the set-up thread, or from {@code connectAsync} when the peer's
+     * connection had already arrived). Watched by the context's selector from now on.
+     */
+    void established(SocketChannel ch) {
+        synchronized (this) {
+            if (state >= DISCONNECTED) {
+                TcpContext.closeChannel(ch); // given up meanwhile
                 return;
-            } catch (IOException e) {
-                LOG.log(System.Logger.Level.DEBUG, "tcp: connect to {0} failed: {1}", targets.get(i).socket(), e.getMessage());
-                if (ch != null) {
-                    TcpContext.closeChannel(ch);
-                }
-                channel = null;
             }
-        }
-        fail(Status.BROKEN, "no address of the peer's URL could be reached: " + targets);
-    }
-
-    private void startHandshake() {
-        handshakeOut = Handshake.encode(ctx.jobKey(), ctx.rank(), targets.get(targetIndex).rank(), ctx.urlBytes());
-        state = HANDSHAKING;
-    }
-
-    /** Moves connection set-up forward without blocking. */
-    private void progressConnect() {
-        try {
-            switch (state) {
-                case CONNECTING -> {
-                    boolean done;
-                    try {
-                        done = channel.finishConnect();
-                    } catch (IOException e) {
-                        LOG.log(System.Logger.Level.DEBUG, "tcp: connect to {0} failed: {1}", targets.get(targetIndex).socket(), e.getMessage());
-                        TcpContext.closeChannel(channel);
-                        channel = null;
-                        startConnect(targetIndex + 1);
-                        return;
-                    }
-                    if (done) {
-                        startHandshake();
-                        progressConnect();
-                    }
-                }
-                case HANDSHAKING -> {
-                    channel.write(handshakeOut);
-                    if (handshakeOut.hasRemaining()) {
-                        break;
-                    }
-                    if (channel.read(handshakeReply) < 0) {
-                        fail(Status.BROKEN, "the peer at " + targets.get(targetIndex).socket() + " refused the handshake (job key or rank mismatch?)");
-                        return;
-                    }
-                    if (!handshakeReply.hasRemaining()) {
-                        String bad = Handshake.checkReply(handshakeReply.flip());
-                        if (bad != null) {
-                            fail(Status.BROKEN, bad);
-                            return;
-                        }
-                        established(channel);
-                    }
-                }
-                case AWAITING -> tryClaim();
-                default -> {
-                    return;
-                }
+            channel = ch;
+            try {
+                key = ch.register(ctx.selector(), SelectionKey.OP_READ, this);
+            } catch (IOException | java.nio.channels.ClosedSelectorException e) {
+                TcpContext.closeChannel(ch);
+                failure = "cannot watch the connection: " + e;
+                state = BROKEN;
+                return;
             }
-        } catch (IOException e) {
-            fail(Status.BROKEN, "connection set-up failed: " + e.getMessage());
-            return;
+            state = CONNECTED;
         }
-        if (state < CONNECTED && System.nanoTime() - deadline > 0) {
-            fail(Status.BROKEN, "connection not established within " + ctx.connectTimeoutNanos() / 1_000_000 + " ms");
-        }
-    }
-
-    private void tryClaim() {
-        SocketChannel ch = ctx.claim(remoteUrl);
-        if (ch != null) {
-            established(ch);
-        }
-    }
-
-    private void established(SocketChannel ch) {
-        channel = ch;
-        try {
-            key = ch.register(ctx.selector(), SelectionKey.OP_READ, this);
-        } catch (IOException | java.nio.channels.ClosedSelectorException e) {
-            fail(Status.BROKEN, "cannot watch the connection: " + e);
-            return;
-        }
-        state = CONNECTED;
         ctx.selector().wakeup(); // a wait-any in progress starts watching it now
-        flush();
+        unpark();
+    }
+
+    /** Set-up failed (from the set-up thread, or past the deadline). */
+    void setupFailed(String reason) {
+        synchronized (this) {
+            if (state >= CONNECTED) {
+                return;
+            }
+            failure = reason;
+            state = BROKEN;
+        }
+        ctx.forget(this);
+        LOG.log(System.Logger.Level.INFO, "tcp: connection to {0} failed: {1}", targets, reason);
+        unpark();
+    }
+
+    private volatile Thread connectWaiter;
+
+    private void unpark() {
+        Thread t = connectWaiter;
+        if (t != null) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** Before the connection is up: fails it once the deadline has passed. */
+    private void checkDeadline() {
+        if (state < CONNECTED && state != NEW && System.nanoTime() - deadline > 0) {
+            setupFailed("connection not established within " + ctx.connectTimeoutNanos() / 1_000_000 + " ms");
+        }
     }
 
     @Override
     public Status connectWait() {
-        for (int round = 0; ; round++) {
-            int s = state;
-            if (s == CONNECTED) {
-                return Status.DONE;
-            }
-            if (s == NEW) {
-                return Status.INVALID;
-            }
-            if (s >= DISCONNECTED) {
-                return terminalStatus();
-            }
-            progressConnect();
-            if (state < CONNECTED) {
-                // set-up is rare: spin a little, then nap briefly between non-blocking attempts
+        connectWaiter = Thread.currentThread();
+        try {
+            for (int round = 0; ; round++) {
+                int s = state;
+                if (s == CONNECTED) {
+                    return Status.DONE;
+                }
+                if (s == NEW) {
+                    return Status.INVALID;
+                }
+                if (s >= DISCONNECTED) {
+                    return terminalStatus();
+                }
+                checkDeadline();
                 if (round < 100) {
                     Thread.onSpinWait();
                 } else {
-                    LockSupport.parkNanos(100_000);
+                    LockSupport.parkNanos(1_000_000); // woken by established() or setupFailed()
                 }
             }
+        } finally {
+            connectWaiter = null;
         }
     }
 
@@ -257,10 +208,13 @@ final class TcpInstance implements DriverInstance {
             return terminalStatus();
         }
         if (s != CONNECTED) {
-            if (channel != null) {
-                TcpContext.closeChannel(channel);
+            synchronized (this) {
+                if (state == CONNECTED) {
+                    return disconnect(); // came up just now: end it in order
+                }
+                state = DISCONNECTED;
             }
-            state = DISCONNECTED;
+            ctx.forget(this);
             failQueued();
             return Status.DONE;
         }
@@ -304,25 +258,28 @@ final class TcpInstance implements DriverInstance {
     }
 
     void contextClosed() {
-        if (state < DISCONNECTED || state == PEER_CLOSED) {
-            state = CLOSED;
-            if (channel != null) {
-                TcpContext.closeChannel(channel); // no BYE: to the peer, this side died
-            }
-        } else {
+        SocketChannel ch;
+        synchronized (this) {
+            ch = state < DISCONNECTED || state == PEER_CLOSED ? channel : null;
             state = CLOSED;
         }
-        failQueued();
+        if (ch != null) {
+            TcpContext.closeChannel(ch); // no BYE: to the peer, this side died
+        }
+        unpark();
     }
 
+    /** The connection ended while up (called on the instance's own calls, never by other threads). */
     private void fail(Status why, String reason) {
-        if (state >= DISCONNECTED) {
-            return;
+        synchronized (this) {
+            if (state >= DISCONNECTED) {
+                return;
+            }
+            failure = reason;
+            state = why == Status.CLOSED ? PEER_CLOSED : BROKEN;
         }
-        failure = reason;
-        state = why == Status.CLOSED ? PEER_CLOSED : BROKEN;
         LOG.log(why == Status.BROKEN ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
-                "tcp: connection to {0} ended: {1}", targets != null && !targets.isEmpty() ? targets.get(targetIndex).socket() : "peer", reason);
+                "tcp: connection to {0} ended: {1}", remoteName(), reason);
         if (channel != null) {
             TcpContext.closeChannel(channel);
         }
@@ -508,7 +465,7 @@ final class TcpInstance implements DriverInstance {
             return Status.INVALID;
         }
         if (state < CONNECTED) {
-            progressConnect();
+            checkDeadline();
         } else if (state == CONNECTED) {
             flush();
         }
@@ -555,7 +512,7 @@ final class TcpInstance implements DriverInstance {
         }
         int s = state;
         if (s < CONNECTED) {
-            progressConnect();
+            checkDeadline();
             return state < CONNECTED ? Status.NOT_YET : state == CONNECTED ? progressRecv() : terminalStatus();
         }
         if (s != CONNECTED) {

@@ -1,0 +1,302 @@
+package dev.ferry.driver.tcp;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedSelectorException;
+import java.nio.channels.SelectionKey;
+import java.nio.channels.Selector;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.util.Iterator;
+import java.util.List;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A context's connection set-up thread, so that set-up is fully asynchronous (seed 000): nothing
+ * but {@code connectAsync} has to be called for a connection to come up. With its own selector it
+ * <ul>
+ *   <li>accepts connections, reads and checks their handshakes, replies to the valid ones and hands
+ *       them to the context; closes at once, with one warning, any that sends garbage, a wrong job
+ *       key or the wrong rank, or stays silent past {@link #HANDSHAKE_TIMEOUT_NANOS};</li>
+ *   <li>connects outgoing instances: connect, handshake, reply, trying the URL's addresses in
+ *       order, within the instance's deadline;</li>
+ *   <li>drains connections this side disconnected until their peer closes, so that closing never
+ *       resets a connection whose last frame is still in flight.</li>
+ * </ul>
+ */
+final class SetupThread implements Runnable {
+    private static final System.Logger LOG = System.getLogger(SetupThread.class.getName());
+    static final long HANDSHAKE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
+    static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(10);
+
+    private final TcpContext ctx;
+    private final ServerSocketChannel listener;
+    private final Selector selector;
+    private final ConcurrentLinkedQueue<SocketChannel> toLinger = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Outgoing> toConnect = new ConcurrentLinkedQueue<>();
+    private volatile boolean stopping;
+
+    /** An incoming connection whose handshake is being read, or one lingering after our BYE. */
+    private record Incoming(long deadline, Handshake.Decoder decoder, String remote) {
+    }
+
+    /** An outgoing connection being set up for an instance. */
+    static final class Outgoing {
+        final TcpInstance instance;
+        final List<TcpAddress> targets;
+        final long deadline;
+        final ByteBuffer hello;
+        final ByteBuffer reply = ByteBuffer.allocate(WireFormat.REPLY_BYTES);
+        int index = -1;
+        SocketChannel channel;
+
+        Outgoing(TcpInstance instance, List<TcpAddress> targets, long deadline, ByteBuffer hello) {
+            this.instance = instance;
+            this.targets = targets;
+            this.deadline = deadline;
+            this.hello = hello;
+        }
+
+        InetSocketAddress target() {
+            return targets.get(index).socket();
+        }
+    }
+
+    SetupThread(TcpContext ctx, ServerSocketChannel listener) throws IOException {
+        this.ctx = ctx;
+        this.listener = listener;
+        this.selector = Selector.open();
+        listener.configureBlocking(false);
+        listener.register(selector, SelectionKey.OP_ACCEPT);
+    }
+
+    /** Starts setting up an outgoing connection. */
+    void connect(Outgoing o) {
+        toConnect.add(o);
+        selector.wakeup();
+    }
+
+    /** Takes over a connection after our BYE: read and discard until the peer closes. */
+    void linger(SocketChannel ch) {
+        toLinger.add(ch);
+        selector.wakeup();
+    }
+
+    void stop() {
+        stopping = true;
+        selector.wakeup();
+    }
+
+    @Override
+    public void run() {
+        ByteBuffer sink = ByteBuffer.allocateDirect(16384);
+        try {
+            while (!stopping) {
+                selector.select(200);
+                SocketChannel l;
+                while ((l = toLinger.poll()) != null) {
+                    l.register(selector, SelectionKey.OP_READ, new Incoming(System.nanoTime() + LINGER_NANOS, null, "lingering"));
+                }
+                Outgoing o;
+                while ((o = toConnect.poll()) != null) {
+                    nextAddress(o);
+                }
+                Iterator<SelectionKey> it = selector.selectedKeys().iterator();
+                while (it.hasNext()) {
+                    SelectionKey k = it.next();
+                    it.remove();
+                    if (!k.isValid()) {
+                        continue;
+                    }
+                    if (k.isAcceptable()) {
+                        accept();
+                    } else if (k.attachment() instanceof Outgoing out) {
+                        progress(k, out);
+                    } else if (k.isReadable()) {
+                        read(k, sink);
+                    }
+                }
+                expire();
+            }
+        } catch (IOException | ClosedSelectorException e) {
+            if (!stopping) {
+                LOG.log(System.Logger.Level.ERROR, "tcp: connection set-up thread of " + ctx + " stopped: " + e, e);
+            }
+        } finally {
+            for (SelectionKey k : selector.keys()) {
+                if (k.channel() != listener) {
+                    if (k.attachment() instanceof Outgoing out) {
+                        out.instance.setupFailed("the context closed during connection set-up");
+                    }
+                    close(k);
+                }
+            }
+            try {
+                selector.close();
+            } catch (IOException ignored) {
+                // closing
+            }
+        }
+    }
+
+    private void expire() {
+        long now = System.nanoTime();
+        for (SelectionKey k : selector.keys()) {
+            if (k.attachment() instanceof Incoming p && now - p.deadline() > 0) {
+                if (p.decoder() != null) {
+                    LOG.log(System.Logger.Level.WARNING, "tcp: closed a connection from {0}: no complete handshake within {1} s",
+                            p.remote(), TimeUnit.NANOSECONDS.toSeconds(HANDSHAKE_TIMEOUT_NANOS));
+                }
+                close(k);
+            } else if (k.attachment() instanceof Outgoing out && now - out.deadline > 0) {
+                close(k);
+                out.instance.setupFailed("connection to " + out.target() + " not established within "
+                        + ctx.connectTimeoutNanos() / 1_000_000 + " ms");
+            }
+        }
+    }
+
+    // ---- outgoing ---------------------------------------------------------------------------
+
+    /** Connects to the next address of the URL; fails the instance when none is left. */
+    private void nextAddress(Outgoing o) {
+        while (++o.index < o.targets.size()) {
+            SocketChannel ch = null;
+            try {
+                ch = SocketChannel.open();
+                ctx.configure(ch);
+                if (ctx.bindAddress() != null) {
+                    ch.bind(new InetSocketAddress(ctx.bindAddress(), 0));
+                }
+                o.channel = ch;
+                boolean connected = ch.connect(o.target());
+                ch.register(selector, connected ? SelectionKey.OP_WRITE : SelectionKey.OP_CONNECT, o);
+                return;
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.DEBUG, "tcp: connect to {0} failed: {1}", o.target(), e.getMessage());
+                if (ch != null) {
+                    TcpContext.closeChannel(ch);
+                }
+            }
+        }
+        o.instance.setupFailed("no address of the peer's URL could be reached: " + o.targets);
+    }
+
+    private void progress(SelectionKey k, Outgoing o) {
+        try {
+            if (k.isConnectable()) {
+                try {
+                    if (!o.channel.finishConnect()) {
+                        return;
+                    }
+                } catch (IOException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "tcp: connect to {0} failed: {1}", o.target(), e.getMessage());
+                    close(k);
+                    nextAddress(o);
+                    return;
+                }
+                k.interestOps(SelectionKey.OP_WRITE);
+            }
+            if (k.isValid() && (k.interestOps() & SelectionKey.OP_WRITE) != 0) {
+                o.channel.write(o.hello);
+                if (o.hello.hasRemaining()) {
+                    return;
+                }
+                k.interestOps(SelectionKey.OP_READ);
+                return;
+            }
+            if (k.isReadable()) {
+                if (o.channel.read(o.reply) < 0) {
+                    close(k);
+                    o.instance.setupFailed("the peer at " + o.target() + " refused the handshake (job key or rank mismatch?)");
+                    return;
+                }
+                if (!o.reply.hasRemaining()) {
+                    String bad = Handshake.checkReply(o.reply.flip());
+                    k.cancel();
+                    if (bad != null) {
+                        TcpContext.closeChannel(o.channel);
+                        o.instance.setupFailed(bad);
+                    } else {
+                        o.instance.established(o.channel);
+                    }
+                }
+            }
+        } catch (IOException e) {
+            close(k);
+            o.instance.setupFailed("connection set-up with " + o.target() + " failed: " + e.getMessage());
+        }
+    }
+
+    // ---- incoming ---------------------------------------------------------------------------
+
+    private void accept() throws IOException {
+        SocketChannel ch;
+        while ((ch = listener.accept()) != null) {
+            String remote = String.valueOf(ch.getRemoteAddress());
+            try {
+                ctx.configure(ch);
+                ch.register(selector, SelectionKey.OP_READ,
+                        new Incoming(System.nanoTime() + HANDSHAKE_TIMEOUT_NANOS, new Handshake.Decoder(ctx.jobKey(), ctx.rank()), remote));
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "tcp: cannot set up a connection from {0}: {1}", remote, e.getMessage());
+                ch.close();
+            }
+        }
+    }
+
+    private void read(SelectionKey k, ByteBuffer sink) {
+        Incoming p = (Incoming) k.attachment();
+        SocketChannel ch = (SocketChannel) k.channel();
+        try {
+            if (p.decoder() == null) { // lingering: discard until the peer's FIN
+                sink.clear();
+                if (ch.read(sink) < 0) {
+                    close(k);
+                }
+                return;
+            }
+            // Read the fixed part, then the key and URL it announces, as far as bytes are there.
+            while (!p.decoder().advance()) {
+                int n = ch.read(p.decoder().buffer());
+                if (n < 0) {
+                    LOG.log(System.Logger.Level.WARNING, "tcp: connection from {0} closed during its handshake", p.remote());
+                    close(k);
+                    return;
+                }
+                if (n == 0) {
+                    return; // the rest comes with a later readiness
+                }
+            }
+            if (p.decoder().rejection() != null) {
+                LOG.log(System.Logger.Level.WARNING, "tcp: refused a connection from {0}: {1}", p.remote(), p.decoder().rejection());
+                close(k);
+                return;
+            }
+            k.cancel();
+            ByteBuffer reply = Handshake.reply();
+            long deadline = System.nanoTime() + HANDSHAKE_TIMEOUT_NANOS;
+            while (reply.hasRemaining()) { // 8 bytes into an empty socket buffer: one write in practice
+                ch.write(reply);
+                if (reply.hasRemaining() && System.nanoTime() - deadline > 0) {
+                    throw new IOException("handshake reply not written in time");
+                }
+            }
+            ctx.accepted(ch, p.decoder().hello().senderUrl());
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "tcp: connection from {0} failed during its handshake: {1}", p.remote(), e.getMessage());
+            close(k);
+        }
+    }
+
+    private static void close(SelectionKey k) {
+        k.cancel();
+        try {
+            k.channel().close();
+        } catch (IOException ignored) {
+            // already gone
+        }
+    }
+}
