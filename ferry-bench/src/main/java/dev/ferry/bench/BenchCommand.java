@@ -51,7 +51,8 @@ public final class BenchCommand {
             err.println("ferry bench jmh: " + e.getMessage());
             return 2;
         } catch (org.openjdk.jmh.runner.RunnerException | java.io.IOException e) {
-            err.println("ferry bench jmh: " + e.getMessage());
+            Throwable root = e.getCause() != null ? e.getCause() : e;
+            err.println("ferry bench jmh: " + (root.getMessage() != null ? root.getMessage() : root.toString()));
             return 1;
         }
     }
