@@ -17,6 +17,8 @@ import java.util.List;
 public final class Main {
     static final String USAGE = """
             usage: ferry <command> [arguments]
+              run -n N [opts] PROGRAM       start a job of N ranks on this machine ('ferry run --help')
+              exec PROGRAM                  run one rank under another launcher (mpiexec.hydra, srun)
               info [--format text|json]     drivers found, their capabilities and profile, FERRY_* settings
               bench driver-latency [opts]   one-way latency through a driver, with ref-shm and ref-nio
               bench driver-bandwidth [opts] bandwidth through a driver, with ref-shm and ref-nio
@@ -42,6 +44,8 @@ public final class Main {
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "info" -> InfoCommand.run(rest, out, err);
+            case "run" -> RunCommand.run(rest, out, err);
+            case "exec" -> ExecCommand.run(rest, err);
             case "bench" -> BenchCommand.run(rest, out, err);
             case "help", "--help", "-h" -> {
                 out.println(USAGE);

@@ -1,0 +1,53 @@
+package dev.ferry.cli;
+
+import java.io.PrintStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.net.URLClassLoader;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * {@code ferry exec [-cp CP] (MAIN-CLASS | -jar JAR | --example NAME) [args]}: runs one rank in
+ * this JVM and the current environment, for launchers that are not Ferry's
+ * ({@code mpiexec.hydra -n 4 bin/ferry exec --example hello}, {@code srun --mpi=pmi2 ...}); the
+ * rank finds its PMI connection in the environment they set.
+ */
+final class ExecCommand {
+    private ExecCommand() {
+    }
+
+    static int run(List<String> args, PrintStream err) {
+        List<String> cp = new ArrayList<>();
+        int i = 0;
+        if (i + 1 < args.size() && (args.get(i).equals("-cp") || args.get(i).equals("--class-path"))) {
+            cp.add(args.get(i + 1));
+            i += 2;
+        }
+        if (i < args.size() && args.get(i).equals("--")) {
+            i++;
+        }
+        Program program;
+        try {
+            program = Program.parse(args, i, cp);
+        } catch (Program.UsageError e) {
+            err.println("ferry exec: " + e.getMessage());
+            return 2;
+        }
+        try {
+            URLClassLoader loader = new URLClassLoader(program.urls(), ExecCommand.class.getClassLoader());
+            Thread.currentThread().setContextClassLoader(loader);
+            Method main = Class.forName(program.mainClass(), true, loader).getMethod("main", String[].class);
+            main.invoke(null, (Object) program.args().toArray(String[]::new));
+            return 0;
+        } catch (InvocationTargetException e) {
+            Throwable cause = e.getCause();
+            err.println("ferry exec: " + program.mainClass() + " failed: " + cause);
+            cause.printStackTrace(err);
+            return 1;
+        } catch (ReflectiveOperationException e) {
+            err.println("ferry exec: cannot start " + program.mainClass() + ": " + e);
+            return 2;
+        }
+    }
+}

@@ -1,0 +1,127 @@
+package dev.ferry.cli;
+
+import dev.ferry.launch.run.Job;
+import dev.ferry.launch.run.JobSpec;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code ferry run -n N [options] [--] (MAIN-CLASS [args] | -jar JAR [args] | --example NAME [args])}.
+ */
+final class RunCommand {
+    static final String USAGE = """
+            usage: ferry run -n N [options] [--] (MAIN-CLASS [args] | -jar JAR [args] | --example NAME [args])
+              -n, --np N            number of ranks
+              -cp, --class-path CP  class path of the program (Ferry's own is added)
+              --drivers LIST        sets FERRY_DRIVERS for the ranks
+              --tag-output          prefix each output line with [RANK]
+              --timeout SECONDS     end the job after this long (exit status 124)
+              --grace SECONDS       time the other ranks get after one failed (default 3)
+              --report-wireup       print when every rank is past the bootstrap exchange
+              -D..., -X..., -ea, -J<opt>   JVM options for the ranks""";
+
+    private RunCommand() {
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        int n = -1;
+        List<String> jvm = new ArrayList<>();
+        List<String> cp = new ArrayList<>();
+        Map<String, String> env = new LinkedHashMap<>();
+        boolean tag = false;
+        boolean reportWireup = false;
+        Duration timeout = null;
+        Duration grace = Duration.ofSeconds(3);
+        Program program;
+        try {
+            int i = 0;
+            while (i < args.size()) {
+                String a = args.get(i);
+                if (a.equals("--")) {
+                    i++;
+                    break;
+                }
+                if (a.equals("-jar") || a.equals("--example") || !a.startsWith("-")) {
+                    break; // the program starts here
+                }
+                switch (a) {
+                    case "-n", "--np" -> n = (int) number(args, ++i, a, 1, 100_000);
+                    case "-cp", "--class-path", "-classpath" -> cp.add(value(args, ++i, a));
+                    case "--drivers" -> env.put("FERRY_DRIVERS", value(args, ++i, a));
+                    case "--tag-output" -> tag = true;
+                    case "--report-wireup" -> reportWireup = true;
+                    case "--timeout" -> timeout = Duration.ofSeconds(number(args, ++i, a, 1, 10_000_000));
+                    case "--grace" -> grace = Duration.ofSeconds(number(args, ++i, a, 0, 3600));
+                    case "-h", "--help" -> {
+                        out.println(USAGE);
+                        return 0;
+                    }
+                    default -> {
+                        if (a.startsWith("-J") && a.length() > 2) {
+                            jvm.add(a.substring(2));
+                        } else if (a.startsWith("-D") || a.startsWith("-X") || a.equals("-ea") || a.equals("-da")
+                                || a.equals("-esa") || a.startsWith("-ea:") || a.startsWith("-da:")) {
+                            jvm.add(a);
+                        } else {
+                            throw new Program.UsageError("unknown option '" + a + "' (see 'ferry run --help')");
+                        }
+                    }
+                }
+                i++;
+            }
+            if (n < 0) {
+                throw new Program.UsageError("the number of ranks is missing: -n N");
+            }
+            program = Program.parse(args, i, cp);
+        } catch (Program.UsageError e) {
+            err.println("ferry run: " + e.getMessage());
+            return 2;
+        }
+        List<String> javaArgs = new ArrayList<>();
+        javaArgs.add("--enable-native-access=ALL-UNNAMED");
+        javaArgs.addAll(jvm);
+        javaArgs.add("-cp");
+        javaArgs.add(program.fullClassPath());
+        javaArgs.add(program.mainClass());
+        javaArgs.addAll(program.args());
+        Job job = new Job(new JobSpec(n, javaArgs, env, tag, timeout, grace), out, err);
+        if (reportWireup) {
+            int ranks = n;
+            job.onWireup(d -> err.println("ferry run: wire-up: " + ranks + " ranks past the bootstrap exchange "
+                    + d.toMillis() + " ms after ferry run started"));
+        }
+        try {
+            return job.run();
+        } catch (IOException e) {
+            err.println("ferry run: " + e.getMessage());
+            return 1;
+        }
+    }
+
+    private static String value(List<String> args, int i, String option) {
+        if (i >= args.size()) {
+            throw new Program.UsageError("option " + option + " needs a value");
+        }
+        return args.get(i);
+    }
+
+    private static long number(List<String> args, int i, String option, long min, long max) {
+        String v = value(args, i, option);
+        long n;
+        try {
+            n = Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            throw new Program.UsageError(option + " takes a whole number, not '" + v + "'");
+        }
+        if (n < min || n > max) {
+            throw new Program.UsageError(option + " must be between " + min + " and " + max + ", not " + n);
+        }
+        return n;
+    }
+}

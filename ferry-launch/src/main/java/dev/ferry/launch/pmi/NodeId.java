@@ -1,0 +1,49 @@
+package dev.ferry.launch.pmi;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * This node's identity, for locality: the host name plus the kernel's boot id (so that two hosts
+ * of the same name, or a host before and after a reboot, differ), or FERRY_NODE_ID when set.
+ *
+ * <pre>{@code
+ * String id = NodeId.current();        // e.g. "n042/5f2c9a1e"
+ * }</pre>
+ */
+public final class NodeId {
+    public static final String SETTING = "FERRY_NODE_ID";
+
+    private NodeId() {
+    }
+
+    public static String current() {
+        String forced = System.getenv(SETTING);
+        if (forced == null) {
+            forced = System.getProperty("ferry.node.id");
+        }
+        if (forced != null && !forced.isBlank()) {
+            return forced.strip();
+        }
+        String boot = read("/proc/sys/kernel/random/boot_id").replace("-", "");
+        return hostName() + "/" + (boot.length() > 8 ? boot.substring(0, 8) : boot);
+    }
+
+    /** The host name as the kernel knows it (no name-service lookup). */
+    public static String hostName() {
+        String h = read("/proc/sys/kernel/hostname");
+        if (h.isEmpty()) {
+            h = System.getenv().getOrDefault("HOSTNAME", "localhost");
+        }
+        return h;
+    }
+
+    private static String read(String path) {
+        try {
+            return Files.readString(Path.of(path)).strip();
+        } catch (IOException | SecurityException e) {
+            return "";
+        }
+    }
+}

@@ -1,0 +1,30 @@
+package dev.ferry.launch.run;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * What {@code ferry run} starts: {@code ranks} JVMs, each running {@code javaArgs} (JVM options,
+ * class path, then the main class or {@code -jar}, and the program's arguments) with
+ * {@code env} added.
+ *
+ * @param ranks      number of ranks, at least 1
+ * @param javaArgs   arguments after the {@code java} executable
+ * @param env        environment added to every rank (e.g. FERRY_DRIVERS)
+ * @param tagOutput  prefix every output line with {@code [RANK] }
+ * @param timeout    end the job after this long, or null for no limit
+ * @param grace      how long the other ranks get after one failed, before they are killed
+ */
+public record JobSpec(int ranks, List<String> javaArgs, Map<String, String> env, boolean tagOutput,
+                      Duration timeout, Duration grace) {
+    public JobSpec {
+        if (ranks < 1) {
+            throw new IllegalArgumentException("a job has at least 1 rank, not " + ranks);
+        }
+        javaArgs = List.copyOf(javaArgs);
+        env = Map.copyOf(env);
+        Objects.requireNonNull(grace, "grace");
+    }
+}
