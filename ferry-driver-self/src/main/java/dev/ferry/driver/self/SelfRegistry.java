@@ -1,10 +1,8 @@
 package dev.ferry.driver.self;
 
 import java.nio.charset.StandardCharsets;
-import java.security.SecureRandom;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
@@ -17,8 +15,11 @@ import java.util.concurrent.atomic.AtomicLong;
 final class SelfRegistry {
     /** Prefix of every self address; the rest names this process and the context. */
     static final String SCHEME = "self:";
-    /** Makes addresses of other processes (and other runs of this one) unknown here, never confused with ours. */
-    private static final String PROCESS = ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(new SecureRandom().generateSeed(6));
+    /**
+     * Makes addresses of other processes (and other runs of this one) unknown here, never
+     * confused with ours. Unique, not secret: no SecureRandom (its provider costs every rank time at start).
+     */
+    private static final String PROCESS = ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() ^ System.currentTimeMillis() << 20);
     private static final AtomicLong NEXT = new AtomicLong();
 
     private static final Map<String, SelfContext> CONTEXTS = new HashMap<>();

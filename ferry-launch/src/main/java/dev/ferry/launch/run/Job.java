@@ -51,6 +51,7 @@ public final class Job {
     private final LinkedBlockingQueue<int[]> events = new LinkedBlockingQueue<>();
     private Consumer<Duration> wireupListener = d -> { };
     private volatile boolean finished;
+    private final ClassDataArchive cds;
 
     private static final int EXIT = 0, ABORT = 1;
 
@@ -62,6 +63,8 @@ public final class Job {
         this.jobId = ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(random.generateSeed(4));
         this.jobKey = HexFormat.of().formatHex(random.generateSeed(16));
         this.ranks = new Process[spec.ranks()];
+        int cp = spec.javaArgs().indexOf("-cp");
+        this.cds = ClassDataArchive.forClassPath(cp >= 0 && cp + 1 < spec.javaArgs().size() ? spec.javaArgs().get(cp + 1) : "");
     }
 
     public String jobId() {
@@ -79,7 +82,9 @@ public final class Job {
 
     /** Runs the job to its end; returns the exit status for the launcher. */
     public int run() throws IOException {
-        Instant launcherStart = ProcessHandle.current().info().startInstant().orElse(Instant.now());
+        // The JVM's own record of its start, to the millisecond (ProcessHandle's start instant
+        // rests on the kernel's boot time in whole seconds, and can be off by up to one).
+        Instant launcherStart = Instant.ofEpochMilli(java.lang.management.ManagementFactory.getRuntimeMXBean().getStartTime());
         PmiServer.Events pmiEvents = new PmiServer.Events() {
             @Override
             public void aborted(int rank, int exitCode) {
@@ -95,10 +100,13 @@ public final class Job {
         };
         Thread reaper = new Thread(this::endEverything, "ferry-run-reaper");
         Runtime.getRuntime().addShutdownHook(reaper); // SIGINT, SIGTERM: end the whole job
+        int status = -1;
         try (PmiServer pmi = new PmiServer(spec.ranks(), "kvs_" + jobId, pmiEvents)) {
             start(pmi.address());
-            return monitor();
+            status = monitor();
+            return status;
         } finally {
+            cds.adopt(status == 0);
             endEverything();
             try {
                 Runtime.getRuntime().removeShutdownHook(reaper);
@@ -112,6 +120,7 @@ public final class Job {
         for (int r = 0; r < spec.ranks(); r++) {
             List<String> cmd = new ArrayList<>();
             cmd.add(ChildJvm.javaExecutable().toString());
+            cmd.addAll(cds.jvmOptions(r));
             cmd.addAll(spec.javaArgs());
             ProcessBuilder pb = new ProcessBuilder(cmd);
             var env = pb.environment();
