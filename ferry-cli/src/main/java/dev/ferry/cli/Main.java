@@ -22,6 +22,7 @@ public final class Main {
               info [--format text|json]     drivers found, their capabilities and profile, FERRY_* settings
               bench driver-latency [opts]   one-way latency through a driver, with ref-shm and ref-nio
               bench driver-bandwidth [opts] bandwidth through a driver, with ref-shm and ref-nio
+              bench wireup [-n 4,16]        time from ferry run to every rank past the bootstrap exchange
               help                          this text; 'ferry bench --help' for benchmark options""";
 
     private Main() {
@@ -46,7 +47,9 @@ public final class Main {
             case "info" -> InfoCommand.run(rest, out, err);
             case "run" -> RunCommand.run(rest, out, err);
             case "exec" -> ExecCommand.run(rest, err);
-            case "bench" -> BenchCommand.run(rest, out, err);
+            case "bench" -> !rest.isEmpty() && rest.get(0).equals("wireup")
+                    ? WireupBench.run(rest.subList(1, rest.size()), out, err)
+                    : BenchCommand.run(rest, out, err);
             case "help", "--help", "-h" -> {
                 out.println(USAGE);
                 yield 0;

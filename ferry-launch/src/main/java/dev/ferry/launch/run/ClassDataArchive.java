@@ -20,9 +20,11 @@ import java.util.List;
  *
  * <p>One archive per JDK and class path (a hash of the java executable, its version, and every
  * class path entry with its size and time) under {@code ~/.cache/ferry/cds}. Once it exists,
- * every rank maps it read-only. When it does not, rank 0 alone dumps one at exit into a
- * temporary file, which {@link #adopt} renames into place only after a successful job: no two
- * JVMs ever write the same file, and no rank ever maps a half-written one. {@code FERRY_CDS=off}
+ * every rank maps it read-only (a JVM that finds it does not match just runs without it). It is
+ * made out of band, never by a rank: after a successful job, when there is none yet, one training
+ * JVM runs the bootstrap path alone and dumps into a temporary file that is renamed into place
+ * only when complete. So an archive can neither fail a job nor be mapped half-written. Only
+ * class paths of jar files qualify (the JVM archives no directories). {@code FERRY_CDS=off}
  * turns it off.
  */
 final class ClassDataArchive {
@@ -55,6 +57,11 @@ final class ClassDataArchive {
                     md.update(Files.getLastModifiedTime(p).toString().getBytes(StandardCharsets.UTF_8));
                 }
             }
+            for (String entry : classPath.split(File.pathSeparator)) {
+                if (!entry.endsWith(".jar") || !Files.isRegularFile(Path.of(entry))) {
+                    return new ClassDataArchive(null, false); // directories cannot be archived
+                }
+            }
             String home = System.getProperty("user.home");
             Path dir = Path.of(home, ".cache", "ferry", "cds");
             Files.createDirectories(dir);
@@ -65,33 +72,41 @@ final class ClassDataArchive {
         }
     }
 
-    /** JVM options for {@code rank}: map the archive, or (rank 0, no archive yet) dump one. */
-    List<String> jvmOptions(int rank) {
-        if (!enabled) {
+    /** JVM options for the ranks: map the archive when there is one. */
+    List<String> jvmOptions() {
+        if (!enabled || !Files.isRegularFile(archive)) {
             return List.of();
         }
-        if (Files.isRegularFile(archive)) {
-            return List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
-        }
-        if (rank == 0) {
-            return List.of("-XX:ArchiveClassesAtExit=" + pending, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
-        }
-        return List.of();
+        return List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
     }
 
-    /** After the job: keeps a freshly dumped archive if the job succeeded, else drops it. */
-    void adopt(boolean succeeded) {
-        if (!enabled || pending == null || !Files.exists(pending)) {
+    /**
+     * After a successful job with no archive yet: runs the training JVM (the bootstrap path as a
+     * job of one) and keeps what it dumped. Bounded; whatever happens here changes nothing else.
+     */
+    void train(String classPath) {
+        if (!enabled || Files.exists(archive)) {
             return;
         }
+        List<String> cmd = List.of(ChildJvm.javaExecutable().toString(), "-XX:ArchiveClassesAtExit=" + pending,
+                "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "--enable-native-access=ALL-UNNAMED",
+                "-cp", classPath, "dev.ferry.examples.Examples", "wireup");
         try {
-            if (succeeded && !Files.exists(archive)) {
+            ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD);
+            pb.environment().keySet().removeIf(k -> k.startsWith("PMI_") || k.startsWith("FERRY_JOB"));
+            pb.environment().put("FERRY_TCP_INTERFACES", "lo");
+            Process p = pb.start();
+            if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+            } else if (p.exitValue() == 0 && Files.isRegularFile(pending) && !Files.exists(archive)) {
                 Files.move(pending, archive, StandardCopyOption.ATOMIC_MOVE);
-            } else {
-                Files.deleteIfExists(pending);
             }
         } catch (IOException e) {
-            LOG.log(System.Logger.Level.DEBUG, "class-data archive not kept: {0}", e.toString());
+            LOG.log(System.Logger.Level.DEBUG, "no class-data archive made: {0}", e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
             try {
                 Files.deleteIfExists(pending);
             } catch (IOException ignored) {

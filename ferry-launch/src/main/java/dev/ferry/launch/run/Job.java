@@ -52,6 +52,7 @@ public final class Job {
     private Consumer<Duration> wireupListener = d -> { };
     private volatile boolean finished;
     private final ClassDataArchive cds;
+    private final String classPath;
 
     private static final int EXIT = 0, ABORT = 1;
 
@@ -64,7 +65,8 @@ public final class Job {
         this.jobKey = HexFormat.of().formatHex(random.generateSeed(16));
         this.ranks = new Process[spec.ranks()];
         int cp = spec.javaArgs().indexOf("-cp");
-        this.cds = ClassDataArchive.forClassPath(cp >= 0 && cp + 1 < spec.javaArgs().size() ? spec.javaArgs().get(cp + 1) : "");
+        this.classPath = cp >= 0 && cp + 1 < spec.javaArgs().size() ? spec.javaArgs().get(cp + 1) : "";
+        this.cds = ClassDataArchive.forClassPath(classPath);
     }
 
     public String jobId() {
@@ -106,7 +108,9 @@ public final class Job {
             status = monitor();
             return status;
         } finally {
-            cds.adopt(status == 0);
+            if (status == 0) {
+                cds.train(classPath);
+            }
             endEverything();
             try {
                 Runtime.getRuntime().removeShutdownHook(reaper);
@@ -120,7 +124,7 @@ public final class Job {
         for (int r = 0; r < spec.ranks(); r++) {
             List<String> cmd = new ArrayList<>();
             cmd.add(ChildJvm.javaExecutable().toString());
-            cmd.addAll(cds.jvmOptions(r));
+            cmd.addAll(cds.jvmOptions());
             cmd.addAll(spec.javaArgs());
             ProcessBuilder pb = new ProcessBuilder(cmd);
             var env = pb.environment();

@@ -1,0 +1,166 @@
+package dev.ferry.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * ferry run as a user runs it: a launcher JVM of its own, ranks that are real JVMs, and after
+ * every ending, normal or not, no rank process and no /dev/shm file of the job left.
+ */
+class JobTest {
+    private static final long BOUND_S = 60;
+
+    /** A running launcher: its process, its output lines as they come. */
+    private static final class Launcher {
+        final Process process;
+        final LinkedBlockingQueue<String> out = new LinkedBlockingQueue<>();
+        final List<String> err = new CopyOnWriteArrayList<>();
+
+        Launcher(String... args) throws IOException {
+            List<String> cmd = new ArrayList<>(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(),
+                    "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+            cmd.addAll(List.of(args));
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().put("FERRY_TCP_INTERFACES", "lo");
+            process = pb.start();
+            reader(process.getInputStream(), out::add);
+            reader(process.getErrorStream(), err::add);
+        }
+
+        private static void reader(java.io.InputStream in, java.util.function.Consumer<String> sink) {
+            Thread.ofPlatform().daemon().start(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = r.readLine()) != null) {
+                        sink.accept(line);
+                    }
+                } catch (IOException ignored) {
+                    // ended
+                }
+            });
+        }
+
+        /** Reads the ranks' "pid P job J" lines: the pids, and the job id. */
+        List<Long> pids(int n, String[] job) throws InterruptedException {
+            List<Long> pids = new ArrayList<>();
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_S);
+            while (pids.size() < n) {
+                String line = out.poll(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                if (line == null) {
+                    fail("only " + pids.size() + " of " + n + " ranks reported within " + BOUND_S + " s; stderr " + err);
+                }
+                String[] w = line.replaceFirst("^\\[\\d+\\] ", "").split(" ");
+                if (w.length == 4 && w[0].equals("pid")) {
+                    pids.add(Long.parseLong(w[1]));
+                    job[0] = w[3];
+                }
+            }
+            return pids;
+        }
+
+        int exit() throws InterruptedException {
+            if (!process.waitFor(BOUND_S, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                fail("ferry run did not end within " + BOUND_S + " s; stderr " + err);
+            }
+            return process.exitValue();
+        }
+    }
+
+    private static String testClasses() {
+        return Path.of(TestRanks.class.getProtectionDomain().getCodeSource().getLocation().getPath()).toString();
+    }
+
+    /** Nothing of the job is left: every rank process gone, no /dev/shm/ferry-JOB* file. */
+    private static void nothingLeft(List<Long> pids, String job) throws IOException {
+        for (long pid : pids) {
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "rank process " + pid + " is still alive");
+        }
+        assertNotNull(job);
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(Path.of("/dev/shm"), "ferry-" + job + "*")) {
+            List<Path> left = new ArrayList<>();
+            s.forEach(left::add);
+            assertTrue(left.isEmpty(), "left in /dev/shm: " + left);
+        }
+    }
+
+    @Test
+    void fourRanksSayHello() throws Exception {
+        Launcher l = new Launcher("run", "-n", "4", "--tag-output", "--example", "hello");
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> lines = new ArrayList<>();
+        l.out.drainTo(lines);
+        assertEquals(4, lines.size(), lines.toString());
+        for (int r = 0; r < 4; r++) {
+            int rank = r;
+            assertTrue(lines.stream().anyMatch(s -> s.matches("\\[" + rank + "] hello from rank " + rank + " of 4 on node .+")), lines.toString());
+        }
+    }
+
+    @Test
+    void aFinishedJobLeavesNothing() throws Exception {
+        Launcher l = new Launcher("run", "-n", "3", "-cp", testClasses(), TestRanks.class.getName(), "ok");
+        String[] job = new String[1];
+        List<Long> pids = l.pids(3, job);
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        nothingLeft(pids, job[0]);
+    }
+
+    @Test
+    void anAbortEndsTheJobWithItsCode() throws Exception {
+        Launcher l = new Launcher("run", "-n", "4", "--grace", "1", "-cp", testClasses(), TestRanks.class.getName(), "abort");
+        String[] job = new String[1];
+        List<Long> pids = l.pids(4, job);
+        assertEquals(7, l.exit(), "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.contains("rank 1 aborted the job with code 7")), l.err.toString());
+        nothingLeft(pids, job[0]);
+    }
+
+    @Test
+    void aRankKilledBySigkillEndsTheJob() throws Exception {
+        Launcher l = new Launcher("run", "-n", "4", "--grace", "1", "-cp", testClasses(), TestRanks.class.getName(), "die");
+        String[] job = new String[1];
+        List<Long> pids = l.pids(4, job);
+        assertEquals(137, l.exit(), "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.contains("rank 1 exited with status 137 (signal 9)")), l.err.toString());
+        nothingLeft(pids, job[0]);
+    }
+
+    @Test
+    void aTimeoutEndsTheJob() throws Exception {
+        Launcher l = new Launcher("run", "-n", "2", "--timeout", "2", "-cp", testClasses(), TestRanks.class.getName(), "hang");
+        String[] job = new String[1];
+        List<Long> pids = l.pids(2, job);
+        assertEquals(124, l.exit(), "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.contains("timed out after 2 s")), l.err.toString());
+        nothingLeft(pids, job[0]);
+    }
+
+    @Test
+    void sigtermToTheLauncherEndsTheWholeJob() throws Exception {
+        Launcher l = new Launcher("run", "-n", "3", "-cp", testClasses(), TestRanks.class.getName(), "hang");
+        String[] job = new String[1];
+        List<Long> pids = l.pids(3, job);
+        l.process.destroy(); // SIGTERM
+        assertEquals(143, l.exit(), "stderr: " + l.err);
+        nothingLeft(pids, job[0]);
+    }
+}
