@@ -65,6 +65,21 @@ public interface DriverContext extends AutoCloseable {
     }
 
     /**
+     * Memory the driver moves with no copy of its own beyond one memcpy or DMA: registered memory,
+     * or memory in a segment the peers can map (the shm driver's shared arena). The engine's
+     * allocation call for registered buffers comes here. Valid until the context closes. Optional:
+     * null when the driver has no such memory (the default).
+     *
+     * <pre>{@code
+     * MemorySegment buf = ctx.allocate(4 << 20);
+     * if (buf == null) buf = Arena.ofShared().allocate(4 << 20);   // ordinary memory then
+     * }</pre>
+     */
+    default java.lang.foreign.MemorySegment allocate(long byteSize) {
+        return null;
+    }
+
+    /**
      * Closes the context: last call, after every instance was disconnected (instances still
      * connected are torn down, and their peers see BROKEN). Idempotent.
      */

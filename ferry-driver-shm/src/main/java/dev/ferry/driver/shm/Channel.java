@@ -1,0 +1,181 @@
+package dev.ferry.driver.shm;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.VarHandle;
+import java.nio.file.Path;
+
+import static dev.ferry.driver.shm.ShmLayout.ENTRY_DATA_OFFSET;
+import static dev.ferry.driver.shm.ShmLayout.ENTRY_KIND_OFFSET;
+import static dev.ferry.driver.shm.ShmLayout.ENTRY_LENGTH_OFFSET;
+import static dev.ferry.driver.shm.ShmLayout.SEQ_OFFSET;
+import static dev.ferry.driver.shm.ShmLayout.SLOTS;
+
+/**
+ * One side's view of a connection file: the ring it produces into, the ring it consumes from,
+ * both sides' states, and the peer's doorbell. Positions are kept privately by each side (the
+ * producer its tail, the consumer its head); what the other side must see is published with
+ * release stores and read with acquire loads. A slot is published by its sequence word, so the
+ * consumer polls the very cache line that holds a small packet's bytes.
+ */
+final class Channel {
+    static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
+    static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
+
+    final Path file;
+    final MemorySegment map;
+    final int side; // 0: A (created it), 1: B
+    private final long out;
+    private final long in;
+    private final long myState;
+    private final long peerState;
+    private final MemorySegment[] outData = new MemorySegment[SLOTS];
+    private final MemorySegment[] inData = new MemorySegment[SLOTS];
+    private final MemorySegment peerCtx;
+    private final MemorySegment peerDoorbell;
+    private final MemorySegment wakeErrno;
+
+    // producer side, private
+    long tail;
+    private long headCache;
+    // consumer side, private
+    long head;
+
+    Channel(Path file, MemorySegment map, int side, MemorySegment peerCtx, MemorySegment wakeErrno) {
+        this.file = file;
+        this.map = map;
+        this.side = side;
+        this.out = ShmLayout.ring(side);
+        this.in = ShmLayout.ring(1 - side);
+        this.myState = side == 0 ? ShmLayout.STATE_A_OFFSET : ShmLayout.STATE_B_OFFSET;
+        this.peerState = side == 0 ? ShmLayout.STATE_B_OFFSET : ShmLayout.STATE_A_OFFSET;
+        this.peerCtx = peerCtx;
+        this.peerDoorbell = peerCtx.asSlice(ShmLayout.DOORBELL_OFFSET, 4);
+        this.wakeErrno = wakeErrno;
+        for (int i = 0; i < SLOTS; i++) {
+            outData[i] = map.asSlice(out + ShmLayout.slot(i) + ENTRY_DATA_OFFSET, ShmLayout.SLOT_DATA);
+            inData[i] = map.asSlice(in + ShmLayout.slot(i) + ENTRY_DATA_OFFSET, ShmLayout.SLOT_DATA);
+        }
+    }
+
+    // ---- producer ---------------------------------------------------------------------------
+
+    /** True when the slot at {@link #tail} is free (the consumer is fewer than SLOTS behind). */
+    boolean hasRoom() {
+        if (tail - headCache < SLOTS) {
+            return true;
+        }
+        headCache = (long) LONG.getAcquire(map, out + ShmLayout.HEAD_OFFSET);
+        return tail - headCache < SLOTS;
+    }
+
+    /** The data area of the slot at {@code position} of the outbound ring. */
+    MemorySegment outSlot(long position) {
+        return outData[(int) (position & (SLOTS - 1))];
+    }
+
+    /**
+     * Publishes the slot at {@link #tail}: kind and length, then the sequence word with a
+     * volatile store, so the check for a sleeping peer that follows cannot be reordered before
+     * it; then wakes the peer if it sleeps.
+     */
+    void publish(int kind, long length) {
+        long s = out + ShmLayout.slot(tail);
+        map.set(ValueLayout.JAVA_INT, s + ENTRY_KIND_OFFSET, kind);
+        map.set(ValueLayout.JAVA_LONG, s + ENTRY_LENGTH_OFFSET, length);
+        LONG.setVolatile(map, s + SEQ_OFFSET, tail + 1);
+        tail++;
+        wakePeer();
+    }
+
+    /** Rings the peer's doorbell if one of its threads sleeps on it. */
+    void wakePeer() {
+        if ((int) INT.getVolatile(peerCtx, ShmLayout.SLEEPERS_OFFSET) > 0) {
+            INT.getAndAdd(peerCtx, ShmLayout.DOORBELL_OFFSET, 1);
+            Native.futexWake(wakeErrno, peerDoorbell, Integer.MAX_VALUE);
+        }
+    }
+
+    /** Large packets the peer has finished pulling from our outbound ring. */
+    long outDone() {
+        return (long) LONG.getAcquire(map, out + ShmLayout.DONE_OFFSET);
+    }
+
+    long bounceConsumedByPeer() {
+        return (long) LONG.getAcquire(map, out + ShmLayout.BOUNCE_CONSUMED_OFFSET);
+    }
+
+    void publishBounceProduced(long produced) {
+        LONG.setRelease(map, out + ShmLayout.BOUNCE_PRODUCED_OFFSET, produced);
+    }
+
+    /** Offset of the outbound bounce area in {@link #map}. */
+    long outBounce() {
+        return out + ShmLayout.SLOTS_OFFSET + (long) SLOTS * ShmLayout.SLOT_BYTES;
+    }
+
+    // ---- consumer ---------------------------------------------------------------------------
+
+    /** True when the slot at {@link #head} of the inbound ring is published. */
+    boolean hasIncoming() {
+        return (long) LONG.getAcquire(map, in + ShmLayout.slot(head) + SEQ_OFFSET) == head + 1;
+    }
+
+    int inKind() {
+        return map.get(ValueLayout.JAVA_INT, in + ShmLayout.slot(head) + ENTRY_KIND_OFFSET);
+    }
+
+    long inLength() {
+        return map.get(ValueLayout.JAVA_LONG, in + ShmLayout.slot(head) + ENTRY_LENGTH_OFFSET);
+    }
+
+    MemorySegment inSlot() {
+        return inData[(int) (head & (SLOTS - 1))];
+    }
+
+    /** Frees the head slot for the producer. */
+    void consume() {
+        head++;
+        LONG.setRelease(map, in + ShmLayout.HEAD_OFFSET, head);
+    }
+
+    /** Tells the producer that large packet {@code number} is pulled. */
+    void markDone(long number) {
+        LONG.setRelease(map, in + ShmLayout.DONE_OFFSET, number);
+        wakePeer();
+    }
+
+    long bounceProducedByPeer() {
+        return (long) LONG.getAcquire(map, in + ShmLayout.BOUNCE_PRODUCED_OFFSET);
+    }
+
+    void publishBounceConsumed(long consumed) {
+        LONG.setRelease(map, in + ShmLayout.BOUNCE_CONSUMED_OFFSET, consumed);
+        wakePeer();
+    }
+
+    long inBounce() {
+        return in + ShmLayout.SLOTS_OFFSET + (long) SLOTS * ShmLayout.SLOT_BYTES;
+    }
+
+    // ---- states -----------------------------------------------------------------------------
+
+    int peerState() {
+        return (int) INT.getVolatile(map, peerState);
+    }
+
+    /** Sets this side's state; volatile, so of two sides leaving at once at least one sees the other gone. */
+    void setMyState(int state) {
+        INT.setVolatile(map, myState, state);
+        wakePeer();
+    }
+
+    /** Whether the peer can read our memory with process_vm_readv (so we may send by address). */
+    boolean peerReadsUs() {
+        return (int) INT.getVolatile(map, side == 0 ? ShmLayout.READV_B_OFFSET : ShmLayout.READV_A_OFFSET) == 1;
+    }
+
+    void setWeReadPeer(boolean yes) {
+        INT.setVolatile(map, side == 0 ? ShmLayout.READV_A_OFFSET : ShmLayout.READV_B_OFFSET, yes ? 1 : 0);
+    }
+}

@@ -1,0 +1,375 @@
+package dev.ferry.driver.shm;
+
+import dev.ferry.spi.DataCursor;
+import dev.ferry.spi.DataLayout;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Path;
+
+import static dev.ferry.driver.shm.ShmLayout.RTS_ENTRY_BYTES;
+import static dev.ferry.driver.shm.ShmLayout.RTS_SEGMENTS;
+
+/**
+ * The large-packet paths of one instance. The sender describes the packet in an RTS slot (the
+ * rendezvous data: how to reach the bytes); the receiver pulls them itself (target-initiated,
+ * seed 001) with one copy, then reports it done. Three ways:
+ * <ul>
+ *   <li>READV: process_vm_readv from the sender's memory, addresses in the descriptor (inline up
+ *       to {@link ShmLayout#RTS_INLINE_SEGMENTS} segments, else indirect: the receiver first
+ *       reads the descriptor array from the sender, seed 001's indirect format);</li>
+ *   <li>ARENA: memcpy from the sender's shared arena, which the receiver maps;</li>
+ *   <li>BOUNCE: where the kernel refuses process_vm_readv (EPERM, ENOSYS) or the memory has no
+ *       address (heap arrays), the sender streams the bytes through the ring's bounce area and
+ *       the receiver copies them out: a pipelined double copy.</li>
+ * </ul>
+ */
+final class Rendezvous {
+    private final ShmContext ctx;
+    private final Channel ch;
+    private final long peerPid;
+    private final Path peerFile;
+    private final MemorySegment errno;
+    private final MemorySegment localIov;
+    private final MemorySegment remoteIov;
+    private final java.util.Map<Long, MemorySegment> peerArenas = new java.util.HashMap<>();
+    private final DataCursor cursor = new DataCursor();
+
+    // sender: packets streaming through the bounce area, oldest first
+    private final java.util.ArrayDeque<dev.ferry.spi.Packet> bouncing = new java.util.ArrayDeque<>();
+    private final DataCursor bounceCursor = new DataCursor();
+    private boolean bounceStarted;
+    private long bounceProduced;
+
+    // receiver: the large packet being pulled, if any
+    int pullMode;
+    long pullNumber;
+    long pullLength;
+    long pullDone;
+    private long bounceConsumed;
+
+    Rendezvous(ShmContext ctx, Channel ch, long peerPid, Path peerFile, Arena arena) {
+        this.ctx = ctx;
+        this.ch = ch;
+        this.peerPid = peerPid;
+        this.peerFile = peerFile;
+        this.errno = Native.errnoCapture(arena);
+        this.localIov = arena.allocate(Native.IOVEC_BYTES * Native.IOV_MAX, 8);
+        this.remoteIov = arena.allocate(Native.IOVEC_BYTES * Native.IOV_MAX, 8);
+    }
+
+    // ---- sender -----------------------------------------------------------------------------
+
+    /**
+     * Writes the descriptor of a large packet into the outbound slot at the tail; returns the
+     * mode chosen. {@code keepAlive} receives memory that must live until the packet is done.
+     */
+    int describe(DataLayout layout, long number, MemorySegment slot, Object[] keepAlive) {
+        long n = layout.segmentCount();
+        boolean allNative = true;
+        boolean allArena = n <= ShmLayout.RTS_INLINE_SEGMENTS;
+        for (long i = 0; i < n && (allNative || allArena); i++) {
+            MemorySegment base = layout.segmentBase(i);
+            if (!base.isNative()) {
+                allNative = false;
+                allArena = false;
+            } else if (allArena && ctx.arenaOf(base.address() + layout.segmentOffset(i), layout.segmentLength(i)) == null) {
+                allArena = false;
+            }
+        }
+        int mode = allArena && n > 0 ? ShmLayout.MODE_ARENA
+                : allNative && ch.peerReadsUs() ? ShmLayout.MODE_READV : ShmLayout.MODE_BOUNCE;
+        slot.set(ValueLayout.JAVA_INT, ShmLayout.RTS_MODE, mode);
+        slot.set(ValueLayout.JAVA_LONG, ShmLayout.RTS_PID, ctx.pid);
+        slot.set(ValueLayout.JAVA_LONG, ShmLayout.RTS_NUMBER, number);
+        slot.set(ValueLayout.JAVA_INT, ShmLayout.RTS_INDIRECT, 0);
+        if (mode == ShmLayout.MODE_BOUNCE) {
+            slot.set(ValueLayout.JAVA_INT, ShmLayout.RTS_COUNT, 0);
+            return mode;
+        }
+        slot.set(ValueLayout.JAVA_INT, ShmLayout.RTS_COUNT, (int) n);
+        MemorySegment entries = slot;
+        long at = RTS_SEGMENTS;
+        if (n > ShmLayout.RTS_INLINE_SEGMENTS) { // indirect: the array lives in our memory, the slot points at it
+            MemorySegment array = Arena.ofAuto().allocate(n * RTS_ENTRY_BYTES, 8);
+            keepAlive[0] = array;
+            slot.set(ValueLayout.JAVA_INT, ShmLayout.RTS_INDIRECT, 1);
+            slot.set(ValueLayout.JAVA_LONG, RTS_SEGMENTS, array.address());
+            slot.set(ValueLayout.JAVA_LONG, RTS_SEGMENTS + 8, 0);
+            slot.set(ValueLayout.JAVA_LONG, RTS_SEGMENTS + 16, array.byteSize());
+            entries = array;
+            at = 0;
+        }
+        for (long i = 0; i < n; i++, at += RTS_ENTRY_BYTES) {
+            MemorySegment base = layout.segmentBase(i);
+            long address = base.address() + layout.segmentOffset(i);
+            long length = layout.segmentLength(i);
+            if (mode == ShmLayout.MODE_ARENA) {
+                long[] where = ctx.arenaOf(address, length);
+                entries.set(ValueLayout.JAVA_LONG, at, where[0]);
+                entries.set(ValueLayout.JAVA_LONG, at + 8, where[1]);
+            } else {
+                entries.set(ValueLayout.JAVA_LONG, at, address);
+                entries.set(ValueLayout.JAVA_LONG, at + 8, 0);
+            }
+            entries.set(ValueLayout.JAVA_LONG, at + 16, length);
+        }
+        return mode;
+    }
+
+    void startBounce(dev.ferry.spi.Packet p) {
+        bouncing.add(p);
+    }
+
+    /** Streams as much of the oldest bouncing packet as the bounce area takes now. */
+    void pushBounce() {
+        dev.ferry.spi.Packet p = bouncing.peek();
+        if (p == null) {
+            return;
+        }
+        if (!bounceStarted) {
+            bounceCursor.reset(p.layout());
+            bounceStarted = true;
+        }
+        long room = ShmLayout.BOUNCE_BYTES - (bounceProduced - ch.bounceConsumedByPeer());
+        long area = ch.outBounce();
+        boolean moved = false;
+        while (room > 0 && bounceCursor.hasRemaining()) {
+            long at = bounceProduced % ShmLayout.BOUNCE_BYTES;
+            long n = Math.min(Math.min(room, bounceCursor.remaining()), ShmLayout.BOUNCE_BYTES - at);
+            bounceCursor.copyTo(ch.map, area + at, n);
+            bounceProduced += n;
+            room -= n;
+            moved = true;
+        }
+        if (moved) {
+            ch.publishBounceProduced(bounceProduced);
+            ch.wakePeer();
+        }
+        if (!bounceCursor.hasRemaining()) {
+            bouncing.poll();
+            bounceStarted = false;
+        }
+    }
+
+    boolean bouncingAnything() {
+        return !bouncing.isEmpty();
+    }
+
+    // ---- receiver ---------------------------------------------------------------------------
+
+    /** Starts pulling the large packet described by the inbound head slot into {@code into}. */
+    void begin(MemorySegment slot, long length) {
+        pullMode = slot.get(ValueLayout.JAVA_INT, ShmLayout.RTS_MODE);
+        pullNumber = slot.get(ValueLayout.JAVA_LONG, ShmLayout.RTS_NUMBER);
+        pullLength = length;
+        pullDone = 0;
+    }
+
+    /**
+     * Pulls (more of) the current large packet into {@code into}; bytes beyond its capacity are
+     * dropped. Returns 1 when complete, 0 when more is to come (bounce), -errno on failure.
+     */
+    long pull(MemorySegment slot, DataLayout into) {
+        long keep = Math.min(pullLength, into.size());
+        switch (pullMode) {
+            case ShmLayout.MODE_READV -> {
+                long r = readv(slot, into, keep);
+                return r < 0 ? r : 1;
+            }
+            case ShmLayout.MODE_ARENA -> {
+                long r = fromArena(slot, into, keep);
+                return r < 0 ? r : 1;
+            }
+            case ShmLayout.MODE_BOUNCE -> {
+                return fromBounce(into, keep);
+            }
+            default -> {
+                return -Native.EFAULT;
+            }
+        }
+    }
+
+    private long readv(MemorySegment slot, DataLayout into, long keep) {
+        int count = slot.get(ValueLayout.JAVA_INT, ShmLayout.RTS_COUNT);
+        MemorySegment entries = slot;
+        long first = RTS_SEGMENTS;
+        if (slot.get(ValueLayout.JAVA_INT, ShmLayout.RTS_INDIRECT) == 1) {
+            // indirect format: fetch the sender's descriptor array first
+            long address = slot.get(ValueLayout.JAVA_LONG, RTS_SEGMENTS);
+            long bytes = slot.get(ValueLayout.JAVA_LONG, RTS_SEGMENTS + 16);
+            if (bytes != (long) count * RTS_ENTRY_BYTES) {
+                return -Native.EFAULT;
+            }
+            entries = Arena.ofAuto().allocate(bytes, 8);
+            long got = readOne(entries.address(), address, bytes);
+            if (got < 0) {
+                return got;
+            }
+            first = 0;
+        }
+        cursor.reset(into);
+        long remaining = keep;
+        int e = 0;
+        long entryOffset = 0;
+        while (remaining > 0) {
+            // one batch: pairs of equal chunks, ours and the sender's, up to IOV_MAX
+            int k = 0;
+            long batch = 0;
+            while (k < Native.IOV_MAX && batch < remaining) {
+                while (e < count && entryLength(entries, first, e) == entryOffset) {
+                    e++;
+                    entryOffset = 0;
+                }
+                if (e >= count) {
+                    break;
+                }
+                long chunk = Math.min(Math.min(cursor.chunkLength(), entryLength(entries, first, e) - entryOffset), remaining - batch);
+                localIov.set(ValueLayout.JAVA_LONG, k * Native.IOVEC_BYTES, cursor.chunkBase().address() + cursor.chunkOffset());
+                localIov.set(ValueLayout.JAVA_LONG, k * Native.IOVEC_BYTES + 8, chunk);
+                remoteIov.set(ValueLayout.JAVA_LONG, k * Native.IOVEC_BYTES,
+                        entries.get(ValueLayout.JAVA_LONG, first + e * RTS_ENTRY_BYTES) + entryOffset);
+                remoteIov.set(ValueLayout.JAVA_LONG, k * Native.IOVEC_BYTES + 8, chunk);
+                cursor.advance(chunk);
+                entryOffset += chunk;
+                batch += chunk;
+                k++;
+            }
+            if (k == 0) {
+                return -Native.EFAULT; // the descriptor holds fewer bytes than the packet's length
+            }
+            int nl = k;
+            int nr = k;
+            long done = 0;
+            while (done < batch) { // a partial read stops where the kernel could not go on; continue from there
+                long r = Native.readv(errno, peerPid, localIov, nl, remoteIov, nr);
+                if (r < 0) {
+                    return r;
+                }
+                if (r == 0) {
+                    return -Native.EFAULT;
+                }
+                done += r;
+                if (done < batch) {
+                    trim(localIov, nl, r);
+                    nl = compact(localIov, nl);
+                    trim(remoteIov, nr, r);
+                    nr = compact(remoteIov, nr);
+                }
+            }
+            remaining -= batch;
+        }
+        return keep;
+    }
+
+    private static long entryLength(MemorySegment entries, long first, int e) {
+        return entries.get(ValueLayout.JAVA_LONG, first + e * RTS_ENTRY_BYTES + 16);
+    }
+
+    /** Reads {@code bytes} from the peer's {@code remote} address into our {@code local} address. */
+    private long readOne(long local, long remote, long bytes) {
+        localIov.set(ValueLayout.JAVA_LONG, 0, local);
+        localIov.set(ValueLayout.JAVA_LONG, 8, bytes);
+        remoteIov.set(ValueLayout.JAVA_LONG, 0, remote);
+        remoteIov.set(ValueLayout.JAVA_LONG, 8, bytes);
+        long r = Native.readv(errno, peerPid, localIov, 1, remoteIov, 1);
+        return r == bytes ? r : r < 0 ? r : -Native.EFAULT;
+    }
+
+    /** Removes {@code consumed} bytes from the front of an iovec array. */
+    private static void trim(MemorySegment iov, int count, long consumed) {
+        for (int i = 0; i < count && consumed > 0; i++) {
+            long len = iov.get(ValueLayout.JAVA_LONG, i * Native.IOVEC_BYTES + 8);
+            long take = Math.min(len, consumed);
+            iov.set(ValueLayout.JAVA_LONG, i * Native.IOVEC_BYTES, iov.get(ValueLayout.JAVA_LONG, i * Native.IOVEC_BYTES) + take);
+            iov.set(ValueLayout.JAVA_LONG, i * Native.IOVEC_BYTES + 8, len - take);
+            consumed -= take;
+        }
+    }
+
+    /** Drops the empty entries at the front; returns the new count. */
+    private static int compact(MemorySegment iov, int count) {
+        int skip = 0;
+        while (skip < count && iov.get(ValueLayout.JAVA_LONG, skip * Native.IOVEC_BYTES + 8) == 0) {
+            skip++;
+        }
+        if (skip > 0) {
+            MemorySegment.copy(iov, skip * Native.IOVEC_BYTES, iov, 0, (count - skip) * Native.IOVEC_BYTES);
+        }
+        return count - skip;
+    }
+
+    private long fromArena(MemorySegment slot, DataLayout into, long keep) {
+        int count = slot.get(ValueLayout.JAVA_INT, ShmLayout.RTS_COUNT);
+        cursor.reset(into);
+        long remaining = keep;
+        for (int i = 0; i < count && remaining > 0; i++) {
+            long at = RTS_SEGMENTS + i * RTS_ENTRY_BYTES;
+            long number = slot.get(ValueLayout.JAVA_LONG, at);
+            long offset = slot.get(ValueLayout.JAVA_LONG, at + 8);
+            long length = Math.min(slot.get(ValueLayout.JAVA_LONG, at + 16), remaining);
+            MemorySegment arena = peerArena(number);
+            if (arena == null || offset < 0 || offset + length > arena.byteSize()) {
+                return -Native.EFAULT;
+            }
+            cursor.copyFrom(arena, offset, length); // the one memcpy
+            remaining -= length;
+        }
+        return keep;
+    }
+
+    private MemorySegment peerArena(long number) {
+        MemorySegment m = peerArenas.get(number);
+        if (m == null) {
+            java.nio.file.Path f = ShmContext.arenaFile(peerFile, number);
+            try {
+                MemorySegment whole = ShmFiles.open(f, ctx.arena);
+                if (whole == null || ShmFiles.check(whole, ShmLayout.KIND_ARENA, f) != null) {
+                    return null;
+                }
+                m = whole.asSlice(ShmLayout.ARENA_DATA);
+            } catch (java.io.IOException e) {
+                return null;
+            }
+            peerArenas.put(number, m);
+        }
+        return m;
+    }
+
+    /** Copies what the sender has streamed so far; 1 when the whole packet is through, else 0. */
+    private long fromBounce(DataLayout into, long keep) {
+        if (pullDone == 0) {
+            cursor.reset(into);
+        }
+        long available = ch.bounceProducedByPeer() - bounceConsumed;
+        long area = ch.inBounce();
+        boolean moved = false;
+        while (available > 0 && pullDone < pullLength) {
+            long at = bounceConsumed % ShmLayout.BOUNCE_BYTES;
+            long n = Math.min(Math.min(available, pullLength - pullDone), ShmLayout.BOUNCE_BYTES - at);
+            long stored = Math.max(0, Math.min(n, keep - pullDone));
+            if (stored > 0) {
+                cursor.copyFrom(ch.map, area + at, stored);
+            }
+            pullDone += n;
+            bounceConsumed += n;
+            available -= n;
+            moved = true;
+        }
+        if (moved) {
+            ch.publishBounceConsumed(bounceConsumed);
+        }
+        return pullDone == pullLength ? 1 : 0;
+    }
+
+    /** Whether the peer's memory can be read (probed once at connection). */
+    boolean probe(long peerAddress) {
+        if (!ctx.singleCopy) {
+            return false;
+        }
+        MemorySegment eight = Arena.ofAuto().allocate(8, 8);
+        long r = readOne(eight.address(), peerAddress + ShmLayout.MAGIC_OFFSET, 8);
+        return r == 8 && eight.get(ValueLayout.JAVA_LONG, 0) == ShmLayout.MAGIC;
+    }
+}

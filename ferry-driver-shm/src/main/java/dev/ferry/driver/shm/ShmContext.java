@@ -1,0 +1,343 @@
+package dev.ferry.driver.shm;
+
+import dev.ferry.spi.Capabilities;
+import dev.ferry.spi.CpuSet;
+import dev.ferry.spi.DriverContext;
+import dev.ferry.spi.DriverException;
+import dev.ferry.spi.DriverInstance;
+import dev.ferry.spi.DriverProperties;
+import dev.ferry.spi.DriverUrl;
+import dev.ferry.spi.Hints;
+import dev.ferry.spi.InstanceRef;
+import dev.ferry.spi.Profile;
+import dev.ferry.spi.Setting;
+import dev.ferry.spi.Status;
+import dev.ferry.spi.Transport;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+
+/**
+ * A shm context: its file in /dev/shm (with the doorbell its peers ring), its instances, its
+ * shared arena, and the context-wide receive calls. Opening one first reclaims what crashed
+ * processes left in /dev/shm.
+ */
+final class ShmContext implements DriverContext {
+    static final Setting SINGLE_COPY = new Setting("FERRY_SHM_SINGLE_COPY", "auto",
+            "shm: auto (process_vm_readv where the kernel allows it) or off (large packets through the shared bounce area)");
+    static final long MAX_PACKET_SIZE = 1L << 30;
+    static final int MAX_IOVEC = 1024;
+    static final String URL_PREFIX = "shm1:";
+    static final int SPIN_ROUNDS = 2000;
+    /** A sleeper wakes at least this often to notice dead peers (nobody rings for a death). */
+    static final long SLEEP_NANOS = 10_000_000L;
+    private static final AtomicLong SEQ = new AtomicLong();
+
+    private final Hints hints;
+    final long pid = ProcessHandle.current().pid();
+    final long start = ShmFiles.startTime(pid);
+    final String job;
+    final String key;
+    private boolean propertiesAsked;
+    private volatile boolean closed;
+    final Arena arena = Arena.ofShared();
+    private Path file;
+    private MemorySegment map;
+    private DriverUrl url;
+    private byte[] urlBytes;
+    private volatile ShmInstance[] instances = new ShmInstance[0];
+    private int nextProbe;
+    private final AtomicBoolean cancelAny = new AtomicBoolean();
+    private final List<MemorySegment> arenas = new ArrayList<>();
+    private final List<Path> arenaFiles = new ArrayList<>();
+    final boolean singleCopy;
+
+    ShmContext(Hints hints) {
+        this.hints = Objects.requireNonNull(hints, "hints");
+        String j = hints.attribute(Hints.JOB_ID, "solo").replaceAll("[^A-Za-z0-9_.]", "_");
+        this.job = j.isEmpty() ? "solo" : j;
+        this.key = "r" + hints.rank() + "-p" + pid + "-c" + SEQ.incrementAndGet();
+        String sc = SINGLE_COPY.value();
+        if (!sc.equals("auto") && !sc.equals("off")) {
+            throw new DriverException("FERRY_SHM_SINGLE_COPY must be auto or off, not '" + sc + "'");
+        }
+        this.singleCopy = sc.equals("auto");
+    }
+
+    @Override
+    public synchronized DriverProperties properties() {
+        checkOpen();
+        if (propertiesAsked) {
+            throw new IllegalStateException("properties() is asked exactly once per context");
+        }
+        propertiesAsked = true;
+        if (!java.nio.file.Files.isDirectory(ShmFiles.DIR) || !Native.futexAvailable()) {
+            throw new DriverException("shm: needs Linux with /dev/shm and futex (os.arch " + System.getProperty("os.arch") + ")");
+        }
+        Capabilities caps = Capabilities.builder()
+                .supportsData(true)
+                .supportsBufSend(true)
+                .supportsBufRecv(true)
+                .supportsIovec(true)
+                .maxIovecSegments(MAX_IOVEC)
+                .hasRecvAny(true)
+                .supportsWaitAny(true)
+                .supportsPrefetch(true)
+                .maxPacketSize(MAX_PACKET_SIZE)
+                .maxBufferSize(ShmLayout.SLOT_DATA)
+                .transport(Transport.LOCAL)
+                .build();
+        // Orders measured with `ferry bench driver-latency|driver-bandwidth --driver shm` on the
+        // 2-core development machine (docs/architecture.md).
+        return new DriverProperties(caps, new Profile(200, 10_000, CpuSet.all()));
+    }
+
+    @Override
+    public synchronized DriverUrl init() {
+        checkOpen();
+        if (!propertiesAsked) {
+            throw new IllegalStateException("properties() must be asked before init()");
+        }
+        if (url != null) {
+            throw new IllegalStateException("init() was already called on this context");
+        }
+        ShmFiles.reclaim();
+        file = ShmFiles.DIR.resolve("ferry-" + job + "-" + key + ".ctx");
+        try {
+            map = ShmFiles.createFresh(file, ShmLayout.CONTEXT_BYTES, arena);
+        } catch (IOException e) {
+            throw new DriverException("shm: cannot create " + file + ": " + e.getMessage(), e);
+        }
+        ShmFiles.writeHeader(map, ShmLayout.KIND_CONTEXT, pid, start);
+        map.set(ValueLayout.JAVA_LONG, ShmLayout.CONTEXT_ADDRESS_OFFSET, map.address());
+        ShmFiles.markReady(map);
+        url = DriverUrl.single((URL_PREFIX + file.getFileName()).getBytes(StandardCharsets.US_ASCII));
+        urlBytes = url.encoded();
+        return url;
+    }
+
+    @Override
+    public synchronized DriverInstance newInstance() {
+        checkOpen();
+        if (url == null) {
+            throw new IllegalStateException("init() must be called before newInstance()");
+        }
+        ShmInstance inst = new ShmInstance(this);
+        ShmInstance[] grown = Arrays.copyOf(instances, instances.length + 1);
+        grown[grown.length - 1] = inst;
+        instances = grown;
+        return inst;
+    }
+
+    byte[] urlBytes() {
+        return urlBytes;
+    }
+
+    Path file() {
+        return file;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    // ---- the shared arena -------------------------------------------------------------------
+
+    /**
+     * Memory in a file of its own that peers map: a large packet from it reaches them with one
+     * memcpy. Released when the context closes.
+     */
+    @Override
+    public synchronized MemorySegment allocate(long byteSize) {
+        checkOpen();
+        if (url == null) {
+            throw new IllegalStateException("init() must be called before allocate()");
+        }
+        if (byteSize <= 0) {
+            throw new IllegalArgumentException("allocate needs a positive size, not " + byteSize);
+        }
+        int n = arenas.size();
+        Path f = arenaFile(file, n);
+        MemorySegment m;
+        try {
+            m = ShmFiles.createFresh(f, ShmLayout.ARENA_DATA + byteSize, arena);
+        } catch (IOException e) {
+            throw new DriverException("shm: cannot create arena " + f + ": " + e.getMessage(), e);
+        }
+        ShmFiles.writeHeader(m, ShmLayout.KIND_ARENA, pid, start);
+        ShmFiles.markReady(m);
+        MemorySegment data = m.asSlice(ShmLayout.ARENA_DATA, byteSize);
+        arenas.add(data);
+        arenaFiles.add(f);
+        return data;
+    }
+
+    static Path arenaFile(Path contextFile, long number) {
+        String name = contextFile.getFileName().toString();
+        return contextFile.resolveSibling(name.substring(0, name.length() - ".ctx".length()) + "-a" + number + ".arena");
+    }
+
+    /** Which arena holds [address, address+length), as {arena number, offset}; null when none does. */
+    long[] arenaOf(long address, long length) {
+        List<MemorySegment> a = arenas;
+        for (int i = 0; i < a.size(); i++) {
+            MemorySegment m = a.get(i);
+            long base = m.address();
+            if (address >= base && address + length <= base + m.byteSize()) {
+                return new long[] {i, address - base};
+            }
+        }
+        return null;
+    }
+
+    // ---- sleeping and waking ----------------------------------------------------------------
+
+    /**
+     * Sleeps until a peer rings this context's doorbell, {@code recheck} says there is work, or
+     * {@link #SLEEP_NANOS} pass. The sleeper count is raised before the re-check, and peers read
+     * it after publishing (both full fences), so a post is never slept through.
+     */
+    void sleep(java.util.function.BooleanSupplier recheck, MemorySegment errno, MemorySegment timeout) {
+        Channel.INT.getAndAdd(map, ShmLayout.SLEEPERS_OFFSET, 1);
+        try {
+            int bell = (int) Channel.INT.getVolatile(map, ShmLayout.DOORBELL_OFFSET);
+            if (!recheck.getAsBoolean() && !closed) {
+                Native.futexWait(errno, map.asSlice(ShmLayout.DOORBELL_OFFSET, 4), bell, timeout);
+            }
+        } finally {
+            Channel.INT.getAndAdd(map, ShmLayout.SLEEPERS_OFFSET, -1);
+        }
+    }
+
+    /** Wakes every sleeper of this context (cancel, close). */
+    private void ringOwnDoorbell() {
+        if (map != null) {
+            Channel.INT.getAndAdd(map, ShmLayout.DOORBELL_OFFSET, 1);
+            try (Arena a = Arena.ofConfined()) {
+                Native.futexWake(Native.errnoCapture(a), map.asSlice(ShmLayout.DOORBELL_OFFSET, 4), Integer.MAX_VALUE);
+            }
+        }
+    }
+
+    static MemorySegment timespec(Arena a, long nanos) {
+        MemorySegment ts = a.allocate(16, 8);
+        ts.set(ValueLayout.JAVA_LONG, 0, nanos / 1_000_000_000L);
+        ts.set(ValueLayout.JAVA_LONG, 8, nanos % 1_000_000_000L);
+        return ts;
+    }
+
+    // ---- probe-any, wait-any ----------------------------------------------------------------
+
+    @Override
+    public Status recvProbeAny(InstanceRef ready) {
+        if (closed) {
+            return Status.CLOSED;
+        }
+        ShmInstance[] all = instances;
+        int n = all.length;
+        for (int k = 0; k < n; k++) {
+            int i = (nextProbe + k) % n;
+            if (all[i].hasIncoming()) {
+                nextProbe = i + 1;
+                ready.instance = all[i];
+                return Status.DONE;
+            }
+        }
+        return Status.NOT_YET;
+    }
+
+    @Override
+    public Status recvWaitAny(InstanceRef ready) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment errno = Native.errnoCapture(a);
+            MemorySegment timeout = timespec(a, SLEEP_NANOS);
+            for (int round = 0; ; round++) {
+                if (cancelAny.compareAndSet(true, false)) {
+                    return Status.CANCELED;
+                }
+                Status s = recvProbeAny(ready);
+                if (s != Status.NOT_YET) {
+                    return s;
+                }
+                if (round < SPIN_ROUNDS) {
+                    Thread.onSpinWait();
+                    continue;
+                }
+                sleep(() -> cancelAny.get() || anyIncoming(), errno, timeout);
+                for (ShmInstance i : instances) {
+                    i.checkPeerAlive(); // a dead peer rings no bell: look after every sleep
+                }
+            }
+        } catch (IllegalStateException e) {
+            if (closed) {
+                return Status.CLOSED; // the mapping went away under a waiter
+            }
+            throw e;
+        }
+    }
+
+    private boolean anyIncoming() {
+        for (ShmInstance i : instances) {
+            if (i.hasIncoming()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public Status recvCancelAny() {
+        if (closed) {
+            return Status.CLOSED;
+        }
+        cancelAny.set(true);
+        ringOwnDoorbell();
+        return Status.DONE;
+    }
+
+    @Override
+    public void close() {
+        ShmInstance[] all;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            all = instances;
+        }
+        for (ShmInstance i : all) {
+            i.contextClosed();
+        }
+        ringOwnDoorbell();
+        if (file != null) {
+            ShmFiles.delete(file);
+        }
+        arenaFiles.forEach(ShmFiles::delete);
+        try {
+            arena.close();
+        } catch (IllegalStateException e) {
+            // a thread still inside a call on a mapping: the mappings go with the process then
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("shm driver context is closed");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "shm context " + (file != null ? file.getFileName() : key);
+    }
+}

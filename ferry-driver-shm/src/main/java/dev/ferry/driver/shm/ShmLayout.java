@@ -1,0 +1,151 @@
+package dev.ferry.driver.shm;
+
+/**
+ * Every shared-memory layout of the shm driver, in one place. All fields are native-endian (the
+ * peers share one machine), 8-byte aligned; fields written by different processes sit on cache
+ * lines of their own (128 bytes apart, so that adjacent-line prefetch does not pair them).
+ *
+ * <p><b>Common header</b> of every file, at offset 0:
+ * <pre>
+ *   0   u64  magic  "FERRYSHM" ({@link #MAGIC})
+ *   8   u32  version ({@link #VERSION})
+ *   12  u32  kind: {@link #KIND_CONTEXT}, {@link #KIND_CHANNEL}, {@link #KIND_ARENA}
+ *   16  u64  owner pid            (channel: the creating side, A)
+ *   24  u64  owner start time     (clock ticks since boot, /proc/PID/stat field 22: tells a reused pid)
+ *   32  u64  second owner pid     (channel: side B, set when it attaches; else 0)
+ *   40  u64  second owner start time
+ *   48  u32  ready: 1 once the creator has initialised everything (written last, release)
+ * </pre>
+ *
+ * <p><b>Context file</b> ({@value #CONTEXT_BYTES} bytes): the header, then
+ * <pre>
+ *   128 u32  doorbell: a futex word, incremented by senders when the receiver sleeps
+ *   132 u32  sleepers: how many threads of the owner sleep on the doorbell
+ *   136 u64  the owner's address of this very mapping: what a peer reads to probe process_vm_readv
+ * </pre>
+ *
+ * <p><b>Channel file</b>: one per connection, created by the side whose URL sorts lower (A). The
+ * header, then the side states, then two {@linkplain #ring(int) rings} (A to B, B to A):
+ * <pre>
+ *   128 u32  state of A: {@link #SIDE_OPEN}, {@link #SIDE_DISCONNECTED}, {@link #SIDE_CLOSED}
+ *   132 u32  1 when A can read B's memory with process_vm_readv (so B may send A packets by address)
+ *   256 u32  state of B
+ *   260 u32  1 when B can read A's memory
+ *   384 ...  ring A->B, then ring B->A, each {@link #RING_BYTES} bytes
+ * </pre>
+ *
+ * <p><b>Ring</b>, single producer, single consumer, at its offset R:
+ * <pre>
+ *   R+0    u64  head: next position the consumer will read; written by the consumer
+ *   R+128  u64  done: large packets the consumer has finished; written by the consumer
+ *   R+256  u64  bounce consumed: bytes of the bounce stream the consumer has taken
+ *   R+384  u64  bounce produced: bytes of the bounce stream the producer has written
+ *   R+512  slots: {@link #SLOTS} slots of {@link #SLOT_BYTES} bytes
+ *   then   the bounce area: {@link #BOUNCE_BYTES} bytes, a byte ring for large packets copied twice
+ * </pre>
+ * <b>Slot</b>, at S = slots + (position mod SLOTS) * SLOT_BYTES:
+ * <pre>
+ *   S+0    u64  sequence: position + 1 once the slot is published (release); the consumer polls it
+ *   S+8    u32  kind: {@link #ENTRY_INLINE}, {@link #ENTRY_RTS}
+ *   S+12   u32  (padding)
+ *   S+16   u64  length of the packet
+ *   S+24   ...  INLINE: the packet's bytes (up to {@link #SLOT_DATA}); RTS: a {@linkplain #RTS_MODE rendezvous descriptor}
+ * </pre>
+ * <b>Rendezvous descriptor</b> (an RTS slot's data, what the receiver needs to pull the packet):
+ * <pre>
+ *   +0   u32  mode: {@link #MODE_READV} (process_vm_readv from the sender's memory),
+ *             {@link #MODE_ARENA} (memcpy from the sender's shared arena), {@link #MODE_BOUNCE}
+ *   +4   u32  segment count n
+ *   +8   u64  sender pid
+ *   +16  u64  sequence number of this large packet on the ring (1, 2, ...)
+ *   +24  u32  indirect: 1 when the n segments are not inline but in the sender's memory at the address of segment 0
+ *   +28  u32  (padding)
+ *   +32  n * 24 bytes: (u64 a, u64 b, u64 length): READV a = address in the sender;
+ *             ARENA a = arena number, b = offset in it; BOUNCE: none (the bytes stream through
+ *             the bounce area). Indirect: the one entry names the sender's array of n entries.
+ * </pre>
+ * <b>Arena file</b>: the header, then the shared memory itself from {@link #ARENA_DATA}.
+ */
+final class ShmLayout {
+    static final long MAGIC = 0x4d4853595252_4546L; // "FERRYSHM" read as a little-endian u64
+    static final int VERSION = 1;
+    static final int KIND_CONTEXT = 1;
+    static final int KIND_CHANNEL = 2;
+    static final int KIND_ARENA = 3;
+
+    static final long MAGIC_OFFSET = 0;
+    static final long VERSION_OFFSET = 8;
+    static final long KIND_OFFSET = 12;
+    static final long OWNER_PID_OFFSET = 16;
+    static final long OWNER_START_OFFSET = 24;
+    static final long OWNER2_PID_OFFSET = 32;
+    static final long OWNER2_START_OFFSET = 40;
+    static final long READY_OFFSET = 48;
+    static final long HEADER_BYTES = 64;
+
+    static final long CACHE_LINE_PAIR = 128;
+
+    // context file
+    static final long DOORBELL_OFFSET = 128;
+    static final long SLEEPERS_OFFSET = 132;
+    static final long CONTEXT_ADDRESS_OFFSET = 136;
+    static final long CONTEXT_BYTES = 4096;
+
+    // channel file
+    static final long STATE_A_OFFSET = 128;
+    static final long STATE_B_OFFSET = 256;
+    static final long READV_A_OFFSET = 132;
+    static final long READV_B_OFFSET = 260;
+    static final int SIDE_OPEN = 0;
+    static final int SIDE_DISCONNECTED = 1;
+    static final int SIDE_CLOSED = 2;
+    static final long RINGS_OFFSET = 384;
+
+    // ring
+    static final long HEAD_OFFSET = 0;
+    static final long DONE_OFFSET = 128;
+    static final long BOUNCE_CONSUMED_OFFSET = 256;
+    static final long BOUNCE_PRODUCED_OFFSET = 384;
+    static final long SLOTS_OFFSET = 512;
+    static final int SLOTS = 64;
+    static final int SLOT_BYTES = 8192;
+    static final long SEQ_OFFSET = 0;
+    static final long ENTRY_KIND_OFFSET = 8;
+    static final long ENTRY_LENGTH_OFFSET = 16;
+    static final long ENTRY_DATA_OFFSET = 24;
+    static final int SLOT_DATA = SLOT_BYTES - (int) ENTRY_DATA_OFFSET;
+    static final int ENTRY_INLINE = 1;
+    static final int ENTRY_RTS = 2;
+    static final long BOUNCE_BYTES = 1L << 20;
+    static final long RING_BYTES = SLOTS_OFFSET + (long) SLOTS * SLOT_BYTES + BOUNCE_BYTES;
+    static final long CHANNEL_BYTES = RINGS_OFFSET + 2 * RING_BYTES;
+
+    // rendezvous descriptor, within an RTS slot's data
+    static final long RTS_MODE = 0;
+    static final long RTS_COUNT = 4;
+    static final long RTS_PID = 8;
+    static final long RTS_NUMBER = 16;
+    static final long RTS_INDIRECT = 24;
+    static final long RTS_SEGMENTS = 32;
+    static final int MODE_READV = 1;
+    static final int MODE_ARENA = 2;
+    static final int MODE_BOUNCE = 3;
+    static final long RTS_ENTRY_BYTES = 24;
+    /** Segments an RTS slot holds inline (DMA format); more go indirect. */
+    static final int RTS_INLINE_SEGMENTS = (SLOT_DATA - (int) RTS_SEGMENTS) / 24;
+
+    // arena file
+    static final long ARENA_DATA = 4096;
+
+    private ShmLayout() {
+    }
+
+    /** Offset of ring {@code which} (0: A to B, 1: B to A) in a channel file. */
+    static long ring(int which) {
+        return RINGS_OFFSET + which * RING_BYTES;
+    }
+
+    static long slot(long position) {
+        return SLOTS_OFFSET + (position & (SLOTS - 1)) * SLOT_BYTES;
+    }
+}
