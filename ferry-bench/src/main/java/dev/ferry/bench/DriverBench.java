@@ -63,9 +63,24 @@ final class DriverBench {
     }
 
     static void bandwidth(DiscoveredDriver d, BenchOptions o, List<Long> sizes, Progress progress, Consumer<Result> out) {
+        bandwidth(d, o, sizes, progress, out, false);
+        DriverPeer probe;
+        try {
+            probe = new DriverPeer(d, 1, 1, true);
+        } catch (UnsupportedOperationException noArena) {
+            return; // the driver has no memory of its own: off-heap buffers only
+        }
+        probe.close();
+        bandwidth(d, o, sizes, progress, out, true);
+    }
+
+    /** One pass: sends from ordinary off-heap memory, or from the driver's own ({@code arena}). */
+    private static void bandwidth(DiscoveredDriver d, BenchOptions o, List<Long> sizes, Progress progress,
+                                  Consumer<Result> out, boolean arena) {
         long max = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
         int w = o.window();
-        try (DriverPeer peer = new DriverPeer(d, max, w)) {
+        String buffers = arena ? "arena" : "offheap";
+        try (DriverPeer peer = new DriverPeer(d, max, w, arena)) {
             peer.mode("sink " + w);
             Endpoint e = peer.end();
             for (long size : sizes) {
@@ -78,10 +93,10 @@ final class DriverBench {
                     long t = window(e, w);
                     mbps[s] = (double) w * size / t * 1000;
                     perMsgUs[s] = t / (double) w / 1000;
-                    progress.update(o.benchmark() + " " + d.name() + " " + size + " B", s, samples);
+                    progress.update(o.benchmark() + " " + d.name() + " " + buffers + " " + size + " B", s, samples);
                 }
                 out.accept(new Result(o.benchmark(), d.name(), size, (long) samples * w, Stats.median(perMsgUs),
-                        Stats.quantile(perMsgUs, 0.99), Stats.median(mbps), Map.of()));
+                        Stats.quantile(perMsgUs, 0.99), Stats.median(mbps), Map.of("buffers", buffers)));
             }
         }
     }

@@ -10,6 +10,7 @@ import dev.ferry.spi.Hints;
 import dev.ferry.spi.Status;
 import dev.ferry.spi.Transport;
 
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Map;
 
@@ -30,6 +31,14 @@ final class DriverPeer implements AutoCloseable {
     private final Thread responderThread;
 
     DriverPeer(DiscoveredDriver d, long maxSize, int window) {
+        this(d, maxSize, window, false);
+    }
+
+    /**
+     * @param arena send from the driver's own memory ({@code DriverContext.allocate}); throws
+     *              UnsupportedOperationException when the driver has none
+     */
+    DriverPeer(DiscoveredDriver d, long maxSize, int window, boolean arena) {
         ctx = d.driver().newContext(new Hints(2, 0, true, Map.of()));
         caps = ctx.properties().capabilities();
         DriverUrl url = ctx.init();
@@ -65,7 +74,15 @@ final class DriverPeer implements AutoCloseable {
         if (w != Status.DONE && w != Status.NOT_IMPLEMENTED) {
             throw new IllegalStateException("connectWait answered " + w);
         }
-        end = new Endpoint(inst, caps, maxSize, window);
+        MemorySegment from = null;
+        if (arena) {
+            from = ctx.allocate(Math.max(1, maxSize));
+            if (from == null) {
+                close();
+                throw new UnsupportedOperationException("driver " + d.name() + " has no memory of its own to allocate");
+            }
+        }
+        end = new Endpoint(inst, caps, maxSize, window, from);
     }
 
     Endpoint end() {

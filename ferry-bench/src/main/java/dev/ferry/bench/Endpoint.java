@@ -30,10 +30,15 @@ final class Endpoint {
     private long size;
 
     Endpoint(DriverInstance inst, Capabilities caps, long maxSize, int window) {
+        this(inst, caps, maxSize, window, null);
+    }
+
+    /** @param sendFrom memory to send from (e.g. the driver's shared arena), or null for ordinary off-heap memory */
+    Endpoint(DriverInstance inst, Capabilities caps, long maxSize, int window, MemorySegment sendFrom) {
         this.inst = inst;
         this.caps = caps;
         Arena arena = Arena.ofAuto();
-        sendMemory = arena.allocate(Math.max(1, maxSize), 4096);
+        sendMemory = sendFrom != null ? sendFrom : arena.allocate(Math.max(1, maxSize), 4096);
         recvMemory = arena.allocate(Math.max(1, maxSize), 4096);
         sendPackets = new Packet[window];
         sendIovs = new IoVec[window];
