@@ -61,6 +61,8 @@ final class ShmContext implements DriverContext {
     private final List<MemorySegment> arenas = new ArrayList<>();
     private final List<Path> arenaFiles = new ArrayList<>();
     final boolean singleCopy;
+    /** Large packets this context sent by each way (index: ShmLayout.MODE_*), for tests and diagnosis. */
+    final java.util.concurrent.atomic.AtomicLongArray sentByMode = new java.util.concurrent.atomic.AtomicLongArray(4);
 
     ShmContext(Hints hints) {
         this.hints = Objects.requireNonNull(hints, "hints");

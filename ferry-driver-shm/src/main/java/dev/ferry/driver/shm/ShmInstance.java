@@ -385,6 +385,7 @@ final class ShmInstance implements DriverInstance {
         long number = ++rtsIssued;
         Object[] keep = new Object[1];
         int mode = rv.describe(layout, number, ch.outSlot(ch.tail), keep);
+        ctx.sentByMode.incrementAndGet(mode);
         packet.driverData = keep[0];
         packet.driverState = number;
         ch.publish(ShmLayout.ENTRY_RTS, size);

@@ -1,0 +1,233 @@
+package dev.ferry.driver.shm;
+
+import dev.ferry.spi.DataLayout;
+import dev.ferry.spi.DriverContext;
+import dev.ferry.spi.DriverInstance;
+import dev.ferry.spi.DriverUrl;
+import dev.ferry.spi.Hints;
+import dev.ferry.spi.InstanceRef;
+import dev.ferry.spi.IoVec;
+import dev.ferry.spi.Packet;
+import dev.ferry.spi.Status;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** The shm driver's own behaviour beyond the kit, with two contexts of this JVM. */
+class ShmDriverTest {
+    private final List<DriverContext> contexts = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() {
+        contexts.forEach(DriverContext::close);
+        System.clearProperty("ferry.shm.single.copy");
+    }
+
+    private ShmContext open(int rank) {
+        ShmContext c = (ShmContext) new ShmDriver().newContext(new Hints(4, rank, true, Map.of(Hints.JOB_ID, "shmtest")));
+        c.properties();
+        c.init();
+        contexts.add(c);
+        return c;
+    }
+
+    private static Status await(Supplier<Status> s, String what) {
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        Status r;
+        while ((r = s.get()) == Status.NOT_YET) {
+            if (System.nanoTime() - end > 0) {
+                fail(what + ": NOT_YET after 30 s");
+            }
+            Thread.onSpinWait();
+        }
+        return r;
+    }
+
+    private static DriverInstance[] connect(ShmContext a, ShmContext b) throws Exception {
+        DriverInstance ia = a.newInstance();
+        DriverInstance ib = b.newInstance();
+        DriverUrl ua = DriverUrl.decode(a.urlBytes());
+        DriverUrl ub = DriverUrl.decode(b.urlBytes());
+        assertEquals(Status.DONE, ia.connectAsync(ub));
+        assertEquals(Status.DONE, ib.connectAsync(ua));
+        CompletableFuture<Status> wb = CompletableFuture.supplyAsync(ib::connectWait);
+        assertEquals(Status.DONE, ia.connectWait());
+        assertEquals(Status.DONE, wb.get(30, TimeUnit.SECONDS));
+        return new DriverInstance[] {ia, ib};
+    }
+
+    private static void fill(MemorySegment m, int seed) {
+        for (long i = 0; i < m.byteSize(); i++) {
+            m.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 13 + seed));
+        }
+    }
+
+    /** Sends {@code out} from a to b (the receiver on another thread), checks it arrived whole. */
+    private static void transfer(DriverInstance from, DriverInstance to, Packet send, long size, int seed) throws Exception {
+        MemorySegment in = Arena.ofAuto().allocate(size);
+        CompletableFuture<Status> recv = CompletableFuture.supplyAsync(() -> {
+            Packet q = new Packet().useIov(IoVec.of(in));
+            Status s = to.recvPost(q);
+            return s == Status.DONE ? await(() -> to.recvPoll(q), "receive") : s;
+        });
+        assertEquals(Status.DONE, await(() -> from.sendPost(send), "post"));
+        assertEquals(Status.DONE, await(() -> from.sendPoll(send), "send"));
+        assertEquals(Status.DONE, recv.get(30, TimeUnit.SECONDS));
+        for (long i = 0; i < size; i++) {
+            if (in.get(ValueLayout.JAVA_BYTE, i) != (byte) (i * 13 + seed)) {
+                fail("byte " + i + " of " + size + " differs");
+            }
+        }
+    }
+
+    @Test
+    void largePacketsTakeTheDocumentedWays() throws Exception {
+        ShmContext a = open(0);
+        ShmContext b = open(1);
+        DriverInstance[] ab = connect(a, b);
+        long size = 3 << 20;
+
+        MemorySegment offHeap = Arena.ofAuto().allocate(size);
+        fill(offHeap, 1);
+        transfer(ab[0], ab[1], new Packet().useIov(IoVec.of(offHeap)), size, 1);
+        assertEquals(1, a.sentByMode.get(ShmLayout.MODE_READV), "off-heap memory: one copy by process_vm_readv");
+
+        MemorySegment shared = a.allocate(size);
+        fill(shared, 2);
+        transfer(ab[0], ab[1], new Packet().useData(DataLayout.contiguous(shared)), size, 2);
+        assertEquals(1, a.sentByMode.get(ShmLayout.MODE_ARENA), "arena memory: one memcpy by the receiver");
+
+        MemorySegment heap = MemorySegment.ofArray(new byte[(int) size]);
+        fill(heap, 3);
+        transfer(ab[0], ab[1], new Packet().useIov(IoVec.of(heap)), size, 3);
+        assertEquals(1, a.sentByMode.get(ShmLayout.MODE_BOUNCE), "heap memory has no address: through the bounce area");
+
+        // many segments: the descriptor goes indirect (seed 001's indirect format)
+        IoVec many = new IoVec(600);
+        MemorySegment backing = Arena.ofAuto().allocate(600 * 4096L);
+        fill(backing, 4);
+        for (int i = 0; i < 600; i++) {
+            many.add(backing.asSlice(i * 4096L, 4096));
+        }
+        transfer(ab[0], ab[1], new Packet().useIov(many), 600 * 4096L, 4);
+        assertEquals(2, a.sentByMode.get(ShmLayout.MODE_READV));
+    }
+
+    @Test
+    void withSingleCopyOffLargePacketsAreStreamed() throws Exception {
+        System.setProperty("ferry.shm.single.copy", "off");
+        ShmContext a = open(0);
+        ShmContext b = open(1);
+        DriverInstance[] ab = connect(a, b);
+        long size = 5 << 20; // larger than the bounce area: pipelined in several rounds
+        MemorySegment m = Arena.ofAuto().allocate(size);
+        fill(m, 9);
+        transfer(ab[0], ab[1], new Packet().useIov(IoVec.of(m)), size, 9);
+        assertEquals(1, a.sentByMode.get(ShmLayout.MODE_BOUNCE));
+        assertEquals(0, a.sentByMode.get(ShmLayout.MODE_READV));
+    }
+
+    @Test
+    void aSegmentWithAWrongMagicOrVersionIsAClearErrorAtConnect() throws Exception {
+        ShmContext a = open(0);
+        long pid = ProcessHandle.current().pid();
+        for (String what : List.of("magic", "version")) {
+            Path fake = ShmFiles.DIR.resolve("ferry-shmtest-r7-p" + pid + "-c" + (900 + what.length()) + ".ctx");
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment m = ShmFiles.create(fake, ShmLayout.CONTEXT_BYTES, arena);
+                ShmFiles.writeHeader(m, ShmLayout.KIND_CONTEXT, pid, ShmFiles.startTime(pid));
+                if (what.equals("magic")) {
+                    m.set(ValueLayout.JAVA_LONG, ShmLayout.MAGIC_OFFSET, 0x1234L);
+                } else {
+                    m.set(ValueLayout.JAVA_INT, ShmLayout.VERSION_OFFSET, ShmLayout.VERSION + 1);
+                }
+                ShmFiles.markReady(m);
+                String bad = ShmFiles.check(m, ShmLayout.KIND_CONTEXT, fake);
+                assertTrue(bad != null && bad.contains(what.equals("magic") ? "magic 0x1234" : "layout version " + (ShmLayout.VERSION + 1)), bad);
+                DriverUrl url = DriverUrl.single((ShmContext.URL_PREFIX + fake.getFileName()).getBytes(StandardCharsets.US_ASCII));
+                assertEquals(Status.INVALID, a.newInstance().connectAsync(url), "connect to a segment with a wrong " + what);
+            } finally {
+                Files.deleteIfExists(fake);
+            }
+        }
+        // and a URL that names no segment at all, or no shm segment
+        assertEquals(Status.BROKEN, a.newInstance().connectAsync(DriverUrl.single(
+                (ShmContext.URL_PREFIX + "ferry-shmtest-r1-p1-c1.ctx").getBytes(StandardCharsets.US_ASCII))));
+        assertEquals(Status.INVALID, a.newInstance().connectAsync(DriverUrl.single("shm1:../../etc/passwd".getBytes(StandardCharsets.US_ASCII))));
+    }
+
+    @Test
+    void filesAreOwnerOnlyAndGoneAfterClose() throws Exception {
+        ShmContext a = open(0);
+        ShmContext b = open(1);
+        DriverInstance[] ab = connect(a, b);
+        MemorySegment arena = a.allocate(1 << 20);
+        assertTrue(arena.byteSize() == 1 << 20);
+        List<Path> ours = files("ferry-shmtest-*");
+        assertEquals(4, ours.size(), "two contexts, a channel, an arena: " + ours);
+        for (Path p : ours) {
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(p)), p.toString());
+        }
+        assertEquals(Status.DONE, ab[0].disconnect());
+        assertEquals(Status.DONE, ab[1].disconnect());
+        a.close();
+        b.close();
+        assertEquals(List.of(), files("ferry-shmtest-*"));
+    }
+
+    @Test
+    void anIdleWaitAnySleepsAndAPostWakesIt() throws Exception {
+        ShmContext a = open(0);
+        ShmContext b = open(1);
+        DriverInstance[] ab = connect(a, b);
+        InstanceRef ready = new InstanceRef();
+        Status[] result = new Status[1];
+        long[] woke = new long[1];
+        Thread waiter = Thread.ofPlatform().start(() -> {
+            result[0] = b.recvWaitAny(ready);
+            woke[0] = System.nanoTime();
+        });
+        // A one-second measurement window (not a synchronisation): the waiter must stay blocked through it.
+        waiter.join(1000);
+        assertTrue(waiter.isAlive(), "wait-any returned with nothing to receive: " + result[0]);
+        long cpu = ManagementFactory.getThreadMXBean().getThreadCpuTime(waiter.threadId());
+        assertTrue(cpu < 50_000_000L, "an idle wait-any used " + cpu / 1_000_000 + " ms of CPU in 1 s (limit 5%)");
+        MemorySegment m = Arena.ofAuto().allocate(8);
+        Packet p = new Packet().useIov(IoVec.of(m));
+        long posted = System.nanoTime();
+        assertEquals(Status.DONE, ab[0].sendPost(p));
+        waiter.join(30_000);
+        assertFalse(waiter.isAlive(), "wait-any still asleep after a post");
+        assertEquals(Status.DONE, result[0]);
+        assertTrue(ready.instance == ab[1]);
+        assertTrue(woke[0] - posted < TimeUnit.SECONDS.toNanos(5), "woken " + (woke[0] - posted) / 1000 + " us after the post");
+    }
+
+    static List<Path> files(String glob) throws Exception {
+        List<Path> out = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(ShmFiles.DIR, glob)) {
+            s.forEach(out::add);
+        }
+        return out;
+    }
+}
