@@ -21,6 +21,7 @@ public final class Examples {
         ALL.put("hello", Hello::main);
         ALL.put("wireup", Wireup::main);
         ALL.put("driver-pingpong", DriverPingPong::main);
+        ALL.put("ring", Ring::main);
     }
 
     private Examples() {

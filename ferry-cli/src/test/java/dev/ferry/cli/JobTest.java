@@ -116,6 +116,15 @@ class JobTest {
     }
 
     @Test
+    void eightRanksOnTwoCoresPassATokenOverShm() throws Exception {
+        Launcher l = new Launcher("run", "-n", "8", "--drivers", "shm", "--timeout", "120", "--example", "ring", "200");
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> lines = new ArrayList<>();
+        l.out.drainTo(lines);
+        assertTrue(lines.contains("ring: the token went around 8 ranks 200 times over shm"), lines.toString());
+    }
+
+    @Test
     void aFinishedJobLeavesNothing() throws Exception {
         Launcher l = new Launcher("run", "-n", "3", "-cp", testClasses(), TestRanks.class.getName(), "ok");
         String[] job = new String[1];
