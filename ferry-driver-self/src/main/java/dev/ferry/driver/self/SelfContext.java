@@ -58,7 +58,7 @@ final class SelfContext implements DriverContext {
                 .build();
         // Orders of magnitude measured with `ferry bench driver-latency|driver-bandwidth --driver self`
         // on a 2-core development machine (see docs/architecture.md).
-        return new DriverProperties(caps, new Profile(150, 8_000, CpuSet.all()));
+        return new DriverProperties(caps, new Profile(300, 40_000, CpuSet.all()));
     }
 
     @Override

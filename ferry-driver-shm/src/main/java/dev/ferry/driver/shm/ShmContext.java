@@ -101,7 +101,7 @@ final class ShmContext implements DriverContext {
                 .build();
         // Orders measured with `ferry bench driver-latency|driver-bandwidth --driver shm` on the
         // 2-core development machine (docs/architecture.md).
-        return new DriverProperties(caps, new Profile(200, 10_000, CpuSet.all()));
+        return new DriverProperties(caps, new Profile(120, 11_000, CpuSet.all()));
     }
 
     @Override

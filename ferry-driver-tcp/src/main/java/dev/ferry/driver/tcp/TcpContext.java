@@ -101,7 +101,7 @@ final class TcpContext implements DriverContext {
                 .build();
         // Orders measured with `ferry bench driver-latency|driver-bandwidth --driver tcp` over
         // loopback on the 2-core development machine (docs/architecture.md).
-        return new DriverProperties(caps, new Profile(5_000, 4_000, CpuSet.all()));
+        return new DriverProperties(caps, new Profile(4_500, 6_000, CpuSet.all()));
     }
 
     @Override
