@@ -43,8 +43,11 @@ class DriverBenchTest {
         List<String> lines = run("driver-bandwidth", "--driver", "self", "--sizes", "4096,1m", "--iterations", "64", "--window", "8", "--format", "json");
         assertEquals(6, lines.size(), String.join("\n", lines));
         for (String l : lines) {
-            assertTrue(l.matches(".*\"mb_per_s\":[0-9.E]+}"), l);
+            assertTrue(l.matches(".*\"mb_per_s\":[0-9.E]+(,\"buffers\":\"offheap\")?}"), l);
         }
+        // the driver's lines say which memory was sent from; self has no arena of its own, so off-heap only
+        assertTrue(lines.get(0).endsWith(",\"buffers\":\"offheap\"}"), lines.get(0));
+        assertTrue(lines.get(1).endsWith(",\"buffers\":\"offheap\"}"), lines.get(1));
         assertTrue(lines.get(2).contains("\"driver\":\"ref-shm\""));
         assertTrue(lines.get(4).contains("\"driver\":\"ref-nio\""));
     }
