@@ -1,6 +1,7 @@
 package dev.ferry.driver.self;
 
 import dev.ferry.spi.Capabilities;
+import dev.ferry.spi.ContextLifecycle;
 import dev.ferry.spi.CpuSet;
 import dev.ferry.spi.DriverContext;
 import dev.ferry.spi.DriverInstance;
@@ -13,7 +14,6 @@ import dev.ferry.spi.Status;
 import dev.ferry.spi.Transport;
 
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -22,27 +22,19 @@ final class SelfContext implements DriverContext {
     /** Largest packet: the self driver has no inherent limit; this bounds what one copy holds up. */
     static final long MAX_PACKET_SIZE = 64L << 20;
 
-    private final Hints hints;
-    private boolean propertiesAsked;
-    private String address;
-    private volatile boolean closed;
-    /** Copy-on-write, so probe-any reads it without a lock. */
-    private volatile SelfInstance[] instances = new SelfInstance[0];
+    private final ContextLifecycle<SelfInstance> life = new ContextLifecycle<>("self driver context", SelfInstance[]::new);
+    private volatile String address;
     private int nextProbe;
     private volatile Thread anyWaiter;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
 
     SelfContext(Hints hints) {
-        this.hints = Objects.requireNonNull(hints, "hints");
+        Objects.requireNonNull(hints, "hints"); // the self driver needs none of them
     }
 
     @Override
-    public synchronized DriverProperties properties() {
-        checkOpen();
-        if (propertiesAsked) {
-            throw new IllegalStateException("properties() is asked exactly once per context");
-        }
-        propertiesAsked = true;
+    public DriverProperties properties() {
+        life.beginProperties();
         Capabilities caps = Capabilities.builder()
                 .supportsData(true)
                 .supportsBufSend(true)
@@ -63,40 +55,19 @@ final class SelfContext implements DriverContext {
 
     @Override
     public synchronized DriverUrl init() {
-        checkOpen();
-        if (!propertiesAsked) {
-            throw new IllegalStateException("properties() must be asked before init()");
-        }
-        if (address != null) {
-            throw new IllegalStateException("init() was already called on this context");
-        }
+        life.beginInit();
         address = SelfRegistry.register(this);
+        life.initialized();
         return DriverUrl.single(address.getBytes(StandardCharsets.UTF_8));
     }
 
     @Override
-    public synchronized DriverInstance newInstance() {
-        checkOpen();
-        if (address == null) {
-            throw new IllegalStateException("init() must be called before newInstance()");
-        }
-        SelfInstance inst = new SelfInstance(this);
-        SelfInstance[] grown = Arrays.copyOf(instances, instances.length + 1);
-        grown[grown.length - 1] = inst;
-        instances = grown;
-        return inst;
+    public DriverInstance newInstance() {
+        return life.add(() -> new SelfInstance(this));
     }
 
     String address() {
         return address;
-    }
-
-    Hints hints() {
-        return hints;
-    }
-
-    boolean isClosed() {
-        return closed;
     }
 
     /** Called by a producer after it published to one of our instances. */
@@ -109,10 +80,10 @@ final class SelfContext implements DriverContext {
 
     @Override
     public Status recvProbeAny(InstanceRef ready) {
-        if (closed) {
+        if (life.isClosed()) {
             return Status.CLOSED;
         }
-        SelfInstance[] all = instances;
+        SelfInstance[] all = life.instances();
         int n = all.length;
         int start = nextProbe;
         for (int k = 0; k < n; k++) {
@@ -155,7 +126,7 @@ final class SelfContext implements DriverContext {
 
     @Override
     public Status recvCancelAny() {
-        if (closed) {
+        if (life.isClosed()) {
             return Status.CLOSED;
         }
         cancelAny.set(true);
@@ -165,14 +136,9 @@ final class SelfContext implements DriverContext {
 
     @Override
     public void close() {
-        SelfInstance[] all;
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            all = instances;
-            instances = new SelfInstance[0];
+        SelfInstance[] all = life.close();
+        if (all == null) {
+            return;
         }
         if (address != null) {
             SelfRegistry.unregister(address);
@@ -181,12 +147,6 @@ final class SelfContext implements DriverContext {
             i.contextClosed();
         }
         wakeAny();
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("self driver context is closed");
-        }
     }
 
     @Override

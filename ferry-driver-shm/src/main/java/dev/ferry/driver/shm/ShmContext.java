@@ -1,6 +1,7 @@
 package dev.ferry.driver.shm;
 
 import dev.ferry.spi.Capabilities;
+import dev.ferry.spi.ContextLifecycle;
 import dev.ferry.spi.CpuSet;
 import dev.ferry.spi.DriverContext;
 import dev.ferry.spi.DriverException;
@@ -21,7 +22,6 @@ import java.lang.foreign.ValueLayout;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -48,14 +48,12 @@ final class ShmContext implements DriverContext {
     final long start = ShmFiles.startTime(pid);
     final String job;
     final String key;
-    private boolean propertiesAsked;
-    private volatile boolean closed;
+    private final ContextLifecycle<ShmInstance> life = new ContextLifecycle<>("shm driver context", ShmInstance[]::new);
     final Arena arena = Arena.ofShared();
     private Path file;
     private MemorySegment map;
     private DriverUrl url;
     private byte[] urlBytes;
-    private volatile ShmInstance[] instances = new ShmInstance[0];
     private int nextProbe;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
     private final List<MemorySegment> arenas = new ArrayList<>();
@@ -77,12 +75,8 @@ final class ShmContext implements DriverContext {
     }
 
     @Override
-    public synchronized DriverProperties properties() {
-        checkOpen();
-        if (propertiesAsked) {
-            throw new IllegalStateException("properties() is asked exactly once per context");
-        }
-        propertiesAsked = true;
+    public DriverProperties properties() {
+        life.beginProperties();
         if (!java.nio.file.Files.isDirectory(ShmFiles.DIR) || !Native.futexAvailable()) {
             throw new DriverException("shm: needs Linux with /dev/shm and futex (os.arch " + System.getProperty("os.arch") + ")");
         }
@@ -106,13 +100,7 @@ final class ShmContext implements DriverContext {
 
     @Override
     public synchronized DriverUrl init() {
-        checkOpen();
-        if (!propertiesAsked) {
-            throw new IllegalStateException("properties() must be asked before init()");
-        }
-        if (url != null) {
-            throw new IllegalStateException("init() was already called on this context");
-        }
+        life.beginInit();
         ShmFiles.reclaim();
         file = ShmFiles.DIR.resolve("ferry-" + job + "-" + key + ".ctx");
         try {
@@ -125,20 +113,13 @@ final class ShmContext implements DriverContext {
         ShmFiles.markReady(map);
         url = DriverUrl.single((URL_PREFIX + file.getFileName()).getBytes(StandardCharsets.US_ASCII));
         urlBytes = url.encoded();
+        life.initialized();
         return url;
     }
 
     @Override
-    public synchronized DriverInstance newInstance() {
-        checkOpen();
-        if (url == null) {
-            throw new IllegalStateException("init() must be called before newInstance()");
-        }
-        ShmInstance inst = new ShmInstance(this);
-        ShmInstance[] grown = Arrays.copyOf(instances, instances.length + 1);
-        grown[grown.length - 1] = inst;
-        instances = grown;
-        return inst;
+    public DriverInstance newInstance() {
+        return life.add(() -> new ShmInstance(this));
     }
 
     byte[] urlBytes() {
@@ -149,10 +130,6 @@ final class ShmContext implements DriverContext {
         return file;
     }
 
-    boolean isClosed() {
-        return closed;
-    }
-
     // ---- the shared arena -------------------------------------------------------------------
 
     /**
@@ -161,10 +138,7 @@ final class ShmContext implements DriverContext {
      */
     @Override
     public synchronized MemorySegment allocate(long byteSize) {
-        checkOpen();
-        if (url == null) {
-            throw new IllegalStateException("init() must be called before allocate()");
-        }
+        life.requireInitialized("allocate()");
         if (byteSize <= 0) {
             throw new IllegalArgumentException("allocate needs a positive size, not " + byteSize);
         }
@@ -213,7 +187,7 @@ final class ShmContext implements DriverContext {
         Channel.INT.getAndAdd(map, ShmLayout.SLEEPERS_OFFSET, 1);
         try {
             int bell = (int) Channel.INT.getVolatile(map, ShmLayout.DOORBELL_OFFSET);
-            if (!recheck.getAsBoolean() && !closed) {
+            if (!recheck.getAsBoolean() && !life.isClosed()) {
                 Native.futexWait(errno, map.asSlice(ShmLayout.DOORBELL_OFFSET, 4), bell, timeout);
             }
         } finally {
@@ -242,10 +216,10 @@ final class ShmContext implements DriverContext {
 
     @Override
     public Status recvProbeAny(InstanceRef ready) {
-        if (closed) {
+        if (life.isClosed()) {
             return Status.CLOSED;
         }
-        ShmInstance[] all = instances;
+        ShmInstance[] all = life.instances();
         int n = all.length;
         for (int k = 0; k < n; k++) {
             int i = (nextProbe + k) % n;
@@ -276,12 +250,12 @@ final class ShmContext implements DriverContext {
                     continue;
                 }
                 sleep(() -> cancelAny.get() || anyIncoming(), errno, timeout);
-                for (ShmInstance i : instances) {
+                for (ShmInstance i : life.instances()) {
                     i.checkPeerAlive(); // a dead peer rings no bell: look after every sleep
                 }
             }
         } catch (IllegalStateException e) {
-            if (closed) {
+            if (life.isClosed()) {
                 return Status.CLOSED; // the mapping went away under a waiter
             }
             throw e;
@@ -289,7 +263,7 @@ final class ShmContext implements DriverContext {
     }
 
     private boolean anyIncoming() {
-        for (ShmInstance i : instances) {
+        for (ShmInstance i : life.instances()) {
             if (i.hasIncoming()) {
                 return true;
             }
@@ -299,7 +273,7 @@ final class ShmContext implements DriverContext {
 
     @Override
     public Status recvCancelAny() {
-        if (closed) {
+        if (life.isClosed()) {
             return Status.CLOSED;
         }
         cancelAny.set(true);
@@ -309,13 +283,9 @@ final class ShmContext implements DriverContext {
 
     @Override
     public void close() {
-        ShmInstance[] all;
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            all = instances;
+        ShmInstance[] all = life.close();
+        if (all == null) {
+            return;
         }
         for (ShmInstance i : all) {
             i.contextClosed();
@@ -329,12 +299,6 @@ final class ShmContext implements DriverContext {
             arena.close();
         } catch (IllegalStateException e) {
             // a thread still inside a call on a mapping: the mappings go with the process then
-        }
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("shm driver context is closed");
         }
     }
 

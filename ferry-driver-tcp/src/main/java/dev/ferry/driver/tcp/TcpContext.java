@@ -1,6 +1,7 @@
 package dev.ferry.driver.tcp;
 
 import dev.ferry.spi.Capabilities;
+import dev.ferry.spi.ContextLifecycle;
 import dev.ferry.spi.CpuSet;
 import dev.ferry.spi.DriverContext;
 import dev.ferry.spi.DriverException;
@@ -26,7 +27,6 @@ import java.nio.channels.SocketChannel;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -53,8 +53,7 @@ final class TcpContext implements DriverContext {
     private final int sndbuf;
     private final int rcvbuf;
     private final int keepaliveSeconds;
-    private boolean propertiesAsked;
-    private volatile boolean closed;
+    private final ContextLifecycle<TcpInstance> life = new ContextLifecycle<>("tcp driver context", TcpInstance[]::new);
     private ServerSocketChannel listener;
     private Selector selector;
     private SetupThread setup;
@@ -62,7 +61,6 @@ final class TcpContext implements DriverContext {
     private DriverUrl url;
     private byte[] urlBytes;
     private InetAddress bindAddress;
-    private volatile TcpInstance[] instances = new TcpInstance[0];
     /** Accepted connections no instance has asked for yet, by the sender's URL. */
     private final Map<ByteBuffer, ArrayDeque<SocketChannel>> unclaimed = new HashMap<>();
     /** Instances waiting for their peer to connect, by the peer's URL. */
@@ -84,12 +82,8 @@ final class TcpContext implements DriverContext {
     }
 
     @Override
-    public synchronized DriverProperties properties() {
-        checkOpen();
-        if (propertiesAsked) {
-            throw new IllegalStateException("properties() is asked exactly once per context");
-        }
-        propertiesAsked = true;
+    public DriverProperties properties() {
+        life.beginProperties();
         Capabilities caps = Capabilities.builder()
                 .supportsData(true)
                 .supportsIovec(true)
@@ -106,13 +100,7 @@ final class TcpContext implements DriverContext {
 
     @Override
     public synchronized DriverUrl init() {
-        checkOpen();
-        if (!propertiesAsked) {
-            throw new IllegalStateException("properties() must be asked before init()");
-        }
-        if (url != null) {
-            throw new IllegalStateException("init() was already called on this context");
-        }
+        life.beginInit();
         String bound = hints.attributes().get(TcpDriver.INTERFACE_ATTRIBUTE);
         String spec = bound != null ? bound : TcpSettings.INTERFACES.value();
         List<InetAddress> addresses;
@@ -142,6 +130,7 @@ final class TcpContext implements DriverContext {
             urlBytes = url.encoded();
             setup = new SetupThread(this, listener);
             setupThread = Thread.ofPlatform().daemon().name("ferry-tcp-setup-" + port).start(setup);
+            life.initialized();
         } catch (IOException e) {
             closeQuietly();
             throw new DriverException("tcp: cannot listen: " + e.getMessage(), e);
@@ -150,16 +139,8 @@ final class TcpContext implements DriverContext {
     }
 
     @Override
-    public synchronized DriverInstance newInstance() {
-        checkOpen();
-        if (url == null) {
-            throw new IllegalStateException("init() must be called before newInstance()");
-        }
-        TcpInstance inst = new TcpInstance(this);
-        TcpInstance[] grown = Arrays.copyOf(instances, instances.length + 1);
-        grown[grown.length - 1] = inst;
-        instances = grown;
-        return inst;
+    public DriverInstance newInstance() {
+        return life.add(() -> new TcpInstance(this));
     }
 
     // ---- for instances and the acceptor -----------------------------------------------------
@@ -188,10 +169,6 @@ final class TcpContext implements DriverContext {
         return selector;
     }
 
-    boolean isClosed() {
-        return closed;
-    }
-
     /** Socket options of every connection: no Nagle, keepalive tuned to notice silent deaths, buffer sizes. */
     void configure(SocketChannel ch) throws IOException {
         ch.configureBlocking(false);
@@ -214,7 +191,7 @@ final class TcpContext implements DriverContext {
 
     /** From the set-up thread: a connection with a valid handshake from the context at {@code senderUrl}. */
     synchronized void accepted(SocketChannel ch, byte[] senderUrl) {
-        if (closed) {
+        if (life.isClosed()) {
             closeChannel(ch);
             return;
         }
@@ -261,13 +238,13 @@ final class TcpContext implements DriverContext {
 
     @Override
     public Status recvProbeAny(InstanceRef ready) {
-        if (closed) {
+        if (life.isClosed()) {
             return Status.CLOSED;
         }
         try {
             selector.selectNow(markReady);
         } catch (IOException | java.nio.channels.ClosedSelectorException e) {
-            return closed ? Status.CLOSED : Status.BROKEN;
+            return life.isClosed() ? Status.CLOSED : Status.BROKEN;
         }
         return pick(ready);
     }
@@ -280,7 +257,7 @@ final class TcpContext implements DriverContext {
 
     /** Serves the instances marked ready, or holding buffered bytes, round robin. */
     private Status pick(InstanceRef ready) {
-        TcpInstance[] all = instances;
+        TcpInstance[] all = life.instances();
         int n = all.length;
         for (int k = 0; k < n; k++) {
             int i = (nextProbe + k) % n;
@@ -298,7 +275,7 @@ final class TcpContext implements DriverContext {
     @Override
     public Status recvWaitAny(InstanceRef ready) {
         while (true) {
-            if (closed) {
+            if (life.isClosed()) {
                 return Status.CLOSED;
             }
             if (cancelAny.compareAndSet(true, false)) {
@@ -313,7 +290,7 @@ final class TcpContext implements DriverContext {
                 // bound only limits how late a connection claimed during the wait is watched.
                 selector.select(markReady, 1000);
             } catch (IOException | java.nio.channels.ClosedSelectorException e) {
-                return closed ? Status.CLOSED : Status.BROKEN;
+                return life.isClosed() ? Status.CLOSED : Status.BROKEN;
             }
             s = pick(ready);
             if (s != Status.NOT_YET) {
@@ -324,7 +301,7 @@ final class TcpContext implements DriverContext {
 
     @Override
     public Status recvCancelAny() {
-        if (closed) {
+        if (life.isClosed()) {
             return Status.CLOSED;
         }
         cancelAny.set(true);
@@ -334,13 +311,9 @@ final class TcpContext implements DriverContext {
 
     @Override
     public void close() {
-        TcpInstance[] all;
-        synchronized (this) {
-            if (closed) {
-                return;
-            }
-            closed = true;
-            all = instances;
+        TcpInstance[] all = life.close();
+        if (all == null) {
+            return;
         }
         for (TcpInstance i : all) {
             i.contextClosed();
@@ -381,12 +354,6 @@ final class TcpContext implements DriverContext {
             ch.close();
         } catch (IOException ignored) {
             // already gone
-        }
-    }
-
-    private void checkOpen() {
-        if (closed) {
-            throw new IllegalStateException("tcp driver context is closed");
         }
     }
 

@@ -1,0 +1,108 @@
+package dev.ferry.spi;
+
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.function.IntFunction;
+import java.util.function.Supplier;
+
+/**
+ * The bookkeeping of seed 000's context life cycle, which every driver context needs and none
+ * should write again: properties asked exactly once and before init, init once, instances only
+ * after init, close last and once, every call after close an error. Instances are kept in a
+ * copy-on-write array, so probe-any and wait-any read them without a lock.
+ *
+ * <pre>{@code
+ * private final ContextLifecycle<MyInstance> life = new ContextLifecycle<>("my driver context", MyInstance[]::new);
+ *
+ * public DriverProperties properties() { life.beginProperties(); return ...; }
+ * public DriverUrl init() { life.beginInit(); DriverUrl url = ...; life.initialized(); return url; }
+ * public DriverInstance newInstance() { return life.add(() -> new MyInstance(this)); }
+ * public void close() { MyInstance[] all = life.close(); if (all == null) return; ... }
+ * }</pre>
+ *
+ * @param <I> the driver's instance type
+ */
+public final class ContextLifecycle<I> {
+    private final String what;
+    private boolean propertiesAsked;
+    private boolean initialized;
+    private volatile boolean closed;
+    private volatile I[] instances;
+
+    /**
+     * @param what     how errors name the context, e.g. "shm driver context"
+     * @param newArray the instance array constructor, e.g. {@code MyInstance[]::new}
+     */
+    public ContextLifecycle(String what, IntFunction<I[]> newArray) {
+        this.what = Objects.requireNonNull(what, "what");
+        this.instances = newArray.apply(0);
+    }
+
+    /** At the start of {@code properties()}: open, and asked for the first time. */
+    public synchronized void beginProperties() {
+        checkOpen();
+        if (propertiesAsked) {
+            throw new IllegalStateException("properties() is asked exactly once per context");
+        }
+        propertiesAsked = true;
+    }
+
+    /** At the start of {@code init()}: open, properties asked, not initialised yet. */
+    public synchronized void beginInit() {
+        checkOpen();
+        if (!propertiesAsked) {
+            throw new IllegalStateException("properties() must be asked before init()");
+        }
+        if (initialized) {
+            throw new IllegalStateException("init() was already called on this context");
+        }
+    }
+
+    /** At the end of a successful {@code init()}. */
+    public synchronized void initialized() {
+        initialized = true;
+    }
+
+    /** For calls that need init first ({@code newInstance}, {@code allocate}): open and initialised. */
+    public synchronized void requireInitialized(String call) {
+        checkOpen();
+        if (!initialized) {
+            throw new IllegalStateException("init() must be called before " + call);
+        }
+    }
+
+    /** {@code newInstance()}: checks, creates, and adds the instance. */
+    public synchronized I add(Supplier<I> create) {
+        requireInitialized("newInstance()");
+        I inst = create.get();
+        I[] grown = Arrays.copyOf(instances, instances.length + 1);
+        grown[grown.length - 1] = inst;
+        instances = grown;
+        return inst;
+    }
+
+    /** The instances, in creation order; never modified (a new array replaces it). */
+    public I[] instances() {
+        return instances;
+    }
+
+    public boolean isClosed() {
+        return closed;
+    }
+
+    /** Throws IllegalStateException once closed. */
+    public void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException(what + " is closed");
+        }
+    }
+
+    /** {@code close()}: the instances to tear down, or null when the context was closed already. */
+    public synchronized I[] close() {
+        if (closed) {
+            return null;
+        }
+        closed = true;
+        return instances;
+    }
+}
