@@ -1,6 +1,7 @@
 package dev.ferry.conformance;
 
 import dev.ferry.spi.Capabilities;
+import dev.ferry.spi.ConnectRequest;
 import dev.ferry.spi.DataCursor;
 import dev.ferry.spi.DataLayout;
 import dev.ferry.spi.Driver;
@@ -96,6 +97,53 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
             assertEquals(-1, checkPattern(r, 5));
         } finally {
             narrow.close();
+        }
+    }
+
+    /**
+     * A peer that connects first (connections are made on first use) is reported once by the
+     * optional acceptProbe; connecting back to the reported URL completes the connection, and
+     * what the peer sent before that arrives.
+     */
+    @Test
+    void acceptProbeReportsAPeerThatConnectsFirst() throws Exception {
+        ConnectRequest req = new ConnectRequest();
+        Status first = ctx.acceptProbe(req);
+        if (first == Status.NOT_IMPLEMENTED) {
+            return; // optional: an engine connects such a driver up front
+        }
+        assertEquals(Status.NOT_YET, first, "acceptProbe with nobody connecting");
+        DriverContext other = driver().newContext(new Hints(2, 1, true, Map.of()));
+        try {
+            other.properties();
+            DriverUrl u = other.init();
+            DriverInstance b = other.newInstance();
+            assertEquals(Status.DONE, b.connectAsync(url));
+            MemorySegment m = allocate(100);
+            fill(m, 9);
+            Packet sp = new Packet().useIov(IoVec.of(m));
+            CompletableFuture<Status> sent = CompletableFuture.supplyAsync(() -> {
+                Status s;
+                long end = System.nanoTime() + Transfers.TIMEOUT.toNanos();
+                while ((s = b.sendPost(sp)) == Status.NOT_YET && System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+                while (s == Status.DONE && (s = b.sendPoll(sp)) == Status.NOT_YET && System.nanoTime() < end) {
+                    Thread.onSpinWait();
+                }
+                return s;
+            }, helper);
+            assertEquals(Status.DONE, await(() -> ctx.acceptProbe(req), "acceptProbe"));
+            assertEquals(u, req.url, "the URL of the connecting context");
+            DriverInstance a = ctx.newInstance();
+            assertEquals(Status.DONE, a.connectAsync(req.url));
+            MemorySegment r = allocate(100);
+            assertEquals(100, Transfers.recvAny(a, caps, r, new Packet()));
+            assertEquals(-1, checkPattern(r, 9));
+            assertEquals(Status.DONE, sent.get(Transfers.TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+            assertEquals(Status.NOT_YET, ctx.acceptProbe(req), "a request is reported once");
+        } finally {
+            other.close();
         }
     }
 

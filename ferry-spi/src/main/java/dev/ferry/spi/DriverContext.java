@@ -65,6 +65,18 @@ public interface DriverContext extends AutoCloseable {
     }
 
     /**
+     * Optional, non-blocking: reports a peer context that called {@code connectAsync} with this
+     * context's URL while no instance of this context has connected (or is connecting) to it.
+     * Answers DONE with the peer's URL in {@code request}; the caller then makes an instance and
+     * connects it to that URL, which completes the connection. Each request is reported once;
+     * NOT_YET when none waits. A driver without it answers NOT_IMPLEMENTED, and an engine then
+     * connects to every peer of that driver up front.
+     */
+    default Status acceptProbe(ConnectRequest request) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /**
      * Memory the driver moves with no copy of its own beyond one memcpy or DMA: registered memory,
      * or memory in a segment the peers can map (the shm driver's shared arena). The engine's
      * allocation call for registered buffers comes here. Valid until the context closes. Optional:

@@ -1,6 +1,7 @@
 package dev.ferry.driver.shm;
 
 import dev.ferry.spi.Capabilities;
+import dev.ferry.spi.ConnectRequest;
 import dev.ferry.spi.ContextLifecycle;
 import dev.ferry.spi.CpuSet;
 import dev.ferry.spi.DriverContext;
@@ -55,6 +56,7 @@ final class ShmContext implements DriverContext {
     private DriverUrl url;
     private byte[] urlBytes;
     private int nextProbe;
+    private int requestsSeen;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
     private final List<MemorySegment> arenas = new ArrayList<>();
     private final List<Path> arenaFiles = new ArrayList<>();
@@ -174,6 +176,72 @@ final class ShmContext implements DriverContext {
             }
         }
         return null;
+    }
+
+    // ---- connection requests ----------------------------------------------------------------
+
+    /**
+     * Publishes a request in the peer's context file that it connect to us (connections are made
+     * on first use, so the peer may not know). False when all its slots are taken: try again.
+     */
+    boolean postRequest(MemorySegment peerCtx) {
+        byte[] k = key.getBytes(StandardCharsets.US_ASCII);
+        for (int i = 0; i < ShmLayout.REQUEST_SLOTS; i++) {
+            long at = ShmLayout.request(i);
+            if ((int) Channel.INT.getVolatile(peerCtx, at + ShmLayout.REQUEST_STATE) == ShmLayout.REQUEST_FREE
+                    && Channel.INT.compareAndSet(peerCtx, at + ShmLayout.REQUEST_STATE, ShmLayout.REQUEST_FREE, ShmLayout.REQUEST_WRITING)) {
+                peerCtx.set(ValueLayout.JAVA_INT, at + ShmLayout.REQUEST_KEY_LENGTH, k.length);
+                MemorySegment.copy(k, 0, peerCtx, ValueLayout.JAVA_BYTE, at + ShmLayout.REQUEST_KEY, k.length);
+                Channel.INT.setRelease(peerCtx, at + ShmLayout.REQUEST_STATE, ShmLayout.REQUEST_PUBLISHED);
+                Channel.INT.getAndAdd(peerCtx, ShmLayout.REQUESTS_PUBLISHED_OFFSET, 1);
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public Status acceptProbe(ConnectRequest request) {
+        if (life.isClosed()) {
+            return Status.CLOSED;
+        }
+        if (map == null) {
+            return Status.NOT_YET;
+        }
+        int published = (int) Channel.INT.getVolatile(map, ShmLayout.REQUESTS_PUBLISHED_OFFSET);
+        if (published == requestsSeen) {
+            return Status.NOT_YET; // the common case: one load
+        }
+        for (int i = 0; i < ShmLayout.REQUEST_SLOTS; i++) {
+            long at = ShmLayout.request(i);
+            if ((int) Channel.INT.getAcquire(map, at + ShmLayout.REQUEST_STATE) != ShmLayout.REQUEST_PUBLISHED) {
+                continue;
+            }
+            int n = map.get(ValueLayout.JAVA_INT, at + ShmLayout.REQUEST_KEY_LENGTH);
+            String peerKey = n > 0 && n <= ShmLayout.REQUEST_KEY_MAX
+                    ? new String(map.asSlice(at + ShmLayout.REQUEST_KEY, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII) : "";
+            Channel.INT.setRelease(map, at + ShmLayout.REQUEST_STATE, ShmLayout.REQUEST_FREE);
+            if (!peerKey.matches("r\\d+-p\\d+-c\\d+")) {
+                continue; // a garbled request: nothing to connect to
+            }
+            String name = "ferry-" + job + "-" + peerKey + ".ctx";
+            if (served(name)) {
+                continue;
+            }
+            request.url = DriverUrl.single((URL_PREFIX + name).getBytes(StandardCharsets.US_ASCII));
+            return Status.DONE;
+        }
+        requestsSeen = published;
+        return Status.NOT_YET;
+    }
+
+    private boolean served(String peerFileName) {
+        for (ShmInstance i : life.instances()) {
+            if (i.servesPeer(peerFileName)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     // ---- sleeping and waking ----------------------------------------------------------------

@@ -36,6 +36,8 @@ final class ShmInstance implements DriverInstance {
     private final ShmContext ctx;
     private volatile int state = NEW;
     private Path peerFile;
+    /** The connection request could not be published yet (the peer's slots were full). */
+    private boolean requestPending;
     private MemorySegment peerCtx;
     private long peerPid;
     private long peerStart;
@@ -66,6 +68,12 @@ final class ShmInstance implements DriverInstance {
     }
 
     // ---- connection -------------------------------------------------------------------------
+
+    /** Whether this instance is, or is becoming, the connection to the context in that file. */
+    boolean servesPeer(String peerFileName) {
+        Path p = peerFile;
+        return p != null && state < DISCONNECTED && p.getFileName().toString().equals(peerFileName);
+    }
 
     @Override
     public Status connectAsync(DriverUrl remote) {
@@ -117,6 +125,7 @@ final class ShmInstance implements DriverInstance {
             return fail("the process " + peerPid + " of " + peerFile + " is gone");
         }
         creator = cmp < 0;
+        requestPending = !ctx.postRequest(peerCtx);
         String low = creator ? ctx.key : m.group(2);
         String high = creator ? m.group(2) : ctx.key;
         chanFile = ShmFiles.DIR.resolve("ferry-" + ctx.job + "-" + low + "-" + high + ".chan");
@@ -176,6 +185,9 @@ final class ShmInstance implements DriverInstance {
     private void progressConnect() {
         if (state != CONNECTING) {
             return;
+        }
+        if (requestPending) {
+            requestPending = !ctx.postRequest(peerCtx);
         }
         if (creator) {
             if ((long) Channel.LONG.getVolatile(ch.map, ShmLayout.OWNER2_PID_OFFSET) != 0) {

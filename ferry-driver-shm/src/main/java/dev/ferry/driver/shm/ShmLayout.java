@@ -22,6 +22,11 @@ package dev.ferry.driver.shm;
  *   128 u32  doorbell: a futex word, incremented by senders when the receiver sleeps
  *   132 u32  sleepers: how many threads of the owner sleep on the doorbell
  *   136 u64  the owner's address of this very mapping: what a peer reads to probe process_vm_readv
+ *   256 u32  connection requests published: bumped by a peer after it published one (below)
+ *   512      {@link #REQUEST_SLOTS} connection-request slots of {@link #REQUEST_BYTES} bytes, written by
+ *            peers that connect to this context ({@code acceptProbe} reports them):
+ *            +0 u32 state ({@link #REQUEST_FREE}, {@link #REQUEST_WRITING}, {@link #REQUEST_PUBLISHED}),
+ *            +4 u32 key length, +8 the connecting context's key (at most {@link #REQUEST_KEY_MAX} bytes)
  * </pre>
  *
  * <p><b>Channel file</b>: one per connection, created by the side whose URL sorts lower (A). The
@@ -90,6 +95,17 @@ final class ShmLayout {
     static final long SLEEPERS_OFFSET = 132;
     static final long CONTEXT_ADDRESS_OFFSET = 136;
     static final long CONTEXT_BYTES = 4096;
+    static final long REQUESTS_PUBLISHED_OFFSET = 256;
+    static final long REQUESTS_OFFSET = 512;
+    static final int REQUEST_BYTES = 64;
+    static final int REQUEST_SLOTS = (int) ((CONTEXT_BYTES - REQUESTS_OFFSET) / REQUEST_BYTES);
+    static final long REQUEST_STATE = 0;
+    static final long REQUEST_KEY_LENGTH = 4;
+    static final long REQUEST_KEY = 8;
+    static final int REQUEST_KEY_MAX = REQUEST_BYTES - (int) REQUEST_KEY;
+    static final int REQUEST_FREE = 0;
+    static final int REQUEST_WRITING = 1;
+    static final int REQUEST_PUBLISHED = 2;
 
     // channel file
     static final long STATE_A_OFFSET = 128;
@@ -143,6 +159,11 @@ final class ShmLayout {
     /** Offset of ring {@code which} (0: A to B, 1: B to A) in a channel file. */
     static long ring(int which) {
         return RINGS_OFFSET + which * RING_BYTES;
+    }
+
+    /** Offset of connection-request slot {@code i} in a context file. */
+    static long request(int i) {
+        return REQUESTS_OFFSET + (long) i * REQUEST_BYTES;
     }
 
     static long slot(long position) {

@@ -14,8 +14,17 @@ final class Handshake {
     }
 
     static ByteBuffer encode(byte[] key, int senderRank, int receiverRank, byte[] senderUrl) {
+        return encode(WireFormat.HS_MAGIC, key, senderRank, receiverRank, senderUrl);
+    }
+
+    /** A connection request: the same fields, asking the receiver to connect back. */
+    static ByteBuffer encodeRequest(byte[] key, int senderRank, int receiverRank, byte[] senderUrl) {
+        return encode(WireFormat.HS_REQUEST_MAGIC, key, senderRank, receiverRank, senderUrl);
+    }
+
+    private static ByteBuffer encode(int magic, byte[] key, int senderRank, int receiverRank, byte[] senderUrl) {
         ByteBuffer b = ByteBuffer.allocate(WireFormat.HS_FIXED + key.length + senderUrl.length);
-        b.putInt(WireFormat.HS_MAGIC).putShort(WireFormat.VERSION).putShort((short) key.length)
+        b.putInt(magic).putShort(WireFormat.VERSION).putShort((short) key.length)
                 .putInt(senderRank).putInt(receiverRank).putInt(senderUrl.length).put(key).put(senderUrl);
         return b.flip();
     }
@@ -36,7 +45,7 @@ final class Handshake {
     }
 
     /** What the accepting side knows after a complete, valid handshake. */
-    record Hello(int senderRank, int receiverRank, byte[] senderUrl) {
+    record Hello(int senderRank, int receiverRank, byte[] senderUrl, boolean request) {
     }
 
     /**
@@ -51,6 +60,7 @@ final class Handshake {
         private int keyLength;
         private int senderRank;
         private int receiverRank;
+        private boolean request;
         private String rejection;
         private Hello hello;
 
@@ -70,9 +80,11 @@ final class Handshake {
             }
             if (!fixedDone) {
                 buf.flip();
-                if (buf.getInt(WireFormat.HS_MAGIC_OFFSET) != WireFormat.HS_MAGIC) {
+                int magic = buf.getInt(WireFormat.HS_MAGIC_OFFSET);
+                if (magic != WireFormat.HS_MAGIC && magic != WireFormat.HS_REQUEST_MAGIC) {
                     return reject("not a Ferry handshake (bad magic)");
                 }
+                request = magic == WireFormat.HS_REQUEST_MAGIC;
                 short version = buf.getShort(WireFormat.HS_VERSION_OFFSET);
                 if (version != WireFormat.VERSION) {
                     return reject("handshake version " + version + ", expected " + WireFormat.VERSION);
@@ -105,7 +117,7 @@ final class Handshake {
             }
             byte[] url = new byte[buf.remaining()];
             buf.get(url);
-            hello = new Hello(senderRank, receiverRank, url);
+            hello = new Hello(senderRank, receiverRank, url, request);
             return true;
         }
 

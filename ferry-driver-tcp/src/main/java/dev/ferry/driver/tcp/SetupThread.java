@@ -48,15 +48,18 @@ final class SetupThread implements Runnable {
         final List<TcpAddress> targets;
         final long deadline;
         final ByteBuffer hello;
+        /** A connection request only: closed after the reply, the instance keeps waiting. */
+        final boolean request;
         final ByteBuffer reply = ByteBuffer.allocate(WireFormat.REPLY_BYTES);
         int index = -1;
         SocketChannel channel;
 
-        Outgoing(TcpInstance instance, List<TcpAddress> targets, long deadline, ByteBuffer hello) {
+        Outgoing(TcpInstance instance, List<TcpAddress> targets, long deadline, ByteBuffer hello, boolean request) {
             this.instance = instance;
             this.targets = targets;
             this.deadline = deadline;
             this.hello = hello;
+            this.request = request;
         }
 
         InetSocketAddress target() {
@@ -219,6 +222,8 @@ final class SetupThread implements Runnable {
                     if (bad != null) {
                         TcpContext.closeChannel(o.channel);
                         o.instance.setupFailed(bad);
+                    } else if (o.request) {
+                        TcpContext.closeChannel(o.channel); // delivered: the peer connects back
                     } else {
                         o.instance.established(o.channel);
                     }
@@ -284,7 +289,12 @@ final class SetupThread implements Runnable {
                     throw new IOException("handshake reply not written in time");
                 }
             }
-            ctx.accepted(ch, p.decoder().hello().senderUrl());
+            if (p.decoder().hello().request()) {
+                TcpContext.closeChannel(ch);
+                ctx.requested(p.decoder().hello().senderUrl());
+            } else {
+                ctx.accepted(ch, p.decoder().hello().senderUrl());
+            }
         } catch (IOException e) {
             LOG.log(System.Logger.Level.WARNING, "tcp: connection from {0} failed during its handshake: {1}", p.remote(), e.getMessage());
             close(k);

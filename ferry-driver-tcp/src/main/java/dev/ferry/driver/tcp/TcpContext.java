@@ -1,6 +1,7 @@
 package dev.ferry.driver.tcp;
 
 import dev.ferry.spi.Capabilities;
+import dev.ferry.spi.ConnectRequest;
 import dev.ferry.spi.ContextLifecycle;
 import dev.ferry.spi.CpuSet;
 import dev.ferry.spi.DriverContext;
@@ -65,6 +66,9 @@ final class TcpContext implements DriverContext {
     private final Map<ByteBuffer, ArrayDeque<SocketChannel>> unclaimed = new HashMap<>();
     /** Instances waiting for their peer to connect, by the peer's URL. */
     private final Map<ByteBuffer, ArrayDeque<TcpInstance>> awaiting = new HashMap<>();
+    /** Peers that asked to be connected (acceptProbe), oldest first. */
+    private final ArrayDeque<byte[]> requests = new ArrayDeque<>();
+    private volatile int requestCount;
     private int nextProbe;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
 
@@ -202,19 +206,62 @@ final class TcpContext implements DriverContext {
             inst.established(ch);
         } else {
             unclaimed.computeIfAbsent(key, k -> new ArrayDeque<>()).add(ch);
+            requested(senderUrl); // nobody here connected to that peer yet: report it
         }
     }
 
-    /** An instance that waits for the context at {@code remoteUrl} to connect: given its connection now or when it comes. */
-    synchronized void await(TcpInstance inst, byte[] remoteUrl) {
+    /**
+     * An instance that waits for the context at {@code remoteUrl} to connect: given its connection
+     * now (true) or when it comes (false).
+     */
+    synchronized boolean await(TcpInstance inst, byte[] remoteUrl) {
         ByteBuffer key = ByteBuffer.wrap(remoteUrl);
         ArrayDeque<SocketChannel> q = unclaimed.get(key);
         SocketChannel ch = q == null ? null : q.poll();
         if (ch != null) {
             inst.established(ch);
-        } else {
-            awaiting.computeIfAbsent(key, k -> new ArrayDeque<>()).add(inst);
+            return true;
         }
+        awaiting.computeIfAbsent(key, k -> new ArrayDeque<>()).add(inst);
+        return false;
+    }
+
+    /** From the set-up thread: the context at {@code senderUrl} asks us to connect to it. */
+    synchronized void requested(byte[] senderUrl) {
+        if (!life.isClosed()) {
+            requests.add(senderUrl);
+            requestCount++;
+        }
+    }
+
+    @Override
+    public Status acceptProbe(ConnectRequest request) {
+        if (life.isClosed()) {
+            return Status.CLOSED;
+        }
+        if (requestCount == 0) { // the common case, without the lock
+            return Status.NOT_YET;
+        }
+        synchronized (this) {
+            byte[] url;
+            while ((url = requests.poll()) != null) {
+                requestCount--;
+                if (!served(url)) {
+                    request.url = DriverUrl.decode(url);
+                    return Status.DONE;
+                }
+            }
+            return Status.NOT_YET;
+        }
+    }
+
+    private boolean served(byte[] url) {
+        for (TcpInstance i : life.instances()) {
+            if (i.servesPeer(url)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** An instance no longer waits (it failed, or was disconnected or closed). */

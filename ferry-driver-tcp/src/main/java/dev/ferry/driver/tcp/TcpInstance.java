@@ -44,6 +44,8 @@ final class TcpInstance implements DriverInstance {
     private volatile int state = NEW;
     private volatile String failure = "";
     private List<TcpAddress> targets;
+    /** The peer context's encoded URL, once connectAsync was called. */
+    private volatile byte[] remoteUrl;
     private long deadline;
     private volatile SocketChannel channel;
     private SelectionKey key;
@@ -79,6 +81,12 @@ final class TcpInstance implements DriverInstance {
         this.ctx = ctx;
     }
 
+    /** Whether this instance is, or is becoming, the connection to the context with that URL. */
+    boolean servesPeer(byte[] url) {
+        byte[] r = remoteUrl;
+        return r != null && state < DISCONNECTED && Arrays.equals(r, url);
+    }
+
     boolean hasBufferedData() {
         return buffered;
     }
@@ -107,14 +115,20 @@ final class TcpInstance implements DriverInstance {
             return Status.INVALID; // a context does not connect to itself; the self driver does that
         }
         targets = parsed;
+        this.remoteUrl = remoteUrl;
         deadline = System.nanoTime() + ctx.connectTimeoutNanos();
         if (cmp < 0) {
             state = CONNECTING;
             ctx.connect(new SetupThread.Outgoing(this, parsed, deadline,
-                    Handshake.encode(ctx.jobKey(), ctx.rank(), parsed.get(0).rank(), ctx.urlBytes())));
+                    Handshake.encode(ctx.jobKey(), ctx.rank(), parsed.get(0).rank(), ctx.urlBytes()), false));
         } else {
             state = AWAITING;
-            ctx.await(this, remoteUrl);
+            if (!ctx.await(this, remoteUrl)) {
+                // The peer connects, but it may not know it should (connections are made on first
+                // use): ask it to, with a request it reports through acceptProbe.
+                ctx.connect(new SetupThread.Outgoing(this, parsed, deadline,
+                        Handshake.encodeRequest(ctx.jobKey(), ctx.rank(), parsed.get(0).rank(), ctx.urlBytes()), true));
+            }
         }
         return state == BROKEN ? Status.BROKEN : Status.DONE;
     }

@@ -7,7 +7,8 @@ package dev.ferry.driver.tcp;
  * variable parts:
  * <pre>
  *   offset size
- *   0      4    magic  'FRYH' ({@link #HS_MAGIC})
+ *   0      4    magic  'FRYH' ({@link #HS_MAGIC}), or 'FRYQ' ({@link #HS_REQUEST_MAGIC}) for a connection
+ *               request: "connect to me", from the side that waits (its URL sorts higher); closed after the reply
  *   4      2    version ({@link #VERSION})
  *   6      2    job key length, 0..{@link #MAX_KEY}
  *   8      4    sender rank
@@ -27,6 +28,7 @@ package dev.ferry.driver.tcp;
  */
 final class WireFormat {
     static final int HS_MAGIC = 0x46525948;
+    static final int HS_REQUEST_MAGIC = 0x46525951;
     static final short VERSION = 1;
     static final int HS_MAGIC_OFFSET = 0;
     static final int HS_VERSION_OFFSET = 4;
