@@ -5,6 +5,7 @@ import dev.ferry.launch.pmi.Bootstrap;
 import dev.ferry.launch.pmi.KeyValues;
 import dev.ferry.launch.pmi.NodeId;
 import dev.ferry.spi.DriverContext;
+import dev.ferry.spi.DriverProperties;
 import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Hints;
 
@@ -35,41 +36,63 @@ public final class WireUp implements AutoCloseable {
 
     private final Bootstrap boot;
     private final Map<String, DriverContext> contexts;
+    private final Map<String, DriverProperties> properties;
+    private final Map<String, DiscoveredDriver> driverOf;
     private final String[] nodes;
     private final List<Map<String, DriverUrl>> urls;
     private final String jobKey;
 
-    private WireUp(Bootstrap boot, Map<String, DriverContext> contexts, String[] nodes, List<Map<String, DriverUrl>> urls, String jobKey) {
+    private WireUp(Bootstrap boot, Map<String, DriverContext> contexts, Map<String, DriverProperties> properties,
+                   Map<String, DiscoveredDriver> driverOf, String[] nodes, List<Map<String, DriverUrl>> urls, String jobKey) {
         this.boot = boot;
         this.contexts = contexts;
+        this.properties = properties;
+        this.driverOf = driverOf;
         this.nodes = nodes;
         this.urls = urls;
         this.jobKey = jobKey;
     }
 
-    /** Runs the exchange (collective: every rank calls it). */
+    /** Runs the exchange (collective: every rank calls it), one context per driver. */
     public static WireUp exchange(Bootstrap boot, List<DiscoveredDriver> drivers) {
+        return exchange(boot, drivers, Map.of());
+    }
+
+    /**
+     * Runs the exchange with {@code contextsPerDriver} contexts of the drivers it names (one of
+     * every other): the first context of a driver is named as the driver, further ones
+     * {@code NAME.1}, {@code NAME.2}, ... (rails).
+     */
+    public static WireUp exchange(Bootstrap boot, List<DiscoveredDriver> drivers, Map<String, Integer> contextsPerDriver) {
         String jobKey = jobKey(boot);
         String jobId = System.getenv().getOrDefault("FERRY_JOB_ID", boot.jobId());
         Map<String, DriverContext> contexts = new LinkedHashMap<>();
+        Map<String, DriverProperties> properties = new HashMap<>();
+        Map<String, DiscoveredDriver> driverOf = new LinkedHashMap<>();
         int rank = boot.rank();
-        KeyValues.put(boot, "ferry.node." + rank, NodeId.current());
+        KeyValues.put(boot, "ferry.node." + rank, NodeId.current(rank));
         for (DiscoveredDriver d : drivers) {
             if (!d.available()) {
                 continue;
             }
-            DriverContext ctx = null;
-            try {
-                ctx = d.driver().newContext(new Hints(boot.size(), rank, boot.wideUrlSupport(),
-                        Map.of(Hints.JOB_ID, jobId, Hints.JOB_KEY, jobKey)));
-                ctx.properties();
-                DriverUrl url = ctx.init();
-                contexts.put(d.name(), ctx);
-                KeyValues.put(boot, "ferry.url." + rank + "." + d.name(), url.toText());
-            } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.WARNING, "driver {0} could not start on rank {1}: {2}", d.name(), rank, e.getMessage());
-                if (ctx != null) {
-                    ctx.close();
+            int count = contextsPerDriver.getOrDefault(d.name(), 1);
+            for (int i = 0; i < count; i++) {
+                String name = i == 0 ? d.name() : d.name() + "." + i;
+                driverOf.put(name, d);
+                DriverContext ctx = null;
+                try {
+                    ctx = d.driver().newContext(new Hints(boot.size(), rank, boot.wideUrlSupport(),
+                            Map.of(Hints.JOB_ID, jobId, Hints.JOB_KEY, jobKey)));
+                    DriverProperties p = ctx.properties();
+                    DriverUrl url = ctx.init();
+                    contexts.put(name, ctx);
+                    properties.put(name, p);
+                    KeyValues.put(boot, "ferry.url." + rank + "." + name, url.toText());
+                } catch (RuntimeException e) {
+                    LOG.log(System.Logger.Level.WARNING, "driver {0} could not start on rank {1}: {2}", name, rank, e.getMessage());
+                    if (ctx != null) {
+                        ctx.close();
+                    }
                 }
             }
         }
@@ -82,15 +105,15 @@ public final class WireUp implements AutoCloseable {
                 throw new IllegalStateException("rank " + r + " published no node identity");
             }
             Map<String, DriverUrl> m = new HashMap<>();
-            for (DiscoveredDriver d : drivers) {
-                String u = KeyValues.get(boot, "ferry.url." + r + "." + d.name());
+            for (String name : driverOf.keySet()) {
+                String u = KeyValues.get(boot, "ferry.url." + r + "." + name);
                 if (u != null) {
-                    m.put(d.name(), DriverUrl.parse(u));
+                    m.put(name, DriverUrl.parse(u));
                 }
             }
             urls.add(m);
         }
-        return new WireUp(boot, contexts, nodes, urls, jobKey);
+        return new WireUp(boot, contexts, properties, driverOf, nodes, urls, jobKey);
     }
 
     /** The job key: FERRY_JOB_KEY from ferry run; under a foreign launcher, one rank 0 draws and shares. */
@@ -134,6 +157,26 @@ public final class WireUp implements AutoCloseable {
     /** This rank's context of {@code driver}, or null. */
     public DriverContext context(String driver) {
         return contexts.get(driver);
+    }
+
+    /** The names of this rank's open contexts, in order of preference. */
+    public List<String> contextNames() {
+        return List.copyOf(contexts.keySet());
+    }
+
+    /** The properties {@code context} gave at start (they are asked only once). */
+    public DriverProperties properties(String context) {
+        return properties.get(context);
+    }
+
+    /** The driver behind {@code context}. */
+    public DiscoveredDriver driver(String context) {
+        return driverOf.get(context);
+    }
+
+    /** The bootstrap the exchange ran on (for collective steps of the layers above, like a closing fence). */
+    public Bootstrap bootstrap() {
+        return boot;
     }
 
     /** Number of distinct nodes in the job. */

@@ -18,6 +18,33 @@ public final class NodeId {
     private NodeId() {
     }
 
+    /** Ranks per simulated node: with it, rank r is on node {@code r / K} of this machine (tests of multi-node jobs on one machine). */
+    public static final String RANKS_PER_NODE = "FERRY_RANKS_PER_NODE";
+
+    /**
+     * This rank's node identity: {@link #current()}, or, when FERRY_RANKS_PER_NODE=K is set, that
+     * plus {@code #n} with n = rank / K, so one machine plays several nodes.
+     */
+    public static String current(int rank) {
+        String k = System.getenv(RANKS_PER_NODE);
+        if (k == null) {
+            k = System.getProperty("ferry.ranks.per.node");
+        }
+        if (k == null || k.isBlank()) {
+            return current();
+        }
+        int per;
+        try {
+            per = Integer.parseInt(k.strip());
+        } catch (NumberFormatException e) {
+            per = -1;
+        }
+        if (per < 1) {
+            throw new IllegalArgumentException(RANKS_PER_NODE + " must be a positive number of ranks, not '" + k + "'");
+        }
+        return current() + "#" + rank / per;
+    }
+
     public static String current() {
         String forced = System.getenv(SETTING);
         if (forced == null) {

@@ -1,0 +1,20 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.spi.DataLayout;
+
+/** One piece of a rendezvous the source sends on one rail: a DATA header, then the raw bytes. */
+final class Chunk {
+    final SendRequest request;
+    final long targetId;
+    final long offset;
+    final long length;
+    final DataLayout bytes;
+
+    Chunk(SendRequest request, long targetId, long offset, long length) {
+        this.request = request;
+        this.targetId = targetId;
+        this.offset = offset;
+        this.length = length;
+        this.bytes = new SliceLayout(request.layout, offset, length);
+    }
+}

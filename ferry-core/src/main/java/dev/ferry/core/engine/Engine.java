@@ -1,0 +1,586 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.core.boot.WireUp;
+import dev.ferry.core.config.FerrySettings;
+import dev.ferry.core.driver.DiscoveredDriver;
+import dev.ferry.core.driver.DriverCatalog;
+import dev.ferry.core.driver.DriverSelection;
+import dev.ferry.launch.pmi.Bootstrap;
+import dev.ferry.launch.pmi.Bootstraps;
+import dev.ferry.spi.ConnectRequest;
+import dev.ferry.spi.DriverProperties;
+import dev.ferry.spi.DriverUrl;
+import dev.ferry.spi.Status;
+import dev.ferry.spi.Transport;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The engine of one process (seeds 000, 001, 002): a session of {@code size} ranks, a gate per
+ * peer, and on each gate the rails its locality calls for. A rank reaches itself through
+ * {@code self}; peers on its node through the local driver (shm), which overrides the remote one
+ * (seed 001); all others through the remote driver (tcp). Several contexts of one class are
+ * several rails (FERRY_RAILS), over which large messages are split by bandwidth. Connections
+ * are made on first use.
+ *
+ * <p>Messages: immediate up to the gate's eager limit (aggregated into one packet when several
+ * wait), else rendezvous (the target decides where the data goes, then the driver moves it by
+ * its best way). Per-peer credits bound the unexpected immediate data a receiver holds.
+ *
+ * <p>Progress: by {@link #progress()} and by waiting on a request in the calling thread (caller
+ * mode: one thread at a time), or by a background thread ({@code FERRY_PROGRESS=thread}, seed
+ * 004's offload), to which other threads hand their requests.
+ *
+ * <pre>{@code
+ * try (Engine e = Engine.init(m -> m.receive(inbox, inboxRequest))) {
+ *     SendRequest s = new SendRequest();
+ *     e.send(s.to((e.rank() + 1) % e.size(), 42L, data));
+ *     s.join(Duration.ofSeconds(10));
+ * }
+ * }</pre>
+ */
+public final class Engine implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Engine.class.getName());
+    static final Duration CLOSE_FLUSH = Duration.ofSeconds(30);
+
+    final int rank;
+    private final int size;
+    private final WireUp wire;
+    private final boolean ownsBootstrap;
+    private final MessageHandler handler;
+    private final Gate[] gates;
+    private final List<EngineContext> contexts;
+    private final Map<String, Map<ByteBuffer, Integer>> rankByUrl = new HashMap<>();
+    private final List<EngineContext> accepting = new ArrayList<>();
+    private final ConnectRequest request = new ConnectRequest();
+    private volatile Gate[] active = new Gate[0];
+    final EngineStats stats;
+    final boolean multirail;
+    final long multirailMin;
+    private final long eagerSetting;
+    private final long creditLimit;
+    private final DriverUrl selfUrl;
+
+    private boolean inProgress;
+    private int passes;
+    volatile boolean closing;
+    private volatile boolean closed;
+
+    private final Thread progressThread;
+    private final CommandQueue commands;
+    private volatile boolean threadStop;
+    private volatile boolean threadParked;
+
+    /** Starts an engine from the environment: the launcher's bootstrap, the drivers FERRY_DRIVERS selects. */
+    public static Engine init(MessageHandler handler) {
+        Bootstrap boot = Bootstraps.fromEnvironment();
+        try {
+            List<DiscoveredDriver> drivers = DriverSelection.parse(FerrySettings.DRIVERS.value()).select(DriverCatalog.discover().all());
+            return new Engine(boot, true, drivers, handler);
+        } catch (RuntimeException e) {
+            boot.close();
+            throw e;
+        }
+    }
+
+    /** Starts an engine on a given bootstrap with the given drivers, in order of preference (collective). */
+    public static Engine init(Bootstrap boot, List<DiscoveredDriver> drivers, MessageHandler handler) {
+        return new Engine(boot, false, drivers, handler);
+    }
+
+    private Engine(Bootstrap boot, boolean ownsBootstrap, List<DiscoveredDriver> drivers, MessageHandler handler) {
+        this.handler = java.util.Objects.requireNonNull(handler, "handler");
+        this.ownsBootstrap = ownsBootstrap;
+        this.multirail = EngineSettings.multirail();
+        this.multirailMin = EngineSettings.multirailMin();
+        this.eagerSetting = EngineSettings.eagerLimit();
+        this.creditLimit = EngineSettings.credits();
+        boolean thread = EngineSettings.progressThread();
+        Map<String, Integer> railCounts = railCounts(EngineSettings.RAILS.value());
+        this.wire = WireUp.exchange(boot, drivers, railCounts);
+        this.rank = wire.rank();
+        this.size = wire.size();
+        this.contexts = new ArrayList<>();
+        for (String name : wire.contextNames()) {
+            DiscoveredDriver d = wire.driver(name);
+            DriverProperties p = wire.properties(name);
+            contexts.add(new EngineContext(contexts.size(), name, d.name(), d.driver().description(), wire.context(name), p.capabilities(), p.profile()));
+        }
+        this.stats = new EngineStats(contexts.stream().map(EngineContext::name).toArray(String[]::new));
+        EngineContext selfCtx = contexts.stream().filter(c -> c.caps().transport() == Transport.SELF).findFirst().orElse(null);
+        this.selfUrl = selfCtx == null ? null : wire.url(rank, selfCtx.name());
+        this.gates = new Gate[size];
+        for (int r = 0; r < size; r++) {
+            gates[r] = newGate(r);
+        }
+        for (EngineContext c : contexts) {
+            Map<ByteBuffer, Integer> m = new HashMap<>();
+            for (int r = 0; r < size; r++) {
+                DriverUrl u = wire.url(r, c.name());
+                if (u != null && r != rank) {
+                    m.put(ByteBuffer.wrap(u.encoded()), r);
+                }
+            }
+            rankByUrl.put(c.name(), m);
+            Status s = c.context().acceptProbe(request);
+            if (s == Status.NOT_IMPLEMENTED) {
+                // The driver cannot tell us that a peer connects: connect its gates up front.
+                for (Gate g : gates) {
+                    if (g.rank != rank && uses(g, c)) {
+                        connect(g);
+                    }
+                }
+            } else {
+                accepting.add(c);
+                if (s == Status.DONE) {
+                    accepted(c, request.url);
+                }
+            }
+        }
+        if (EngineSettings.info()) {
+            LOG.log(System.Logger.Level.INFO, "\n" + describe());
+        }
+        if (thread) {
+            commands = new CommandQueue(4096);
+            progressThread = Thread.ofPlatform().daemon().name("ferry-progress-" + rank).unstarted(this::progressLoop);
+            progressThread.start();
+        } else {
+            commands = null;
+            progressThread = null;
+        }
+    }
+
+    private static boolean uses(Gate g, EngineContext c) {
+        for (Rail r : g.rails) {
+            if (r.ec == c) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** FERRY_RAILS: {@code NAME:COUNT,...}. */
+    static Map<String, Integer> railCounts(String spec) {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        if (spec == null || spec.isBlank()) {
+            return m;
+        }
+        for (String item : spec.split(",")) {
+            String[] kv = item.strip().split(":");
+            int n;
+            try {
+                n = kv.length == 2 ? Integer.parseInt(kv[1].strip()) : -1;
+            } catch (NumberFormatException e) {
+                n = -1;
+            }
+            if (n < 1 || n > 16 || !kv[0].strip().matches("[a-z][a-z0-9-]*")) {
+                throw new IllegalArgumentException(EngineSettings.RAILS.name() + ": '" + item.strip() + "' is not NAME:COUNT with COUNT 1..16 (in '" + spec + "')");
+            }
+            m.put(kv[0].strip(), n);
+        }
+        return m;
+    }
+
+    /** Which contexts reach {@code peer}, by locality (seed 001: local overrides remote). */
+    private Gate newGate(int peer) {
+        String kind;
+        List<EngineContext> chosen = new ArrayList<>();
+        List<DriverUrl> urls = new ArrayList<>();
+        if (peer == rank) {
+            kind = "self";
+            pick(peer, Transport.SELF, chosen, urls);
+        } else if (wire.node(peer).equals(wire.node(rank))) {
+            kind = "same node";
+            pick(peer, Transport.LOCAL, chosen, urls);
+            if (chosen.isEmpty()) {
+                pick(peer, Transport.REMOTE, chosen, urls);
+            }
+        } else {
+            kind = "remote";
+            pick(peer, Transport.REMOTE, chosen, urls);
+        }
+        if (!multirail && chosen.size() > 1) {
+            chosen.subList(1, chosen.size()).clear();
+            urls.subList(1, urls.size()).clear();
+        }
+        return new Gate(this, peer, kind, chosen, urls, eagerSetting, creditLimit);
+    }
+
+    private void pick(int peer, Transport t, List<EngineContext> chosen, List<DriverUrl> urls) {
+        for (EngineContext c : contexts) {
+            DriverUrl u = wire.url(peer, c.name());
+            if (c.caps().transport() == t && u != null) {
+                chosen.add(c);
+                urls.add(u);
+            }
+        }
+    }
+
+    // ---- the session ------------------------------------------------------------------------
+
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return size;
+    }
+
+    /** The node identity of {@code rank} (host and boot id, or FERRY_NODE_ID, or simulated with FERRY_RANKS_PER_NODE). */
+    public String node(int rank) {
+        return wire.node(rank);
+    }
+
+    public EngineStats stats() {
+        return stats;
+    }
+
+    /** The names of the contexts (rails) the gate to {@code peer} uses, in order; rail 0 carries the small messages. */
+    public List<String> rails(int peer) {
+        checkRank(peer);
+        List<String> l = new ArrayList<>();
+        for (Rail r : gates[peer].rails) {
+            l.add(r.ec.name());
+        }
+        return l;
+    }
+
+    /** The largest message sent immediate to {@code peer}; larger ones go by rendezvous. */
+    public long eagerLimit(int peer) {
+        checkRank(peer);
+        return gates[peer].eagerLimit;
+    }
+
+    /**
+     * Memory for large transfers: in the local driver's shared arena where it has one (a transfer
+     * between two such buffers is one memcpy), else ordinary off-heap memory. Page aligned.
+     */
+    public MemorySegment allocate(long bytes) {
+        for (EngineContext c : contexts) {
+            if (c.caps().transport() == Transport.LOCAL) {
+                MemorySegment m = c.context().allocate(bytes);
+                if (m != null) {
+                    return m;
+                }
+            }
+        }
+        return Arena.ofAuto().allocate(bytes, 4096);
+    }
+
+    // ---- sending ----------------------------------------------------------------------------
+
+    /** Starts a send; it completes when its data has left (immediate) or was moved (rendezvous). */
+    public void send(SendRequest s) {
+        checkRank(s.peer);
+        if (closed) {
+            throw new IllegalStateException("the engine is closed");
+        }
+        s.begin(this);
+        if (onEngineThread()) {
+            doSend(s);
+        } else {
+            forward(s);
+        }
+    }
+
+    private void doSend(SendRequest s) {
+        Gate g = gates[s.peer];
+        if (g.state == Gate.NEW) {
+            connect(g);
+        }
+        g.send(s);
+    }
+
+    private void connect(Gate g) {
+        if (g.state != Gate.NEW) {
+            return;
+        }
+        g.connect(selfUrl);
+        if (g.state == Gate.OPEN) {
+            Gate[] a = active;
+            Gate[] b = java.util.Arrays.copyOf(a, a.length + 1);
+            b[a.length] = g;
+            active = b;
+        }
+    }
+
+    private void checkRank(int peer) {
+        if (peer < 0 || peer >= size) {
+            throw new IllegalArgumentException("rank " + peer + " outside 0.." + (size - 1));
+        }
+    }
+
+    // ---- receiving --------------------------------------------------------------------------
+
+    /** From a gate's parse: hands a message to the layer above; what it leaves is dropped. */
+    void deliver(Message view) {
+        handler.onMessage(view);
+        if (!view.taken) {
+            view.drop();
+        }
+    }
+
+    /** A kept message holds {@code credit} until it is received or dropped. */
+    void held(int credit) {
+        stats.held(credit);
+    }
+
+    /** An immediate message is consumed: its credits go back to the sender. */
+    void consumed(Message m) {
+        if (!onEngineThread()) {
+            forward(m);
+            return;
+        }
+        if (!m.transientView) {
+            stats.held(-m.credit);
+        }
+        m.gate.creditsOwed += m.credit;
+    }
+
+    void receiveRendezvous(Message m, RecvRequest r) {
+        if (!onEngineThread()) {
+            r.pendingMessage = m;
+            forward(r);
+            return;
+        }
+        if (!m.transientView) {
+            stats.held(-m.credit);
+        }
+        m.gate.receiveRendezvous(m, r);
+    }
+
+    void gateFailed(Gate g) {
+        if (!closing) {
+            handler.onPeerFailed(g.rank, g.failStatus, g.failure);
+        }
+    }
+
+    // ---- progress ---------------------------------------------------------------------------
+
+    boolean callerProgress() {
+        return progressThread == null;
+    }
+
+    private boolean onEngineThread() {
+        return progressThread == null || Thread.currentThread() == progressThread;
+    }
+
+    /**
+     * Makes progress once (caller mode): sends what waits, receives what arrived, runs the handler.
+     * True when anything happened. Does nothing when called from a handler, or from another thread
+     * than the progress thread in thread mode.
+     */
+    public boolean progress() {
+        if (!onEngineThread() || inProgress || closed) {
+            return false;
+        }
+        inProgress = true;
+        try {
+            return progressOnce();
+        } finally {
+            inProgress = false;
+        }
+    }
+
+    private boolean progressOnce() {
+        boolean work = false;
+        if (commands != null) {
+            Object c;
+            while ((c = commands.poll()) != null) {
+                execute(c);
+                work = true;
+            }
+        }
+        if ((++passes & 63) == 0 || !work) {
+            work |= pollAccepts();
+        }
+        for (Gate g : active) {
+            if (g.state == Gate.OPEN) {
+                work |= g.progress();
+            }
+        }
+        return work;
+    }
+
+    private boolean pollAccepts() {
+        boolean any = false;
+        for (int i = 0; i < accepting.size(); i++) {
+            EngineContext c = accepting.get(i);
+            while (c.context().acceptProbe(request) == Status.DONE) {
+                accepted(c, request.url);
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    private void accepted(EngineContext c, DriverUrl url) {
+        Integer peer = rankByUrl.get(c.name()).get(ByteBuffer.wrap(url.encoded()));
+        if (peer == null) {
+            LOG.log(System.Logger.Level.WARNING, "rank {0}: a connection request on {1} from {2}, which is no rank of this job", rank, c.name(), url);
+            return;
+        }
+        connect(gates[peer]);
+    }
+
+    private void execute(Object c) {
+        if (c instanceof SendRequest s) {
+            doSend(s);
+        } else if (c instanceof RecvRequest r) {
+            Message m = r.pendingMessage;
+            r.pendingMessage = null;
+            receiveRendezvous(m, r);
+        } else if (c instanceof Message m) {
+            consumed(m);
+        } else if (c instanceof Runnable task) {
+            task.run();
+        }
+    }
+
+    private void forward(Object c) {
+        while (!commands.offer(c)) {
+            Thread.onSpinWait();
+        }
+        if (threadParked) {
+            LockSupport.unpark(progressThread);
+        }
+    }
+
+    private void progressLoop() {
+        int idle = 0;
+        while (!threadStop) {
+            boolean work;
+            try {
+                inProgress = true;
+                work = progressOnce();
+            } catch (RuntimeException | Error e) {
+                LOG.log(System.Logger.Level.ERROR, "rank " + rank + ": the progress thread failed", e);
+                throw e;
+            } finally {
+                inProgress = false;
+            }
+            if (work) {
+                idle = 0;
+            } else if (++idle < 2000) {
+                Thread.onSpinWait();
+            } else if (idle < 2100) {
+                Thread.yield();
+            } else {
+                // Parked up to 50 us at a time: a request handed over unparks it at once; data
+                // arriving is seen within that bound, at a small fraction of a core.
+                threadParked = true;
+                LockSupport.parkNanos(this, 50_000);
+                threadParked = false;
+            }
+        }
+    }
+
+    // ---- close ------------------------------------------------------------------------------
+
+    /** Collective close: waits until what this rank sent has left, meets every rank, then disconnects. */
+    @Override
+    public void close() {
+        close(true);
+    }
+
+    /**
+     * Closes the engine. {@code collective}: every rank calls it, and it meets them all before
+     * disconnecting (so nobody is cut off mid-message); false for a rank leaving on its own.
+     */
+    public void close(boolean collective) {
+        if (closed) {
+            return;
+        }
+        if (progressThread != null) {
+            // hand the flush to the progress thread's own loop by stopping it after the queue drains
+            long end = System.nanoTime() + CLOSE_FLUSH.toNanos();
+            while (!quiet() && System.nanoTime() - end < 0) {
+                LockSupport.parkNanos(100_000);
+            }
+            threadStop = true;
+            LockSupport.unpark(progressThread);
+            try {
+                progressThread.join(10_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } else {
+            long end = System.nanoTime() + CLOSE_FLUSH.toNanos();
+            while (!quiet() && System.nanoTime() - end < 0) {
+                progress();
+            }
+        }
+        if (!quiet()) {
+            LOG.log(System.Logger.Level.WARNING, "rank {0}: closing with messages still in flight after {1} s", rank, CLOSE_FLUSH.toSeconds());
+        }
+        closing = true;
+        try {
+            if (collective && size > 1) {
+                wire.bootstrap().fence();
+            }
+        } finally {
+            closed = true;
+            for (Gate g : gates) {
+                g.close();
+            }
+            wire.close();
+            if (ownsBootstrap) {
+                wire.bootstrap().close();
+            }
+        }
+    }
+
+    private boolean quiet() {
+        for (Gate g : active) {
+            if (g.state == Gate.OPEN && !g.quiet()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    // ---- what was chosen --------------------------------------------------------------------
+
+    /** The rails and protocols for each kind of peer of this rank (FERRY_INFO=1, {@code ferry info} in a job). */
+    public String describe() {
+        StringBuilder b = new StringBuilder();
+        b.append("ferry: rank ").append(rank).append(" of ").append(size).append(" on node ").append(wire.node(rank))
+                .append("; contexts ").append(contexts.stream().map(EngineContext::name).toList())
+                .append("; progress ").append(progressThread == null ? "caller" : "thread").append('\n');
+        Map<String, Gate> byKind = new LinkedHashMap<>();
+        for (Gate g : gates) {
+            byKind.putIfAbsent(g.kind, g);
+        }
+        for (Map.Entry<String, Gate> e : byKind.entrySet()) {
+            Gate g = e.getValue();
+            long peers = java.util.Arrays.stream(gates).filter(x -> x.kind.equals(e.getKey())).count();
+            b.append(String.format("  %-9s (%d peer%s): ", e.getKey(), peers, peers == 1 ? "" : "s"));
+            if (g.rails.length == 0) {
+                b.append("unreachable: no selected driver\n");
+                continue;
+            }
+            b.append("rails ");
+            for (Rail r : g.rails) {
+                b.append(r.index == 0 ? "" : ", ").append(r.ec.name());
+            }
+            b.append('\n');
+            b.append(String.format("      0 .. %d B: immediate (in the packet; queued messages aggregated; %d B of credits per peer)%n",
+                    g.eagerLimit, creditLimit));
+            b.append(String.format("      > %d B: rendezvous (RTS; the target places it and sends CTS; raw chunks moved by %s)%n",
+                    g.eagerLimit, g.rails[0].ec.driver() + ": " + g.rails[0].ec.description()));
+            if (g.rails.length > 1) {
+                b.append(String.format("      >= %d B: split over %d rails by bandwidth%n", multirailMin, g.rails.length));
+            }
+        }
+        return b.toString();
+    }
+}

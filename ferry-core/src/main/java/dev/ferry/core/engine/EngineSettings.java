@@ -1,0 +1,98 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.spi.Setting;
+
+import java.util.List;
+
+/**
+ * The engine's settings ({@code FERRY_X} in the environment or {@code ferry.x} as a system
+ * property), read once when an engine starts.
+ *
+ * <pre>{@code
+ * long limit = EngineSettings.eagerLimit();   // -1: each rail's own
+ * }</pre>
+ */
+public final class EngineSettings {
+    public static final Setting EAGER_LIMIT = new Setting("FERRY_EAGER_LIMIT", null,
+            "largest message sent immediate (in the packet); larger ones by rendezvous; unset: each rail's buffer size");
+    public static final Setting EAGER_CREDITS = new Setting("FERRY_EAGER_CREDITS", "262144",
+            "bytes of unexpected immediate messages one peer may leave waiting at a receiver (flow control)");
+    public static final Setting MULTIRAIL = new Setting("FERRY_MULTIRAIL", "on",
+            "on: split large messages across a gate's rails by bandwidth; off: one rail per gate");
+    public static final Setting MULTIRAIL_MIN = new Setting("FERRY_MULTIRAIL_MIN", "262144",
+            "smallest rendezvous split across several rails");
+    public static final Setting PROGRESS = new Setting("FERRY_PROGRESS", "caller",
+            "caller: progress in calls that test or wait; thread: a background progress thread");
+    public static final Setting INFO = new Setting("FERRY_INFO", "0",
+            "1: log the rails and protocols chosen for each kind of peer at init");
+    public static final Setting RAILS = new Setting("FERRY_RAILS", null,
+            "contexts per driver, e.g. tcp:2 (each context is one more rail to every peer it reaches); unset: one each");
+
+    private EngineSettings() {
+    }
+
+    public static List<Setting> all() {
+        return List.of(EAGER_LIMIT, EAGER_CREDITS, MULTIRAIL, MULTIRAIL_MIN, PROGRESS, INFO, RAILS);
+    }
+
+    /** The eager limit set by the user, or -1 for each rail's own. */
+    static long eagerLimit() {
+        String v = EAGER_LIMIT.value();
+        return v == null || v.isBlank() ? -1 : bytes(EAGER_LIMIT, v, 0, 1 << 20);
+    }
+
+    static long credits() {
+        return bytes(EAGER_CREDITS, EAGER_CREDITS.value(), 4096, 1L << 30);
+    }
+
+    static long multirailMin() {
+        return bytes(MULTIRAIL_MIN, MULTIRAIL_MIN.value(), 4096, 1L << 40);
+    }
+
+    static boolean multirail() {
+        return onOff(MULTIRAIL);
+    }
+
+    static boolean info() {
+        String v = INFO.value();
+        return v != null && (v.equals("1") || v.equalsIgnoreCase("on") || v.equalsIgnoreCase("true"));
+    }
+
+    static boolean progressThread() {
+        String v = PROGRESS.value();
+        return switch (v == null ? "caller" : v.strip().toLowerCase()) {
+            case "caller" -> false;
+            case "thread" -> true;
+            default -> throw new IllegalArgumentException(PROGRESS.name() + " must be caller or thread, not '" + v + "'");
+        };
+    }
+
+    private static boolean onOff(Setting s) {
+        String v = s.value();
+        return switch (v == null ? "on" : v.strip().toLowerCase()) {
+            case "on", "1", "true" -> true;
+            case "off", "0", "false" -> false;
+            default -> throw new IllegalArgumentException(s.name() + " must be on or off, not '" + v + "'");
+        };
+    }
+
+    /** A byte count with an optional k, m or g suffix (powers of two), within [min, max]. */
+    static long bytes(Setting s, String v, long min, long max) {
+        String t = v.strip().toLowerCase();
+        long unit = 1;
+        if (t.endsWith("k") || t.endsWith("m") || t.endsWith("g")) {
+            unit = t.endsWith("k") ? 1 << 10 : t.endsWith("m") ? 1 << 20 : 1 << 30;
+            t = t.substring(0, t.length() - 1);
+        }
+        long n;
+        try {
+            n = Math.multiplyExact(Long.parseLong(t), unit);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException(s.name() + " must be a byte count like 16384 or 16k, not '" + v + "'");
+        }
+        if (n < min || n > max) {
+            throw new IllegalArgumentException(s.name() + " must be between " + min + " and " + max + " bytes, not " + v);
+        }
+        return n;
+    }
+}

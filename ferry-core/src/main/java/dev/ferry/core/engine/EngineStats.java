@@ -1,0 +1,109 @@
+package dev.ferry.core.engine;
+
+/**
+ * What the engine did, per context where it matters: counters written by the progressing thread
+ * only (plain fields, read racily by observers), so counting costs no fence.
+ */
+public final class EngineStats {
+    private final String[] names;
+    private final long[] immediateMessages;
+    private final long[] immediateBytes;
+    private final long[] rendezvousBytes;
+    long packets;
+    long aggregatedPackets;
+    long aggregatedMessages;
+    long rendezvous;
+    long rendezvousReceived;
+    long heldBytes;
+    long heldMax;
+
+    EngineStats(String[] contextNames) {
+        names = contextNames.clone();
+        immediateMessages = new long[names.length];
+        immediateBytes = new long[names.length];
+        rendezvousBytes = new long[names.length];
+    }
+
+    void immediate(EngineContext ec, long bytes) {
+        immediateMessages[ec.id()]++;
+        immediateBytes[ec.id()] += bytes;
+    }
+
+    void rendezvous() {
+        rendezvous++;
+    }
+
+    void rendezvousBytes(EngineContext ec, long bytes) {
+        rendezvousBytes[ec.id()] += bytes;
+    }
+
+    void rendezvousReceived(long bytes) {
+        rendezvousReceived += bytes;
+    }
+
+    void packetSent() {
+        packets++;
+    }
+
+    void aggregated(int messages) {
+        aggregatedPackets++;
+        aggregatedMessages += messages;
+    }
+
+    void held(long delta) {
+        heldBytes += delta;
+        if (heldBytes > heldMax) {
+            heldMax = heldBytes;
+        }
+    }
+
+    /** Engine packets sent (immediate messages, RTS, CTS, DATA headers and credit returns). */
+    public long packets() {
+        return packets;
+    }
+
+    /** Packets that carried more than one entry, and the entries they carried. */
+    public long aggregatedPackets() {
+        return aggregatedPackets;
+    }
+
+    public long aggregatedMessages() {
+        return aggregatedMessages;
+    }
+
+    /** Rendezvous this engine started as a source. */
+    public long rendezvousStarted() {
+        return rendezvous;
+    }
+
+    /** Immediate messages sent over the context {@code name}. */
+    public long immediateMessages(String name) {
+        int i = index(name);
+        return i < 0 ? 0 : immediateMessages[i];
+    }
+
+    /** Rendezvous bytes sent over the context {@code name}. */
+    public long rendezvousBytes(String name) {
+        int i = index(name);
+        return i < 0 ? 0 : rendezvousBytes[i];
+    }
+
+    /** Bytes of unexpected immediate messages (and announcements) held now, waiting to be received. */
+    public long heldBytes() {
+        return heldBytes;
+    }
+
+    /** The most ever held at once: bounded by FERRY_EAGER_CREDITS per peer. */
+    public long heldMax() {
+        return heldMax;
+    }
+
+    private int index(String name) {
+        for (int i = 0; i < names.length; i++) {
+            if (names[i].equals(name)) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,437 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.spi.DataCursor;
+import dev.ferry.spi.DriverUrl;
+import dev.ferry.spi.Status;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+
+/**
+ * Everything between this process and one peer (NewMadeleine's gate): its rails, the messages
+ * waiting to leave, the rendezvous in flight both ways, and the flow-control credits. Owned by the
+ * thread that makes progress.
+ */
+final class Gate {
+    private static final System.Logger LOG = System.getLogger(Gate.class.getName());
+    static final int NEW = 0, OPEN = 1, FAILED = 2, CLOSED = 3;
+
+    final Engine engine;
+    final int rank;
+    final Rail[] rails;
+    final DriverUrl[] urls;
+    final String kind;
+    final long eagerLimit;
+    int state = NEW;
+    Status failStatus;
+    String failure;
+
+    // flow control: what we may still send immediate, and what we consumed and owe back
+    long credits;
+    long creditsOwed;
+    private final long returnThreshold;
+
+    final ArrayDeque<SendRequest> outQueue = new ArrayDeque<>();
+    final ArrayDeque<Cts> ctsQueue = new ArrayDeque<>();
+    private final HashMap<Long, SendRequest> rdvOut = new HashMap<>();
+    private final HashMap<Long, RecvRequest> rdvIn = new HashMap<>();
+    private long nextSourceId = 1;
+    private long nextTargetId = 1;
+    private final DataCursor cursor = new DataCursor();
+    private final Message view;
+
+    Gate(Engine engine, int rank, String kind, List<EngineContext> contexts, List<DriverUrl> urls, long eagerSetting, long credits) {
+        this.engine = engine;
+        this.rank = rank;
+        this.kind = kind;
+        this.urls = urls.toArray(DriverUrl[]::new);
+        int base = contexts.isEmpty() ? 16 * 1024 : contexts.get(0).packetLimit();
+        long eager = eagerSetting >= 0 ? eagerSetting : base - WireHeader.PACKET_HEADER - WireHeader.IMMEDIATE_HEADER;
+        this.eagerLimit = eager;
+        int packet = Math.max(base, WireHeader.PACKET_HEADER + WireHeader.immediateBytes(eager));
+        packet = Math.max(packet, WireHeader.PACKET_HEADER + WireHeader.ctsBytes(WireHeader.MAX_CTS_CHUNKS));
+        this.rails = new Rail[contexts.size()];
+        for (int i = 0; i < rails.length; i++) {
+            rails[i] = new Rail(this, i, contexts.get(i), packet);
+        }
+        this.credits = credits;
+        this.returnThreshold = Math.max(1, credits / 4);
+        this.view = new Message(engine, true);
+    }
+
+    // ---- connection -------------------------------------------------------------------------
+
+    /** Connects every rail (first use); a refusal fails the gate. */
+    void connect(DriverUrl self) {
+        if (state != NEW) {
+            return;
+        }
+        state = OPEN;
+        if (rails.length == 0) {
+            fail(Status.BROKEN, "no selected driver reaches rank " + rank + " (" + kind + "); see FERRY_DRIVERS");
+            return;
+        }
+        for (Rail r : rails) {
+            r.out = r.ec.context().newInstance();
+            Status s = r.out.connectAsync(urls[r.index]);
+            if (s != Status.DONE) {
+                fail(s == Status.INVALID ? Status.BROKEN : s, "connecting to rank " + rank + " with " + r.ec.name() + " answered " + s);
+                return;
+            }
+            if (rank == engine.rank) { // a rank reaches itself through two instances of one context
+                r.in = r.ec.context().newInstance();
+                s = r.in.connectAsync(self == null ? urls[r.index] : self);
+                if (s != Status.DONE) {
+                    fail(s, "connecting rank " + rank + " to itself with " + r.ec.name() + " answered " + s);
+                    return;
+                }
+            } else {
+                r.in = r.out;
+            }
+        }
+    }
+
+    // ---- sending ----------------------------------------------------------------------------
+
+    void send(SendRequest s) {
+        if (state == FAILED || state == CLOSED) {
+            s.complete(failStatus, failure);
+            return;
+        }
+        outQueue.add(s);
+        rails[0].push();
+    }
+
+    private int headCost() {
+        SendRequest s = outQueue.peek();
+        return s.length <= eagerLimit ? WireHeader.immediateBytes(s.length) : WireHeader.RTS_BYTES;
+    }
+
+    /** Whether rail 0 has something to put in a packet now. */
+    boolean hasPackable() {
+        return !ctsQueue.isEmpty() || (!outQueue.isEmpty() && credits >= headCost()) || creditsOwed >= returnThreshold;
+    }
+
+    /**
+     * Fills a packet: CTS first (they unblock the peer's sends), then queued messages in order while
+     * they fit and credits last, then the credits we owe. Returns its length.
+     */
+    long pack(Rail rail, MemorySegment p, long limit) {
+        long at = WireHeader.PACKET_HEADER;
+        int count = 0;
+        Cts c;
+        while ((c = ctsQueue.peek()) != null) {
+            int size = WireHeader.ctsBytes(c.chunks());
+            if (at + size > limit) {
+                break;
+            }
+            WireHeader.entry(p, at, WireHeader.CTS, c.chunks(), c.sourceId, c.targetId, c.accepted);
+            for (int i = 0; i < c.chunks(); i++) {
+                WireHeader.ctsChunk(p, at + WireHeader.CTS_FIXED + (long) i * WireHeader.CTS_CHUNK, c.rail[i], c.offset[i], c.length[i]);
+            }
+            ctsQueue.poll();
+            at += size;
+            count++;
+        }
+        SendRequest s;
+        while ((s = outQueue.peek()) != null) {
+            if (s.length <= eagerLimit) {
+                int cost = WireHeader.immediateBytes(s.length);
+                if (at + cost > limit || credits < cost) {
+                    break;
+                }
+                WireHeader.entry(p, at, WireHeader.IMMEDIATE, (int) s.length, s.header, 0, 0);
+                cursor.reset(s.layout).copyTo(p, at + WireHeader.IMMEDIATE_HEADER, s.length);
+                credits -= cost;
+                at += cost;
+                rail.packed[rail.packedCount++] = s;
+                engine.stats.immediate(rail.ec, s.length);
+            } else {
+                if (at + WireHeader.RTS_BYTES > limit || credits < WireHeader.RTS_BYTES) {
+                    break;
+                }
+                s.sourceId = nextSourceId++;
+                rdvOut.put(s.sourceId, s);
+                WireHeader.entry(p, at, WireHeader.RTS, 0, s.header, s.length, s.sourceId);
+                credits -= WireHeader.RTS_BYTES;
+                at += WireHeader.RTS_BYTES;
+                engine.stats.rendezvous();
+            }
+            outQueue.poll();
+            count++;
+        }
+        long give = Math.min(creditsOwed, Integer.MAX_VALUE);
+        creditsOwed -= give;
+        WireHeader.packetHeader(p, count, give);
+        if (count > 1) {
+            engine.stats.aggregated(count);
+        }
+        return at;
+    }
+
+    // ---- receiving (seed 003's lib_parse: every incoming header goes through here) ----------
+
+    void parse(Rail rail, MemorySegment p, long len) {
+        if (len < WireHeader.PACKET_HEADER || p.get(WireHeader.U16, WireHeader.MAGIC_OFFSET) != WireHeader.MAGIC) {
+            malformed(rail, "a packet of " + len + " bytes without the engine's magic");
+            return;
+        }
+        int count = p.get(WireHeader.U16, WireHeader.COUNT_OFFSET) & 0xffff;
+        credits += p.get(WireHeader.U32, WireHeader.CREDITS_OFFSET) & 0xffffffffL;
+        long at = WireHeader.PACKET_HEADER;
+        for (int i = 0; i < count; i++) {
+            if (state != OPEN) {
+                return;
+            }
+            if (at + WireHeader.IMMEDIATE_HEADER > len) {
+                malformed(rail, "entry " + i + " of " + count + " beyond the packet's " + len + " bytes");
+                return;
+            }
+            byte kind = p.get(ValueLayout.JAVA_BYTE, at + WireHeader.KIND);
+            int a = p.get(WireHeader.U32, at + WireHeader.A);
+            long b = p.get(WireHeader.U64, at + WireHeader.B);
+            if (kind == WireHeader.IMMEDIATE) {
+                long n = a & 0xffffffffL;
+                int cost = WireHeader.immediateBytes(n);
+                if (at + cost > len) {
+                    malformed(rail, "an immediate message of " + n + " bytes in a packet of " + len);
+                    return;
+                }
+                view.setImmediate(this, b, p, at + WireHeader.IMMEDIATE_HEADER, n, cost);
+                engine.deliver(view);
+                at += cost;
+                continue;
+            }
+            if (at + 32 > len) {
+                malformed(rail, "a truncated entry of kind " + kind);
+                return;
+            }
+            long c = p.get(WireHeader.U64, at + WireHeader.C);
+            long d = p.get(WireHeader.U64, at + WireHeader.D);
+            switch (kind) {
+                case WireHeader.RTS -> {
+                    if (c < 0) {
+                        malformed(rail, "an RTS of negative length");
+                        return;
+                    }
+                    view.setRendezvous(this, b, c, d, WireHeader.RTS_BYTES);
+                    engine.deliver(view);
+                    at += WireHeader.RTS_BYTES;
+                }
+                case WireHeader.CTS -> {
+                    if (a < 0 || a > WireHeader.MAX_CTS_CHUNKS || at + WireHeader.ctsBytes(a) > len) {
+                        malformed(rail, "a CTS of " + a + " chunks");
+                        return;
+                    }
+                    if (!clearToSend(rail, p, at, a, b, c, d)) {
+                        return;
+                    }
+                    at += WireHeader.ctsBytes(a);
+                }
+                case WireHeader.DATA -> {
+                    RecvRequest r = rdvIn.get(b);
+                    if (r == null || c < 0 || d <= 0 || c + d > r.layout.size() || d > r.remaining || i != count - 1) {
+                        malformed(rail, "a DATA header for an unknown rendezvous or outside its destination");
+                        return;
+                    }
+                    rail.expectRaw(r, c, d);
+                    at += WireHeader.DATA_BYTES;
+                }
+                default -> {
+                    malformed(rail, "unknown entry kind " + kind);
+                    return;
+                }
+            }
+        }
+    }
+
+    private boolean clearToSend(Rail rail, MemorySegment p, long at, int n, long sourceId, long targetId, long accepted) {
+        SendRequest s = rdvOut.remove(sourceId);
+        if (s == null || accepted < 0 || accepted > s.length) {
+            malformed(rail, "a CTS for an unknown rendezvous " + sourceId);
+            return false;
+        }
+        long total = 0;
+        for (int k = 0; k < n; k++) {
+            long e = at + WireHeader.CTS_FIXED + (long) k * WireHeader.CTS_CHUNK;
+            int r = p.get(WireHeader.U32, e);
+            long off = p.get(WireHeader.U64, e + 8);
+            long len = p.get(WireHeader.U64, e + 16);
+            if (r < 0 || r >= rails.length || off < 0 || len <= 0 || off + len > accepted) {
+                malformed(rail, "a CTS chunk outside its message or on rail " + r);
+                return false;
+            }
+            total += len;
+        }
+        if (total != accepted) {
+            malformed(rail, "a CTS whose chunks cover " + total + " of " + accepted + " bytes");
+            return false;
+        }
+        s.chunksLeft = n;
+        if (n == 0) {
+            s.complete(); // the target took nothing (a zero-size destination, or dropped)
+            return true;
+        }
+        for (int k = 0; k < n; k++) {
+            long e = at + WireHeader.CTS_FIXED + (long) k * WireHeader.CTS_CHUNK;
+            Rail r = rails[p.get(WireHeader.U32, e)];
+            r.chunks.add(new Chunk(s, targetId, p.get(WireHeader.U64, e + 8), p.get(WireHeader.U64, e + 16)));
+        }
+        return true;
+    }
+
+    /** The target side of a rendezvous: decide where each byte comes (CTS), then wait for the raw chunks. */
+    void receiveRendezvous(Message m, RecvRequest r) {
+        if (state == FAILED || state == CLOSED) {
+            r.complete(failStatus, failure);
+            return;
+        }
+        creditsOwed += m.credit;
+        long accepted = Math.min(m.length, r.layout.size());
+        r.gate = this;
+        r.remaining = accepted;
+        if (accepted == 0) {
+            ctsQueue.add(new Cts(m.sourceId, 0, 0, new int[0], new long[0], new long[0]));
+            r.complete();
+        } else {
+            r.targetId = nextTargetId++;
+            rdvIn.put(r.targetId, r);
+            ctsQueue.add(plan(m.sourceId, r.targetId, accepted));
+        }
+        rails[0].push();
+    }
+
+    /** Splits {@code accepted} bytes over the rails by profile bandwidth (multi-rail), each piece within its rail's maximum packet. */
+    private Cts plan(long sourceId, long targetId, long accepted) {
+        int used = engine.multirail && accepted >= engine.multirailMin ? rails.length : 1;
+        long[] share = new long[used];
+        if (used == 1) {
+            share[0] = accepted;
+        } else {
+            long bw = 0;
+            for (int i = 0; i < used; i++) {
+                bw += Math.max(1, rails[i].ec.profile().bandwidthMBps());
+            }
+            long given = 0;
+            for (int i = 0; i < used - 1; i++) {
+                share[i] = (accepted * Math.max(1, rails[i].ec.profile().bandwidthMBps()) / bw) & ~4095L;
+                given += share[i];
+            }
+            share[used - 1] = accepted - given;
+        }
+        List<int[]> rl = new ArrayList<>();
+        List<long[]> ol = new ArrayList<>();
+        long off = 0;
+        for (int i = 0; i < used; i++) {
+            long max = Math.max(4096, rails[i].ec.caps().maxPacketSize());
+            for (long left = share[i]; left > 0; ) {
+                long n = Math.min(left, max);
+                rl.add(new int[] {i});
+                ol.add(new long[] {off, n});
+                off += n;
+                left -= n;
+            }
+        }
+        if (rl.size() > WireHeader.MAX_CTS_CHUNKS) {
+            throw new IllegalArgumentException("a message of " + accepted + " bytes needs more than " + WireHeader.MAX_CTS_CHUNKS + " rendezvous chunks");
+        }
+        int n = rl.size();
+        int[] rail = new int[n];
+        long[] o = new long[n];
+        long[] l = new long[n];
+        for (int k = 0; k < n; k++) {
+            rail[k] = rl.get(k)[0];
+            o[k] = ol.get(k)[0];
+            l[k] = ol.get(k)[1];
+        }
+        return new Cts(sourceId, targetId, accepted, rail, o, l);
+    }
+
+    void rawArrived(RecvRequest r, long n) {
+        r.received += n;
+        r.remaining -= n;
+        engine.stats.rendezvousReceived(n);
+        if (r.remaining == 0) {
+            rdvIn.remove(r.targetId);
+            r.complete();
+        }
+    }
+
+    // ---- progress and failure ---------------------------------------------------------------
+
+    /** One pass: sends, then up to a few packets per rail. True when anything happened. */
+    boolean progress() {
+        boolean work = false;
+        for (Rail r : rails) {
+            r.push();
+            for (int k = 0; k < 16 && state == OPEN && r.pollRecv(); k++) {
+                work = true;
+            }
+            if (state != OPEN) {
+                return work;
+            }
+        }
+        return work;
+    }
+
+    boolean quiet() {
+        if (!outQueue.isEmpty() || !ctsQueue.isEmpty() || !rdvOut.isEmpty()) {
+            return false;
+        }
+        for (Rail r : rails) {
+            if (!r.idle()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void malformed(Rail rail, String what) {
+        fail(Status.BROKEN, "protocol error from rank " + rank + " on " + rail.ec.name() + ": " + what);
+    }
+
+    /** The peer is gone or misbehaved: every request involving it fails with {@code s}; other gates carry on. */
+    void fail(Status s, String why) {
+        if (state == FAILED || state == CLOSED) {
+            return;
+        }
+        boolean closing = engine.closing;
+        state = s == Status.CLOSED ? CLOSED : FAILED;
+        failStatus = s == Status.DONE || s == Status.NOT_YET ? Status.BROKEN : s;
+        failure = why;
+        List<Request> failed = new ArrayList<>(outQueue);
+        outQueue.clear();
+        failed.addAll(rdvOut.values());
+        rdvOut.clear();
+        failed.addAll(rdvIn.values());
+        rdvIn.clear();
+        ctsQueue.clear();
+        for (Rail r : rails) {
+            r.drainRequests(failed::add);
+        }
+        for (Request q : failed) {
+            q.complete(failStatus, why);
+        }
+        if (!closing || !failed.isEmpty()) {
+            LOG.log(System.Logger.Level.WARNING, "rank {0}: gate to rank {1} failed ({2}): {3}; {4} request(s) failed",
+                    engine.rank, rank, failStatus, why, failed.size());
+        }
+        engine.gateFailed(this);
+    }
+
+    /** At close, after every rank stopped sending: disconnects the rails. */
+    void close() {
+        if (state == OPEN) {
+            state = CLOSED;
+            failStatus = Status.CLOSED;
+            failure = "the engine closed";
+            for (Rail r : rails) {
+                r.disconnect();
+            }
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.spi.Status;
+
+import java.time.Duration;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The simplest layer above the engine: keeps every incoming message, in arrival order, until
+ * someone takes it. For tests, benchmarks and examples; the library matches instead.
+ *
+ * <pre>{@code
+ * Inbox inbox = new Inbox();
+ * Engine e = Engine.init(inbox);
+ * inbox.attach(e);
+ * Message m = inbox.take(Duration.ofSeconds(10));
+ * m.receive(buffer, request);
+ * }</pre>
+ */
+public final class Inbox implements MessageHandler {
+    private final ConcurrentLinkedQueue<Message> queue = new ConcurrentLinkedQueue<>();
+    private volatile String failure;
+    private Engine engine;
+
+    /** The engine to make progress on while waiting (caller mode). */
+    public Inbox attach(Engine e) {
+        this.engine = e;
+        return this;
+    }
+
+    @Override
+    public void onMessage(Message m) {
+        queue.add(m.keep());
+    }
+
+    @Override
+    public void onPeerFailed(int rank, Status status, String why) {
+        failure = "rank " + rank + " failed (" + status + "): " + why;
+    }
+
+    /** The next message, or null when none is there now. */
+    public Message poll() {
+        Message m = queue.poll();
+        if (m == null && engine != null && engine.callerProgress()) {
+            engine.progress();
+            m = queue.poll();
+        }
+        return m;
+    }
+
+    /** Waits up to {@code timeout} for the next message; throws when none came. */
+    public Message take(Duration timeout) {
+        long end = System.nanoTime() + timeout.toNanos();
+        for (int round = 0; ; round++) {
+            Message m = poll();
+            if (m != null) {
+                return m;
+            }
+            if (System.nanoTime() - end > 0) {
+                throw new IllegalStateException("no message within " + timeout.toMillis() + " ms"
+                        + (failure == null ? "" : "; last peer failure: " + failure));
+            }
+            if (engine == null || !engine.callerProgress()) {
+                if (round < 10_000) {
+                    Thread.onSpinWait();
+                } else {
+                    LockSupport.parkNanos(50_000);
+                }
+            }
+        }
+    }
+
+    /** The last peer failure reported, or null. */
+    public String failure() {
+        return failure;
+    }
+
+    /** Messages waiting. */
+    public int size() {
+        return queue.size();
+    }
+}

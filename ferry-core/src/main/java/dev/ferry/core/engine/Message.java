@@ -1,0 +1,183 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.spi.DataCursor;
+import dev.ferry.spi.DataLayout;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * An incoming message as the engine hands it to its {@link MessageHandler}: who sent it, its header
+ * word, its length, and, for an immediate message, its bytes. The object passed to the handler is
+ * only valid during the call (it is reused: no allocation per message); {@link #keep()} returns
+ * one that stays valid, for messages nobody asked for yet. Receiving or dropping a kept message
+ * gives its flow-control credits back to the sender.
+ *
+ * <pre>{@code
+ * public void onMessage(Message m) {
+ *     if (m.header() == wanted) m.receive(buffer, request);
+ *     else queue.add(m.keep());
+ * }
+ * }</pre>
+ */
+public final class Message {
+    private final Engine engine;
+    Gate gate;
+    long header;
+    long length;
+    boolean rendezvous;
+    // immediate: the bytes, in a packet (during the call) or a copy of our own (kept)
+    MemorySegment base;
+    long offset;
+    // rendezvous
+    long sourceId;
+    /** Credits the sender gets back once this message is received or dropped. */
+    int credit;
+    /** The reused message of a handler call (not kept). */
+    final boolean transientView;
+    boolean taken;
+    boolean keptCopyMade;
+    private final DataCursor cursor = new DataCursor();
+
+    Message(Engine engine, boolean transientView) {
+        this.engine = engine;
+        this.transientView = transientView;
+    }
+
+    void setImmediate(Gate g, long header, MemorySegment base, long offset, long length, int credit) {
+        this.gate = g;
+        this.header = header;
+        this.base = base;
+        this.offset = offset;
+        this.length = length;
+        this.rendezvous = false;
+        this.credit = credit;
+        this.taken = false;
+        this.keptCopyMade = false;
+    }
+
+    void setRendezvous(Gate g, long header, long length, long sourceId, int credit) {
+        this.gate = g;
+        this.header = header;
+        this.length = length;
+        this.sourceId = sourceId;
+        this.rendezvous = true;
+        this.base = null;
+        this.credit = credit;
+        this.taken = false;
+        this.keptCopyMade = false;
+    }
+
+    /** The sender's rank. */
+    public int source() {
+        return gate.rank;
+    }
+
+    /** The sender's 64-bit header word. */
+    public long header() {
+        return header;
+    }
+
+    /** The message's length in bytes. */
+    public long length() {
+        return length;
+    }
+
+    /** Whether the bytes are still at the source (rendezvous) rather than here (immediate). */
+    public boolean isRendezvous() {
+        return rendezvous;
+    }
+
+    /**
+     * The bytes of an immediate message, read-only use; a fresh view (allocates), valid during the
+     * handler call, or for as long as a kept message is not received.
+     */
+    public MemorySegment payload() {
+        if (rendezvous) {
+            throw new IllegalStateException("a rendezvous message has no bytes here yet: receive it");
+        }
+        return base.asSlice(offset, length);
+    }
+
+    /**
+     * This message as one that stays valid after the handler returns (an immediate message's bytes
+     * are copied). Call during the handler; receive or {@link #drop()} it later.
+     */
+    public Message keep() {
+        if (!transientView) {
+            return this;
+        }
+        checkFresh();
+        taken = true;
+        keptCopyMade = true;
+        Message k = new Message(engine, false);
+        if (rendezvous) {
+            k.setRendezvous(gate, header, length, sourceId, credit);
+        } else {
+            MemorySegment copy = length == 0 ? MemorySegment.NULL : Arena.ofAuto().allocate(length, 8);
+            MemorySegment.copy(base, offset, copy, 0, length);
+            k.setImmediate(gate, header, copy, 0, length, credit);
+        }
+        engine.held(credit);
+        return k;
+    }
+
+    /** Receives the message into {@code into}; see {@link #receive(DataLayout, RecvRequest)}. */
+    public void receive(MemorySegment into, RecvRequest request) {
+        receive(request.into(into).layout, request);
+    }
+
+    /**
+     * Receives the message into {@code into}: an immediate one is copied now; a rendezvous one is
+     * pulled from the source (the target decides where the data goes, seed 001), and the request
+     * completes when every byte is there. Once per message.
+     */
+    public void receive(DataLayout into, RecvRequest request) {
+        checkFresh();
+        taken = true;
+        request.into(into);
+        request.begin(engine);
+        request.source = gate.rank;
+        request.header = header;
+        request.length = length;
+        request.received = 0;
+        request.truncated = length > into.size();
+        if (!rendezvous) {
+            long n = Math.min(length, into.size());
+            cursor.reset(into).copyFrom(base, offset, n);
+            request.received = n;
+            engine.consumed(this);
+            request.complete();
+            return;
+        }
+        engine.receiveRendezvous(this, request);
+    }
+
+    /** Drops the message: an immediate one's bytes are forgotten; a rendezvous source completes with nothing moved. */
+    public void drop() {
+        checkFresh();
+        taken = true;
+        if (rendezvous) {
+            RecvRequest nothing = new RecvRequest();
+            nothing.into(MemorySegment.NULL);
+            nothing.begin(engine);
+            nothing.source = gate.rank;
+            nothing.length = length;
+            engine.receiveRendezvous(this, nothing);
+        } else {
+            engine.consumed(this);
+        }
+    }
+
+    private void checkFresh() {
+        if (taken) {
+            throw new IllegalStateException("message from rank " + gate.rank + " already received, kept or dropped");
+        }
+    }
+
+    @Override
+    public String toString() {
+        return (rendezvous ? "rendezvous" : "immediate") + " message of " + length + " bytes from rank " + gate.rank
+                + ", header " + Long.toHexString(header);
+    }
+}

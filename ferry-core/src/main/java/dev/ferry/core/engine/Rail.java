@@ -1,0 +1,400 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.spi.DataLayout;
+import dev.ferry.spi.DriverInstance;
+import dev.ferry.spi.Packet;
+import dev.ferry.spi.Status;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+
+/**
+ * One driver instance of a gate (seed 000: an instance per gate, per context). Sends one thing at
+ * a time, in order: engine packets (rail 0 only: immediate messages, RTS and CTS, aggregated) and
+ * rendezvous chunks (a DATA packet, then the raw bytes). Receives one thing at a time: an engine
+ * packet into a driver buffer (in place) or its own buffer, or, after a DATA packet, the raw
+ * bytes straight into their destination.
+ *
+ * <p>Owned by the thread that makes progress; nothing here is shared.
+ */
+final class Rail {
+    private static final int SEND_IDLE = 0, SEND_PACKET = 1, SEND_DATA_HEADER = 2, SEND_RAW_POST = 3, SEND_RAW = 4, SEND_STAGED = 5;
+
+    final Gate gate;
+    final int index;
+    final EngineContext ec;
+    /** Largest engine packet this rail sends and receives. */
+    final int packetLimit;
+    private final boolean bufSend;
+    private final boolean bufRecv;
+    DriverInstance out;
+    DriverInstance in;
+
+    // sending
+    private final Packet sendPkt = new Packet();
+    private final MemorySegment staging;
+    private final StagingLayout stagingLayout;
+    private int sendState = SEND_IDLE;
+    final SendRequest[] packed;
+    int packedCount;
+    final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
+    private Chunk current;
+    private boolean chunkTurn;
+
+    // receiving
+    private final Packet recvPkt = new Packet();
+    private final MemorySegment recvBuf;
+    private final StagingLayout recvLayout;
+    private boolean recvPosted;
+    private RecvRequest rawReq;
+    private DataLayout rawLayout;
+    private long rawLength;
+    private boolean rawPosted;
+
+    Rail(Gate gate, int index, EngineContext ec, int packetLimit) {
+        this.gate = gate;
+        this.index = index;
+        this.ec = ec;
+        this.packetLimit = packetLimit;
+        this.bufSend = ec.caps().supportsBufSend() && packetLimit <= ec.caps().maxBufferSize();
+        this.bufRecv = ec.caps().supportsBufRecv();
+        Arena a = Arena.ofAuto();
+        this.staging = a.allocate(packetLimit, 64);
+        this.stagingLayout = new StagingLayout(staging);
+        this.recvBuf = a.allocate(packetLimit, 64);
+        this.recvLayout = new StagingLayout(recvBuf);
+        this.recvLayout.length = packetLimit;
+        this.packed = new SendRequest[packetLimit / WireHeader.IMMEDIATE_HEADER + 1];
+    }
+
+    boolean idle() {
+        return sendState == SEND_IDLE && current == null && chunks.isEmpty();
+    }
+
+    // ---- sending ----------------------------------------------------------------------------
+
+    /** Sends what is waiting, as far as the driver takes it now. */
+    void push() {
+        for (int round = 0; round < 8; round++) {
+            if (sendState != SEND_IDLE && !pollSend()) {
+                return;
+            }
+            boolean packet = index == 0 && gate.hasPackable();
+            Chunk c = chunks.peek();
+            if (c != null && (!packet || chunkTurn)) {
+                chunkTurn = false;
+                if (!startChunk(c)) {
+                    return;
+                }
+            } else if (packet) {
+                chunkTurn = true;
+                if (!postPacket()) {
+                    return;
+                }
+            } else {
+                return;
+            }
+        }
+    }
+
+    /** Moves the send in flight forward; true when the rail is free again. */
+    boolean pollSend() {
+        Status s;
+        switch (sendState) {
+            case SEND_IDLE:
+                return true;
+            case SEND_STAGED: // packed, but the driver had no room: post it again
+                s = out.sendPost(sendPkt);
+                if (s == Status.NOT_YET) {
+                    return false;
+                }
+                if (s != Status.DONE) {
+                    gate.fail(s, "posting a packet on " + ec.name() + " answered " + s);
+                    return false;
+                }
+                gate.engine.stats.packetSent();
+                sendState = SEND_PACKET;
+                // fall through
+            case SEND_PACKET:
+                s = out.sendPoll(sendPkt);
+                if (s == Status.NOT_YET) {
+                    return false;
+                }
+                if (s != Status.DONE) {
+                    gate.fail(s, "sending a packet on " + ec.name() + " answered " + s);
+                    return false;
+                }
+                for (int i = 0; i < packedCount; i++) {
+                    packed[i].complete();
+                    packed[i] = null;
+                }
+                packedCount = 0;
+                sendState = SEND_IDLE;
+                return true;
+            case SEND_DATA_HEADER:
+                s = out.sendPoll(sendPkt);
+                if (s == Status.NOT_YET) {
+                    return false;
+                }
+                if (s != Status.DONE) {
+                    gate.fail(s, "sending a DATA header on " + ec.name() + " answered " + s);
+                    return false;
+                }
+                sendState = SEND_RAW_POST;
+                // fall through: post the raw bytes right behind their header
+            case SEND_RAW_POST:
+                sendPkt.reset().useData(current.bytes);
+                s = out.sendPost(sendPkt);
+                if (s == Status.NOT_YET) {
+                    return false;
+                }
+                if (s != Status.DONE) {
+                    gate.fail(s, "posting " + current.length + " rendezvous bytes on " + ec.name() + " answered " + s);
+                    return false;
+                }
+                sendState = SEND_RAW;
+                // fall through
+            case SEND_RAW:
+                s = out.sendPoll(sendPkt);
+                if (s == Status.NOT_YET) {
+                    return false;
+                }
+                if (s != Status.DONE) {
+                    gate.fail(s, "sending " + current.length + " rendezvous bytes on " + ec.name() + " answered " + s);
+                    return false;
+                }
+                gate.engine.stats.rendezvousBytes(ec, current.length);
+                if (--current.request.chunksLeft == 0) {
+                    current.request.complete();
+                }
+                current = null;
+                sendState = SEND_IDLE;
+                return true;
+            default:
+                throw new IllegalStateException("send state " + sendState);
+        }
+    }
+
+    private boolean postPacket() {
+        MemorySegment p;
+        long limit;
+        if (bufSend) {
+            sendPkt.reset();
+            Status s = out.sendBufGet(sendPkt);
+            if (s == Status.NOT_YET) {
+                return false;
+            }
+            if (s != Status.DONE) {
+                gate.fail(s, "sendBufGet on " + ec.name() + " answered " + s);
+                return false;
+            }
+            p = sendPkt.buffer();
+            limit = Math.min(p.byteSize(), packetLimit);
+        } else {
+            p = staging;
+            limit = packetLimit;
+        }
+        long n = gate.pack(this, p, limit);
+        Status s;
+        if (bufSend) {
+            sendPkt.length(n);
+            s = out.sendBufPost(sendPkt);
+        } else {
+            stagingLayout.length = n;
+            sendPkt.reset().useData(stagingLayout);
+            s = out.sendPost(sendPkt);
+            if (s == Status.NOT_YET) {
+                sendState = SEND_STAGED; // stays packed in the staging buffer until the driver takes it
+                return false;
+            }
+        }
+        if (s != Status.DONE) {
+            gate.fail(s, "posting a packet on " + ec.name() + " answered " + s);
+            return false;
+        }
+        gate.engine.stats.packetSent();
+        sendState = SEND_PACKET;
+        return pollSend();
+    }
+
+    private boolean startChunk(Chunk c) {
+        MemorySegment p;
+        if (bufSend) {
+            sendPkt.reset();
+            Status s = out.sendBufGet(sendPkt);
+            if (s == Status.NOT_YET) {
+                return false;
+            }
+            if (s != Status.DONE) {
+                gate.fail(s, "sendBufGet on " + ec.name() + " answered " + s);
+                return false;
+            }
+            p = sendPkt.buffer();
+        } else {
+            p = staging;
+        }
+        WireHeader.packetHeader(p, 1, 0);
+        WireHeader.entry(p, WireHeader.PACKET_HEADER, WireHeader.DATA, 0, c.targetId, c.offset, c.length);
+        int n = WireHeader.PACKET_HEADER + WireHeader.DATA_BYTES;
+        Status s;
+        if (bufSend) {
+            sendPkt.length(n);
+            s = out.sendBufPost(sendPkt);
+        } else {
+            stagingLayout.length = n;
+            sendPkt.reset().useData(stagingLayout);
+            s = out.sendPost(sendPkt);
+            if (s == Status.NOT_YET) {
+                return false;
+            }
+        }
+        if (s != Status.DONE) {
+            gate.fail(s, "posting a DATA header on " + ec.name() + " answered " + s);
+            return false;
+        }
+        chunks.poll();
+        current = c;
+        sendState = SEND_DATA_HEADER;
+        return pollSend();
+    }
+
+    /** Everything this rail holds that involves a request, for failing them. */
+    void drainRequests(java.util.function.Consumer<Request> failed) {
+        for (int i = 0; i < packedCount; i++) {
+            failed.accept(packed[i]);
+            packed[i] = null;
+        }
+        packedCount = 0;
+        if (current != null) {
+            failed.accept(current.request);
+            current = null;
+        }
+        Chunk c;
+        while ((c = chunks.poll()) != null) {
+            failed.accept(c.request);
+        }
+        if (rawReq != null) {
+            failed.accept(rawReq);
+            rawReq = null;
+        }
+        sendState = SEND_IDLE;
+    }
+
+    // ---- receiving --------------------------------------------------------------------------
+
+    /** The next packet on this rail is {@code length} raw bytes for {@code r}, at {@code offset} of its destination. */
+    void expectRaw(RecvRequest r, long offset, long length) {
+        rawReq = r;
+        rawLength = length;
+        rawLayout = offset == 0 && length == r.layout.size() ? r.layout : new SliceLayout(r.layout, offset, length);
+        rawPosted = false;
+    }
+
+    /** Receives and handles at most one packet; true when one was. */
+    boolean pollRecv() {
+        DriverInstance i = in;
+        Status s;
+        if (rawReq != null) {
+            if (!rawPosted) {
+                recvPkt.reset().useData(rawLayout);
+                s = i.recvPost(recvPkt);
+                if (s == Status.NOT_YET) {
+                    return false;
+                }
+                if (s != Status.DONE) {
+                    gate.fail(s, "posting a receive of " + rawLength + " rendezvous bytes on " + ec.name() + " answered " + s);
+                    return false;
+                }
+                rawPosted = true;
+            }
+            s = i.recvPoll(recvPkt);
+            if (s == Status.NOT_YET) {
+                return false;
+            }
+            if (s != Status.DONE || recvPkt.length() != rawLength) {
+                gate.fail(s == Status.DONE ? Status.BROKEN : s, "receiving " + rawLength + " rendezvous bytes on " + ec.name()
+                        + " answered " + s + " after " + recvPkt.length() + " bytes");
+                return false;
+            }
+            RecvRequest r = rawReq;
+            rawReq = null;
+            rawLayout = null;
+            rawPosted = false;
+            gate.rawArrived(r, rawLength);
+            return true;
+        }
+        if (bufRecv && !recvPosted) {
+            recvPkt.reset();
+            s = i.recvPoll(recvPkt);
+            if (s == Status.DONE) {
+                try {
+                    gate.parse(this, recvPkt.buffer(), recvPkt.length());
+                } finally {
+                    Status r = i.recvBufRelease(recvPkt);
+                    if (r != Status.DONE && r != Status.CLOSED) {
+                        gate.fail(r, "recvBufRelease on " + ec.name() + " answered " + r);
+                    }
+                }
+                return true;
+            }
+            if (s == Status.NOT_YET) {
+                return false;
+            }
+            if (s != Status.INVALID) {
+                gate.fail(s, "receiving on " + ec.name() + " answered " + s);
+                return false;
+            }
+            // INVALID: larger than a driver buffer; post our own for it
+        }
+        if (!recvPosted) {
+            recvPkt.reset().useData(recvLayout);
+            s = i.recvPost(recvPkt);
+            if (s == Status.NOT_YET) {
+                return false;
+            }
+            if (s != Status.DONE) {
+                gate.fail(s, "posting a receive on " + ec.name() + " answered " + s);
+                return false;
+            }
+            recvPosted = true;
+        }
+        s = i.recvPoll(recvPkt);
+        if (s == Status.NOT_YET) {
+            return false;
+        }
+        recvPosted = false;
+        if (s == Status.INVALID) {
+            gate.fail(Status.BROKEN, "a packet over " + packetLimit + " bytes on " + ec.name()
+                    + " (do all ranks use the same FERRY_EAGER_LIMIT?)");
+            return false;
+        }
+        if (s != Status.DONE) {
+            gate.fail(s, "receiving on " + ec.name() + " answered " + s);
+            return false;
+        }
+        gate.parse(this, recvBuf, recvPkt.length());
+        return true;
+    }
+
+    /** Ends the rail: cancels a posted receive and disconnects (flushing what the driver holds). */
+    void disconnect() {
+        for (DriverInstance i : new DriverInstance[] {out, in}) {
+            if (i == null) {
+                continue;
+            }
+            if (i == in && (recvPosted || rawPosted)) {
+                i.recvCancel(recvPkt);
+            }
+            i.disconnect();
+            if (in == out) {
+                break;
+            }
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "rail " + index + " (" + ec.name() + ") to rank " + gate.rank;
+    }
+}

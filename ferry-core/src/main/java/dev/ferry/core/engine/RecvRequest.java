@@ -1,0 +1,76 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.spi.DataLayout;
+import dev.ferry.spi.IoVec;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Where an incoming {@link Message} goes, and when it is there. A message longer than the
+ * destination fills it and completes {@linkplain #truncated() truncated} (MPI's rule; the rest is
+ * never moved).
+ *
+ * <pre>{@code
+ * RecvRequest r = new RecvRequest();
+ * message.receive(buffer, r);
+ * r.join(Duration.ofSeconds(10));
+ * long n = r.received();
+ * }</pre>
+ */
+public final class RecvRequest extends Request {
+    private final IoVec single = new IoVec(1);
+    DataLayout layout;
+    int source;
+    long header;
+    long length;
+    long received;
+    boolean truncated;
+
+    // engine state (rendezvous)
+    Gate gate;
+    /** A rendezvous receive handed to the progress thread: the message it is for. */
+    Message pendingMessage;
+    long targetId;
+    long remaining;
+
+    RecvRequest into(MemorySegment m) {
+        single.clear().add(m);
+        layout = single;
+        return this;
+    }
+
+    RecvRequest into(DataLayout l) {
+        layout = java.util.Objects.requireNonNull(l, "layout");
+        return this;
+    }
+
+    /** The sender's rank. */
+    public int source() {
+        return source;
+    }
+
+    /** The sender's header word. */
+    public long header() {
+        return header;
+    }
+
+    /** The length the sender sent. */
+    public long length() {
+        return length;
+    }
+
+    /** Bytes placed in the destination. */
+    public long received() {
+        return received;
+    }
+
+    /** Whether the message was longer than the destination. */
+    public boolean truncated() {
+        return truncated;
+    }
+
+    @Override
+    public String toString() {
+        return "receive of " + length + " bytes from rank " + source;
+    }
+}

@@ -1,0 +1,109 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.spi.Status;
+
+import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A send or receive handed to the engine. Reusable: set it up again once it completed, so a
+ * steady stream of messages allocates nothing. Completion is published with a volatile store, so
+ * a request may be watched from any thread.
+ */
+public abstract sealed class Request permits SendRequest, RecvRequest {
+    static final int IDLE = 0, PENDING = 1, COMPLETE = 2;
+
+    private volatile int state = IDLE;
+    private volatile Status status = Status.NOT_YET;
+    private volatile String failure = "";
+    private volatile Thread waiter;
+    Engine engine;
+
+    /** Whether the request has completed (successfully or not). */
+    public final boolean isDone() {
+        return state == COMPLETE;
+    }
+
+    /**
+     * DONE, or why the request failed: BROKEN (the peer died or misbehaved), CLOSED (the peer or
+     * this engine closed), INVALID (bad arguments); NOT_YET while pending.
+     */
+    public final Status status() {
+        return status;
+    }
+
+    /** Why the request failed, or "" when it did not. */
+    public final String failure() {
+        return failure;
+    }
+
+    /**
+     * Waits for completion, making progress in caller mode, up to {@code timeout}; answers the
+     * final status, or NOT_YET when the time ran out (the request stays pending).
+     */
+    public final Status await(Duration timeout) {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        Engine e = engine;
+        int round = 0;
+        while (state != COMPLETE) {
+            if (e != null && e.callerProgress()) {
+                e.progress();
+            } else if (round < 20_000) {
+                Thread.onSpinWait();
+            } else {
+                waiter = Thread.currentThread();
+                if (state != COMPLETE) {
+                    LockSupport.parkNanos(this, 200_000);
+                }
+                waiter = null;
+            }
+            round++;
+            if ((round & 63) == 0 && System.nanoTime() - deadline > 0) {
+                return state == COMPLETE ? status : Status.NOT_YET;
+            }
+        }
+        return status;
+    }
+
+    /** {@link #await} that throws unless the request completed with DONE. */
+    public final void join(Duration timeout) {
+        Status s = await(timeout);
+        if (s == Status.NOT_YET) {
+            throw new IllegalStateException(this + " not complete after " + timeout.toMillis() + " ms");
+        }
+        if (s != Status.DONE) {
+            throw new IllegalStateException(this + " failed: " + s + (failure.isEmpty() ? "" : " (" + failure + ")"));
+        }
+    }
+
+    final void begin(Engine e) {
+        if (state == PENDING) {
+            throw new IllegalStateException("request still pending: " + this);
+        }
+        engine = e;
+        failure = "";
+        status = Status.NOT_YET;
+        state = PENDING;
+    }
+
+    final boolean pending() {
+        return state == PENDING;
+    }
+
+    final void complete(Status s, String why) {
+        if (state != PENDING) {
+            return;
+        }
+        failure = why == null ? "" : why;
+        status = s;
+        state = COMPLETE;
+        Thread w = waiter;
+        if (w != null) {
+            LockSupport.unpark(w);
+        }
+    }
+
+    final void complete() {
+        complete(Status.DONE, null);
+    }
+}

@@ -1,0 +1,65 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.spi.DataLayout;
+import dev.ferry.spi.IoVec;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A message to one peer: a 64-bit header word (what the layer above matches on) and the data, as
+ * a memory segment or any {@link DataLayout}. The memory stays the caller's and must not change
+ * until the request completes.
+ *
+ * <pre>{@code
+ * SendRequest s = new SendRequest();                       // reusable
+ * engine.send(s.to(peer, tag, buffer.asSlice(0, n)));
+ * s.join(Duration.ofSeconds(10));
+ * }</pre>
+ */
+public final class SendRequest extends Request {
+    private final IoVec single = new IoVec(1);
+    int peer;
+    long header;
+    DataLayout layout;
+    long length;
+
+    // engine state
+    long sourceId;
+    int chunksLeft;
+    int cost;
+
+    /** Sets up a send of {@code data} to {@code peer} (no allocation). */
+    public SendRequest to(int peer, long header, MemorySegment data) {
+        single.clear().add(data);
+        return to(peer, header, single);
+    }
+
+    /** Sets up a send of the bytes {@code layout} describes. */
+    public SendRequest to(int peer, long header, DataLayout layout) {
+        if (pending()) {
+            throw new IllegalStateException("request still pending: " + this);
+        }
+        this.peer = peer;
+        this.header = header;
+        this.layout = java.util.Objects.requireNonNull(layout, "layout");
+        this.length = layout.size();
+        return this;
+    }
+
+    public int peer() {
+        return peer;
+    }
+
+    public long header() {
+        return header;
+    }
+
+    public long length() {
+        return length;
+    }
+
+    @Override
+    public String toString() {
+        return "send of " + length + " bytes to rank " + peer;
+    }
+}

@@ -1,0 +1,99 @@
+package dev.ferry.core.engine;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Every byte layout the engine puts in a driver packet, in one place. Native byte order would do
+ * for shm, but tcp crosses machines: all fields little-endian, 8-byte aligned.
+ *
+ * <p><b>Engine packet</b> (what rides a rail between raw chunks):
+ * <pre>
+ *   0   u16  magic 0xFE01 ({@link #MAGIC})
+ *   2   u16  entry count
+ *   4   u32  credits returned: bytes of immediate messages the sender of this packet has consumed
+ *   8   ...  entries, each starting 8-byte aligned
+ * </pre>
+ * <b>Entries</b> (common: +0 u8 kind, +1..3 zero, +4 u32 a):
+ * <pre>
+ *   IMMEDIATE  +4 u32 payload length, +8 u64 header word, +16 the payload, padded to 8
+ *   RTS        +8 u64 header word, +16 u64 total length, +24 u64 source id          (32 bytes)
+ *   CTS        +4 u32 chunk count n, +8 u64 source id, +16 u64 target id, +24 u64 bytes accepted,
+ *              +32 n chunks of 24 bytes: u32 rail, u32 zero, u64 offset, u64 length
+ *   DATA       +8 u64 target id, +16 u64 offset, +24 u64 length                     (32 bytes)
+ *              the next packet on the same rail is that chunk's raw bytes
+ * </pre>
+ * The source announces (RTS); the target decides where the data goes and how it is split over the
+ * rails (CTS); each chunk then travels as a raw driver packet received straight into the
+ * destination, which the driver moves its best way (shm: the target pulls it, one copy).
+ */
+final class WireHeader {
+    static final short MAGIC = (short) 0xFE01;
+    static final int PACKET_HEADER = 8;
+    static final long MAGIC_OFFSET = 0;
+    static final long COUNT_OFFSET = 2;
+    static final long CREDITS_OFFSET = 4;
+
+    static final byte IMMEDIATE = 1;
+    static final byte RTS = 2;
+    static final byte CTS = 3;
+    static final byte DATA = 4;
+
+    static final long KIND = 0;
+    static final long A = 4;
+    static final long B = 8;
+    static final long C = 16;
+    static final long D = 24;
+
+    static final int IMMEDIATE_HEADER = 16;
+    static final int RTS_BYTES = 32;
+    static final int DATA_BYTES = 32;
+    static final int CTS_FIXED = 32;
+    static final int CTS_CHUNK = 24;
+    /** Chunks one CTS may carry: every rail's share, each cut to the rail's maximum packet. */
+    static final int MAX_CTS_CHUNKS = 64;
+
+    static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    private WireHeader() {
+    }
+
+    static int align(long n) {
+        return (int) ((n + 7) & ~7L);
+    }
+
+    /** Bytes an immediate entry of {@code payload} bytes takes (also what it costs in credits). */
+    static int immediateBytes(long payload) {
+        return IMMEDIATE_HEADER + align(payload);
+    }
+
+    static int ctsBytes(int chunks) {
+        return CTS_FIXED + chunks * CTS_CHUNK;
+    }
+
+    static void packetHeader(MemorySegment p, int count, long credits) {
+        p.set(U16, MAGIC_OFFSET, MAGIC);
+        p.set(U16, COUNT_OFFSET, (short) count);
+        p.set(U32, CREDITS_OFFSET, (int) credits);
+    }
+
+    static void entry(MemorySegment p, long at, byte kind, int a, long b, long c, long d) {
+        p.set(U64, at, 0L);
+        p.set(ValueLayout.JAVA_BYTE, at + KIND, kind);
+        p.set(U32, at + A, a);
+        p.set(U64, at + B, b);
+        if (kind != IMMEDIATE) {
+            p.set(U64, at + C, c);
+            p.set(U64, at + D, d);
+        }
+    }
+
+    static void ctsChunk(MemorySegment p, long at, int rail, long offset, long length) {
+        p.set(U32, at, rail);
+        p.set(U32, at + 4, 0);
+        p.set(U64, at + 8, offset);
+        p.set(U64, at + 16, length);
+    }
+}

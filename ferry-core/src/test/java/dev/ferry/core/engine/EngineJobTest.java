@@ -1,0 +1,121 @@
+package dev.ferry.core.engine;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The engine across real processes: shm only, tcp only, and a mixed job of two simulated nodes. */
+class EngineJobTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(240);
+
+    @Test
+    void everySizeOverShmOnly() throws Exception {
+        Jobs.Result r = Jobs.run(3, Map.of("FERRY_DRIVERS", "self,shm"), TIMEOUT, "sizes");
+        System.out.println(r.okLines());
+        assertEquals(0, r.exit(), r.toString());
+        List<String> ok = r.okLines();
+        assertEquals(3, ok.size(), r.toString());
+        for (String l : ok) {
+            assertTrue(l.matches(".*rails 0=(self|shm) 1=(self|shm) 2=(self|shm);.*"), l);
+        }
+    }
+
+    @Test
+    void everySizeOverTcpOnly() throws Exception {
+        Jobs.Result r = Jobs.run(3, Map.of("FERRY_DRIVERS", "self,tcp"), TIMEOUT, "sizes");
+        System.out.println(r.okLines());
+        assertEquals(0, r.exit(), r.toString());
+        List<String> ok = r.okLines();
+        assertEquals(3, ok.size(), r.toString());
+        for (String l : ok) {
+            assertTrue(l.matches(".*rails 0=(self|tcp) 1=(self|tcp) 2=(self|tcp);.*"), l);
+        }
+    }
+
+    @Test
+    void mixedJobUsesShmWithinANodeAndTcpBetweenNodes() throws Exception {
+        Jobs.Result r = Jobs.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, "sizes");
+        System.out.println(r.okLines());
+        assertEquals(0, r.exit(), r.toString());
+        List<String> ok = r.okLines();
+        assertEquals(4, ok.size(), r.toString());
+        assertTrue(ok.stream().anyMatch(l -> l.contains("rank 0 ") && l.contains("rails 0=self 1=shm 2=tcp 3=tcp;")), ok.toString());
+        assertTrue(ok.stream().anyMatch(l -> l.contains("rank 3 ") && l.contains("rails 0=tcp 1=tcp 2=shm 3=self;")), ok.toString());
+    }
+
+    @Test
+    void largeMessagesAreSplitOverTwoTcpRails() throws Exception {
+        Jobs.Result r = Jobs.run(2, Map.of("FERRY_DRIVERS", "self,tcp", "FERRY_RAILS", "tcp:2"), TIMEOUT, "sizes");
+        System.out.println(r.okLines());
+        assertEquals(0, r.exit(), r.toString());
+        List<String> ok = r.okLines();
+        assertEquals(2, ok.size(), r.toString());
+        for (String l : ok) {
+            assertTrue(l.contains("=tcp+tcp.1"), l);
+            long a = Long.parseLong(l.replaceFirst(".* tcp=(\\d+).*", "$1"));
+            long b = Long.parseLong(l.replaceFirst(".* tcp\\.1=(\\d+).*", "$1"));
+            assertTrue(a > 0 && b > 0, "rendezvous bytes on both rails: " + l);
+        }
+    }
+
+    @Test
+    void multiRailOffKeepsOneRail() throws Exception {
+        Jobs.Result r = Jobs.run(2, Map.of("FERRY_DRIVERS", "self,tcp", "FERRY_RAILS", "tcp:2", "FERRY_MULTIRAIL", "off"), TIMEOUT, "sizes");
+        System.out.println(r.okLines());
+        assertEquals(0, r.exit(), r.toString());
+        for (String l : r.okLines()) {
+            assertTrue(l.matches(".*rails 0=(self|tcp) 1=(self|tcp);.*"), l);
+        }
+    }
+
+    @Test
+    void creditsBoundWhatASlowReceiverHolds() throws Exception {
+        Jobs.Result r = Jobs.run(2, Map.of("FERRY_PROGRESS", "thread"), TIMEOUT, "flow");
+        System.out.println(r.okLines());
+        assertEquals(0, r.exit(), r.toString());
+        String recv = r.okLines().stream().filter(l -> l.startsWith("ok flow received")).findFirst().orElseThrow(() -> new AssertionError(r.toString()));
+        long heldAfterPause = Long.parseLong(recv.replaceFirst(".*held after the pause (\\d+) B.*", "$1"));
+        long heldMax = Long.parseLong(recv.replaceFirst(".*held at most (\\d+) B.*", "$1"));
+        long credits = 262144;
+        assertTrue(heldAfterPause > credits / 2, "the receiver kept what came during its pause: " + recv);
+        assertTrue(heldMax <= credits, "held at most the credits: " + recv);
+    }
+
+    @Test
+    void rendezvousCompletesWhileTheReceiverComputes() throws Exception {
+        Jobs.Result r = Jobs.run(2, Map.of("FERRY_PROGRESS", "thread"), TIMEOUT, "overlap");
+        System.out.println(r.okLines());
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok overlap completed")), r.toString());
+    }
+
+    @Test
+    void aDeadPeerFailsOnlyItsOwnRequests() throws Exception {
+        for (String drivers : List.of("self,shm", "self,tcp")) {
+            Jobs.Result r = Jobs.run(3, Map.of("FERRY_DRIVERS", drivers), TIMEOUT, "failure");
+            System.out.println(drivers + " " + r.okLines());
+            assertEquals(3, r.exit(), drivers + ": " + r); // rank 2's own status
+            List<String> ok = r.okLines();
+            assertTrue(ok.stream().anyMatch(l -> l.startsWith("ok failure rank 0: send to the dead rank BROKEN")), drivers + ": " + r);
+            assertTrue(ok.stream().anyMatch(l -> l.startsWith("ok failure rank 1 done")), drivers + ": " + r);
+        }
+    }
+
+    @Test
+    void queuedSmallMessagesAreAggregated() throws Exception {
+        for (String drivers : List.of("self,shm", "self,tcp")) {
+            Jobs.Result r = Jobs.run(2, Map.of("FERRY_DRIVERS", drivers), TIMEOUT, "burst");
+            System.out.println(drivers + " " + r.okLines());
+            assertEquals(0, r.exit(), drivers + ": " + r);
+            String sent = r.okLines().stream().filter(l -> l.startsWith("ok burst sent")).findFirst().orElseThrow(() -> new AssertionError(r.toString()));
+            long packets = Long.parseLong(sent.replaceFirst(".* in (\\d+) packets.*", "$1"));
+            assertTrue(packets < 20000, drivers + ": queued messages should share packets: " + sent);
+            assertTrue(r.okLines().contains("ok burst received 20000 in order"), r.toString());
+        }
+    }
+}

@@ -1,0 +1,302 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.spi.Status;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+
+/**
+ * Rank programs for the engine's multi-process tests, run under {@code ferry run}'s job runner.
+ * Each prints {@code ok ...} lines the test checks, and throws (exit status 1) on any error.
+ * <ul>
+ *   <li>{@code sizes}: every rank sends every size class, 0 bytes to 64 MiB, to every rank
+ *       (itself included), patterned, and checks every byte it receives; prints which rails
+ *       each peer used;</li>
+ *   <li>{@code flow}: rank 0 sends 1 GiB in 1 KiB messages to rank 1, which takes none for 2 s;
+ *       rank 1 checks the order and reports the most unexpected data it ever held;</li>
+ *   <li>{@code overlap}: rank 1 computes for 1 s without calling Ferry while rank 0's 64 MiB
+ *       rendezvous arrives (progress thread);</li>
+ *   <li>{@code failure}: rank 2 dies holding rank 0's rendezvous; rank 0's send fails BROKEN
+ *       within the bound, and ranks 0 and 1 carry on.</li>
+ * </ul>
+ */
+public final class EngineRanks {
+    static final Duration BOUND = Duration.ofSeconds(60);
+    static final long[] SIZES = {0, 1, 7, 8, 100, 1000, 4095, 4096, 8144, 8145, 16360, 16361, 65536, 262147, 1 << 20, (4 << 20) + 3, 64 << 20};
+
+    private EngineRanks() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "sizes" -> sizes();
+            case "flow" -> flow();
+            case "overlap" -> overlap();
+            case "failure" -> failure();
+            case "burst" -> burst();
+            default -> throw new IllegalArgumentException(args[0]);
+        }
+        System.out.flush();
+    }
+
+    static byte pattern(int src, long size, long i) {
+        return (byte) (src * 31 + size * 7 + i * 13 + (i >>> 8));
+    }
+
+    static void fill(MemorySegment m, int src, long size) {
+        for (long i = 0; i < size; i++) {
+            m.set(ValueLayout.JAVA_BYTE, i, pattern(src, size, i));
+        }
+    }
+
+    static void check(MemorySegment m, int src, long size) {
+        for (long i = 0; i < size; i++) {
+            if (m.get(ValueLayout.JAVA_BYTE, i) != pattern(src, size, i)) {
+                throw new IllegalStateException("byte " + i + " of " + size + " from rank " + src + " is wrong");
+            }
+        }
+    }
+
+    private static void sizes() {
+        Inbox inbox = new Inbox();
+        try (Engine e = Engine.init(inbox)) {
+            inbox.attach(e);
+            int n = e.size();
+            int me = e.rank();
+            long max = SIZES[SIZES.length - 1];
+            MemorySegment out = e.allocate(max);
+            MemorySegment in = Arena.ofAuto().allocate(max, 4096);
+            SendRequest[] sends = new SendRequest[n];
+            for (int p = 0; p < n; p++) {
+                sends[p] = new SendRequest();
+            }
+            RecvRequest r = new RecvRequest();
+            long total = 0;
+            int[] next = new int[n]; // per source, the size class due next: order per source is kept
+            for (long size : SIZES) {
+                fill(out, me, size);
+                for (int p = 0; p < n; p++) {
+                    e.send(sends[p].to(p, size, out.asSlice(0, size)));
+                }
+                for (int k = 0; k < n; k++) {
+                    Message m = inbox.take(BOUND);
+                    long due = SIZES[next[m.source()]++];
+                    if (m.header() != due || m.length() != due) {
+                        throw new IllegalStateException("expected a message of " + due + " bytes from rank " + m.source() + ", got " + m);
+                    }
+                    m.receive(in.asSlice(0, due), r);
+                    r.join(BOUND);
+                    if (r.received() != due || r.truncated()) {
+                        throw new IllegalStateException("received " + r.received() + " of " + due);
+                    }
+                    check(in, m.source(), due);
+                    total += due;
+                }
+                for (SendRequest s : sends) {
+                    s.join(BOUND);
+                }
+            }
+            // truncation: a message longer than its destination fills it and says so
+            e.send(sends[me].to(me, 1, out.asSlice(0, 100_000)));
+            Message m = inbox.take(BOUND);
+            m.receive(in.asSlice(0, 1000), r);
+            r.join(BOUND);
+            sends[me].join(BOUND);
+            if (!r.truncated() || r.received() != 1000) {
+                throw new IllegalStateException("truncation: received " + r.received() + ", truncated " + r.truncated());
+            }
+            StringBuilder rails = new StringBuilder();
+            for (int p = 0; p < n; p++) {
+                rails.append(' ').append(p).append('=').append(String.join("+", e.rails(p)));
+            }
+            StringBuilder rdv = new StringBuilder();
+            for (int p = 0; p < n; p++) {
+                for (String c : e.rails(p)) {
+                    if (rdv.indexOf(" " + c + "=") < 0) {
+                        rdv.append(' ').append(c).append('=').append(e.stats().rendezvousBytes(c));
+                    }
+                }
+            }
+            System.out.println("ok sizes rank " + me + " received " + total + " bytes; rails" + rails
+                    + "; rendezvous bytes sent" + rdv + "; aggregated packets " + e.stats().aggregatedPackets());
+        }
+    }
+
+    private static void flow() throws InterruptedException {
+        Inbox inbox = new Inbox();
+        try (Engine e = Engine.init(inbox)) {
+            inbox.attach(e);
+            long count = (1L << 30) / 1024;
+            if (e.rank() == 0) {
+                int window = 64;
+                SendRequest[] s = new SendRequest[window];
+                MemorySegment[] bufs = new MemorySegment[window];
+                for (int i = 0; i < window; i++) {
+                    s[i] = new SendRequest();
+                    bufs[i] = Arena.ofAuto().allocate(1024);
+                }
+                for (long i = 0; i < count; i++) {
+                    int k = (int) (i % window);
+                    if (i >= window) {
+                        s[k].join(BOUND);
+                    }
+                    bufs[k].set(ValueLayout.JAVA_LONG, 0, i);
+                    bufs[k].set(ValueLayout.JAVA_LONG, 1016, ~i);
+                    e.send(s[k].to(1, i, bufs[k]));
+                }
+                for (SendRequest x : s) {
+                    x.join(BOUND);
+                }
+                System.out.println("ok flow sent " + count + " messages");
+            } else if (e.rank() == 1) {
+                Thread.sleep(2000); // not receiving: the progress thread keeps what arrives, within credits
+                long heldAfterPause = e.stats().heldBytes();
+                MemorySegment in = Arena.ofAuto().allocate(1024);
+                RecvRequest r = new RecvRequest();
+                for (long i = 0; i < count; i++) {
+                    Message m = inbox.take(BOUND);
+                    if (m.header() != i) {
+                        throw new IllegalStateException("message " + m.header() + " arrived where " + i + " was due");
+                    }
+                    m.receive(in, r);
+                    r.join(BOUND);
+                    if (in.get(ValueLayout.JAVA_LONG, 0) != i || in.get(ValueLayout.JAVA_LONG, 1016) != ~i) {
+                        throw new IllegalStateException("message " + i + " has the wrong content");
+                    }
+                }
+                Runtime rt = Runtime.getRuntime();
+                System.out.println("ok flow received " + count + " in order; held after the pause " + heldAfterPause
+                        + " B; held at most " + e.stats().heldMax() + " B; heap used " + (rt.totalMemory() - rt.freeMemory()) / (1 << 20) + " MiB");
+            }
+        }
+    }
+
+    /** Rank 0 queues 20000 small messages to a rank that is not receiving yet: they leave aggregated. */
+    private static void burst() throws InterruptedException {
+        Inbox inbox = new Inbox();
+        try (Engine e = Engine.init(inbox)) {
+            inbox.attach(e);
+            int count = 20000; // 480 KB of immediate entries: more than the credits, so they queue
+            if (e.rank() == 0) {
+                SendRequest[] s = new SendRequest[count];
+                MemorySegment m = Arena.ofAuto().allocate(8L * count);
+                for (int i = 0; i < count; i++) {
+                    m.set(ValueLayout.JAVA_LONG, 8L * i, i);
+                    e.send((s[i] = new SendRequest()).to(1, i, m.asSlice(8L * i, 8)));
+                }
+                for (SendRequest x : s) {
+                    x.join(BOUND);
+                }
+                System.out.println("ok burst sent " + count + " messages in " + e.stats().packets() + " packets, "
+                        + e.stats().aggregatedPackets() + " of them aggregated");
+            } else if (e.rank() == 1) {
+                Thread.sleep(500);
+                MemorySegment in = Arena.ofAuto().allocate(8);
+                RecvRequest r = new RecvRequest();
+                for (int i = 0; i < count; i++) {
+                    Message msg = inbox.take(BOUND);
+                    msg.receive(in, r);
+                    if (msg.header() != i || in.get(ValueLayout.JAVA_LONG, 0) != i) {
+                        throw new IllegalStateException("message " + i + " out of order: " + msg);
+                    }
+                }
+                System.out.println("ok burst received " + count + " in order");
+            }
+        }
+    }
+
+    private static volatile boolean computing;
+
+    private static void overlap() {
+        long size = 64L << 20;
+        MemorySegment buf = Arena.ofAuto().allocate(size, 4096);
+        RecvRequest r = new RecvRequest();
+        long[] doneAt = new long[1];
+        MessageHandler h = m -> {
+            m.receive(buf, r);
+        };
+        try (Engine e = Engine.init(h)) {
+            if (e.rank() == 0) {
+                fill(buf, 0, size);
+                SendRequest s = new SendRequest();
+                e.send(s.to(1, 7, buf));
+                s.join(BOUND);
+                System.out.println("ok overlap sent");
+            } else if (e.rank() == 1) {
+                long start = System.nanoTime();
+                long end = start + 1_000_000_000L;
+                long x = 0;
+                computing = true;
+                while (System.nanoTime() < end) { // computing, no Ferry call
+                    x += x * 31 + 7;
+                    if (doneAt[0] == 0 && r.isDone()) {
+                        doneAt[0] = System.nanoTime();
+                    }
+                }
+                computing = false;
+                if (doneAt[0] == 0) {
+                    throw new IllegalStateException("the 64 MiB rendezvous did not complete during 1 s of computation (status " + r.status() + ")");
+                }
+                if (r.status() != Status.DONE) {
+                    throw new IllegalStateException("rendezvous " + r.status() + ": " + r.failure());
+                }
+                check(buf, 0, size);
+                System.out.println("ok overlap completed " + (doneAt[0] - start) / 1_000_000 + " ms into 1000 ms of computation (" + (x & 1) + ")");
+            }
+        }
+    }
+
+    private static void failure() {
+        Inbox inbox = new Inbox();
+        Engine e = Engine.init(inbox);
+        inbox.attach(e);
+        MemorySegment big = Arena.ofAuto().allocate(1 << 20);
+        MemorySegment small = Arena.ofAuto().allocate(64);
+        RecvRequest r = new RecvRequest();
+        if (e.rank() == 2) {
+            // hold rank 0's rendezvous announcement, tell rank 1, then die without a word
+            Message m = inbox.take(BOUND);
+            SendRequest s = new SendRequest();
+            e.send(s.to(0, 99, small));
+            s.join(BOUND);
+            System.out.println("ok failure rank 2 dies holding " + m);
+            System.out.flush();
+            Runtime.getRuntime().halt(3);
+        }
+        if (e.rank() == 0) {
+            SendRequest doomed = new SendRequest();
+            e.send(doomed.to(2, 1, big));
+            Message m = inbox.take(BOUND); // rank 2 has the announcement
+            m.drop();
+            long t0 = System.nanoTime();
+            Status st = doomed.await(Duration.ofSeconds(30));
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            if (st != Status.BROKEN && st != Status.CLOSED) {
+                throw new IllegalStateException("the send to the dead rank ended " + st);
+            }
+            // the other gate carries on
+            for (int i = 0; i < 100; i++) {
+                SendRequest s = new SendRequest();
+                e.send(s.to(1, i, big.asSlice(0, i % 2 == 0 ? 100 : 1 << 20)));
+                s.join(BOUND);
+                Message back = inbox.take(BOUND);
+                back.receive(big, r);
+                r.join(BOUND);
+            }
+            System.out.println("ok failure rank 0: send to the dead rank " + st + " after " + ms + " ms (" + doomed.failure() + "); rank 1 still served");
+        } else if (e.rank() == 1) {
+            for (int i = 0; i < 100; i++) {
+                Message m = inbox.take(BOUND);
+                m.receive(big, r);
+                r.join(BOUND);
+                SendRequest s = new SendRequest();
+                e.send(s.to(0, i, small));
+                s.join(BOUND);
+            }
+            System.out.println("ok failure rank 1 done");
+        }
+        e.close(false);
+    }
+}
