@@ -17,9 +17,10 @@ import java.util.stream.Collectors;
  */
 public final class BenchCommand {
     public static final String USAGE = """
-            usage: ferry bench (driver-latency | driver-bandwidth) [options]
+            usage: ferry bench (driver-latency | driver-bandwidth | engine-latency | engine-bandwidth) [options]
                    ferry bench jmh [JMH options]   microbenchmarks, e.g. 'jmh SpiHotPath -prof gc'
-              --driver NAME        driver to measure (default self)
+              --driver NAME        driver to measure (default self; engine-*: shm). engine-* runs two
+                                   ranks with FERRY_DRIVERS=NAME, after the driver's own figures
               --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
               --iterations N       round trips (latency) or messages (bandwidth) per size;
                                    a size moves at most 2 GiB, so large sizes run fewer
@@ -60,7 +61,7 @@ public final class BenchCommand {
     /** Runs the command; returns the exit code (2 for bad input, 1 for a failed run). */
     public static int run(List<String> args, PrintStream out, PrintStream err) {
         if (args.isEmpty()) {
-            err.println("ferry bench: which benchmark? driver-latency or driver-bandwidth");
+            err.println("ferry bench: which benchmark? driver-latency, driver-bandwidth, engine-latency or engine-bandwidth");
             return 2;
         }
         if (args.get(0).equals("--help") || args.get(0).equals("help")) {
@@ -89,19 +90,22 @@ public final class BenchCommand {
         Progress progress = Progress.forTerminal(err);
         try {
             List<Long> sizes = DriverBench.feasible(d, o.sizes(), note -> err.println("ferry bench: " + note));
-            boolean latency = o.benchmark().equals(BenchOptions.LATENCY);
-            if (latency) {
+            boolean latency = o.latency();
+            if (o.engine()) {
+                EngineBench.run(d, o, sizes, progress, printer::print);
+            } else if (latency) {
                 DriverBench.latency(d, o, sizes, progress, printer::print);
             } else {
                 DriverBench.bandwidth(d, o, sizes, progress, printer::print);
             }
             if (o.references()) {
+                BenchOptions ref = o.as(latency ? BenchOptions.LATENCY : BenchOptions.BANDWIDTH);
                 if (latency) {
-                    RefShm.latency(o, progress, printer::print);
+                    RefShm.latency(ref, progress, printer::print);
                 } else {
-                    RefShm.bandwidth(o, o.sizes(), progress, printer::print);
+                    RefShm.bandwidth(ref, ref.sizes(), progress, printer::print);
                 }
-                RefNio.run(o, o.sizes(), progress, printer::print);
+                RefNio.run(ref, ref.sizes(), progress, printer::print);
             }
             return 0;
         } catch (Exception e) {

@@ -24,17 +24,20 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
                            int window, String format, boolean references) {
     public static final String LATENCY = "driver-latency";
     public static final String BANDWIDTH = "driver-bandwidth";
+    public static final String ENGINE_LATENCY = "engine-latency";
+    public static final String ENGINE_BANDWIDTH = "engine-bandwidth";
+    private static final List<String> KNOWN = List.of(LATENCY, BANDWIDTH, ENGINE_LATENCY, ENGINE_BANDWIDTH);
     /** Bytes one size may move (each way) before its iteration count is cut: keeps 4 MiB sizes to seconds. */
     public static final long BYTE_BUDGET = 2L << 30;
     /** Least duration of each warm-up. */
     public static final long WARMUP_NANOS = 500_000_000L;
 
     public static BenchOptions parse(String benchmark, List<String> args) {
-        if (!benchmark.equals(LATENCY) && !benchmark.equals(BANDWIDTH)) {
-            throw new UsageException("unknown benchmark '" + benchmark + "' (known: " + LATENCY + ", " + BANDWIDTH + ")");
+        if (!KNOWN.contains(benchmark)) {
+            throw new UsageException("unknown benchmark '" + benchmark + "' (known: " + String.join(", ", KNOWN) + ")");
         }
-        boolean lat = benchmark.equals(LATENCY);
-        String driver = "self";
+        boolean lat = benchmark.endsWith("-latency");
+        String driver = benchmark.startsWith("engine-") ? "shm" : "self";
         List<Long> sizes = lat ? List.of(0L, 8L, 64L, 512L, 4096L, 32768L, 262144L, 1048576L)
                 : List.of(4096L, 65536L, 1048576L, 4194304L);
         long iterations = lat ? 100_000 : 20_000;
@@ -64,6 +67,21 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
             warmup = Math.max(10, iterations / 10);
         }
         return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs);
+    }
+
+    /** Whether this is a latency (ping-pong) benchmark. */
+    public boolean latency() {
+        return benchmark.endsWith("-latency");
+    }
+
+    /** Whether this measures the engine (two ranks) rather than a driver alone. */
+    public boolean engine() {
+        return benchmark.startsWith("engine-");
+    }
+
+    /** The same options for another benchmark (the driver-level figures of an engine run). */
+    public BenchOptions as(String other) {
+        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references);
     }
 
     /** Iterations for one size: the asked count, cut so that one size moves at most {@link #BYTE_BUDGET}. */

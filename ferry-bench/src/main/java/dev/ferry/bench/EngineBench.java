@@ -1,0 +1,92 @@
+package dev.ferry.bench;
+
+import dev.ferry.core.driver.DiscoveredDriver;
+import dev.ferry.launch.run.Job;
+import dev.ferry.launch.run.JobSpec;
+import dev.ferry.spi.Transport;
+
+import java.io.ByteArrayOutputStream;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * {@code ferry bench engine-latency|engine-bandwidth}: the engine between two ranks (a real job of
+ * two JVMs, restricted to the driver named by {@code --driver}), preceded by the same driver's
+ * driver-level figures from this run, so the engine's overhead reads off two adjacent lines.
+ */
+final class EngineBench {
+    private EngineBench() {
+    }
+
+    static void run(DiscoveredDriver d, BenchOptions o, List<Long> sizes, Progress progress, Consumer<Result> out) throws Exception {
+        if (d.properties().capabilities().transport() == Transport.SELF) {
+            throw new UsageException("the engine benchmarks need a driver between processes (--driver shm or tcp), not " + d.name());
+        }
+        BenchOptions driverLevel = o.as(o.latency() ? BenchOptions.LATENCY : BenchOptions.BANDWIDTH);
+        if (o.latency()) {
+            DriverBench.latency(d, driverLevel, sizes, progress, out);
+            job(d, o, "offheap", progress, out);
+        } else {
+            DriverBench.bandwidth(d, driverLevel, sizes, progress, out);
+            job(d, o, "offheap", progress, out);
+            if (d.properties().capabilities().transport() == Transport.LOCAL) {
+                job(d, o, "arena", progress, out); // engine.allocate(): the local driver's shared arena
+            }
+        }
+    }
+
+    private static void job(DiscoveredDriver d, BenchOptions o, String buffers, Progress progress, Consumer<Result> out) throws Exception {
+        progress.update(o.benchmark() + " " + d.name() + " " + buffers + " (two ranks)", 0, 1);
+        List<String> java = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"), EngineBenchRank.class.getName(), o.benchmark(), buffers));
+        java.addAll(List.of("--driver", d.name(), "--sizes", String.join(",", o.sizes().stream().map(String::valueOf).toList()),
+                "--iterations", String.valueOf(o.iterations()), "--warmup", String.valueOf(o.warmup()), "--window", String.valueOf(o.window())));
+        Map<String, String> env = new HashMap<>();
+        env.put("FERRY_DRIVERS", d.name());
+        env.put("FERRY_PROGRESS", "caller");
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        List<String> problems = new ArrayList<>();
+        int exit;
+        try (PrintStream lines = new PrintStream(new LineSink(line -> {
+            Result r = EngineBenchRank.parse(line);
+            if (r != null) {
+                out.accept(r);
+            } else if (!line.isBlank()) {
+                problems.add(line);
+            }
+        }), true, StandardCharsets.UTF_8); PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
+            exit = new Job(new JobSpec(2, java, env, false, Duration.ofMinutes(30), Duration.ofSeconds(5)), lines, e).run();
+        }
+        if (exit != 0) {
+            throw new IllegalStateException("the two-rank engine job ended with status " + exit + ": "
+                    + String.join(" | ", problems) + " " + err.toString(StandardCharsets.UTF_8).strip());
+        }
+    }
+
+    /** Splits what a job prints into lines. */
+    private static final class LineSink extends OutputStream {
+        private final Consumer<String> sink;
+        private final ByteArrayOutputStream line = new ByteArrayOutputStream();
+
+        LineSink(Consumer<String> sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            if (b == '\n') {
+                sink.accept(line.toString(StandardCharsets.UTF_8));
+                line.reset();
+            } else {
+                line.write(b);
+            }
+        }
+    }
+}
