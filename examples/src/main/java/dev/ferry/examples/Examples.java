@@ -22,6 +22,7 @@ public final class Examples {
         ALL.put("wireup", Wireup::main);
         ALL.put("driver-pingpong", DriverPingPong::main);
         ALL.put("ring", Ring::main);
+        ALL.put("demo", Demo::main);
     }
 
     private Examples() {

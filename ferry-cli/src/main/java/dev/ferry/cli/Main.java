@@ -18,6 +18,7 @@ public final class Main {
     static final String USAGE = """
             usage: ferry <command> [arguments]
               run -n N [opts] PROGRAM       start a job of N ranks on this machine ('ferry run --help')
+              demo                          a 4-rank job as 2 nodes x 2 ranks: which pairs use which driver, how fast
               exec PROGRAM                  run one rank under another launcher (mpiexec.hydra, srun)
               info [--format text|json]     drivers found, their capabilities and profile, FERRY_* settings
               bench driver-latency [opts]   one-way latency through a driver, with ref-shm and ref-nio
@@ -36,6 +37,23 @@ public final class Main {
         System.exit(run(List.of(args), System.out, System.err));
     }
 
+    /**
+     * {@code ferry demo}: the engine's mixed job on this machine. Four ranks play two nodes of two
+     * ranks; same-node pairs go through shm, the others through tcp on loopback, all at once.
+     */
+    static int demo(List<String> args, PrintStream out, PrintStream err) {
+        if (!args.isEmpty()) {
+            err.println("ferry demo: takes no arguments (it runs: ferry run -n 4 --ranks-per-node 2 --example demo)");
+            return 2;
+        }
+        List<String> run = new java.util.ArrayList<>(List.of("-n", "4", "--ranks-per-node", "2", "--timeout", "300"));
+        if (System.getenv("FERRY_TCP_INTERFACES") == null) {
+            run.addAll(List.of("--env", "FERRY_TCP_INTERFACES=lo")); // the two "nodes" are this machine
+        }
+        run.addAll(List.of("--example", "demo"));
+        return RunCommand.run(run, out, err);
+    }
+
     /** Runs one command; returns its exit code (2 for bad input). */
     static int run(List<String> args, PrintStream out, PrintStream err) {
         if (args.isEmpty()) {
@@ -46,6 +64,7 @@ public final class Main {
         return switch (args.get(0)) {
             case "info" -> InfoCommand.run(rest, out, err);
             case "run" -> RunCommand.run(rest, out, err);
+            case "demo" -> demo(rest, out, err);
             case "exec" -> ExecCommand.run(rest, err);
             case "bench" -> !rest.isEmpty() && rest.get(0).equals("wireup")
                     ? WireupBench.run(rest.subList(1, rest.size()), out, err)

@@ -20,6 +20,9 @@ final class RunCommand {
               -n, --np N            number of ranks
               -cp, --class-path CP  class path of the program (Ferry's own is added)
               --drivers LIST        sets FERRY_DRIVERS for the ranks
+              --ranks-per-node K    play several nodes on this machine: ranks 0..K-1 on the first, ...
+                                    (sets FERRY_RANKS_PER_NODE; same-node pairs use shm, others tcp)
+              --env NAME=VALUE      sets an environment variable for the ranks
               --tag-output          prefix each output line with [RANK]
               --timeout SECONDS     end the job after this long (exit status 124)
               --grace SECONDS       time the other ranks get after one failed (default 3)
@@ -54,6 +57,15 @@ final class RunCommand {
                     case "-n", "--np" -> n = (int) number(args, ++i, a, 1, 100_000);
                     case "-cp", "--class-path", "-classpath" -> cp.add(value(args, ++i, a));
                     case "--drivers" -> env.put("FERRY_DRIVERS", value(args, ++i, a));
+                    case "--ranks-per-node" -> env.put("FERRY_RANKS_PER_NODE", String.valueOf(number(args, ++i, a, 1, 100_000)));
+                    case "--env" -> {
+                        String kv = value(args, ++i, a);
+                        int eq = kv.indexOf('=');
+                        if (eq < 1) {
+                            throw new Program.UsageError("--env takes NAME=VALUE, not '" + kv + "'");
+                        }
+                        env.put(kv.substring(0, eq), kv.substring(eq + 1));
+                    }
                     case "--tag-output" -> tag = true;
                     case "--report-wireup" -> reportWireup = true;
                     case "--timeout" -> timeout = Duration.ofSeconds(number(args, ++i, a, 1, 10_000_000));

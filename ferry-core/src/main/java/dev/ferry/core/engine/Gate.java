@@ -145,7 +145,11 @@ final class Gate {
                     break;
                 }
                 WireHeader.entry(p, at, WireHeader.IMMEDIATE, (int) s.length, s.header, 0, 0);
-                cursor.reset(s.layout).copyTo(p, at + WireHeader.IMMEDIATE_HEADER, s.length);
+                if (s.layout.segmentCount() == 1) { // the common case, without the cursor
+                    MemorySegment.copy(s.layout.segmentBase(0), s.layout.segmentOffset(0), p, at + WireHeader.IMMEDIATE_HEADER, s.length);
+                } else {
+                    cursor.reset(s.layout).copyTo(p, at + WireHeader.IMMEDIATE_HEADER, s.length);
+                }
                 credits -= cost;
                 at += cost;
                 rail.packed[rail.packedCount++] = s;

@@ -51,9 +51,30 @@ public final class Inbox implements MessageHandler {
 
     /** Waits up to {@code timeout} for the next message; throws when none came. */
     public Message take(Duration timeout) {
-        long end = System.nanoTime() + timeout.toNanos();
+        return take(m -> true, timeout);
+    }
+
+    /** The first waiting message {@code wanted} accepts, or null; others stay, in order. */
+    public Message poll(java.util.function.Predicate<Message> wanted) {
+        if (engine != null && engine.callerProgress()) {
+            engine.progress();
+        }
+        for (java.util.Iterator<Message> it = queue.iterator(); it.hasNext(); ) {
+            Message m = it.next();
+            if (wanted.test(m)) {
+                it.remove();
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** Waits up to {@code timeout} for a message {@code wanted} accepts (e.g. from one source); others stay. */
+    public Message take(java.util.function.Predicate<Message> wanted, Duration timeout) {
+        long start = System.nanoTime();
+        long end = start + timeout.toNanos();
         for (int round = 0; ; round++) {
-            Message m = poll();
+            Message m = poll(wanted);
             if (m != null) {
                 return m;
             }
@@ -67,6 +88,8 @@ public final class Inbox implements MessageHandler {
                 } else {
                     LockSupport.parkNanos(50_000);
                 }
+            } else {
+                Engine.backoff(System.nanoTime() - start);
             }
         }
     }

@@ -3,7 +3,6 @@ package dev.ferry.core.engine;
 import dev.ferry.spi.DataCursor;
 import dev.ferry.spi.DataLayout;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -114,7 +113,8 @@ public final class Message {
         if (rendezvous) {
             k.setRendezvous(gate, header, length, sourceId, credit);
         } else {
-            MemorySegment copy = length == 0 ? MemorySegment.NULL : Arena.ofAuto().allocate(length, 8);
+            // an immediate message is small: a heap copy, 8-byte aligned like the packet it came in
+            MemorySegment copy = MemorySegment.ofArray(new long[(int) ((length + 7) >>> 3)]).asSlice(0, length);
             MemorySegment.copy(base, offset, copy, 0, length);
             k.setImmediate(gate, header, copy, 0, length, credit);
         }
@@ -144,7 +144,11 @@ public final class Message {
         request.truncated = length > into.size();
         if (!rendezvous) {
             long n = Math.min(length, into.size());
-            cursor.reset(into).copyFrom(base, offset, n);
+            if (into.segmentCount() == 1) {
+                MemorySegment.copy(base, offset, into.segmentBase(0), into.segmentOffset(0), n);
+            } else {
+                cursor.reset(into).copyFrom(base, offset, n);
+            }
             request.received = n;
             engine.consumed(this);
             request.complete();

@@ -89,8 +89,8 @@ final class Rail {
                 }
             } else if (packet) {
                 chunkTurn = true;
-                if (!postPacket()) {
-                    return;
+                if (!postPacket() || chunks.isEmpty() && !gate.hasPackable()) {
+                    return; // the usual end: one packet out, nothing left
                 }
             } else {
                 return;

@@ -14,8 +14,18 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
     static final int IDLE = 0, PENDING = 1, COMPLETE = 2;
 
     private volatile int state = IDLE;
-    private volatile Status status = Status.NOT_YET;
-    private volatile String failure = "";
+    private static final java.lang.invoke.VarHandle STATE;
+
+    static {
+        try {
+            STATE = java.lang.invoke.MethodHandles.lookup().findVarHandle(Request.class, "state", int.class);
+        } catch (ReflectiveOperationException ex) {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+    // written before the volatile store of state that publishes them, read after reading it
+    private Status status = Status.NOT_YET;
+    private String failure = "";
     private volatile Thread waiter;
     Engine engine;
 
@@ -29,12 +39,12 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
      * this engine closed), INVALID (bad arguments); NOT_YET while pending.
      */
     public final Status status() {
-        return status;
+        return state == COMPLETE ? status : Status.NOT_YET;
     }
 
     /** Why the request failed, or "" when it did not. */
     public final String failure() {
-        return failure;
+        return state == COMPLETE ? failure : "";
     }
 
     /**
@@ -42,12 +52,15 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
      * final status, or NOT_YET when the time ran out (the request stays pending).
      */
     public final Status await(Duration timeout) {
-        long deadline = System.nanoTime() + timeout.toNanos();
+        long start = System.nanoTime();
+        long deadline = start + timeout.toNanos();
         Engine e = engine;
         int round = 0;
         while (state != COMPLETE) {
             if (e != null && e.callerProgress()) {
-                e.progress();
+                if (!e.progress()) {
+                    Engine.backoff(System.nanoTime() - start); // more ranks than cores: let the peer run
+                }
             } else if (round < 20_000) {
                 Thread.onSpinWait();
             } else {
@@ -83,7 +96,7 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
         engine = e;
         failure = "";
         status = Status.NOT_YET;
-        state = PENDING;
+        STATE.setRelease(this, PENDING); // only the thread that starts a request reads it pending
     }
 
     final boolean pending() {

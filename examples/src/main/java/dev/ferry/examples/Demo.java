@@ -1,0 +1,200 @@
+package dev.ferry.examples;
+
+import dev.ferry.core.engine.Engine;
+import dev.ferry.core.engine.Inbox;
+import dev.ferry.core.engine.Message;
+import dev.ferry.core.engine.RecvRequest;
+import dev.ferry.core.engine.SendRequest;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The engine at work on every pair of ranks, one pair at a time: the pair measures an 8-byte ping-pong (immediate protocol) and 4 MiB transfers (rendezvous), with every
+ * byte checked; rank 0 prints which rails and protocol each pair used and how fast. Run as
+ * {@code ferry demo}: four ranks playing two nodes, so same-node pairs use shm and the others tcp.
+ *
+ * <pre>
+ *   bin/ferry demo
+ *   bin/ferry run -n 4 --ranks-per-node 2 --example demo [PINGS]
+ * </pre>
+ */
+public final class Demo {
+    private static final Duration BOUND = Duration.ofSeconds(60);
+    private static final long PING = 1, DATA = 2, ACK = 3, REPORT = 4, TURN = 5, RESULT = 6, WARM_END = 7;
+    private static int PINGS = 100_000;
+    private static final int BULK = 50;
+    private static final long BULK_BYTES = 4L << 20;
+
+    private Demo() {
+    }
+
+    public static void main(String[] args) {
+        if (args.length > 0) {
+            PINGS = Integer.parseInt(args[0]);
+        }
+        Inbox inbox = new Inbox();
+        try (Engine e = Engine.init(inbox)) {
+            inbox.attach(e);
+            int n = e.size();
+            int me = e.rank();
+            MemorySegment out = e.allocate(BULK_BYTES);
+            MemorySegment in = e.allocate(BULK_BYTES);
+            for (long i = 0; i < BULK_BYTES; i += 8) {
+                out.set(ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
+            }
+            List<String> mine = new ArrayList<>();
+            // Every pair in turn, alone, so each measures the link and not the two cores' sharing:
+            // the leading (lower) rank of a pair waits for the previous pair's lead to pass the turn.
+            List<int[]> pairs = new ArrayList<>();
+            for (int a = 0; a < n; a++) {
+                for (int b = a + 1; b < n; b++) {
+                    pairs.add(new int[] {a, b});
+                }
+            }
+            SendRequest turn = new SendRequest();
+            for (int k = 0; k < pairs.size(); k++) {
+                int a = pairs.get(k)[0], b = pairs.get(k)[1];
+                if (me != a && me != b) {
+                    continue;
+                }
+                if (me == a && k > 0 && pairs.get(k - 1)[0] != me) {
+                    int prev = pairs.get(k - 1)[0];
+                    inbox.take(m -> m.source() == prev && m.header() == TURN, BOUND).drop();
+                }
+                String line = pair(e, inbox, me, me == a ? b : a, out, in);
+                if (line != null) {
+                    mine.add(line);
+                }
+                if (me == a && k + 1 < pairs.size() && pairs.get(k + 1)[0] != me) {
+                    e.send(turn.to(pairs.get(k + 1)[0], TURN, out.asSlice(0, 0)));
+                    turn.join(BOUND);
+                }
+            }
+            SendRequest s = new SendRequest();
+            if (me != 0) {
+                byte[] text = String.join("\n", mine).getBytes(StandardCharsets.UTF_8);
+                MemorySegment m = java.lang.foreign.Arena.ofAuto().allocate(Math.max(1, text.length));
+                MemorySegment.copy(text, 0, m, ValueLayout.JAVA_BYTE, 0, text.length);
+                e.send(s.to(0, REPORT, m.asSlice(0, text.length)));
+                s.join(BOUND);
+            } else {
+                List<String> all = new ArrayList<>(mine);
+                for (int k = 1; k < n; k++) {
+                    Message r = inbox.take(x -> x.header() == REPORT, BOUND);
+                    String t = new String(r.payload().toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+                    r.drop();
+                    if (!t.isEmpty()) {
+                        all.addAll(List.of(t.split("\n")));
+                    }
+                }
+                all.sort(null);
+                System.out.printf("ferry demo: %d ranks on %d node(s); each pair: %d ping-pongs of 8 B, %d x 4 MiB, every byte checked%n",
+                        n, java.util.stream.IntStream.range(0, n).mapToObj(e::node).distinct().count(), PINGS, BULK);
+                System.out.printf("%-6s %-10s %-9s %-28s %-34s%n", "pair", "peers", "rails", "8 B one-way (immediate)", "4 MiB (rendezvous)");
+                all.forEach(System.out::println);
+            }
+        }
+    }
+
+    /** Measures one pair; the lower rank returns its report line. */
+    private static String pair(Engine e, Inbox inbox, int me, int peer, MemorySegment out, MemorySegment in) {
+        boolean lead = me < peer;
+        SendRequest s = new SendRequest();
+        RecvRequest r = new RecvRequest();
+        MemorySegment small = out.asSlice(0, 8);
+        MemorySegment smallIn = in.asSlice(0, 8);
+        // Warm-up, untimed, until the JIT has compiled the path (0.3 s, the same count on both sides).
+        if (lead) {
+            long until = System.nanoTime() + 300_000_000L;
+            while (System.nanoTime() < until) {
+                pingPong(e, inbox, s, r, peer, small, smallIn, true, 1000);
+            }
+            pingPong(e, inbox, s, r, peer, small, smallIn, true, -1); // tells the peer the warm-up is over
+        } else {
+            while (pingPong(e, inbox, s, r, peer, small, smallIn, false, 1000)) {
+                Thread.onSpinWait(); // until the lead's warm-up ends
+            }
+        }
+        long t0 = System.nanoTime();
+        pingPong(e, inbox, s, r, peer, small, smallIn, lead, PINGS);
+        double oneWayUs = (System.nanoTime() - t0) / 2.0 / PINGS / 1000;
+        long t1 = 0;
+        long checking = 0;
+        for (int i = -3; i < BULK; i++) { // three untimed
+            if (i == 0) {
+                t1 = System.nanoTime();
+                checking = 0;
+            }
+            if (lead) {
+                e.send(s.to(peer, DATA, out));
+                s.join(BOUND);
+                take(inbox, peer, ACK).drop();
+            } else {
+                take(inbox, peer, DATA).receive(in, r);
+                r.join(BOUND);
+                long c0 = System.nanoTime();
+                long bad = in.mismatch(out);
+                if (bad != -1) {
+                    throw new IllegalStateException("4 MiB from rank " + peer + " differ at byte " + bad);
+                }
+                checking += System.nanoTime() - c0;
+                e.send(s.to(peer, ACK, small.asSlice(0, 0)));
+                s.join(BOUND);
+            }
+        }
+        double mbps = (double) BULK * BULK_BYTES / (System.nanoTime() - t1 - checking) * 1000;
+        if (!lead) {
+            MemorySegment figure = java.lang.foreign.Arena.ofAuto().allocate(8); // not in out: out is the pattern
+            figure.set(ValueLayout.JAVA_DOUBLE, 0, mbps); // the receiver's figure: its checks not counted
+            e.send(s.to(peer, RESULT, figure));
+            s.join(BOUND);
+            return null;
+        }
+        Message res = take(inbox, peer, RESULT);
+        mbps = res.payload().get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
+        res.drop();
+        String kind = e.node(me).equals(e.node(peer)) ? "same node" : "remote";
+        return String.format("%-6s %-10s %-9s %-28s %-34s", me + "-" + peer, kind, String.join("+", e.rails(peer)),
+                String.format("%.2f us", oneWayUs), String.format("%.0f MB/s", mbps));
+    }
+
+    /**
+     * {@code count} ping-pongs (the lead sends first); a lead's count of -1 sends one message that
+     * ends the follower's warm-up loop, and the follower answers false when it got it.
+     */
+    private static boolean pingPong(Engine e, Inbox inbox, SendRequest s, RecvRequest r, int peer,
+                                    MemorySegment small, MemorySegment smallIn, boolean lead, int count) {
+        if (count < 0) {
+            e.send(s.to(peer, WARM_END, small));
+            s.join(BOUND);
+            return true;
+        }
+        for (int i = 0; i < count; i++) {
+            if (lead) {
+                e.send(s.to(peer, PING, small));
+                s.join(BOUND);
+                take(inbox, peer, PING).receive(smallIn, r);
+            } else {
+                Message m = inbox.take(x -> x.source() == peer && (x.header() == PING || x.header() == WARM_END), BOUND);
+                if (m.header() == WARM_END) {
+                    m.drop();
+                    return false;
+                }
+                m.receive(smallIn, r);
+                e.send(s.to(peer, PING, small));
+                s.join(BOUND);
+            }
+            r.join(BOUND);
+        }
+        return true;
+    }
+
+    private static Message take(Inbox inbox, int peer, long header) {
+        return inbox.take(m -> m.source() == peer && m.header() == header, BOUND);
+    }
+}
