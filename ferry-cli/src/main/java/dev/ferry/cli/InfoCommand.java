@@ -1,6 +1,7 @@
 package dev.ferry.cli;
 
 import dev.ferry.core.config.FerrySettings;
+import dev.ferry.core.engine.Engine;
 import dev.ferry.core.driver.DiscoveredDriver;
 import dev.ferry.core.driver.DriverCatalog;
 import dev.ferry.core.driver.DriverSelection;
@@ -45,6 +46,9 @@ final class InfoCommand {
                 return 2;
             }
         }
+        if (System.getenv("PMI_PORT") != null || System.getenv("PMI_FD") != null) {
+            return inJob(out);
+        }
         Map<String, Object> info = collect(DriverCatalog.discover());
         if (format.equals("json")) {
             out.println(Json.write(info));
@@ -54,12 +58,28 @@ final class InfoCommand {
         return 0;
     }
 
+    /**
+     * Inside a job ({@code ferry run -n 4 --ranks-per-node 2 info}): starts the engine like any
+     * program and prints, from rank 0, the rails and protocols chosen for each kind of peer.
+     */
+    private static int inJob(PrintStream out) {
+        try (Engine e = Engine.init(m -> { })) {
+            if (e.rank() == 0) {
+                out.print(e.describe());
+                out.flush();
+            }
+        }
+        return 0;
+    }
+
     static Map<String, Object> collect(DriverCatalog catalog) {
         Map<String, Object> root = new LinkedHashMap<>();
         List<Object> drivers = new ArrayList<>();
         List<Setting> settings = new ArrayList<>(FerrySettings.all());
+        settings.addAll(dev.ferry.core.engine.EngineSettings.all());
         Map<String, String> owners = new LinkedHashMap<>();
         FerrySettings.all().forEach(s -> owners.put(s.name(), "core"));
+        dev.ferry.core.engine.EngineSettings.all().forEach(s -> owners.put(s.name(), "engine"));
         for (DiscoveredDriver d : catalog.all()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", d.name());

@@ -16,7 +16,7 @@ import java.util.Map;
  */
 final class RunCommand {
     static final String USAGE = """
-            usage: ferry run -n N [options] [--] (MAIN-CLASS [args] | -jar JAR [args] | --example NAME [args])
+            usage: ferry run -n N [options] [--] (MAIN-CLASS [args] | -jar JAR [args] | --example NAME [args] | info)
               -n, --np N            number of ranks
               -cp, --class-path CP  class path of the program (Ferry's own is added)
               --drivers LIST        sets FERRY_DRIVERS for the ranks
@@ -89,6 +89,12 @@ final class RunCommand {
             }
             if (n < 0) {
                 throw new Program.UsageError("the number of ranks is missing: -n N");
+            }
+            if (i < args.size() && args.get(i).equals("info")) { // ferry info inside the job
+                List<String> a = new ArrayList<>(args.subList(0, i));
+                a.addAll(List.of(Main.class.getName(), "info"));
+                a.addAll(args.subList(i + 1, args.size()));
+                args = a;
             }
             program = Program.parse(args, i, cp);
         } catch (Program.UsageError e) {

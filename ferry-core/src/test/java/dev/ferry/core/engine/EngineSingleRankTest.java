@@ -1,0 +1,134 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.core.driver.DriverCatalog;
+import dev.ferry.launch.pmi.SingletonBootstrap;
+import dev.ferry.spi.DataLayout;
+import dev.ferry.spi.Status;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The engine's message semantics on one rank talking to itself through the self driver. */
+class EngineSingleRankTest {
+    private static final Duration BOUND = Duration.ofSeconds(30);
+    private Inbox inbox;
+    private Engine e;
+
+    @BeforeEach
+    void start() {
+        inbox = new Inbox();
+        e = Engine.init(new SingletonBootstrap(), List.of(DriverCatalog.discover().find("self").orElseThrow()), inbox);
+        inbox.attach(e);
+    }
+
+    @AfterEach
+    void stop() {
+        e.close();
+    }
+
+    private static MemorySegment pattern(long n) {
+        MemorySegment m = Arena.ofAuto().allocate(Math.max(1, n)).asSlice(0, n);
+        for (long i = 0; i < n; i++) {
+            m.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 7 + 3));
+        }
+        return m;
+    }
+
+    @Test
+    void immediateAndRendezvousArriveWithTheirHeaderAndBytes() {
+        for (long n : new long[] {0, 1, e.eagerLimit(0), e.eagerLimit(0) + 1, 1 << 20}) {
+            MemorySegment out = pattern(n);
+            SendRequest s = new SendRequest();
+            e.send(s.to(0, 1000 + n, out));
+            Message m = inbox.take(BOUND);
+            assertEquals(1000 + n, m.header());
+            assertEquals(n, m.length());
+            assertEquals(n > e.eagerLimit(0), m.isRendezvous());
+            MemorySegment in = Arena.ofAuto().allocate(Math.max(1, n)).asSlice(0, n);
+            RecvRequest r = new RecvRequest();
+            m.receive(in, r);
+            r.join(BOUND);
+            s.join(BOUND);
+            assertEquals(n, r.received());
+            assertEquals(0, r.source());
+            assertEquals(-1, in.mismatch(out), "content of " + n + " bytes");
+        }
+    }
+
+    @Test
+    void aLongerMessageFillsTheDestinationAndSaysTruncated() {
+        for (long n : new long[] {100, 200_000}) {
+            MemorySegment out = pattern(n);
+            SendRequest s = new SendRequest();
+            e.send(s.to(0, 1, out));
+            RecvRequest r = new RecvRequest();
+            MemorySegment in = Arena.ofAuto().allocate(50);
+            inbox.take(BOUND).receive(in, r);
+            r.join(BOUND);
+            s.join(BOUND);
+            assertTrue(r.truncated());
+            assertEquals(50, r.received());
+            assertEquals(-1, in.mismatch(out.asSlice(0, 50)));
+        }
+    }
+
+    @Test
+    void aStridedDestinationIsFilledInPlace() {
+        long n = 300_000; // rendezvous, into every other 100-byte block
+        MemorySegment out = pattern(n);
+        MemorySegment big = Arena.ofAuto().allocate(2 * n);
+        SendRequest s = new SendRequest();
+        e.send(s.to(0, 1, out));
+        RecvRequest r = new RecvRequest();
+        inbox.take(BOUND).receive(DataLayout.strided(big, 0, n / 100, 100, 200), r);
+        r.join(BOUND);
+        s.join(BOUND);
+        for (long b = 0; b < n / 100; b++) {
+            assertEquals(-1, big.asSlice(b * 200, 100).mismatch(out.asSlice(b * 100, 100)), "block " + b);
+        }
+    }
+
+    @Test
+    void droppedMessagesCompleteTheirSendersAndOrderIsKept() {
+        SendRequest[] s = new SendRequest[10];
+        for (int i = 0; i < 10; i++) {
+            e.send((s[i] = new SendRequest()).to(0, i, pattern(i % 2 == 0 ? 10 : 100_000)));
+        }
+        for (int i = 0; i < 10; i++) {
+            Message m = inbox.take(BOUND);
+            assertEquals(i, m.header(), "order");
+            m.drop();
+            assertThrows(IllegalStateException.class, m::drop, "a message is taken once");
+        }
+        for (SendRequest x : s) {
+            x.join(BOUND);
+        }
+        assertEquals(0, e.stats().heldBytes(), "dropping gives the credits back");
+    }
+
+    @Test
+    void badArgumentsAreClearErrors() {
+        SendRequest s = new SendRequest();
+        IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> e.send(s.to(1, 0, pattern(1))));
+        assertTrue(ex.getMessage().contains("rank 1"), ex.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> e.rails(-1));
+        assertFalse(s.isDone());
+        e.send(s.to(0, 0, pattern(100_000))); // rendezvous: pending until the target answers
+        assertThrows(IllegalStateException.class, () -> s.to(0, 0, pattern(1)), "a pending request cannot be reused");
+        assertEquals(Status.NOT_YET, s.status());
+        inbox.take(BOUND).drop();
+        s.join(BOUND);
+        assertEquals(Status.DONE, s.status());
+    }
+}
