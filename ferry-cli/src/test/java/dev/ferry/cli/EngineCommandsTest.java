@@ -1,0 +1,46 @@
+package dev.ferry.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The README's run command (ferry demo) and ferry info inside a job, as a user runs them. */
+class EngineCommandsTest {
+    private record Run(int code, String out, String err) {
+    }
+
+    private static Run ferry(String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        return new Run(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void demoShowsShmWithinANodeAndTcpBetweenNodes() {
+        Run r = ferry("demo");
+        assertEquals(0, r.code(), r.toString());
+        List<String> rows = r.out().lines().filter(l -> l.matches("\\d-\\d .*")).toList();
+        assertEquals(6, rows.size(), r.out());
+        for (String row : rows) {
+            boolean sameNode = row.startsWith("0-1") || row.startsWith("2-3");
+            assertTrue(row.matches("\\d-\\d\\s+" + (sameNode ? "same node\\s+shm" : "remote\\s+tcp") + "\\s+[0-9.]+ us\\s+[0-9]+ MB/s\\s*"), row);
+        }
+    }
+
+    @Test
+    void infoInsideAJobShowsTheRailsPerKindOfPeer() {
+        Run r = ferry("run", "-n", "4", "--ranks-per-node", "2", "--env", "FERRY_TCP_INTERFACES=lo", "info");
+        assertEquals(0, r.code(), r.toString());
+        assertTrue(r.out().contains("self      (1 peer): rails self"), r.out());
+        assertTrue(r.out().contains("same node (1 peer): rails shm"), r.out());
+        assertTrue(r.out().contains("remote    (2 peers): rails tcp"), r.out());
+        assertTrue(r.out().contains("rendezvous"), r.out());
+    }
+}
