@@ -26,7 +26,8 @@ public final class EngineBenchRank {
     private final MemorySegment out;
     private final MemorySegment in;
     private final RecvRequest[] recvs;
-    private volatile int received;
+    /** Written by the handler, which runs in this thread (caller progress). */
+    private int received;
     private MemorySegment inView;
     private final long[] headers;
     private final SendRequest[] sends;

@@ -128,8 +128,11 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
                 while ((s = b.sendPost(sp)) == Status.NOT_YET && System.nanoTime() < end) {
                     Thread.onSpinWait();
                 }
-                while (s == Status.DONE && (s = b.sendPoll(sp)) == Status.NOT_YET && System.nanoTime() < end) {
-                    Thread.onSpinWait();
+                if (s != Status.DONE) {
+                    return s;
+                }
+                while ((s = b.sendPoll(sp)) == Status.NOT_YET && System.nanoTime() < end) {
+                    Thread.onSpinWait(); // polling moves the connection on (a packet posted before it is up waits)
                 }
                 return s;
             }, helper);

@@ -109,10 +109,15 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
         }
         failure = why == null ? "" : why;
         status = s;
-        state = COMPLETE;
-        Thread w = waiter;
-        if (w != null) {
-            LockSupport.unpark(w);
+        STATE.setRelease(this, COMPLETE); // publishes status and failure
+        Engine e = engine;
+        if (e == null || !e.callerProgress()) {
+            // a waiter in another thread may park: order our store before reading whether it does
+            java.lang.invoke.VarHandle.fullFence();
+            Thread w = waiter;
+            if (w != null) {
+                LockSupport.unpark(w);
+            }
         }
     }
 

@@ -352,7 +352,9 @@ final class TcpInstance implements DriverInstance {
                 return Status.NOT_YET;
             }
         }
-        if (queueCount == 0 && gather == null && size <= COPY_LIMIT && stage(layout, size)) {
+        // Copied and done at once only on a live connection: before it is up, a packet stays
+        // queued (and its poll NOT_YET), so whoever waits for it keeps the instance moving.
+        if (s == CONNECTED && queueCount == 0 && gather == null && size <= COPY_LIMIT && stage(layout, size)) {
             packet.driverState = SENT; // in our buffer: the caller's memory is free again
         } else {
             packet.driverState = QUEUED;
