@@ -19,7 +19,7 @@ import java.util.ArrayDeque;
  * <p>Owned by the thread that makes progress; nothing here is shared.
  */
 final class Rail {
-    private static final int SEND_IDLE = 0, SEND_PACKET = 1, SEND_DATA_HEADER = 2, SEND_RAW_POST = 3, SEND_RAW = 4, SEND_STAGED = 5;
+    private static final int SEND_IDLE = 0, SEND_PACKET = 1, SEND_DATA_HEADER = 2, SEND_RAW_POST = 3, SEND_STAGED = 5;
 
     final Gate gate;
     final int index;
@@ -39,7 +39,14 @@ final class Rail {
     final SendRequest[] packed;
     int packedCount;
     final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
+    /** The chunk whose DATA header is out and whose raw bytes are still to be posted. */
     private Chunk current;
+    /** Raw chunks posted and not yet complete, oldest first: several in flight keep the target pulling back to back. */
+    private static final int RAW_IN_FLIGHT = 8;
+    private final Packet[] rawPkts = new Packet[RAW_IN_FLIGHT];
+    private final Chunk[] rawChunks = new Chunk[RAW_IN_FLIGHT];
+    private int rawHead;
+    private int rawCount;
     private boolean chunkTurn;
 
     // receiving
@@ -66,16 +73,22 @@ final class Rail {
         this.recvLayout = new StagingLayout(recvBuf);
         this.recvLayout.length = packetLimit;
         this.packed = new SendRequest[packetLimit / WireHeader.IMMEDIATE_HEADER + 1];
+        for (int i = 0; i < RAW_IN_FLIGHT; i++) {
+            rawPkts[i] = new Packet();
+        }
     }
 
     boolean idle() {
-        return sendState == SEND_IDLE && current == null && chunks.isEmpty();
+        return sendState == SEND_IDLE && current == null && chunks.isEmpty() && rawCount == 0;
     }
 
     // ---- sending ----------------------------------------------------------------------------
 
     /** Sends what is waiting, as far as the driver takes it now. */
     void push() {
+        if (rawCount > 0) {
+            pollRaw();
+        }
         for (int round = 0; round < 8; round++) {
             if (sendState != SEND_IDLE && !pollSend()) {
                 return;
@@ -143,9 +156,13 @@ final class Rail {
                 }
                 sendState = SEND_RAW_POST;
                 // fall through: post the raw bytes right behind their header
-            case SEND_RAW_POST:
-                sendPkt.reset().useData(current.bytes);
-                s = out.sendPost(sendPkt);
+            case SEND_RAW_POST: {
+                if (rawCount == RAW_IN_FLIGHT && !pollRaw()) {
+                    return false;
+                }
+                Packet rp = rawPkts[(rawHead + rawCount) % RAW_IN_FLIGHT];
+                rp.reset().useData(current.bytes);
+                s = out.sendPost(rp);
                 if (s == Status.NOT_YET) {
                     return false;
                 }
@@ -153,27 +170,40 @@ final class Rail {
                     gate.fail(s, "posting " + current.length + " rendezvous bytes on " + ec.name() + " answered " + s);
                     return false;
                 }
-                sendState = SEND_RAW;
-                // fall through
-            case SEND_RAW:
-                s = out.sendPoll(sendPkt);
-                if (s == Status.NOT_YET) {
-                    return false;
-                }
-                if (s != Status.DONE) {
-                    gate.fail(s, "sending " + current.length + " rendezvous bytes on " + ec.name() + " answered " + s);
-                    return false;
-                }
-                gate.engine.stats.rendezvousBytes(ec, current.length);
-                if (--current.request.chunksLeft == 0) {
-                    current.request.complete();
-                }
+                rawChunks[(rawHead + rawCount) % RAW_IN_FLIGHT] = current;
+                rawCount++;
                 current = null;
-                sendState = SEND_IDLE;
+                sendState = SEND_IDLE; // the rail is free: the raw bytes complete in the background
+                pollRaw();
                 return true;
+            }
             default:
                 throw new IllegalStateException("send state " + sendState);
         }
+    }
+
+    /** Completes the raw chunks in flight that are done, oldest first; true when one slot or more is free. */
+    boolean pollRaw() {
+        while (rawCount > 0) {
+            Packet rp = rawPkts[rawHead];
+            Chunk c = rawChunks[rawHead];
+            Status s = out.sendPoll(rp);
+            if (s == Status.NOT_YET) {
+                break;
+            }
+            if (s != Status.DONE) {
+                gate.fail(s, "sending " + c.length + " rendezvous bytes on " + ec.name() + " answered " + s);
+                return false;
+            }
+            rawChunks[rawHead] = null;
+            rawHead = (rawHead + 1) % RAW_IN_FLIGHT;
+            rawCount--;
+            gate.engine.stats.rendezvousBytes(ec, c.length);
+            if (--c.request.chunksLeft == 0) {
+                c.request.complete();
+            }
+        }
+        return rawCount < RAW_IN_FLIGHT;
     }
 
     private boolean postPacket() {
@@ -269,6 +299,11 @@ final class Rail {
         if (current != null) {
             failed.accept(current.request);
             current = null;
+        }
+        for (; rawCount > 0; rawCount--) {
+            failed.accept(rawChunks[rawHead].request);
+            rawChunks[rawHead] = null;
+            rawHead = (rawHead + 1) % RAW_IN_FLIGHT;
         }
         Chunk c;
         while ((c = chunks.poll()) != null) {
