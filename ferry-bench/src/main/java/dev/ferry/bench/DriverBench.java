@@ -17,7 +17,6 @@ import java.util.function.Consumer;
  * one sample per window; the median sample's rate is reported.
  */
 final class DriverBench {
-    private static final double TARGET_BATCH_NANOS = 2_000;
 
     private DriverBench() {
     }
@@ -34,30 +33,16 @@ final class DriverBench {
                     e.send();
                     e.recv();
                 });
-                long t0 = System.nanoTime();
-                int probe = (int) Math.min(100, iterations);
-                for (int i = 0; i < probe; i++) {
+                progress.update(o.benchmark() + " " + d.name() + " " + size + " B", 0, 1);
+                RoundTrips.Timing t = RoundTrips.time(iterations, () -> {
                     e.send();
-                    e.recv();
-                }
-                double rtt = (double) (System.nanoTime() - t0) / probe;
-                long batch = Math.max(1, Math.min(iterations / 20 + 1, (long) Math.ceil(TARGET_BATCH_NANOS / Math.max(rtt, 1))));
-                int samples = (int) Math.max(1, iterations / batch);
-                double[] oneWayUs = new double[samples];
-                for (int s = 0; s < samples; s++) {
-                    long start = System.nanoTime();
-                    for (long i = 0; i < batch; i++) {
-                        e.send();
-                        long n = e.recv();
-                        if (n != size) {
-                            throw new IllegalStateException("echo of " + size + " bytes came back with " + n);
-                        }
+                    long n = e.recv();
+                    if (n != size) {
+                        throw new IllegalStateException("echo of " + size + " bytes came back with " + n);
                     }
-                    oneWayUs[s] = (System.nanoTime() - start) / (double) batch / 2 / 1000;
-                    progress.update(o.benchmark() + " " + d.name() + " " + size + " B", s, samples);
-                }
-                out.accept(new Result(o.benchmark(), d.name(), size, samples * batch, Stats.median(oneWayUs),
-                        Stats.quantile(oneWayUs, 0.99), null, Map.of()));
+                });
+                out.accept(new Result(o.benchmark(), d.name(), size, t.roundTrips(), Stats.median(t.oneWayUs()),
+                        Stats.quantile(t.oneWayUs(), 0.99), null, Map.of()));
             }
         }
     }

@@ -20,7 +20,6 @@ public final class EngineBenchRank {
     static final long STOP = -1;
     static final long ECHO = 0;
     private static final Duration BOUND = Duration.ofSeconds(60);
-    private static final double TARGET_BATCH_NANOS = 2_000;
 
     private final Engine engine;
     private final MemorySegment out;
@@ -111,23 +110,8 @@ public final class EngineBenchRank {
             echoView = null;
             long iterations = o.iterationsFor(size);
             o.warmUp(size, () -> roundTrip(data));
-            long t0 = System.nanoTime();
-            int probe = (int) Math.min(100, iterations);
-            for (int i = 0; i < probe; i++) {
-                roundTrip(data);
-            }
-            double rtt = (double) (System.nanoTime() - t0) / probe;
-            long batch = Math.max(1, Math.min(iterations / 20 + 1, (long) Math.ceil(TARGET_BATCH_NANOS / Math.max(rtt, 1))));
-            int samples = (int) Math.max(1, iterations / batch);
-            double[] oneWayUs = new double[samples];
-            for (int s = 0; s < samples; s++) {
-                long start = System.nanoTime();
-                for (long i = 0; i < batch; i++) {
-                    roundTrip(data);
-                }
-                oneWayUs[s] = (System.nanoTime() - start) / (double) batch / 2 / 1000;
-            }
-            print(new Result(o.benchmark(), o.driver(), size, samples * batch, Stats.median(oneWayUs), Stats.quantile(oneWayUs, 0.99), null, Map.of()));
+            RoundTrips.Timing t = RoundTrips.time(iterations, () -> roundTrip(data));
+            print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(t.oneWayUs()), Stats.quantile(t.oneWayUs(), 0.99), null, Map.of()));
         }
     }
 

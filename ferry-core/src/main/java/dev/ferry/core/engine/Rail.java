@@ -206,38 +206,47 @@ final class Rail {
         return rawCount < RAW_IN_FLIGHT;
     }
 
-    private boolean postPacket() {
-        MemorySegment p;
-        long limit;
-        if (bufSend) {
-            sendPkt.reset();
-            Status s = out.sendBufGet(sendPkt);
-            if (s == Status.NOT_YET) {
-                return false;
-            }
-            if (s != Status.DONE) {
-                gate.fail(s, "sendBufGet on " + ec.name() + " answered " + s);
-                return false;
-            }
-            p = sendPkt.buffer();
-            limit = Math.min(p.byteSize(), packetLimit);
-        } else {
-            p = staging;
-            limit = packetLimit;
+    /**
+     * Where the next engine packet is written: a driver buffer (in place, where the driver has
+     * them) or the staging buffer; null when the driver has no room now, or failed.
+     */
+    private MemorySegment packetBuffer() {
+        if (!bufSend) {
+            return staging;
         }
-        long n = gate.pack(this, p, limit);
-        Status s;
+        sendPkt.reset();
+        Status s = out.sendBufGet(sendPkt);
+        if (s == Status.NOT_YET) {
+            return null;
+        }
+        if (s != Status.DONE) {
+            gate.fail(s, "sendBufGet on " + ec.name() + " answered " + s);
+            return null;
+        }
+        return sendPkt.buffer();
+    }
+
+    /** Posts the {@code n} bytes written into {@link #packetBuffer()}; NOT_YET (staging only) when the driver has no room. */
+    private Status postBuffer(long n) {
         if (bufSend) {
             sendPkt.length(n);
-            s = out.sendBufPost(sendPkt);
-        } else {
-            stagingLayout.length = n;
-            sendPkt.reset().useData(stagingLayout);
-            s = out.sendPost(sendPkt);
-            if (s == Status.NOT_YET) {
-                sendState = SEND_STAGED; // stays packed in the staging buffer until the driver takes it
-                return false;
-            }
+            return out.sendBufPost(sendPkt);
+        }
+        stagingLayout.length = n;
+        sendPkt.reset().useData(stagingLayout);
+        return out.sendPost(sendPkt);
+    }
+
+    private boolean postPacket() {
+        MemorySegment p = packetBuffer();
+        if (p == null) {
+            return false;
+        }
+        long n = gate.pack(this, p, Math.min(p.byteSize(), packetLimit));
+        Status s = postBuffer(n);
+        if (s == Status.NOT_YET) {
+            sendState = SEND_STAGED; // stays packed in the staging buffer until the driver takes it
+            return false;
         }
         if (s != Status.DONE) {
             gate.fail(s, "posting a packet on " + ec.name() + " answered " + s);
@@ -249,35 +258,15 @@ final class Rail {
     }
 
     private boolean startChunk(Chunk c) {
-        MemorySegment p;
-        if (bufSend) {
-            sendPkt.reset();
-            Status s = out.sendBufGet(sendPkt);
-            if (s == Status.NOT_YET) {
-                return false;
-            }
-            if (s != Status.DONE) {
-                gate.fail(s, "sendBufGet on " + ec.name() + " answered " + s);
-                return false;
-            }
-            p = sendPkt.buffer();
-        } else {
-            p = staging;
+        MemorySegment p = packetBuffer();
+        if (p == null) {
+            return false;
         }
         WireHeader.packetHeader(p, 1, 0);
         WireHeader.entry(p, WireHeader.PACKET_HEADER, WireHeader.DATA, 0, c.targetId, c.offset, c.length);
-        int n = WireHeader.PACKET_HEADER + WireHeader.DATA_BYTES;
-        Status s;
-        if (bufSend) {
-            sendPkt.length(n);
-            s = out.sendBufPost(sendPkt);
-        } else {
-            stagingLayout.length = n;
-            sendPkt.reset().useData(stagingLayout);
-            s = out.sendPost(sendPkt);
-            if (s == Status.NOT_YET) {
-                return false;
-            }
+        Status s = postBuffer(WireHeader.PACKET_HEADER + WireHeader.DATA_BYTES);
+        if (s == Status.NOT_YET) {
+            return false; // nothing is out: the header is written again next time
         }
         if (s != Status.DONE) {
             gate.fail(s, "posting a DATA header on " + ec.name() + " answered " + s);
