@@ -68,7 +68,6 @@ public final class Engine implements AutoCloseable {
     final long multirailMin;
     private final long eagerSetting;
     private final long creditLimit;
-    private final DriverUrl selfUrl;
 
     private boolean inProgress;
     private int passes;
@@ -77,7 +76,9 @@ public final class Engine implements AutoCloseable {
 
     private final Thread progressThread;
     private final CommandQueue commands;
+    /** Set by close: the progress thread flushes, then ends (by {@link #threadStopBy} at the latest). */
     private volatile boolean threadStop;
+    private volatile long threadStopBy;
     private volatile boolean threadParked;
 
     /** Starts an engine from the environment: the launcher's bootstrap, the drivers FERRY_DRIVERS selects. */
@@ -116,8 +117,6 @@ public final class Engine implements AutoCloseable {
             contexts.add(new EngineContext(contexts.size(), name, d.name(), d.driver().description(), wire.context(name), p.capabilities(), p.profile()));
         }
         this.stats = new EngineStats(contexts.stream().map(EngineContext::name).toArray(String[]::new));
-        EngineContext selfCtx = contexts.stream().filter(c -> c.caps().transport() == Transport.SELF).findFirst().orElse(null);
-        this.selfUrl = selfCtx == null ? null : wire.url(rank, selfCtx.name());
         this.gates = new Gate[size];
         for (int r = 0; r < size; r++) {
             gates[r] = newGate(r);
@@ -304,7 +303,7 @@ public final class Engine implements AutoCloseable {
         if (g.state != Gate.NEW) {
             return;
         }
-        g.connect(selfUrl);
+        g.connect();
         if (g.state == Gate.OPEN) {
             Gate[] a = active;
             Gate[] b = java.util.Arrays.copyOf(a, a.length + 1);
@@ -473,7 +472,7 @@ public final class Engine implements AutoCloseable {
 
     private void progressLoop() {
         int idle = 0;
-        while (!threadStop) {
+        while (!threadStop || !quiet() && System.nanoTime() - threadStopBy < 0) {
             boolean work;
             try {
                 inProgress = true;
@@ -517,15 +516,12 @@ public final class Engine implements AutoCloseable {
             return;
         }
         if (progressThread != null) {
-            // hand the flush to the progress thread's own loop by stopping it after the queue drains
-            long end = System.nanoTime() + CLOSE_FLUSH.toNanos();
-            while (!quiet() && System.nanoTime() - end < 0) {
-                LockSupport.parkNanos(100_000);
-            }
+            // The progress thread owns the gates: it flushes them itself and ends when they are quiet.
+            threadStopBy = System.nanoTime() + CLOSE_FLUSH.toNanos();
             threadStop = true;
             LockSupport.unpark(progressThread);
             try {
-                progressThread.join(10_000);
+                progressThread.join(CLOSE_FLUSH.toMillis() + 10_000);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }

@@ -66,7 +66,7 @@ final class Gate {
     // ---- connection -------------------------------------------------------------------------
 
     /** Connects every rail (first use); a refusal fails the gate. */
-    void connect(DriverUrl self) {
+    void connect() {
         if (state != NEW) {
             return;
         }
@@ -84,7 +84,7 @@ final class Gate {
             }
             if (rank == engine.rank) { // a rank reaches itself through two instances of one context
                 r.in = r.ec.context().newInstance();
-                s = r.in.connectAsync(self == null ? urls[r.index] : self);
+                s = r.in.connectAsync(urls[r.index]); // our own URL: the two instances pair
                 if (s != Status.DONE) {
                     fail(s, "connecting rank " + rank + " to itself with " + r.ec.name() + " answered " + s);
                     return;
@@ -327,30 +327,28 @@ final class Gate {
             }
             share[used - 1] = accepted - given;
         }
-        List<int[]> rl = new ArrayList<>();
-        List<long[]> ol = new ArrayList<>();
-        long off = 0;
+        int n = 0;
         for (int i = 0; i < used; i++) {
             long max = Math.max(4096, rails[i].ec.caps().maxPacketSize());
-            for (long left = share[i]; left > 0; ) {
-                long n = Math.min(left, max);
-                rl.add(new int[] {i});
-                ol.add(new long[] {off, n});
-                off += n;
-                left -= n;
-            }
+            n += (int) Math.min(Integer.MAX_VALUE, (share[i] + max - 1) / max);
         }
-        if (rl.size() > WireHeader.MAX_CTS_CHUNKS) {
+        if (n > WireHeader.MAX_CTS_CHUNKS) {
             throw new IllegalArgumentException("a message of " + accepted + " bytes needs more than " + WireHeader.MAX_CTS_CHUNKS + " rendezvous chunks");
         }
-        int n = rl.size();
         int[] rail = new int[n];
         long[] o = new long[n];
         long[] l = new long[n];
-        for (int k = 0; k < n; k++) {
-            rail[k] = rl.get(k)[0];
-            o[k] = ol.get(k)[0];
-            l[k] = ol.get(k)[1];
+        long off = 0;
+        int k = 0;
+        for (int i = 0; i < used; i++) {
+            long max = Math.max(4096, rails[i].ec.caps().maxPacketSize());
+            for (long left = share[i]; left > 0; k++) {
+                rail[k] = i;
+                o[k] = off;
+                l[k] = Math.min(left, max);
+                off += l[k];
+                left -= l[k];
+            }
         }
         return new Cts(sourceId, targetId, accepted, rail, o, l);
     }

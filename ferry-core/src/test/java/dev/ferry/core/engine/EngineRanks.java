@@ -174,7 +174,7 @@ public final class EngineRanks {
     }
 
     /** Rank 0 queues 20000 small messages to a rank that is not receiving yet: they leave aggregated. */
-    private static void burst() throws InterruptedException {
+    private static void burst() {
         Inbox inbox = new Inbox();
         try (Engine e = Engine.init(inbox)) {
             inbox.attach(e);
@@ -192,7 +192,16 @@ public final class EngineRanks {
                 System.out.println("ok burst sent " + count + " messages in " + e.stats().packets() + " packets, "
                         + e.stats().aggregatedPackets() + " of them aggregated");
             } else if (e.rank() == 1) {
-                Thread.sleep(500);
+                // Not taking anything until the sender has run out of credits: from then on its
+                // messages queue, and leave aggregated as credits come back.
+                long full = EngineSettings.credits() - WireHeader.PACKET_HEADER - 2L * WireHeader.immediateBytes(8);
+                long end = System.nanoTime() + BOUND.toNanos();
+                while (e.stats().heldBytes() < full) {
+                    e.progress();
+                    if (System.nanoTime() > end) {
+                        throw new IllegalStateException("the sender never filled its credits: held " + e.stats().heldBytes());
+                    }
+                }
                 MemorySegment in = Arena.ofAuto().allocate(8);
                 RecvRequest r = new RecvRequest();
                 for (int i = 0; i < count; i++) {
@@ -206,8 +215,6 @@ public final class EngineRanks {
             }
         }
     }
-
-    private static volatile boolean computing;
 
     private static void overlap() {
         long size = 64L << 20;
@@ -228,14 +235,12 @@ public final class EngineRanks {
                 long start = System.nanoTime();
                 long end = start + 1_000_000_000L;
                 long x = 0;
-                computing = true;
                 while (System.nanoTime() < end) { // computing, no Ferry call
                     x += x * 31 + 7;
                     if (doneAt[0] == 0 && r.isDone()) {
                         doneAt[0] = System.nanoTime();
                     }
                 }
-                computing = false;
                 if (doneAt[0] == 0) {
                     throw new IllegalStateException("the 64 MiB rendezvous did not complete during 1 s of computation (status " + r.status() + ")");
                 }

@@ -1,6 +1,5 @@
 package dev.ferry.core.engine;
 
-import dev.ferry.launch.ChildJvm;
 import dev.ferry.launch.run.Job;
 import dev.ferry.launch.run.JobSpec;
 
@@ -40,7 +39,6 @@ final class Jobs {
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8); PrintStream er = new PrintStream(err, true, StandardCharsets.UTF_8)) {
             exit = new Job(new JobSpec(ranks, java, e, true, timeout, Duration.ofSeconds(20)), o, er).run();
         }
-        ChildJvm.class.getName();
         return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
 }
