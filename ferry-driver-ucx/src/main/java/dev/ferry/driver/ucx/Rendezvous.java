@@ -1,0 +1,161 @@
+package dev.ferry.driver.ucx;
+
+import dev.ferry.spi.DataCursor;
+import dev.ferry.spi.DataLayout;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The sending side of one rendezvous: the registrations of the packet's memory (pinned until the
+ * receiver's FIN), and the descriptor written into a send buffer. Memory on the Java heap, or a
+ * layout with more segments than a descriptor holds, is first packed into registered memory of
+ * the driver's own (one copy, then still pulled by the receiver).
+ */
+final class Rendezvous {
+    private final RegistrationCache.Registration[] regs;
+    private final Arena staging;
+    long descriptorLength;
+    long seq;
+    boolean released;
+
+    private Rendezvous(RegistrationCache.Registration[] regs, Arena staging) {
+        this.regs = regs;
+        this.staging = staging;
+    }
+
+    /** Registrations made early by sendPrefetch (or recvPrefetch), one per segment (null: empty or heap). */
+    static final class Prefetch {
+        final DataLayout layout;
+        final RegistrationCache.Registration[] regs;
+
+        private Prefetch(DataLayout layout, RegistrationCache.Registration[] regs) {
+            this.layout = layout;
+            this.regs = regs;
+        }
+
+        static Prefetch register(UcxContext ctx, DataLayout layout) {
+            long n = layout.segmentCount();
+            RegistrationCache.Registration[] regs = new RegistrationCache.Registration[(int) Math.min(n, UcxContext.MAX_IOVEC)];
+            try {
+                for (int i = 0; i < regs.length; i++) {
+                    MemorySegment base = layout.segmentBase(i);
+                    long len = layout.segmentLength(i);
+                    if (len > 0 && base.isNative()) {
+                        regs[i] = ctx.rcache.acquire(base.address() + layout.segmentOffset(i), len);
+                    }
+                }
+            } catch (RuntimeException e) {
+                new Prefetch(layout, regs).release(ctx);
+                throw e;
+            }
+            return new Prefetch(layout, regs);
+        }
+
+        void release(UcxContext ctx) {
+            for (int i = 0; i < regs.length; i++) {
+                if (regs[i] != null) {
+                    ctx.rcache.release(regs[i]);
+                    regs[i] = null;
+                }
+            }
+        }
+    }
+
+    /**
+     * Registers (or takes the prefetched registrations of) the layout's memory and writes the
+     * descriptor into {@code desc}. Lock held.
+     */
+    static Rendezvous prepare(UcxInstance inst, UcxContext ctx, DataLayout layout, MemorySegment desc, Object prefetched) {
+        long n = layout.segmentCount();
+        long total = layout.size();
+        RegistrationCache.Registration[] regs = null;
+        if (prefetched instanceof Prefetch p) {
+            if (p.layout == layout && p.regs.length == n && allRegistered(layout, p.regs)) {
+                regs = p.regs;
+            } else {
+                p.release(ctx);
+            }
+        }
+        if (regs == null && n <= UcxContext.MAX_IOVEC && allNative(layout)) {
+            regs = Prefetch.register(ctx, layout).regs;
+        }
+        if (regs != null) {
+            long size = UcxWire.RTS_HEADER;
+            int count = 0;
+            for (RegistrationCache.Registration r : regs) {
+                if (r != null) {
+                    size += UcxWire.RTS_SEGMENT_HEADER + r.rkey.byteSize();
+                    count++;
+                }
+            }
+            if (size <= desc.byteSize()) {
+                UcxWire.writeRtsHeader(desc, total, count);
+                long off = UcxWire.RTS_HEADER;
+                for (int i = 0; i < regs.length; i++) {
+                    if (regs[i] != null) {
+                        long addr = layout.segmentBase(i).address() + layout.segmentOffset(i);
+                        off = UcxWire.writeRtsSegment(desc, off, addr, layout.segmentLength(i), regs[i].rkey);
+                    }
+                }
+                Rendezvous rdv = new Rendezvous(regs, null);
+                rdv.descriptorLength = off;
+                return rdv;
+            }
+            for (RegistrationCache.Registration r : regs) {
+                if (r != null) {
+                    ctx.rcache.release(r);
+                }
+            }
+        }
+        // packed into registered memory of our own: heap memory, or too many segments to describe
+        Arena staging = Arena.ofShared();
+        MemorySegment packed = staging.allocate(Math.max(1, total), 64).asSlice(0, total);
+        new DataCursor().reset(layout).copyTo(packed, 0, total);
+        RegistrationCache.Registration r;
+        try {
+            r = ctx.rcache.acquireUncached(packed.address(), Math.max(1, total));
+        } catch (RuntimeException e) {
+            staging.close();
+            throw e;
+        }
+        UcxWire.writeRtsHeader(desc, total, 1);
+        Rendezvous rdv = new Rendezvous(new RegistrationCache.Registration[] {r}, staging);
+        rdv.descriptorLength = UcxWire.writeRtsSegment(desc, UcxWire.RTS_HEADER, packed.address(), total, r.rkey);
+        return rdv;
+    }
+
+    private static boolean allNative(DataLayout layout) {
+        for (long i = 0; i < layout.segmentCount(); i++) {
+            if (layout.segmentLength(i) > 0 && !layout.segmentBase(i).isNative()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean allRegistered(DataLayout layout, RegistrationCache.Registration[] regs) {
+        for (int i = 0; i < regs.length; i++) {
+            if (layout.segmentLength(i) > 0 && regs[i] == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** After the FIN (or when the peer is gone): unpins the registrations, frees the staging. */
+    void release(UcxContext ctx) {
+        if (released) {
+            return;
+        }
+        released = true;
+        for (RegistrationCache.Registration r : regs) {
+            if (r != null) {
+                ctx.rcache.release(r);
+            }
+        }
+        if (staging != null) {
+            staging.close();
+        }
+    }
+}

@@ -1,0 +1,49 @@
+package dev.ferry.driver.ucx;
+
+import dev.ferry.spi.Transport;
+
+import java.util.List;
+
+/**
+ * The reach and the order of latency and bandwidth of the UCX transports a context found
+ * ({@code ucp_context_print_info}'s resources). UCP 1.13 exposes no per-transport performance
+ * estimate to JUCX, so the orders come from a table: shared memory and tcp as measured on the
+ * development machine through this driver (docs/architecture.md), RDMA as the order of an
+ * InfiniBand EDR/HDR link.
+ *
+ * @param transport     LOCAL when only shared-memory transports are there (the context reaches
+ *                      this node alone), REMOTE when a network transport is
+ * @param latencyNs     one-way latency order of the best transport of that reach
+ * @param bandwidthMBps bandwidth order of the best transport of that reach
+ */
+record TransportProfile(Transport transport, long latencyNs, long bandwidthMBps) {
+    private static final List<String> SHARED_MEMORY = List.of("sysv", "posix", "cma", "knem", "xpmem", "self");
+    private static final List<String> RDMA = List.of("rc", "rc_verbs", "rc_mlx5", "rc_x", "dc", "dc_mlx5", "dc_x", "ud", "ud_verbs", "ud_mlx5", "ud_x");
+
+    static TransportProfile of(List<String> tlDevices) {
+        boolean network = false;
+        long lat = Long.MAX_VALUE;
+        long bw = 0;
+        for (String td : tlDevices) {
+            String tl = td.contains("/") ? td.substring(0, td.indexOf('/')) : td;
+            if (SHARED_MEMORY.contains(tl)) {
+                continue;
+            }
+            network = true;
+            if (RDMA.contains(tl)) {
+                lat = Math.min(lat, 2_000);
+                bw = Math.max(bw, 10_000);
+            } else if (tl.equals("tcp")) {
+                lat = Math.min(lat, 7_000);
+                bw = Math.max(bw, 3_000);
+            } else {
+                lat = Math.min(lat, 10_000);
+                bw = Math.max(bw, 1_000);
+            }
+        }
+        if (network) {
+            return new TransportProfile(Transport.REMOTE, lat, bw);
+        }
+        return new TransportProfile(Transport.LOCAL, 500, 10_000);
+    }
+}

@@ -1,0 +1,26 @@
+package dev.ferry.driver.ucx;
+
+import dev.ferry.spi.Setting;
+
+import java.util.List;
+
+/** The settings of the ucx driver. UCX's own UCX_* variables apply as well. */
+final class UcxSettings {
+    static final Setting TLS = new Setting("FERRY_UCX_TLS", null,
+            "ucx: the UCX transports to use (UCX_TLS syntax, e.g. 'sm' or 'tcp' or 'rc,sm'); unset: UCX_TLS, else all");
+    static final Setting BUFFER = new Setting("FERRY_UCX_BUFFER", "8192",
+            "ucx: bytes of a driver buffer; packets up to this size go eagerly, larger ones by a zero-copy UCP get");
+    static final Setting RCACHE_BYTES = new Setting("FERRY_UCX_RCACHE_BYTES", "1073741824",
+            "ucx: bytes of idle memory registrations kept for reuse (least recently used leave first); 0: none kept");
+    static final Setting LIVENESS_MS = new Setting("FERRY_UCX_LIVENESS_MS", "100",
+            "ucx: how often a peer on this host reached without UCX's peer failure detection (shared-memory transports) is checked for being alive");
+    static final Setting JOB_KEY = new Setting("FERRY_JOB_KEY", null,
+            "the job's secret, checked in every connection handshake (normally given by the launcher)");
+
+    private UcxSettings() {
+    }
+
+    static List<Setting> all() {
+        return List.of(TLS, BUFFER, RCACHE_BYTES, LIVENESS_MS, JOB_KEY);
+    }
+}
