@@ -23,6 +23,9 @@ public interface DriverContext extends AutoCloseable {
     /**
      * The driver's capabilities and profile in this context, filled in from the hints given at
      * creation. Called first and exactly once; a second call throws IllegalStateException.
+     *
+     * @throws DriverException when the driver cannot work here (its library or hardware is
+     *         missing): it is then listed as unavailable with the message, without a warning
      */
     DriverProperties properties();
 

@@ -160,15 +160,23 @@ public final class DriverCatalog {
         }
         DriverProperties props = null;
         String problem = null;
+        boolean quiet = false;
         try (DriverContext probe = d.newContext(Hints.single())) {
             props = probe.properties();
             if (props == null) {
                 problem = "properties() returned null";
             }
+        } catch (dev.ferry.spi.DriverException e) {
+            problem = e.getMessage(); // the driver says it cannot work here: ordinary, not a warning
+            quiet = true;
         } catch (RuntimeException | LinkageError e) {
             problem = "properties failed: " + rootMessage(e);
         }
-        if (problem != null) {
+        if (problem != null && quiet) {
+            // A driver without its hardware or library here (ucx without RDMA) is ordinary:
+            // `ferry info` lists it with the reason, and FERRY_DRIVERS naming it is an error.
+            LOG.log(System.Logger.Level.DEBUG, "driver '" + name + "' from " + from + " is unavailable: " + problem);
+        } else if (problem != null) {
             warn("driver '" + name + "' from " + from + " is unavailable: " + problem);
         }
         drivers.put(name, new DiscoveredDriver(name, from, d, props, problem));

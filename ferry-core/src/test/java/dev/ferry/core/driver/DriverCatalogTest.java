@@ -126,6 +126,33 @@ class DriverCatalogTest {
         assertEquals(List.of("self", "shm", "tcp"), names.subList(0, names.size() - 1).stream().sorted().toList(), names.toString());
     }
 
+    private static final String STANDS_ASIDE = """
+            package plugin;
+            public class NoRdma implements dev.ferry.spi.Driver {
+                public String name() { return "nordma"; }
+                public String description() { return "a driver that declines: its hardware is not here"; }
+                public dev.ferry.spi.DriverContext newContext(dev.ferry.spi.Hints h) {
+                    return new dev.ferry.spi.DriverContext() {
+                        public dev.ferry.spi.DriverProperties properties() { throw new dev.ferry.spi.DriverException("no RDMA device here"); }
+                        public dev.ferry.spi.DriverUrl init() { throw new IllegalStateException("no device"); }
+                        public dev.ferry.spi.DriverInstance newInstance() { throw new IllegalStateException("no device"); }
+                        public void close() { }
+                    };
+                }
+            }
+            """;
+
+    @Test
+    void aDriverThatDeclinesWithADriverExceptionIsUnavailableWithoutAWarning(@TempDir Path dir) throws Exception {
+        Path plugins = Files.createDirectory(dir.resolve("plugins"));
+        PluginJars.build(dir, "plugins/nordma.jar", Map.of("plugin.NoRdma", STANDS_ASIDE), "plugin.NoRdma\n");
+        DriverCatalog c = DriverCatalog.discover(getClass().getClassLoader(), List.of(plugins));
+        DiscoveredDriver d = c.find("nordma").orElseThrow();
+        assertFalse(d.available());
+        assertEquals("no RDMA device here", d.problem());
+        assertTrue(c.warnings().isEmpty(), c.warnings().toString());
+    }
+
     @Test
     void aDuplicateNameKeepsTheFirstAndWarns(@TempDir Path dir) throws Exception {
         Path plugins = Files.createDirectory(dir.resolve("plugins"));

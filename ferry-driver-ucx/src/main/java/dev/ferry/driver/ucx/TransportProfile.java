@@ -15,13 +15,15 @@ import java.util.List;
  *                      this node alone), REMOTE when a network transport is
  * @param latencyNs     one-way latency order of the best transport of that reach
  * @param bandwidthMBps bandwidth order of the best transport of that reach
+ * @param rdma          an RDMA transport (InfiniBand, RoCE) is among them
  */
-record TransportProfile(Transport transport, long latencyNs, long bandwidthMBps) {
+record TransportProfile(Transport transport, long latencyNs, long bandwidthMBps, boolean rdma) {
     private static final List<String> SHARED_MEMORY = List.of("sysv", "posix", "cma", "knem", "xpmem", "self");
     private static final List<String> RDMA = List.of("rc", "rc_verbs", "rc_mlx5", "rc_x", "dc", "dc_mlx5", "dc_x", "ud", "ud_verbs", "ud_mlx5", "ud_x");
 
     static TransportProfile of(List<String> tlDevices) {
         boolean network = false;
+        boolean rdma = false;
         long lat = Long.MAX_VALUE;
         long bw = 0;
         for (String td : tlDevices) {
@@ -31,6 +33,7 @@ record TransportProfile(Transport transport, long latencyNs, long bandwidthMBps)
             }
             network = true;
             if (RDMA.contains(tl)) {
+                rdma = true;
                 lat = Math.min(lat, 2_000);
                 bw = Math.max(bw, 10_000);
             } else if (tl.equals("tcp")) {
@@ -42,8 +45,17 @@ record TransportProfile(Transport transport, long latencyNs, long bandwidthMBps)
             }
         }
         if (network) {
-            return new TransportProfile(Transport.REMOTE, lat, bw);
+            return new TransportProfile(Transport.REMOTE, lat, bw, rdma);
         }
-        return new TransportProfile(Transport.LOCAL, 500, 10_000);
+        return new TransportProfile(Transport.LOCAL, 500, 10_000, false);
+    }
+
+    /** An InfiniBand or RoCE device is there (both appear under /sys/class/infiniband). */
+    static boolean rdmaDevicePresent() {
+        try (var s = java.nio.file.Files.list(java.nio.file.Path.of("/sys/class/infiniband"))) {
+            return s.findAny().isPresent();
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
     }
 }

@@ -74,6 +74,8 @@ final class UcxContext implements DriverContext {
     static final int MAX_IOVEC = 1024;
     /** Largest HELLO this context receives (URLs of workers with many devices run to a few KiB). */
     static final int HELLO_BUFFER = 64 * 1024;
+    static final String NO_RDMA = "no RDMA transport here: UCX would only duplicate Ferry's shm and tcp drivers;"
+            + " set FERRY_UCX_TLS (or UCX_TLS), e.g. to sm or tcp, to use it anyway";
     /** Elements of a shared-memory receive FIFO (UCX_MM_FIFO_SIZE, unless set). */
     static final int MM_FIFO_SIZE = 1024;
     /** Most worker progress calls one probe makes to take in everything that has arrived. */
@@ -163,6 +165,11 @@ final class UcxContext implements DriverContext {
             throw new DriverException(problem);
         }
         String tls = UcxSettings.TLS.value();
+        String asked = tls != null && !tls.isBlank() ? tls : System.getenv("UCX_TLS");
+        if ((asked == null || asked.isBlank()) && !TransportProfile.rdmaDevicePresent()) {
+            // like Open MPI's pml_ucx, which stands aside without an RDMA device
+            throw new DriverException(NO_RDMA);
+        }
         try {
             UcpParams params = new UcpParams().requestTagFeature().requestRmaFeature().requestWakeupFeature()
                     .setEstimatedNumEps(hints.sessionSize()).setMtWorkersShared(false);
@@ -188,6 +195,10 @@ final class UcxContext implements DriverContext {
                     + (tls != null ? " among FERRY_UCX_TLS=" + tls : ""));
         }
         TransportProfile tp = TransportProfile.of(transports);
+        if ((asked == null || asked.isBlank()) && !tp.rdma()) {
+            closeUcx();
+            throw new DriverException(NO_RDMA + " (UCX offers " + transports + ")");
+        }
         // UCX 1.13's shared-memory transports refuse the peer error handling mode
         peerFailureDetection = tp.transport() == Transport.REMOTE;
         Capabilities caps = Capabilities.builder()
@@ -585,6 +596,7 @@ final class UcxContext implements DriverContext {
                 worker.cancelRequest(helloReq);
             }
             drain(all);
+            discardUnexpected();
             if (rcache != null) {
                 rcache.clear();
             }
@@ -609,6 +621,33 @@ final class UcxContext implements DriverContext {
             }
         }
         LOG.log(System.Logger.Level.DEBUG, "ucx: context closed with requests still in progress after 2 s");
+    }
+
+    /**
+     * Takes the messages that arrived for instances already closed (a BYE, data after a
+     * disconnect), so that UCX does not warn about each at worker destruction; counted in the log.
+     */
+    private void discardUnexpected() {
+        int n = 0;
+        MemorySegment scratch = null;
+        for (; n < 100_000; n++) {
+            org.openucx.jucx.ucp.UcpTagMessage m = worker.tagProbeNonBlocking(0, 0, true);
+            if (m == null) {
+                break;
+            }
+            long len = Math.max(1, m.getRecvLength());
+            if (scratch == null || scratch.byteSize() < len) {
+                scratch = arena.allocate(len, 8);
+            }
+            UcpRequest r = worker.recvTaggedMessageNonBlocking(scratch.address(), len, m, null);
+            long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+            while (!r.isCompleted() && System.nanoTime() - end < 0) {
+                turn();
+            }
+        }
+        if (n > 0) {
+            LOG.log(System.Logger.Level.DEBUG, "ucx: " + n + " message(s) for closed instances discarded at close");
+        }
     }
 
     private void closeUcx() {
