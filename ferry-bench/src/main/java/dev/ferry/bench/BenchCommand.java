@@ -19,7 +19,8 @@ public final class BenchCommand {
     public static final String USAGE = """
             usage: ferry bench (driver-latency | driver-bandwidth | engine-latency | engine-bandwidth) [options]
                    ferry bench jmh [JMH options]   microbenchmarks, e.g. 'jmh SpiHotPath -prof gc'
-              --driver NAME        driver to measure (default self; engine-*: shm). engine-* runs two
+              --driver NAME        driver to measure (default self; engine-*: shm); driver-* takes a
+                                   list, e.g. shm,ucx, measured one after the other. engine-* runs two
                                    ranks with FERRY_DRIVERS=NAME, after the driver's own figures
               --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
               --iterations N       round trips (latency) or messages (bandwidth) per size;
@@ -58,6 +59,29 @@ public final class BenchCommand {
         }
     }
 
+    /**
+     * Adds to the driver's lines the driver settings that are set (e.g. {@code "settings":"FERRY_UCX_TLS=sm"}),
+     * so that runs of one driver in different configurations tell themselves apart. Secrets are left out.
+     */
+    private static java.util.function.Consumer<Result> labelled(DiscoveredDriver d, java.util.function.Consumer<Result> out) {
+        String set = d.driver().settings().stream()
+                .filter(s -> !s.source().equals("default") && !s.name().contains("KEY"))
+                .map(s -> s.name() + "=" + s.value())
+                .collect(Collectors.joining(","));
+        if (set.isEmpty()) {
+            return out;
+        }
+        return r -> {
+            if (!r.driver().equals(d.name())) {
+                out.accept(r);
+                return;
+            }
+            java.util.Map<String, Object> extra = new java.util.HashMap<>(r.extra());
+            extra.put("settings", set);
+            out.accept(new Result(r.benchmark(), r.driver(), r.size(), r.iterations(), r.medianUs(), r.p99Us(), r.mbPerS(), extra));
+        };
+    }
+
     /** Runs the command; returns the exit code (2 for bad input, 1 for a failed run). */
     public static int run(List<String> args, PrintStream out, PrintStream err) {
         if (args.isEmpty()) {
@@ -72,15 +96,21 @@ public final class BenchCommand {
             return jmh(args.subList(1, args.size()), out, err);
         }
         BenchOptions o;
-        DiscoveredDriver d;
+        List<DiscoveredDriver> drivers = new java.util.ArrayList<>();
         try {
             o = BenchOptions.parse(args.get(0), args.subList(1, args.size()));
             DriverCatalog catalog = DriverCatalog.discover();
-            final BenchOptions opts = o;
-            d = catalog.find(o.driver()).orElseThrow(() -> new UsageException("unknown driver '" + opts.driver() + "' (found: "
-                    + catalog.all().stream().map(DiscoveredDriver::name).collect(Collectors.joining(", ")) + ")"));
-            if (!d.available()) {
-                throw new UsageException("driver '" + d.name() + "' is unavailable here: " + d.problem());
+            String[] names = o.driver().split(",");
+            if (o.engine() && names.length > 1) {
+                throw new UsageException(o.benchmark() + " measures one driver at a time, not '" + o.driver() + "'");
+            }
+            for (String name : names) {
+                DiscoveredDriver d = catalog.find(name.strip()).orElseThrow(() -> new UsageException("unknown driver '" + name.strip()
+                        + "' (found: " + catalog.all().stream().map(DiscoveredDriver::name).collect(Collectors.joining(", ")) + ")"));
+                if (!d.available()) {
+                    throw new UsageException("driver '" + d.name() + "' is unavailable here: " + d.problem());
+                }
+                drivers.add(d);
             }
         } catch (UsageException e) {
             err.println("ferry bench: " + e.getMessage());
@@ -89,14 +119,17 @@ public final class BenchCommand {
         ResultPrinter printer = new ResultPrinter(out, o.format());
         Progress progress = Progress.forTerminal(err);
         try {
-            List<Long> sizes = DriverBench.feasible(d, o.sizes(), note -> err.println("ferry bench: " + note));
             boolean latency = o.latency();
-            if (o.engine()) {
-                EngineBench.run(d, o, sizes, progress, printer::print);
-            } else if (latency) {
-                DriverBench.latency(d, o, sizes, progress, printer::print);
-            } else {
-                DriverBench.bandwidth(d, o, sizes, progress, printer::print);
+            for (DiscoveredDriver d : drivers) {
+                List<Long> sizes = DriverBench.feasible(d, o.sizes(), note -> err.println("ferry bench: " + note));
+                java.util.function.Consumer<Result> print = labelled(d, printer::print);
+                if (o.engine()) {
+                    EngineBench.run(d, o, sizes, progress, print);
+                } else if (latency) {
+                    DriverBench.latency(d, o, sizes, progress, print);
+                } else {
+                    DriverBench.bandwidth(d, o, sizes, progress, print);
+                }
             }
             if (o.references()) {
                 BenchOptions ref = o.as(latency ? BenchOptions.LATENCY : BenchOptions.BANDWIDTH);

@@ -482,15 +482,23 @@ final class UcxInstance implements DriverInstance {
             if (ctx.closed()) {
                 return Status.CLOSED;
             }
-            ctx.progress();
             pump();
             Status g = sendGate();
+            if (g == Status.NOT_YET) {
+                ctx.progress(); // the peer's HELLO may be in
+                pump();
+                g = sendGate();
+            }
             if (g != null) {
                 return g;
             }
             int i = freeSendBuffer();
             if (i < 0) {
-                return Status.NOT_YET;
+                ctx.progress();
+                i = freeSendBuffer();
+                if (i < 0) {
+                    return Status.NOT_YET;
+                }
             }
             sendHeld[i] = true;
             packet.driverBuffer(sendBuf[i], 0);
@@ -576,15 +584,23 @@ final class UcxInstance implements DriverInstance {
             if (ctx.closed()) {
                 return Status.CLOSED;
             }
-            ctx.progress();
             pump();
             Status g = sendGate();
+            if (g == Status.NOT_YET) {
+                ctx.progress(); // the peer's HELLO may be in
+                pump();
+                g = sendGate();
+            }
             if (g != null) {
                 return g;
             }
             int i = freeSendBuffer();
             if (i < 0) {
-                return Status.NOT_YET;
+                ctx.progress();
+                i = freeSendBuffer();
+                if (i < 0) {
+                    return Status.NOT_YET;
+                }
             }
             if (size <= ctx.bufferSize) {
                 if (packet.sendPrefetch instanceof Rendezvous.Prefetch pf) {
