@@ -588,6 +588,9 @@ final class UcxContext implements DriverContext {
         }
         lock.lock();
         try {
+            if (worker == null || helloReq == null) {
+                return; // never initialised (or properties failed): nothing of ours runs in UCX
+            }
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(1);
             for (UcxInstance inst : all) {
                 inst.closeWithContext(deadline);
