@@ -347,6 +347,19 @@ final class UcxContext implements DriverContext {
         }
     }
 
+    /** Takes the lock unless the context is closed: false means answer CLOSED, no lock held. */
+    private boolean enter() {
+        if (life.isClosed()) {
+            return false;
+        }
+        acquire();
+        if (life.isClosed()) {
+            lock.unlock();
+            return false;
+        }
+        return true;
+    }
+
     boolean closed() {
         return life.isClosed();
     }
@@ -459,14 +472,10 @@ final class UcxContext implements DriverContext {
 
     @Override
     public Status acceptProbe(ConnectRequest request) {
-        if (life.isClosed()) {
+        if (!enter()) {
             return Status.CLOSED;
         }
-        acquire();
         try {
-            if (life.isClosed()) {
-                return Status.CLOSED;
-            }
             progress();
             byte[] u = requests.poll();
             if (u == null) {
@@ -481,14 +490,10 @@ final class UcxContext implements DriverContext {
 
     @Override
     public Status recvProbeAny(InstanceRef ready) {
-        if (life.isClosed()) {
+        if (!enter()) {
             return Status.CLOSED;
         }
-        acquire();
         try {
-            if (life.isClosed()) {
-                return Status.CLOSED;
-            }
             drain();
             return probe(ready);
         } finally {

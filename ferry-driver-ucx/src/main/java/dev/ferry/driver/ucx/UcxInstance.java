@@ -117,6 +117,19 @@ final class UcxInstance implements DriverInstance {
         }
     }
 
+    /** Takes the context's lock unless the context is closed: false means answer CLOSED, no lock held. */
+    private boolean enter() {
+        if (ctx.closed()) {
+            return false;
+        }
+        ctx.acquire();
+        if (ctx.closed()) {
+            ctx.lock.unlock();
+            return false;
+        }
+        return true;
+    }
+
     // ---- connection -----------------------------------------------------------------------------
 
     @Override
@@ -222,15 +235,6 @@ final class UcxInstance implements DriverInstance {
         }
     }
 
-    /** The lanes UCX chose for this endpoint (ucp_ep_print_info), or "" before it exists. */
-    String endpointInfo() {
-        ctx.acquire();
-        try {
-            return ep == null || ctx.closed() ? "" : UcxLibrary.printInfo("ucp_ep_print_info", ep.getNativeId());
-        } finally {
-            ctx.lock.unlock();
-        }
-    }
 
     void fail(String reason) {
         if (state == State.BROKEN || state == State.CLOSED) {
@@ -474,14 +478,10 @@ final class UcxInstance implements DriverInstance {
 
     @Override
     public Status sendBufGet(Packet packet) {
-        if (ctx.closed()) {
+        if (!enter()) {
             return Status.CLOSED;
         }
-        ctx.acquire();
         try {
-            if (ctx.closed()) {
-                return Status.CLOSED;
-            }
             pump();
             Status g = sendGate();
             if (g == Status.NOT_YET) {
@@ -511,9 +511,6 @@ final class UcxInstance implements DriverInstance {
 
     @Override
     public Status sendBufPost(Packet packet) {
-        if (ctx.closed()) {
-            return Status.CLOSED;
-        }
         if (!(packet.driverData instanceof SendRef ref) || packet.form() != Packet.Form.BUFFER || !sendHeld[ref.slot]
                 || packet.buffer() != sendBuf[ref.slot]) {
             return Status.INVALID;
@@ -521,11 +518,10 @@ final class UcxInstance implements DriverInstance {
         if (packet.length() > ctx.bufferSize) {
             return Status.INVALID;
         }
-        ctx.acquire();
+        if (!enter()) {
+            return Status.CLOSED;
+        }
         try {
-            if (ctx.closed()) {
-                return Status.CLOSED;
-            }
             Status g = sendGate();
             sendHeld[ref.slot] = false;
             if (g != null) {
@@ -565,9 +561,6 @@ final class UcxInstance implements DriverInstance {
 
     @Override
     public Status sendPost(Packet packet) {
-        if (ctx.closed()) {
-            return Status.CLOSED;
-        }
         DataLayout layout = packet.layout();
         if (layout == null) {
             return Status.INVALID;
@@ -579,11 +572,10 @@ final class UcxInstance implements DriverInstance {
         if (packet.form() == Packet.Form.IOVEC && packet.iov().count() > UcxContext.MAX_IOVEC) {
             return Status.INVALID;
         }
-        ctx.acquire();
+        if (!enter()) {
+            return Status.CLOSED;
+        }
         try {
-            if (ctx.closed()) {
-                return Status.CLOSED;
-            }
             pump();
             Status g = sendGate();
             if (g == Status.NOT_YET) {
@@ -679,59 +671,41 @@ final class UcxInstance implements DriverInstance {
 
     @Override
     public Status sendPrefetch(Packet packet) {
-        DataLayout layout = packet.layout();
-        if (layout == null) {
-            return Status.INVALID;
-        }
-        if (ctx.closed()) {
-            return Status.CLOSED;
-        }
-        ctx.acquire();
-        try {
-            if (packet.sendPrefetch instanceof Rendezvous.Prefetch old) {
-                old.release(ctx);
-            }
-            packet.sendPrefetch = Rendezvous.Prefetch.register(ctx, layout);
-            return Status.DONE;
-        } catch (UcxException e) {
-            return Status.INVALID;
-        } finally {
-            ctx.lock.unlock();
-        }
+        return prefetch(packet, true);
     }
 
     @Override
     public Status sendUnfetch(Packet packet) {
-        if (ctx.closed()) {
-            return Status.CLOSED;
-        }
-        ctx.acquire();
-        try {
-            if (packet.sendPrefetch instanceof Rendezvous.Prefetch p) {
-                p.release(ctx);
-            }
-            packet.sendPrefetch = null;
-            return Status.DONE;
-        } finally {
-            ctx.lock.unlock();
-        }
+        return unfetch(packet, true);
+    }
+
+    /** Registering the receive memory early spares UCX an internal registration for the get. */
+    @Override
+    public Status recvPrefetch(Packet packet) {
+        return prefetch(packet, false);
     }
 
     @Override
-    public Status recvPrefetch(Packet packet) {
-        // Registering the receive memory early spares UCX an internal registration for the get.
-        if (packet.layout() == null) {
+    public Status recvUnfetch(Packet packet) {
+        return unfetch(packet, false);
+    }
+
+    private Status prefetch(Packet packet, boolean send) {
+        DataLayout layout = packet.layout();
+        if (layout == null) {
             return Status.INVALID;
         }
-        if (ctx.closed()) {
+        if (!enter()) {
             return Status.CLOSED;
         }
-        ctx.acquire();
         try {
-            if (packet.recvPrefetch instanceof Rendezvous.Prefetch old) {
-                old.release(ctx);
+            release(send ? packet.sendPrefetch : packet.recvPrefetch);
+            Rendezvous.Prefetch p = Rendezvous.Prefetch.register(ctx, layout);
+            if (send) {
+                packet.sendPrefetch = p;
+            } else {
+                packet.recvPrefetch = p;
             }
-            packet.recvPrefetch = Rendezvous.Prefetch.register(ctx, packet.layout());
             return Status.DONE;
         } catch (UcxException e) {
             return Status.INVALID;
@@ -740,20 +714,27 @@ final class UcxInstance implements DriverInstance {
         }
     }
 
-    @Override
-    public Status recvUnfetch(Packet packet) {
-        if (ctx.closed()) {
+    private Status unfetch(Packet packet, boolean send) {
+        if (!enter()) {
             return Status.CLOSED;
         }
-        ctx.acquire();
         try {
-            if (packet.recvPrefetch instanceof Rendezvous.Prefetch p) {
-                p.release(ctx);
+            if (send) {
+                release(packet.sendPrefetch);
+                packet.sendPrefetch = null;
+            } else {
+                release(packet.recvPrefetch);
+                packet.recvPrefetch = null;
             }
-            packet.recvPrefetch = null;
             return Status.DONE;
         } finally {
             ctx.lock.unlock();
+        }
+    }
+
+    private void release(Object prefetch) {
+        if (prefetch instanceof Rendezvous.Prefetch p) {
+            p.release(ctx);
         }
     }
 
@@ -776,14 +757,10 @@ final class UcxInstance implements DriverInstance {
 
     @Override
     public Status recvPoll(Packet packet) {
-        if (ctx.closed()) {
+        if (!enter()) {
             return Status.CLOSED;
         }
-        ctx.acquire();
         try {
-            if (ctx.closed()) {
-                return Status.CLOSED;
-            }
             if (posted != null) {
                 if (packet != posted) {
                     return Status.INVALID;
@@ -833,14 +810,10 @@ final class UcxInstance implements DriverInstance {
 
     @Override
     public Status recvBufRelease(Packet packet) {
-        if (ctx.closed()) {
+        if (!enter()) {
             return Status.CLOSED;
         }
-        ctx.acquire();
         try {
-            if (ctx.closed()) {
-                return Status.CLOSED;
-            }
             if (!handed || packet.driverData != this || packet.buffer() != recvBuf[head]) {
                 return Status.INVALID;
             }
@@ -869,14 +842,10 @@ final class UcxInstance implements DriverInstance {
         if (layout == null) {
             return Status.INVALID;
         }
-        if (ctx.closed()) {
+        if (!enter()) {
             return Status.CLOSED;
         }
-        ctx.acquire();
         try {
-            if (ctx.closed()) {
-                return Status.CLOSED;
-            }
             if (posted != null || handed) {
                 return Status.INVALID;
             }
@@ -976,10 +945,9 @@ final class UcxInstance implements DriverInstance {
 
     @Override
     public Status recvCancel(Packet packet) {
-        if (ctx.closed()) {
+        if (!enter()) {
             return Status.CLOSED;
         }
-        ctx.acquire();
         try {
             if (posted == null || posted != packet) {
                 return Status.INVALID;
