@@ -82,6 +82,8 @@ final class UcxInstance implements DriverInstance {
     private final long[] sendGen = new long[SEND_MAX];
     private final SendRef[] sendRef = new SendRef[SEND_MAX];
     private int sendCount;
+    /** The send buffer {@link #reserve()} found. */
+    private int reserved;
     private int sendNext;
     private long dataSent;
     private long rdvSent;
@@ -476,30 +478,44 @@ final class UcxInstance implements DriverInstance {
         return n < SEND_MAX ? addSendBuffer() : -1;
     }
 
+    /**
+     * Lock held: null when a send may go now, with a free send buffer's index in
+     * {@link #reserved}; else the status to answer (NOT_YET while connecting or all buffers busy).
+     */
+    private Status reserve() {
+        pump();
+        Status g = sendGate();
+        if (g == Status.NOT_YET) {
+            ctx.progress(); // the peer's HELLO may be in
+            pump();
+            g = sendGate();
+        }
+        if (g != null) {
+            return g;
+        }
+        int i = freeSendBuffer();
+        if (i < 0) {
+            ctx.progress();
+            i = freeSendBuffer();
+            if (i < 0) {
+                return Status.NOT_YET;
+            }
+        }
+        reserved = i;
+        return null;
+    }
+
     @Override
     public Status sendBufGet(Packet packet) {
         if (!enter()) {
             return Status.CLOSED;
         }
         try {
-            pump();
-            Status g = sendGate();
-            if (g == Status.NOT_YET) {
-                ctx.progress(); // the peer's HELLO may be in
-                pump();
-                g = sendGate();
-            }
+            Status g = reserve();
             if (g != null) {
                 return g;
             }
-            int i = freeSendBuffer();
-            if (i < 0) {
-                ctx.progress();
-                i = freeSendBuffer();
-                if (i < 0) {
-                    return Status.NOT_YET;
-                }
-            }
+            int i = reserved;
             sendHeld[i] = true;
             packet.driverBuffer(sendBuf[i], 0);
             packet.driverData = sendRef[i];
@@ -576,24 +592,11 @@ final class UcxInstance implements DriverInstance {
             return Status.CLOSED;
         }
         try {
-            pump();
-            Status g = sendGate();
-            if (g == Status.NOT_YET) {
-                ctx.progress(); // the peer's HELLO may be in
-                pump();
-                g = sendGate();
-            }
+            Status g = reserve();
             if (g != null) {
                 return g;
             }
-            int i = freeSendBuffer();
-            if (i < 0) {
-                ctx.progress();
-                i = freeSendBuffer();
-                if (i < 0) {
-                    return Status.NOT_YET;
-                }
-            }
+            int i = reserved;
             if (size <= ctx.bufferSize) {
                 if (packet.sendPrefetch instanceof Rendezvous.Prefetch pf) {
                     pf.release(ctx); // small enough to go eagerly after all
