@@ -37,6 +37,19 @@ class EngineJobTest {
         }
     }
 
+    /** The engine over the ucx driver (UCX on shared memory: a LOCAL driver, so same-node peers take it). */
+    @Test
+    void everySizeOverUcx() throws Exception {
+        Jobs.Result r = Jobs.run(2, Map.of("FERRY_DRIVERS", "self,ucx", "FERRY_UCX_TLS", "sm"), TIMEOUT, "sizes");
+        System.out.println(r.okLines());
+        assertEquals(0, r.exit(), r.toString());
+        List<String> ok = r.okLines();
+        assertEquals(2, ok.size(), r.toString());
+        for (String l : ok) {
+            assertTrue(l.matches(".*rails 0=(self|ucx) 1=(self|ucx);.*"), l);
+        }
+    }
+
     @Test
     void mixedJobUsesShmWithinANodeAndTcpBetweenNodes() throws Exception {
         Jobs.Result r = Jobs.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, "sizes");
