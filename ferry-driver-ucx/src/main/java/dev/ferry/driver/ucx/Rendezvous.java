@@ -66,7 +66,7 @@ final class Rendezvous {
      * Registers (or takes the prefetched registrations of) the layout's memory and writes the
      * descriptor into {@code desc}. Lock held.
      */
-    static Rendezvous prepare(UcxInstance inst, UcxContext ctx, DataLayout layout, MemorySegment desc, Object prefetched) {
+    static Rendezvous prepare(UcxContext ctx, DataLayout layout, MemorySegment desc, Object prefetched) {
         long n = layout.segmentCount();
         long total = layout.size();
         RegistrationCache.Registration[] regs = null;

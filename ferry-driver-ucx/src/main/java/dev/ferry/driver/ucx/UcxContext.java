@@ -113,14 +113,12 @@ final class UcxContext implements DriverContext {
     final String hostId = hostId();
     final long pid = ProcessHandle.current().pid();
     final long startMillis = ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
-    private List<String> transports = List.of();
     /** Endpoints are made with UCX's peer error handling (a network transport is there). */
     boolean peerFailureDetection;
     private ScheduledFuture<?> waker;
 
     private MemorySegment helloIn;
     private UcpRequest helloReq;
-    private final Map<Integer, UcxInstance> byId = new HashMap<>();
     private int nextId = 1;
     /** Instances connected to a peer whose HELLO has not come yet, by the peer's URL. */
     private final Map<ByteBuffer, ArrayDeque<UcxInstance>> awaiting = new HashMap<>();
@@ -193,7 +191,7 @@ final class UcxContext implements DriverContext {
             throw new DriverException("UCX " + UcxLibrary.version() + " could not start"
                     + (tls != null ? " with FERRY_UCX_TLS=" + tls : "") + ": " + e.getMessage(), e);
         }
-        transports = transports(UcxLibrary.printInfo("ucp_context_print_info", ucp.getNativeId()));
+        List<String> transports = transports(UcxLibrary.printInfo("ucp_context_print_info", ucp.getNativeId()));
         if (transports.isEmpty()) {
             closeUcx();
             throw new DriverException("UCX " + UcxLibrary.version() + " found no usable transport"
@@ -243,11 +241,6 @@ final class UcxContext implements DriverContext {
             out.add(m.group(1));
         }
         return out;
-    }
-
-    /** The transports UCX offers in this context, as "tl/device". */
-    List<String> transports() {
-        return transports;
     }
 
     @Override
@@ -320,9 +313,7 @@ final class UcxContext implements DriverContext {
         acquire();
         try {
             return life.add(() -> {
-                UcxInstance inst = new UcxInstance(this, nextId++);
-                byId.put(inst.id, inst);
-                return inst;
+                return new UcxInstance(this, nextId++);
             });
         } finally {
             lock.unlock();
@@ -463,7 +454,6 @@ final class UcxContext implements DriverContext {
     }
 
     void forget(UcxInstance inst) {
-        byId.remove(inst.id);
         if (inst.remoteUrl != null) {
             ByteBuffer key = ByteBuffer.wrap(inst.remoteUrl);
             ArrayDeque<UcxInstance> q = awaiting.get(key);

@@ -7,23 +7,19 @@ import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Packet;
 import dev.ferry.spi.Status;
 import org.openucx.jucx.UcxException;
-import org.openucx.jucx.UcxUtils;
 import org.openucx.jucx.ucp.UcpEndpoint;
 import org.openucx.jucx.ucp.UcpEndpointParams;
-import org.openucx.jucx.ucp.UcpRemoteKey;
 import org.openucx.jucx.ucp.UcpRequest;
 import org.openucx.jucx.ucs.UcsConstants;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One UCP endpoint to one peer context, with the instance's receives posted ahead: a ring of
- * {@link #RING} buffers for its DATA messages (eager packets and rendezvous descriptors, in
- * order), one for FINs and one for the BYE. Sends go from a ring of buffers of the same size.
+ * One UCP endpoint to one peer context, with the instance's receives posted ahead: a
+ * {@link ReceiveRing} for its DATA messages (eager packets and rendezvous descriptors, in
+ * order) and a {@link ControlChannel} for FINs and the BYE. Sends go from {@link SendBuffers}.
  *
  * <p>A packet larger than a buffer travels by rendezvous: the sender registers its memory
  * (through the cache, or earlier by prefetch) and sends a descriptor (address, length, packed
@@ -37,36 +33,22 @@ import java.util.concurrent.TimeUnit;
 final class UcxInstance implements DriverInstance {
     private static final System.Logger LOG = System.getLogger(UcxInstance.class.getName());
 
-    /** Receive buffers posted ahead, and the send buffers an instance starts with. */
-    static final int RING = 8;
-    /**
-     * Most send buffers an instance grows to. An eager send is DONE once copied into one (the
-     * caller's memory is free), while UCX may still hold it: a receiver that does not progress
-     * (its shared-memory FIFO full) is absorbed by up to this many.
-     */
-    static final int SEND_MAX = 64;
 
     private enum State { NEW, CONNECTING, UP, CLOSED, BROKEN }
 
     final UcxContext ctx;
     final int id;
     private volatile State state = State.NEW;
-    private String brokenReason;
     private UcpEndpoint ep;
     byte[] remoteUrl;
     private int peerId;
-    private boolean peerUp;
     /** The peer is reached without UCX's peer failure detection: checked by pid instead. */
     private boolean livenessByPid;
     private long peerPid;
     private long peerStart;
 
     // receiving
-    /** Whole receive buffers (DATA header and payload), and their payload slices. */
-    private final MemorySegment[] recvMsg = new MemorySegment[RING];
-    private final MemorySegment[] recvBuf = new MemorySegment[RING];
-    private final UcpRequest[] recvReq = new UcpRequest[RING];
-    private int head;
+    private ReceiveRing ring;
     private boolean handed;
     private long dataReceived;
     private Packet posted;
@@ -75,48 +57,20 @@ final class UcxInstance implements DriverInstance {
     private Pull pull;
 
     // sending
-    private final MemorySegment[] sendMsg = new MemorySegment[SEND_MAX];
-    private final MemorySegment[] sendBuf = new MemorySegment[SEND_MAX];
-    private final UcpRequest[] sendReq = new UcpRequest[SEND_MAX];
-    private final boolean[] sendHeld = new boolean[SEND_MAX];
-    private final long[] sendGen = new long[SEND_MAX];
-    private final SendRef[] sendRef = new SendRef[SEND_MAX];
-    private int sendCount;
+    private SendBuffers sends;
     /** The send buffer {@link #reserve()} found. */
     private int reserved;
-    private int sendNext;
     private long dataSent;
     private long rdvSent;
-    private long finsReceived;
 
-    // control
-    private MemorySegment finIn;
-    private UcpRequest finReq;
-    private final MemorySegment[] finOut = new MemorySegment[RING];
-    private final UcpRequest[] finOutReq = new UcpRequest[RING];
-    private int finNext;
-    private long rdvReceived;
-    private long finsOwed;
-    private MemorySegment byeIn;
-    private UcpRequest byeReq;
-    private MemorySegment byeOut;
+    // FIN, BYE
+    private ControlChannel control;
     private MemorySegment helloOut;
-    private boolean peerClosed;
-    private long peerDataSent;
     private UcpRequest closeReq;
 
     UcxInstance(UcxContext ctx, int id) {
         this.ctx = ctx;
         this.id = id;
-    }
-
-    /** What a packet sent from a ring buffer refers to: the buffer index and its use count then. */
-    private static final class SendRef {
-        final int slot;
-
-        SendRef(int slot) {
-            this.slot = slot;
-        }
     }
 
     /** Takes the context's lock unless the context is closed: false means answer CLOSED, no lock held. */
@@ -173,12 +127,9 @@ final class UcxInstance implements DriverInstance {
                 return Status.BROKEN;
             }
             remoteUrl = remote.encoded();
-            allocateBuffers();
-            for (int i = 0; i < RING; i++) {
-                postRecv(i);
-            }
-            finReq = postControl(finIn, UcxWire.KIND_FIN);
-            byeReq = postControl(byeIn, UcxWire.KIND_BYE);
+            sends = new SendBuffers(ctx.arena, ctx.bufferSize);
+            ring = new ReceiveRing(ctx, id);
+            control = new ControlChannel(ctx, id);
             int n = UcxWire.helloSize(ctx.jobKey, ctx.urlBytes, hostBytes());
             helloOut = ctx.arena.allocate(n, 8);
             UcxWire.writeHello(helloOut, id, ctx.pid, ctx.startMillis, ctx.jobKey, ctx.urlBytes, hostBytes());
@@ -195,28 +146,6 @@ final class UcxInstance implements DriverInstance {
         return ctx.hostId.getBytes(java.nio.charset.StandardCharsets.UTF_8);
     }
 
-    private void allocateBuffers() {
-        int b = ctx.bufferSize;
-        for (int i = 0; i < RING; i++) {
-            recvMsg[i] = ctx.arena.allocate(UcxWire.DATA_HEADER + b, 64);
-            recvBuf[i] = recvMsg[i].asSlice(UcxWire.DATA_HEADER, b);
-            addSendBuffer();
-            finOut[i] = ctx.arena.allocate(UcxWire.COUNT_SIZE, 8);
-        }
-        finIn = ctx.arena.allocate(UcxWire.COUNT_SIZE, 8);
-        byeIn = ctx.arena.allocate(UcxWire.COUNT_SIZE, 8);
-        byeOut = ctx.arena.allocate(UcxWire.COUNT_SIZE, 8);
-    }
-
-    private void postRecv(int i) {
-        recvReq[i] = ctx.worker.recvTaggedNonBlocking(recvMsg[i].address(), recvMsg[i].byteSize(),
-                UcxWire.tag(UcxWire.KIND_DATA, id), UcxWire.FULL_MASK, null);
-    }
-
-    private UcpRequest postControl(MemorySegment into, long kind) {
-        return ctx.worker.recvTaggedNonBlocking(into.address(), UcxWire.COUNT_SIZE, UcxWire.tag(kind, id), UcxWire.FULL_MASK, null);
-    }
-
     /** The peer's HELLO arrived: its id goes into our tags from now on. Lock held. */
     void peerUp(UcxWire.Hello h) {
         peerId = h.senderId();
@@ -227,7 +156,6 @@ final class UcxInstance implements DriverInstance {
                     + " but is not on this host (or in another pid namespace): its death will not be noticed");
             livenessByPid = false;
         }
-        peerUp = true;
         if (state == State.CONNECTING) {
             state = State.UP;
         }
@@ -242,14 +170,13 @@ final class UcxInstance implements DriverInstance {
         if (state == State.BROKEN || state == State.CLOSED) {
             return;
         }
-        brokenReason = reason;
         state = State.BROKEN;
         LOG.log(System.Logger.Level.DEBUG, "ucx: instance " + id + " broken: " + reason);
     }
 
     /** Lock held: a peer watched by pid that is gone breaks this instance. */
     void checkLiveness() {
-        if (!livenessByPid || !peerUp || state != State.UP) {
+        if (!livenessByPid || state != State.UP) {
             return;
         }
         var ph = ProcessHandle.of(peerPid);
@@ -334,15 +261,14 @@ final class UcxInstance implements DriverInstance {
      * still running.)
      */
     private void shutDown(long deadline) {
-        if (state == State.UP && peerUp && !peerClosed) {
+        if (state == State.UP && !control.peerClosed) {
             pump();
-            while ((sendsHeld() || finsOwed > 0) && state == State.UP && System.nanoTime() - deadline < 0) {
+            while ((sends.busy() || control.sending() || control.owes()) && state == State.UP && System.nanoTime() - deadline < 0) {
                 ctx.turn();
                 pump();
             }
             if (state == State.UP) {
-                UcxWire.writeCount(byeOut, dataSent);
-                UcpRequest bye = ep.sendTaggedNonBlocking(byeOut.address(), UcxWire.COUNT_SIZE, UcxWire.tag(UcxWire.KIND_BYE, peerId), null);
+                UcpRequest bye = control.bye(ep, peerId, dataSent);
                 while (!bye.isCompleted() && state == State.UP && System.nanoTime() - deadline < 0) {
                     ctx.turn();
                 }
@@ -356,76 +282,29 @@ final class UcxInstance implements DriverInstance {
                 LOG.log(System.Logger.Level.DEBUG, "ucx: endpoint close: " + e.getMessage());
             }
         }
-        for (int i = 0; i < RING; i++) {
-            cancel(recvReq[i]);
+        if (ring != null) {
+            ring.cancel();
+            control.cancel();
         }
-        cancel(finReq);
-        cancel(byeReq);
         if (pull != null) {
             pull.abandon(ctx);
             pull = null;
         }
     }
 
-    private boolean sendsHeld() {
-        for (int i = 0; i < sendCount; i++) {
-            if (sendReq[i] != null && !sendReq[i].isCompleted()) {
-                return true;
-            }
-        }
-        for (int i = 0; i < RING; i++) {
-            if (finOutReq[i] != null && !finOutReq[i].isCompleted()) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    private void cancel(UcpRequest r) {
-        if (r != null && !r.isCompleted()) {
-            ctx.worker.cancelRequest(r);
-        }
-    }
-
     boolean busyClosing() {
-        if (closeReq != null && !closeReq.isCompleted()) {
-            return true;
-        }
-        for (int i = 0; i < RING; i++) {
-            if (recvReq[i] != null && !recvReq[i].isCompleted()) {
-                return true;
-            }
-        }
-        return (finReq != null && !finReq.isCompleted()) || (byeReq != null && !byeReq.isCompleted());
+        return (closeReq != null && !closeReq.isCompleted()) || (ring != null && (ring.busy() || control.busy()));
     }
 
     // ---- control messages -----------------------------------------------------------------------
 
     /** Lock held: takes FINs and the BYE, sends owed FINs. */
     private void pump() {
-        if (finReq != null) {
-            while (finReq.isCompleted()) {
-                if (finReq.getStatus() != UcsConstants.STATUS.UCS_OK) {
-                    break;
-                }
-                finsReceived = Math.max(finsReceived, UcxWire.readCount(finIn));
-                finReq = postControl(finIn, UcxWire.KIND_FIN);
+        if (control != null) {
+            control.take();
+            if (state == State.UP) {
+                control.sendOwed(ep, peerId);
             }
-        }
-        if (byeReq != null && !peerClosed && byeReq.isCompleted() && byeReq.getStatus() == UcsConstants.STATUS.UCS_OK) {
-            peerClosed = true;
-            peerDataSent = UcxWire.readCount(byeIn);
-        }
-        while (finsOwed > 0 && state == State.UP) {
-            int i = finNext;
-            if (finOutReq[i] != null && !finOutReq[i].isCompleted()) {
-                break;
-            }
-            long count = rdvReceived - finsOwed + 1;
-            UcxWire.writeCount(finOut[i], count);
-            finOutReq[i] = ep.sendTaggedNonBlocking(finOut[i].address(), UcxWire.COUNT_SIZE, UcxWire.tag(UcxWire.KIND_FIN, peerId), null);
-            finNext = (i + 1) % RING;
-            finsOwed--;
         }
     }
 
@@ -438,7 +317,7 @@ final class UcxInstance implements DriverInstance {
         if (posted != null) {
             return postedResult != null || (pull != null && pull.done());
         }
-        return !handed && recvReq[head] != null && recvReq[head].isCompleted() && recvReq[head].getStatus() == UcsConstants.STATUS.UCS_OK;
+        return !handed && headReady() && ring.status() == UcsConstants.STATUS.UCS_OK;
     }
 
     // ---- sending --------------------------------------------------------------------------------
@@ -447,7 +326,7 @@ final class UcxInstance implements DriverInstance {
     private Status sendGate() {
         State s = state;
         if (s == State.UP) {
-            return peerClosed ? Status.CLOSED : null;
+            return control.peerClosed ? Status.CLOSED : null;
         }
         return switch (s) {
             case CONNECTING -> Status.NOT_YET;
@@ -455,27 +334,6 @@ final class UcxInstance implements DriverInstance {
             case BROKEN -> Status.BROKEN;
             default -> Status.CLOSED;
         };
-    }
-
-    private int addSendBuffer() {
-        int i = sendCount++;
-        sendMsg[i] = ctx.arena.allocate(UcxWire.DATA_HEADER + ctx.bufferSize, 64);
-        sendBuf[i] = sendMsg[i].asSlice(UcxWire.DATA_HEADER, ctx.bufferSize);
-        sendRef[i] = new SendRef(i);
-        return i;
-    }
-
-    /** A free send buffer's index (one more is made while under {@link #SEND_MAX}), or -1. Lock held. */
-    private int freeSendBuffer() {
-        int n = sendCount;
-        for (int k = 0; k < n; k++) {
-            int i = (sendNext + k) % n;
-            if (!sendHeld[i] && (sendReq[i] == null || sendReq[i].isCompleted())) {
-                sendNext = (i + 1) % n;
-                return i;
-            }
-        }
-        return n < SEND_MAX ? addSendBuffer() : -1;
     }
 
     /**
@@ -493,10 +351,10 @@ final class UcxInstance implements DriverInstance {
         if (g != null) {
             return g;
         }
-        int i = freeSendBuffer();
+        int i = sends.free();
         if (i < 0) {
             ctx.progress();
-            i = freeSendBuffer();
+            i = sends.free();
             if (i < 0) {
                 return Status.NOT_YET;
             }
@@ -516,9 +374,9 @@ final class UcxInstance implements DriverInstance {
                 return g;
             }
             int i = reserved;
-            sendHeld[i] = true;
-            packet.driverBuffer(sendBuf[i], 0);
-            packet.driverData = sendRef[i];
+            sends.held[i] = true;
+            packet.driverBuffer(sends.payload[i], 0);
+            packet.driverData = sends.ref[i];
             return Status.DONE;
         } finally {
             ctx.lock.unlock();
@@ -527,8 +385,8 @@ final class UcxInstance implements DriverInstance {
 
     @Override
     public Status sendBufPost(Packet packet) {
-        if (!(packet.driverData instanceof SendRef ref) || packet.form() != Packet.Form.BUFFER || !sendHeld[ref.slot]
-                || packet.buffer() != sendBuf[ref.slot]) {
+        if (!(packet.driverData instanceof SendBuffers.Ref ref) || packet.form() != Packet.Form.BUFFER || !sends.held[ref.slot]
+                || packet.buffer() != sends.payload[ref.slot]) {
             return Status.INVALID;
         }
         if (packet.length() > ctx.bufferSize) {
@@ -539,7 +397,7 @@ final class UcxInstance implements DriverInstance {
         }
         try {
             Status g = sendGate();
-            sendHeld[ref.slot] = false;
+            sends.held[ref.slot] = false;
             if (g != null) {
                 return g == Status.NOT_YET ? Status.INVALID : g;
             }
@@ -551,12 +409,12 @@ final class UcxInstance implements DriverInstance {
     }
 
     private void sendEager(int i, long length, Packet packet) {
-        UcxWire.writeDataHeader(sendMsg[i], length, 0);
-        sendReq[i] = ep.sendTaggedNonBlocking(sendMsg[i].address(), UcxWire.DATA_HEADER + length, UcxWire.tag(UcxWire.KIND_DATA, peerId), null);
-        packet.driverData = sendRef[i];
-        packet.driverState = ++sendGen[i];
+        UcxWire.writeDataHeader(sends.msg[i], length, 0);
+        sends.req[i] = ep.sendTaggedNonBlocking(sends.msg[i].address(), UcxWire.DATA_HEADER + length, UcxWire.tag(UcxWire.KIND_DATA, peerId), null);
+        packet.driverData = sends.ref[i];
+        packet.driverState = ++sends.uses[i];
         dataSent++;
-        if (!sendReq[i].isCompleted()) {
+        if (!sends.req[i].isCompleted()) {
             ctx.backlog = true;
         }
     }
@@ -567,12 +425,7 @@ final class UcxInstance implements DriverInstance {
             return false;
         }
         pump();
-        for (int i = 0; i < sendCount; i++) {
-            if (sendReq[i] != null && !sendReq[i].isCompleted()) {
-                return true;
-            }
-        }
-        return finsOwed > 0;
+        return sends.busy() || control.owes();
     }
 
     @Override
@@ -602,18 +455,18 @@ final class UcxInstance implements DriverInstance {
                     pf.release(ctx); // small enough to go eagerly after all
                     packet.sendPrefetch = null;
                 }
-                cursor.reset(layout).copyTo(sendBuf[i], 0, size);
+                cursor.reset(layout).copyTo(sends.payload[i], 0, size);
                 sendEager(i, size, packet);
                 return Status.DONE;
             }
-            Rendezvous rdv = Rendezvous.prepare(this, ctx, layout, sendBuf[i], packet.sendPrefetch);
+            Rendezvous rdv = Rendezvous.prepare(ctx, layout, sends.payload[i], packet.sendPrefetch);
             packet.sendPrefetch = null; // its registrations now belong to the rendezvous
-            UcxWire.writeDataHeader(sendMsg[i], rdv.descriptorLength, UcxWire.FLAG_RTS);
-            sendReq[i] = ep.sendTaggedNonBlocking(sendMsg[i].address(), UcxWire.DATA_HEADER + rdv.descriptorLength,
+            UcxWire.writeDataHeader(sends.msg[i], rdv.descriptorLength, UcxWire.FLAG_RTS);
+            sends.req[i] = ep.sendTaggedNonBlocking(sends.msg[i].address(), UcxWire.DATA_HEADER + rdv.descriptorLength,
                     UcxWire.tag(UcxWire.KIND_DATA, peerId), null);
             dataSent++;
             rdv.seq = ++rdvSent;
-            if (!sendReq[i].isCompleted()) {
+            if (!sends.req[i].isCompleted()) {
                 ctx.backlog = true;
             }
             packet.driverData = rdv;
@@ -632,12 +485,12 @@ final class UcxInstance implements DriverInstance {
             return Status.CLOSED;
         }
         Object d = packet.driverData;
-        if (d instanceof SendRef ref) {
+        if (d instanceof SendBuffers.Ref ref) {
             int i = ref.slot;
-            if (sendGen[i] != packet.driverState) {
+            if (sends.uses[i] != packet.driverState) {
                 return Status.DONE; // completed, and the buffer has been reused since
             }
-            UcpRequest r = sendReq[i];
+            UcpRequest r = sends.req[i];
             // The bytes were copied into the driver's buffer at post: the caller's memory is free.
             // UCX may still hold the buffer (the receiver is slow); a failure known now is BROKEN.
             if (r.isCompleted()) {
@@ -656,13 +509,13 @@ final class UcxInstance implements DriverInstance {
                 }
                 ctx.progress();
                 pump();
-                if (finsReceived >= rdv.seq) {
+                if (control.finsReceived >= rdv.seq) {
                     rdv.release(ctx);
                     return Status.DONE;
                 }
-                if (state == State.BROKEN || state == State.CLOSED || peerClosed) {
+                if (state == State.BROKEN || state == State.CLOSED || control.peerClosed) {
                     rdv.release(ctx);
-                    return state == State.CLOSED || peerClosed ? Status.CLOSED : Status.BROKEN;
+                    return state == State.CLOSED || control.peerClosed ? Status.CLOSED : Status.BROKEN;
                 }
                 return Status.NOT_YET;
             } finally {
@@ -749,13 +602,12 @@ final class UcxInstance implements DriverInstance {
             case BROKEN -> Status.BROKEN;
             case CLOSED -> Status.CLOSED;
             case NEW -> Status.INVALID;
-            default -> peerClosed && dataReceived >= peerDataSent ? Status.CLOSED : Status.NOT_YET;
+            default -> control.peerClosed && dataReceived >= control.peerDataSent ? Status.CLOSED : Status.NOT_YET;
         };
     }
 
     private boolean headReady() {
-        UcpRequest r = recvReq[head];
-        return r != null && r.isCompleted();
+        return ring != null && ring.ready();
     }
 
     @Override
@@ -780,20 +632,19 @@ final class UcxInstance implements DriverInstance {
                     return idleStatus();
                 }
             }
-            UcpRequest r = recvReq[head];
-            if (r.getStatus() != UcsConstants.STATUS.UCS_OK) {
-                return receiveFailed(r);
+            if (ring.status() != UcsConstants.STATUS.UCS_OK) {
+                return receiveFailed(ring.status());
             }
-            if (UcxWire.isRts(recvMsg[head])) {
+            if (UcxWire.isRts(ring.message())) {
                 return Status.INVALID; // larger than a buffer: post a receive for it
             }
-            long len = UcxWire.dataLength(recvMsg[head]);
+            long len = UcxWire.dataLength(ring.message());
             if (len > ctx.bufferSize) {
                 fail("the peer sent a DATA header of " + len + " bytes, more than a buffer");
                 return Status.BROKEN;
             }
             handed = true;
-            packet.driverBuffer(recvBuf[head], len);
+            packet.driverBuffer(ring.payload(), len);
             packet.driverData = this;
             return Status.DONE;
         } finally {
@@ -801,8 +652,7 @@ final class UcxInstance implements DriverInstance {
         }
     }
 
-    private Status receiveFailed(UcpRequest r) {
-        int s = r.getStatus();
+    private Status receiveFailed(int s) {
         if (s == UcsConstants.STATUS.UCS_ERR_CANCELED) {
             return idleStatus();
         }
@@ -817,7 +667,7 @@ final class UcxInstance implements DriverInstance {
             return Status.CLOSED;
         }
         try {
-            if (!handed || packet.driverData != this || packet.buffer() != recvBuf[head]) {
+            if (!handed || packet.driverData != this || packet.buffer() != ring.payload()) {
                 return Status.INVALID;
             }
             handed = false;
@@ -831,12 +681,7 @@ final class UcxInstance implements DriverInstance {
 
     private void consumeHead() {
         dataReceived++;
-        if (state == State.UP || state == State.CONNECTING) {
-            postRecv(head);
-        } else {
-            recvReq[head] = null;
-        }
-        head = (head + 1) % RING;
+        ring.advance(state == State.UP || state == State.CONNECTING);
     }
 
     @Override
@@ -871,9 +716,8 @@ final class UcxInstance implements DriverInstance {
         if (pull != null || postedResult != null || !headReady()) {
             return;
         }
-        UcpRequest r = recvReq[head];
-        if (r.getStatus() != UcsConstants.STATUS.UCS_OK) {
-            postedResult = receiveFailed(r);
+        if (ring.status() != UcsConstants.STATUS.UCS_OK) {
+            postedResult = receiveFailed(ring.status());
             if (postedResult == Status.NOT_YET) {
                 postedResult = null;
             }
@@ -881,21 +725,21 @@ final class UcxInstance implements DriverInstance {
         }
         DataLayout into = posted.layout();
         long room = into.size();
-        long len = UcxWire.dataLength(recvMsg[head]);
+        long len = UcxWire.dataLength(ring.message());
         if (len > ctx.bufferSize) {
             fail("the peer sent a DATA header of " + len + " bytes, more than a buffer");
             postedResult = Status.BROKEN;
             return;
         }
-        if (!UcxWire.isRts(recvMsg[head])) {
-            cursor.reset(into).copyFrom(recvBuf[head], 0, Math.min(len, room));
+        if (!UcxWire.isRts(ring.message())) {
+            cursor.reset(into).copyFrom(ring.payload(), 0, Math.min(len, room));
             posted.length(len);
             postedResult = len > room ? Status.INVALID : Status.DONE;
             consumeHead();
             return;
         }
         try {
-            pull = Pull.start(ep, recvBuf[head].asSlice(0, len), into, ctx);
+            pull = Pull.start(ep, ring.payload().asSlice(0, len), into, ctx);
         } catch (UcxException | IllegalArgumentException e) {
             fail("rendezvous from the peer could not be pulled: " + e.getMessage());
             postedResult = Status.BROKEN;
@@ -927,8 +771,7 @@ final class UcxInstance implements DriverInstance {
                 postedResult = pull.total > pull.room ? Status.INVALID : Status.DONE;
                 pull.finish(ctx);
                 pull = null;
-                rdvReceived++;
-                finsOwed++;
+                control.owe();
                 pump();
             }
         }
@@ -962,105 +805,6 @@ final class UcxInstance implements DriverInstance {
             return Status.DONE;
         } finally {
             ctx.lock.unlock();
-        }
-    }
-
-    // ---- rendezvous, receiving side -------------------------------------------------------------
-
-    /** The gets of one rendezvous into a posted layout. */
-    static final class Pull {
-        final long total;
-        final long room;
-        private final List<UcpRequest> gets = new ArrayList<>();
-        private final List<UcpRemoteKey> keys = new ArrayList<>();
-        /** Heap destinations: (staging, destination, offset) copied after the gets. */
-        private final List<Object[]> heapCopies = new ArrayList<>();
-        private int checked;
-
-        private Pull(long total, long room) {
-            this.total = total;
-            this.room = room;
-        }
-
-        static Pull start(UcpEndpoint ep, MemorySegment desc, DataLayout into, UcxContext ctx) {
-            long total = UcxWire.rtsTotal(desc);
-            int n = UcxWire.rtsSegments(desc);
-            if (n < 0 || total < 0) {
-                throw new IllegalArgumentException("descriptor with " + n + " segments of " + total + " bytes");
-            }
-            Pull p = new Pull(total, into.size());
-            DataCursor local = new DataCursor().reset(into);
-            long off = UcxWire.RTS_HEADER;
-            long left = Math.min(total, p.room);
-            for (int s = 0; s < n && left > 0; s++) {
-                long raddr = UcxWire.segAddress(desc, off);
-                long rlen = UcxWire.segLength(desc, off);
-                int klen = UcxWire.segKeyLength(desc, off);
-                if (klen <= 0 || off + UcxWire.RTS_SEGMENT_HEADER + klen > desc.byteSize()) {
-                    throw new IllegalArgumentException("descriptor segment " + s + " with a " + klen + "-byte key");
-                }
-                UcpRemoteKey key = ep.unpackRemoteKey(UcxUtils.getByteBufferView(desc.address() + off + UcxWire.RTS_SEGMENT_HEADER, klen));
-                p.keys.add(key);
-                off += UcxWire.RTS_SEGMENT_HEADER + klen;
-                long done = 0;
-                while (done < rlen && left > 0) {
-                    long chunk = Math.min(Math.min(rlen - done, local.chunkLength()), left);
-                    MemorySegment base = local.chunkBase();
-                    long at = local.chunkOffset();
-                    long dst;
-                    if (base.isNative()) {
-                        dst = base.address() + at;
-                    } else {
-                        MemorySegment tmp = Arena.ofAuto().allocate(chunk, 64); // freed by the GC once copied
-                        p.heapCopies.add(new Object[] {tmp, base, at});
-                        dst = tmp.address();
-                    }
-                    p.gets.add(ep.getNonBlocking(raddr + done, key, dst, chunk, null));
-                    local.advance(chunk);
-                    done += chunk;
-                    left -= chunk;
-                }
-            }
-            return p;
-        }
-
-        /** UCS_OK when every get is done, UCS_INPROGRESS while some run, else the first error. */
-        int poll() {
-            while (checked < gets.size()) {
-                UcpRequest g = gets.get(checked);
-                if (!g.isCompleted()) {
-                    return UcsConstants.STATUS.UCS_INPROGRESS;
-                }
-                if (g.getStatus() != UcsConstants.STATUS.UCS_OK) {
-                    return g.getStatus();
-                }
-                checked++;
-            }
-            return UcsConstants.STATUS.UCS_OK;
-        }
-
-        boolean done() {
-            return poll() != UcsConstants.STATUS.UCS_INPROGRESS;
-        }
-
-        void finish(UcxContext ctx) {
-            for (Object[] c : heapCopies) {
-                MemorySegment tmp = (MemorySegment) c[0];
-                MemorySegment.copy(tmp, 0, (MemorySegment) c[1], (long) c[2], tmp.byteSize());
-            }
-            abandon(ctx);
-        }
-
-        void abandon(UcxContext ctx) {
-            for (UcpRequest g : gets) {
-                if (!g.isCompleted()) {
-                    ctx.worker.cancelRequest(g);
-                }
-            }
-            for (UcpRemoteKey k : keys) {
-                k.close();
-            }
-            keys.clear();
         }
     }
 }
