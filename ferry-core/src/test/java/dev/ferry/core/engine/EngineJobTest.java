@@ -13,48 +13,47 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EngineJobTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(240);
 
-    @Test
-    void everySizeOverShmOnly() throws Exception {
-        Jobs.Result r = Jobs.run(3, Map.of("FERRY_DRIVERS", "self,shm"), TIMEOUT, "sizes");
+    /** Runs a job of {@code n} ranks that must end with exit status 0. */
+    private static Jobs.Result passed(int n, Map<String, String> env, String program) throws Exception {
+        Jobs.Result r = Jobs.run(n, env, TIMEOUT, program);
         System.out.println(r.okLines());
         assertEquals(0, r.exit(), r.toString());
+        return r;
+    }
+
+    /** Each of the {@code n} ranks reported, with itself through self and every other rank through {@code driver}. */
+    private static void everyRankReachesTheOthersOnlyBy(Jobs.Result r, int n, String driver) {
         List<String> ok = r.okLines();
-        assertEquals(3, ok.size(), r.toString());
+        assertEquals(n, ok.size(), r.toString());
+        StringBuilder rails = new StringBuilder(".*rails");
+        for (int i = 0; i < n; i++) {
+            rails.append(' ').append(i).append("=(self|").append(driver).append(')');
+        }
+        String pattern = rails.append(";.*").toString();
         for (String l : ok) {
-            assertTrue(l.matches(".*rails 0=(self|shm) 1=(self|shm) 2=(self|shm);.*"), l);
+            assertTrue(l.matches(pattern), l);
         }
     }
 
     @Test
+    void everySizeOverShmOnly() throws Exception {
+        everyRankReachesTheOthersOnlyBy(passed(3, Map.of("FERRY_DRIVERS", "self,shm"), "sizes"), 3, "shm");
+    }
+
+    @Test
     void everySizeOverTcpOnly() throws Exception {
-        Jobs.Result r = Jobs.run(3, Map.of("FERRY_DRIVERS", "self,tcp"), TIMEOUT, "sizes");
-        System.out.println(r.okLines());
-        assertEquals(0, r.exit(), r.toString());
-        List<String> ok = r.okLines();
-        assertEquals(3, ok.size(), r.toString());
-        for (String l : ok) {
-            assertTrue(l.matches(".*rails 0=(self|tcp) 1=(self|tcp) 2=(self|tcp);.*"), l);
-        }
+        everyRankReachesTheOthersOnlyBy(passed(3, Map.of("FERRY_DRIVERS", "self,tcp"), "sizes"), 3, "tcp");
     }
 
     /** The engine over the ucx driver (UCX on shared memory: a LOCAL driver, so same-node peers take it). */
     @Test
     void everySizeOverUcx() throws Exception {
-        Jobs.Result r = Jobs.run(2, Map.of("FERRY_DRIVERS", "self,ucx", "FERRY_UCX_TLS", "sm"), TIMEOUT, "sizes");
-        System.out.println(r.okLines());
-        assertEquals(0, r.exit(), r.toString());
-        List<String> ok = r.okLines();
-        assertEquals(2, ok.size(), r.toString());
-        for (String l : ok) {
-            assertTrue(l.matches(".*rails 0=(self|ucx) 1=(self|ucx);.*"), l);
-        }
+        everyRankReachesTheOthersOnlyBy(passed(2, Map.of("FERRY_DRIVERS", "self,ucx", "FERRY_UCX_TLS", "sm"), "sizes"), 2, "ucx");
     }
 
     @Test
     void mixedJobUsesShmWithinANodeAndTcpBetweenNodes() throws Exception {
-        Jobs.Result r = Jobs.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, "sizes");
-        System.out.println(r.okLines());
-        assertEquals(0, r.exit(), r.toString());
+        Jobs.Result r = passed(4, Map.of("FERRY_RANKS_PER_NODE", "2"), "sizes");
         List<String> ok = r.okLines();
         assertEquals(4, ok.size(), r.toString());
         assertTrue(ok.stream().anyMatch(l -> l.contains("rank 0 ") && l.contains("rails 0=self 1=shm 2=tcp 3=tcp;")), ok.toString());
@@ -63,9 +62,7 @@ class EngineJobTest {
 
     @Test
     void largeMessagesAreSplitOverTwoTcpRails() throws Exception {
-        Jobs.Result r = Jobs.run(2, Map.of("FERRY_DRIVERS", "self,tcp", "FERRY_RAILS", "tcp:2"), TIMEOUT, "sizes");
-        System.out.println(r.okLines());
-        assertEquals(0, r.exit(), r.toString());
+        Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", "self,tcp", "FERRY_RAILS", "tcp:2"), "sizes");
         List<String> ok = r.okLines();
         assertEquals(2, ok.size(), r.toString());
         for (String l : ok) {
@@ -78,9 +75,7 @@ class EngineJobTest {
 
     @Test
     void multiRailOffKeepsOneRail() throws Exception {
-        Jobs.Result r = Jobs.run(2, Map.of("FERRY_DRIVERS", "self,tcp", "FERRY_RAILS", "tcp:2", "FERRY_MULTIRAIL", "off"), TIMEOUT, "sizes");
-        System.out.println(r.okLines());
-        assertEquals(0, r.exit(), r.toString());
+        Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", "self,tcp", "FERRY_RAILS", "tcp:2", "FERRY_MULTIRAIL", "off"), "sizes");
         for (String l : r.okLines()) {
             assertTrue(l.matches(".*rails 0=(self|tcp) 1=(self|tcp);.*"), l);
         }
@@ -88,9 +83,7 @@ class EngineJobTest {
 
     @Test
     void creditsBoundWhatASlowReceiverHolds() throws Exception {
-        Jobs.Result r = Jobs.run(2, Map.of("FERRY_PROGRESS", "thread"), TIMEOUT, "flow");
-        System.out.println(r.okLines());
-        assertEquals(0, r.exit(), r.toString());
+        Jobs.Result r = passed(2, Map.of("FERRY_PROGRESS", "thread"), "flow");
         String recv = r.okLines().stream().filter(l -> l.startsWith("ok flow received")).findFirst().orElseThrow(() -> new AssertionError(r.toString()));
         long heldAfterPause = Long.parseLong(recv.replaceFirst(".*held after the pause (\\d+) B.*", "$1"));
         long heldMax = Long.parseLong(recv.replaceFirst(".*held at most (\\d+) B.*", "$1"));
@@ -101,9 +94,7 @@ class EngineJobTest {
 
     @Test
     void rendezvousCompletesWhileTheReceiverComputes() throws Exception {
-        Jobs.Result r = Jobs.run(2, Map.of("FERRY_PROGRESS", "thread"), TIMEOUT, "overlap");
-        System.out.println(r.okLines());
-        assertEquals(0, r.exit(), r.toString());
+        Jobs.Result r = passed(2, Map.of("FERRY_PROGRESS", "thread"), "overlap");
         assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok overlap completed")), r.toString());
     }
 
