@@ -95,6 +95,27 @@ public interface DriverContext extends AutoCloseable {
     }
 
     /**
+     * Prepares memory the layer above will move often, so that later transfers from or into it
+     * are zero-copy (seed 003's validate: the library calls it when a memory descriptor or list
+     * entry is bound). Answers a cookie to hand back to {@link #deregister} when the memory is
+     * unbound (seed 003's invalidate), or null when this driver needs no registration (the
+     * default: shared memory and sockets read any memory as it is). Optional.
+     *
+     * <pre>{@code
+     * Object reg = ctx.register(buffer);   // at bind
+     * ...                                  // transfers from or into buffer
+     * ctx.deregister(reg);                 // at unbind
+     * }</pre>
+     */
+    default Object register(java.lang.foreign.MemorySegment memory) {
+        return null;
+    }
+
+    /** Releases a registration {@link #register} made; null is ignored. */
+    default void deregister(Object registration) {
+    }
+
+    /**
      * Closes the context: last call, after every instance was disconnected (instances still
      * connected are torn down, and their peers see BROKEN). Idempotent.
      */

@@ -276,6 +276,68 @@ public final class Engine implements AutoCloseable {
     }
 
     // ---- sending ----------------------------------------------------------------------------
+    /**
+     * Registers memory with every driver that needs registration for zero-copy transfers (seed
+     * 003's validate); hand the answer to {@link #deregister} when the memory is unbound (seed
+     * 003's invalidate). Drivers that read any memory as it is (shm, tcp) keep nothing.
+     *
+     * <pre>{@code
+     * Object reg = engine.register(buffer);
+     * ...
+     * engine.deregister(reg);
+     * }</pre>
+     */
+    public Object register(MemorySegment memory) {
+        Object[] regs = null;
+        for (int i = 0; i < contexts.size(); i++) {
+            Object r = contexts.get(i).context().register(memory);
+            if (r != null) {
+                if (regs == null) {
+                    regs = new Object[contexts.size()];
+                }
+                regs[i] = r;
+            }
+        }
+        return regs;
+    }
+
+    /** Releases what {@link #register} answered (null: nothing was registered). */
+    public void deregister(Object registration) {
+        if (registration instanceof Object[] regs) {
+            for (int i = 0; i < regs.length; i++) {
+                if (regs[i] != null) {
+                    contexts.get(i).context().deregister(regs[i]);
+                }
+            }
+        }
+    }
+
+    /**
+     * Runs {@code task} on the engine's thread (seed 003's forward): at once in the calling thread
+     * in caller mode, or handed to the progress thread ({@code FERRY_PROGRESS=thread}), which runs
+     * it on its next pass; the task then may call {@link #send} like a handler.
+     */
+    public void execute(Runnable task) {
+        if (closed) {
+            throw new IllegalStateException("the engine is closed");
+        }
+        if (onEngineThread()) {
+            task.run();
+        } else {
+            forward(task);
+        }
+    }
+
+    /** Whether a background thread makes progress ({@code FERRY_PROGRESS=thread}) rather than the callers. */
+    public boolean progressThreadMode() {
+        return progressThread != null;
+    }
+
+    /** Whether the calling thread is the one that runs handlers (in caller mode: any thread). */
+    public boolean isEngineThread() {
+        return onEngineThread();
+    }
+
 
     /** Starts a send; it completes when its data has left (immediate) or was moved (rendezvous). */
     public void send(SendRequest s) {
@@ -396,7 +458,7 @@ public final class Engine implements AutoCloseable {
      * naps 20 us, growing to 1 ms after 10 ms, so that with more ranks than cores the rank it
      * waits for gets the CPU and an idle rank costs almost nothing.
      */
-    static void backoff(long waitedNanos) {
+    public static void backoff(long waitedNanos) {
         if (waitedNanos < 200_000) {
             Thread.onSpinWait();
         } else if (waitedNanos < 1_000_000) {
@@ -423,6 +485,7 @@ public final class Engine implements AutoCloseable {
                 work |= g.progress();
             }
         }
+        work |= handler.onProgress();
         return work;
     }
 

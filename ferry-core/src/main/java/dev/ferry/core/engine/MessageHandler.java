@@ -28,4 +28,12 @@ public interface MessageHandler {
     /** A peer failed: every pending request involving it has failed with {@code status}. */
     default void onPeerFailed(int rank, Status status, String why) {
     }
+
+    /**
+     * Called on every progress pass, after the incoming messages were handled: the layer above
+     * checks the completions it waits for (requests it started). Answers whether anything happened.
+     */
+    default boolean onProgress() {
+        return false;
+    }
 }

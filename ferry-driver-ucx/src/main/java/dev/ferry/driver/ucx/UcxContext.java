@@ -320,6 +320,35 @@ final class UcxContext implements DriverContext {
         }
     }
 
+    // ---- registration (seed 003's validate / invalidate) ---------------------------------------
+
+    /** Pins {@code memory} in the registration cache, so rendezvous from or into it skips ucp_mem_map. */
+    @Override
+    public Object register(MemorySegment memory) {
+        if (memory == null || !memory.isNative() || memory.byteSize() == 0 || !enter()) {
+            return null;
+        }
+        try {
+            return rcache.acquire(memory.address(), memory.byteSize());
+        } catch (UcxException e) {
+            LOG.log(System.Logger.Level.DEBUG, "ucx: could not register {0} bytes: {1}", memory.byteSize(), e.getMessage());
+            return null;
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    @Override
+    public void deregister(Object registration) {
+        if (registration instanceof RegistrationCache.Registration r && enter()) {
+            try {
+                rcache.release(r);
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
     // ---- lock, progress -------------------------------------------------------------------------
 
     /** Takes the lock; a sleeper in wait-any holding it is woken first. */

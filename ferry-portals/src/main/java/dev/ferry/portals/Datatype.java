@@ -1,0 +1,52 @@
+package dev.ferry.portals;
+
+/**
+ * ptl_datatype_t: the element type of an atomic operation, with its size in bytes. Values are
+ * in the machine's byte order (little-endian here), as Portals moves them. {@code LONG_DOUBLE}
+ * is x86's 80-bit extended format stored in 16 bytes, as C's {@code long double} on x86-64.
+ *
+ * <pre>{@code
+ * fetchAtomic(getMd, 0, putMd, 0, 8, target, pt, 0, 0, null, 0, Op.SUM, Datatype.INT64_T);
+ * }</pre>
+ */
+public enum Datatype {
+    INT8_T(1, Kind.SIGNED),
+    UINT8_T(1, Kind.UNSIGNED),
+    INT16_T(2, Kind.SIGNED),
+    UINT16_T(2, Kind.UNSIGNED),
+    INT32_T(4, Kind.SIGNED),
+    UINT32_T(4, Kind.UNSIGNED),
+    INT64_T(8, Kind.SIGNED),
+    UINT64_T(8, Kind.UNSIGNED),
+    FLOAT(4, Kind.FLOAT),
+    FLOAT_COMPLEX(8, Kind.COMPLEX),
+    DOUBLE(8, Kind.FLOAT),
+    DOUBLE_COMPLEX(16, Kind.COMPLEX),
+    LONG_DOUBLE(16, Kind.FLOAT),
+    LONG_DOUBLE_COMPLEX(32, Kind.COMPLEX);
+
+    enum Kind { SIGNED, UNSIGNED, FLOAT, COMPLEX }
+
+    private final int size;
+    final Kind kind;
+
+    Datatype(int size, Kind kind) {
+        this.size = size;
+        this.kind = kind;
+    }
+
+    /** The size of one element in bytes. */
+    public int size() {
+        return size;
+    }
+
+    /** Whether this is one of the integer types (the logical, bitwise and MSWAP operations need one). */
+    public boolean isInteger() {
+        return kind == Kind.SIGNED || kind == Kind.UNSIGNED;
+    }
+
+    /** Whether this is a complex type (no ordering: MIN, MAX and the ordered CSWAPs refuse it). */
+    public boolean isComplex() {
+        return kind == Kind.COMPLEX;
+    }
+}

@@ -1,0 +1,129 @@
+package dev.ferry.portals;
+
+import dev.ferry.core.engine.Engine;
+
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.Supplier;
+
+/**
+ * The one way API calls reach the library (seed 003's forward -> lib_dispatch): {@link #call}
+ * runs a library function where the library lives. In caller mode that is the calling thread,
+ * under the library's lock (seed 003's cli / sti), which also covers the engine's progress and
+ * so the handling of incoming messages. With {@code FERRY_PROGRESS=thread} it is the engine's
+ * progress thread: the call is handed over and the caller waits for its result, so the library
+ * only ever runs in one thread and needs no lock. The same library code runs either way.
+ *
+ * <pre>{@code
+ * MdHandle h = dispatch.call(() -> lib.mdBind(ni, md));
+ * }</pre>
+ */
+abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
+    final Engine engine;
+
+    Dispatch(Engine engine) {
+        this.engine = engine;
+    }
+
+    static Dispatch of(Engine engine) {
+        return engine.progressThreadMode() ? new Thread(engine) : new Caller(engine);
+    }
+
+    /** Runs {@code f} in the library, answers its result, rethrows its exception. */
+    abstract <T> T call(Supplier<T> f);
+
+    /**
+     * One round of a wait: true when {@code done} holds. In caller mode it makes progress first
+     * (under the lock); in thread mode it only looks, the progress thread does the work.
+     */
+    abstract boolean poll(java.util.function.BooleanSupplier done);
+
+    /** Caller mode: the caller's thread, under the lock. */
+    static final class Caller extends Dispatch {
+        final ReentrantLock lock = new ReentrantLock();
+
+        Caller(Engine engine) {
+            super(engine);
+        }
+
+        @Override
+        <T> T call(Supplier<T> f) {
+            lock.lock();
+            try {
+                return f.get();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        @Override
+        boolean poll(java.util.function.BooleanSupplier done) {
+            lock.lock();
+            try {
+                if (done.getAsBoolean()) {
+                    return true;
+                }
+                engine.progress();
+                return done.getAsBoolean();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /** Thread mode: handed to the engine's progress thread. */
+    static final class Thread extends Dispatch {
+        Thread(Engine engine) {
+            super(engine);
+        }
+
+        private static final class Call<T> implements Runnable {
+            final Supplier<T> f;
+            final java.lang.Thread caller = java.lang.Thread.currentThread();
+            T result;
+            RuntimeException failure;
+            volatile boolean done;
+
+            Call(Supplier<T> f) {
+                this.f = f;
+            }
+
+            @Override
+            public void run() {
+                try {
+                    result = f.get();
+                } catch (RuntimeException e) {
+                    failure = e;
+                }
+                done = true;
+                LockSupport.unpark(caller);
+            }
+        }
+
+        @Override
+        <T> T call(Supplier<T> f) {
+            if (engine.isEngineThread()) {
+                return f.get(); // from the library itself (a handler, a triggered operation)
+            }
+            Call<T> c = new Call<>(f);
+            engine.execute(c);
+            int spins = 0;
+            while (!c.done) {
+                if (++spins < 10_000) {
+                    java.lang.Thread.onSpinWait();
+                } else {
+                    LockSupport.parkNanos(this, 50_000);
+                }
+            }
+            if (c.failure != null) {
+                throw c.failure;
+            }
+            return c.result;
+        }
+
+        @Override
+        boolean poll(java.util.function.BooleanSupplier done) {
+            return done.getAsBoolean();
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.ferry.portals;
+
+import dev.ferry.core.engine.RecvRequest;
+import dev.ferry.core.engine.SendRequest;
+
+/**
+ * An operation this process started (initiator side), from the call until its events were
+ * posted: what it was, which MDs it uses, and what it still waits for (its data to leave, an
+ * ack, a reply).
+ *
+ * <pre>{@code
+ * Outstanding o = ops.take();
+ * o.type = PtlWire.PUT; o.putMd = md; ...
+ * }</pre>
+ */
+final class Outstanding {
+    final int slot;
+    int generation;
+    byte type;
+    Ni ni;
+    MemDesc putMd;
+    MemDesc getMd;
+    long localPutOffset;
+    long localGetOffset;
+    long length;
+    Object userPtr;
+    AckReq ack;
+    int target;
+    int ptIndex;
+    long matchBits;
+    long hdrData;
+    Op op;
+    Datatype datatype;
+    boolean waitSend;
+    boolean waitResponse;
+    /** The separate data message of a large put, until the target pulled it. */
+    SendRequest dataSend;
+    /** The separate data of a large reply, while it is pulled into the get MD. */
+    RecvRequest replyRecv;
+    long replyMlength;
+    long replyOffset;
+
+    Outstanding(int slot) {
+        this.slot = slot;
+    }
+
+    long id() {
+        return ((long) generation << 20) | slot;
+    }
+}

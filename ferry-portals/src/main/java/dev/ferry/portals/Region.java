@@ -1,0 +1,149 @@
+package dev.ferry.portals;
+
+import dev.ferry.spi.DataLayout;
+import dev.ferry.spi.IoVec;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The memory of an MD, ME or LE as the library sees it: one contiguous range, or the elements of
+ * an IOVEC list taken as one virtually contiguous range (the specification's rule). Offsets are
+ * into that range; the caller has checked them against {@link #length()}.
+ *
+ * <pre>{@code
+ * Region r = Region.of(md.start, md.length, md.iovecs, md.options);
+ * r.copyIn(16, payload, 64, 100);
+ * }</pre>
+ */
+final class Region {
+    private final MemorySegment[] parts;
+    private final long length;
+
+    private Region(MemorySegment[] parts, long length) {
+        this.parts = parts;
+        this.length = length;
+    }
+
+    static final Region EMPTY = new Region(new MemorySegment[0], 0);
+
+    /** The region of a structure; throws ARG_INVALID when it does not describe valid memory. */
+    static Region of(String what, MemorySegment start, long length, Iovec[] iovecs, boolean iovec, int maxIovecs) {
+        if (iovec) {
+            if (iovecs == null || length < 0 || length > iovecs.length) {
+                throw new PtlException(ReturnCode.ARG_INVALID, what + ": with IOVEC, iovecs must hold length (" + length + ") elements");
+            }
+            if (length > maxIovecs) {
+                throw new PtlException(ReturnCode.ARG_INVALID, what + ": " + length + " iovecs, more than max_iovecs " + maxIovecs);
+            }
+            MemorySegment[] p = new MemorySegment[(int) length];
+            long total = 0;
+            for (int i = 0; i < length; i++) {
+                Iovec v = iovecs[i];
+                if (v == null || v.iovBase() == null && v.iovLen() != 0 || v.iovLen() < 0
+                        || v.iovBase() != null && v.iovLen() > v.iovBase().byteSize()) {
+                    throw new PtlException(ReturnCode.ARG_INVALID, what + ": iovec " + i + " " + v + " is not within its segment");
+                }
+                p[i] = v.iovLen() == 0 ? MemorySegment.NULL : v.iovBase().asSlice(0, v.iovLen());
+                total += v.iovLen();
+            }
+            return new Region(p, total);
+        }
+        if (length < 0) {
+            throw new PtlException(ReturnCode.ARG_INVALID, what + ": negative length " + length);
+        }
+        if (length == 0) {
+            return EMPTY;
+        }
+        if (start == null || start.equals(MemorySegment.NULL)) {
+            throw new PtlException(ReturnCode.ARG_INVALID, what + ": start is NULL with length " + length);
+        }
+        if (length > start.byteSize()) {
+            throw new PtlException(ReturnCode.ARG_INVALID, what + ": length " + length + " is beyond the " + start.byteSize() + " bytes of start");
+        }
+        if (start.isReadOnly()) {
+            throw new PtlException(ReturnCode.ARG_INVALID, what + ": start is a read-only segment");
+        }
+        return new Region(new MemorySegment[] {start.asSlice(0, length)}, length);
+    }
+
+    long length() {
+        return length;
+    }
+
+    /** The first (for a contiguous region: the only) part, for registration. */
+    MemorySegment[] parts() {
+        return parts;
+    }
+
+    /** The range [off, off + n) as one segment when it lies in one part, else null. */
+    MemorySegment contiguous(long off, long n) {
+        for (MemorySegment p : parts) {
+            long s = p.byteSize();
+            if (off < s || s == 0 && off == 0 && n == 0) {
+                return off + n <= s ? p.asSlice(off, n) : null;
+            }
+            off -= s;
+        }
+        return n == 0 ? MemorySegment.NULL : null;
+    }
+
+    /** The range [off, off + n) as a data layout the engine can move. */
+    DataLayout layout(long off, long n) {
+        MemorySegment c = contiguous(off, n);
+        if (c != null) {
+            return IoVec.of(c);
+        }
+        IoVec v = new IoVec(parts.length);
+        for (MemorySegment p : parts) {
+            long s = p.byteSize();
+            if (n == 0) {
+                break;
+            }
+            if (off >= s) {
+                off -= s;
+                continue;
+            }
+            long k = Math.min(n, s - off);
+            v.add(p.asSlice(off, k));
+            n -= k;
+            off = 0;
+        }
+        return v;
+    }
+
+    void copyIn(long off, MemorySegment src, long srcOff, long n) {
+        for (MemorySegment p : parts) {
+            long s = p.byteSize();
+            if (n == 0) {
+                return;
+            }
+            if (off >= s) {
+                off -= s;
+                continue;
+            }
+            long k = Math.min(n, s - off);
+            MemorySegment.copy(src, srcOff, p, off, k);
+            srcOff += k;
+            n -= k;
+            off = 0;
+        }
+    }
+
+    void copyOut(long off, MemorySegment dst, long dstOff, long n) {
+        for (MemorySegment p : parts) {
+            long s = p.byteSize();
+            if (n == 0) {
+                return;
+            }
+            if (off >= s) {
+                off -= s;
+                continue;
+            }
+            long k = Math.min(n, s - off);
+            MemorySegment.copy(p, off, dst, dstOff, k);
+            dstOff += k;
+            n -= k;
+            off = 0;
+        }
+    }
+}
