@@ -1304,6 +1304,9 @@ final class Library implements MessageHandler {
     @Override
     public void onPeerFailed(int peer, Status status, String why) {
         failedRank[peer] = true;
+        if (rank == 0) {
+            barrierCheck(barrierReleased + 1); // a dead rank no longer holds a barrier up
+        }
         failure = "rank " + peer + " failed: " + why;
         LOG.log(System.Logger.Level.WARNING, "rank {0}: {1}; its operations fail with NI_UNDELIVERABLE", rank, failure);
         for (Outstanding o : ops) {
@@ -1342,7 +1345,17 @@ final class Library implements MessageHandler {
 
     /** At rank 0: one more rank reached barrier {@code epoch} (a rank enters the next only once released from this one). */
     private void barrierArrival(long epoch) {
-        if (++barrierArrived == size) {
+        barrierArrived++;
+        barrierCheck(epoch);
+    }
+
+    /** At rank 0: releases barrier {@code epoch} once every rank that is alive arrived. */
+    private void barrierCheck(long epoch) {
+        int dead = 0;
+        for (boolean f : failedRank) {
+            dead += f ? 1 : 0;
+        }
+        if (barrierArrived > 0 && barrierArrived + dead >= size) {
             barrierArrived = 0;
             for (int r = 1; r < size; r++) {
                 if (!failedRank[r]) {

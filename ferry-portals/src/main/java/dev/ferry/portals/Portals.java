@@ -242,8 +242,11 @@ public final class Portals {
                 return;
             }
             try {
-                barrier(l);
-                waitFor(l, l::quiet, -1);
+                long epoch = ++barrierEpoch;
+                l.dispatch.call(() -> l.barrierEnter(epoch));
+                waitFor(l, () -> l.barrierDone(epoch) || l.failure() != null, -1);
+                waitFor(l, () -> l.quiet() || l.failure() != null, 30_000);
+                // after a failure the others may be gone: leave without the collective goodbye
                 l.engine.close(l.failure() == null);
             } finally {
                 lib = null;

@@ -1,0 +1,53 @@
+package dev.ferry.portals;
+
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The library across real processes: shm only, tcp only, a mixed job of two simulated nodes, progress-thread mode, atomics under contention, a dead peer. */
+class PortalsJobTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(300);
+
+    private static List<String> passed(int n, Map<String, String> env, String... program) throws Exception {
+        PortalsJobs.Result r = PortalsJobs.run(n, env, TIMEOUT, program);
+        System.out.println(r.okLines());
+        assertEquals(0, r.exit(), r.toString());
+        return r.okLines();
+    }
+
+    @Test
+    void everySizeOverShm() throws Exception {
+        assertEquals(3, passed(3, Map.of("FERRY_DRIVERS", "self,shm"), "ops").size());
+    }
+
+    @Test
+    void everySizeOverTcp() throws Exception {
+        assertEquals(3, passed(3, Map.of("FERRY_DRIVERS", "self,tcp"), "ops").size());
+    }
+
+    @Test
+    void everySizeInAMixedJobWithTheProgressThread() throws Exception {
+        assertEquals(4, passed(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", "thread"), "ops").size());
+    }
+
+    /** Two ranks reach rank 0 over shm (itself, rank 1), two over tcp (ranks 2, 3): atomics stay atomic across rails. */
+    @Test
+    void atomicsFromShmAndTcpPeersOnOneCounter() throws Exception {
+        List<String> ok = passed(4, Map.of("FERRY_RANKS_PER_NODE", "2"), "hammer", "300");
+        assertTrue(ok.stream().anyMatch(l -> l.startsWith("ok hammer: counter 2400")), ok.toString());
+    }
+
+    @Test
+    void aDeadPeerFailsOnlyItsOwnOperations() throws Exception {
+        PortalsJobs.Result r = PortalsJobs.run(3, Map.of("FERRY_DRIVERS", "self,shm"), TIMEOUT, "failure");
+        System.out.println(r.okLines());
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok failure rank 0: the get from the dead rank failed NI_UNDELIVERABLE")), r.toString());
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok failure rank 1 served")), r.toString());
+        assertEquals(3, r.exit(), "rank 2's own status: " + r);
+    }
+}

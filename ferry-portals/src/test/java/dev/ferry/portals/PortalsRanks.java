@@ -1,0 +1,267 @@
+package dev.ferry.portals;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+import static dev.ferry.portals.Portals.*;
+
+/**
+ * Rank programs for the library's multi-process tests, run under {@code ferry run}'s job runner.
+ * Each prints {@code ok ...} lines the test checks and throws (exit status 1) on any error.
+ * <ul>
+ *   <li>{@code ops}: every rank puts every size class (0 B .. 4 MiB + 3, across the inline /
+ *       separate-data boundary) into every rank's window, itself included, checks every byte it
+ *       received, then gets every size back from every rank and checks it;</li>
+ *   <li>{@code hammer}: every rank does fetch-add and compare-and-swap increments on one counter
+ *       at rank 0; rank 0 checks the final value and that the old values returned are all
+ *       different (each increment saw its own value);</li>
+ *   <li>{@code failure}: rank 2 dies; rank 0's get from it fails with NI_UNDELIVERABLE, and
+ *       ranks 0 and 1 carry on.</li>
+ * </ul>
+ */
+public final class PortalsRanks {
+    static final long[] SIZES = {0, 1, 8, 1000, 4000, 8000, 8081, 16300, 65536, 262147, (4 << 20) + 3};
+    static final long MAX = (4 << 20) + 8;
+
+    private PortalsRanks() {
+    }
+
+    public static void main(String[] args) {
+        init();
+        try {
+            switch (args[0]) {
+                case "ops" -> ops();
+                case "hammer" -> hammer(Integer.parseInt(args[1]));
+                case "failure" -> failure();
+                default -> throw new IllegalArgumentException(args[0]);
+            }
+        } finally {
+            fini();
+        }
+        System.out.flush();
+    }
+
+    static byte pattern(int src, long size, long i) {
+        return (byte) (src * 31 + size * 7 + i * 13 + (i >>> 8));
+    }
+
+    static void fill(MemorySegment m, int src, long size) {
+        for (long i = 0; i < size; i++) {
+            m.set(ValueLayout.JAVA_BYTE, i, pattern(src, size, i));
+        }
+    }
+
+    static void check(MemorySegment m, int src, long size, String what) {
+        for (long i = 0; i < size; i++) {
+            if (m.get(ValueLayout.JAVA_BYTE, i) != pattern(src, size, i)) {
+                throw new IllegalStateException(what + ": byte " + i + " of " + size + " from rank " + src + " is wrong");
+            }
+        }
+    }
+
+    private static void ops() {
+        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = getId(ni).rank;
+        int size = getMap(ni, 0).actualMapSize();
+        int pt = ptAlloc(ni, 0, EQ_NONE, 5);
+        MemorySegment window = Arena.ofShared().allocate(MAX * size, 4096);
+        CtHandle tct = ctAlloc(ni);
+        Me me = new Me();
+        me.start = window;
+        me.length = window.byteSize();
+        me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_CT_COMM | ME_EVENT_LINK_DISABLE;
+        me.ctHandle = tct;
+        me.matchBits = 0xF00DL;
+        meAppend(ni, pt, me, PRIORITY_LIST, null);
+        MemorySegment mine = Arena.ofShared().allocate(MAX, 4096);
+        MemorySegment back = Arena.ofShared().allocate(MAX, 4096);
+        CtHandle ict = ctAlloc(ni);
+        Md md = new Md();
+        md.start = mine;
+        md.length = MAX;
+        md.options = MD_EVENT_CT_ACK;
+        md.ctHandle = ict;
+        MdHandle putMd = mdBind(ni, md);
+        Md bmd = new Md();
+        bmd.start = back;
+        bmd.length = MAX;
+        bmd.options = MD_EVENT_CT_REPLY;
+        bmd.ctHandle = ict;
+        MdHandle getMd = mdBind(ni, bmd);
+        barrier();
+        long acks = 0;
+        long ops = 0;
+        for (long s : SIZES) {
+            fill(mine, rank, s);
+            for (int t = 0; t < size; t++) {
+                put(putMd, 0, s, ACK_REQ, ProcessId.ofRank(t), pt, 0xF00DL, rank * MAX, null, s);
+            }
+            acks += size;
+            CtEvent c = ctWait(ict, acks);
+            if (c.failure() != 0) {
+                throw new IllegalStateException("a put of " + s + " bytes failed: " + c);
+            }
+            ops += size;
+            barrier(); // everyone's puts of this size are in
+            for (int src = 0; src < size; src++) {
+                check(window.asSlice(src * MAX, s), src, s, "put");
+            }
+            for (int t = 0; t < size; t++) {
+                get(getMd, 0, s, ProcessId.ofRank(t), pt, 0xF00DL, t * MAX, null);
+                acks++;
+                c = ctWait(ict, acks);
+                if (c.failure() != 0) {
+                    throw new IllegalStateException("a get of " + s + " bytes failed: " + c);
+                }
+                check(back, t, s, "get from rank " + t);
+            }
+            ops += size;
+            barrier(); // nobody overwrites a window someone still reads
+        }
+        CtEvent served = ctGet(tct);
+        if (served.success() != ops || served.failure() != 0) {
+            throw new IllegalStateException("this rank's window saw " + served + ", expected " + ops + " operations");
+        }
+        System.out.println("ok ops rank " + rank + " of " + size + ": " + SIZES.length + " sizes put to and got from every rank, every byte checked; "
+                + served.success() + " operations served");
+    }
+
+    /** {@code n} fetch-adds and {@code n} compare-and-swap increments per rank on rank 0's counter. */
+    private static void hammer(int n) {
+        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = getId(ni).rank;
+        int size = getMap(ni, 0).actualMapSize();
+        int pt = ptAlloc(ni, 0, EQ_NONE, 0);
+        MemorySegment counter = Arena.ofShared().allocate(8, 8);
+        MemorySegment olds = Arena.ofShared().allocate(8L * 2 * n * size, 8);
+        if (rank == 0) {
+            Me c = new Me();
+            c.start = counter;
+            c.length = 8;
+            c.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
+            c.matchBits = 1;
+            meAppend(ni, pt, c, PRIORITY_LIST, null);
+            Me o = new Me();
+            o.start = olds;
+            o.length = olds.byteSize();
+            o.options = ME_OP_PUT | ME_EVENT_LINK_DISABLE;
+            o.matchBits = 2;
+            meAppend(ni, pt, o, PRIORITY_LIST, null);
+        }
+        barrier();
+        MemorySegment buf = Arena.ofShared().allocate(32, 8);
+        MemorySegment mineOld = Arena.ofShared().allocate(8L * 2 * n, 8);
+        CtHandle ct = ctAlloc(ni);
+        Md md = new Md();
+        md.start = buf;
+        md.length = 32;
+        md.options = MD_EVENT_CT_REPLY | MD_EVENT_CT_ACK;
+        md.ctHandle = ct;
+        MdHandle d = mdBind(ni, md);
+        ProcessId zero = ProcessId.ofRank(0);
+        long done = 0;
+        buf.set(ValueLayout.JAVA_LONG, 0, 1);
+        int k = 0;
+        int retries = 0;
+        MemorySegment expected = Arena.ofShared().allocate(8, 8);
+        long guess = 0;
+        for (int i = 0; i < n; i++) {
+            fetchAtomic(d, 8, d, 0, 8, zero, pt, 1, 0, null, 0, SUM, INT64_T);
+            waitOk(ct, ++done);
+            mineOld.set(ValueLayout.JAVA_LONG, 8L * k++, buf.get(ValueLayout.JAVA_LONG, 8));
+            // an increment by compare-and-swap: retry with what the target had until it takes
+            while (true) {
+                expected.set(ValueLayout.JAVA_LONG, 0, guess);
+                buf.set(ValueLayout.JAVA_LONG, 16, guess + 1);
+                swap(d, 24, d, 16, 8, zero, pt, 1, 0, null, 0, expected, CSWAP, INT64_T);
+                waitOk(ct, ++done);
+                long old = buf.get(ValueLayout.JAVA_LONG, 24);
+                if (old == guess) {
+                    mineOld.set(ValueLayout.JAVA_LONG, 8L * k++, old);
+                    guess = old + 1;
+                    break;
+                }
+                guess = old;
+                retries++;
+            }
+        }
+        Md om = new Md();
+        om.start = mineOld;
+        om.length = mineOld.byteSize();
+        om.options = MD_EVENT_CT_ACK;
+        om.ctHandle = ct;
+        put(mdBind(ni, om), 0, mineOld.byteSize(), ACK_REQ, zero, pt, 2, rank * mineOld.byteSize(), null, 0);
+        waitOk(ct, ++done);
+        barrier();
+        if (rank == 0) {
+            long total = 2L * n * size;
+            long fin = counter.get(ValueLayout.JAVA_LONG, 0);
+            long[] all = olds.toArray(ValueLayout.JAVA_LONG);
+            Arrays.sort(all);
+            for (int i = 0; i < all.length; i++) {
+                if (all[i] != i) {
+                    throw new IllegalStateException("old values are not each of 0.." + (total - 1) + " exactly once: at " + i + " found " + all[i]);
+                }
+            }
+            if (fin != total) {
+                throw new IllegalStateException("counter " + fin + ", expected " + total);
+            }
+            System.out.println("ok hammer: counter " + fin + " = " + size + " ranks x " + n + " x (fetch-add + compare-and-swap); all " + total + " old values distinct");
+        }
+        System.out.println("ok hammer rank " + rank + ": " + retries + " compare-and-swap retries");
+    }
+
+    private static void waitOk(CtHandle ct, long n) {
+        CtEvent c = ctWait(ct, n);
+        if (c.failure() != 0) {
+            throw new IllegalStateException("an operation failed: " + c);
+        }
+    }
+
+    private static void failure() {
+        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = getId(ni).rank;
+        int pt = ptAlloc(ni, 0, EQ_NONE, 0);
+        MemorySegment w = Arena.ofShared().allocate(1 << 20, 4096);
+        Me me = new Me();
+        me.start = w;
+        me.length = w.byteSize();
+        me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
+        meAppend(ni, pt, me, PRIORITY_LIST, null);
+        EqHandle eq = eqAlloc(ni, 16);
+        Md md = new Md();
+        md.start = Arena.ofShared().allocate(1 << 20, 4096);
+        md.length = 1 << 20;
+        md.eqHandle = eq;
+        md.options = MD_EVENT_SEND_DISABLE;
+        MdHandle d = mdBind(ni, md);
+        barrier();
+        if (rank == 2) {
+            System.out.println("ok failure rank 2 dies");
+            System.out.flush();
+            Runtime.getRuntime().halt(3);
+        }
+        if (rank == 0) {
+            long t0 = System.nanoTime();
+            get(d, 0, 1 << 20, ProcessId.ofRank(2), pt, 0, 0, null);
+            EqResult r = eqPoll(new EqHandle[] {eq}, 1, 60_000);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            if (r.event() == null || r.event().type != EVENT_REPLY || r.event().niFailType != NI_UNDELIVERABLE) {
+                throw new IllegalStateException("the get from the dead rank ended " + r);
+            }
+            for (int i = 0; i < 50; i++) {
+                get(d, 0, i % 2 == 0 ? 100 : 1 << 20, ProcessId.ofRank(1), pt, 0, 0, null);
+                Event e = eqPoll(new EqHandle[] {eq}, 1, 60_000).event();
+                if (e == null || e.niFailType != NI_OK) {
+                    throw new IllegalStateException("a get from rank 1 after the failure: " + e);
+                }
+            }
+            System.out.println("ok failure rank 0: the get from the dead rank failed NI_UNDELIVERABLE after " + ms + " ms; 50 gets from rank 1 after it");
+        }
+        if (rank == 1) {
+            System.out.println("ok failure rank 1 served");
+        }
+    }
+}
