@@ -23,6 +23,8 @@ public final class Examples {
         ALL.put("driver-pingpong", DriverPingPong::main);
         ALL.put("ring", Ring::main);
         ALL.put("demo", Demo::main);
+        ALL.put("put-get", PutGet::main);
+        ALL.put("counter", Counter::main);
     }
 
     private Examples() {

@@ -26,7 +26,13 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     public static final String BANDWIDTH = "driver-bandwidth";
     public static final String ENGINE_LATENCY = "engine-latency";
     public static final String ENGINE_BANDWIDTH = "engine-bandwidth";
-    private static final List<String> KNOWN = List.of(LATENCY, BANDWIDTH, ENGINE_LATENCY, ENGINE_BANDWIDTH);
+    public static final String PUT_LATENCY = "put-latency";
+    public static final String GET_LATENCY = "get-latency";
+    public static final String ATOMIC_LATENCY = "atomic-latency";
+    public static final String PUT_BANDWIDTH = "put-bandwidth";
+    private static final List<String> PORTALS = List.of(PUT_LATENCY, GET_LATENCY, ATOMIC_LATENCY, PUT_BANDWIDTH);
+    private static final List<String> KNOWN = List.of(LATENCY, BANDWIDTH, ENGINE_LATENCY, ENGINE_BANDWIDTH, PUT_LATENCY, GET_LATENCY,
+            ATOMIC_LATENCY, PUT_BANDWIDTH);
     /** Bytes one size may move (each way) before its iteration count is cut: keeps 4 MiB sizes to seconds. */
     public static final long BYTE_BUDGET = 2L << 30;
     /** Least duration of each warm-up. */
@@ -37,8 +43,11 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
             throw new UsageException("unknown benchmark '" + benchmark + "' (known: " + String.join(", ", KNOWN) + ")");
         }
         boolean lat = benchmark.endsWith("-latency");
-        String driver = benchmark.startsWith("engine-") ? "shm" : "self";
-        List<Long> sizes = lat ? List.of(0L, 8L, 64L, 512L, 4096L, 32768L, 262144L, 1048576L)
+        boolean portals = PORTALS.contains(benchmark);
+        String driver = benchmark.startsWith("engine-") || portals ? "shm" : "self";
+        List<Long> sizes = benchmark.equals(ATOMIC_LATENCY) ? List.of(8L)
+                : portals && lat ? List.of(8L, 4096L, 65536L, 1048576L)
+                : lat ? List.of(0L, 8L, 64L, 512L, 4096L, 32768L, 262144L, 1048576L)
                 : List.of(4096L, 65536L, 1048576L, 4194304L);
         long iterations = lat ? 100_000 : 20_000;
         long warmup = -1;
@@ -74,9 +83,14 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         return benchmark.endsWith("-latency");
     }
 
-    /** Whether this measures the engine (two ranks) rather than a driver alone. */
+    /** Whether this measures the engine or the library (two ranks) rather than a driver alone. */
     public boolean engine() {
-        return benchmark.startsWith("engine-");
+        return benchmark.startsWith("engine-") || portals();
+    }
+
+    /** Whether this measures the Portals library (put-latency, get-latency, atomic-latency, put-bandwidth). */
+    public boolean portals() {
+        return PORTALS.contains(benchmark);
     }
 
     /** The same options for another benchmark (the driver-level figures of an engine run). */

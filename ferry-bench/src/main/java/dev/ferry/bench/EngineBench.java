@@ -71,7 +71,7 @@ final class EngineBench {
     }
 
     /** Splits what a job prints into lines. */
-    private static final class LineSink extends OutputStream {
+    static final class LineSink extends OutputStream {
         private final Consumer<String> sink;
         private final ByteArrayOutputStream line = new ByteArrayOutputStream();
 

@@ -192,7 +192,7 @@ public final class EngineBenchRank {
         }
         String[] f = line.split(" ");
         Double mb = f[7].equals("-") ? null : Double.parseDouble(f[7]);
-        Map<String, Object> extra = f[8].equals("-") ? Map.of() : Map.of("buffers", f[8]);
+        Map<String, Object> extra = f[8].equals("-") ? Map.of() : f[8].startsWith("op=") ? Map.of("op", f[8].substring(3)) : Map.of("buffers", f[8]);
         return new Result(f[1], f[2], Long.parseLong(f[3]), Long.parseLong(f[4]), Double.parseDouble(f[5]), Double.parseDouble(f[6]), mb, extra);
     }
 }

@@ -38,6 +38,9 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
      */
     abstract boolean poll(java.util.function.BooleanSupplier done);
 
+    /** Whether the last {@link #poll} moved anything (a waiter that serves peers stays awake while it does). */
+    boolean worked;
+
     /** Caller mode: the caller's thread, under the lock. */
     static final class Caller extends Dispatch {
         final ReentrantLock lock = new ReentrantLock();
@@ -63,7 +66,7 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
                 if (done.getAsBoolean()) {
                     return true;
                 }
-                engine.progress();
+                worked = engine.progress();
                 return done.getAsBoolean();
             } finally {
                 lock.unlock();

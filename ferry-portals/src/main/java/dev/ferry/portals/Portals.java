@@ -280,6 +280,7 @@ public final class Portals {
     private static boolean waitFor(Library l, BooleanSupplier done, long timeoutMs) {
         long start = System.nanoTime();
         long deadline = timeoutMs < 0 ? Long.MAX_VALUE : start + timeoutMs * 1_000_000L;
+        long idleSince = start;
         while (true) {
             if (l.dispatch.poll(done)) {
                 return true;
@@ -288,7 +289,10 @@ public final class Portals {
             if (timeoutMs >= 0 && now - deadline >= 0) {
                 return false;
             }
-            Engine.backoff(now - start);
+            if (l.dispatch.worked) {
+                idleSince = now; // serving peers: stay responsive
+            }
+            Engine.backoff(now - idleSince);
         }
     }
 

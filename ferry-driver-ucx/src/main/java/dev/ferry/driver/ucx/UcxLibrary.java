@@ -37,11 +37,32 @@ final class UcxLibrary {
     }
 
     /** libucp's version string ("1.13.1"), or null when it did not load. */
+    /**
+     * UCX installs its own handlers for SIGSEGV, SIGBUS, SIGILL and SIGFPE when libucs loads
+     * (UCX_ERROR_SIGNALS), which steals the signals the JVM raises on purpose (an implicit null
+     * check is a SIGSEGV the JVM handles): the JVM then dies in UCX's handler. So, before libucp
+     * loads, UCX_ERROR_SIGNALS is set empty in this process's environment, unless the user set it.
+     */
+    private static void keepJvmSignals() {
+        try (Arena a = Arena.ofConfined()) {
+            Linker l = Linker.nativeLinker();
+            MethodHandle setenv = l.downcallHandle(l.defaultLookup().find("setenv").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.ADDRESS, ValueLayout.JAVA_INT));
+            int rc = (int) setenv.invokeExact(a.allocateFrom("UCX_ERROR_SIGNALS"), a.allocateFrom(""), 0);
+            if (rc != 0) {
+                System.getLogger(UcxLibrary.class.getName()).log(System.Logger.Level.WARNING, "ucx: setenv(UCX_ERROR_SIGNALS) failed");
+            }
+        } catch (Throwable e) {
+            System.getLogger(UcxLibrary.class.getName()).log(System.Logger.Level.WARNING, "ucx: could not keep UCX off the JVM's signals: " + e);
+        }
+    }
+
     static String version() {
         return RESULT.version;
     }
 
     private static Result check() {
+        keepJvmSignals();
         SymbolLookup ucp;
         try {
             ucp = SymbolLookup.libraryLookup(LIBUCP, Arena.global());

@@ -1,0 +1,162 @@
+package dev.ferry.bench;
+
+import dev.ferry.portals.CtEvent;
+import dev.ferry.portals.CtHandle;
+import dev.ferry.portals.Md;
+import dev.ferry.portals.MdHandle;
+import dev.ferry.portals.Me;
+import dev.ferry.portals.NiHandle;
+import dev.ferry.portals.Op;
+import dev.ferry.portals.ProcessId;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.List;
+import java.util.Map;
+
+import static dev.ferry.portals.Portals.*;
+
+/**
+ * One rank of the library benchmarks: rank 1 exposes a window (and a stop entry) and serves
+ * while it waits; rank 0 times operations on it and prints {@code RESULT} lines. Latency: one
+ * operation, then waiting for its ack or reply on a counting event, per sample (so median_us is
+ * the whole operation, not half of it). Bandwidth: a window of acknowledged puts.
+ */
+public final class PortalsBenchRank {
+    private static final long WINDOW_BITS = 1, STOP_BITS = 2;
+
+    private PortalsBenchRank() {
+    }
+
+    public static void main(String[] args) {
+        BenchOptions o = BenchOptions.parse(args[0], List.of(args).subList(1, args.length));
+        long max = Math.max(8, o.sizes().stream().mapToLong(Long::longValue).max().orElse(8));
+        init();
+        try {
+            NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+            int rank = getId(ni).rank;
+            int pt = ptAlloc(ni, 0, EQ_NONE, 0);
+            if (rank == 1) {
+                MemorySegment window = Arena.ofShared().allocate(max, 4096);
+                Me me = new Me();
+                me.start = window;
+                me.length = max;
+                me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
+                me.matchBits = WINDOW_BITS;
+                meAppend(ni, pt, me, PRIORITY_LIST, null);
+                CtHandle stop = ctAlloc(ni);
+                Me s = new Me();
+                s.options = ME_OP_PUT | ME_EVENT_CT_COMM | ME_EVENT_LINK_DISABLE;
+                s.matchBits = STOP_BITS;
+                s.ctHandle = stop;
+                meAppend(ni, pt, s, PRIORITY_LIST, null);
+                barrier();
+                ctWait(stop, 1); // serves rank 0's operations while it waits
+            } else {
+                barrier();
+                new PortalsBenchRank().measure(ni, pt, o, max);
+            }
+        } finally {
+            fini();
+        }
+    }
+
+    private CtHandle ct;
+    private MdHandle md;
+    private long done;
+    private final ProcessId peer = ProcessId.ofRank(1);
+    private MemorySegment local;
+    private final MemorySegment compare = Arena.ofShared().allocate(8, 8);
+
+    private void measure(NiHandle ni, int pt, BenchOptions o, long max) {
+        local = Arena.ofShared().allocate(max + 16, 4096);
+        ct = ctAlloc(ni);
+        Md m = new Md();
+        m.start = local;
+        m.length = local.byteSize();
+        m.options = MD_EVENT_CT_ACK | MD_EVENT_CT_REPLY;
+        m.ctHandle = ct;
+        md = mdBind(ni, m);
+        for (long size : o.sizes()) {
+            switch (o.benchmark()) {
+                case BenchOptions.PUT_LATENCY -> latency(o, size, "put+ack", () -> {
+                    put(md, 0, size, ACK_REQ, peer, pt, WINDOW_BITS, 0, null, 0);
+                    await();
+                });
+                case BenchOptions.GET_LATENCY -> latency(o, size, "get+reply", () -> {
+                    get(md, 0, size, peer, pt, WINDOW_BITS, 0, null);
+                    await();
+                });
+                case BenchOptions.ATOMIC_LATENCY -> {
+                    local.set(ValueLayout.JAVA_LONG, 0, 1);
+                    latency(o, 8, "fetch-add", () -> {
+                        fetchAtomic(md, 8, md, 0, 8, peer, pt, WINDOW_BITS, 0, null, 0, SUM, INT64_T);
+                        await();
+                    });
+                    latency(o, 8, "cswap", () -> {
+                        // compare with what the last operation returned: every swap takes
+                        compare.set(ValueLayout.JAVA_LONG, 0, local.get(ValueLayout.JAVA_LONG, 8));
+                        local.set(ValueLayout.JAVA_LONG, 0, local.get(ValueLayout.JAVA_LONG, 8) + 1);
+                        swap(md, 8, md, 0, 8, peer, pt, WINDOW_BITS, 0, null, 0, compare, Op.CSWAP, INT64_T);
+                        await();
+                    });
+                }
+                case BenchOptions.PUT_BANDWIDTH -> bandwidth(o, size, pt);
+                default -> throw new IllegalArgumentException(o.benchmark());
+            }
+        }
+        put(md, 0, 0, NO_ACK_REQ, peer, pt, STOP_BITS, 0, null, 0);
+    }
+
+    private void await() {
+        CtEvent c = ctWait(ct, ++done);
+        if (c.failure() != 0) {
+            throw new IllegalStateException("an operation failed: " + c);
+        }
+    }
+
+    private void latency(BenchOptions o, long size, String op, Runnable one) {
+        o.warmUp(size, one);
+        RoundTrips.Timing t = RoundTrips.time(o.iterationsFor(size), one);
+        double[] whole = t.oneWayUs().clone();
+        for (int i = 0; i < whole.length; i++) {
+            whole[i] *= 2; // RoundTrips halves a round trip; an operation is the whole of it
+        }
+        print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(whole), Stats.quantile(whole, 0.99), null, Map.of("op", op)));
+    }
+
+    private void bandwidth(BenchOptions o, long size, int pt) {
+        int w = o.window();
+        int samples = (int) Math.max(1, o.iterationsFor(size) / w);
+        double[] mbps = new double[samples];
+        double[] perMsgUs = new double[samples];
+        Runnable window = () -> {
+            for (int i = 0; i < w; i++) {
+                put(md, 0, size, ACK_REQ, peer, pt, WINDOW_BITS, 0, null, 0);
+            }
+            done += w;
+            CtEvent c = ctWait(ct, done);
+            if (c.failure() != 0) {
+                throw new IllegalStateException("a put failed: " + c);
+            }
+        };
+        o.warmUp(size, window);
+        for (int s = 0; s < samples; s++) {
+            long t0 = System.nanoTime();
+            window.run();
+            long t = System.nanoTime() - t0;
+            mbps[s] = (double) w * size / t * 1000;
+            perMsgUs[s] = t / (double) w / 1000;
+        }
+        print(new Result(o.benchmark(), o.driver(), size, (long) samples * w, Stats.median(perMsgUs), Stats.quantile(perMsgUs, 0.99),
+                Stats.median(mbps), Map.of("op", "put+ack")));
+    }
+
+    private static void print(Result r) {
+        Double mb = r.mbPerS();
+        System.out.println("RESULT " + r.benchmark() + " " + r.driver() + " " + r.size() + " " + r.iterations() + " "
+                + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " op=" + r.extra().get("op"));
+        System.out.flush();
+    }
+}
