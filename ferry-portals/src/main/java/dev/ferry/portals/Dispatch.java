@@ -63,9 +63,8 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
         boolean poll(java.util.function.BooleanSupplier done) {
             lock.lock();
             try {
-                if (done.getAsBoolean()) {
-                    return true;
-                }
+                // progress first, even when done already holds: a process that never has to wait
+                // (its own operations complete at once) must still serve its peers
                 worked = engine.progress();
                 return done.getAsBoolean();
             } finally {
