@@ -44,8 +44,17 @@ final class EngineBench {
 
     private static void job(DiscoveredDriver d, BenchOptions o, String buffers, Progress progress, Consumer<Result> out) throws Exception {
         progress.update(o.benchmark() + " " + d.name() + " " + buffers + " (two ranks)", 0, 1);
+        twoRanks(d, o, EngineBenchRank.class, List.of(o.benchmark(), buffers), out);
+    }
+
+    /**
+     * Runs {@code rank} as a job of two JVMs over driver {@code d} (caller progress), with
+     * {@code first} and then the options as arguments; hands on the RESULT lines rank 0 prints.
+     */
+    static void twoRanks(DiscoveredDriver d, BenchOptions o, Class<?> rank, List<String> first, Consumer<Result> out) throws Exception {
         List<String> java = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"), EngineBenchRank.class.getName(), o.benchmark(), buffers));
+                "-cp", System.getProperty("java.class.path"), rank.getName()));
+        java.addAll(first);
         java.addAll(List.of("--driver", d.name(), "--sizes", String.join(",", o.sizes().stream().map(String::valueOf).toList()),
                 "--iterations", String.valueOf(o.iterations()), "--warmup", String.valueOf(o.warmup()), "--window", String.valueOf(o.window())));
         Map<String, String> env = new HashMap<>();
@@ -65,13 +74,13 @@ final class EngineBench {
             exit = new Job(new JobSpec(2, java, env, false, Duration.ofMinutes(30), Duration.ofSeconds(5)), lines, e).run();
         }
         if (exit != 0) {
-            throw new IllegalStateException("the two-rank engine job ended with status " + exit + ": "
+            throw new IllegalStateException("the two-rank " + rank.getSimpleName() + " job ended with status " + exit + ": "
                     + String.join(" | ", problems) + " " + err.toString(StandardCharsets.UTF_8).strip());
         }
     }
 
     /** Splits what a job prints into lines. */
-    static final class LineSink extends OutputStream {
+    private static final class LineSink extends OutputStream {
         private final Consumer<String> sink;
         private final ByteArrayOutputStream line = new ByteArrayOutputStream();
 

@@ -111,25 +111,17 @@ final class Region {
         return v;
     }
 
+    /** Copies {@code n} bytes from {@code src[srcOff..]} into the region at {@code off}. */
     void copyIn(long off, MemorySegment src, long srcOff, long n) {
-        for (MemorySegment p : parts) {
-            long s = p.byteSize();
-            if (n == 0) {
-                return;
-            }
-            if (off >= s) {
-                off -= s;
-                continue;
-            }
-            long k = Math.min(n, s - off);
-            MemorySegment.copy(src, srcOff, p, off, k);
-            srcOff += k;
-            n -= k;
-            off = 0;
-        }
+        copy(off, src, srcOff, n, true);
     }
 
+    /** Copies {@code n} bytes of the region at {@code off} to {@code dst[dstOff..]}. */
     void copyOut(long off, MemorySegment dst, long dstOff, long n) {
+        copy(off, dst, dstOff, n, false);
+    }
+
+    private void copy(long off, MemorySegment other, long otherOff, long n, boolean in) {
         for (MemorySegment p : parts) {
             long s = p.byteSize();
             if (n == 0) {
@@ -140,8 +132,12 @@ final class Region {
                 continue;
             }
             long k = Math.min(n, s - off);
-            MemorySegment.copy(p, off, dst, dstOff, k);
-            dstOff += k;
+            if (in) {
+                MemorySegment.copy(other, otherOff, p, off, k);
+            } else {
+                MemorySegment.copy(p, off, other, otherOff, k);
+            }
+            otherOff += k;
             n -= k;
             off = 0;
         }

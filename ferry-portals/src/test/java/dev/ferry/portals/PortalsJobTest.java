@@ -1,5 +1,6 @@
 package dev.ferry.portals;
 
+import dev.ferry.launch.run.CapturedJob;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -14,7 +15,7 @@ class PortalsJobTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(300);
 
     private static List<String> passed(int n, Map<String, String> env, String... program) throws Exception {
-        PortalsJobs.Result r = PortalsJobs.run(n, env, TIMEOUT, program);
+        CapturedJob.Result r = CapturedJob.run(n, env, TIMEOUT, PortalsRanks.class, program);
         System.out.println(r.okLines());
         assertEquals(0, r.exit(), r.toString());
         return r.okLines();
@@ -44,7 +45,7 @@ class PortalsJobTest {
 
     @Test
     void aDeadPeerFailsOnlyItsOwnOperations() throws Exception {
-        PortalsJobs.Result r = PortalsJobs.run(3, Map.of("FERRY_DRIVERS", "self,shm"), TIMEOUT, "failure");
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_DRIVERS", "self,shm"), TIMEOUT, PortalsRanks.class, "failure");
         System.out.println(r.okLines());
         assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok failure rank 0: the get from the dead rank failed NI_UNDELIVERABLE")), r.toString());
         assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok failure rank 1 served")), r.toString());

@@ -1,20 +1,29 @@
-package dev.ferry.portals;
-
-import dev.ferry.launch.run.Job;
-import dev.ferry.launch.run.JobSpec;
+package dev.ferry.launch.run;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Runs a rank program as a real job of JVMs (ferry run's job runner) and collects its output. */
-final class PortalsJobs {
-    record Result(int exit, String out, String err) {
-        List<String> okLines() {
+/**
+ * A job of JVMs running one main class on the caller's class path, its output collected: what
+ * multi-process tests use to run rank programs. Ranks reach each other over loopback TCP unless
+ * the environment says otherwise.
+ *
+ * <pre>{@code
+ * CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_DRIVERS", "self,shm"), Duration.ofMinutes(5), MyRanks.class, "ops");
+ * assertEquals(0, r.exit(), r.toString());
+ * }</pre>
+ */
+public final class CapturedJob {
+    /** A finished job: its exit status and what its ranks printed. */
+    public record Result(int exit, String out, String err) {
+        /** The lines starting with "ok " that the ranks printed, without their rank tags. */
+        public List<String> okLines() {
             return out.lines().map(l -> l.replaceFirst("^\\[\\d+\\] ", "")).filter(l -> l.startsWith("ok ")).toList();
         }
 
@@ -24,14 +33,15 @@ final class PortalsJobs {
         }
     }
 
-    private PortalsJobs() {
+    private CapturedJob() {
     }
 
-    static Result run(int ranks, Map<String, String> env, Duration timeout, String... args) throws Exception {
+    /** Runs {@code main} with {@code args} in {@code ranks} JVMs; gives up after {@code timeout}. */
+    public static Result run(int ranks, Map<String, String> env, Duration timeout, Class<?> main, String... args) throws Exception {
         List<String> java = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"), PortalsRanks.class.getName()));
+                "-cp", System.getProperty("java.class.path"), main.getName()));
         java.addAll(List.of(args));
-        java.util.Map<String, String> e = new java.util.HashMap<>(env);
+        Map<String, String> e = new HashMap<>(env);
         e.putIfAbsent("FERRY_TCP_INTERFACES", "lo");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
