@@ -400,13 +400,13 @@ public final class Portals {
         if (m == nm || lg == ph || (options & ~15) != 0) {
             throw Library.invalid("options " + Integer.toHexString(options) + ": exactly one of NI_MATCHING / NI_NO_MATCHING and one of NI_LOGICAL / NI_PHYSICAL");
         }
-        return l.dispatch.call(() -> l.niInit(options, pid, desired));
+        return l.dispatch.call(() -> l.interfaces.niInit(options, pid, desired));
     }
 
     /** PtlNIFini: releases a network interface (the last of as many calls as niInit had). */
     public static void niFini(NiHandle niHandle) {
         Ni ni = ni(niHandle);
-        lib().dispatch.call(() -> ni.lib.niFini(ni));
+        lib().dispatch.call(() -> ni.lib.interfaces.niFini(ni));
     }
 
     /** PtlNIHandle: the network interface an object belongs to. */
@@ -435,7 +435,7 @@ public final class Portals {
         if (mapping == null || mapSize <= 0 || mapSize > mapping.length) {
             throw Library.invalid("map_size " + mapSize + " with a mapping of " + (mapping == null ? "null" : mapping.length + " entries"));
         }
-        lib().dispatch.call(() -> ni.lib.setMap(ni, mapping, mapSize));
+        lib().dispatch.call(() -> ni.lib.interfaces.setMap(ni, mapping, mapSize));
     }
 
     /** PtlGetMap: up to {@code mapSize} entries of the map and its actual size. */
@@ -444,7 +444,7 @@ public final class Portals {
         if (mapSize < 0) {
             throw Library.invalid("map_size " + mapSize);
         }
-        return lib().dispatch.call(() -> ni.lib.getMap(ni, mapSize));
+        return lib().dispatch.call(() -> ni.lib.interfaces.getMap(ni, mapSize));
     }
 
     /** PtlGetUid: the user id of this process. */
@@ -474,25 +474,25 @@ public final class Portals {
             throw Library.invalid("portal table options " + Integer.toHexString(options));
         }
         EventQueue q = eq(eqHandle, ni, true);
-        return lib().dispatch.call(() -> ni.lib.ptAlloc(ni, options, q, ptIndexReq));
+        return lib().dispatch.call(() -> ni.lib.interfaces.ptAlloc(ni, options, q, ptIndexReq));
     }
 
     /** PtlPTFree. */
     public static void ptFree(NiHandle niHandle, int ptIndex) {
         Ni ni = ni(niHandle);
-        lib().dispatch.call(() -> ni.lib.ptFree(ni, ptIndex));
+        lib().dispatch.call(() -> ni.lib.interfaces.ptFree(ni, ptIndex));
     }
 
     /** PtlPTDisable: messages to the entry are dropped (NI_PT_DISABLED) until it is enabled. */
     public static void ptDisable(NiHandle niHandle, int ptIndex) {
         Ni ni = ni(niHandle);
-        lib().dispatch.call(() -> ni.lib.ptEnable(ni, ptIndex, false));
+        lib().dispatch.call(() -> ni.lib.interfaces.ptEnable(ni, ptIndex, false));
     }
 
     /** PtlPTEnable (also after flow control disabled it). */
     public static void ptEnable(NiHandle niHandle, int ptIndex) {
         Ni ni = ni(niHandle);
-        lib().dispatch.call(() -> ni.lib.ptEnable(ni, ptIndex, true));
+        lib().dispatch.call(() -> ni.lib.interfaces.ptEnable(ni, ptIndex, true));
     }
 
     // ---- memory descriptors -----------------------------------------------------------------
@@ -510,19 +510,19 @@ public final class Portals {
         EventQueue q = eq(md.eqHandle, ni, true);
         Counter c = ct(md.ctHandle, ni, true);
         int options = md.options;
-        return lib().dispatch.call(() -> ni.lib.mdBind(ni, r, options, q, c));
+        return lib().dispatch.call(() -> ni.lib.interfaces.mdBind(ni, r, options, q, c));
     }
 
     /** PtlMDRelease: IN_USE while operations through it are in flight. */
     public static void mdRelease(MdHandle mdHandle) {
         MemDesc d = md(mdHandle);
-        lib().dispatch.call(() -> d.ni.lib.mdRelease(d));
+        lib().dispatch.call(() -> d.ni.lib.interfaces.mdRelease(d));
     }
 
     // ---- list entries -----------------------------------------------------------------------
 
     private static PtEntry ptOf(Ni ni, int ptIndex) {
-        return lib().dispatch.call(() -> ni.lib.pt(ni, ptIndex));
+        return lib().dispatch.call(() -> ni.lib.interfaces.pt(ni, ptIndex));
     }
 
     /** PtlMEAppend: a match list entry on a matching interface's priority or overflow list. */
@@ -551,7 +551,7 @@ public final class Portals {
         }
         Ni ni = ni(niHandle);
         ListEntry probe = build(ni, ptIndex, entry, ListKind.PRIORITY_LIST, userPtr, true);
-        ni.lib.dispatch.call(() -> ni.lib.search(probe, op, userPtr));
+        ni.lib.dispatch.call(() -> ni.lib.lists.search(probe, op, userPtr));
     }
 
     private static Handle appendEntry(NiHandle niHandle, int ptIndex, Object entry, ListKind list, Object userPtr, boolean probe) {
@@ -560,7 +560,7 @@ public final class Portals {
             throw Library.invalid("ptl_list is null");
         }
         ListEntry e = build(ni, ptIndex, entry, list, userPtr, probe);
-        return ni.lib.dispatch.call(() -> ni.lib.append(ni, ptIndex, e));
+        return ni.lib.dispatch.call(() -> ni.lib.lists.append(ni, ptIndex, e));
     }
 
     /** Checks an ME or LE against the interface and the portal table entry, and builds the library's entry. */
@@ -614,13 +614,13 @@ public final class Portals {
     /** PtlMEUnlink: IN_USE while an operation still moves data into or out of it. */
     public static void meUnlink(MeHandle meHandle) {
         ListEntry e = entry(meHandle, "match list entry");
-        lib().dispatch.call(() -> e.ni.lib.unlink(e));
+        lib().dispatch.call(() -> e.ni.lib.lists.unlink(e));
     }
 
     /** PtlLEUnlink. */
     public static void leUnlink(LeHandle leHandle) {
         ListEntry e = entry(leHandle, "list entry");
-        lib().dispatch.call(() -> e.ni.lib.unlink(e));
+        lib().dispatch.call(() -> e.ni.lib.lists.unlink(e));
     }
 
     // ---- event queues -----------------------------------------------------------------------
@@ -631,13 +631,13 @@ public final class Portals {
         if (count <= 0) {
             throw Library.invalid("event queue count " + count + " (must be positive)");
         }
-        return lib().dispatch.call(() -> ni.lib.eqAlloc(ni, count));
+        return lib().dispatch.call(() -> ni.lib.interfaces.eqAlloc(ni, count));
     }
 
     /** PtlEQFree: IN_USE while a portal table entry uses it. */
     public static void eqFree(EqHandle eqHandle) {
         EventQueue q = eq(eqHandle, null, false);
-        lib().dispatch.call(() -> q.ni.lib.eqFree(q));
+        lib().dispatch.call(() -> q.ni.lib.interfaces.eqFree(q));
     }
 
     private static EqResult take(EventQueue q, int which) {
@@ -682,7 +682,6 @@ public final class Portals {
             qs[i] = eq(eqHandles[i], null, false);
         }
         Library l = lib();
-        int[] next = {0};
         waitFor(l, () -> {
             for (EventQueue q : qs) {
                 if (!q.isEmpty()) {
@@ -691,8 +690,7 @@ public final class Portals {
             }
             return false;
         }, timeout);
-        for (int k = 0; k < size; k++) {
-            int i = (next[0] + k) % size;
+        for (int i = 0; i < size; i++) {
             EqResult r = take(qs[i], i);
             if (r != null) {
                 return r;
@@ -706,13 +704,13 @@ public final class Portals {
     /** PtlCTAlloc: a counting event at {0, 0}. */
     public static CtHandle ctAlloc(NiHandle niHandle) {
         Ni ni = ni(niHandle);
-        return lib().dispatch.call(() -> ni.lib.ctAlloc(ni));
+        return lib().dispatch.call(() -> ni.lib.interfaces.ctAlloc(ni));
     }
 
     /** PtlCTFree (its pending triggered operations are dropped). */
     public static void ctFree(CtHandle ctHandle) {
         Counter c = ct(ctHandle, null, false);
-        lib().dispatch.call(() -> c.ni.lib.ctFree(c));
+        lib().dispatch.call(() -> c.ni.lib.interfaces.ctFree(c));
     }
 
     /** PtlCTCancelTriggered: drops the triggered operations waiting on this counting event. */
@@ -864,7 +862,7 @@ public final class Portals {
         checkAck(ackReq);
         checkPt(d.ni, ptIndex);
         int target = d.ni.lib.engineRank(d.ni, targetId);
-        return () -> d.ni.lib.start(PtlWire.PUT, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, null, null);
+        return () -> d.ni.lib.initiator.start(PtlWire.PUT, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, null, null);
     }
 
     /** PtlGet. */
@@ -879,7 +877,7 @@ public final class Portals {
         checkRange("get", d, localOffset, length);
         checkPt(d.ni, ptIndex);
         int target = d.ni.lib.engineRank(d.ni, targetId);
-        return () -> d.ni.lib.start(PtlWire.GET, d.ni, null, 0, d, localOffset, length, null, target, ptIndex, matchBits, remoteOffset, userPtr, 0, null, null, null);
+        return () -> d.ni.lib.initiator.start(PtlWire.GET, d.ni, null, 0, d, localOffset, length, null, target, ptIndex, matchBits, remoteOffset, userPtr, 0, null, null, null);
     }
 
     /** PtlAtomic: {@code operation} (MIN .. BXOR) of the MD's elements into the target's. */
@@ -896,7 +894,7 @@ public final class Portals {
         checkPt(d.ni, ptIndex);
         checkAtomic(d.ni, "atomic", length, d.ni.limits.maxAtomicSize, operation, datatype, false);
         int target = d.ni.lib.engineRank(d.ni, targetId);
-        return () -> d.ni.lib.start(PtlWire.ATOMIC, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, operation, datatype);
+        return () -> d.ni.lib.initiator.start(PtlWire.ATOMIC, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, operation, datatype);
     }
 
     /** PtlFetchAtomic: like atomic, and the target's old values come back into the get MD. */
@@ -916,7 +914,7 @@ public final class Portals {
         checkPt(p.ni, ptIndex);
         checkAtomic(p.ni, "fetchAtomic", length, p.ni.limits.maxFetchAtomicSize, operation, datatype, false);
         int target = p.ni.lib.engineRank(p.ni, targetId);
-        return () -> p.ni.lib.start(PtlWire.FETCH, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
+        return () -> p.ni.lib.initiator.start(PtlWire.FETCH, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
                 remoteOffset, userPtr, hdrData, null, operation, datatype);
     }
 
@@ -951,7 +949,7 @@ public final class Portals {
         }
         MemorySegment op = copy;
         int target = p.ni.lib.engineRank(p.ni, targetId);
-        return () -> p.ni.lib.start(PtlWire.SWAP, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
+        return () -> p.ni.lib.initiator.start(PtlWire.SWAP, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
                 remoteOffset, userPtr, hdrData, op, operation, datatype);
     }
 
@@ -974,7 +972,7 @@ public final class Portals {
                 System.getLogger(Portals.class.getName()).log(System.Logger.Level.WARNING, "a triggered operation failed when it fired: " + e.getMessage());
             }
         };
-        lib().dispatch.call(() -> c.ni.lib.trigger(c, threshold, guarded));
+        lib().dispatch.call(() -> c.ni.lib.interfaces.trigger(c, threshold, guarded));
     }
 
     /** PtlTriggeredPut: the put runs when {@code trigCtHandle}'s success count reaches {@code threshold}. */

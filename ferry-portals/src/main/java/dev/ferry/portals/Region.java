@@ -1,5 +1,6 @@
 package dev.ferry.portals;
 
+import dev.ferry.core.engine.Engine;
 import dev.ferry.spi.DataLayout;
 import dev.ferry.spi.IoVec;
 
@@ -70,9 +71,16 @@ final class Region {
         return length;
     }
 
-    /** The first (for a contiguous region: the only) part, for registration. */
-    MemorySegment[] parts() {
-        return parts;
+    /**
+     * Seed 003's validate: registers this memory with the drivers that need registration for
+     * zero-copy (one native range of a page or more); hand the answer to
+     * {@link Engine#deregister} when it is unbound (invalidate).
+     */
+    Object validate(Engine engine) {
+        if (parts.length == 1 && parts[0].isNative() && parts[0].byteSize() >= 4096) {
+            return engine.register(parts[0]);
+        }
+        return null;
     }
 
     /** The range [off, off + n) as one segment when it lies in one part, else null. */

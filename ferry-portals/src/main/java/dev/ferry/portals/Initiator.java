@@ -1,0 +1,328 @@
+package dev.ferry.portals;
+
+import dev.ferry.core.engine.Message;
+import dev.ferry.core.engine.RecvRequest;
+import dev.ferry.core.engine.SendRequest;
+import dev.ferry.spi.Status;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.List;
+
+import static dev.ferry.portals.Portals.*;
+
+/**
+ * The initiator side of the library: the operations this process started (put, get, atomic,
+ * fetch-atomic, swap), from the call until their events were posted: sending them, the data of a
+ * large put moving, acks and replies (a large reply pulled into the get MD), the SEND, ACK and
+ * REPLY events and counts, and failure when the target dies. Runs in the library's one thread of
+ * control.
+ *
+ * <pre>{@code
+ * lib.initiator.start(PtlWire.PUT, ni, md, 0, null, 0, 8, AckReq.ACK_REQ, target, pt, bits, 0, null, 0, null, null, null);
+ * }</pre>
+ */
+final class Initiator {
+    private final Library lib;
+    private Outstanding[] ops = new Outstanding[64];
+    private final ArrayDeque<Outstanding> freeOps = new ArrayDeque<>();
+    /** Large puts whose data the target still pulls. */
+    private final List<Outstanding> sending = new ArrayList<>();
+    /** Gets whose large reply is still being pulled. */
+    private final List<Outstanding> replying = new ArrayList<>();
+
+    Initiator(Library lib) {
+        this.lib = lib;
+    }
+
+    private Outstanding takeOp() {
+        Outstanding o = freeOps.poll();
+        if (o == null) {
+            int slot = 0;
+            while (slot < ops.length && ops[slot] != null) {
+                slot++;
+            }
+            if (slot == ops.length) {
+                ops = java.util.Arrays.copyOf(ops, ops.length * 2);
+            }
+            o = new Outstanding(slot);
+            ops[slot] = o;
+        }
+        o.generation = (o.generation + 1) & 0xfffff;
+        return o;
+    }
+
+    private void freeOp(Outstanding o) {
+        if (o.putMd != null) {
+            o.putMd.inFlight--;
+        }
+        if (o.getMd != null) {
+            o.getMd.inFlight--;
+        }
+        o.putMd = null;
+        o.getMd = null;
+        o.userPtr = null;
+        o.dataSend = null;
+        o.replyRecv = null;
+        o.generation = (o.generation + 1) & 0xfffff; // a late response to the old id finds nothing
+        freeOps.push(o);
+    }
+
+    private Outstanding lookup(long id) {
+        int slot = (int) (id & 0xfffff);
+        if (slot >= ops.length || ops[slot] == null) {
+            return null;
+        }
+        Outstanding o = ops[slot];
+        return o.id() == id && (o.waitResponse || o.waitSend) ? o : null;
+    }
+
+    /** One operation: put, get, atomic, fetch, swap (the API checked the arguments against the MDs). */
+    Void start(byte type, Ni ni, MemDesc putMd, long putOff, MemDesc getMd, long getOff, long length, AckReq ack, int target,
+               int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, MemorySegment operand, Op op, Datatype dt) {
+        if (lib.failedRank[target]) {
+            failed(type, putMd, getMd, length, userPtr, ack, NiFail.NI_UNDELIVERABLE, ptIndex, matchBits, hdrData);
+            return null;
+        }
+        Outstanding o = takeOp();
+        o.type = type;
+        o.ni = ni;
+        o.putMd = putMd;
+        o.getMd = getMd;
+        o.localPutOffset = putOff;
+        o.localGetOffset = getOff;
+        o.length = length;
+        o.userPtr = userPtr;
+        o.ack = ack;
+        o.target = target;
+        o.ptIndex = ptIndex;
+        o.matchBits = matchBits;
+        o.hdrData = hdrData;
+        o.op = op;
+        o.datatype = dt;
+        o.replyMlength = -1;
+        if (putMd != null) {
+            putMd.inFlight++;
+        }
+        if (getMd != null) {
+            getMd.inFlight++;
+        }
+        boolean carriesData = type != PtlWire.GET;
+        int operandLen = operand == null ? 0 : (int) operand.byteSize();
+        boolean inline = !carriesData || operandLen + length <= lib.inlineMax;
+        o.waitResponse = type != PtlWire.PUT && type != PtlWire.ATOMIC || ack != AckReq.NO_ACK_REQ;
+        InlineSender.Outgoing out = lib.sender.take();
+        PtlWire.request(out.buf, type, ni.index, ack == null ? 0 : ack.ordinal(), op == null ? 0 : op.ordinal(), dt == null ? 0 : dt.ordinal(),
+                inline ? 0 : PtlWire.SEPARATE, ptIndex, lib.uid, matchBits, remoteOffset, hdrData, length, o.id(), operandLen);
+        long n = PtlWire.HEADER;
+        if (operandLen > 0) {
+            MemorySegment.copy(operand, 0, out.buf, n, operandLen);
+            n += operandLen;
+        }
+        if (carriesData && inline && length > 0) {
+            putMd.region.copyOut(putOff, out.buf, n, length);
+            n += length;
+        }
+        lib.sender.send(target, out, n);
+        if (carriesData && !inline) {
+            // the data as a message of its own, moved from the MD itself (zero-copy for large ones)
+            SendRequest s = new SendRequest();
+            lib.engine.send(s.to(target, PtlWire.DATA | o.id(), putMd.region.layout(putOff, length)));
+            o.dataSend = s;
+            o.waitSend = true;
+            sending.add(o);
+        } else if (carriesData) {
+            sendEvent(o, NiFail.NI_OK); // the data was copied out of the MD: it has left it
+        }
+        if (!o.waitSend && !o.waitResponse) {
+            freeOp(o);
+        }
+        return null;
+    }
+
+    /** Events of an operation that cannot start (its target is known dead). */
+    private void failed(byte type, MemDesc putMd, MemDesc getMd, long length, Object userPtr, AckReq ack, NiFail why, int pt, long bits, long hdr) {
+        if (type != PtlWire.GET) {
+            postInitiator(putMd, EventKind.EVENT_SEND, why, userPtr, length, 0, 0, pt, bits, hdr, MD_EVENT_CT_SEND);
+        }
+        if (type == PtlWire.GET || type == PtlWire.FETCH || type == PtlWire.SWAP) {
+            postInitiator(getMd, EventKind.EVENT_REPLY, why, userPtr, length, 0, 0, pt, bits, hdr, MD_EVENT_CT_REPLY);
+        } else if (ack != AckReq.NO_ACK_REQ) {
+            postInitiator(putMd, EventKind.EVENT_ACK, why, userPtr, length, 0, 0, pt, bits, hdr, MD_EVENT_CT_ACK);
+        }
+    }
+
+    private void sendEvent(Outstanding o, NiFail fail) {
+        MemDesc md = o.putMd;
+        if (md.eq != null && !has(md, MD_EVENT_SEND_DISABLE) && !(fail == NiFail.NI_OK && has(md, MD_EVENT_SUCCESS_DISABLE))) {
+            md.eq.post(initiatorEvent(EventKind.EVENT_SEND, fail, o.userPtr, o.length, 0, 0, o.ptIndex, o.matchBits, o.hdrData));
+        }
+        if (md.ct != null && has(md, MD_EVENT_CT_SEND)) {
+            countInitiator(md, fail, o.length);
+        }
+    }
+
+    private static boolean has(MemDesc md, int option) {
+        return (md.options & option) != 0;
+    }
+
+    private void countInitiator(MemDesc md, NiFail fail, long bytes) {
+        if (fail != NiFail.NI_OK) {
+            md.ct.add(0, 1);
+        } else {
+            md.ct.add(has(md, MD_EVENT_CT_BYTES) ? bytes : 1, 0);
+        }
+    }
+
+    private void postInitiator(MemDesc md, EventKind k, NiFail fail, Object userPtr, long rlength, long mlength, long offset,
+                               int pt, long bits, long hdr, int ctOption) {
+        if (md.eq != null && !(k == EventKind.EVENT_SEND && has(md, MD_EVENT_SEND_DISABLE))
+                && !(fail == NiFail.NI_OK && has(md, MD_EVENT_SUCCESS_DISABLE))) {
+            Event e = initiatorEvent(k, fail, userPtr, rlength, mlength, offset, pt, bits, hdr);
+            md.eq.post(e);
+        }
+        if (md.ct != null && has(md, ctOption)) {
+            countInitiator(md, fail, mlength);
+        }
+    }
+
+    private static Event initiatorEvent(EventKind k, NiFail fail, Object userPtr, long rlength, long mlength, long offset, int pt, long bits, long hdr) {
+        Event e = new Event();
+        e.type = k;
+        e.niFailType = fail;
+        e.userPtr = userPtr;
+        e.rlength = rlength;
+        e.mlength = mlength;
+        e.remoteOffset = offset;
+        e.ptIndex = pt;
+        e.matchBits = bits;
+        e.hdrData = hdr;
+        return e;
+    }
+
+    /** An ACK at the initiator. */
+    void ack(MemorySegment p) {
+        Outstanding o = lookup(PtlWire.id(p));
+        if (o == null || !o.waitResponse) {
+            return;
+        }
+        NiFail fail = NiFail.values()[PtlWire.fail(p)];
+        MemDesc md = o.putMd;
+        long mlength = PtlWire.length(p);
+        if (o.ack != AckReq.CT_ACK_REQ && md.eq != null && !(fail == NiFail.NI_OK && has(md, MD_EVENT_SUCCESS_DISABLE))) {
+            Event e = initiatorEvent(EventKind.EVENT_ACK, fail, o.userPtr, o.length, mlength, PtlWire.offset(p), o.ptIndex, o.matchBits, o.hdrData);
+            e.ptlList = ListKind.values()[PtlWire.list(p)];
+            md.eq.post(e);
+        }
+        if (md.ct != null && has(md, MD_EVENT_CT_ACK)) {
+            countInitiator(md, fail, mlength);
+        }
+        o.waitResponse = false;
+        if (!o.waitSend) {
+            freeOp(o);
+        }
+    }
+
+    /** A REPLY at the initiator: the data of a get, or the old values of a fetch / swap. */
+    void reply(MemorySegment p) {
+        Outstanding o = lookup(PtlWire.id(p));
+        if (o == null || !o.waitResponse) {
+            return;
+        }
+        NiFail fail = NiFail.values()[PtlWire.fail(p)];
+        long mlength = PtlWire.length(p);
+        o.replyOffset = PtlWire.offset(p);
+        if (fail == NiFail.NI_OK && (PtlWire.flags(p) & PtlWire.SEPARATE) != 0) {
+            o.replyMlength = mlength; // the data message follows: data() receives it
+            return;
+        }
+        if (fail == NiFail.NI_OK && mlength > 0) {
+            o.getMd.region.copyIn(o.localGetOffset, p, PtlWire.HEADER, mlength);
+        }
+        replied(o, fail, mlength);
+    }
+
+    private void replied(Outstanding o, NiFail fail, long mlength) {
+        MemDesc md = o.getMd;
+        postInitiator(md, EventKind.EVENT_REPLY, fail, o.userPtr, o.length, mlength, o.replyOffset, o.ptIndex, o.matchBits, o.hdrData, MD_EVENT_CT_REPLY);
+        o.waitResponse = false;
+        if (!o.waitSend) {
+            freeOp(o);
+        }
+    }
+
+    private void failResponse(Outstanding o, NiFail f) {
+        if (o.type == PtlWire.PUT || o.type == PtlWire.ATOMIC) {
+            MemDesc md = o.putMd;
+            if (o.ack != AckReq.CT_ACK_REQ) {
+                postInitiator(md, EventKind.EVENT_ACK, f, o.userPtr, o.length, 0, 0, o.ptIndex, o.matchBits, o.hdrData, MD_EVENT_CT_ACK);
+            } else if (md.ct != null && has(md, MD_EVENT_CT_ACK)) {
+                md.ct.add(0, 1);
+            }
+            o.waitResponse = false;
+            if (!o.waitSend) {
+                freeOp(o);
+            }
+        } else {
+            replied(o, f, 0);
+        }
+    }
+
+    /** The separate data of a large reply: received into the get MD; false when nobody waits for it. */
+    boolean replyData(Message m, long id) {
+        Outstanding o = lookup(id);
+        if (o != null && o.waitResponse && o.replyMlength >= 0 && o.replyRecv == null && o.getMd != null && o.type == PtlWire.GET) {
+            o.replyRecv = new RecvRequest();
+            m.receive(o.getMd.region.layout(o.localGetOffset, o.replyMlength), o.replyRecv);
+            replying.add(o);
+            return true;
+        }
+        return false;
+    }
+
+    /** Checks the large puts' data and the large replies in motion; true when any completed. */
+    boolean progress() {
+        boolean work = false;
+        for (int i = sending.size() - 1; i >= 0; i--) {
+            Outstanding o = sending.get(i);
+            if (o.dataSend.isDone()) {
+                sending.remove(i);
+                NiFail f = o.dataSend.status() == Status.DONE ? NiFail.NI_OK : NiFail.NI_UNDELIVERABLE;
+                o.waitSend = false;
+                sendEvent(o, f);
+                if (f != NiFail.NI_OK && o.waitResponse) {
+                    failResponse(o, f);
+                } else if (!o.waitResponse) {
+                    freeOp(o);
+                }
+                work = true;
+            }
+        }
+        for (int i = replying.size() - 1; i >= 0; i--) {
+            Outstanding o = replying.get(i);
+            if (o.replyRecv.isDone()) {
+                replying.remove(i);
+                boolean ok = o.replyRecv.status() == Status.DONE;
+                replied(o, ok ? NiFail.NI_OK : NiFail.NI_UNDELIVERABLE, ok ? o.replyMlength : 0);
+                work = true;
+            }
+        }
+        return work;
+    }
+
+    /** {@code peer} died: the operations waiting for its answer fail (those still moving data fail with their requests). */
+    void peerFailed(int peer) {
+        for (Outstanding o : ops) {
+            if (o != null && o.target == peer && (o.waitResponse || o.waitSend) && !sending.contains(o) && !replying.contains(o)) {
+                if (o.waitResponse) {
+                    failResponse(o, NiFail.NI_UNDELIVERABLE);
+                }
+            }
+        }
+    }
+
+    boolean quiet() {
+        return sending.isEmpty() && replying.isEmpty();
+    }
+}

@@ -1,0 +1,215 @@
+package dev.ferry.portals;
+
+import dev.ferry.core.engine.Engine;
+
+import java.util.Iterator;
+import java.util.List;
+
+import static dev.ferry.portals.Portals.*;
+
+/**
+ * The lists of the portal table entries (library side): appending and unlinking match list
+ * entries and list entries, matching an incoming header against a list, the unexpected headers of
+ * messages that landed in the overflow list (taken by new priority entries, reported or deleted by
+ * searches), and the link, unlink and free events that go with them. Runs in the library's one
+ * thread of control.
+ *
+ * <pre>{@code
+ * ListEntry e = lists.match(pt.priority, ni, initiator, bits, rlength, offset);
+ * }</pre>
+ */
+final class MatchLists {
+    private final Engine engine;
+
+    MatchLists(Engine engine) {
+        this.engine = engine;
+    }
+
+
+    Handle append(Ni ni, int ptIndex, ListEntry e) {
+        PtEntry p = e.pt;
+        if (ni.entries >= ni.limits.maxEntries) {
+            throw new PtlException(ReturnCode.NO_SPACE, "max_entries " + ni.limits.maxEntries + " list entries are appended");
+        }
+        List<ListEntry> list = p.list(e.list);
+        if (list.size() >= ni.limits.maxListSize) {
+            throw new PtlException(ReturnCode.LIST_TOO_LONG, "the " + e.list + " of portal table entry " + ptIndex + " holds max_list_size " + ni.limits.maxListSize + " entries");
+        }
+        if (e.list == ListKind.PRIORITY_LIST && !p.unexpected.isEmpty()) {
+            // seed: a new priority entry first takes the unexpected headers it matches
+            if (takeUnexpected(p, e)) {
+                return e.handle; // used up at once (use-once): never linked
+            }
+        }
+        e.registration = e.region.validate(engine);
+        e.linked = true;
+        list.add(e);
+        ni.entries++;
+        if (p.eq != null && !e.has(ME_EVENT_LINK_DISABLE)) {
+            Event ev = targetEvent(EventKind.EVENT_LINK, p, e, NiFail.NI_OK);
+            p.eq.post(ev);
+        }
+        return e.handle;
+    }
+
+    /** Takes the matching unexpected headers for a new priority entry; true when it was used up. */
+    private boolean takeUnexpected(PtEntry p, ListEntry e) {
+        Iterator<Unexpected> it = p.unexpected.iterator();
+        while (it.hasNext()) {
+            Unexpected u = it.next();
+            if (!searchMatches(e, u)) {
+                continue;
+            }
+            it.remove();
+            e.ni.unexpectedHeaders--;
+            EventKind k = switch (u.kind()) {
+                case EVENT_GET -> EventKind.EVENT_GET_OVERFLOW;
+                case EVENT_ATOMIC -> EventKind.EVENT_ATOMIC_OVERFLOW;
+                case EVENT_FETCH_ATOMIC -> EventKind.EVENT_FETCH_ATOMIC_OVERFLOW;
+                default -> EventKind.EVENT_PUT_OVERFLOW;
+            };
+            if (p.eq != null && !e.has(ME_EVENT_OVER_DISABLE) && !e.has(ME_EVENT_COMM_DISABLE) && !e.has(ME_EVENT_SUCCESS_DISABLE)) {
+                Event ev = eventFromHeader(k, p, u, e.userPtr);
+                p.eq.post(ev);
+            }
+            if (e.ct != null && e.has(ME_EVENT_CT_OVERFLOW)) {
+                e.ct.add(e.has(ME_EVENT_CT_BYTES) ? u.mlength() : 1, 0);
+            }
+            released(u.entry());
+            if (e.has(ME_USE_ONCE)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private Event eventFromHeader(EventKind k, PtEntry p, Unexpected u, Object userPtr) {
+        Event ev = new Event();
+        ev.type = k;
+        ev.ptIndex = p.index;
+        ev.userPtr = userPtr;
+        ev.hdrData = u.hdrData();
+        ev.matchBits = u.matchBits();
+        ev.rlength = u.rlength();
+        ev.mlength = u.mlength();
+        ev.remoteOffset = u.offset();
+        ev.uid = u.uid();
+        ev.initiator = u.initiator();
+        ev.ptlList = ListKind.OVERFLOW_LIST;
+        ev.atomicOperation = u.op();
+        ev.atomicType = u.datatype();
+        ev.start = u.entry().region.contiguous(u.offset(), u.mlength());
+        return ev;
+    }
+
+    /** An unexpected header's data no longer needs its overflow entry. */
+    private void released(ListEntry overflowEntry) {
+        if (--overflowEntry.unexpectedRefs == 0 && overflowEntry.autoUnlinked) {
+            autoFree(overflowEntry);
+        }
+    }
+
+    void autoFree(ListEntry e) {
+        if (e.pt.eq != null && !e.has(ME_EVENT_UNLINK_DISABLE)) {
+            e.pt.eq.post(targetEvent(EventKind.EVENT_AUTO_FREE, e.pt, e, NiFail.NI_OK));
+        }
+    }
+
+    private boolean searchMatches(ListEntry e, Unexpected u) {
+        if (e.matching) {
+            if (((u.matchBits() ^ e.matchBits) & ~e.ignoreBits) != 0 || !idMatches(e, u.initiator())) {
+                return false;
+            }
+        }
+        return switch (u.kind()) {
+            case EVENT_GET -> e.has(ME_OP_GET);
+            case EVENT_FETCH_ATOMIC -> e.has(ME_OP_GET) && e.has(ME_OP_PUT);
+            default -> e.has(ME_OP_PUT);
+        };
+    }
+
+    Void unlink(ListEntry e) {
+        if (e.inFlight > 0) {
+            throw new PtlException(ReturnCode.IN_USE, "entry " + e + " has " + e.inFlight + " operations moving data");
+        }
+        if (e.linked) {
+            e.pt.list(e.list).remove(e);
+            e.linked = false;
+            e.ni.entries--;
+            engine.deregister(e.registration);
+            e.registration = null;
+        }
+        return null;
+    }
+
+    Void search(ListEntry probe, SearchOp op, Object userPtr) {
+        PtEntry p = probe.pt;
+        boolean found = false;
+        Iterator<Unexpected> it = p.unexpected.iterator();
+        while (it.hasNext()) {
+            Unexpected u = it.next();
+            if (!searchMatches(probe, u)) {
+                continue;
+            }
+            found = true;
+            if (p.eq != null) {
+                p.eq.post(eventFromHeader(EventKind.EVENT_SEARCH, p, u, userPtr));
+            }
+            if (probe.ct != null && probe.has(ME_EVENT_CT_COMM)) {
+                probe.ct.add(probe.has(ME_EVENT_CT_BYTES) ? u.mlength() : 1, 0);
+            }
+            if (op == SearchOp.SEARCH_ONLY) {
+                break;
+            }
+            it.remove();
+            probe.ni.unexpectedHeaders--;
+            released(u.entry());
+        }
+        if (!found && p.eq != null) {
+            Event ev = new Event();
+            ev.type = EventKind.EVENT_SEARCH;
+            ev.ptIndex = p.index;
+            ev.userPtr = userPtr;
+            ev.niFailType = NiFail.NI_NO_MATCH;
+            p.eq.post(ev);
+        }
+        return null;
+    }
+
+    private boolean idMatches(ListEntry e, ProcessId who) {
+        ProcessId m = e.matchId;
+        if (e.ni.logical) {
+            return m.rank == RANK_ANY || m.rank == who.rank;
+        }
+        return (m.phys.nid == NID_ANY || m.phys.nid == who.phys.nid) && (m.phys.pid == PID_ANY || m.phys.pid == who.phys.pid);
+    }
+
+    ListEntry match(List<ListEntry> list, Ni ni, ProcessId who, long bits, long rlength, long roff) {
+        for (int i = 0; i < list.size(); i++) {
+            ListEntry e = list.get(i);
+            if (e.matching) {
+                if (((bits ^ e.matchBits) & ~e.ignoreBits) != 0 || !idMatches(e, who)) {
+                    continue;
+                }
+            }
+            if (e.has(ME_NO_TRUNCATE)) {
+                long offset = e.has(ME_MANAGE_LOCAL) ? e.localOffset : roff;
+                if (offset + rlength > e.region.length()) {
+                    continue;
+                }
+            }
+            return e;
+        }
+        return null;
+    }
+
+    static Event targetEvent(EventKind k, PtEntry pt, ListEntry e, NiFail fail) {
+        Event ev = new Event();
+        ev.type = k;
+        ev.ptIndex = pt.index;
+        ev.userPtr = e.userPtr;
+        ev.niFailType = fail;
+        ev.ptlList = e.list;
+        return ev;
+    }
+}
