@@ -49,4 +49,11 @@ public enum Datatype {
     public boolean isComplex() {
         return kind == Kind.COMPLEX;
     }
+
+    private static final Datatype[] VALUES = values();
+
+    /** The constant at wire index {@code i}, or null when there is none (a malformed header). */
+    static Datatype fromWire(int i) {
+        return i >= 0 && i < VALUES.length ? VALUES[i] : null;
+    }
 }

@@ -207,12 +207,17 @@ final class Initiator {
         if (o == null || !o.waitResponse) {
             return;
         }
-        NiFail fail = NiFail.values()[PtlWire.fail(p)];
+        NiFail fail = NiFail.fromWire(PtlWire.fail(p));
+        ListKind list = ListKind.fromWire(PtlWire.list(p));
+        if (fail == null || list == null) {
+            Library.malformed(p, "an ack");
+            return;
+        }
         MemDesc md = o.putMd;
         long mlength = PtlWire.length(p);
         if (o.ack != AckReq.CT_ACK_REQ && md.eq != null && !(fail == NiFail.NI_OK && has(md, MD_EVENT_SUCCESS_DISABLE))) {
             Event e = initiatorEvent(EventKind.EVENT_ACK, fail, o.userPtr, o.length, mlength, PtlWire.offset(p), o.ptIndex, o.matchBits, o.hdrData);
-            e.ptlList = ListKind.values()[PtlWire.list(p)];
+            e.ptlList = list;
             md.eq.post(e);
         }
         if (md.ct != null && has(md, MD_EVENT_CT_ACK)) {
@@ -230,7 +235,11 @@ final class Initiator {
         if (o == null || !o.waitResponse) {
             return;
         }
-        NiFail fail = NiFail.values()[PtlWire.fail(p)];
+        NiFail fail = NiFail.fromWire(PtlWire.fail(p));
+        if (fail == null) {
+            Library.malformed(p, "a reply");
+            return;
+        }
         long mlength = PtlWire.length(p);
         o.replyOffset = PtlWire.offset(p);
         if (fail == NiFail.NI_OK && (PtlWire.flags(p) & PtlWire.SEPARATE) != 0) {

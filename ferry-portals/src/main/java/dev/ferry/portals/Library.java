@@ -248,6 +248,12 @@ final class Library implements MessageHandler {
         };
     }
 
+    /** A header whose fields name nothing the library knows: a protocol error, dropped. */
+    static void malformed(MemorySegment p, String what) {
+        LOG.log(System.Logger.Level.WARNING, "{0} with an unknown operation, datatype, failure or list code (op {1}, datatype {2}, fail {3}, list {4}): dropped",
+                what, PtlWire.op(p), PtlWire.datatype(p), PtlWire.fail(p), PtlWire.list(p));
+    }
+
     /** A request at the target: match, move the data, post events, answer. */
     private void request(int src, MemorySegment p) {
         byte type = PtlWire.type(p);
@@ -256,6 +262,16 @@ final class Library implements MessageHandler {
         long rlength = PtlWire.length(p);
         boolean separate = (PtlWire.flags(p) & PtlWire.SEPARATE) != 0;
         int ack = PtlWire.ack(p);
+        Op op = null;
+        Datatype dt = null;
+        if (type == PtlWire.ATOMIC || type == PtlWire.FETCH || type == PtlWire.SWAP) {
+            op = Op.fromWire(PtlWire.op(p));
+            dt = Datatype.fromWire(PtlWire.datatype(p));
+            if (op == null || dt == null) {
+                malformed(p, "an atomic request from rank " + src);
+                return;
+            }
+        }
         Ni ni = niIndex < nis.length ? nis[niIndex] : null;
         if (ni == null) {
             respondFailure(src, type, niIndex, ack, id, NiFail.NI_UNDELIVERABLE, separate);
@@ -311,11 +327,7 @@ final class Library implements MessageHandler {
         long offset = e.has(ME_MANAGE_LOCAL) ? e.localOffset : roff;
         long room = Math.max(0, e.region.length() - offset);
         long mlength = Math.min(rlength, room);
-        Op op = null;
-        Datatype dt = null;
-        if (type == PtlWire.ATOMIC || type == PtlWire.FETCH || type == PtlWire.SWAP) {
-            op = Op.values()[PtlWire.op(p)];
-            dt = Datatype.values()[PtlWire.datatype(p)];
+        if (dt != null) {
             mlength -= mlength % dt.size();
         }
         if (e.has(ME_MANAGE_LOCAL)) {

@@ -10,5 +10,12 @@ package dev.ferry.portals;
  */
 public enum ListKind {
     PRIORITY_LIST,
-    OVERFLOW_LIST
+    OVERFLOW_LIST;
+
+    private static final ListKind[] VALUES = values();
+
+    /** The constant at wire index {@code i}, or null when there is none (a malformed header). */
+    static ListKind fromWire(int i) {
+        return i >= 0 && i < VALUES.length ? VALUES[i] : null;
+    }
 }

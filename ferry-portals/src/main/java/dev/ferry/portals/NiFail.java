@@ -24,5 +24,12 @@ public enum NiFail {
     /** The operation touched memory outside a buffer. */
     NI_SEGV,
     /** A search found no matching header. */
-    NI_NO_MATCH
+    NI_NO_MATCH;
+
+    private static final NiFail[] VALUES = values();
+
+    /** The constant at wire index {@code i}, or null when there is none (a malformed header). */
+    static NiFail fromWire(int i) {
+        return i >= 0 && i < VALUES.length ? VALUES[i] : null;
+    }
 }

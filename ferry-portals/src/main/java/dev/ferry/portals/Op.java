@@ -46,4 +46,11 @@ public enum Op {
     public boolean isArithmetic() {
         return ordinal() <= BXOR.ordinal();
     }
+
+    private static final Op[] VALUES = values();
+
+    /** The constant at wire index {@code i}, or null when there is none (a malformed header). */
+    static Op fromWire(int i) {
+        return i >= 0 && i < VALUES.length ? VALUES[i] : null;
+    }
 }
