@@ -54,6 +54,6 @@ public enum Datatype {
 
     /** The constant at wire index {@code i}, or null when there is none (a malformed header). */
     static Datatype fromWire(int i) {
-        return i >= 0 && i < VALUES.length ? VALUES[i] : null;
+        return PtlWire.code(VALUES, i);
     }
 }

@@ -16,6 +16,6 @@ public enum ListKind {
 
     /** The constant at wire index {@code i}, or null when there is none (a malformed header). */
     static ListKind fromWire(int i) {
-        return i >= 0 && i < VALUES.length ? VALUES[i] : null;
+        return PtlWire.code(VALUES, i);
     }
 }

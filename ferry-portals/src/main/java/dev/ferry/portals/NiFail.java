@@ -30,6 +30,6 @@ public enum NiFail {
 
     /** The constant at wire index {@code i}, or null when there is none (a malformed header). */
     static NiFail fromWire(int i) {
-        return i >= 0 && i < VALUES.length ? VALUES[i] : null;
+        return PtlWire.code(VALUES, i);
     }
 }

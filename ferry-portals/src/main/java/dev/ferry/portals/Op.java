@@ -51,6 +51,6 @@ public enum Op {
 
     /** The constant at wire index {@code i}, or null when there is none (a malformed header). */
     static Op fromWire(int i) {
-        return i >= 0 && i < VALUES.length ? VALUES[i] : null;
+        return PtlWire.code(VALUES, i);
     }
 }

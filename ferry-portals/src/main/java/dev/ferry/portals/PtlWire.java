@@ -68,6 +68,11 @@ final class PtlWire {
         return h.get(ValueLayout.JAVA_BYTE, ACK_REQ) & 0xff;
     }
 
+    /** Entry {@code i} of a code table (an enum's constants), or null when a peer sent an index it does not have. */
+    static <E> E code(E[] table, int i) {
+        return i >= 0 && i < table.length ? table[i] : null;
+    }
+
     static int op(MemorySegment h) {
         return h.get(ValueLayout.JAVA_BYTE, OP) & 0xff;
     }

@@ -367,9 +367,10 @@ final class Gate {
 
     /**
      * One pass: sends, then at most one packet per rail. True when anything happened. One packet,
-     * not several: a pass that found one returns at once, so the caller (or the handler's reply)
-     * acts on it without first waiting for another poll of the driver, which over tcp is a read
-     * system call that is nearly always empty (one more microsecond on every message's path).
+     * not several: a pass that found one returns at once, so the caller acts on it without first
+     * waiting for another poll of the driver, which over tcp is a read system call that is nearly
+     * always empty (one more microsecond on every message's path). What a handler sends goes out
+     * at once anyway ({@link #send} pushes).
      */
     boolean progress() {
         boolean work = false;
@@ -377,9 +378,6 @@ final class Gate {
             r.push();
             if (state == OPEN && r.pollRecv()) {
                 work = true;
-                if (state == OPEN) {
-                    r.push(); // what the handler answered goes out now, not after the next pass
-                }
             }
             if (state != OPEN) {
                 return work;
