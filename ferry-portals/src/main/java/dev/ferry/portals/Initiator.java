@@ -229,8 +229,11 @@ final class Initiator {
         }
     }
 
-    /** A REPLY at the initiator: the data of a get, or the old values of a fetch / swap. */
-    void reply(MemorySegment p) {
+    /**
+     * A REPLY at the initiator: the data of a get, or the old values of a fetch / swap. {@code p} is
+     * its header; the whole message ({@code n} bytes) lies in {@code buf} from {@code at}.
+     */
+    void reply(MemorySegment p, MemorySegment buf, long at, long n) {
         Outstanding o = lookup(PtlWire.id(p));
         if (o == null || !o.waitResponse) {
             return;
@@ -241,13 +244,18 @@ final class Initiator {
             return;
         }
         long mlength = PtlWire.length(p);
+        boolean separate = (PtlWire.flags(p) & PtlWire.SEPARATE) != 0;
+        if (mlength < 0 || mlength > o.length || fail == NiFail.NI_OK && !separate && n < PtlWire.HEADER + mlength) {
+            Library.malformed(p, "a reply of " + n + " bytes for " + mlength + " (asked " + o.length + ")");
+            return;
+        }
         o.replyOffset = PtlWire.offset(p);
-        if (fail == NiFail.NI_OK && (PtlWire.flags(p) & PtlWire.SEPARATE) != 0) {
+        if (fail == NiFail.NI_OK && separate) {
             o.replyMlength = mlength; // the data message follows: data() receives it
             return;
         }
         if (fail == NiFail.NI_OK && mlength > 0) {
-            o.getMd.region.copyIn(o.localGetOffset, p, PtlWire.HEADER, mlength);
+            o.getMd.region.copyIn(o.localGetOffset, buf, at + PtlWire.HEADER, mlength);
         }
         replied(o, fail, mlength);
     }

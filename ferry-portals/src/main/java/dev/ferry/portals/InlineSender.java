@@ -2,6 +2,7 @@ package dev.ferry.portals;
 
 import dev.ferry.core.engine.Engine;
 import dev.ferry.core.engine.SendRequest;
+import dev.ferry.spi.DataLayout;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -31,13 +32,43 @@ final class InlineSender {
         this.capacity = capacity;
     }
 
-    /** An inline message being sent: a send request and its buffer, reused. */
-    static final class Outgoing {
+    /**
+     * An inline message being sent: a send request and its buffer, reused; also the layout of the
+     * buffer's first {@code length} bytes, which is what is sent (a slice would be an allocation
+     * per message).
+     */
+    static final class Outgoing implements DataLayout {
         final SendRequest req = new SendRequest();
         final MemorySegment buf;
+        private long length;
 
         Outgoing(long capacity) {
             buf = Arena.ofAuto().allocate(capacity, 8);
+        }
+
+        @Override
+        public long size() {
+            return length;
+        }
+
+        @Override
+        public long segmentCount() {
+            return 1;
+        }
+
+        @Override
+        public MemorySegment segmentBase(long i) {
+            return buf;
+        }
+
+        @Override
+        public long segmentOffset(long i) {
+            return 0;
+        }
+
+        @Override
+        public long segmentLength(long i) {
+            return length;
         }
     }
 
@@ -49,7 +80,11 @@ final class InlineSender {
 
     /** Sends {@code n} bytes of {@code out.buf} to engine rank {@code peer}; the buffer comes back once sent. */
     void send(int peer, Outgoing out, long n) {
-        engine.send(out.req.to(peer, 0L, out.buf.asSlice(0, n)));
+        if (n < 0 || n > out.buf.byteSize()) {
+            throw new IllegalArgumentException("an inline message of " + n + " bytes in a buffer of " + out.buf.byteSize());
+        }
+        out.length = n;
+        engine.send(out.req.to(peer, 0L, out));
         if (out.req.isDone()) {
             free.push(out);
         } else {

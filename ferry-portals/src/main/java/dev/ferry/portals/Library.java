@@ -7,6 +7,7 @@ import dev.ferry.core.engine.RecvRequest;
 import dev.ferry.core.engine.SendRequest;
 import dev.ferry.spi.Status;
 
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,6 +51,8 @@ final class Library implements MessageHandler {
     final Initiator initiator;
     /** Inline messages: their buffers and send requests, reused. */
     final InlineSender sender;
+    /** The header of the message being handled, copied out of the packet (the library runs in one thread at a time). */
+    private final MemorySegment header = Arena.ofAuto().allocate(PtlWire.HEADER, 8);
     /** The largest payload (operand + data) one message carries to any peer. */
     final long inlineMax;
     final long atomicMax;
@@ -223,16 +226,22 @@ final class Library implements MessageHandler {
             LOG.log(System.Logger.Level.WARNING, "rank {0}: a library header from rank {1} came by rendezvous ({2} bytes): dropped", rank, m.source(), m.length());
             return;
         }
-        MemorySegment p = m.payload();
-        if (p.byteSize() < PtlWire.HEADER) {
-            LOG.log(System.Logger.Level.WARNING, "rank {0}: a {1}-byte message from rank {2} is too short for a library header: dropped", rank, p.byteSize(), m.source());
+        long n = m.length();
+        if (n < PtlWire.HEADER) {
+            LOG.log(System.Logger.Level.WARNING, "rank {0}: a {1}-byte message from rank {2} is too short for a library header: dropped", rank, n, m.source());
             return;
         }
+        // the header is copied (64 bytes, into memory of our own); operands and data are read where
+        // they lie: no view is allocated per message
+        MemorySegment buf = m.buffer();
+        long at = m.offset();
+        MemorySegment p = header;
+        MemorySegment.copy(buf, at, p, 0, PtlWire.HEADER);
         int src = m.source();
         switch (PtlWire.type(p)) {
-            case PtlWire.PUT, PtlWire.ATOMIC, PtlWire.GET, PtlWire.FETCH, PtlWire.SWAP -> request(src, p);
+            case PtlWire.PUT, PtlWire.ATOMIC, PtlWire.GET, PtlWire.FETCH, PtlWire.SWAP -> request(src, p, buf, at, n);
             case PtlWire.ACK -> initiator.ack(p);
-            case PtlWire.REPLY -> initiator.reply(p);
+            case PtlWire.REPLY -> initiator.reply(p, buf, at, n);
             case PtlWire.BARRIER -> barrierArrival(PtlWire.hdrData(p));
             case PtlWire.RELEASE -> barrierReleased = PtlWire.hdrData(p);
             default -> LOG.log(System.Logger.Level.WARNING, "rank {0}: unknown library message type {1} from rank {2}: dropped", rank, PtlWire.type(p), src);
@@ -248,14 +257,17 @@ final class Library implements MessageHandler {
         };
     }
 
-    /** A header whose fields name nothing the library knows: a protocol error, dropped. */
+    /** A header whose fields name nothing the library knows, or lengths its message does not hold: a protocol error, dropped. */
     static void malformed(MemorySegment p, String what) {
-        LOG.log(System.Logger.Level.WARNING, "{0} with an unknown operation, datatype, failure or list code (op {1}, datatype {2}, fail {3}, list {4}): dropped",
+        LOG.log(System.Logger.Level.WARNING, "{0} is malformed (an unknown code, or a length the message does not hold; op {1}, datatype {2}, fail {3}, list {4}): dropped",
                 what, PtlWire.op(p), PtlWire.datatype(p), PtlWire.fail(p), PtlWire.list(p));
     }
 
-    /** A request at the target: match, move the data, post events, answer. */
-    private void request(int src, MemorySegment p) {
+    /**
+     * A request at the target: match, move the data, post events, answer. {@code p} is its header;
+     * the whole message ({@code n} bytes, header included) lies in {@code buf} from {@code at}.
+     */
+    private void request(int src, MemorySegment p, MemorySegment buf, long at, long n) {
         byte type = PtlWire.type(p);
         int niIndex = PtlWire.ni(p);
         long id = PtlWire.id(p);
@@ -271,6 +283,15 @@ final class Library implements MessageHandler {
                 malformed(p, "an atomic request from rank " + src);
                 return;
             }
+        }
+        int operandLen = PtlWire.operandLen(p);
+        long dataAt = PtlWire.HEADER + operandLen;
+        // what travels inline must be there: the operand, and the data of all but a separate put or a get
+        long inline = type == PtlWire.GET || separate && type == PtlWire.PUT ? 0 : rlength;
+        if (operandLen < 0 || operandLen > PtlWire.MAX_OPERAND || op != null && operandLen < Atomics.operandSize(op, dt) || rlength < 0
+                || n < dataAt + inline) {
+            malformed(p, "a request from rank " + src + " of " + n + " bytes (operand " + operandLen + ", length " + rlength + ")");
+            return;
         }
         Ni ni = niIndex < nis.length ? nis[niIndex] : null;
         if (ni == null) {
@@ -366,12 +387,10 @@ final class Library implements MessageHandler {
             e.autoUnlinked = true;
             ni.entries--;
         }
-        int operandLen = PtlWire.operandLen(p);
-        long dataAt = PtlWire.HEADER + operandLen;
         switch (type) {
             case PtlWire.PUT -> {
                 if (!separate) {
-                    copyIn(e, offset, p, dataAt, mlength);
+                    copyIn(e, offset, buf, at + dataAt, mlength);
                     delivered(ni, pt, e, ev, wantEvent, src, PtlWire.ACK, ack, id, offset, mlength, list, unlinkNow);
                 } else {
                     TargetOp t = moving(type, e, ev, wantEvent, unlinkNow);
@@ -401,7 +420,8 @@ final class Library implements MessageHandler {
                     moving.add(t);
                 }
             }
-            default -> atomic(ni, pt, e, ev, wantEvent, src, type, op, dt, p, operandLen, dataAt, ack, id, offset, mlength, list, unlinkNow);
+            default -> atomic(ni, pt, e, ev, wantEvent, src, type, op, dt, buf, operandLen > 0 ? at + PtlWire.HEADER : -1, at + dataAt, ack, id, offset, mlength,
+                    list, unlinkNow);
         }
     }
 
@@ -427,20 +447,22 @@ final class Library implements MessageHandler {
         }
     }
 
-    private void atomic(Ni ni, PtEntry pt, ListEntry e, Event ev, boolean wantEvent, int src, byte type, Op op, Datatype dt, MemorySegment p,
-                        int operandLen, long dataAt, int ack, long id, long offset, long mlength, ListKind list, boolean unlinkNow) {
-        MemorySegment operand = operandLen > 0 ? p.asSlice(PtlWire.HEADER, operandLen) : null;
+    /** {@code buf} holds the operand at {@code operandAt} (-1: none) and the data at {@code dataAt}. */
+    private void atomic(Ni ni, PtEntry pt, ListEntry e, Event ev, boolean wantEvent, int src, byte type, Op op, Datatype dt, MemorySegment buf,
+                        long operandAt, long dataAt, int ack, long id, long offset, long mlength, ListKind list, boolean unlinkNow) {
         boolean fetch = type != PtlWire.ATOMIC;
         InlineSender.Outgoing out = fetch ? sender.take() : null;
-        MemorySegment target = e.region.contiguous(offset, mlength);
+        MemorySegment target = e.region.containing(offset, mlength);
+        long targetAt = e.region.foundAt;
         MemorySegment scratch = null;
         if (target == null) {
             // the range spans iovec elements: work on a copy, then write it back
             scratch = MemorySegment.ofArray(new byte[(int) mlength]);
             e.region.copyOut(offset, scratch, 0, mlength);
             target = scratch;
+            targetAt = 0;
         }
-        Atomics.apply(op, dt, target, 0, p, dataAt, mlength, operand, 0, fetch ? out.buf : null, PtlWire.HEADER);
+        Atomics.apply(op, dt, target, targetAt, buf, dataAt, mlength, operandAt < 0 ? null : buf, Math.max(0, operandAt), fetch ? out.buf : null, PtlWire.HEADER);
         if (scratch != null) {
             e.region.copyIn(offset, scratch, 0, mlength);
         }

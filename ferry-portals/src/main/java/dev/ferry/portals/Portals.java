@@ -205,7 +205,7 @@ public final class Portals {
     private static int initCount;
     private static long barrierEpoch;
 
-    private static Library lib() {
+    static Library lib() {
         Library l = lib;
         if (l == null) {
             throw new PtlException(ReturnCode.NO_INIT, "Portals is not initialized: call init() first");

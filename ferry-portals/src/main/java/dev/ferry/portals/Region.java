@@ -85,13 +85,27 @@ final class Region {
 
     /** The range [off, off + n) as one segment when it lies in one part, else null. */
     MemorySegment contiguous(long off, long n) {
+        MemorySegment p = containing(off, n);
+        return p == null ? null : p.asSlice(foundAt, n);
+    }
+
+    /** Where the range {@link #containing} found starts in the part it answered. */
+    long foundAt;
+
+    /**
+     * The part that holds all of [off, off + n), else null; the range starts at {@link #foundAt}
+     * in it. Unlike {@link #contiguous} it allocates nothing (the library's hot path uses it).
+     */
+    MemorySegment containing(long off, long n) {
         for (MemorySegment p : parts) {
             long s = p.byteSize();
             if (off < s || s == 0 && off == 0 && n == 0) {
-                return off + n <= s ? p.asSlice(off, n) : null;
+                foundAt = off;
+                return off + n <= s ? p : null;
             }
             off -= s;
         }
+        foundAt = 0;
         return n == 0 ? MemorySegment.NULL : null;
     }
 

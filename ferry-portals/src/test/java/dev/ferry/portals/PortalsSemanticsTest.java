@@ -1,5 +1,7 @@
 package dev.ferry.portals;
 
+import dev.ferry.core.engine.SendRequest;
+
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -88,6 +90,46 @@ class PortalsSemanticsTest {
         EqResult r = eqPoll(new EqHandle[] {eq}, 1, 10_000);
         assertNotNull(r.event(), "an event within 10 s");
         return r.event();
+    }
+
+    /**
+     * A peer's request whose header claims more bytes than its message holds (a put's data, a
+     * compare-and-swap's operand) is dropped with a warning; the target's memory and counts stay as
+     * they were and the next well-formed operation goes through.
+     */
+    @Test
+    void requestsThatDoNotHoldWhatTheirHeaderClaimsAreDropped() {
+        int pt = ptAlloc(ni, 0, EQ_NONE, PT_ANY);
+        MemorySegment window = bytes(64, 0);
+        byte[] before = window.toArray(ValueLayout.JAVA_BYTE);
+        CtHandle tct = ctAlloc(ni);
+        MeHandle h = meAppend(ni, pt, me(window, 7, ME_OP_PUT | ME_OP_GET | ME_EVENT_CT_COMM, tct), PRIORITY_LIST, null);
+        Library l = Portals.lib();
+        int niIndex = ((Ni) ni.target).index;
+        MemorySegment put = Arena.ofAuto().allocate(PtlWire.HEADER + 8, 8);
+        PtlWire.request(put, PtlWire.PUT, niIndex, 0, 0, 0, 0, pt, 0, 7, 0, 0, 1000, 1, 0); // 1000 bytes claimed, 8 carried
+        MemorySegment cswap = Arena.ofAuto().allocate(PtlWire.HEADER + 8, 8);
+        PtlWire.request(cswap, PtlWire.SWAP, niIndex, 0, CSWAP.ordinal(), INT64_T.ordinal(), 0, pt, 0, 7, 0, 0, 8, 2, 0); // no operand
+        SendRequest s1 = new SendRequest();
+        SendRequest s2 = new SendRequest();
+        l.dispatch.call(() -> {
+            l.engine.send(s1.to(0, 0L, put));
+            l.engine.send(s2.to(0, 0L, cswap));
+            return null;
+        });
+        CtHandle ict = ctAlloc(ni);
+        MemorySegment src = bytes(8, 9);
+        MdHandle d = md(src, EQ_NONE, ict, MD_EVENT_CT_ACK);
+        put(d, 0, 8, ACK_REQ, ME, pt, 7, 0, null, 0); // sent after the two: it arrives after them
+        assertEquals(new CtEvent(1, 0), ctWait(ict, 1));
+        assertEquals(new CtEvent(1, 0), ctGet(tct), "only the well-formed put reached the entry");
+        assertArrayEquals(src.toArray(ValueLayout.JAVA_BYTE), window.asSlice(0, 8).toArray(ValueLayout.JAVA_BYTE));
+        assertArrayEquals(java.util.Arrays.copyOfRange(before, 8, 64), window.asSlice(8, 56).toArray(ValueLayout.JAVA_BYTE));
+        meUnlink(h);
+        mdRelease(d);
+        ctFree(ict);
+        ctFree(tct);
+        ptFree(ni, pt);
     }
 
     @Test

@@ -89,13 +89,32 @@ public final class Message {
 
     /**
      * The bytes of an immediate message, read-only use; a fresh view (allocates), valid during the
-     * handler call, or for as long as a kept message is not received.
+     * handler call, or for as long as a kept message is not received. {@link #buffer()} and
+     * {@link #offset()} give the same bytes without allocating.
      */
     public MemorySegment payload() {
+        return buffer().asSlice(offset, length);
+    }
+
+    /**
+     * The memory an immediate message's bytes lie in, from {@link #offset()} for {@link #length()}
+     * bytes (as Aeron hands a fragment: buffer, offset, length; nothing allocated). Read-only use,
+     * valid as long as {@link #payload()} would be; the buffer may hold other bytes around them.
+     *
+     * <pre>{@code
+     * long word = m.buffer().get(ValueLayout.JAVA_LONG_UNALIGNED, m.offset());
+     * }</pre>
+     */
+    public MemorySegment buffer() {
         if (rendezvous) {
             throw new IllegalStateException("a rendezvous message has no bytes here yet: receive it");
         }
-        return base.asSlice(offset, length);
+        return base;
+    }
+
+    /** Where an immediate message's bytes start in {@link #buffer()}. */
+    public long offset() {
+        return offset;
     }
 
     /**

@@ -1,0 +1,104 @@
+package dev.ferry.bench.jmh;
+
+import dev.ferry.portals.CtHandle;
+import dev.ferry.portals.MdHandle;
+import dev.ferry.portals.Md;
+import dev.ferry.portals.Me;
+import dev.ferry.portals.NiHandle;
+import dev.ferry.portals.ProcessId;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Warmup;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.concurrent.TimeUnit;
+
+import static dev.ferry.portals.Portals.*;
+
+/**
+ * The library's hot path in one process (a one-rank job: the rank reaches itself through the
+ * self driver, through the same engine and library code as a peer would): an 8-byte put with its
+ * ack, a get with its reply, a fetch-add, each waited for on a counting event. Against
+ * {@code EngineHotPath} this is the library's cost per operation. Run with {@code -prof gc}:
+ * {@code gc.alloc.rate.norm} is what one operation allocates.
+ *
+ * <pre>
+ *   bin/ferry bench jmh PortalsHotPath -prof gc
+ * </pre>
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Fork(value = 1, jvmArgsAppend = "--enable-native-access=ALL-UNNAMED")
+@Warmup(iterations = 3, time = 1)
+@Measurement(iterations = 5, time = 1)
+public class PortalsHotPathBenchmark {
+    private static final ProcessId SELF = ProcessId.ofRank(0);
+    private static final long BITS = 42;
+
+    private NiHandle ni;
+    private int pt;
+    private CtHandle ct;
+    private MdHandle md;
+    private long completed;
+
+    @Setup(Level.Trial)
+    public void setUp() {
+        init();
+        ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        pt = ptAlloc(ni, 0, EQ_NONE, PT_ANY);
+        Me me = new Me();
+        me.start = Arena.ofAuto().allocate(64, 8);
+        me.length = 64;
+        me.matchBits = BITS;
+        me.options = ME_OP_PUT | ME_OP_GET;
+        me.ctHandle = CT_NONE;
+        meAppend(ni, pt, me, PRIORITY_LIST, null);
+        ct = ctAlloc(ni);
+        Md d = new Md();
+        d.start = Arena.ofAuto().allocate(64, 8);
+        d.length = 64;
+        d.eqHandle = EQ_NONE;
+        d.ctHandle = ct;
+        d.options = MD_EVENT_CT_ACK | MD_EVENT_CT_REPLY;
+        md = mdBind(ni, d);
+        MemorySegment one = d.start;
+        one.set(java.lang.foreign.ValueLayout.JAVA_LONG, 8, 1);
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+        mdRelease(md);
+        ctFree(ct);
+        niFini(ni);
+        fini();
+    }
+
+    @Benchmark
+    public long putWithAck() {
+        put(md, 0, 8, ACK_REQ, SELF, pt, BITS, 0, null, 0);
+        return ctWait(ct, ++completed).success();
+    }
+
+    @Benchmark
+    public long getWithReply() {
+        get(md, 0, 8, SELF, pt, BITS, 8, null);
+        return ctWait(ct, ++completed).success();
+    }
+
+    @Benchmark
+    public long fetchAdd() {
+        fetchAtomic(md, 16, md, 8, 8, SELF, pt, BITS, 24, null, 0, SUM, INT64_T);
+        return ctWait(ct, ++completed).success();
+    }
+}
