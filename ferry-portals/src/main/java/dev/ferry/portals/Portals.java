@@ -62,7 +62,9 @@ public final class Portals {
     public static final int NI_LOGICAL = 4;
     public static final int NI_PHYSICAL = 8;
 
+    /** A hint (portals4.h): the entries will all be use-once. Not checked; the reference's own tests append others. */
     public static final int PT_ONLY_USE_ONCE = 1;
+    /** A hint (portals4.h): no priority-list entry will have NO_TRUNCATE. Not checked. */
     public static final int PT_ONLY_TRUNCATE = 2;
     public static final int PT_FLOWCTRL = 4;
 
@@ -587,7 +589,6 @@ public final class Portals {
             if (me.minFree < 0) {
                 throw Library.invalid("me.minFree " + me.minFree);
             }
-            checkPtOptions(pt, me.options);
             e = new ListEntry(ni, pt, true, r, ct(me.ctHandle, ni, true), me.uid, me.options, me.matchId.copy(), me.matchBits, me.ignoreBits,
                     me.minFree, userPtr, list);
         } else {
@@ -596,20 +597,11 @@ public final class Portals {
                 throw Library.invalid("list entry options " + Integer.toHexString(le.options));
             }
             Region r = probe ? Region.EMPTY : Region.of("le", le.start, le.length, le.iovecs, (le.options & IOVEC) != 0, ni.limits.maxIovecs);
-            checkPtOptions(pt, le.options);
             e = new ListEntry(ni, pt, false, r, ct(le.ctHandle, ni, true), le.uid, le.options, ProcessId.ofRank(RANK_ANY), 0, 0, 0, userPtr, list);
         }
         return e;
     }
 
-    private static void checkPtOptions(PtEntry pt, int options) {
-        if ((pt.options & PT_ONLY_USE_ONCE) != 0 && (options & ME_USE_ONCE) == 0) {
-            throw Library.invalid("portal table entry " + pt.index + " has PT_ONLY_USE_ONCE: the entry needs USE_ONCE");
-        }
-        if ((pt.options & PT_ONLY_TRUNCATE) != 0 && (options & ME_NO_TRUNCATE) != 0) {
-            throw Library.invalid("portal table entry " + pt.index + " has PT_ONLY_TRUNCATE: the entry may not have NO_TRUNCATE");
-        }
-    }
 
     /** PtlMEUnlink: IN_USE while an operation still moves data into or out of it. */
     public static void meUnlink(MeHandle meHandle) {

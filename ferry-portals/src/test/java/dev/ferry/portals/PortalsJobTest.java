@@ -36,6 +36,16 @@ class PortalsJobTest {
         assertEquals(4, passed(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", "thread"), "ops").size());
     }
 
+    /** The reference implementation's test_flowctl_noeq, ported (ReferenceTests), for ME and LE, 3 ranks over shm. */
+    @Test
+    void referenceFlowControlWithAnExhaustedEventQueue() throws Exception {
+        for (String iface : List.of("1", "2")) {
+            CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_DRIVERS", "self,shm"), TIMEOUT, ReferenceTests.class, "flowctl-noeq", iface);
+            assertEquals(0, r.exit(), r.toString());
+            assertEquals(3, r.okLines().size(), r.toString());
+        }
+    }
+
     /** Two ranks reach rank 0 over shm (itself, rank 1), two over tcp (ranks 2, 3): atomics stay atomic across rails. */
     @Test
     void atomicsFromShmAndTcpPeersOnOneCounter() throws Exception {
