@@ -305,11 +305,6 @@ final class Library implements MessageHandler {
             return;
         }
         PtEntry pt = ni.pt[ptIndex];
-        if ((pt.options & PT_FLOWCTRL) != 0 && pt.eq != null && !pt.eq.hasRoom()) {
-            disable(pt, ni);
-            respondFailure(src, type, niIndex, ack, id, NiFail.NI_PT_DISABLED, separate);
-            return;
-        }
         ProcessId who = idOf(ni, src);
         long bits = PtlWire.matchBits(p);
         long roff = PtlWire.offset(p);
@@ -322,11 +317,17 @@ final class Library implements MessageHandler {
         if (e == null) {
             ni.status[SR_DROP_COUNT]++;
             if ((pt.options & PT_FLOWCTRL) != 0) {
-                disable(pt, ni);
+                disable(pt, ni, true);
                 respondFailure(src, type, niIndex, ack, id, NiFail.NI_PT_DISABLED, separate);
             } else {
                 respondFailure(src, type, niIndex, ack, id, NiFail.NI_DROPPED, separate);
             }
+            return;
+        }
+        if ((pt.options & PT_FLOWCTRL) != 0 && pt.eq != null && !pt.eq.hasRoom()) {
+            // no room for the event: the entry that matched decides whether the disabling is reported
+            disable(pt, ni, !e.has(ME_EVENT_FLOWCTRL_DISABLE));
+            respondFailure(src, type, niIndex, ack, id, NiFail.NI_PT_DISABLED, separate);
             return;
         }
         if (e.uid != UID_ANY && e.uid != PtlWire.uid(p)) {
@@ -510,12 +511,13 @@ final class Library implements MessageHandler {
         }
     }
 
-    private void disable(PtEntry pt, Ni ni) {
+    /** Flow control: disables {@code pt}, with a PT_DISABLED event unless the entry that caused it asked for none. */
+    private void disable(PtEntry pt, Ni ni, boolean event) {
         if (!pt.enabled) {
             return;
         }
         pt.enabled = false;
-        if (pt.eq != null) {
+        if (event && pt.eq != null) {
             Event ev = new Event();
             ev.type = EventKind.EVENT_PT_DISABLED;
             ev.ptIndex = pt.index;

@@ -283,6 +283,33 @@ class PortalsSemanticsTest {
         assertEquals(EVENT_PUT, next(teq).type);
     }
 
+    /** ME_EVENT_FLOWCTRL_DISABLE: the entry whose match found the event queue full disables the entry silently. */
+    @Test
+    void flowControlEventsCanBeDisabledByTheEntry() {
+        EqHandle teq = eqAlloc(ni, 2);
+        EqHandle ieq = eqAlloc(ni, 8);
+        int pt = ptAlloc(ni, PT_FLOWCTRL, teq, PT_ANY);
+        meAppend(ni, pt, me(bytes(8, 0), 1, ME_OP_PUT | ME_EVENT_LINK_DISABLE | ME_EVENT_FLOWCTRL_DISABLE, CT_NONE), PRIORITY_LIST, null);
+        MdHandle d = md(bytes(8, 1), ieq, CT_NONE, MD_EVENT_SEND_DISABLE);
+        int acked = 0;
+        NiFail last = NI_OK;
+        while (last == NI_OK) {
+            assertTrue(acked < 8, "the target's queue of 2 never filled");
+            put(d, 0, 8, ACK_REQ, ME, pt, 1, 0, null, 0);
+            last = next(ieq).niFailType;
+            acked++;
+        }
+        assertEquals(NI_PT_DISABLED, last);
+        for (int i = 0; i < acked - 1; i++) {
+            assertEquals(EVENT_PUT, next(teq).type);
+        }
+        assertEquals(ReturnCode.EQ_EMPTY, eqGet(teq).rc(), "no PT_DISABLED event");
+        ptEnable(ni, pt);
+        put(d, 0, 8, ACK_REQ, ME, pt, 1, 0, null, 0);
+        assertEquals(NI_OK, next(ieq).niFailType);
+        assertEquals(EVENT_PUT, next(teq).type);
+    }
+
     @Test
     void getAtomicsFetchAndSwap() {
         int pt = ptAlloc(ni, 0, EQ_NONE, PT_ANY);
