@@ -2,7 +2,7 @@ package dev.ferry.portals;
 
 import dev.ferry.core.engine.Engine;
 import dev.ferry.core.engine.SendRequest;
-import dev.ferry.spi.DataLayout;
+import dev.ferry.spi.PrefixLayout;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -32,43 +32,15 @@ final class InlineSender {
         this.capacity = capacity;
     }
 
-    /**
-     * An inline message being sent: a send request and its buffer, reused; also the layout of the
-     * buffer's first {@code length} bytes, which is what is sent (a slice would be an allocation
-     * per message).
-     */
-    static final class Outgoing implements DataLayout {
+    /** An inline message being sent: a send request and its buffer, reused; what is sent is the buffer's first bytes. */
+    static final class Outgoing {
         final SendRequest req = new SendRequest();
         final MemorySegment buf;
-        private long length;
+        final PrefixLayout sent;
 
         Outgoing(long capacity) {
             buf = Arena.ofAuto().allocate(capacity, 8);
-        }
-
-        @Override
-        public long size() {
-            return length;
-        }
-
-        @Override
-        public long segmentCount() {
-            return 1;
-        }
-
-        @Override
-        public MemorySegment segmentBase(long i) {
-            return buf;
-        }
-
-        @Override
-        public long segmentOffset(long i) {
-            return 0;
-        }
-
-        @Override
-        public long segmentLength(long i) {
-            return length;
+            sent = new PrefixLayout(buf);
         }
     }
 
@@ -80,11 +52,7 @@ final class InlineSender {
 
     /** Sends {@code n} bytes of {@code out.buf} to engine rank {@code peer}; the buffer comes back once sent. */
     void send(int peer, Outgoing out, long n) {
-        if (n < 0 || n > out.buf.byteSize()) {
-            throw new IllegalArgumentException("an inline message of " + n + " bytes in a buffer of " + out.buf.byteSize());
-        }
-        out.length = n;
-        engine.send(out.req.to(peer, 0L, out));
+        engine.send(out.req.to(peer, 0L, out.sent.length(n)));
         if (out.req.isDone()) {
             free.push(out);
         } else {

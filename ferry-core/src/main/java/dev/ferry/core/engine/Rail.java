@@ -3,6 +3,7 @@ package dev.ferry.core.engine;
 import dev.ferry.spi.DataLayout;
 import dev.ferry.spi.DriverInstance;
 import dev.ferry.spi.Packet;
+import dev.ferry.spi.PrefixLayout;
 import dev.ferry.spi.Status;
 
 import java.lang.foreign.Arena;
@@ -34,7 +35,7 @@ final class Rail {
     // sending
     private final Packet sendPkt = new Packet();
     private final MemorySegment staging;
-    private final StagingLayout stagingLayout;
+    private final PrefixLayout stagingLayout;
     private int sendState = SEND_IDLE;
     final SendRequest[] packed;
     int packedCount;
@@ -52,7 +53,7 @@ final class Rail {
     // receiving
     private final Packet recvPkt = new Packet();
     private final MemorySegment recvBuf;
-    private final StagingLayout recvLayout;
+    private final PrefixLayout recvLayout;
     private boolean recvPosted;
     private RecvRequest rawReq;
     private DataLayout rawLayout;
@@ -68,10 +69,9 @@ final class Rail {
         this.bufRecv = ec.caps().supportsBufRecv();
         Arena a = Arena.ofAuto();
         this.staging = a.allocate(packetLimit, 64);
-        this.stagingLayout = new StagingLayout(staging);
+        this.stagingLayout = new PrefixLayout(staging);
         this.recvBuf = a.allocate(packetLimit, 64);
-        this.recvLayout = new StagingLayout(recvBuf);
-        this.recvLayout.length = packetLimit;
+        this.recvLayout = new PrefixLayout(recvBuf).length(packetLimit);
         this.packed = new SendRequest[packetLimit / WireHeader.IMMEDIATE_HEADER + 1];
         for (int i = 0; i < RAW_IN_FLIGHT; i++) {
             rawPkts[i] = new Packet();
@@ -232,7 +232,7 @@ final class Rail {
             sendPkt.length(n);
             return out.sendBufPost(sendPkt);
         }
-        stagingLayout.length = n;
+        stagingLayout.length(n);
         sendPkt.reset().useData(stagingLayout);
         return out.sendPost(sendPkt);
     }
