@@ -421,8 +421,8 @@ final class Library implements MessageHandler {
                     moving.add(t);
                 }
             }
-            default -> atomic(ni, pt, e, ev, wantEvent, src, type, op, dt, buf, operandLen > 0 ? at + PtlWire.HEADER : -1, at + dataAt, ack, id, offset, mlength,
-                    list, unlinkNow);
+            default -> atomic(ni, pt, e, ev, wantEvent, src, type, op, dt, operandLen > 0 ? buf : null, at + PtlWire.HEADER, buf, at + dataAt, ack, id,
+                    offset, mlength, list, unlinkNow);
         }
     }
 
@@ -448,9 +448,9 @@ final class Library implements MessageHandler {
         }
     }
 
-    /** {@code buf} holds the operand at {@code operandAt} (-1: none) and the data at {@code dataAt}. */
-    private void atomic(Ni ni, PtEntry pt, ListEntry e, Event ev, boolean wantEvent, int src, byte type, Op op, Datatype dt, MemorySegment buf,
-                        long operandAt, long dataAt, int ack, long id, long offset, long mlength, ListKind list, boolean unlinkNow) {
+    /** The operand (null: none) lies in {@code operand} at {@code operandAt}, the data in {@code data} at {@code dataAt}. */
+    private void atomic(Ni ni, PtEntry pt, ListEntry e, Event ev, boolean wantEvent, int src, byte type, Op op, Datatype dt, MemorySegment operand,
+                        long operandAt, MemorySegment data, long dataAt, int ack, long id, long offset, long mlength, ListKind list, boolean unlinkNow) {
         boolean fetch = type != PtlWire.ATOMIC;
         InlineSender.Outgoing out = fetch ? sender.take() : null;
         MemorySegment target = e.region.containing(offset, mlength);
@@ -463,7 +463,7 @@ final class Library implements MessageHandler {
             target = scratch;
             targetAt = 0;
         }
-        Atomics.apply(op, dt, target, targetAt, buf, dataAt, mlength, operandAt < 0 ? null : buf, Math.max(0, operandAt), fetch ? out.buf : null, PtlWire.HEADER);
+        Atomics.apply(op, dt, target, targetAt, data, dataAt, mlength, operand, operandAt, fetch ? out.buf : null, PtlWire.HEADER);
         if (scratch != null) {
             e.region.copyIn(offset, scratch, 0, mlength);
         }
