@@ -1,14 +1,14 @@
 package dev.ferry.driver.ucx;
 
-import org.openucx.jucx.ucp.UcpRequest;
-
 import java.lang.foreign.MemorySegment;
 
 /**
  * An instance's DATA receives, posted ahead into a ring of buffers (each a
  * {@link UcxWire#DATA_HEADER} then a payload of the buffer size). UCX matches posted receives in
  * the order they were posted, and a consumed buffer is posted again behind the others, so the
- * head always holds the oldest message. The context's lock guards every call.
+ * head always holds the oldest message. Receives are UCP requests made through {@link Ucp}
+ * (no JUCX object per message); a completed one is released as soon as it is seen, its status
+ * kept. The context's lock guards every call.
  */
 final class ReceiveRing {
     /** Receive buffers posted ahead. */
@@ -18,12 +18,18 @@ final class ReceiveRing {
     private final long tag;
     private final MemorySegment[] msg = new MemorySegment[SIZE];
     private final MemorySegment[] payload = new MemorySegment[SIZE];
-    private final UcpRequest[] req = new UcpRequest[SIZE];
+    /** The UCP request of each slot's receive; 0 once completed (and released) or not posted. */
+    private final long[] req = new long[SIZE];
+    /** Each slot's receive status: {@link Ucp#INPROGRESS} while UCX has it. */
+    private final int[] status = new int[SIZE];
+    /** Where {@code ucp_tag_recv_request_test} writes (its contents are not used: the DATA header says the length). */
+    private final MemorySegment info;
     private int head;
 
     ReceiveRing(UcxContext ctx, int instanceId) {
         this.ctx = ctx;
         this.tag = UcxWire.tag(UcxWire.KIND_DATA, instanceId);
+        this.info = ctx.arena.allocate(Ucp.INFO_SIZE, 8);
         for (int i = 0; i < SIZE; i++) {
             msg[i] = ctx.arena.allocate(UcxWire.DATA_HEADER + ctx.bufferSize, 64);
             payload[i] = msg[i].asSlice(UcxWire.DATA_HEADER, ctx.bufferSize);
@@ -32,18 +38,40 @@ final class ReceiveRing {
     }
 
     private void post(int i) {
-        req[i] = ctx.worker.recvTaggedNonBlocking(msg[i].address(), msg[i].byteSize(), tag, UcxWire.FULL_MASK, null);
+        long r = Ucp.tagRecv(ctx.workerHandle, msg[i].address(), msg[i].byteSize(), tag, UcxWire.FULL_MASK);
+        if (r == 0 || Ucp.isError(r)) {
+            req[i] = 0; // NULL: a message already waiting was received at once
+            status[i] = (int) r;
+        } else {
+            req[i] = r;
+            status[i] = Ucp.INPROGRESS;
+        }
+    }
+
+    /** Slot i's receive has completed (its request released then): status known. */
+    private boolean completed(int i) {
+        long r = req[i];
+        if (r == 0) {
+            return true;
+        }
+        int s = Ucp.recvTest(r, info);
+        if (s == Ucp.INPROGRESS) {
+            return false;
+        }
+        Ucp.free(r);
+        req[i] = 0;
+        status[i] = s;
+        return true;
     }
 
     /** The head receive has completed (with data, an error or a cancellation). */
     boolean ready() {
-        UcpRequest r = req[head];
-        return r != null && r.isCompleted();
+        return status[head] != Ucp.INPROGRESS || completed(head);
     }
 
-    /** The head receive's UCS status. */
+    /** The head receive's UCS status (after {@link #ready()}). */
     int status() {
-        return req[head].getStatus();
+        return status[head];
     }
 
     /** The head message's header and payload. */
@@ -60,26 +88,25 @@ final class ReceiveRing {
         if (repost) {
             post(head);
         } else {
-            req[head] = null;
+            status[head] = Ucp.ERR_CANCELED;
         }
         head = (head + 1) % SIZE;
     }
 
     void cancel() {
-        for (UcpRequest r : req) {
-            if (r != null && !r.isCompleted()) {
-                ctx.worker.cancelRequest(r);
+        for (int i = 0; i < SIZE; i++) {
+            if (!completed(i)) {
+                Ucp.cancel(ctx.workerHandle, req[i]);
             }
         }
     }
 
-    /** Some receive is still in UCX's hands (cancelled ones complete on a later progress). */
+    /** Some receive is still in UCX's hands (cancelled ones complete on a later progress, and are released here). */
     boolean busy() {
-        for (UcpRequest r : req) {
-            if (r != null && !r.isCompleted()) {
-                return true;
-            }
+        boolean busy = false;
+        for (int i = 0; i < SIZE; i++) {
+            busy |= !completed(i);
         }
-        return false;
+        return busy;
     }
 }

@@ -106,6 +106,8 @@ final class UcxContext implements DriverContext {
 
     UcpContext ucp;
     UcpWorker worker;
+    /** The worker's {@code ucp_worker_h}, for {@link Ucp}'s calls. */
+    long workerHandle;
     RegistrationCache rcache;
     final Arena arena = Arena.ofShared();
     private DriverUrl url;
@@ -186,6 +188,7 @@ final class UcxContext implements DriverContext {
             }
             ucp = new UcpContext(params);
             worker = ucp.newWorker(new UcpWorkerParams().requestWakeupRX().requestWakeupTagRecv().requestWakeupRMA());
+            workerHandle = worker.getNativeId();
         } catch (UcxException | IllegalArgumentException e) {
             closeUcx();
             throw new DriverException("UCX " + UcxLibrary.version() + " could not start"
@@ -407,6 +410,9 @@ final class UcxContext implements DriverContext {
     /** One {@code ucp_worker_progress}; lock held. Answers the number of events it handled. */
     int turn() {
         try {
+            // Through JUCX, not Ucp: UCX calls JUCX's endpoint error handler from progress, and
+            // its FindClass only finds JUCX's classes from a JNI method's frame (from an FFM
+            // downcall it looks in the boot loader, fails, and the JVM crashes).
             return worker.progress();
         } catch (Exception e) {
             // JUCX declares Exception; ucp_worker_progress itself does not fail
@@ -689,6 +695,7 @@ final class UcxContext implements DriverContext {
             }
         } finally {
             worker = null;
+            workerHandle = 0;
             if (ucp != null) {
                 ucp.close();
                 ucp = null;

@@ -40,6 +40,8 @@ final class UcxInstance implements DriverInstance {
     final int id;
     private volatile State state = State.NEW;
     private UcpEndpoint ep;
+    /** The endpoint's {@code ucp_ep_h}, for {@link Ucp}'s calls. */
+    private long epHandle;
     byte[] remoteUrl;
     private int peerId;
     /** The peer is reached without UCX's peer failure detection: checked by pid instead. */
@@ -122,6 +124,7 @@ final class UcxInstance implements DriverInstance {
             }
             try {
                 ep = ctx.worker.newEndpoint(params);
+                epHandle = ep.getNativeId();
             } catch (UcxException e) {
                 fail("UCX cannot reach the peer: " + e.getMessage());
                 return Status.BROKEN;
@@ -293,7 +296,7 @@ final class UcxInstance implements DriverInstance {
     }
 
     boolean busyClosing() {
-        return (closeReq != null && !closeReq.isCompleted()) || (ring != null && (ring.busy() || control.busy()));
+        return (closeReq != null && !closeReq.isCompleted()) || (ring != null && (ring.busy() || control.busy() | sends.busy()));
     }
 
     // ---- control messages -----------------------------------------------------------------------
@@ -317,7 +320,7 @@ final class UcxInstance implements DriverInstance {
         if (posted != null) {
             return postedResult != null || (pull != null && pull.done());
         }
-        return !handed && headReady() && ring.status() == UcsConstants.STATUS.UCS_OK;
+        return !handed && headReady() && ring.status() == Ucp.OK;
     }
 
     // ---- sending --------------------------------------------------------------------------------
@@ -410,13 +413,12 @@ final class UcxInstance implements DriverInstance {
 
     private void sendEager(int i, long length, Packet packet) {
         UcxWire.writeDataHeader(sends.msg[i], length, 0);
-        sends.req[i] = ep.sendTaggedNonBlocking(sends.msg[i].address(), UcxWire.DATA_HEADER + length, UcxWire.tag(UcxWire.KIND_DATA, peerId), null);
+        if (sends.send(i, epHandle, UcxWire.DATA_HEADER + length, UcxWire.tag(UcxWire.KIND_DATA, peerId))) {
+            ctx.backlog = true;
+        }
         packet.driverData = sends.ref[i];
         packet.driverState = ++sends.uses[i];
         dataSent++;
-        if (!sends.req[i].isCompleted()) {
-            ctx.backlog = true;
-        }
     }
 
     /** Some send of this instance is still held by UCX. Lock held. */
@@ -462,13 +464,11 @@ final class UcxInstance implements DriverInstance {
             Rendezvous rdv = Rendezvous.prepare(ctx, layout, sends.payload[i], packet.sendPrefetch);
             packet.sendPrefetch = null; // its registrations now belong to the rendezvous
             UcxWire.writeDataHeader(sends.msg[i], rdv.descriptorLength, UcxWire.FLAG_RTS);
-            sends.req[i] = ep.sendTaggedNonBlocking(sends.msg[i].address(), UcxWire.DATA_HEADER + rdv.descriptorLength,
-                    UcxWire.tag(UcxWire.KIND_DATA, peerId), null);
-            dataSent++;
-            rdv.seq = ++rdvSent;
-            if (!sends.req[i].isCompleted()) {
+            if (sends.send(i, epHandle, UcxWire.DATA_HEADER + rdv.descriptorLength, UcxWire.tag(UcxWire.KIND_DATA, peerId))) {
                 ctx.backlog = true;
             }
+            dataSent++;
+            rdv.seq = ++rdvSent;
             packet.driverData = rdv;
             return Status.DONE;
         } catch (UcxException e) {
@@ -490,13 +490,14 @@ final class UcxInstance implements DriverInstance {
             if (sends.uses[i] != packet.driverState) {
                 return Status.DONE; // completed, and the buffer has been reused since
             }
-            UcpRequest r = sends.req[i];
             // The bytes were copied into the driver's buffer at post: the caller's memory is free.
             // UCX may still hold the buffer (the receiver is slow); a failure known now is BROKEN.
-            if (r.isCompleted()) {
-                return r.getStatus() == UcsConstants.STATUS.UCS_OK ? Status.DONE : Status.BROKEN;
+            // Only the kept status is read: no lock is taken here, so no UCP call is made.
+            int st = sends.status[i];
+            if (st == Ucp.INPROGRESS) {
+                return state == State.BROKEN ? Status.BROKEN : Status.DONE;
             }
-            return state == State.BROKEN ? Status.BROKEN : Status.DONE;
+            return st == Ucp.OK ? Status.DONE : Status.BROKEN;
         }
         if (d instanceof Rendezvous rdv) {
             ctx.acquire();
@@ -632,7 +633,7 @@ final class UcxInstance implements DriverInstance {
                     return idleStatus();
                 }
             }
-            if (ring.status() != UcsConstants.STATUS.UCS_OK) {
+            if (ring.status() != Ucp.OK) {
                 return receiveFailed(ring.status());
             }
             if (UcxWire.isRts(ring.message())) {
@@ -653,7 +654,7 @@ final class UcxInstance implements DriverInstance {
     }
 
     private Status receiveFailed(int s) {
-        if (s == UcsConstants.STATUS.UCS_ERR_CANCELED) {
+        if (s == Ucp.ERR_CANCELED) {
             return idleStatus();
         }
         // our peers never send more than a buffer: a truncated or failed receive is a broken peer
@@ -716,7 +717,7 @@ final class UcxInstance implements DriverInstance {
         if (pull != null || postedResult != null || !headReady()) {
             return;
         }
-        if (ring.status() != UcsConstants.STATUS.UCS_OK) {
+        if (ring.status() != Ucp.OK) {
             postedResult = receiveFailed(ring.status());
             if (postedResult == Status.NOT_YET) {
                 postedResult = null;
@@ -761,7 +762,7 @@ final class UcxInstance implements DriverInstance {
                 } else {
                     return Status.NOT_YET;
                 }
-            } else if (s != UcsConstants.STATUS.UCS_OK) {
+            } else if (s != Ucp.OK) {
                 pull.abandon(ctx);
                 pull = null;
                 fail("UCP get failed with UCS status " + s);
