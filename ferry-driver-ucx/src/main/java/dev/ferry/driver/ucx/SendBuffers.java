@@ -10,8 +10,7 @@ import java.lang.foreign.MemorySegment;
  * are busy, up to {@link #MAX}: an eager send is DONE once copied into a buffer (the caller's
  * memory is free) while UCX may still hold it, and a receiver that does not progress (its
  * shared-memory FIFO full) is absorbed by up to that many. Sends are UCP requests made through
- * {@link Ucp}; a completed one is released when seen, its status kept. The context's lock guards
- * every call.
+ * {@link Ucp}, kept in {@link RequestSlots}. The context's lock guards every call.
  */
 final class SendBuffers {
     static final int START = 8;
@@ -31,10 +30,8 @@ final class SendBuffers {
     /** Whole buffers (header and payload), and their payload slices. */
     final MemorySegment[] msg = new MemorySegment[MAX];
     final MemorySegment[] payload = new MemorySegment[MAX];
-    /** The UCP request of each buffer's last send, 0 once it completed (or done at once). */
-    private final long[] req = new long[MAX];
-    /** The last send's UCS status, {@link Ucp#INPROGRESS} while UCX holds the buffer. */
-    final int[] status = new int[MAX];
+    /** Each buffer's last send. */
+    private final RequestSlots req = new RequestSlots(MAX);
     /** Handed to a caller by sendBufGet, not posted yet. */
     final boolean[] held = new boolean[MAX];
     /** Sends made from each buffer: a packet whose count is older was completed, the buffer reused. */
@@ -64,31 +61,13 @@ final class SendBuffers {
      * still holds the buffer afterwards.
      */
     boolean send(int i, long ep, long length, long tag) {
-        long r = Ucp.tagSend(ep, msg[i].address(), length, tag);
-        if (r == 0 || Ucp.isError(r)) {
-            req[i] = 0;
-            status[i] = (int) r;
-            return false;
-        }
-        req[i] = r;
-        status[i] = Ucp.INPROGRESS;
-        return !completed(i);
+        req.started(i, Ucp.tagSend(ep, msg[i].address(), length, tag));
+        return !req.completed(i);
     }
 
-    /** Buffer i's last send has completed (its request released then). */
-    private boolean completed(int i) {
-        long r = req[i];
-        if (r == 0) {
-            return true;
-        }
-        int s = Ucp.check(r);
-        if (s == Ucp.INPROGRESS) {
-            return false;
-        }
-        Ucp.free(r);
-        req[i] = 0;
-        status[i] = s;
-        return true;
+    /** The last status seen of buffer i's last send ({@link Ucp#INPROGRESS} while UCX holds it); no UCP call. */
+    int status(int i) {
+        return req.status(i);
     }
 
     /** A free buffer's index, taken in turn (one more is made while under {@link #MAX}), or -1. */
@@ -96,7 +75,7 @@ final class SendBuffers {
         int n = count;
         for (int k = 0; k < n; k++) {
             int i = (next + k) % n;
-            if (!held[i] && completed(i)) {
+            if (!held[i] && req.completed(i)) {
                 next = (i + 1) % n;
                 return i;
             }
@@ -106,10 +85,6 @@ final class SendBuffers {
 
     /** Some send UCX still holds (completed ones are released here). */
     boolean busy() {
-        boolean busy = false;
-        for (int i = 0; i < count; i++) {
-            busy |= !completed(i);
-        }
-        return busy;
+        return req.busy(count);
     }
 }

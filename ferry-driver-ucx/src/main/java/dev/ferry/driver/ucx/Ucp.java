@@ -18,12 +18,13 @@ import java.lang.invoke.MethodHandle;
  * JUCX 1.12's JNI methods (each call builds a {@code UcpRequest} object from native code) and
  * about 0.37 us through the same UCP calls made here (a two-worker loop in one thread, both
  * measured in one run). Requests made here carry no callback: they are tested with
- * {@code ucp_request_check_status} / {@code ucp_tag_recv_request_test} and released with
+ * {@code ucp_request_check_status} ({@code ucp_tag_recv_request_test} also gives a receive's
+ * tag and length) and released with
  * {@code ucp_request_free}. Progress stays with JUCX ({@code UcpWorker.progress}): UCX calls
  * JUCX's endpoint error handler from progress, and that handler's {@code FindClass} resolves
  * JUCX's classes only from a JNI method's frame; from an FFM downcall it searches the boot
  * loader, fails, and the JVM crashes (seen in the conformance kit's dead-peer tests). A JNI
- * progress call costs no more than this one did once the requests are made here.
+ * progress call costs about what an FFM one does once the requests are made here.
  *
  * <p>{@code ucs_status_t} is a packed enum, one signed byte: statuses are read as bytes.
  *

@@ -493,7 +493,7 @@ final class UcxInstance implements DriverInstance {
             // The bytes were copied into the driver's buffer at post: the caller's memory is free.
             // UCX may still hold the buffer (the receiver is slow); a failure known now is BROKEN.
             // Only the kept status is read: no lock is taken here, so no UCP call is made.
-            int st = sends.status[i];
+            int st = sends.status(i);
             if (st == Ucp.INPROGRESS) {
                 return state == State.BROKEN ? Status.BROKEN : Status.DONE;
             }
