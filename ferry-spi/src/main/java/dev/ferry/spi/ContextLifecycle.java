@@ -3,6 +3,7 @@ package dev.ferry.spi;
 import java.util.Arrays;
 import java.util.Objects;
 import java.util.function.IntFunction;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 
 /**
@@ -18,6 +19,8 @@ import java.util.function.Supplier;
  * public DriverUrl init() { life.beginInit(); DriverUrl url = ...; life.initialized(); return url; }
  * public DriverInstance newInstance() { return life.add(() -> new MyInstance(this)); }
  * public void close() { MyInstance[] all = life.close(); if (all == null) return; ... }
+ * // probe-any, round robin (a method reference that captures nothing allocates nothing)
+ * MyInstance next = life.nextReady(MyInstance::hasIncoming);
  * }</pre>
  *
  * @param <I> the driver's instance type
@@ -28,6 +31,8 @@ public final class ContextLifecycle<I> {
     private boolean initialized;
     private volatile boolean closed;
     private volatile I[] instances;
+    /** Where the next {@link #nextReady} scan starts: after the instance served last. */
+    private int nextProbe;
 
     /**
      * @param what     how errors name the context, e.g. "shm driver context"
@@ -84,6 +89,24 @@ public final class ContextLifecycle<I> {
     /** The instances, in creation order; never modified (a new array replaces it). */
     public I[] instances() {
         return instances;
+    }
+
+    /**
+     * Probe-any's fair scan: the first instance, starting after the one this returned last, for
+     * which {@code ready} holds (it is asked of each in turn and may take what it finds, e.g. a
+     * readiness hint), or null. Called by one receive-any caller at a time, as seed 000 lets.
+     */
+    public I nextReady(Predicate<? super I> ready) {
+        I[] all = instances;
+        int n = all.length;
+        for (int k = 0; k < n; k++) {
+            int i = (nextProbe + k) % n;
+            if (ready.test(all[i])) {
+                nextProbe = i + 1;
+                return all[i];
+            }
+        }
+        return null;
     }
 
     public boolean isClosed() {

@@ -45,4 +45,23 @@ class ContextLifecycleTest {
         assertThrows(IllegalStateException.class, life::checkOpen);
         assertSame(all, life.instances());
     }
+
+    @Test
+    void nextReadyServesRoundRobinStartingAfterTheLastServed() {
+        ContextLifecycle<String> life = new ContextLifecycle<>("test context", String[]::new);
+        life.beginProperties();
+        life.beginInit();
+        life.initialized();
+        assertNull(life.nextReady(s -> true), "no instances");
+        life.add(() -> "a");
+        life.add(() -> "b");
+        life.add(() -> "c");
+        assertEquals("a", life.nextReady(s -> true));
+        assertEquals("b", life.nextReady(s -> true), "the next scan starts after the one served");
+        assertEquals("c", life.nextReady(s -> true));
+        assertEquals("a", life.nextReady(s -> true), "wraps around");
+        assertEquals("c", life.nextReady(s -> s.equals("c")), "skips those not ready");
+        assertEquals("a", life.nextReady(s -> !s.equals("b")), "after c comes a");
+        assertNull(life.nextReady(s -> false));
+    }
 }

@@ -24,7 +24,6 @@ final class SelfContext implements DriverContext {
 
     private final ContextLifecycle<SelfInstance> life = new ContextLifecycle<>("self driver context", SelfInstance[]::new);
     private volatile String address;
-    private int nextProbe;
     private volatile Thread anyWaiter;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
 
@@ -83,18 +82,12 @@ final class SelfContext implements DriverContext {
         if (life.isClosed()) {
             return Status.CLOSED;
         }
-        SelfInstance[] all = life.instances();
-        int n = all.length;
-        int start = nextProbe;
-        for (int k = 0; k < n; k++) {
-            int i = (start + k) % n;
-            if (all[i].hasIncoming()) {
-                nextProbe = i + 1; // round robin: the next probe starts after the one served
-                ready.instance = all[i];
-                return Status.DONE;
-            }
+        SelfInstance next = life.nextReady(SelfInstance::hasIncoming);
+        if (next == null) {
+            return Status.NOT_YET;
         }
-        return Status.NOT_YET;
+        ready.instance = next;
+        return Status.DONE;
     }
 
     @Override

@@ -55,7 +55,6 @@ final class ShmContext implements DriverContext {
     private MemorySegment map;
     private DriverUrl url;
     private byte[] urlBytes;
-    private int nextProbe;
     private int requestsSeen;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
     private final List<MemorySegment> arenas = new ArrayList<>();
@@ -287,17 +286,12 @@ final class ShmContext implements DriverContext {
         if (life.isClosed()) {
             return Status.CLOSED;
         }
-        ShmInstance[] all = life.instances();
-        int n = all.length;
-        for (int k = 0; k < n; k++) {
-            int i = (nextProbe + k) % n;
-            if (all[i].hasIncoming()) {
-                nextProbe = i + 1;
-                ready.instance = all[i];
-                return Status.DONE;
-            }
+        ShmInstance next = life.nextReady(ShmInstance::hasIncoming);
+        if (next == null) {
+            return Status.NOT_YET;
         }
-        return Status.NOT_YET;
+        ready.instance = next;
+        return Status.DONE;
     }
 
     @Override

@@ -69,7 +69,6 @@ final class TcpContext implements DriverContext {
     /** Peers that asked to be connected (acceptProbe), oldest first. */
     private final ArrayDeque<byte[]> requests = new ArrayDeque<>();
     private volatile int requestCount;
-    private int nextProbe;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
 
     TcpContext(Hints hints) {
@@ -304,19 +303,12 @@ final class TcpContext implements DriverContext {
 
     /** Serves the instances marked ready, or holding buffered bytes, round robin. */
     private Status pick(InstanceRef ready) {
-        TcpInstance[] all = life.instances();
-        int n = all.length;
-        for (int k = 0; k < n; k++) {
-            int i = (nextProbe + k) % n;
-            TcpInstance inst = all[i];
-            if (inst.readyHint || inst.hasBufferedData()) {
-                inst.readyHint = false;
-                nextProbe = i + 1;
-                ready.instance = inst;
-                return Status.DONE;
-            }
+        TcpInstance next = life.nextReady(TcpInstance::takeReady);
+        if (next == null) {
+            return Status.NOT_YET;
         }
-        return Status.NOT_YET;
+        ready.instance = next;
+        return Status.DONE;
     }
 
     @Override

@@ -91,6 +91,15 @@ final class TcpInstance implements DriverInstance {
         return buffered;
     }
 
+    /** For probe-any's scan: the selector marked this ready, or bytes are buffered; the mark is taken. */
+    boolean takeReady() {
+        if (readyHint || hasBufferedData()) {
+            readyHint = false;
+            return true;
+        }
+        return false;
+    }
+
     // ---- connection -------------------------------------------------------------------------
 
     @Override

@@ -128,7 +128,6 @@ final class UcxContext implements DriverContext {
     private final Map<ByteBuffer, ArrayDeque<UcxWire.Hello>> unclaimed = new HashMap<>();
     /** Peers that asked to be connected (acceptProbe), oldest first. */
     private final ArrayDeque<byte[]> requests = new ArrayDeque<>();
-    private int nextProbe;
     private int progressCalls;
     private long nextLivenessCheck;
 
@@ -541,17 +540,12 @@ final class UcxContext implements DriverContext {
 
     /** Fair scan from where the last one stopped; lock held. */
     private Status probe(InstanceRef ready) {
-        UcxInstance[] all = life.instances();
-        int n = all.length;
-        for (int i = 0; i < n; i++) {
-            int k = (nextProbe + i) % n;
-            if (all[k].hasData()) {
-                nextProbe = k + 1;
-                ready.instance = all[k];
-                return Status.DONE;
-            }
+        UcxInstance next = life.nextReady(UcxInstance::hasData);
+        if (next == null) {
+            return Status.NOT_YET;
         }
-        return Status.NOT_YET;
+        ready.instance = next;
+        return Status.DONE;
     }
 
     @Override
