@@ -14,13 +14,22 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The receiving side of one rendezvous: the remote keys of the sender's descriptor unpacked, and
- * one UCP get per stretch where a remote segment meets a segment of the posted layout
- * (target-initiated, seed 001). What does not fit the posted memory is not pulled.
+ * The receiving side of one rendezvous (target-initiated, seed 001). With a BY_TAG descriptor
+ * and posted memory that is one native range able to take it all, one tagged receive of the BULK
+ * message straight into it (UCX's rendezvous then reads the sender's memory itself). Otherwise
+ * the remote keys of the descriptor unpacked, and one UCP get per stretch where a remote segment
+ * meets a segment of the posted layout; what does not fit the posted memory is not pulled, and a
+ * BULK message is then consumed with an empty receive once the gets are done.
  */
 final class Pull {
     final long total;
     final long room;
+    /** The descriptor's BULK tag, 0 without BY_TAG. */
+    private final long bulkTag;
+    /** The tagged receive of the BULK message, while it runs. */
+    private long tagRequest;
+    private int tagStatus = Ucp.INPROGRESS;
+    private boolean byTag;
     private final List<UcpRequest> gets = new ArrayList<>();
     private final List<UcpRemoteKey> keys = new ArrayList<>();
     /** Heap destinations, pulled into native staging and copied after the gets. */
@@ -30,9 +39,10 @@ final class Pull {
     }
     private int checked;
 
-    private Pull(long total, long room) {
+    private Pull(long total, long room, long bulkTag) {
         this.total = total;
         this.room = room;
+        this.bulkTag = bulkTag;
     }
 
     static Pull start(UcpEndpoint ep, MemorySegment desc, DataLayout into, UcxContext ctx) {
@@ -41,7 +51,22 @@ final class Pull {
         if (n < 0 || total < 0) {
             throw new IllegalArgumentException("descriptor with " + n + " segments of " + total + " bytes");
         }
-        Pull p = new Pull(total, into.size());
+        long bulkTag = UcxWire.rtsBulkTag(desc);
+        if (bulkTag != 0 && (bulkTag & 0xf000_0000_0000_0000L) != UcxWire.KIND_BULK) {
+            throw new IllegalArgumentException(String.format("descriptor with BULK tag 0x%016x", bulkTag));
+        }
+        Pull p = new Pull(total, into.size(), bulkTag);
+        long whole = bulkTag != 0 ? wholeRange(into, total) : 0;
+        if (whole != 0) {
+            p.byTag = true;
+            long r = Ucp.tagRecv(ctx.workerHandle, whole, total, bulkTag, UcxWire.FULL_MASK);
+            if (r == 0 || Ucp.isError(r)) {
+                p.tagStatus = (int) r;
+            } else {
+                p.tagRequest = r;
+            }
+            return p;
+        }
         DataCursor local = new DataCursor().reset(into);
         long off = UcxWire.RTS_HEADER;
         long left = Math.min(total, p.room);
@@ -77,8 +102,42 @@ final class Pull {
         return p;
     }
 
+    /** The address of the one native range of {@code into} that holds {@code total} bytes, else 0. */
+    private static long wholeRange(DataLayout into, long total) {
+        long found = 0;
+        for (long i = 0; i < into.segmentCount(); i++) {
+            long len = into.segmentLength(i);
+            if (len == 0) {
+                continue;
+            }
+            MemorySegment base = into.segmentBase(i);
+            if (found != 0 || len < total || !base.isNative()) {
+                return 0;
+            }
+            found = base.address() + into.segmentOffset(i);
+        }
+        return found;
+    }
+
+    /** Whether the sender waits for a FIN (a rendezvous without BY_TAG). */
+    boolean needsFin() {
+        return bulkTag == 0;
+    }
+
     /** UCS_OK when every get is done, UCS_INPROGRESS while some run, else the first error. */
     int poll() {
+        if (byTag) {
+            if (tagRequest != 0) {
+                int st = Ucp.check(tagRequest);
+                if (st == Ucp.INPROGRESS) {
+                    return st;
+                }
+                Ucp.free(tagRequest);
+                tagRequest = 0;
+                tagStatus = st;
+            }
+            return tagStatus;
+        }
         while (checked < gets.size()) {
             UcpRequest g = gets.get(checked);
             if (!g.isCompleted()) {
@@ -100,10 +159,19 @@ final class Pull {
         for (HeapCopy c : heapCopies) {
             MemorySegment.copy(c.staging(), 0, c.destination(), c.offset(), c.staging().byteSize());
         }
+        if (bulkTag != 0 && !byTag) {
+            // pulled by gets: the BULK message is consumed (truncated to nothing), which completes the send
+            ctx.orphans.adopt(Ucp.tagRecv(ctx.workerHandle, ctx.scratch.address(), 0, bulkTag, UcxWire.FULL_MASK));
+        }
         abandon(ctx);
     }
 
     void abandon(UcxContext ctx) {
+        if (tagRequest != 0) {
+            Ucp.cancel(ctx.workerHandle, tagRequest);
+            ctx.orphans.adopt(tagRequest);
+            tagRequest = 0;
+        }
         for (UcpRequest g : gets) {
             if (!g.isCompleted()) {
                 ctx.worker.cancelRequest(g);

@@ -8,16 +8,27 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The sending side of one rendezvous: the registrations of the packet's memory (pinned until the
- * receiver's FIN), and the descriptor written into a send buffer. Memory on the Java heap, or a
- * layout with more segments than a descriptor holds, is first packed into registered memory of
- * the driver's own (one copy, then still pulled by the receiver).
+ * receiver's FIN, or until the BULK send completes), and the descriptor written into a send
+ * buffer. Memory on the Java heap, or a layout with more segments than a descriptor holds, is
+ * first packed into registered memory of the driver's own (one copy, then still pulled by the
+ * receiver). When the bytes lie in one native range and a BULK tag is offered, the descriptor
+ * says BY_TAG and the same range goes out as a BULK message too ({@link UcxWire}).
  */
 final class Rendezvous {
     private final RegistrationCache.Registration[] regs;
     private final Arena staging;
     long descriptorLength;
+    /** Without BY_TAG: the FIN count that completes it. */
     long seq;
     boolean released;
+    /** The BULK message's tag, 0 without BY_TAG. */
+    long bulkTag;
+    /** Where the BULK message's bytes start (one native range). */
+    private long bulkAddress;
+    private long total;
+    /** The BULK send: a live request, 0 once ended. */
+    private long bulkRequest;
+    private int bulkStatus = Ucp.INPROGRESS;
 
     private Rendezvous(RegistrationCache.Registration[] regs, Arena staging) {
         this.regs = regs;
@@ -66,7 +77,7 @@ final class Rendezvous {
      * Registers (or takes the prefetched registrations of) the layout's memory and writes the
      * descriptor into {@code desc}. Lock held.
      */
-    static Rendezvous prepare(UcxContext ctx, DataLayout layout, MemorySegment desc, Object prefetched) {
+    static Rendezvous prepare(UcxContext ctx, DataLayout layout, MemorySegment desc, Object prefetched, long offeredBulkTag) {
         long n = layout.segmentCount();
         long total = layout.size();
         RegistrationCache.Registration[] regs = null;
@@ -90,16 +101,20 @@ final class Rendezvous {
                 }
             }
             if (size <= desc.byteSize()) {
-                UcxWire.writeRtsHeader(desc, total, count);
+                long bulkTag = count == 1 ? offeredBulkTag : 0; // one range: it can go as one BULK message
                 long off = UcxWire.RTS_HEADER;
+                long first = 0;
                 for (int i = 0; i < regs.length; i++) {
                     if (regs[i] != null) {
                         long addr = layout.segmentBase(i).address() + layout.segmentOffset(i);
+                        first = first == 0 ? addr : first;
                         off = UcxWire.writeRtsSegment(desc, off, addr, layout.segmentLength(i), regs[i].rkey);
                     }
                 }
+                UcxWire.writeRtsHeader(desc, total, count, bulkTag);
                 Rendezvous rdv = new Rendezvous(regs, null);
                 rdv.descriptorLength = off;
+                rdv.bulk(bulkTag, first, total);
                 return rdv;
             }
             for (RegistrationCache.Registration r : regs) {
@@ -119,10 +134,43 @@ final class Rendezvous {
             staging.close();
             throw e;
         }
-        UcxWire.writeRtsHeader(desc, total, 1);
+        UcxWire.writeRtsHeader(desc, total, 1, offeredBulkTag);
         Rendezvous rdv = new Rendezvous(new RegistrationCache.Registration[] {r}, staging);
         rdv.descriptorLength = UcxWire.writeRtsSegment(desc, UcxWire.RTS_HEADER, packed.address(), total, r.rkey);
+        rdv.bulk(offeredBulkTag, packed.address(), total);
         return rdv;
+    }
+
+    private void bulk(long tag, long address, long length) {
+        bulkTag = tag;
+        bulkAddress = address;
+        total = length;
+    }
+
+    /** With BY_TAG: sends the BULK message (after the descriptor, on the same endpoint). */
+    void sendBulk(long ep) {
+        long r = Ucp.tagSend(ep, bulkAddress, total, bulkTag);
+        if (r == 0 || Ucp.isError(r)) {
+            bulkStatus = (int) r;
+        } else {
+            bulkRequest = r;
+        }
+    }
+
+    /**
+     * With BY_TAG: {@link Ucp#INPROGRESS} while the BULK send runs, else how it ended (a receiver
+     * that pulled with gets consumes it with an empty receive: MESSAGE_TRUNCATED, also a success).
+     */
+    int bulkStatus() {
+        if (bulkRequest != 0) {
+            int st = Ucp.check(bulkRequest);
+            if (st != Ucp.INPROGRESS) {
+                Ucp.free(bulkRequest);
+                bulkRequest = 0;
+                bulkStatus = st;
+            }
+        }
+        return bulkStatus;
     }
 
     private static boolean allNative(DataLayout layout) {
@@ -143,10 +191,17 @@ final class Rendezvous {
         return true;
     }
 
-    /** After the FIN (or when the peer is gone): unpins the registrations, frees the staging. */
-    void release(UcxContext ctx) {
+    /**
+     * After the FIN or the BULK send's end (or when the peer is gone): unpins the registrations,
+     * frees the staging. False, and nothing done, while the BULK send still runs: UCX may still
+     * read that memory (tcp sends from it), so the caller keeps it and tries again later.
+     */
+    boolean release(UcxContext ctx) {
         if (released) {
-            return;
+            return true;
+        }
+        if (bulkRequest != 0 && bulkStatus() == Ucp.INPROGRESS) {
+            return false;
         }
         released = true;
         for (RegistrationCache.Registration r : regs) {
@@ -157,5 +212,6 @@ final class Rendezvous {
         if (staging != null) {
             staging.close();
         }
+        return true;
     }
 }

@@ -43,6 +43,8 @@ final class Ucp {
     /** UCS_INPROGRESS. */
     static final int INPROGRESS = 1;
     static final int OK = 0;
+    /** UCS_ERR_MESSAGE_TRUNCATED. */
+    static final int ERR_MESSAGE_TRUNCATED = -9;
     /** UCS_ERR_CANCELED. */
     static final int ERR_CANCELED = -16;
     /** UCS_ERR_LAST: status pointers from -this to -1 are errors. */

@@ -94,6 +94,9 @@ final class UcxContext implements DriverContext {
     final int bufferSize;
     final long rcacheBytes;
     final long livenessNanos;
+    private final String pull;
+    /** Large packets also go as BULK messages, taken by tagged receives (see {@link UcxWire}). */
+    boolean pullByTag;
     private final ContextLifecycle<UcxInstance> life = new ContextLifecycle<>("ucx driver context", UcxInstance[]::new);
     final ReentrantLock lock = new ReentrantLock();
     private volatile boolean sleeping;
@@ -109,7 +112,11 @@ final class UcxContext implements DriverContext {
     /** The worker's {@code ucp_worker_h}, for {@link Ucp}'s calls. */
     long workerHandle;
     RegistrationCache rcache;
+    /** Requests UCX still holds that nobody waits for. */
+    final Orphans orphans = new Orphans();
     final Arena arena = Arena.ofShared();
+    /** A valid address for empty receives. */
+    final MemorySegment scratch = arena.allocate(8, 8);
     private DriverUrl url;
     byte[] urlBytes;
     final String hostId = hostId();
@@ -152,6 +159,10 @@ final class UcxContext implements DriverContext {
             throw new DriverException("FERRY_UCX_LIVENESS_MS must be at least 1: " + live);
         }
         this.livenessNanos = TimeUnit.MILLISECONDS.toNanos(live);
+        this.pull = UcxSettings.PULL.value().strip();
+        if (!List.of("auto", "get", "tag").contains(pull)) {
+            throw new DriverException("FERRY_UCX_PULL must be auto, get or tag, not '" + pull + "'");
+        }
     }
 
     // ---- properties, init -----------------------------------------------------------------------
@@ -176,8 +187,9 @@ final class UcxContext implements DriverContext {
                 params.setConfig("TLS", tls.strip());
             }
             if (System.getenv("UCX_PROTO_ENABLE") == null) {
-                // UCX 1.13's protocol framework: without it ucp_get with a cma-registered key is
-                // emulated through active messages (3 GB/s here); with it, a cma zero-copy read (8 GB/s)
+                // UCX 1.13's protocol framework: with it the tagged rendezvous over shared memory
+                // reads the sender's memory with cma (process_vm_readv); without it the bytes are
+                // copied through the mm FIFO (both counted with strace on the bandwidth benchmark)
                 params.setConfig("PROTO_ENABLE", "y");
             }
             if (System.getenv("UCX_MM_FIFO_SIZE") == null && mayUseSharedMemory(tls)) {
@@ -206,6 +218,10 @@ final class UcxContext implements DriverContext {
         }
         // UCX 1.13's shared-memory transports refuse the peer error handling mode
         peerFailureDetection = tp.transport() == Transport.REMOTE;
+        // Without RDMA (or xpmem) UCX 1.13 emulates ucp_get with active messages: the sender's
+        // worker copies the bytes through the transport's buffers, and no process_vm_readv is made
+        // (counted with strace). Its tagged rendezvous reads the sender's memory with cma instead.
+        pullByTag = pull.equals("tag") || (pull.equals("auto") && !tp.rdma() && !transports.toString().contains("xpmem"));
         Capabilities caps = Capabilities.builder()
                 .supportsData(true)
                 .supportsBufSend(true)
@@ -396,6 +412,9 @@ final class UcxContext implements DriverContext {
         turn();
         if (helloReq.isCompleted()) {
             takeHellos();
+        }
+        if (orphans.any()) {
+            orphans.sweep();
         }
         if ((++progressCalls & 63) == 0) {
             long now = System.nanoTime();
@@ -644,7 +663,7 @@ final class UcxContext implements DriverContext {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         while (System.nanoTime() - end < 0) {
             turn();
-            boolean busy = helloReq != null && !helloReq.isCompleted();
+            boolean busy = (helloReq != null && !helloReq.isCompleted()) | orphans.sweep();
             for (UcxInstance inst : all) {
                 busy |= inst.busyClosing();
             }

@@ -63,7 +63,12 @@ final class UcxInstance implements DriverInstance {
     /** The send buffer {@link #reserve()} found. */
     private int reserved;
     private long dataSent;
+    /** Rendezvous sent without BY_TAG: the FIN count each waits for. */
     private long rdvSent;
+    /** BULK messages sent: their tags' count. */
+    private long bulkSent;
+    /** Rendezvous given up on (the peer is gone) whose BULK send UCX still holds. */
+    private final java.util.ArrayList<Rendezvous> lingering = new java.util.ArrayList<>();
 
     // FIN, BYE
     private ControlChannel control;
@@ -296,7 +301,9 @@ final class UcxInstance implements DriverInstance {
     }
 
     boolean busyClosing() {
-        return (closeReq != null && !closeReq.isCompleted()) || (ring != null && (ring.busy() || control.busy() | sends.busy()));
+        lingering.removeIf(r -> r.release(ctx));
+        return (closeReq != null && !closeReq.isCompleted()) || (ring != null && (ring.busy() || control.busy() | sends.busy()))
+                || !lingering.isEmpty();
     }
 
     // ---- control messages -----------------------------------------------------------------------
@@ -461,14 +468,21 @@ final class UcxInstance implements DriverInstance {
                 sendEager(i, size, packet);
                 return Status.DONE;
             }
-            Rendezvous rdv = Rendezvous.prepare(ctx, layout, sends.payload[i], packet.sendPrefetch);
+            long offered = ctx.pullByTag ? UcxWire.bulkTag(bulkSent + 1, peerId) : 0;
+            Rendezvous rdv = Rendezvous.prepare(ctx, layout, sends.payload[i], packet.sendPrefetch, offered);
             packet.sendPrefetch = null; // its registrations now belong to the rendezvous
             UcxWire.writeDataHeader(sends.msg[i], rdv.descriptorLength, UcxWire.FLAG_RTS);
             if (sends.send(i, epHandle, UcxWire.DATA_HEADER + rdv.descriptorLength, UcxWire.tag(UcxWire.KIND_DATA, peerId))) {
                 ctx.backlog = true;
             }
             dataSent++;
-            rdv.seq = ++rdvSent;
+            if (rdv.bulkTag != 0) {
+                bulkSent++;
+                rdv.sendBulk(epHandle);
+                ctx.backlog = true; // the BULK send moves on only when this worker progresses
+            } else {
+                rdv.seq = ++rdvSent;
+            }
             packet.driverData = rdv;
             return Status.DONE;
         } catch (UcxException e) {
@@ -510,12 +524,23 @@ final class UcxInstance implements DriverInstance {
                 }
                 ctx.progress();
                 pump();
-                if (control.finsReceived >= rdv.seq) {
+                if (rdv.bulkTag != 0) {
+                    int st = rdv.bulkStatus();
+                    if (st == Ucp.OK || st == Ucp.ERR_MESSAGE_TRUNCATED) {
+                        rdv.release(ctx); // taken whole, or consumed after the receiver's gets
+                        return Status.DONE;
+                    }
+                    if (st != Ucp.INPROGRESS && st != Ucp.ERR_CANCELED) {
+                        fail("the BULK send failed with UCS status " + st);
+                    }
+                } else if (control.finsReceived >= rdv.seq) {
                     rdv.release(ctx);
                     return Status.DONE;
                 }
                 if (state == State.BROKEN || state == State.CLOSED || control.peerClosed) {
-                    rdv.release(ctx);
+                    if (!rdv.release(ctx) && !lingering.contains(rdv)) {
+                        lingering.add(rdv);
+                    }
                     return state == State.CLOSED || control.peerClosed ? Status.CLOSED : Status.BROKEN;
                 }
                 return Status.NOT_YET;
@@ -771,8 +796,10 @@ final class UcxInstance implements DriverInstance {
                 posted.length(pull.total);
                 postedResult = pull.total > pull.room ? Status.INVALID : Status.DONE;
                 pull.finish(ctx);
+                if (pull.needsFin()) {
+                    control.owe();
+                }
                 pull = null;
-                control.owe();
                 pump();
             }
         }

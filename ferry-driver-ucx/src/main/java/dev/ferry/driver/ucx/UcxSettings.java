@@ -10,6 +10,9 @@ final class UcxSettings {
             "ucx: the UCX transports to use (UCX_TLS syntax, e.g. 'sm' or 'tcp' or 'rc,sm'); unset: UCX_TLS, else all");
     static final Setting BUFFER = new Setting("FERRY_UCX_BUFFER", "8192",
             "ucx: bytes of a driver buffer; packets up to this size go eagerly, larger ones by a zero-copy UCP get");
+    static final Setting PULL = new Setting("FERRY_UCX_PULL", "auto",
+            "ucx: how a receiver pulls a packet larger than a buffer: 'get' (UCP gets with the sender's remote keys), 'tag' (UCX's"
+            + " tagged rendezvous, which reads with cma where UCP gets are emulated), 'auto' (get with an RDMA transport, else tag)");
     static final Setting RCACHE_BYTES = new Setting("FERRY_UCX_RCACHE_BYTES", "1073741824",
             "ucx: bytes of idle memory registrations kept for reuse (least recently used leave first); 0: none kept");
     static final Setting LIVENESS_MS = new Setting("FERRY_UCX_LIVENESS_MS", "100",
@@ -21,6 +24,6 @@ final class UcxSettings {
     }
 
     static List<Setting> all() {
-        return List.of(TLS, BUFFER, RCACHE_BYTES, LIVENESS_MS, JOB_KEY);
+        return List.of(TLS, BUFFER, PULL, RCACHE_BYTES, LIVENESS_MS, JOB_KEY);
     }
 }

@@ -10,8 +10,8 @@ import java.util.zip.CRC32;
  *
  * <p><b>Tag</b> (64 bits):
  * <pre>
- * bits 63..60  kind: HELLO 1, DATA 2, FIN 3, BYE 4
- * bits 59..32  0
+ * bits 63..60  kind: HELLO 1, DATA 2, FIN 3, BYE 4, BULK 5
+ * bits 59..32  0; for BULK the low 28 bits of the sender's count of BULK messages to that instance
  * bits 31..0   the receiving instance's id (0 for HELLO, which goes to the context)
  * </pre>
  * Receives match every bit. Every message carries its own length: JUCX 1.12 reports neither the
@@ -35,13 +35,20 @@ import java.util.zip.CRC32;
  * the packet's bytes (eager, at most the buffer size) or, with RTS, a descriptor of the sender's
  * registered memory, pulled by the receiver with UCP gets:
  * <pre>
- *  0 u64 total length      8 u32 segment count n   12 u32 reserved
- * 16 n x { u64 remote address, u64 length, u32 packed remote key length, remote key }
+ *  0 u64 total length      8 u32 segment count n   12 u32 flags (bit 0: BY_TAG)
+ * 16 u64 BULK tag (0 without BY_TAG)
+ * 24 n x { u64 remote address, u64 length, u32 packed remote key length, remote key }
  * </pre>
+ * With BY_TAG the same bytes also wait at the receiver as a BULK message (UCX's own tagged
+ * rendezvous, which reads the sender's memory with cma where UCP gets would be emulated): the
+ * receiver takes it with a tagged receive straight into the posted memory, or, when that memory
+ * cannot take it whole (heap, several segments, too short), pulls with gets and then consumes the
+ * BULK message with an empty receive. Either way the BULK send's completion completes the send:
+ * no FIN follows a BY_TAG rendezvous.
  *
- * <p><b>FIN</b> (receiver to sender, after its gets): {@code u64} number of rendezvous the
- * receiver has completed on this instance (1, 2, ...). <b>BYE</b> (disconnect): {@code u64}
- * number of DATA messages sent before it.
+ * <p><b>FIN</b> (receiver to sender, after the gets of a rendezvous without BY_TAG): {@code u64}
+ * number of such rendezvous the receiver has completed on this instance (1, 2, ...).
+ * <b>BYE</b> (disconnect): {@code u64} number of DATA messages sent before it.
  */
 final class UcxWire {
     private UcxWire() {
@@ -51,11 +58,17 @@ final class UcxWire {
     static final long KIND_DATA = 2L << 60;
     static final long KIND_FIN = 3L << 60;
     static final long KIND_BYE = 4L << 60;
+    static final long KIND_BULK = 5L << 60;
     /** Exact match on every bit. */
     static final long FULL_MASK = -1L;
 
     static long tag(long kind, int instanceId) {
         return kind | (instanceId & 0xffff_ffffL);
+    }
+
+    /** The tag of the {@code count}-th BULK message to an instance (the count's low 28 bits). */
+    static long bulkTag(long count, int instanceId) {
+        return KIND_BULK | (count & 0x0fff_ffffL) << 32 | (instanceId & 0xffff_ffffL);
     }
 
     private static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED;
@@ -182,13 +195,21 @@ final class UcxWire {
 
     // ---- rendezvous descriptor ------------------------------------------------------------------
 
-    static final int RTS_HEADER = 16;
+    static final int RTS_HEADER = 24;
     static final int RTS_SEGMENT_HEADER = 20;
+    static final int RTS_BY_TAG = 1;
 
-    static void writeRtsHeader(MemorySegment m, long total, int segments) {
+    /** {@code bulkTag} 0: no BULK message, the receiver pulls with gets alone. */
+    static void writeRtsHeader(MemorySegment m, long total, int segments, long bulkTag) {
         m.set(U64, 0, total);
         m.set(U32, 8, segments);
-        m.set(U32, 12, 0);
+        m.set(U32, 12, bulkTag != 0 ? RTS_BY_TAG : 0);
+        m.set(U64, 16, bulkTag);
+    }
+
+    /** The BULK tag of a descriptor with BY_TAG, else 0. */
+    static long rtsBulkTag(MemorySegment m) {
+        return (m.get(U32, 12) & RTS_BY_TAG) != 0 ? m.get(U64, 16) : 0;
     }
 
     static long rtsTotal(MemorySegment m) {

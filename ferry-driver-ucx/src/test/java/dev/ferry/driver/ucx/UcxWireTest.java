@@ -80,7 +80,8 @@ class UcxWireTest {
             MemorySegment d = a.allocate(512);
             MemorySegment key = a.allocate(9);
             key.fill((byte) 5);
-            UcxWire.writeRtsHeader(d, 1L << 33, 2);
+            UcxWire.writeRtsHeader(d, 1L << 33, 2, 0);
+            assertEquals(0, UcxWire.rtsBulkTag(d), "no BY_TAG");
             long off = UcxWire.writeRtsSegment(d, UcxWire.RTS_HEADER, 0x7f00_0000_1000L, 1L << 32, key);
             assertEquals(UcxWire.RTS_HEADER + UcxWire.RTS_SEGMENT_HEADER + 9, off);
             UcxWire.writeRtsSegment(d, off, 0x7f00_0000_9000L, 1L << 32, key);
@@ -90,7 +91,23 @@ class UcxWireTest {
             assertEquals(1L << 32, UcxWire.segLength(d, UcxWire.RTS_HEADER));
             assertEquals(9, UcxWire.segKeyLength(d, UcxWire.RTS_HEADER));
             assertEquals(0x7f00_0000_9000L, UcxWire.segAddress(d, off));
+
+            long bulk = UcxWire.bulkTag(3, 7);
+            UcxWire.writeRtsHeader(d, 1L << 20, 1, bulk);
+            assertEquals(bulk, UcxWire.rtsBulkTag(d));
+            assertEquals(1, UcxWire.rtsSegments(d));
+            assertEquals(1L << 20, UcxWire.rtsTotal(d));
         }
+    }
+
+    @Test
+    void bulkTagsCountWithin28BitsAndNeverMeetOtherKinds() {
+        long t = UcxWire.bulkTag(5, 9);
+        assertEquals(UcxWire.KIND_BULK, t & (0xfL << 60));
+        assertEquals(5, (t >>> 32) & 0x0fff_ffffL);
+        assertEquals(9, t & 0xffff_ffffL);
+        assertEquals(UcxWire.bulkTag(1, 9), UcxWire.bulkTag(1 + (1L << 28), 9), "the count wraps in 28 bits");
+        assertEquals(UcxWire.KIND_BULK, UcxWire.bulkTag(-1, -1) & (0xfL << 60), "a wrapped count never reaches the kind");
     }
 
     @Test
