@@ -143,6 +143,11 @@ public final class BenchCommand {
                     RefShm.latency(ref, progress, printer::print);
                 } else {
                     RefShm.bandwidth(ref, ref.sizes(), progress, printer::print);
+                    try {
+                        RefReadv.bandwidth(ref, ref.sizes(), progress, printer::print);
+                    } catch (IllegalStateException e) {
+                        err.println("ferry bench: no ref-readv line: " + e.getMessage());
+                    }
                 }
                 RefNio.run(ref, ref.sizes(), progress, printer::print);
             }

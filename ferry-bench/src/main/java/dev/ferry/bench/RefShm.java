@@ -115,11 +115,22 @@ final class RefShm {
 
     /** memcpy bandwidth for each size, in one process. */
     static void bandwidth(BenchOptions o, List<Long> sizes, Progress progress, Consumer<Result> out) {
+        copyBandwidth(NAME, o, sizes, progress, out, (src, dst, size) -> MemorySegment.copy(src, 0, dst, 0, size));
+    }
+
+    /** One copy of {@code size} bytes from {@code src} to {@code dst}. */
+    interface Copier {
+        void copy(MemorySegment src, MemorySegment dst, long size);
+    }
+
+    /** The bandwidth of a copy between two off-heap buffers of this process, for each size. */
+    static void copyBandwidth(String name, BenchOptions o, List<Long> sizes, Progress progress, Consumer<Result> out, Copier copier) {
         long max = sizes.stream().mapToLong(Long::longValue).max().orElse(1);
         try (Arena arena = Arena.ofConfined()) {
             MemorySegment src = arena.allocate(Math.max(1, max), 4096);
             MemorySegment dst = arena.allocate(Math.max(1, max), 4096);
             src.fill((byte) 1);
+            dst.fill((byte) 2);
             for (long size : sizes) {
                 if (size == 0) {
                     continue;
@@ -127,20 +138,20 @@ final class RefShm {
                 long iterations = o.iterationsFor(size);
                 long batch = Math.max(1, Math.min(iterations, 65536 / size + 1));
                 int samples = (int) Math.max(1, iterations / batch);
-                o.warmUp(size, () -> MemorySegment.copy(src, 0, dst, 0, size));
+                o.warmUp(size, () -> copier.copy(src, dst, size));
                 double[] mbps = new double[samples];
                 double[] perCopyUs = new double[samples];
                 for (int s = 0; s < samples; s++) {
                     long start = System.nanoTime();
                     for (long i = 0; i < batch; i++) {
-                        MemorySegment.copy(src, 0, dst, 0, size);
+                        copier.copy(src, dst, size);
                     }
                     long t = System.nanoTime() - start;
                     mbps[s] = (double) batch * size / t * 1000;
                     perCopyUs[s] = t / (double) batch / 1000;
-                    progress.update(NAME + " bandwidth " + size + " B", s, samples);
+                    progress.update(name + " bandwidth " + size + " B", s, samples);
                 }
-                out.accept(new Result(BenchOptions.BANDWIDTH, NAME, size, samples * batch, Stats.median(perCopyUs),
+                out.accept(new Result(BenchOptions.BANDWIDTH, name, size, samples * batch, Stats.median(perCopyUs),
                         Stats.quantile(perCopyUs, 0.99), Stats.median(mbps), Map.of()));
             }
         }
