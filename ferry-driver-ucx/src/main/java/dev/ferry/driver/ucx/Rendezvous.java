@@ -147,9 +147,13 @@ final class Rendezvous {
         total = length;
     }
 
-    /** With BY_TAG: sends the BULK message (after the descriptor, on the same endpoint). */
+    /**
+     * With BY_TAG: sends the BULK message (after the descriptor, on the same endpoint). A
+     * synchronous send: one small enough for UCX to send eagerly must still not complete before
+     * the receiver has matched it, which a receiver pulling with gets does only after its gets.
+     */
     void sendBulk(long ep) {
-        long r = Ucp.tagSend(ep, bulkAddress, total, bulkTag);
+        long r = Ucp.tagSendSync(ep, bulkAddress, total, bulkTag);
         if (r == 0 || Ucp.isError(r)) {
             bulkStatus = (int) r;
         } else {

@@ -56,6 +56,7 @@ final class Ucp {
     static final long INFO_OFF_LENGTH = 8;
 
     private static final MethodHandle TAG_SEND;
+    private static final MethodHandle TAG_SEND_SYNC;
     private static final MethodHandle TAG_RECV;
     private static final MethodHandle RECV_TEST;
     private static final MethodHandle CHECK_STATUS;
@@ -72,6 +73,7 @@ final class Ucp {
         // state transition). Send, receive and cancel: ordinary downcalls.
         Linker.Option critical = Linker.Option.critical(false);
         TAG_SEND = l.downcallHandle(ucp.find("ucp_tag_send_nbx").orElseThrow(), FunctionDescriptor.of(j, j, j, j, j, ValueLayout.ADDRESS));
+        TAG_SEND_SYNC = l.downcallHandle(ucp.find("ucp_tag_send_sync_nbx").orElseThrow(), FunctionDescriptor.of(j, j, j, j, j, ValueLayout.ADDRESS));
         TAG_RECV = l.downcallHandle(ucp.find("ucp_tag_recv_nbx").orElseThrow(), FunctionDescriptor.of(j, j, j, j, j, j, ValueLayout.ADDRESS));
         RECV_TEST = l.downcallHandle(ucp.find("ucp_tag_recv_request_test").orElseThrow(), FunctionDescriptor.of(status, j, ValueLayout.ADDRESS), critical);
         CHECK_STATUS = l.downcallHandle(ucp.find("ucp_request_check_status").orElseThrow(), FunctionDescriptor.of(status, j), critical);
@@ -96,6 +98,18 @@ final class Ucp {
             return (long) TAG_SEND.invokeExact(ep, address, length, tag, PARAM);
         } catch (Throwable e) {
             throw unexpected("ucp_tag_send_nbx", e);
+        }
+    }
+
+    /**
+     * {@code ucp_tag_send_sync_nbx}: completes only once the receiver has matched the message
+     * (a message UCX sends eagerly would otherwise complete as soon as it left).
+     */
+    static long tagSendSync(long ep, long address, long length, long tag) {
+        try {
+            return (long) TAG_SEND_SYNC.invokeExact(ep, address, length, tag, PARAM);
+        } catch (Throwable e) {
+            throw unexpected("ucp_tag_send_sync_nbx", e);
         }
     }
 

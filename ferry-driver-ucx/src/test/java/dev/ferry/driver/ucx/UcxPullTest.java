@@ -11,7 +11,7 @@ import dev.ferry.spi.Status;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
@@ -29,11 +29,13 @@ import static org.junit.jupiter.api.Assertions.fail;
  * contexts of this JVM, for each way of pulling (FERRY_UCX_PULL): posted memory that takes it
  * whole (by tag: one tagged receive of the BULK message), memory on the Java heap and memory in
  * two segments (gets, then the BULK message consumed), and memory too short (the prefix that fits,
- * INVALID, the full length). In every case the sender's send completes DONE and the next packet
+ * INVALID, the full length), for packets of 1 MiB and of 1000 bytes (over a 256-byte buffer, so
+ * UCX sends their BULK messages eagerly: the synchronous send must still wait for the receiver's
+ * gets). In every case the sender's send completes DONE and the next packet
  * arrives intact, so nothing is left behind in UCX.
  */
 class UcxPullTest {
-    private static final long SIZE = 1 << 20;
+    private long size;
     private final Arena arena = Arena.ofShared();
     private DriverContext a;
     private DriverContext b;
@@ -56,9 +58,13 @@ class UcxPullTest {
         arena.close();
         System.clearProperty(UcxSettings.TLS.propertyName());
         System.clearProperty(UcxSettings.PULL.propertyName());
+        System.clearProperty(UcxSettings.BUFFER.propertyName());
     }
 
-    private void connect(String pull) throws Exception {
+    private void connect(String pull, long size) throws Exception {
+        this.size = size;
+        // a small buffer: the 1000-byte packets go by rendezvous, their BULK messages eagerly inside UCX
+        System.setProperty(UcxSettings.BUFFER.propertyName(), "256");
         System.setProperty(UcxSettings.TLS.propertyName(), "sm");
         System.setProperty(UcxSettings.PULL.propertyName(), pull);
         a = new UcxDriver().newContext(new Hints(2, 0, true, Map.of()));
@@ -91,13 +97,16 @@ class UcxPullTest {
     }
 
     /** Polls the send and the receive alternately (one thread: each side progresses its own worker) until both end. */
-    private Status[] complete(Packet sp, Packet rp) {
+    private Status[] complete(Packet sp, Packet rp, boolean byGets) {
         Status s = Status.NOT_YET;
         Status r = Status.NOT_YET;
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (s == Status.NOT_YET || r == Status.NOT_YET) {
             if (s == Status.NOT_YET) {
                 s = toB.sendPoll(sp);
+                if (byGets && s != Status.NOT_YET && r == Status.NOT_YET) {
+                    fail("the send ended " + s + " while the receiver's gets may still read its memory");
+                }
             }
             if (r == Status.NOT_YET) {
                 r = toA.recvPoll(rp);
@@ -109,43 +118,44 @@ class UcxPullTest {
         return new Status[] {s, r};
     }
 
-    private void sendOne(int seed, MemorySegment out, DataLayout into, long room, Supplier<MemorySegment> received) {
+    /** {@code byGets}: the receiver's memory cannot take the packet whole, so it pulls with gets. */
+    private void sendOne(int seed, MemorySegment out, DataLayout into, long room, boolean byGets, Supplier<MemorySegment> received) {
         fill(out, seed);
         Packet sp = new Packet().useData(DataLayout.contiguous(out));
         Packet rp = new Packet().useData(into);
         assertEquals(Status.DONE, toB.sendPost(sp));
         assertEquals(Status.DONE, toA.recvPost(rp));
-        Status[] st = complete(sp, rp);
+        Status[] st = complete(sp, rp, byGets);
         assertEquals(Status.DONE, st[0], "the send completes");
-        assertEquals(room >= SIZE ? Status.DONE : Status.INVALID, st[1], "the receive");
-        assertEquals(SIZE, rp.length(), "the packet's full length");
-        check(received.get(), 0, Math.min(room, SIZE), seed, "received bytes");
+        assertEquals(room >= size ? Status.DONE : Status.INVALID, st[1], "the receive");
+        assertEquals(size, rp.length(), "the packet's full length");
+        check(received.get(), 0, Math.min(room, size), seed, "received bytes");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"tag", "get"})
-    void everyKindOfPostedMemoryTakesALargePacket(String pull) throws Exception {
-        connect(pull);
-        MemorySegment out = arena.allocate(SIZE, 64);
+    @CsvSource({"tag, 1048576", "get, 1048576", "tag, 1000", "get, 1000"})
+    void everyKindOfPostedMemoryTakesALargePacket(String pull, long packetSize) throws Exception {
+        connect(pull, packetSize);
+        MemorySegment out = arena.allocate(size, 64);
         // whole: one native range
-        MemorySegment whole = arena.allocate(SIZE, 64);
-        sendOne(1, out, DataLayout.contiguous(whole), SIZE, () -> whole);
+        MemorySegment whole = arena.allocate(size, 64);
+        sendOne(1, out, DataLayout.contiguous(whole), size, false, () -> whole);
         // the Java heap
-        byte[] heap = new byte[(int) SIZE];
-        sendOne(2, out, DataLayout.contiguous(MemorySegment.ofArray(heap)), SIZE, () -> MemorySegment.ofArray(heap));
+        byte[] heap = new byte[(int) size];
+        sendOne(2, out, DataLayout.contiguous(MemorySegment.ofArray(heap)), size, true, () -> MemorySegment.ofArray(heap));
         // two segments
-        MemorySegment first = arena.allocate(SIZE / 2, 64);
-        MemorySegment second = arena.allocate(SIZE / 2, 64);
-        MemorySegment joined = arena.allocate(SIZE, 64);
-        sendOne(3, out, IoVec.of(first, second), SIZE, () -> {
-            MemorySegment.copy(first, 0, joined, 0, SIZE / 2);
-            MemorySegment.copy(second, 0, joined, SIZE / 2, SIZE / 2);
+        MemorySegment first = arena.allocate(size / 2, 8);
+        MemorySegment second = arena.allocate(size / 2, 8);
+        MemorySegment joined = arena.allocate(size, 64);
+        sendOne(3, out, IoVec.of(first, second), size, true, () -> {
+            MemorySegment.copy(first, 0, joined, 0, size / 2);
+            MemorySegment.copy(second, 0, joined, size / 2, size / 2);
             return joined;
         });
         // too short: the prefix, INVALID
-        MemorySegment shorter = arena.allocate(SIZE / 4, 64);
-        sendOne(4, out, DataLayout.contiguous(shorter), SIZE / 4, () -> shorter);
+        MemorySegment shorter = arena.allocate(size / 4, 64);
+        sendOne(4, out, DataLayout.contiguous(shorter), size / 4, true, () -> shorter);
         // and the next one is intact
-        sendOne(5, out, DataLayout.contiguous(whole), SIZE, () -> whole);
+        sendOne(5, out, DataLayout.contiguous(whole), size, false, () -> whole);
     }
 }
