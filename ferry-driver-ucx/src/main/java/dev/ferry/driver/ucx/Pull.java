@@ -26,10 +26,8 @@ final class Pull {
     final long room;
     /** The descriptor's BULK tag, 0 without BY_TAG. */
     private final long bulkTag;
-    /** The tagged receive of the BULK message, while it runs. */
-    private long tagRequest;
-    private int tagStatus = Ucp.INPROGRESS;
-    private boolean byTag;
+    /** The tagged receive of the BULK message (taking it whole), else null. */
+    private RequestSlots tagRecv;
     private final List<UcpRequest> gets = new ArrayList<>();
     private final List<UcpRemoteKey> keys = new ArrayList<>();
     /** Heap destinations, pulled into native staging and copied after the gets. */
@@ -58,13 +56,8 @@ final class Pull {
         Pull p = new Pull(total, into.size(), bulkTag);
         long whole = bulkTag != 0 ? wholeRange(into, total) : 0;
         if (whole != 0) {
-            p.byTag = true;
-            long r = Ucp.tagRecv(ctx.workerHandle, whole, total, bulkTag, UcxWire.FULL_MASK);
-            if (r == 0 || Ucp.isError(r)) {
-                p.tagStatus = (int) r;
-            } else {
-                p.tagRequest = r;
-            }
+            p.tagRecv = new RequestSlots(1);
+            p.tagRecv.started(0, Ucp.tagRecv(ctx.workerHandle, whole, total, bulkTag, UcxWire.FULL_MASK));
             return p;
         }
         DataCursor local = new DataCursor().reset(into);
@@ -126,17 +119,8 @@ final class Pull {
 
     /** UCS_OK when every get is done, UCS_INPROGRESS while some run, else the first error. */
     int poll() {
-        if (byTag) {
-            if (tagRequest != 0) {
-                int st = Ucp.check(tagRequest);
-                if (st == Ucp.INPROGRESS) {
-                    return st;
-                }
-                Ucp.free(tagRequest);
-                tagRequest = 0;
-                tagStatus = st;
-            }
-            return tagStatus;
+        if (tagRecv != null) {
+            return tagRecv.completed(0) ? tagRecv.status(0) : Ucp.INPROGRESS;
         }
         while (checked < gets.size()) {
             UcpRequest g = gets.get(checked);
@@ -159,7 +143,7 @@ final class Pull {
         for (HeapCopy c : heapCopies) {
             MemorySegment.copy(c.staging(), 0, c.destination(), c.offset(), c.staging().byteSize());
         }
-        if (bulkTag != 0 && !byTag) {
+        if (bulkTag != 0 && tagRecv == null) {
             // pulled by gets: the BULK message is consumed (truncated to nothing), which completes the send
             ctx.orphans.adopt(Ucp.tagRecv(ctx.workerHandle, ctx.scratch.address(), 0, bulkTag, UcxWire.FULL_MASK));
         }
@@ -167,10 +151,9 @@ final class Pull {
     }
 
     void abandon(UcxContext ctx) {
-        if (tagRequest != 0) {
-            Ucp.cancel(ctx.workerHandle, tagRequest);
-            ctx.orphans.adopt(tagRequest);
-            tagRequest = 0;
+        if (tagRecv != null) {
+            tagRecv.cancel(0, ctx.workerHandle);
+            ctx.orphans.adopt(tagRecv.take(0));
         }
         for (UcpRequest g : gets) {
             if (!g.isCompleted()) {

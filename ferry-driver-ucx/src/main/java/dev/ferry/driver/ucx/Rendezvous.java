@@ -26,9 +26,8 @@ final class Rendezvous {
     /** Where the BULK message's bytes start (one native range). */
     private long bulkAddress;
     private long total;
-    /** The BULK send: a live request, 0 once ended. */
-    private long bulkRequest;
-    private int bulkStatus = Ucp.INPROGRESS;
+    /** The BULK send, once sent. */
+    private RequestSlots bulkSend;
 
     private Rendezvous(RegistrationCache.Registration[] regs, Arena staging) {
         this.regs = regs;
@@ -153,12 +152,8 @@ final class Rendezvous {
      * the receiver has matched it, which a receiver pulling with gets does only after its gets.
      */
     void sendBulk(long ep) {
-        long r = Ucp.tagSendSync(ep, bulkAddress, total, bulkTag);
-        if (r == 0 || Ucp.isError(r)) {
-            bulkStatus = (int) r;
-        } else {
-            bulkRequest = r;
-        }
+        bulkSend = new RequestSlots(1);
+        bulkSend.started(0, Ucp.tagSendSync(ep, bulkAddress, total, bulkTag));
     }
 
     /**
@@ -166,15 +161,10 @@ final class Rendezvous {
      * that pulled with gets consumes it with an empty receive: MESSAGE_TRUNCATED, also a success).
      */
     int bulkStatus() {
-        if (bulkRequest != 0) {
-            int st = Ucp.check(bulkRequest);
-            if (st != Ucp.INPROGRESS) {
-                Ucp.free(bulkRequest);
-                bulkRequest = 0;
-                bulkStatus = st;
-            }
+        if (bulkSend == null) {
+            return Ucp.INPROGRESS;
         }
-        return bulkStatus;
+        return bulkSend.completed(0) ? bulkSend.status(0) : Ucp.INPROGRESS;
     }
 
     private static boolean allNative(DataLayout layout) {
@@ -204,7 +194,7 @@ final class Rendezvous {
         if (released) {
             return true;
         }
-        if (bulkRequest != 0 && bulkStatus() == Ucp.INPROGRESS) {
+        if (bulkSend != null && !bulkSend.completed(0)) {
             return false;
         }
         released = true;

@@ -54,6 +54,13 @@ final class RequestSlots {
         return status[i];
     }
 
+    /** Slot i's live request, handed over (0 when it has ended): the slot forgets it. */
+    long take(int i) {
+        long r = completed(i) ? 0 : req[i];
+        req[i] = 0;
+        return r;
+    }
+
     /** Cancels slot i's request if it is still running; it completes on a later progress. */
     void cancel(int i, long worker) {
         if (!completed(i)) {

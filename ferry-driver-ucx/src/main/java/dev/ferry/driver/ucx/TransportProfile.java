@@ -16,19 +16,23 @@ import java.util.List;
  * @param latencyNs     one-way latency order of the best transport of that reach
  * @param bandwidthMBps bandwidth order of the best transport of that reach
  * @param rdma          an RDMA transport (InfiniBand, RoCE) is among them
+ * @param oneSidedGets  UCP gets are real one-sided reads (RDMA or xpmem); UCX 1.13 emulates them
+ *                      with active messages over the other transports
  */
-record TransportProfile(Transport transport, long latencyNs, long bandwidthMBps, boolean rdma) {
+record TransportProfile(Transport transport, long latencyNs, long bandwidthMBps, boolean rdma, boolean oneSidedGets) {
     private static final List<String> SHARED_MEMORY = List.of("sysv", "posix", "cma", "knem", "xpmem", "self");
     private static final List<String> RDMA = List.of("rc", "rc_verbs", "rc_mlx5", "rc_x", "dc", "dc_mlx5", "dc_x", "ud", "ud_verbs", "ud_mlx5", "ud_x");
 
     static TransportProfile of(List<String> tlDevices) {
         boolean network = false;
         boolean rdma = false;
+        boolean xpmem = false;
         long lat = Long.MAX_VALUE;
         long bw = 0;
         for (String td : tlDevices) {
             String tl = td.contains("/") ? td.substring(0, td.indexOf('/')) : td;
             if (SHARED_MEMORY.contains(tl)) {
+                xpmem |= tl.equals("xpmem");
                 continue;
             }
             network = true;
@@ -45,9 +49,9 @@ record TransportProfile(Transport transport, long latencyNs, long bandwidthMBps,
             }
         }
         if (network) {
-            return new TransportProfile(Transport.REMOTE, lat, bw, rdma);
+            return new TransportProfile(Transport.REMOTE, lat, bw, rdma, rdma || xpmem);
         }
-        return new TransportProfile(Transport.LOCAL, 500, 10_000, false);
+        return new TransportProfile(Transport.LOCAL, 500, 10_000, false, xpmem);
     }
 
     /** An InfiniBand or RoCE device is there (both appear under /sys/class/infiniband). */

@@ -221,7 +221,7 @@ final class UcxContext implements DriverContext {
         // Without RDMA (or xpmem) UCX 1.13 emulates ucp_get with active messages: the sender's
         // worker copies the bytes through the transport's buffers, and no process_vm_readv is made
         // (counted with strace). Its tagged rendezvous reads the sender's memory with cma instead.
-        pullByTag = pull.equals("tag") || (pull.equals("auto") && !tp.rdma() && !transports.toString().contains("xpmem"));
+        pullByTag = pull.equals("tag") || (pull.equals("auto") && !tp.oneSidedGets());
         Capabilities caps = Capabilities.builder()
                 .supportsData(true)
                 .supportsBufSend(true)

@@ -26,4 +26,12 @@ class RequestSlotsTest {
         s.ended(0, Ucp.OK);
         assertEquals(Ucp.OK, s.status(0));
     }
+
+    @Test
+    void anEndedRequestIsNotHandedOver() {
+        RequestSlots s = new RequestSlots(1);
+        s.started(0, 0);
+        assertEquals(0, s.take(0), "nothing left for UCX to end");
+        assertEquals(Ucp.OK, s.status(0), "the status stays");
+    }
 }

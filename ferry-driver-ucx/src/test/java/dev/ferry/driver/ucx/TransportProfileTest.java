@@ -37,6 +37,14 @@ class TransportProfileTest {
     }
 
     @Test
+    void getsAreOneSidedOnlyOverRdmaOrXpmem() {
+        assertFalse(TransportProfile.of(UcxContext.transports(SM)).oneSidedGets());
+        assertFalse(TransportProfile.of(UcxContext.transports(TCP)).oneSidedGets());
+        assertTrue(TransportProfile.of(List.of("posix/memory", "xpmem/memory")).oneSidedGets());
+        assertTrue(TransportProfile.of(List.of("posix/memory", "rc_mlx5/mlx5_0:1", "tcp/eth0")).oneSidedGets());
+    }
+
+    @Test
     void tcpIsRemoteWithoutRdmaAndInfinibandIsRdma() {
         TransportProfile tcp = TransportProfile.of(UcxContext.transports(TCP));
         assertEquals(Transport.REMOTE, tcp.transport());
