@@ -2,11 +2,15 @@ package dev.ferry.driver.ucx;
 
 import dev.ferry.spi.Transport;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
- * The reach and the order of latency and bandwidth of the UCX transports a context found
- * ({@code ucp_context_print_info}'s resources). UCP 1.13 exposes no per-transport performance
+ * The UCX transports a context found ({@code ucp_context_print_info}'s resources, parsed by
+ * {@link #transports}), their reach and their order of latency and bandwidth; also which
+ * transports a UCX_TLS value may bring in. UCP 1.13 exposes no per-transport performance
  * estimate to JUCX, so the orders come from a table: shared memory and tcp as measured on the
  * development machine through this driver (docs/architecture.md), RDMA as the order of an
  * InfiniBand EDR/HDR link.
@@ -52,6 +56,29 @@ record TransportProfile(Transport transport, long latencyNs, long bandwidthMBps,
             return new TransportProfile(Transport.REMOTE, lat, bw, rdma, rdma || xpmem);
         }
         return new TransportProfile(Transport.LOCAL, 500, 10_000, false, xpmem);
+    }
+
+    /** Whether the transports asked for (FERRY_UCX_TLS, else UCX_TLS, else all) may include UCX's mm transports. */
+    static boolean mayUseSharedMemory(String tls) {
+        String t = tls != null && !tls.isBlank() ? tls : System.getenv("UCX_TLS");
+        if (t == null || t.isBlank()) {
+            return true;
+        }
+        t = t.strip();
+        if (t.startsWith("^")) {
+            return !t.matches("\\^(.*,)?(sm|shm|mm)(,.*)?");
+        }
+        return t.matches("(.*,)?(all|sm|shm|mm|posix|sysv)(,.*)?");
+    }
+
+    /** The transport/device names of ucp_context_print_info's resource lines ("tcp/lo", "posix/memory"). */
+    static List<String> transports(String contextInfo) {
+        List<String> out = new ArrayList<>();
+        Matcher m = Pattern.compile("resource\\s+\\d+\\s*:.*?--\\s+(\\S+)").matcher(contextInfo);
+        while (m.find()) {
+            out.add(m.group(1));
+        }
+        return out;
     }
 
     /** An InfiniBand or RoCE device is there (both appear under /sys/class/infiniband). */

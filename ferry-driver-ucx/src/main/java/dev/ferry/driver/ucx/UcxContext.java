@@ -26,10 +26,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayDeque;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
@@ -41,8 +38,6 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * A ucx driver context: one UCP context and one UCP worker. Its URL is the worker's address;
@@ -119,7 +114,7 @@ final class UcxContext implements DriverContext {
     final MemorySegment scratch = arena.allocate(8, 8);
     private DriverUrl url;
     byte[] urlBytes;
-    final String hostId = hostId();
+    final String hostId = HostId.current();
     final long pid = ProcessHandle.current().pid();
     final long startMillis = ProcessHandle.current().info().startInstant().map(java.time.Instant::toEpochMilli).orElse(0L);
     /** Endpoints are made with UCX's peer error handling (a network transport is there). */
@@ -192,7 +187,7 @@ final class UcxContext implements DriverContext {
                 // copied through the mm FIFO (both counted with strace on the bandwidth benchmark)
                 params.setConfig("PROTO_ENABLE", "y");
             }
-            if (System.getenv("UCX_MM_FIFO_SIZE") == null && mayUseSharedMemory(tls)) {
+            if (System.getenv("UCX_MM_FIFO_SIZE") == null && TransportProfile.mayUseSharedMemory(tls)) {
                 // a shared-memory receiver's FIFO, shared by all its senders: UCX's 64 elements fill
                 // as soon as 8 peers send 8 packets each to a receiver that is busy elsewhere
                 params.setConfig("MM_FIFO_SIZE", String.valueOf(MM_FIFO_SIZE));
@@ -205,7 +200,7 @@ final class UcxContext implements DriverContext {
             throw new DriverException("UCX " + UcxLibrary.version() + " could not start"
                     + (tls != null ? " with FERRY_UCX_TLS=" + tls : "") + ": " + e.getMessage(), e);
         }
-        List<String> transports = transports(UcxLibrary.printInfo("ucp_context_print_info", ucp.getNativeId()));
+        List<String> transports = TransportProfile.transports(UcxLibrary.printInfo("ucp_context_print_info", ucp.getNativeId()));
         if (transports.isEmpty()) {
             closeUcx();
             throw new DriverException("UCX " + UcxLibrary.version() + " found no usable transport"
@@ -236,29 +231,6 @@ final class UcxContext implements DriverContext {
                 .transport(tp.transport())
                 .build();
         return new DriverProperties(caps, new Profile(tp.latencyNs(), tp.bandwidthMBps(), CpuSet.all()));
-    }
-
-    /** Whether the transports asked for (FERRY_UCX_TLS, else UCX_TLS, else all) may include UCX's mm transports. */
-    static boolean mayUseSharedMemory(String tls) {
-        String t = tls != null && !tls.isBlank() ? tls : System.getenv("UCX_TLS");
-        if (t == null || t.isBlank()) {
-            return true;
-        }
-        t = t.strip();
-        if (t.startsWith("^")) {
-            return !t.matches("\\^(.*,)?(sm|shm|mm)(,.*)?");
-        }
-        return t.matches("(.*,)?(all|sm|shm|mm|posix|sysv)(,.*)?");
-    }
-
-    /** The transport/device names of ucp_context_print_info's resource lines ("tcp/lo", "posix/memory"). */
-    static List<String> transports(String contextInfo) {
-        List<String> out = new ArrayList<>();
-        Matcher m = Pattern.compile("resource\\s+\\d+\\s*:.*?--\\s+(\\S+)").matcher(contextInfo);
-        while (m.find()) {
-            out.add(m.group(1));
-        }
-        return out;
     }
 
     @Override
@@ -714,24 +686,5 @@ final class UcxContext implements DriverContext {
                 ucp = null;
             }
         }
-    }
-
-    // ---- host identity --------------------------------------------------------------------------
-
-    /** The boot id and pid namespace: processes with equal ones can check each other's pids. */
-    private static String hostId() {
-        String boot;
-        try {
-            boot = Files.readString(Path.of("/proc/sys/kernel/random/boot_id")).strip();
-        } catch (Exception e) {
-            boot = "unknown-boot";
-        }
-        String ns;
-        try {
-            ns = Files.readSymbolicLink(Path.of("/proc/self/ns/pid")).toString();
-        } catch (Exception e) {
-            ns = "unknown-ns";
-        }
-        return boot + "/" + ns;
     }
 }

@@ -24,29 +24,29 @@ class TransportProfileTest {
 
     @Test
     void resourcesAreReadFromThePrintedContext() {
-        assertEquals(List.of("sysv/memory", "posix/memory", "cma/memory"), UcxContext.transports(SM));
-        assertEquals(List.of("tcp/lo", "tcp/eth0"), UcxContext.transports(TCP));
-        assertEquals(List.of(), UcxContext.transports("# nothing"));
+        assertEquals(List.of("sysv/memory", "posix/memory", "cma/memory"), TransportProfile.transports(SM));
+        assertEquals(List.of("tcp/lo", "tcp/eth0"), TransportProfile.transports(TCP));
+        assertEquals(List.of(), TransportProfile.transports("# nothing"));
     }
 
     @Test
     void sharedMemoryOnlyReachesThisNode() {
-        TransportProfile p = TransportProfile.of(UcxContext.transports(SM));
+        TransportProfile p = TransportProfile.of(TransportProfile.transports(SM));
         assertEquals(Transport.LOCAL, p.transport());
         assertFalse(p.rdma());
     }
 
     @Test
     void getsAreOneSidedOnlyOverRdmaOrXpmem() {
-        assertFalse(TransportProfile.of(UcxContext.transports(SM)).oneSidedGets());
-        assertFalse(TransportProfile.of(UcxContext.transports(TCP)).oneSidedGets());
+        assertFalse(TransportProfile.of(TransportProfile.transports(SM)).oneSidedGets());
+        assertFalse(TransportProfile.of(TransportProfile.transports(TCP)).oneSidedGets());
         assertTrue(TransportProfile.of(List.of("posix/memory", "xpmem/memory")).oneSidedGets());
         assertTrue(TransportProfile.of(List.of("posix/memory", "rc_mlx5/mlx5_0:1", "tcp/eth0")).oneSidedGets());
     }
 
     @Test
     void tcpIsRemoteWithoutRdmaAndInfinibandIsRdma() {
-        TransportProfile tcp = TransportProfile.of(UcxContext.transports(TCP));
+        TransportProfile tcp = TransportProfile.of(TransportProfile.transports(TCP));
         assertEquals(Transport.REMOTE, tcp.transport());
         assertFalse(tcp.rdma());
         TransportProfile ib = TransportProfile.of(List.of("posix/memory", "rc_mlx5/mlx5_0:1", "tcp/eth0"));
@@ -57,13 +57,13 @@ class TransportProfileTest {
 
     @Test
     void whetherTheMmTransportsMayBeInPlay() {
-        assertTrue(UcxContext.mayUseSharedMemory("sm"));
-        assertTrue(UcxContext.mayUseSharedMemory("rc,sm"));
-        assertTrue(UcxContext.mayUseSharedMemory("all"));
-        assertTrue(UcxContext.mayUseSharedMemory("posix,cma"));
-        assertFalse(UcxContext.mayUseSharedMemory("tcp"));
-        assertFalse(UcxContext.mayUseSharedMemory("rc_x,ud_x"));
-        assertFalse(UcxContext.mayUseSharedMemory("^sm"));
-        assertTrue(UcxContext.mayUseSharedMemory("^tcp"));
+        assertTrue(TransportProfile.mayUseSharedMemory("sm"));
+        assertTrue(TransportProfile.mayUseSharedMemory("rc,sm"));
+        assertTrue(TransportProfile.mayUseSharedMemory("all"));
+        assertTrue(TransportProfile.mayUseSharedMemory("posix,cma"));
+        assertFalse(TransportProfile.mayUseSharedMemory("tcp"));
+        assertFalse(TransportProfile.mayUseSharedMemory("rc_x,ud_x"));
+        assertFalse(TransportProfile.mayUseSharedMemory("^sm"));
+        assertTrue(TransportProfile.mayUseSharedMemory("^tcp"));
     }
 }
