@@ -10,23 +10,25 @@ import org.openucx.jucx.UcxException;
 import org.openucx.jucx.ucp.UcpEndpoint;
 import org.openucx.jucx.ucp.UcpEndpointParams;
 import org.openucx.jucx.ucp.UcpRequest;
-import org.openucx.jucx.ucs.UcsConstants;
 
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One UCP endpoint to one peer context, with the instance's receives posted ahead: a
- * {@link ReceiveRing} for its DATA messages (eager packets and rendezvous descriptors, in
- * order) and a {@link ControlChannel} for FINs and the BYE. Sends go from {@link SendBuffers}.
+ * One UCP endpoint to one peer context, with the instance's receives posted ahead: its
+ * {@link Inbound} side (a {@link ReceiveRing} for its DATA messages, eager packets and rendezvous
+ * descriptors in order, and the posted receive) and a {@link ControlChannel} for FINs and the
+ * BYE. Sends go from {@link SendBuffers}.
  *
  * <p>A packet larger than a buffer travels by rendezvous: the sender registers its memory
  * (through the cache, or earlier by prefetch) and sends a descriptor (address, length, packed
  * remote key per segment, {@link UcxWire}); the receiver, once a receive is posted, pulls the
  * bytes with UCP gets straight into the posted memory, then sends a FIN, which completes the
- * send. Where the descriptor would not fit a buffer (too many segments) or memory is on the
- * Java heap, the sender first packs the data into registered memory of its own.
+ * send. Where UCP gets are emulated the descriptor says BY_TAG and the bytes also go as a BULK
+ * message, taken by a tagged receive; its send's end completes the send ({@link Pull}). Where the
+ * descriptor would not fit a buffer (too many segments) or memory is on the Java heap, the sender
+ * first packs the data into registered memory of its own.
  *
  * <p>Every call takes the context's lock (see {@link UcxContext}).
  */
@@ -34,7 +36,7 @@ final class UcxInstance implements DriverInstance {
     private static final System.Logger LOG = System.getLogger(UcxInstance.class.getName());
 
 
-    private enum State { NEW, CONNECTING, UP, CLOSED, BROKEN }
+    enum State { NEW, CONNECTING, UP, CLOSED, BROKEN }
 
     final UcxContext ctx;
     final int id;
@@ -49,14 +51,9 @@ final class UcxInstance implements DriverInstance {
     private long peerPid;
     private long peerStart;
 
-    // receiving
-    private ReceiveRing ring;
-    private boolean handed;
-    private long dataReceived;
-    private Packet posted;
-    private Status postedResult;
+    private final Inbound inbound;
+    /** Sending: copies a packet into a send buffer. */
     private final DataCursor cursor = new DataCursor();
-    private Pull pull;
 
     // sending
     private SendBuffers sends;
@@ -78,6 +75,11 @@ final class UcxInstance implements DriverInstance {
     UcxInstance(UcxContext ctx, int id) {
         this.ctx = ctx;
         this.id = id;
+        this.inbound = new Inbound(this, ctx);
+    }
+
+    State state() {
+        return state;
     }
 
     /** Takes the context's lock unless the context is closed: false means answer CLOSED, no lock held. */
@@ -136,8 +138,8 @@ final class UcxInstance implements DriverInstance {
             }
             remoteUrl = remote.encoded();
             sends = new SendBuffers(ctx.arena, ctx.bufferSize);
-            ring = new ReceiveRing(ctx, id);
             control = new ControlChannel(ctx, id);
+            inbound.start(ep, new ReceiveRing(ctx, id), control);
             int n = UcxWire.helloSize(ctx.jobKey, ctx.urlBytes, hostBytes());
             helloOut = ctx.arena.allocate(n, 8);
             UcxWire.writeHello(helloOut, id, ctx.pid, ctx.startMillis, ctx.jobKey, ctx.urlBytes, hostBytes());
@@ -290,26 +292,22 @@ final class UcxInstance implements DriverInstance {
                 LOG.log(System.Logger.Level.DEBUG, "ucx: endpoint close: " + e.getMessage());
             }
         }
-        if (ring != null) {
-            ring.cancel();
+        inbound.cancel();
+        if (control != null) {
             control.cancel();
-        }
-        if (pull != null) {
-            pull.abandon(ctx);
-            pull = null;
         }
     }
 
     boolean busyClosing() {
         lingering.removeIf(r -> r.release(ctx));
-        return (closeReq != null && !closeReq.isCompleted()) || (ring != null && (ring.busy() || control.busy() | sends.busy()))
+        return (closeReq != null && !closeReq.isCompleted()) || (control != null && (inbound.busy() || control.busy() | sends.busy()))
                 || !lingering.isEmpty();
     }
 
     // ---- control messages -----------------------------------------------------------------------
 
     /** Lock held: takes FINs and the BYE, sends owed FINs. */
-    private void pump() {
+    void pump() {
         if (control != null) {
             control.take();
             if (state == State.UP) {
@@ -324,10 +322,7 @@ final class UcxInstance implements DriverInstance {
             return false;
         }
         pump();
-        if (posted != null) {
-            return postedResult != null || (pull != null && pull.done());
-        }
-        return !handed && headReady() && ring.status() == Ucp.OK;
+        return inbound.hasData();
     }
 
     // ---- sending --------------------------------------------------------------------------------
@@ -620,21 +615,7 @@ final class UcxInstance implements DriverInstance {
         }
     }
 
-    // ---- receiving ------------------------------------------------------------------------------
-
-    /** The receive status when no data is there: NOT_YET, or why none will come. */
-    private Status idleStatus() {
-        return switch (state) {
-            case BROKEN -> Status.BROKEN;
-            case CLOSED -> Status.CLOSED;
-            case NEW -> Status.INVALID;
-            default -> control.peerClosed && dataReceived >= control.peerDataSent ? Status.CLOSED : Status.NOT_YET;
-        };
-    }
-
-    private boolean headReady() {
-        return ring != null && ring.ready();
-    }
+    // ---- receiving (Inbound) ----------------------------------------------------------------------
 
     @Override
     public Status recvPoll(Packet packet) {
@@ -642,49 +623,10 @@ final class UcxInstance implements DriverInstance {
             return Status.CLOSED;
         }
         try {
-            if (posted != null) {
-                if (packet != posted) {
-                    return Status.INVALID;
-                }
-                return pollPosted();
-            }
-            if (packet.form() != Packet.Form.NONE || handed) {
-                return Status.INVALID;
-            }
-            if (!headReady()) {
-                ctx.progress();
-                pump();
-                if (!headReady()) {
-                    return idleStatus();
-                }
-            }
-            if (ring.status() != Ucp.OK) {
-                return receiveFailed(ring.status());
-            }
-            if (UcxWire.isRts(ring.message())) {
-                return Status.INVALID; // larger than a buffer: post a receive for it
-            }
-            long len = UcxWire.dataLength(ring.message());
-            if (len > ctx.bufferSize) {
-                fail("the peer sent a DATA header of " + len + " bytes, more than a buffer");
-                return Status.BROKEN;
-            }
-            handed = true;
-            packet.driverBuffer(ring.payload(), len);
-            packet.driverData = this;
-            return Status.DONE;
+            return inbound.poll(packet);
         } finally {
             ctx.lock.unlock();
         }
-    }
-
-    private Status receiveFailed(int s) {
-        if (s == Ucp.ERR_CANCELED) {
-            return idleStatus();
-        }
-        // our peers never send more than a buffer: a truncated or failed receive is a broken peer
-        fail("receive failed with UCS status " + s);
-        return Status.BROKEN;
     }
 
     @Override
@@ -693,128 +635,25 @@ final class UcxInstance implements DriverInstance {
             return Status.CLOSED;
         }
         try {
-            if (!handed || packet.driverData != this || packet.buffer() != ring.payload()) {
-                return Status.INVALID;
-            }
-            handed = false;
-            packet.driverData = null;
-            consumeHead();
-            return Status.DONE;
+            return inbound.release(packet);
         } finally {
             ctx.lock.unlock();
         }
     }
 
-    private void consumeHead() {
-        dataReceived++;
-        ring.advance(state == State.UP || state == State.CONNECTING);
-    }
-
     @Override
     public Status recvPost(Packet packet) {
-        DataLayout layout = packet.layout();
-        if (layout == null) {
+        if (packet.layout() == null) {
             return Status.INVALID;
         }
         if (!enter()) {
             return Status.CLOSED;
         }
         try {
-            if (posted != null || handed) {
-                return Status.INVALID;
-            }
-            Status idle = idleStatus();
-            if (idle != Status.NOT_YET && !headReady()) {
-                return idle;
-            }
-            posted = packet;
-            postedResult = null;
-            packet.length(0);
-            match();
-            return Status.DONE;
+            return inbound.post(packet);
         } finally {
             ctx.lock.unlock();
         }
-    }
-
-    /** Lock held: a posted receive takes the head message, if any. */
-    private void match() {
-        if (pull != null || postedResult != null || !headReady()) {
-            return;
-        }
-        if (ring.status() != Ucp.OK) {
-            postedResult = receiveFailed(ring.status());
-            if (postedResult == Status.NOT_YET) {
-                postedResult = null;
-            }
-            return;
-        }
-        DataLayout into = posted.layout();
-        long room = into.size();
-        long len = UcxWire.dataLength(ring.message());
-        if (len > ctx.bufferSize) {
-            fail("the peer sent a DATA header of " + len + " bytes, more than a buffer");
-            postedResult = Status.BROKEN;
-            return;
-        }
-        if (!UcxWire.isRts(ring.message())) {
-            cursor.reset(into).copyFrom(ring.payload(), 0, Math.min(len, room));
-            posted.length(len);
-            postedResult = len > room ? Status.INVALID : Status.DONE;
-            consumeHead();
-            return;
-        }
-        try {
-            pull = Pull.start(ep, ring.payload().asSlice(0, len), into, ctx);
-        } catch (UcxException | IllegalArgumentException e) {
-            fail("rendezvous from the peer could not be pulled: " + e.getMessage());
-            postedResult = Status.BROKEN;
-        }
-        consumeHead(); // the descriptor was read: the buffer goes back to UCX
-    }
-
-    private Status pollPosted() {
-        ctx.progress();
-        pump();
-        match();
-        if (postedResult == null && pull != null) {
-            int s = pull.poll();
-            if (s == UcsConstants.STATUS.UCS_INPROGRESS) {
-                if (state == State.BROKEN) {
-                    pull.abandon(ctx);
-                    pull = null;
-                    postedResult = Status.BROKEN;
-                } else {
-                    return Status.NOT_YET;
-                }
-            } else if (s != Ucp.OK) {
-                pull.abandon(ctx);
-                pull = null;
-                fail("UCP get failed with UCS status " + s);
-                postedResult = Status.BROKEN;
-            } else {
-                posted.length(pull.total);
-                postedResult = pull.total > pull.room ? Status.INVALID : Status.DONE;
-                pull.finish(ctx);
-                if (pull.needsFin()) {
-                    control.owe();
-                }
-                pull = null;
-                pump();
-            }
-        }
-        if (postedResult == null) {
-            Status idle = idleStatus();
-            if (idle != Status.NOT_YET) {
-                posted = null;
-                return idle;
-            }
-            return Status.NOT_YET;
-        }
-        Status s = postedResult;
-        posted = null;
-        postedResult = null;
-        return s;
     }
 
     @Override
@@ -823,14 +662,7 @@ final class UcxInstance implements DriverInstance {
             return Status.CLOSED;
         }
         try {
-            if (posted == null || posted != packet) {
-                return Status.INVALID;
-            }
-            if (pull != null || postedResult != null) {
-                return Status.NOT_YET; // the data is already on its way in: poll it
-            }
-            posted = null;
-            return Status.DONE;
+            return inbound.cancel(packet);
         } finally {
             ctx.lock.unlock();
         }
