@@ -98,6 +98,13 @@ public class SpiHotPathBenchmark {
         b.close();
     }
 
+    /** A receive poll that finds nothing: a waiting receiver's cost per look (compare {@code EngineHotPath.idleProgress}). */
+    @Benchmark
+    public Status idleRecvPoll() {
+        recv.reset();
+        return ba.recvPoll(recv);
+    }
+
     @Benchmark
     public long bufferSendAndReceive() {
         send.reset();

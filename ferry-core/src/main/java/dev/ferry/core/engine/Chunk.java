@@ -15,6 +15,6 @@ final class Chunk {
         this.targetId = targetId;
         this.offset = offset;
         this.length = length;
-        this.bytes = new SliceLayout(request.layout, offset, length);
+        this.bytes = new SliceLayout(request.layout(), offset, length);
     }
 }

@@ -468,6 +468,16 @@ public final class Engine implements AutoCloseable {
         }
     }
 
+    /**
+     * Whether a waiter should read the clock again after its {@code round}th pass, {@code waitedNanos}
+     * into its wait: every 64th pass while it spins (System.nanoTime costs about 50 ns on a virtual
+     * machine, as much as a pass of progress, and would slow noticing a message), every pass once
+     * it yields or naps.
+     */
+    public static boolean clockDue(int round, long waitedNanos) {
+        return (round & 63) == 0 || waitedNanos >= 200_000;
+    }
+
     private boolean progressOnce() {
         boolean work = false;
         if (commands != null) {

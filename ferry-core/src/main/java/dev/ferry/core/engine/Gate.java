@@ -1,6 +1,7 @@
 package dev.ferry.core.engine;
 
 import dev.ferry.spi.DataCursor;
+import dev.ferry.spi.DataLayout;
 import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Status;
 
@@ -102,8 +103,48 @@ final class Gate {
             s.complete(failStatus, failure);
             return;
         }
+        if (outQueue.isEmpty() && ctsQueue.isEmpty() && s.length <= eagerLimit && credits >= WireHeader.immediateBytes(s.length)
+                && rails[0].sendAlone(s)) {
+            return; // the common case: a small message, nothing waiting, out in a packet of its own
+        }
+        if (state != OPEN) { // the rail failed the gate while trying
+            s.complete(failStatus, failure);
+            return;
+        }
         outQueue.add(s);
         rails[0].push();
+    }
+
+    /**
+     * Writes the packet of a small message sent alone ({@link Rail#sendAlone}): the same bytes
+     * {@link #pack} would write for it, the credits owed included. Returns the packet's length.
+     */
+    long packAlone(Rail rail, MemorySegment p, SendRequest s) {
+        long at = WireHeader.PACKET_HEADER;
+        int cost = writeImmediate(p, at, s);
+        credits -= cost;
+        rail.packed[rail.packedCount++] = s;
+        engine.stats.immediate(rail.ec, s.length);
+        long give = Math.min(creditsOwed, Integer.MAX_VALUE);
+        creditsOwed -= give;
+        WireHeader.packetHeader(p, 1, give);
+        return at + cost;
+    }
+
+    /** One immediate entry at {@code at}: header and payload; returns its size (also its cost in credits). */
+    private int writeImmediate(MemorySegment p, long at, SendRequest s) {
+        WireHeader.entry(p, at, WireHeader.IMMEDIATE, (int) s.length, s.header, 0, 0);
+        if (s.contiguous != null) { // the common case, without a layout
+            MemorySegment.copy(s.contiguous, 0, p, at + WireHeader.IMMEDIATE_HEADER, s.length);
+        } else {
+            DataLayout l = s.layout();
+            if (l.segmentCount() == 1) {
+                MemorySegment.copy(l.segmentBase(0), l.segmentOffset(0), p, at + WireHeader.IMMEDIATE_HEADER, s.length);
+            } else {
+                cursor.reset(l).copyTo(p, at + WireHeader.IMMEDIATE_HEADER, s.length);
+            }
+        }
+        return WireHeader.immediateBytes(s.length);
     }
 
     private int headCost() {
@@ -144,12 +185,7 @@ final class Gate {
                 if (at + cost > limit || credits < cost) {
                     break;
                 }
-                WireHeader.entry(p, at, WireHeader.IMMEDIATE, (int) s.length, s.header, 0, 0);
-                if (s.layout.segmentCount() == 1) { // the common case, without the cursor
-                    MemorySegment.copy(s.layout.segmentBase(0), s.layout.segmentOffset(0), p, at + WireHeader.IMMEDIATE_HEADER, s.length);
-                } else {
-                    cursor.reset(s.layout).copyTo(p, at + WireHeader.IMMEDIATE_HEADER, s.length);
-                }
+                writeImmediate(p, at, s);
                 credits -= cost;
                 at += cost;
                 rail.packed[rail.packedCount++] = s;

@@ -143,7 +143,22 @@ public final class Message {
 
     /** Receives the message into {@code into}; see {@link #receive(DataLayout, RecvRequest)}. */
     public void receive(MemorySegment into, RecvRequest request) {
-        receive(request.into(into).layout, request);
+        if (rendezvous || taken) {
+            receive(request.into(into).layout, request);
+            return;
+        }
+        // the small-message path: one copy, no layout to walk; the request completes at once
+        long n = Math.min(length, into.byteSize());
+        MemorySegment.copy(base, offset, into, 0, n);
+        taken = true;
+        request.layout = null; // nothing follows an immediate message: no destination is kept
+        request.source = gate.rank;
+        request.header = header;
+        request.length = length;
+        request.received = n;
+        request.truncated = length > n;
+        engine.consumed(this);
+        request.completeAtOnce(engine);
     }
 
     /**

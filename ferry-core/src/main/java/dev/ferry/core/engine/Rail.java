@@ -237,12 +237,34 @@ final class Rail {
         return out.sendPost(sendPkt);
     }
 
+    /**
+     * Sends a small message in a packet of its own at once, when the rail is free and the driver
+     * has room (the gate checked that nothing else waits and that credits allow it); false, with
+     * nothing done, otherwise: the gate then queues it. Skips the queue and the packing loop, the
+     * small-message latency path.
+     */
+    boolean sendAlone(SendRequest s) {
+        if (sendState != SEND_IDLE || !bufSend || !chunks.isEmpty() || current != null) {
+            return false;
+        }
+        MemorySegment p = packetBuffer();
+        if (p == null) {
+            return false;
+        }
+        postPacked(gate.packAlone(this, p, s));
+        return true;
+    }
+
     private boolean postPacket() {
         MemorySegment p = packetBuffer();
         if (p == null) {
             return false;
         }
-        long n = gate.pack(this, p, Math.min(p.byteSize(), packetLimit));
+        return postPacked(gate.pack(this, p, Math.min(p.byteSize(), packetLimit)));
+    }
+
+    /** Posts the packet just packed, {@code n} bytes; true when it is out and the rail free again. */
+    private boolean postPacked(long n) {
         Status s = postBuffer(n);
         if (s == Status.NOT_YET) {
             sendState = SEND_STAGED; // stays packed in the staging buffer until the driver takes it
@@ -349,7 +371,9 @@ final class Rail {
             return true;
         }
         if (bufRecv && !recvPosted) {
-            recvPkt.reset();
+            if (recvPkt.form() != Packet.Form.NONE) {
+                recvPkt.reset(); // a fruitless poll leaves it as it was: no stores on a waiting pass
+            }
             s = i.recvPoll(recvPkt);
             if (s == Status.DONE) {
                 try {

@@ -20,7 +20,9 @@ public final class SendRequest extends Request {
     private final IoVec single = new IoVec(1);
     int peer;
     long header;
-    DataLayout layout;
+    /** The one segment a send was set up with, else null (then {@link #layout} says where the bytes are). */
+    MemorySegment contiguous;
+    private DataLayout layout;
     long length;
 
     // engine state
@@ -30,8 +32,15 @@ public final class SendRequest extends Request {
 
     /** Sets up a send of {@code data} to {@code peer} (no allocation). */
     public SendRequest to(int peer, long header, MemorySegment data) {
-        single.clear().add(data);
-        return to(peer, header, single);
+        if (pending()) {
+            throw new IllegalStateException("request still pending: " + this);
+        }
+        this.peer = peer;
+        this.header = header;
+        this.contiguous = java.util.Objects.requireNonNull(data, "data");
+        this.layout = null; // made when needed (rendezvous): a small message is copied from the segment itself
+        this.length = data.byteSize();
+        return this;
     }
 
     /** Sets up a send of the bytes {@code layout} describes. */
@@ -42,8 +51,17 @@ public final class SendRequest extends Request {
         this.peer = peer;
         this.header = header;
         this.layout = java.util.Objects.requireNonNull(layout, "layout");
+        this.contiguous = null;
         this.length = layout.size();
         return this;
+    }
+
+    /** The bytes as a layout (a one-segment vector for a send set up with a segment). */
+    DataLayout layout() {
+        if (layout == null) {
+            layout = single.clear().add(contiguous);
+        }
+        return layout;
     }
 
     public int peer() {

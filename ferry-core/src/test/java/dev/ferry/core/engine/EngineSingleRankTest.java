@@ -118,6 +118,48 @@ class EngineSingleRankTest {
     }
 
     @Test
+    void smallMessagesBeyondTheCreditsWaitTheirTurnAndKeepTheirOrder() {
+        // 600 KB of 1000-byte messages (over twice the default credits; every 50th a rendezvous)
+        // sent before any is received: the first go out at once, each in a packet of its own, the
+        // rest queue. Receiving 100 returns credits for some of the queued; 8-byte messages sent
+        // then, which the credits left would allow, must still wait behind the queue.
+        int big = 600;
+        int count = big + 50;
+        SendRequest[] s = new SendRequest[count];
+        MemorySegment[] out = new MemorySegment[count];
+        int received = 0;
+        for (int i = 0; i < count; i++) {
+            if (i == big) {
+                for (; received < 100; received++) {
+                    receiveAndCheck(received, out[received]);
+                }
+            }
+            long n = i >= big ? 8 : i % 50 == 49 ? 70_000 : 1000;
+            out[i] = Arena.ofAuto().allocate(n);
+            out[i].fill((byte) i);
+            e.send((s[i] = new SendRequest()).to(0, i, out[i]));
+        }
+        for (; received < count; received++) {
+            receiveAndCheck(received, out[received]);
+        }
+        for (SendRequest x : s) {
+            x.join(BOUND);
+        }
+        assertTrue(e.stats().heldMax() <= EngineSettings.credits(), "held " + e.stats().heldMax());
+        assertEquals(0, e.stats().heldBytes());
+    }
+
+    private void receiveAndCheck(int i, MemorySegment sent) {
+        Message m = inbox.take(BOUND);
+        assertEquals(i, m.header(), "order");
+        MemorySegment in = Arena.ofAuto().allocate(m.length());
+        RecvRequest r = new RecvRequest();
+        m.receive(in, r);
+        r.join(BOUND);
+        assertEquals(-1, in.mismatch(sent), "content of message " + i);
+    }
+
+    @Test
     void badArgumentsAreClearErrors() {
         SendRequest s = new SendRequest();
         IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> e.send(s.to(1, 0, pattern(1))));
