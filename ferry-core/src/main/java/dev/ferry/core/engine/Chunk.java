@@ -15,6 +15,7 @@ final class Chunk {
         this.targetId = targetId;
         this.offset = offset;
         this.length = length;
-        this.bytes = new SliceLayout(request.layout(), offset, length);
+        DataLayout all = request.layout();
+        this.bytes = offset == 0 && length == all.size() ? all : new SliceLayout(all, offset, length); // one chunk: the whole message as it is
     }
 }

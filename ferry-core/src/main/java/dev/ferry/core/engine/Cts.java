@@ -1,24 +1,35 @@
 package dev.ferry.core.engine;
 
-/** A clear-to-send the target owes the source: where the rendezvous data goes, rail by rail. */
+/**
+ * A clear-to-send the target owes the source: where the rendezvous data goes, rail by rail.
+ * Reused (the gate keeps the ones sent), so a stream of large messages allocates no plans.
+ */
 final class Cts {
-    final long sourceId;
-    final long targetId;
-    final long accepted;
-    final int[] rail;
-    final long[] offset;
-    final long[] length;
+    long sourceId;
+    long targetId;
+    long accepted;
+    private int chunks;
+    final int[] rail = new int[WireHeader.MAX_CTS_CHUNKS];
+    final long[] offset = new long[WireHeader.MAX_CTS_CHUNKS];
+    final long[] length = new long[WireHeader.MAX_CTS_CHUNKS];
 
-    Cts(long sourceId, long targetId, long accepted, int[] rail, long[] offset, long[] length) {
+    /** Starts a plan with no chunks yet. */
+    Cts set(long sourceId, long targetId, long accepted) {
         this.sourceId = sourceId;
         this.targetId = targetId;
         this.accepted = accepted;
-        this.rail = rail;
-        this.offset = offset;
-        this.length = length;
+        this.chunks = 0;
+        return this;
+    }
+
+    void addChunk(int rail, long offset, long length) {
+        this.rail[chunks] = rail;
+        this.offset[chunks] = offset;
+        this.length[chunks] = length;
+        chunks++;
     }
 
     int chunks() {
-        return rail.length;
+        return chunks;
     }
 }

@@ -9,7 +9,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 
 /**
@@ -38,10 +37,10 @@ final class Gate {
 
     final ArrayDeque<SendRequest> outQueue = new ArrayDeque<>();
     final ArrayDeque<Cts> ctsQueue = new ArrayDeque<>();
-    private final HashMap<Long, SendRequest> rdvOut = new HashMap<>();
-    private final HashMap<Long, RecvRequest> rdvIn = new HashMap<>();
-    private long nextSourceId = 1;
-    private long nextTargetId = 1;
+    /** Plans already sent, for reuse. */
+    private final ArrayDeque<Cts> ctsSent = new ArrayDeque<>();
+    private final IdTable<SendRequest> rdvOut = new IdTable<>();
+    private final IdTable<RecvRequest> rdvIn = new IdTable<>();
     private final DataCursor cursor = new DataCursor();
     private final Message view;
 
@@ -174,7 +173,7 @@ final class Gate {
             for (int i = 0; i < c.chunks(); i++) {
                 WireHeader.ctsChunk(p, at + WireHeader.CTS_FIXED + (long) i * WireHeader.CTS_CHUNK, c.rail[i], c.offset[i], c.length[i]);
             }
-            ctsQueue.poll();
+            ctsSent.push(ctsQueue.poll());
             at += size;
             count++;
         }
@@ -194,8 +193,7 @@ final class Gate {
                 if (at + WireHeader.RTS_BYTES > limit || credits < WireHeader.RTS_BYTES) {
                     break;
                 }
-                s.sourceId = nextSourceId++;
-                rdvOut.put(s.sourceId, s);
+                s.sourceId = rdvOut.add(s);
                 WireHeader.entry(p, at, WireHeader.RTS, 0, s.header, s.length, s.sourceId);
                 credits -= WireHeader.RTS_BYTES;
                 at += WireHeader.RTS_BYTES;
@@ -335,11 +333,10 @@ final class Gate {
         r.gate = this;
         r.remaining = accepted;
         if (accepted == 0) {
-            ctsQueue.add(new Cts(m.sourceId, 0, 0, new int[0], new long[0], new long[0]));
+            ctsQueue.add(freeCts().set(m.sourceId, 0, 0));
             r.complete();
         } else {
-            r.targetId = nextTargetId++;
-            rdvIn.put(r.targetId, r);
+            r.targetId = rdvIn.add(r);
             ctsQueue.add(plan(m.sourceId, r.targetId, accepted));
         }
         rails[0].push();
@@ -348,10 +345,8 @@ final class Gate {
     /** Splits {@code accepted} bytes over the rails by profile bandwidth (multi-rail), each piece within its rail's maximum packet. */
     private Cts plan(long sourceId, long targetId, long accepted) {
         int used = engine.multirail && accepted >= engine.multirailMin ? rails.length : 1;
-        long[] share = new long[used];
-        if (used == 1) {
-            share[0] = accepted;
-        } else {
+        long[] share = used == 1 ? null : new long[used]; // one rail, the common case: nothing to share out
+        if (used > 1) {
             long bw = 0;
             for (int i = 0; i < used; i++) {
                 bw += Math.max(1, rails[i].ec.profile().bandwidthMBps());
@@ -363,30 +358,32 @@ final class Gate {
             }
             share[used - 1] = accepted - given;
         }
-        int n = 0;
+        long n = 0;
         for (int i = 0; i < used; i++) {
             long max = Math.max(4096, rails[i].ec.caps().maxPacketSize());
-            n += (int) Math.min(Integer.MAX_VALUE, (share[i] + max - 1) / max);
+            n += ((used == 1 ? accepted : share[i]) + max - 1) / max;
         }
         if (n > WireHeader.MAX_CTS_CHUNKS) {
             throw new IllegalArgumentException("a message of " + accepted + " bytes needs more than " + WireHeader.MAX_CTS_CHUNKS + " rendezvous chunks");
         }
-        int[] rail = new int[n];
-        long[] o = new long[n];
-        long[] l = new long[n];
+        Cts c = freeCts();
+        c.set(sourceId, targetId, accepted);
         long off = 0;
-        int k = 0;
         for (int i = 0; i < used; i++) {
             long max = Math.max(4096, rails[i].ec.caps().maxPacketSize());
-            for (long left = share[i]; left > 0; k++) {
-                rail[k] = i;
-                o[k] = off;
-                l[k] = Math.min(left, max);
-                off += l[k];
-                left -= l[k];
+            for (long left = used == 1 ? accepted : share[i]; left > 0; ) {
+                long len = Math.min(left, max);
+                c.addChunk(i, off, len);
+                off += len;
+                left -= len;
             }
         }
-        return new Cts(sourceId, targetId, accepted, rail, o, l);
+        return c;
+    }
+
+    private Cts freeCts() {
+        Cts c = ctsSent.poll();
+        return c != null ? c : new Cts();
     }
 
     void rawArrived(RecvRequest r, long n) {
@@ -449,10 +446,8 @@ final class Gate {
         failure = why;
         List<Request> failed = new ArrayList<>(outQueue);
         outQueue.clear();
-        failed.addAll(rdvOut.values());
-        rdvOut.clear();
-        failed.addAll(rdvIn.values());
-        rdvIn.clear();
+        rdvOut.drain(failed::add);
+        rdvIn.drain(failed::add);
         ctsQueue.clear();
         for (Rail r : rails) {
             r.drainRequests(failed::add);
