@@ -97,24 +97,22 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
     }
 
     final void begin(Engine e) {
-        if (state == PENDING) {
-            throw new IllegalStateException("request still pending: " + this);
-        }
-        engine = e;
-        failure = "";
-        status = Status.NOT_YET;
-        STATE.setRelease(this, PENDING); // only the thread that starts a request reads it pending
+        start(e, Status.NOT_YET, PENDING); // only the thread that starts a request reads it pending
     }
 
     /** Starts and completes with DONE in one step: an immediate message received during the handler call. */
     final void completeAtOnce(Engine e) {
+        start(e, Status.DONE, COMPLETE); // nobody waits on a request that was not pending
+    }
+
+    private void start(Engine e, Status s, int newState) {
         if (state == PENDING) {
             throw new IllegalStateException("request still pending: " + this);
         }
         engine = e;
         failure = "";
-        status = Status.DONE;
-        STATE.setRelease(this, COMPLETE); // publishes the fields; nobody waits on a request that was not pending
+        status = s;
+        STATE.setRelease(this, newState); // publishes the fields
     }
 
     final boolean pending() {
