@@ -452,6 +452,9 @@ public final class Engine implements AutoCloseable {
         }
     }
 
+    /** How long a waiter spins before it starts yielding ({@link #backoff}). */
+    private static final long SPIN_NANOS = 200_000;
+
     /**
      * How a waiter in caller mode idles after a fruitless pass, {@code waitedNanos} into its wait:
      * spins for the first 200 us (a message is usually that close), then yields until 1 ms, then
@@ -459,7 +462,7 @@ public final class Engine implements AutoCloseable {
      * waits for gets the CPU and an idle rank costs almost nothing.
      */
     public static void backoff(long waitedNanos) {
-        if (waitedNanos < 200_000) {
+        if (waitedNanos < SPIN_NANOS) {
             Thread.onSpinWait();
         } else if (waitedNanos < 1_000_000) {
             Thread.yield();
@@ -475,7 +478,7 @@ public final class Engine implements AutoCloseable {
      * it yields or naps.
      */
     public static boolean clockDue(int round, long waitedNanos) {
-        return (round & 63) == 0 || waitedNanos >= 200_000;
+        return (round & 63) == 0 || waitedNanos >= SPIN_NANOS;
     }
 
     private boolean progressOnce() {

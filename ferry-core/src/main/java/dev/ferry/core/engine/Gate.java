@@ -119,19 +119,16 @@ final class Gate {
      * {@link #pack} would write for it, the credits owed included. Returns the packet's length.
      */
     long packAlone(Rail rail, MemorySegment p, SendRequest s) {
-        long at = WireHeader.PACKET_HEADER;
-        int cost = writeImmediate(p, at, s);
-        credits -= cost;
-        rail.packed[rail.packedCount++] = s;
-        engine.stats.immediate(rail.ec, s.length);
-        long give = Math.min(creditsOwed, Integer.MAX_VALUE);
-        creditsOwed -= give;
-        WireHeader.packetHeader(p, 1, give);
-        return at + cost;
+        long n = WireHeader.PACKET_HEADER + packImmediate(rail, p, WireHeader.PACKET_HEADER, s);
+        closePacket(p, 1);
+        return n;
     }
 
-    /** One immediate entry at {@code at}: header and payload; returns its size (also its cost in credits). */
-    private int writeImmediate(MemorySegment p, long at, SendRequest s) {
+    /**
+     * One immediate entry at {@code at}, header and payload, charged to the credits and recorded as
+     * packed on {@code rail}; returns its size (also its cost in credits).
+     */
+    private int packImmediate(Rail rail, MemorySegment p, long at, SendRequest s) {
         WireHeader.entry(p, at, WireHeader.IMMEDIATE, (int) s.length, s.header, 0, 0);
         if (s.contiguous != null) { // the common case, without a layout
             MemorySegment.copy(s.contiguous, 0, p, at + WireHeader.IMMEDIATE_HEADER, s.length);
@@ -143,7 +140,18 @@ final class Gate {
                 cursor.reset(l).copyTo(p, at + WireHeader.IMMEDIATE_HEADER, s.length);
             }
         }
-        return WireHeader.immediateBytes(s.length);
+        int cost = WireHeader.immediateBytes(s.length);
+        credits -= cost;
+        rail.packed[rail.packedCount++] = s;
+        engine.stats.immediate(rail.ec, s.length);
+        return cost;
+    }
+
+    /** Writes the packet header of {@code count} entries, returning the credits owed with it. */
+    private void closePacket(MemorySegment p, int count) {
+        long give = Math.min(creditsOwed, Integer.MAX_VALUE);
+        creditsOwed -= give;
+        WireHeader.packetHeader(p, count, give);
     }
 
     private int headCost() {
@@ -184,11 +192,7 @@ final class Gate {
                 if (at + cost > limit || credits < cost) {
                     break;
                 }
-                writeImmediate(p, at, s);
-                credits -= cost;
-                at += cost;
-                rail.packed[rail.packedCount++] = s;
-                engine.stats.immediate(rail.ec, s.length);
+                at += packImmediate(rail, p, at, s);
             } else {
                 if (at + WireHeader.RTS_BYTES > limit || credits < WireHeader.RTS_BYTES) {
                     break;
@@ -202,9 +206,7 @@ final class Gate {
             outQueue.poll();
             count++;
         }
-        long give = Math.min(creditsOwed, Integer.MAX_VALUE);
-        creditsOwed -= give;
-        WireHeader.packetHeader(p, count, give);
+        closePacket(p, count);
         if (count > 1) {
             engine.stats.aggregated(count);
         }

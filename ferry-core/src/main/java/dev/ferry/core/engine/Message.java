@@ -147,18 +147,11 @@ public final class Message {
             receive(request.into(into).layout, request);
             return;
         }
-        // the small-message path: one copy, no layout to walk; the request completes at once
+        request.checkNotPending();
         long n = Math.min(length, into.byteSize());
-        MemorySegment.copy(base, offset, into, 0, n);
-        taken = true;
+        MemorySegment.copy(base, offset, into, 0, n); // the small-message path: one copy, no layout to walk
         request.layout = null; // nothing follows an immediate message: no destination is kept
-        request.source = gate.rank;
-        request.header = header;
-        request.length = length;
-        request.received = n;
-        request.truncated = length > n;
-        engine.consumed(this);
-        request.completeAtOnce(engine);
+        receivedImmediate(request, n);
     }
 
     /**
@@ -168,14 +161,8 @@ public final class Message {
      */
     public void receive(DataLayout into, RecvRequest request) {
         checkFresh();
-        taken = true;
+        request.checkNotPending(); // before anything moves: a refused receive leaves the message to receive again
         request.into(into);
-        request.begin(engine);
-        request.source = gate.rank;
-        request.header = header;
-        request.length = length;
-        request.received = 0;
-        request.truncated = length > into.size();
         if (!rendezvous) {
             long n = Math.min(length, into.size());
             if (into.segmentCount() == 1) {
@@ -183,12 +170,30 @@ public final class Message {
             } else {
                 cursor.reset(into).copyFrom(base, offset, n);
             }
-            request.received = n;
-            engine.consumed(this);
-            request.complete();
+            receivedImmediate(request, n);
             return;
         }
+        taken = true;
+        request.begin(engine);
+        describe(request, 0, into.size());
         engine.receiveRendezvous(this, request);
+    }
+
+    /** An immediate message's {@code n} bytes are in place: its credits go back, and the request completes at once. */
+    private void receivedImmediate(RecvRequest request, long n) {
+        taken = true;
+        describe(request, n, n);
+        engine.consumed(this);
+        request.completeAtOnce(engine);
+    }
+
+    /** What the receiver learns: sender, header word, length, bytes placed so far, and truncation against {@code room}. */
+    private void describe(RecvRequest request, long received, long room) {
+        request.source = gate.rank;
+        request.header = header;
+        request.length = length;
+        request.received = received;
+        request.truncated = length > room;
     }
 
     /** Drops the message: an immediate one's bytes are forgotten; a rendezvous source completes with nothing moved. */

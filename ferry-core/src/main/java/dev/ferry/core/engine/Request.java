@@ -106,13 +106,17 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
     }
 
     private void start(Engine e, Status s, int newState) {
-        if (state == PENDING) {
-            throw new IllegalStateException("request still pending: " + this);
-        }
+        checkNotPending();
         engine = e;
         failure = "";
         status = s;
         STATE.setRelease(this, newState); // publishes the fields
+    }
+
+    final void checkNotPending() {
+        if (state == PENDING) {
+            throw new IllegalStateException("request still pending: " + this);
+        }
     }
 
     final boolean pending() {

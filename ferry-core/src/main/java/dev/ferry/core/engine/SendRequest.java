@@ -32,9 +32,7 @@ public final class SendRequest extends Request {
 
     /** Sets up a send of {@code data} to {@code peer} (no allocation). */
     public SendRequest to(int peer, long header, MemorySegment data) {
-        if (pending()) {
-            throw new IllegalStateException("request still pending: " + this);
-        }
+        checkNotPending();
         this.peer = peer;
         this.header = header;
         this.contiguous = java.util.Objects.requireNonNull(data, "data");
@@ -45,9 +43,7 @@ public final class SendRequest extends Request {
 
     /** Sets up a send of the bytes {@code layout} describes. */
     public SendRequest to(int peer, long header, DataLayout layout) {
-        if (pending()) {
-            throw new IllegalStateException("request still pending: " + this);
-        }
+        checkNotPending();
         this.peer = peer;
         this.header = header;
         this.layout = java.util.Objects.requireNonNull(layout, "layout");
