@@ -276,35 +276,6 @@ public final class Portals {
     }
 
     /**
-     * The wait condition of ctWait, reused per thread: a lambda capturing the counter and the test
-     * cost an allocation on every call of the most common wait.
-     */
-    private static final class CounterReached implements BooleanSupplier {
-        private static final ThreadLocal<CounterReached> MINE = ThreadLocal.withInitial(CounterReached::new);
-        private Counter c;
-        private long test;
-
-        static CounterReached take(Counter c, long test) {
-            CounterReached w = MINE.get();
-            if (w.c != null) {
-                w = new CounterReached(); // a wait inside a wait on this thread: its own
-            }
-            w.c = c;
-            w.test = test;
-            return w;
-        }
-
-        void release() {
-            c = null;
-        }
-
-        @Override
-        public boolean getAsBoolean() {
-            return c.success >= test || c.failure != 0 || c.freed;
-        }
-    }
-
-    /**
      * Waits until {@code done} holds, making progress meanwhile (caller mode), up to {@code timeoutMs}
      * (TIME_FOREVER: no limit); false when the time ran out.
      */
@@ -636,7 +607,6 @@ public final class Portals {
         }
         return e;
     }
-
 
     /** PtlMEUnlink: IN_USE while an operation still moves data into or out of it. */
     public static void meUnlink(MeHandle meHandle) {
