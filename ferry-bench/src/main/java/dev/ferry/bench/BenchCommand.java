@@ -33,7 +33,11 @@ public final class BenchCommand {
                                    (default a tenth of the iterations; 0: no warm-up)
               --window N           sends in flight per bandwidth sample (default 16)
               --format FORMAT      table, csv or json (one object per line)
-              --no-references      skip the ref-shm and ref-nio reference lines""";
+              --no-references      skip the ref-shm and ref-nio reference lines
+              --rounds N           run the whole command N times, every other round in reverse
+                                   order, and print one line per kind: the median of the rounds'
+                                   figures, with each round's median (round_medians_us); on a
+                                   noisy machine, compare phases this way rather than once each""";
 
     private BenchCommand() {
     }
@@ -123,33 +127,16 @@ public final class BenchCommand {
         ResultPrinter printer = new ResultPrinter(out, o.format());
         Progress progress = Progress.forTerminal(err);
         try {
-            boolean latency = o.latency();
-            for (DiscoveredDriver d : drivers) {
-                List<Long> sizes = DriverBench.feasible(d, o.sizes(), note -> err.println("ferry bench: " + note));
-                java.util.function.Consumer<Result> print = labelled(d, printer::print);
-                if (o.portals()) {
-                    PortalsBench.run(d, o, sizes, progress, print);
-                } else if (o.engine()) {
-                    EngineBench.run(d, o, sizes, progress, print);
-                } else if (latency) {
-                    DriverBench.latency(d, o, sizes, progress, print);
-                } else {
-                    DriverBench.bandwidth(d, o, sizes, progress, print);
+            if (o.rounds() == 1) {
+                measure(drivers, o, false, progress, printer::print, err);
+            } else {
+                Rounds rounds = new Rounds();
+                for (int round = 0; round < o.rounds(); round++) {
+                    // every other round runs its phases in reverse, so that no phase always comes first
+                    measure(drivers, o, round % 2 == 1, progress, rounds::add, err);
                 }
-            }
-            if (o.references()) {
-                BenchOptions ref = o.as(latency ? BenchOptions.LATENCY : BenchOptions.BANDWIDTH);
-                if (latency) {
-                    RefShm.latency(ref, progress, printer::print);
-                } else {
-                    RefShm.bandwidth(ref, ref.sizes(), progress, printer::print);
-                    try {
-                        RefReadv.bandwidth(ref, ref.sizes(), progress, printer::print);
-                    } catch (IllegalStateException e) {
-                        err.println("ferry bench: no ref-readv line: " + e.getMessage());
-                    }
-                }
-                RefNio.run(ref, ref.sizes(), progress, printer::print);
+                progress.clear();
+                rounds.merged().forEach(printer::print);
             }
             return 0;
         } catch (Exception e) {
@@ -159,5 +146,50 @@ public final class BenchCommand {
         } finally {
             progress.clear();
         }
+    }
+
+    /** One round: each driver's phases, then the references (the other way round when {@code reversed}). */
+    private static void measure(List<DiscoveredDriver> drivers, BenchOptions o, boolean reversed, Progress progress,
+                                java.util.function.Consumer<Result> sink, PrintStream err) throws Exception {
+        if (reversed) {
+            references(o, progress, sink, err);
+        }
+        List<DiscoveredDriver> order = reversed ? drivers.reversed() : drivers;
+        for (DiscoveredDriver d : order) {
+            List<Long> sizes = DriverBench.feasible(d, o.sizes(), note -> err.println("ferry bench: " + note));
+            java.util.function.Consumer<Result> print = labelled(d, sink);
+            if (o.portals()) {
+                PortalsBench.run(d, o, sizes, progress, print);
+            } else if (o.engine()) {
+                EngineBench.run(d, o, sizes, reversed, progress, print);
+            } else if (o.latency()) {
+                DriverBench.latency(d, o, sizes, progress, print);
+            } else {
+                DriverBench.bandwidth(d, o, sizes, progress, print);
+            }
+        }
+        if (!reversed) {
+            references(o, progress, sink, err);
+        }
+    }
+
+    /** The reference lines (ref-shm, ref-readv, ref-nio), unless --no-references. */
+    private static void references(BenchOptions o, Progress progress, java.util.function.Consumer<Result> sink, PrintStream err)
+            throws Exception {
+        if (!o.references()) {
+            return;
+        }
+        BenchOptions ref = o.as(o.latency() ? BenchOptions.LATENCY : BenchOptions.BANDWIDTH);
+        if (o.latency()) {
+            RefShm.latency(ref, progress, sink);
+        } else {
+            RefShm.bandwidth(ref, ref.sizes(), progress, sink);
+            try {
+                RefReadv.bandwidth(ref, ref.sizes(), progress, sink);
+            } catch (IllegalStateException e) {
+                err.println("ferry bench: no ref-readv line: " + e.getMessage());
+            }
+        }
+        RefNio.run(ref, ref.sizes(), progress, sink);
     }
 }

@@ -19,9 +19,10 @@ import java.util.Locale;
  * @param window     sends in flight per bandwidth sample
  * @param format     table, csv or json
  * @param references whether to measure ref-shm and ref-nio in the same run
+ * @param rounds     how many times the whole command runs, its phases interleaved (see {@link Rounds})
  */
 public record BenchOptions(String benchmark, String driver, List<Long> sizes, long iterations, long warmup,
-                           int window, String format, boolean references) {
+                           int window, String format, boolean references, int rounds) {
     public static final String LATENCY = "driver-latency";
     public static final String BANDWIDTH = "driver-bandwidth";
     public static final String ENGINE_LATENCY = "engine-latency";
@@ -35,6 +36,8 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
             ATOMIC_LATENCY, PUT_BANDWIDTH);
     /** Bytes one size may move (each way) before its iteration count is cut: keeps 4 MiB sizes to seconds. */
     public static final long BYTE_BUDGET = 2L << 30;
+    /** Most rounds one command may ask for. */
+    public static final int MAX_ROUNDS = 99;
     /** Least duration of each warm-up. */
     public static final long WARMUP_NANOS = 500_000_000L;
 
@@ -54,6 +57,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         int window = 16;
         String format = "table";
         boolean refs = true;
+        int rounds = 1;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -69,13 +73,19 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
                     }
                 }
                 case "--no-references" -> refs = false;
+                case "--rounds" -> {
+                    rounds = (int) positive(value(args, ++i, a), a);
+                    if (rounds > MAX_ROUNDS) {
+                        throw new UsageException("--rounds takes at most " + MAX_ROUNDS + ", not " + args.get(i));
+                    }
+                }
                 default -> throw new UsageException("unknown option '" + a + "' for " + benchmark);
             }
         }
         if (warmup < 0) {
             warmup = Math.max(10, iterations / 10);
         }
-        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs);
+        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds);
     }
 
     /** Whether this is a latency (ping-pong) benchmark. */
@@ -95,7 +105,12 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
 
     /** The same options for another benchmark (the driver-level figures of an engine run). */
     public BenchOptions as(String other) {
-        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references);
+        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds);
+    }
+
+    /** The same options with other sizes (those a driver can carry). */
+    public BenchOptions withSizes(List<Long> other) {
+        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds);
     }
 
     /** Iterations for one size: the asked count, cut so that one size moves at most {@link #BYTE_BUDGET}. */

@@ -25,19 +25,28 @@ final class EngineBench {
     private EngineBench() {
     }
 
-    static void run(DiscoveredDriver d, BenchOptions o, List<Long> sizes, Progress progress, Consumer<Result> out) throws Exception {
+    static void run(DiscoveredDriver d, BenchOptions o, List<Long> sizes, boolean reversed, Progress progress, Consumer<Result> out)
+            throws Exception {
         if (d.properties().capabilities().transport() == Transport.SELF) {
             throw new UsageException("the engine benchmarks need a driver between processes (--driver shm or tcp), not " + d.name());
         }
         BenchOptions driverLevel = o.as(o.latency() ? BenchOptions.LATENCY : BenchOptions.BANDWIDTH);
+        List<String> buffers = !o.latency() && d.properties().capabilities().transport() == Transport.LOCAL
+                ? List.of("offheap", "arena") // engine.allocate(): the local driver's shared arena
+                : List.of("offheap");
+        if (reversed) {
+            for (String b : buffers.reversed()) {
+                job(d, o, b, progress, out);
+            }
+        }
         if (o.latency()) {
             DriverBench.latency(d, driverLevel, sizes, progress, out);
-            job(d, o, "offheap", progress, out);
         } else {
             DriverBench.bandwidth(d, driverLevel, sizes, progress, out);
-            job(d, o, "offheap", progress, out);
-            if (d.properties().capabilities().transport() == Transport.LOCAL) {
-                job(d, o, "arena", progress, out); // engine.allocate(): the local driver's shared arena
+        }
+        if (!reversed) {
+            for (String b : buffers) {
+                job(d, o, b, progress, out);
             }
         }
     }

@@ -22,7 +22,6 @@ final class PortalsBench {
         }
         progress.update(o.benchmark() + " " + d.name() + " (two ranks)", 0, 1);
         // the sizes the driver can carry (feasible) replace the asked ones
-        BenchOptions feasible = new BenchOptions(o.benchmark(), o.driver(), sizes, o.iterations(), o.warmup(), o.window(), o.format(), o.references());
-        EngineBench.twoRanks(d, feasible, PortalsBenchRank.class, List.of(o.benchmark()), out);
+        EngineBench.twoRanks(d, o.withSizes(sizes), PortalsBenchRank.class, List.of(o.benchmark()), out);
     }
 }

@@ -21,6 +21,8 @@ class BenchOptionsTest {
         assertEquals(4, o.window());
         assertEquals("csv", o.format());
         assertFalse(o.references());
+        assertEquals(1, o.rounds());
+        assertEquals(5, BenchOptions.parse("driver-latency", List.of("--rounds", "5")).rounds());
     }
 
     @Test
@@ -49,6 +51,8 @@ class BenchOptionsTest {
         assertMessage("table, csv or json", () -> BenchOptions.parse("driver-latency", List.of("--format", "xml")));
         assertMessage("unknown benchmark 'x'", () -> BenchOptions.parse("x", List.of()));
         assertMessage("'-1'", () -> BenchOptions.parse("driver-latency", List.of("--sizes", "-1")));
+        assertMessage("--rounds takes at most 99, not 100", () -> BenchOptions.parse("driver-latency", List.of("--rounds", "100")));
+        assertMessage("--rounds must be at least 1", () -> BenchOptions.parse("driver-latency", List.of("--rounds", "0")));
     }
 
     private static void assertMessage(String part, org.junit.jupiter.api.function.Executable e) {

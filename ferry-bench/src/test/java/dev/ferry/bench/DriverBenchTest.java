@@ -54,6 +54,18 @@ class DriverBenchTest {
     }
 
     @Test
+    void roundsInterleaveThePhasesAndPrintOneLinePerKind() {
+        List<String> lines = run("driver-latency", "--driver", "self", "--sizes", "8", "--iterations", "200", "--warmup", "0",
+                "--rounds", "3", "--format", "json");
+        // self, ref-shm and ref-nio, each once, whichever order the rounds ran in
+        assertEquals(3, lines.size(), String.join("\n", lines));
+        assertTrue(lines.get(0).contains("\"driver\":\"self\"") && lines.get(0).contains("\"iterations\":600,"), lines.get(0));
+        for (String l : lines) {
+            assertTrue(l.matches(".*,\"round_medians_us\":\\[[0-9.E-]+,[0-9.E-]+,[0-9.E-]+],\"rounds\":3}"), l);
+        }
+    }
+
+    @Test
     void tableAndCsvFormats() {
         List<String> table = run("driver-latency", "--sizes", "8", "--iterations", "50", "--no-references");
         assertEquals(2, table.size());

@@ -1,0 +1,55 @@
+package dev.ferry.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+class RoundsTest {
+    private static Result latency(String driver, double median, double p99) {
+        return new Result("engine-latency", driver, 8, 1000, median, p99, null, Map.of());
+    }
+
+    @Test
+    void eachKindBecomesOneLineOfTheRoundsMedians() {
+        Rounds r = new Rounds();
+        r.add(latency("shm", 0.40, 1.0));
+        r.add(latency("ref-shm", 0.20, 0.5));
+        r.add(latency("ref-shm", 0.30, 0.7)); // a reversed round: references first
+        r.add(latency("shm", 0.90, 9.0));
+        r.add(latency("shm", 0.50, 2.0));
+        r.add(latency("ref-shm", 0.25, 0.6));
+        List<Result> m = r.merged();
+        assertEquals(2, m.size());
+        Result shm = m.get(0);
+        assertEquals("shm", shm.driver()); // the order kinds first came in
+        assertEquals(0.50, shm.medianUs());
+        assertEquals(2.0, shm.p99Us());
+        assertEquals(3000, shm.iterations());
+        assertNull(shm.mbPerS());
+        assertEquals(3, shm.extra().get("rounds"));
+        assertEquals(List.of(0.4, 0.9, 0.5), shm.extra().get("round_medians_us"));
+        assertEquals(null, shm.extra().get("round_mb_per_s"));
+        assertEquals(0.25, m.get(1).medianUs());
+    }
+
+    @Test
+    void extraFieldsKeepKindsApartAndStay() {
+        Rounds r = new Rounds();
+        for (int i = 0; i < 2; i++) {
+            r.add(new Result("driver-bandwidth", "shm", 65536, 100, 6.0 + i, 9, 10000.0 + i * 1000, Map.of("buffers", "offheap")));
+            r.add(new Result("driver-bandwidth", "shm", 65536, 100, 3.0 + i, 9, 20000.0 + i * 1000, Map.of("buffers", "arena")));
+        }
+        List<Result> m = r.merged();
+        assertEquals(2, m.size());
+        assertEquals("offheap", m.get(0).extra().get("buffers"));
+        assertEquals(6.5, m.get(0).medianUs());
+        assertEquals(10500.0, m.get(0).mbPerS());
+        assertEquals(List.of(10000.0, 11000.0), m.get(0).extra().get("round_mb_per_s"));
+        assertEquals("arena", m.get(1).extra().get("buffers"));
+        assertEquals(20500.0, m.get(1).mbPerS());
+    }
+}
