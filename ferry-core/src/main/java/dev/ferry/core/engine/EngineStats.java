@@ -13,6 +13,8 @@ public final class EngineStats {
     long aggregatedPackets;
     long aggregatedMessages;
     long rendezvous;
+    long dataPackets;
+    long chunksAnnounced;
     long rendezvousReceived;
     long heldBytes;
     long heldMax;
@@ -39,6 +41,12 @@ public final class EngineStats {
 
     void rendezvousReceived(long bytes) {
         rendezvousReceived += bytes;
+    }
+
+    /** A DATA packet announcing {@code chunks} raw chunks went out. */
+    void announced(int chunks) {
+        dataPackets++;
+        chunksAnnounced += chunks;
     }
 
     void packetSent() {
@@ -71,7 +79,17 @@ public final class EngineStats {
         return aggregatedMessages;
     }
 
-    /** Rendezvous this engine started as a source. */
+    /** DATA packets sent: each announces the raw chunks that follow it on its rail. */
+    public long dataPackets() {
+        return dataPackets;
+    }
+
+    /** Rendezvous chunks announced by DATA packets: more than {@link #dataPackets()} when packets announced several. */
+    public long chunksAnnounced() {
+        return chunksAnnounced;
+    }
+
+    /** Rendezvous this engine started as the source. */
     public long rendezvousStarted() {
         return rendezvous;
     }

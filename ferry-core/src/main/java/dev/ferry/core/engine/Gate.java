@@ -43,6 +43,8 @@ final class Gate {
     private final IdTable<RecvRequest> rdvIn = new IdTable<>();
     private final DataCursor cursor = new DataCursor();
     private final Message view;
+    /** A packet is being parsed: CTS wait for its end, to leave in one packet. */
+    private boolean parsing;
 
     Gate(Engine engine, int rank, String kind, List<EngineContext> contexts, List<DriverUrl> urls, long eagerSetting, long credits) {
         this.engine = engine;
@@ -216,6 +218,18 @@ final class Gate {
     // ---- receiving (seed 003's lib_parse: every incoming header goes through here) ----------
 
     void parse(Rail rail, MemorySegment p, long len) {
+        parsing = true;
+        try {
+            parseEntries(rail, p, len);
+        } finally {
+            parsing = false;
+        }
+        if (!ctsQueue.isEmpty() && state == OPEN) {
+            rails[0].push(); // the CTS planned while parsing go out together, aggregated
+        }
+    }
+
+    private void parseEntries(Rail rail, MemorySegment p, long len) {
         if (len < WireHeader.PACKET_HEADER || p.get(WireHeader.U16, WireHeader.MAGIC_OFFSET) != WireHeader.MAGIC) {
             malformed(rail, "a packet of " + len + " bytes without the engine's magic");
             return;
@@ -223,6 +237,7 @@ final class Gate {
         int count = p.get(WireHeader.U16, WireHeader.COUNT_OFFSET) & 0xffff;
         credits += p.get(WireHeader.U32, WireHeader.CREDITS_OFFSET) & 0xffffffffL;
         long at = WireHeader.PACKET_HEADER;
+        boolean data = false;
         for (int i = 0; i < count; i++) {
             if (state != OPEN) {
                 return;
@@ -232,6 +247,10 @@ final class Gate {
                 return;
             }
             byte kind = p.get(ValueLayout.JAVA_BYTE, at + WireHeader.KIND);
+            if (data && kind != WireHeader.DATA) {
+                malformed(rail, "an entry of kind " + kind + " after DATA entries (they end a packet)");
+                return;
+            }
             int a = p.get(WireHeader.U32, at + WireHeader.A);
             long b = p.get(WireHeader.U64, at + WireHeader.B);
             if (kind == WireHeader.IMMEDIATE) {
@@ -274,11 +293,15 @@ final class Gate {
                 }
                 case WireHeader.DATA -> {
                     RecvRequest r = rdvIn.get(b);
-                    if (r == null || c < 0 || d <= 0 || c + d > r.layout.size() || d > r.remaining || i != count - 1) {
+                    if (r == null || c < 0 || d <= 0 || c + d > r.layout.size() || d > r.remaining) {
                         malformed(rail, "a DATA header for an unknown rendezvous or outside its destination");
                         return;
                     }
-                    rail.expectRaw(r, c, d);
+                    if (!rail.expectRaw(r, c, d)) {
+                        malformed(rail, "more than " + WireHeader.MAX_DATA_ENTRIES + " DATA entries in one packet");
+                        return;
+                    }
+                    data = true;
                     at += WireHeader.DATA_BYTES;
                 }
                 default -> {
@@ -341,7 +364,9 @@ final class Gate {
             r.targetId = rdvIn.add(r);
             ctsQueue.add(plan(m.sourceId, r.targetId, accepted));
         }
-        rails[0].push();
+        if (!parsing) {
+            rails[0].push(); // while parsing, the packet's other RTS may add theirs: parse pushes them together
+        }
     }
 
     /** Splits {@code accepted} bytes over the rails by profile bandwidth (multi-rail), each piece within its rail's maximum packet. */

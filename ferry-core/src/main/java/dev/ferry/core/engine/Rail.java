@@ -40,10 +40,12 @@ final class Rail {
     final SendRequest[] packed;
     int packedCount;
     final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
-    /** The chunk whose DATA header is out and whose raw bytes are still to be posted. */
-    private Chunk current;
     /** Raw chunks posted and not yet complete, oldest first: several in flight keep the target pulling back to back. */
-    private static final int RAW_IN_FLIGHT = 8;
+    private static final int RAW_IN_FLIGHT = WireHeader.MAX_DATA_ENTRIES;
+    /** The chunks whose DATA entries are out (one packet announces several), in order; those from {@link #announcedNext} are still to be posted. */
+    private final Chunk[] announced = new Chunk[WireHeader.MAX_DATA_ENTRIES];
+    private int announcedCount;
+    private int announcedNext;
     private final Packet[] rawPkts = new Packet[RAW_IN_FLIGHT];
     private final Chunk[] rawChunks = new Chunk[RAW_IN_FLIGHT];
     private int rawHead;
@@ -55,9 +57,12 @@ final class Rail {
     private final MemorySegment recvBuf;
     private final PrefixLayout recvLayout;
     private boolean recvPosted;
-    private RecvRequest rawReq;
-    private DataLayout rawLayout;
-    private long rawLength;
+    /** The raw chunks a DATA packet announced, in the order they come; from {@link #expectedHead} on still to come. */
+    private final RecvRequest[] expectedReq = new RecvRequest[WireHeader.MAX_DATA_ENTRIES];
+    private final DataLayout[] expectedLayout = new DataLayout[WireHeader.MAX_DATA_ENTRIES];
+    private final long[] expectedLength = new long[WireHeader.MAX_DATA_ENTRIES];
+    private int expectedHead;
+    private int expectedCount;
     private boolean rawPosted;
 
     Rail(Gate gate, int index, EngineContext ec, int packetLimit) {
@@ -79,7 +84,7 @@ final class Rail {
     }
 
     boolean idle() {
-        return sendState == SEND_IDLE && current == null && chunks.isEmpty() && rawCount == 0;
+        return sendState == SEND_IDLE && announcedCount == 0 && chunks.isEmpty() && rawCount == 0;
     }
 
     // ---- sending ----------------------------------------------------------------------------
@@ -94,10 +99,9 @@ final class Rail {
                 return;
             }
             boolean packet = index == 0 && gate.hasPackable();
-            Chunk c = chunks.peek();
-            if (c != null && (!packet || chunkTurn)) {
+            if (!chunks.isEmpty() && (!packet || chunkTurn)) {
                 chunkTurn = false;
-                if (!startChunk(c)) {
+                if (!startChunks()) {
                     return;
                 }
             } else if (packet) {
@@ -157,22 +161,27 @@ final class Rail {
                 sendState = SEND_RAW_POST;
                 // fall through: post the raw bytes right behind their header
             case SEND_RAW_POST: {
-                if (rawCount == RAW_IN_FLIGHT && !pollRaw()) {
-                    return false;
+                while (announcedNext < announcedCount) {
+                    if (rawCount == RAW_IN_FLIGHT && !pollRaw()) {
+                        return false;
+                    }
+                    Chunk c = announced[announcedNext];
+                    Packet rp = rawPkts[(rawHead + rawCount) % RAW_IN_FLIGHT];
+                    rp.reset().useData(c.bytes);
+                    s = out.sendPost(rp);
+                    if (s == Status.NOT_YET) {
+                        return false;
+                    }
+                    if (s != Status.DONE) {
+                        gate.fail(s, "posting " + c.length + " rendezvous bytes on " + ec.name() + " answered " + s);
+                        return false;
+                    }
+                    rawChunks[(rawHead + rawCount) % RAW_IN_FLIGHT] = c;
+                    rawCount++;
+                    announced[announcedNext++] = null;
                 }
-                Packet rp = rawPkts[(rawHead + rawCount) % RAW_IN_FLIGHT];
-                rp.reset().useData(current.bytes);
-                s = out.sendPost(rp);
-                if (s == Status.NOT_YET) {
-                    return false;
-                }
-                if (s != Status.DONE) {
-                    gate.fail(s, "posting " + current.length + " rendezvous bytes on " + ec.name() + " answered " + s);
-                    return false;
-                }
-                rawChunks[(rawHead + rawCount) % RAW_IN_FLIGHT] = current;
-                rawCount++;
-                current = null;
+                announcedCount = 0;
+                announcedNext = 0;
                 sendState = SEND_IDLE; // the rail is free: the raw bytes complete in the background
                 pollRaw();
                 return true;
@@ -244,7 +253,7 @@ final class Rail {
      * small-message latency path.
      */
     boolean sendAlone(SendRequest s) {
-        if (sendState != SEND_IDLE || !bufSend || !chunks.isEmpty() || current != null) {
+        if (sendState != SEND_IDLE || !bufSend || !chunks.isEmpty() || announcedCount != 0) {
             return false;
         }
         MemorySegment p = packetBuffer();
@@ -279,23 +288,41 @@ final class Rail {
         return pollSend();
     }
 
-    private boolean startChunk(Chunk c) {
+    /**
+     * Announces the chunks waiting, as many as one DATA packet takes (a stream of rendezvous has
+     * its target receive one header packet for several chunks, not one each), then posts their raw
+     * bytes right behind it.
+     */
+    private boolean startChunks() {
+        // the raws need not have free slots yet: they are posted as slots free, the header already out
+        int k = Math.min(chunks.size(), Math.min(WireHeader.MAX_DATA_ENTRIES, (packetLimit - WireHeader.PACKET_HEADER) / WireHeader.DATA_BYTES));
         MemorySegment p = packetBuffer();
         if (p == null) {
             return false;
         }
-        WireHeader.packetHeader(p, 1, 0);
-        WireHeader.entry(p, WireHeader.PACKET_HEADER, WireHeader.DATA, 0, c.targetId, c.offset, c.length);
-        Status s = postBuffer(WireHeader.PACKET_HEADER + WireHeader.DATA_BYTES);
-        if (s == Status.NOT_YET) {
-            return false; // nothing is out: the header is written again next time
+        long at = WireHeader.PACKET_HEADER;
+        for (int i = 0; i < k; i++) {
+            Chunk c = chunks.poll();
+            announced[i] = c;
+            WireHeader.entry(p, at, WireHeader.DATA, 0, c.targetId, c.offset, c.length);
+            at += WireHeader.DATA_BYTES;
         }
-        if (s != Status.DONE) {
-            gate.fail(s, "posting a DATA header on " + ec.name() + " answered " + s);
+        WireHeader.packetHeader(p, k, 0);
+        Status s = postBuffer(at);
+        if (s != Status.DONE) { // nothing is out: the chunks wait again, the header is written again next time
+            for (int i = k - 1; i >= 0; i--) {
+                chunks.addFirst(announced[i]);
+                announced[i] = null;
+            }
+            if (s != Status.NOT_YET) {
+                gate.fail(s, "posting a DATA header on " + ec.name() + " answered " + s);
+            }
             return false;
         }
-        chunks.poll();
-        current = c;
+        announcedCount = k;
+        announcedNext = 0;
+        gate.engine.stats.announced(k);
+        gate.engine.stats.packetSent();
         sendState = SEND_DATA_HEADER;
         return pollSend();
     }
@@ -307,10 +334,12 @@ final class Rail {
             packed[i] = null;
         }
         packedCount = 0;
-        if (current != null) {
-            failed.accept(current.request);
-            current = null;
+        for (int i = announcedNext; i < announcedCount; i++) {
+            failed.accept(announced[i].request);
+            announced[i] = null;
         }
+        announcedCount = 0;
+        announcedNext = 0;
         for (; rawCount > 0; rawCount--) {
             failed.accept(rawChunks[rawHead].request);
             rawChunks[rawHead] = null;
@@ -320,30 +349,43 @@ final class Rail {
         while ((c = chunks.poll()) != null) {
             failed.accept(c.request);
         }
-        if (rawReq != null) {
-            failed.accept(rawReq);
-            rawReq = null;
+        for (; expectedCount > 0; expectedCount--, expectedHead++) {
+            failed.accept(expectedReq[expectedHead]);
+            expectedReq[expectedHead] = null;
+            expectedLayout[expectedHead] = null;
         }
+        expectedHead = 0;
         sendState = SEND_IDLE;
     }
 
     // ---- receiving --------------------------------------------------------------------------
 
-    /** The next packet on this rail is {@code length} raw bytes for {@code r}, at {@code offset} of its destination. */
-    void expectRaw(RecvRequest r, long offset, long length) {
-        rawReq = r;
-        rawLength = length;
-        rawLayout = offset == 0 && length == r.layout.size() ? r.layout : new SliceLayout(r.layout, offset, length);
-        rawPosted = false;
+    /**
+     * The packet after those already expected on this rail is {@code length} raw bytes for
+     * {@code r}, at {@code offset} of its destination; false when a DATA packet announced more
+     * than {@link WireHeader#MAX_DATA_ENTRIES}.
+     */
+    boolean expectRaw(RecvRequest r, long offset, long length) {
+        int i = expectedHead + expectedCount;
+        if (i >= WireHeader.MAX_DATA_ENTRIES) {
+            return false;
+        }
+        expectedReq[i] = r;
+        expectedLength[i] = length;
+        expectedLayout[i] = offset == 0 && length == r.layout.size() ? r.layout : new SliceLayout(r.layout, offset, length);
+        expectedCount++;
+        return true;
     }
 
     /** Receives and handles at most one packet; true when one was. */
     boolean pollRecv() {
         DriverInstance i = in;
         Status s;
-        if (rawReq != null) {
+        if (expectedCount > 0) {
+            int h = expectedHead;
+            long rawLength = expectedLength[h];
             if (!rawPosted) {
-                recvPkt.reset().useData(rawLayout);
+                recvPkt.reset().useData(expectedLayout[h]);
                 s = i.recvPost(recvPkt);
                 if (s == Status.NOT_YET) {
                     return false;
@@ -363,10 +405,11 @@ final class Rail {
                         + " answered " + s + " after " + recvPkt.length() + " bytes");
                 return false;
             }
-            RecvRequest r = rawReq;
-            rawReq = null;
-            rawLayout = null;
+            RecvRequest r = expectedReq[h];
+            expectedReq[h] = null;
+            expectedLayout[h] = null;
             rawPosted = false;
+            expectedHead = --expectedCount == 0 ? 0 : h + 1; // a DATA packet is parsed only once all before it came
             gate.rawArrived(r, rawLength);
             return true;
         }

@@ -21,7 +21,8 @@ import java.lang.foreign.ValueLayout;
  *   CTS        +4 u32 chunk count n, +8 u64 source id, +16 u64 target id, +24 u64 bytes accepted,
  *              +32 n chunks of 24 bytes: u32 rail, u32 zero, u64 offset, u64 length
  *   DATA       +8 u64 target id, +16 u64 offset, +24 u64 length                     (32 bytes)
- *              the next packet on the same rail is that chunk's raw bytes
+ *              DATA entries end their packet (at most {@link #MAX_DATA_ENTRIES}); the packets
+ *              after it on the same rail are those chunks' raw bytes, in entry order
  * </pre>
  * The source announces (RTS); the target decides where the data goes and how it is split over the
  * rails (CTS); each chunk then travels as a raw driver packet received straight into the
@@ -52,6 +53,8 @@ final class WireHeader {
     static final int CTS_CHUNK = 24;
     /** Chunks one CTS may carry: every rail's share, each cut to the rail's maximum packet. */
     static final int MAX_CTS_CHUNKS = 64;
+    /** DATA entries one packet may carry: raw chunks announced together, posted back to back. */
+    static final int MAX_DATA_ENTRIES = 8;
 
     static final ValueLayout.OfShort U16 = ValueLayout.JAVA_SHORT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
