@@ -14,7 +14,8 @@ import java.util.Map;
  * both. Each kind of line (benchmark, driver, size and extra fields) becomes one line: its median,
  * p99 and bandwidth are the medians over the rounds of each round's figure, its iterations the
  * sum, and it carries {@code rounds} and the rounds' own medians ({@code round_medians_us}, and
- * {@code round_mb_per_s} for bandwidth), in order, so that paired ratios can be read off.
+ * {@code round_mb_per_s} for bandwidth), in order, and the comparisons the goals are stated in,
+ * taken round by round ({@link #compare}).
  *
  * <pre>{@code
  * Rounds r = new Rounds();
@@ -66,9 +67,71 @@ final class Rounds {
                 extra.put("round_mb_per_s", roundMbs);
             }
             Key k = e.getKey();
+            compare(k, rs, extra);
             out.add(new Result(k.benchmark(), k.driver(), k.size(), iterations, Stats.median(medians), Stats.median(p99s),
                     bandwidth ? Stats.median(mbs) : null, extra));
         }
         return out;
+    }
+
+    /**
+     * Adds the comparisons the goals are stated in, taken round by round against the line measured
+     * in the same round, then the median over the rounds: an engine latency's overhead over its
+     * driver ({@code overhead_ns_vs_driver}), an engine bandwidth's ratio to its driver's with the
+     * same buffers ({@code ratio_to_driver}) and, for the arena, to the memcpy reference
+     * ({@code ratio_to_memcpy}), and a library operation's ratio to a reference round trip
+     * ({@code ratio_to_ref_shm_round_trip}, {@code ratio_to_ref_nio_round_trip}).
+     */
+    private void compare(Key k, List<Result> rs, Map<String, Object> extra) {
+        Object buffers = k.extra().get("buffers");
+        switch (k.benchmark()) {
+            case BenchOptions.ENGINE_LATENCY -> put(extra, "overhead_ns_vs_driver",
+                    paired(rs, find(BenchOptions.LATENCY, k.driver(), k.size(), null), (a, b) -> (a.medianUs() - b.medianUs()) * 1000));
+            case BenchOptions.ENGINE_BANDWIDTH -> {
+                put(extra, "ratio_to_driver",
+                        paired(rs, find(BenchOptions.BANDWIDTH, k.driver(), k.size(), buffers), (a, b) -> a.mbPerS() / b.mbPerS()));
+                if ("arena".equals(buffers)) {
+                    put(extra, "ratio_to_memcpy", paired(rs, find(BenchOptions.BANDWIDTH, "ref-shm", k.size(), null), (a, b) -> a.mbPerS() / b.mbPerS()));
+                }
+            }
+            case BenchOptions.PUT_LATENCY, BenchOptions.GET_LATENCY, BenchOptions.ATOMIC_LATENCY -> {
+                for (String ref : List.of("ref-shm", "ref-nio")) {
+                    put(extra, "ratio_to_" + ref.replace('-', '_') + "_round_trip",
+                            paired(rs, find(BenchOptions.LATENCY, ref, k.size(), null), (a, b) -> a.medianUs() / (2 * b.medianUs())));
+                }
+            }
+            default -> {
+            }
+        }
+    }
+
+    private static void put(Map<String, Object> extra, String name, Double value) {
+        if (value != null) {
+            extra.put(name, Stats.round(value, 3));
+        }
+    }
+
+    /** The rounds of the line of {@code benchmark}, {@code driver} and {@code size} with those buffers (null: none), or null. */
+    private List<Result> find(String benchmark, String driver, long size, Object buffers) {
+        for (Map.Entry<Key, List<Result>> e : lines.entrySet()) {
+            Key k = e.getKey();
+            if (k.benchmark().equals(benchmark) && k.driver().equals(driver) && k.size() == size
+                    && java.util.Objects.equals(k.extra().get("buffers"), buffers)) {
+                return e.getValue();
+            }
+        }
+        return null;
+    }
+
+    /** The median over the rounds of {@code f(a's round i, b's round i)}; null unless both lines have every round. */
+    private static Double paired(List<Result> a, List<Result> b, java.util.function.ToDoubleBiFunction<Result, Result> f) {
+        if (b == null || a.size() != b.size()) {
+            return null;
+        }
+        double[] v = new double[a.size()];
+        for (int i = 0; i < v.length; i++) {
+            v[i] = f.applyAsDouble(a.get(i), b.get(i));
+        }
+        return Stats.median(v);
     }
 }

@@ -52,4 +52,31 @@ class RoundsTest {
         assertEquals("arena", m.get(1).extra().get("buffers"));
         assertEquals(20500.0, m.get(1).mbPerS());
     }
+
+    @Test
+    void goalsAreComparedRoundByRoundAgainstTheLineOfTheSameRound() {
+        Rounds r = new Rounds();
+        double[] driver = {0.40, 0.30, 0.50};
+        double[] engine = {0.45, 0.42, 0.52};
+        for (int i = 0; i < 3; i++) {
+            r.add(new Result("driver-latency", "shm", 8, 10, driver[i], 1, null, Map.of()));
+            r.add(new Result("engine-latency", "shm", 8, 10, engine[i], 1, null, Map.of()));
+            r.add(new Result("driver-bandwidth", "shm", 65536, 10, 1, 1, 1000.0 * (i + 1), Map.of("buffers", "arena")));
+            r.add(new Result("engine-bandwidth", "shm", 65536, 10, 1, 1, 900.0 * (i + 1), Map.of("buffers", "arena")));
+            r.add(new Result("driver-bandwidth", "ref-shm", 65536, 10, 1, 1, 2000.0, Map.of()));
+            r.add(new Result("put-latency", "shm", 8, 10, 1.0 + i, 1, null, Map.of("op", "put+ack")));
+            r.add(new Result("driver-latency", "ref-shm", 8, 10, 0.25, 1, null, Map.of()));
+        }
+        Map<String, Result> m = new java.util.HashMap<>();
+        for (Result x : r.merged()) {
+            m.put(x.benchmark() + " " + x.driver(), x);
+        }
+        // per round 50, 120 and 20 ns: the median of the differences, not the difference of the medians (50)
+        assertEquals(50.0, m.get("engine-latency shm").extra().get("overhead_ns_vs_driver"));
+        assertEquals(0.9, m.get("engine-bandwidth shm").extra().get("ratio_to_driver"));
+        assertEquals(0.9, m.get("engine-bandwidth shm").extra().get("ratio_to_memcpy")); // 900, 1800, 2700 over 2000
+        assertEquals(4.0, m.get("put-latency shm").extra().get("ratio_to_ref_shm_round_trip")); // 2 us over 2 x 0.25
+        assertNull(m.get("put-latency shm").extra().get("ratio_to_ref_nio_round_trip"), "no ref-nio line, no ratio");
+        assertNull(m.get("driver-latency shm").extra().get("overhead_ns_vs_driver"));
+    }
 }
