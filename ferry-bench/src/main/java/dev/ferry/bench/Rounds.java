@@ -5,6 +5,8 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
+import java.util.function.ToDoubleBiFunction;
 
 /**
  * The lines of {@code --rounds N}: the whole command runs N times, so the phases it compares
@@ -105,10 +107,8 @@ final class Rounds {
         }
     }
 
-    private static void put(Map<String, Object> extra, String name, Double value) {
-        if (value != null) {
-            extra.put(name, Stats.round(value, 3));
-        }
+    private static void put(Map<String, Object> extra, String name, OptionalDouble value) {
+        value.ifPresent(v -> extra.put(name, Stats.round(v, 3)));
     }
 
     /** The rounds of the line of {@code benchmark}, {@code driver} and {@code size} with those buffers (null: none), or null. */
@@ -123,15 +123,15 @@ final class Rounds {
         return null;
     }
 
-    /** The median over the rounds of {@code f(a's round i, b's round i)}; null unless both lines have every round. */
-    private static Double paired(List<Result> a, List<Result> b, java.util.function.ToDoubleBiFunction<Result, Result> f) {
+    /** The median over the rounds of {@code f(a's round i, b's round i)}; empty unless both lines have every round. */
+    private static OptionalDouble paired(List<Result> a, List<Result> b, ToDoubleBiFunction<Result, Result> f) {
         if (b == null || a.size() != b.size()) {
-            return null;
+            return OptionalDouble.empty();
         }
         double[] v = new double[a.size()];
         for (int i = 0; i < v.length; i++) {
             v[i] = f.applyAsDouble(a.get(i), b.get(i));
         }
-        return Stats.median(v);
+        return OptionalDouble.of(Stats.median(v));
     }
 }

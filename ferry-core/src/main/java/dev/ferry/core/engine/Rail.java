@@ -41,7 +41,7 @@ final class Rail {
     int packedCount;
     final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
     /** Raw chunks posted and not yet complete, oldest first: several in flight keep the target pulling back to back. */
-    private static final int RAW_IN_FLIGHT = WireHeader.MAX_DATA_ENTRIES;
+    private static final int RAW_IN_FLIGHT = 8;
     /** The chunks whose DATA entries are out (one packet announces several), in order; those from {@link #announcedNext} are still to be posted. */
     private final Chunk[] announced = new Chunk[WireHeader.MAX_DATA_ENTRIES];
     private int announcedCount;
