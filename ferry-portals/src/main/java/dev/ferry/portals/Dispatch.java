@@ -1,9 +1,9 @@
 package dev.ferry.portals;
 
 import dev.ferry.core.engine.Engine;
+import dev.ferry.spi.ProgressLock;
 
 import java.util.concurrent.locks.LockSupport;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
 
 /**
@@ -43,7 +43,7 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
 
     /** Caller mode: the caller's thread, under the lock. */
     static final class Caller extends Dispatch {
-        final ReentrantLock lock = new ReentrantLock();
+        final ProgressLock lock = new ProgressLock();
 
         Caller(Engine engine) {
             super(engine);

@@ -6,7 +6,6 @@ import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Status;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
@@ -230,12 +229,13 @@ final class Gate {
     }
 
     private void parseEntries(Rail rail, MemorySegment p, long len) {
-        if (len < WireHeader.PACKET_HEADER || p.get(WireHeader.U16, WireHeader.MAGIC_OFFSET) != WireHeader.MAGIC) {
+        long word = len < WireHeader.PACKET_HEADER ? 0 : WireHeader.packetWord(p);
+        if (WireHeader.magic(word) != WireHeader.MAGIC) {
             malformed(rail, "a packet of " + len + " bytes without the engine's magic");
             return;
         }
-        int count = p.get(WireHeader.U16, WireHeader.COUNT_OFFSET) & 0xffff;
-        credits += p.get(WireHeader.U32, WireHeader.CREDITS_OFFSET) & 0xffffffffL;
+        int count = WireHeader.count(word);
+        credits += WireHeader.credits(word);
         long at = WireHeader.PACKET_HEADER;
         boolean data = false;
         for (int i = 0; i < count; i++) {
@@ -246,12 +246,13 @@ final class Gate {
                 malformed(rail, "entry " + i + " of " + count + " beyond the packet's " + len + " bytes");
                 return;
             }
-            byte kind = p.get(ValueLayout.JAVA_BYTE, at + WireHeader.KIND);
+            long first = WireHeader.entryWord(p, at);
+            byte kind = WireHeader.kind(first);
             if (data && kind != WireHeader.DATA) {
                 malformed(rail, "an entry of kind " + kind + " after DATA entries (they end a packet)");
                 return;
             }
-            int a = p.get(WireHeader.U32, at + WireHeader.A);
+            int a = WireHeader.a(first);
             long b = p.get(WireHeader.U64, at + WireHeader.B);
             if (kind == WireHeader.IMMEDIATE) {
                 long n = a & 0xffffffffL;

@@ -44,9 +44,13 @@ public final class Message {
     }
 
     void setImmediate(Gate g, long header, MemorySegment base, long offset, long length, int credit) {
-        this.gate = g;
+        if (gate != g) { // the handler's view sees the same gate and buffer again and again: no GC write barrier then
+            this.gate = g;
+        }
         this.header = header;
-        this.base = base;
+        if (this.base != base) {
+            this.base = base;
+        }
         this.offset = offset;
         this.length = length;
         this.rendezvous = false;

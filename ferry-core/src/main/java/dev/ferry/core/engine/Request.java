@@ -107,9 +107,16 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
 
     private void start(Engine e, Status s, int newState) {
         checkNotPending();
-        engine = e;
-        failure = "";
-        status = s;
+        // a reused request mostly holds these already: a reference store costs a GC write barrier, a compare does not
+        if (engine != e) {
+            engine = e;
+        }
+        if (!failure.isEmpty()) {
+            failure = "";
+        }
+        if (status != s) {
+            status = s;
+        }
         STATE.setRelease(this, newState); // publishes the fields
     }
 
@@ -127,8 +134,12 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
         if (state != PENDING) {
             return;
         }
-        failure = why == null ? "" : why;
-        status = s;
+        if (why != null) {
+            failure = why; // else it is still the "" start left
+        }
+        if (status != s) {
+            status = s;
+        }
         STATE.setRelease(this, COMPLETE); // publishes status and failure
         Engine e = engine;
         if (e == null || !e.callerProgress()) {

@@ -57,7 +57,7 @@ final class Pull {
         long whole = bulkTag != 0 ? wholeRange(into, total) : 0;
         if (whole != 0) {
             p.tagRecv = new RequestSlots(1);
-            p.tagRecv.started(0, Ucp.tagRecv(ctx.workerHandle, whole, total, bulkTag, UcxWire.FULL_MASK));
+            p.tagRecv.started(0, Ucp.tagRecvBulk(ctx.workerHandle, whole, total, bulkTag, UcxWire.FULL_MASK));
             return p;
         }
         DataCursor local = new DataCursor().reset(into);
@@ -145,7 +145,7 @@ final class Pull {
         }
         if (bulkTag != 0 && tagRecv == null) {
             // pulled by gets: the BULK message is consumed (truncated to nothing), which completes the send
-            ctx.orphans.adopt(Ucp.tagRecv(ctx.workerHandle, ctx.scratch.address(), 0, bulkTag, UcxWire.FULL_MASK));
+            ctx.orphans.adopt(Ucp.tagRecvBulk(ctx.workerHandle, ctx.scratch.address(), 0, bulkTag, UcxWire.FULL_MASK));
         }
         abandon(ctx);
     }

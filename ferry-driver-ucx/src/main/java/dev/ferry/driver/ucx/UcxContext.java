@@ -12,6 +12,7 @@ import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Hints;
 import dev.ferry.spi.InstanceRef;
 import dev.ferry.spi.Profile;
+import dev.ferry.spi.ProgressLock;
 import dev.ferry.spi.Status;
 import dev.ferry.spi.Transport;
 import org.openucx.jucx.UcxException;
@@ -37,7 +38,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * A ucx driver context: one UCP context and one UCP worker. Its URL is the worker's address;
@@ -93,7 +93,7 @@ final class UcxContext implements DriverContext {
     /** Large packets also go as BULK messages, taken by tagged receives (see {@link UcxWire}). */
     boolean pullByTag;
     private final ContextLifecycle<UcxInstance> life = new ContextLifecycle<>("ucx driver context", UcxInstance[]::new);
-    final ReentrantLock lock = new ReentrantLock();
+    final ProgressLock lock = new ProgressLock(); // taken on every driver call: a release store gives it back, not a fence
     private volatile boolean sleeping;
     /** Some send is still held by UCX (see {@link #tick}). */
     volatile boolean backlog;
@@ -350,13 +350,7 @@ final class UcxContext implements DriverContext {
             if (sleeping) {
                 worker.signal();
             }
-            try {
-                if (lock.tryLock(20, TimeUnit.MICROSECONDS)) {
-                    return;
-                }
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                lock.lock();
+            if (lock.tryLock(TimeUnit.MICROSECONDS.toNanos(20))) {
                 return;
             }
         }

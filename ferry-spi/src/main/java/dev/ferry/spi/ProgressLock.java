@@ -1,0 +1,102 @@
+package dev.ferry.spi;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * A reentrant lock for code that is taken and given back on every poll of a hot loop: a driver
+ * context whose calls may come from several threads, the library in caller mode (seed 003's
+ * cli / sti). It is taken with one compare-and-set and given back with a release store.
+ * {@code ReentrantLock} gives itself back with a volatile store, a full fence (10-20 ns on the
+ * machines we measure on), and polling takes and gives back the lock once per look. Nobody is
+ * parked on this lock waiting to be woken, so giving it back needs no fence. A thread that finds
+ * it taken spins a little, then yields, then naps 20 us at a time and tries again, which bounds
+ * how long it waits past the release. Uncontended use is the expected case; it is not fair.
+ *
+ * <pre>{@code
+ * lock.lock();
+ * try {
+ *     ... progress ...
+ * } finally {
+ *     lock.unlock();
+ * }
+ * }</pre>
+ */
+public final class ProgressLock {
+    private static final VarHandle OWNER;
+
+    static {
+        try {
+            OWNER = MethodHandles.lookup().findVarHandle(ProgressLock.class, "owner", Thread.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private static final int SPINS = 128;
+    private static final int YIELDS = 256;
+    private static final long NAP_NANOS = 20_000;
+
+    private volatile Thread owner;
+    /** Times the owner took it again inside its own hold; only the owner reads or writes it. */
+    private int reentries;
+
+    /** Takes the lock, waiting as long as it takes; the owner may take it again (reentrant). */
+    public void lock() {
+        if (!tryLock()) {
+            acquire(Thread.currentThread(), Long.MAX_VALUE);
+        }
+    }
+
+    /** Takes the lock if it is free (or already held by this thread) now, without waiting. */
+    public boolean tryLock() {
+        Thread me = Thread.currentThread();
+        Thread o = owner;
+        if (o == me) {
+            reentries++;
+            return true;
+        }
+        return o == null && OWNER.compareAndSet(this, null, me);
+    }
+
+    /** Takes the lock, waiting at most about {@code nanos}; false when it stayed taken. */
+    public boolean tryLock(long nanos) {
+        return tryLock() || acquire(Thread.currentThread(), nanos);
+    }
+
+    private boolean acquire(Thread me, long nanos) {
+        long start = nanos == Long.MAX_VALUE ? 0 : System.nanoTime();
+        for (int i = 0; ; i++) {
+            if (owner == null && OWNER.compareAndSet(this, null, me)) {
+                return true;
+            }
+            if (i < SPINS) {
+                Thread.onSpinWait();
+            } else if (i < YIELDS || me.isInterrupted()) { // an interrupted thread would not nap: park returns at once
+                Thread.yield();
+            } else {
+                LockSupport.parkNanos(this, Math.min(NAP_NANOS, nanos));
+            }
+            if (nanos != Long.MAX_VALUE && ((i & 15) == 0 || i >= SPINS) && System.nanoTime() - start >= nanos) {
+                return owner == null && OWNER.compareAndSet(this, null, me);
+            }
+        }
+    }
+
+    /** Gives the lock back (once per time it was taken); IllegalMonitorStateException unless this thread holds it. */
+    public void unlock() {
+        if (owner != Thread.currentThread()) {
+            throw new IllegalMonitorStateException("the lock is not held by " + Thread.currentThread().getName());
+        }
+        if (reentries > 0) {
+            reentries--;
+            return;
+        }
+        OWNER.setRelease(this, (Thread) null); // the holder's writes happen-before the next holder's compare-and-set
+    }
+
+    public boolean isHeldByCurrentThread() {
+        return owner == Thread.currentThread();
+    }
+}
