@@ -44,13 +44,9 @@ public final class Message {
     }
 
     void setImmediate(Gate g, long header, MemorySegment base, long offset, long length, int credit) {
-        if (gate != g) { // the handler's view sees the same gate and buffer again and again: no GC write barrier then
-            this.gate = g;
-        }
+        this.gate = g;
         this.header = header;
-        if (this.base != base) {
-            this.base = base;
-        }
+        this.base = base;
         this.offset = offset;
         this.length = length;
         this.rendezvous = false;

@@ -107,16 +107,9 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
 
     private void start(Engine e, Status s, int newState) {
         checkNotPending();
-        // a reused request mostly holds these already: a reference store costs a GC write barrier, a compare does not
-        if (engine != e) {
-            engine = e;
-        }
-        if (!failure.isEmpty()) {
-            failure = "";
-        }
-        if (status != s) {
-            status = s;
-        }
+        engine = e;
+        failure = "";
+        status = s;
         STATE.setRelease(this, newState); // publishes the fields
     }
 
@@ -134,12 +127,8 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
         if (state != PENDING) {
             return;
         }
-        if (why != null) {
-            failure = why; // else it is still the "" start left
-        }
-        if (status != s) {
-            status = s;
-        }
+        failure = why == null ? "" : why;
+        status = s;
         STATE.setRelease(this, COMPLETE); // publishes status and failure
         Engine e = engine;
         if (e == null || !e.callerProgress()) {
