@@ -497,6 +497,52 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
         assertEquals(size, result.get(ValueLayout.JAVA_LONG_UNALIGNED, 0), "receiver's verdict (-1: wrong data)");
     }
 
+    @Test
+    void pullRendezvous() {
+        if (caps.pullDataSize() == 0) {
+            DriverInstance inst = connectEcho();
+            Packet p = new Packet().useIov(IoVec.of(allocate(64)));
+            assertEquals(Status.NOT_IMPLEMENTED, inst.sendExpose(p, allocate(64)), "sendExpose without pull data");
+            assertEquals(Status.NOT_IMPLEMENTED, inst.pullPost(p, allocate(64)), "pullPost without pull data");
+            return;
+        }
+        int n = 3;
+        long size = Math.min(caps.maxPacketSize(), 256 << 10);
+        PeerLink peer = newPeer();
+        DriverInstance inst = connect(peer, 1, "pull " + n + " " + size).get(0);
+        Packet[] exposed = new Packet[n];
+        MemorySegment[] pullData = new MemorySegment[n];
+        boolean own = false; // ordinary memory first; a driver that cannot expose it must expose its own (ctx.allocate)
+        for (int k = 0; k < n; k++) {
+            MemorySegment out = own ? ctx.allocate(size) : allocate(size);
+            fill(out, 40 + k);
+            Packet p = exposed[k] = new Packet().useIov(IoVec.of(out));
+            MemorySegment d = pullData[k] = allocate(caps.pullDataSize());
+            Status s = Transfers.await(() -> inst.sendExpose(p, d), "expose");
+            if (s == Status.INVALID && k == 0 && !own) {
+                own = true;
+                assertNotNull(ctx.allocate(size), "the driver exposes neither ordinary memory nor memory of its own");
+                k--;
+                continue;
+            }
+            assertEquals(Status.DONE, s, "expose " + k + (own ? " (driver memory)" : ""));
+        }
+        assertEquals(Status.NOT_YET, inst.sendPoll(exposed[0]), "an exposed packet completes only once the peer has pulled it");
+        for (int k = 0; k < n; k++) { // the upper layer's job, done here by hand: carry the pull data
+            assertEquals(Status.DONE, Transfers.sendContiguous(inst, pullData[k], new Packet()), "pull data " + k);
+        }
+        for (int k = 0; k < n; k++) {
+            Packet p = exposed[k];
+            assertEquals(Status.DONE, Transfers.await(() -> inst.sendPoll(p), "exposure pulled"), "exposure " + k);
+        }
+        MemorySegment verdicts = allocate(8L * n);
+        assertEquals(8L * n, Transfers.recvAny(inst, caps, verdicts, new Packet()));
+        for (int k = 0; k < n; k++) {
+            assertEquals(PeerAgent.pullWanted(k, size), verdicts.get(ValueLayout.JAVA_LONG_UNALIGNED, 8L * k),
+                    "bytes of exposure " + k + " the peer pulled and checked (-1: wrong)");
+        }
+    }
+
     // ---- threads, waits ----------------------------------------------------------------------
 
     @Test

@@ -32,6 +32,11 @@ import java.util.concurrent.atomic.AtomicReference;
  *                             flood N SIZE   send N packets of SIZE bytes: int C, int seq, pattern
  *                             rdv SIZE       post a SIZE-byte receive, send its rendezvous data,
  *                                            check the data received, send back its length (long)
+ *                             pull N SIZE    receive N packets of pull data (the kit exposed N
+ *                                            SIZE-byte packets, seeds 40, 41, ...), pull them in
+ *                                            reverse order, exposure k taking SIZE - 100 k bytes
+ *                                            and the first none (a release), check them, send
+ *                                            back each one's verdict (long: bytes that checked, or -1)
  *                             idle           nothing after connecting
  *   finished C              answer: ok STATUS-OF-C's-WORKER-OR-running
  *   disconnect C            answer: ok STATUS
@@ -139,6 +144,7 @@ public final class PeerAgent implements AutoCloseable {
                     case "echo" -> echo(inst, cap);
                     case "flood" -> flood(c, inst, Integer.parseInt(w[3]), Integer.parseInt(w[4]));
                     case "rdv" -> rdv(inst, cap, Long.parseLong(w[3]));
+                    case "pull" -> pull(inst, cap, Integer.parseInt(w[3]), Long.parseLong(w[4]));
                     case "idle" -> "DONE";
                     default -> throw new IllegalArgumentException("unknown mode " + w[2]);
                 };
@@ -258,6 +264,45 @@ public final class PeerAgent implements AutoCloseable {
         Status r = Transfers.sendContiguous(inst, reply, new Packet());
         if (r != Status.DONE) {
             throw new IllegalStateException("sending rdv result: " + r);
+        }
+        return "DONE";
+    }
+
+    /** Bytes the peer pulls of exposure {@code k} of the {@code pull} mode: none of the first, a shorter prefix of each later one. */
+    static long pullWanted(int k, long size) {
+        return k == 0 ? 0 : size - 100L * (k - 1);
+    }
+
+    private String pull(DriverInstance inst, Capabilities cap, int n, long size) {
+        MemorySegment[] data = new MemorySegment[n];
+        for (int k = 0; k < n; k++) {
+            data[k] = Transfers.allocate(cap.pullDataSize());
+            long got = Transfers.recvAny(inst, cap, data[k], new Packet());
+            if (got != cap.pullDataSize()) {
+                throw new IllegalStateException("pull data " + k + " of " + got + " bytes, not " + cap.pullDataSize());
+            }
+        }
+        MemorySegment verdicts = Transfers.allocate(8L * n);
+        for (int k = n - 1; k >= 0; k--) { // the reverse of the exposing order: pulls may come in any order
+            long want = pullWanted(k, size);
+            MemorySegment in = Transfers.allocate(want);
+            Packet p = new Packet();
+            if (cap.supportsData()) {
+                p.useData(DataLayout.contiguous(in));
+            } else {
+                p.useIov(IoVec.of(in));
+            }
+            Status s = inst.pullPost(p, data[k]);
+            if (s != Status.DONE) {
+                throw new IllegalStateException("pullPost of exposure " + k + ": " + s);
+            }
+            s = Transfers.await(() -> inst.pullPoll(p), "pull");
+            boolean ok = s == Status.DONE && p.length() == want && (want == 0 || Transfers.checkPattern(in, 40 + k) < 0);
+            verdicts.set(ValueLayout.JAVA_LONG_UNALIGNED, 8L * k, ok ? want : -1);
+        }
+        Status r = Transfers.sendContiguous(inst, verdicts, new Packet());
+        if (r != Status.DONE) {
+            throw new IllegalStateException("sending pull verdicts: " + r);
         }
         return "DONE";
     }

@@ -27,6 +27,8 @@ package dev.ferry.spi;
  * @param maxPacketSize     the largest packet, in bytes; a larger one is {@link Status#INVALID}
  * @param maxBufferSize     the largest driver buffer for buffer-based send and receive (0 without them)
  * @param transport         what the driver reaches: same process, same node, or any node
+ * @param pullDataSize      bytes of pull data {@code sendExpose} writes (0: no target-initiated pull;
+ *                          the driver moves large packets by {@code sendPost} alone)
  */
 public record Capabilities(
         boolean supportsData,
@@ -39,7 +41,8 @@ public record Capabilities(
         boolean supportsPrefetch,
         long maxPacketSize,
         long maxBufferSize,
-        Transport transport) {
+        Transport transport,
+        int pullDataSize) {
 
     public Capabilities {
         if (maxPacketSize <= 0) {
@@ -59,6 +62,9 @@ public record Capabilities(
         }
         if (supportsWaitAny && !hasRecvAny) {
             throw new IllegalArgumentException("supportsWaitAny requires hasRecvAny");
+        }
+        if (pullDataSize < 0 || pullDataSize % 8 != 0) {
+            throw new IllegalArgumentException("pullDataSize must be a non-negative multiple of 8: " + pullDataSize);
         }
         if (transport == null) {
             throw new IllegalArgumentException("transport is required");
@@ -82,6 +88,7 @@ public record Capabilities(
         private long maxPacketSize;
         private long maxBufferSize;
         private Transport transport;
+        private int pullDataSize;
 
         public Builder supportsData(boolean v) { supportsData = v; return this; }
         public Builder supportsBufSend(boolean v) { supportsBufSend = v; return this; }
@@ -94,10 +101,11 @@ public record Capabilities(
         public Builder maxPacketSize(long v) { maxPacketSize = v; return this; }
         public Builder maxBufferSize(long v) { maxBufferSize = v; return this; }
         public Builder transport(Transport v) { transport = v; return this; }
+        public Builder pullDataSize(int v) { pullDataSize = v; return this; }
 
         public Capabilities build() {
             return new Capabilities(supportsData, supportsBufSend, supportsBufRecv, supportsIovec, maxIovecSegments,
-                    hasRecvAny, supportsWaitAny, supportsPrefetch, maxPacketSize, maxBufferSize, transport);
+                    hasRecvAny, supportsWaitAny, supportsPrefetch, maxPacketSize, maxBufferSize, transport, pullDataSize);
         }
     }
 }

@@ -1,5 +1,7 @@
 package dev.ferry.spi;
 
+import java.lang.foreign.MemorySegment;
+
 /**
  * One connection of a driver context to one peer context: seed 000's instance, one per gate.
  *
@@ -85,6 +87,44 @@ public interface DriverInstance {
 
     /** Undoes {@link #sendPrefetch} when the data goes another way. Optional. */
     default Status sendUnfetch(Packet packet) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    // ---- target-initiated pull (seed 001's DMA format) ---------------------------------------
+
+    /**
+     * Offers the packet's data (iovec or data layout) for the peer to pull, instead of sending it:
+     * writes the pull data, what the peer's {@link #pullPost} needs to reach the bytes, into the
+     * first {@link Capabilities#pullDataSize()} bytes of {@code pullData}, for the upper layer to
+     * carry to the peer (in its own announcement of the message). The packet's memory must stay
+     * as it is until {@link #sendPoll} answers DONE: the peer has pulled it, or taken part of it,
+     * or none. The peer may pull exposed packets in any order. Optional.
+     *
+     * <pre>{@code
+     * if (out.sendExpose(p.useData(layout), rts.asSlice(PULL_AT)) == Status.DONE) {
+     *     // announce the message with the pull data; poll out.sendPoll(p) until DONE
+     * }
+     * }</pre>
+     *
+     * @return DONE when exposed; NOT_YET when the driver holds as many exposures as it can now;
+     *         INVALID when this memory cannot be pulled (say, heap arrays): send it instead
+     */
+    default Status sendExpose(Packet packet, MemorySegment pullData) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /**
+     * Pulls the first {@code packet.size()} bytes of what the peer exposed, described by
+     * {@code pullData} (its {@link #sendExpose}), into the packet's iovec or data layout, and
+     * releases the peer's exposure: a size of 0 pulls nothing and only releases it. Once per
+     * exposure. Completes through {@link #pullPoll}. Optional, with {@link #sendExpose}.
+     */
+    default Status pullPost(Packet packet, MemorySegment pullData) {
+        return Status.NOT_IMPLEMENTED;
+    }
+
+    /** Completion of a {@link #pullPost}: DONE with {@link Packet#length()} the bytes pulled. */
+    default Status pullPoll(Packet packet) {
         return Status.NOT_IMPLEMENTED;
     }
 

@@ -66,6 +66,8 @@ public final class Engine implements AutoCloseable {
     final EngineStats stats;
     final boolean multirail;
     final long multirailMin;
+    /** Rendezvous by target-initiated pull where the rail's driver offers it (FERRY_RNDV_PULL). */
+    final boolean rendezvousPull;
     private final long eagerSetting;
     private final long creditLimit;
 
@@ -103,6 +105,7 @@ public final class Engine implements AutoCloseable {
         this.ownsBootstrap = ownsBootstrap;
         this.multirail = EngineSettings.multirail();
         this.multirailMin = EngineSettings.multirailMin();
+        this.rendezvousPull = EngineSettings.rendezvousPull();
         this.eagerSetting = EngineSettings.eagerLimit();
         this.creditLimit = EngineSettings.credits();
         boolean thread = EngineSettings.progressThread();
@@ -663,8 +666,12 @@ public final class Engine implements AutoCloseable {
             b.append('\n');
             b.append(String.format("      0 .. %d B: immediate (in the packet; queued messages aggregated; %d B of credits per peer)%n",
                     g.eagerLimit, creditLimit));
-            b.append(String.format("      > %d B: rendezvous (RTS; the target places it and sends CTS; raw chunks moved by %s)%n",
-                    g.eagerLimit, g.rails[0].ec.driver() + ": " + g.rails[0].ec.description()));
+            if (g.rails[0].pullDataSize > 0) {
+                b.append(String.format("      > %d B: rendezvous by pull (the RTS carries %s's pull data; the target places it and pulls it at once: %s)%n",
+                        g.eagerLimit, g.rails[0].ec.driver(), g.rails[0].ec.description()));
+            }
+            b.append(String.format("      > %d B%s: rendezvous (RTS; the target places it and sends CTS; raw chunks moved by %s)%n",
+                    g.eagerLimit, g.rails[0].pullDataSize > 0 ? " that cannot be pulled" : "", g.rails[0].ec.driver() + ": " + g.rails[0].ec.description()));
             if (g.rails.length > 1) {
                 b.append(String.format("      >= %d B: split over %d rails by bandwidth%n", multirailMin, g.rails.length));
             }

@@ -25,6 +25,8 @@ public final class EngineSettings {
             "caller: progress in calls that test or wait; thread: a background progress thread");
     public static final Setting INFO = new Setting("FERRY_INFO", "0",
             "1: log the rails and protocols chosen for each kind of peer at init");
+    public static final Setting RNDV_PULL = new Setting("FERRY_RNDV_PULL", "on",
+            "on: where the rail's driver offers pull (shm), a rendezvous' RTS carries the pull data and the target pulls at once, no CTS; off: always RTS, CTS, then the raw chunks");
     public static final Setting RAILS = new Setting("FERRY_RAILS", null,
             "contexts per driver, e.g. tcp:2 (each context is one more rail to every peer it reaches); unset: one each");
 
@@ -32,7 +34,7 @@ public final class EngineSettings {
     }
 
     public static List<Setting> all() {
-        return List.of(EAGER_LIMIT, EAGER_CREDITS, MULTIRAIL, MULTIRAIL_MIN, PROGRESS, INFO, RAILS);
+        return List.of(EAGER_LIMIT, EAGER_CREDITS, MULTIRAIL, MULTIRAIL_MIN, PROGRESS, INFO, RAILS, RNDV_PULL);
     }
 
     /** The eager limit set by the user, or -1 for each rail's own. */
@@ -51,6 +53,10 @@ public final class EngineSettings {
 
     static boolean multirail() {
         return onOff(MULTIRAIL);
+    }
+
+    static boolean rendezvousPull() {
+        return onOff(RNDV_PULL);
     }
 
     static boolean info() {

@@ -13,6 +13,7 @@ public final class EngineStats {
     long aggregatedPackets;
     long aggregatedMessages;
     long rendezvous;
+    long exposedRendezvous;
     long dataPackets;
     long chunksAnnounced;
     long rendezvousReceived;
@@ -44,6 +45,10 @@ public final class EngineStats {
     }
 
     /** A DATA packet announcing {@code chunks} raw chunks went out. */
+    void exposed() {
+        exposedRendezvous++;
+    }
+
     void announced(int chunks) {
         dataPackets++;
         chunksAnnounced += chunks;
@@ -80,6 +85,11 @@ public final class EngineStats {
     }
 
     /** DATA packets sent: each announces the raw chunks that follow it on its rail. */
+    /** Rendezvous whose RTS carried pull data (the target pulled, no CTS). */
+    public long rendezvousExposed() {
+        return exposedRendezvous;
+    }
+
     public long dataPackets() {
         return dataPackets;
     }

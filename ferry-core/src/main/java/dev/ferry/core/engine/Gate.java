@@ -157,7 +157,20 @@ final class Gate {
 
     private int headCost() {
         SendRequest s = outQueue.peek();
-        return s.length <= eagerLimit ? WireHeader.immediateBytes(s.length) : WireHeader.RTS_BYTES;
+        return s.length <= eagerLimit ? WireHeader.immediateBytes(s.length) : WireHeader.RTS_BYTES + pullBytes(s);
+    }
+
+    /**
+     * Bytes of pull data an RTS for {@code s} makes room for: rail 0's, when the target may pull it
+     * (one piece on rail 0, not split over rails, within the driver's largest packet); else 0.
+     */
+    private int pullBytes(SendRequest s) {
+        Rail r = rails[0];
+        if (r.pullDataSize == 0 || s.length > r.ec.caps().maxPacketSize()
+                || (rails.length > 1 && engine.multirail && s.length >= engine.multirailMin)) {
+            return 0;
+        }
+        return r.pullDataSize;
     }
 
     /** Whether rail 0 has something to put in a packet now. */
@@ -195,14 +208,23 @@ final class Gate {
                 }
                 at += packImmediate(rail, p, at, s);
             } else {
-                if (at + WireHeader.RTS_BYTES > limit || credits < WireHeader.RTS_BYTES) {
+                int pull = pullBytes(s);
+                int size = WireHeader.RTS_BYTES + pull;
+                if (at + size > limit || credits < size) {
                     break;
                 }
+                if (pull > 0 && !rail.expose(s, p.asSlice(at + WireHeader.RTS_BYTES, pull))) {
+                    pull = 0; // the driver cannot now, or not this memory: RTS and CTS
+                    size = WireHeader.RTS_BYTES;
+                }
                 s.sourceId = rdvOut.add(s);
-                WireHeader.entry(p, at, WireHeader.RTS, 0, s.header, s.length, s.sourceId);
-                credits -= WireHeader.RTS_BYTES;
-                at += WireHeader.RTS_BYTES;
+                WireHeader.entry(p, at, WireHeader.RTS, pull, s.header, s.length, s.sourceId);
+                credits -= size;
+                at += size;
                 engine.stats.rendezvous();
+                if (pull > 0) {
+                    engine.stats.exposed();
+                }
             }
             outQueue.poll();
             count++;
@@ -278,9 +300,16 @@ final class Gate {
                         malformed(rail, "an RTS of negative length");
                         return;
                     }
-                    view.setRendezvous(this, b, c, d, WireHeader.RTS_BYTES);
+                    if (a != 0 && (a != rail.pullDataSize || rail.index != 0 || at + WireHeader.RTS_BYTES + a > len)) {
+                        malformed(rail, "an RTS with " + a + " bytes of pull data (this rail takes " + rail.pullDataSize + ")");
+                        return;
+                    }
+                    view.setRendezvous(this, b, c, d, WireHeader.RTS_BYTES + a);
+                    if (a != 0) {
+                        view.pullData(p, at + WireHeader.RTS_BYTES, a);
+                    }
                     engine.deliver(view);
-                    at += WireHeader.RTS_BYTES;
+                    at += WireHeader.RTS_BYTES + a;
                 }
                 case WireHeader.CTS -> {
                     if (a < 0 || a > WireHeader.MAX_CTS_CHUNKS || at + WireHeader.ctsBytes(a) > len) {
@@ -358,6 +387,13 @@ final class Gate {
         long accepted = Math.min(m.length, r.layout.size());
         r.gate = this;
         r.remaining = accepted;
+        if (m.pullBytes > 0) { // the source exposed it: pull it now, no CTS (a size of 0 only releases it)
+            rails[0].pull(r, accepted, m.base.asSlice(m.offset, m.pullBytes));
+            if (!parsing && creditsOwed >= returnThreshold) {
+                rails[0].push();
+            }
+            return;
+        }
         if (accepted == 0) {
             ctsQueue.add(freeCts().set(m.sourceId, 0, 0));
             r.complete();
@@ -412,6 +448,21 @@ final class Gate {
     private Cts freeCts() {
         Cts c = ctsSent.poll();
         return c != null ? c : new Cts();
+    }
+
+    /** The target has pulled exposed send {@code s} (all it wanted of it): the send is complete. */
+    void pulledFrom(Rail rail, SendRequest s) {
+        rdvOut.remove(s.sourceId);
+        engine.stats.rendezvousBytes(rail.ec, s.length);
+        s.complete();
+    }
+
+    /** A pull into {@code r} is done, {@code n} bytes. */
+    void pulled(RecvRequest r, long n) {
+        r.received += n;
+        r.remaining -= n;
+        engine.stats.rendezvousReceived(n);
+        r.complete();
     }
 
     void rawArrived(RecvRequest r, long n) {

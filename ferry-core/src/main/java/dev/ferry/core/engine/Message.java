@@ -30,6 +30,8 @@ public final class Message {
     long offset;
     // rendezvous
     long sourceId;
+    /** Bytes of the driver's pull data at {@link #base}/{@link #offset} (0: the target answers with a CTS). */
+    int pullBytes;
     /** Credits the sender gets back once this message is received or dropped. */
     int credit;
     /** The reused message of a handler call (not kept). */
@@ -62,9 +64,17 @@ public final class Message {
         this.sourceId = sourceId;
         this.rendezvous = true;
         this.base = null;
+        this.pullBytes = 0;
         this.credit = credit;
         this.taken = false;
         this.keptCopyMade = false;
+    }
+
+    /** The sender exposed the bytes: the target pulls them with this pull data (in a packet during the call). */
+    void pullData(MemorySegment base, long offset, int bytes) {
+        this.base = base;
+        this.offset = offset;
+        this.pullBytes = bytes;
     }
 
     /** The sender's rank. */
@@ -131,6 +141,11 @@ public final class Message {
         Message k = new Message(engine, false);
         if (rendezvous) {
             k.setRendezvous(gate, header, length, sourceId, credit);
+            if (pullBytes > 0) { // the pull data outlives the packet it came in
+                MemorySegment copy = java.lang.foreign.Arena.ofAuto().allocate(pullBytes, 8);
+                MemorySegment.copy(base, offset, copy, 0, pullBytes);
+                k.pullData(copy, 0, pullBytes);
+            }
         } else {
             // an immediate message is small: a heap copy, 8-byte aligned like the packet it came in
             MemorySegment copy = MemorySegment.ofArray(new long[(int) ((length + 7) >>> 3)]).asSlice(0, length);

@@ -27,6 +27,8 @@ final class Rail {
     final EngineContext ec;
     /** Largest engine packet this rail sends and receives. */
     final int packetLimit;
+    /** Bytes of pull data the rail's driver writes for a pull rendezvous; 0 when it has none (or FERRY_RNDV_PULL=off). */
+    final int pullDataSize;
     private final boolean bufSend;
     private final boolean bufRecv;
     DriverInstance out;
@@ -51,6 +53,9 @@ final class Rail {
     private int rawHead;
     private int rawCount;
     private boolean chunkTurn;
+    /** Sends exposed for the peer to pull (pull rendezvous), not yet pulled; they may complete in any order. */
+    private SendRequest[] exposed = new SendRequest[16];
+    private int exposedCount;
 
     // receiving
     private final Packet recvPkt = new Packet();
@@ -64,6 +69,8 @@ final class Rail {
     private int expectedHead;
     private int expectedCount;
     private boolean rawPosted;
+    /** Pulls the driver did not finish at once, oldest first. */
+    private final ArrayDeque<RecvRequest> pulling = new ArrayDeque<>();
 
     Rail(Gate gate, int index, EngineContext ec, int packetLimit) {
         this.gate = gate;
@@ -72,6 +79,7 @@ final class Rail {
         this.packetLimit = packetLimit;
         this.bufSend = ec.caps().supportsBufSend() && packetLimit <= ec.caps().maxBufferSize();
         this.bufRecv = ec.caps().supportsBufRecv();
+        this.pullDataSize = gate.engine.rendezvousPull ? ec.caps().pullDataSize() : 0;
         Arena a = Arena.ofAuto();
         this.staging = a.allocate(packetLimit, 64);
         this.stagingLayout = new PrefixLayout(staging);
@@ -84,7 +92,7 @@ final class Rail {
     }
 
     boolean idle() {
-        return sendState == SEND_IDLE && announcedCount == 0 && chunks.isEmpty() && rawCount == 0;
+        return sendState == SEND_IDLE && announcedCount == 0 && chunks.isEmpty() && rawCount == 0 && exposedCount == 0 && pulling.isEmpty();
     }
 
     // ---- sending ----------------------------------------------------------------------------
@@ -93,6 +101,12 @@ final class Rail {
     void push() {
         if (rawCount > 0) {
             pollRaw();
+        }
+        if (exposedCount > 0 && !pollExposed()) {
+            return;
+        }
+        if (!pulling.isEmpty() && !pollPulls()) {
+            return;
         }
         for (int round = 0; round < 8; round++) {
             if (sendState != SEND_IDLE && !pollSend()) {
@@ -327,6 +341,88 @@ final class Rail {
         return pollSend();
     }
 
+    // ---- pull rendezvous --------------------------------------------------------------------
+
+    /**
+     * Exposes {@code s}'s bytes for the peer to pull, writing the driver's pull data at
+     * {@code pullData} (in the RTS being packed); false when the driver cannot now or not this
+     * memory: the message then goes by RTS and CTS. A failure of the driver shows on the packet's post.
+     */
+    boolean expose(SendRequest s, MemorySegment pullData) {
+        Packet p = s.exposure;
+        if (p == null) {
+            p = s.exposure = new Packet();
+        }
+        p.reset().useData(s.layout());
+        if (out.sendExpose(p, pullData) != Status.DONE) {
+            return false;
+        }
+        if (exposedCount == exposed.length) {
+            exposed = java.util.Arrays.copyOf(exposed, exposedCount * 2);
+        }
+        exposed[exposedCount++] = s;
+        return true;
+    }
+
+    /** Completes the exposed sends the peer has pulled; false when the gate failed. */
+    private boolean pollExposed() {
+        int kept = 0;
+        for (int i = 0; i < exposedCount; i++) {
+            SendRequest s = exposed[i];
+            Status st = out.sendPoll(s.exposure);
+            if (st == Status.NOT_YET) {
+                exposed[kept++] = s;
+                continue;
+            }
+            if (st != Status.DONE) {
+                gate.fail(st, "waiting for rank " + gate.rank + " to pull " + s.length + " bytes on " + ec.name() + ": " + st);
+                return false; // the gate's failure failed them all
+            }
+            gate.pulledFrom(this, s);
+        }
+        for (int i = kept; i < exposedCount; i++) {
+            exposed[i] = null;
+        }
+        exposedCount = kept;
+        return true;
+    }
+
+    /** Pulls the first {@code accepted} bytes of an exposed message into {@code r}'s destination, with the sender's pull data. */
+    void pull(RecvRequest r, long accepted, MemorySegment pullData) {
+        Packet p = r.pull;
+        if (p == null) {
+            p = r.pull = new Packet();
+        }
+        p.reset().useData(accepted == r.layout.size() ? r.layout : new SliceLayout(r.layout, 0, accepted));
+        Status s = in.pullPost(p, pullData);
+        if (s != Status.DONE) {
+            gate.fail(s == Status.NOT_YET || s == Status.NOT_IMPLEMENTED || s == Status.INVALID ? Status.BROKEN : s,
+                    "pulling " + accepted + " bytes from rank " + gate.rank + " on " + ec.name() + " answered " + s);
+            r.complete(gate.failStatus, gate.failure); // not yet in any table the failure drains
+            return;
+        }
+        pulling.add(r);
+        pollPulls();
+    }
+
+    /** Completes the pulls that are done, oldest first; false when the gate failed. */
+    private boolean pollPulls() {
+        RecvRequest r;
+        while ((r = pulling.peek()) != null) {
+            Status s = in.pullPoll(r.pull);
+            if (s == Status.NOT_YET) {
+                return true;
+            }
+            if (s != Status.DONE) {
+                gate.fail(s, "pulling from rank " + gate.rank + " on " + ec.name() + " answered " + s);
+                return false;
+            }
+            pulling.poll();
+            gate.pulled(r, r.pull.length());
+        }
+        return true;
+    }
+
     /** Everything this rail holds that involves a request, for failing them. */
     void drainRequests(java.util.function.Consumer<Request> failed) {
         for (int i = 0; i < packedCount; i++) {
@@ -355,6 +451,14 @@ final class Rail {
             expectedLayout[expectedHead] = null;
         }
         expectedHead = 0;
+        for (int i = 0; i < exposedCount; i++) {
+            exposed[i] = null; // in the gate's rdvOut: failed from there
+        }
+        exposedCount = 0;
+        RecvRequest r;
+        while ((r = pulling.poll()) != null) {
+            failed.accept(r);
+        }
         sendState = SEND_IDLE;
     }
 

@@ -32,6 +32,8 @@ public final class RecvRequest extends Request {
     Message pendingMessage;
     long targetId;
     long remaining;
+    /** The packet a pull rendezvous pulls with while it is not done (made on first use, then reused). */
+    dev.ferry.spi.Packet pull;
 
     RecvRequest into(MemorySegment m) {
         single.clear().add(m);

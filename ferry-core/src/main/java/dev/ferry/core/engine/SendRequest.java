@@ -28,6 +28,8 @@ public final class SendRequest extends Request {
     // engine state
     long sourceId;
     int chunksLeft;
+    /** The packet a pull rendezvous exposes the bytes with (made on first use, then reused). */
+    dev.ferry.spi.Packet exposure;
     int cost;
 
     /** Sets up a send of {@code data} to {@code peer} (no allocation). */

@@ -35,9 +35,47 @@ class EngineJobTest {
         }
     }
 
+    /** The rendezvous pulled (no CTS) and all rendezvous each rank started, from its {@code ok sizes} line. */
+    private static long[] pulledOf(String okLine) {
+        var m = java.util.regex.Pattern.compile("pulled rendezvous (\\d+) of (\\d+)").matcher(okLine);
+        assertTrue(m.find(), okLine);
+        return new long[] {Long.parseLong(m.group(1)), Long.parseLong(m.group(2))};
+    }
+
     @Test
     void everySizeOverShmOnly() throws Exception {
-        everyRankReachesTheOthersOnlyBy(passed(3, Map.of("FERRY_DRIVERS", "self,shm"), "sizes"), 3, "shm");
+        Jobs.Result r = passed(3, Map.of("FERRY_DRIVERS", "self,shm"), "sizes");
+        everyRankReachesTheOthersOnlyBy(r, 3, "shm");
+        for (String l : r.okLines()) { // shm offers pull: every rendezvous to another rank is pulled (those to itself go by self)
+            long[] p = pulledOf(l);
+            assertTrue(p[0] > 0 && p[0] < p[1], l);
+        }
+    }
+
+    @Test
+    void everySizeOverShmWithoutPull() throws Exception {
+        Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", "self,shm", "FERRY_RNDV_PULL", "off"), "sizes");
+        everyRankReachesTheOthersOnlyBy(r, 2, "shm");
+        for (String l : r.okLines()) {
+            assertEquals(0, pulledOf(l)[0], l);
+        }
+    }
+
+    @Test
+    void unexpectedRendezvousAreReceivedInAnyOrder() throws Exception {
+        for (String drivers : List.of("self,shm", "self,tcp")) {
+            Jobs.Result r = Jobs.run(2, Map.of("FERRY_DRIVERS", drivers), TIMEOUT, "unexpected");
+            System.out.println(drivers + " " + r.okLines());
+            assertEquals(0, r.exit(), drivers + ": " + r);
+            assertTrue(r.okLines().contains("ok unexpected received 86 in reverse order, 28 truncated, 14 dropped"), drivers + ": " + r);
+            String sent = r.okLines().stream().filter(l -> l.startsWith("ok unexpected sent")).findFirst().orElseThrow(() -> new AssertionError(r.toString()));
+            long pulled = Long.parseLong(sent.replaceFirst(".*pulled rendezvous (\\d+) of.*", "$1"));
+            if (drivers.contains("shm")) { // more wait than shm keeps exposed (64): the rest go by CTS
+                assertTrue(pulled > 0 && pulled <= 64, drivers + ": " + sent);
+            } else {
+                assertEquals(0, pulled, drivers + ": " + sent);
+            }
+        }
     }
 
     @Test

@@ -19,7 +19,11 @@ import java.time.Duration;
  *   <li>{@code overlap}: rank 1 computes for 1 s without calling Ferry while rank 0's 64 MiB
  *       rendezvous arrives (progress thread);</li>
  *   <li>{@code failure}: rank 2 dies holding rank 0's rendezvous; rank 0's send fails BROKEN
- *       within the bound, and ranks 0 and 1 carry on.</li>
+ *       within the bound, and ranks 0 and 1 carry on;</li>
+ *   <li>{@code unexpected}: rank 0 sends 100 rendezvous messages (half from the shared arena, half
+ *       from plain off-heap memory); rank 1 keeps them all before receiving any, then receives
+ *       them in reverse order, some truncated, some dropped, and checks every byte; more messages
+ *       wait than a driver can keep exposed for pulling, so both rendezvous kinds are used.</li>
  * </ul>
  */
 public final class EngineRanks {
@@ -36,6 +40,7 @@ public final class EngineRanks {
             case "overlap" -> overlap();
             case "failure" -> failure();
             case "burst" -> burst();
+            case "unexpected" -> unexpected();
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
@@ -120,7 +125,8 @@ public final class EngineRanks {
                 }
             }
             System.out.println("ok sizes rank " + me + " received " + total + " bytes; rails" + rails
-                    + "; rendezvous bytes sent" + rdv + "; aggregated packets " + e.stats().aggregatedPackets());
+                    + "; rendezvous bytes sent" + rdv + "; aggregated packets " + e.stats().aggregatedPackets()
+                    + "; pulled rendezvous " + e.stats().rendezvousExposed() + " of " + e.stats().rendezvousStarted());
         }
     }
 
@@ -212,6 +218,64 @@ public final class EngineRanks {
                     }
                 }
                 System.out.println("ok burst received " + count + " in order");
+            }
+        }
+    }
+
+    private static void unexpected() {
+        Inbox inbox = new Inbox();
+        try (Engine e = Engine.init(inbox)) {
+            inbox.attach(e);
+            int count = 100;
+            if (e.rank() == 0) {
+                SendRequest[] s = new SendRequest[count];
+                for (int i = 0; i < count; i++) {
+                    long size = 65536 + 8L * i;
+                    MemorySegment m = i % 2 == 0 ? e.allocate(size) : Arena.ofAuto().allocate(size, 4096);
+                    fill(m, 0, size);
+                    e.send((s[i] = new SendRequest()).to(1, i, m));
+                }
+                for (SendRequest x : s) {
+                    x.join(BOUND);
+                }
+                System.out.println("ok unexpected sent " + count + "; pulled rendezvous " + e.stats().rendezvousExposed()
+                        + " of " + e.stats().rendezvousStarted());
+            } else if (e.rank() == 1) {
+                Message[] kept = new Message[count];
+                for (int i = 0; i < count; i++) {
+                    kept[i] = inbox.take(BOUND);
+                    if (kept[i].header() != i) {
+                        throw new IllegalStateException("message " + i + " out of order: " + kept[i]);
+                    }
+                }
+                MemorySegment in = Arena.ofAuto().allocate(1 << 20, 4096);
+                RecvRequest r = new RecvRequest();
+                int dropped = 0, truncated = 0;
+                for (int i = count - 1; i >= 0; i--) {
+                    long size = 65536 + 8L * i;
+                    if (i % 7 == 3) {
+                        kept[i].drop();
+                        dropped++;
+                        continue;
+                    }
+                    long room = i % 3 == 1 ? size / 2 + 5 : size;
+                    in.fill((byte) 0);
+                    kept[i].receive(in.asSlice(0, room), r);
+                    r.join(BOUND);
+                    if (r.received() != room || r.truncated() != (room < size)) {
+                        throw new IllegalStateException("message " + i + ": received " + r.received() + " of " + room + ", truncated " + r.truncated());
+                    }
+                    for (long k = 0; k < room; k++) {
+                        if (in.get(ValueLayout.JAVA_BYTE, k) != pattern(0, size, k)) {
+                            throw new IllegalStateException("byte " + k + " of message " + i + " is wrong");
+                        }
+                    }
+                    if (in.get(ValueLayout.JAVA_BYTE, room) != 0) {
+                        throw new IllegalStateException("message " + i + " wrote past its " + room + "-byte destination");
+                    }
+                    truncated += room < size ? 1 : 0;
+                }
+                System.out.println("ok unexpected received " + (count - dropped) + " in reverse order, " + truncated + " truncated, " + dropped + " dropped");
             }
         }
     }

@@ -114,6 +114,11 @@ final class Channel {
         return out + ShmLayout.SLOTS_OFFSET + (long) SLOTS * ShmLayout.SLOT_BYTES;
     }
 
+    /** The generation the peer last pulled from our exposure {@code slot}. */
+    long exposurePulled(int slot) {
+        return (long) LONG.getAcquire(map, out + ShmLayout.EXPOSED_OFFSET + slot * 8L);
+    }
+
     // ---- consumer ---------------------------------------------------------------------------
 
     /** True when the slot at {@link #head} of the inbound ring is published. */
@@ -142,6 +147,12 @@ final class Channel {
     /** Tells the producer that large packet {@code number} is pulled. */
     void markDone(long number) {
         LONG.setRelease(map, in + ShmLayout.DONE_OFFSET, number);
+        wakePeer();
+    }
+
+    /** Tells the producer that generation {@code generation} of its exposure {@code slot} is pulled. */
+    void markPulled(int slot, long generation) {
+        LONG.setRelease(map, in + ShmLayout.EXPOSED_OFFSET + slot * 8L, generation);
         wakePeer();
     }
 

@@ -66,9 +66,17 @@ final class Rendezvous {
      * mode chosen. {@code keepAlive} receives memory that must live until the packet is done.
      */
     int describe(DataLayout layout, long number, MemorySegment slot, Object[] keepAlive) {
+        return describe(layout, number, slot, keepAlive, ShmLayout.RTS_INLINE_SEGMENTS);
+    }
+
+    /**
+     * As {@link #describe(DataLayout, long, MemorySegment, Object[])}, into a descriptor that holds
+     * {@code inline} segments (more go indirect; an arena layout of more is read by address).
+     */
+    int describe(DataLayout layout, long number, MemorySegment slot, Object[] keepAlive, int inline) {
         long n = layout.segmentCount();
         boolean allNative = true;
-        boolean allArena = n <= ShmLayout.RTS_INLINE_SEGMENTS;
+        boolean allArena = n <= inline;
         for (long i = 0; i < n && (allNative || allArena); i++) {
             MemorySegment base = layout.segmentBase(i);
             if (!base.isNative()) {
@@ -91,7 +99,7 @@ final class Rendezvous {
         slot.set(ValueLayout.JAVA_INT, ShmLayout.RTS_COUNT, (int) n);
         MemorySegment entries = slot;
         long at = RTS_SEGMENTS;
-        if (n > ShmLayout.RTS_INLINE_SEGMENTS) { // indirect: the array lives in our memory, the slot points at it
+        if (n > inline) { // indirect: the array lives in our memory, the slot points at it
             MemorySegment array = Arena.ofAuto().allocate(n * RTS_ENTRY_BYTES, 8);
             keepAlive[0] = array;
             slot.set(ValueLayout.JAVA_INT, ShmLayout.RTS_INDIRECT, 1);
@@ -189,6 +197,23 @@ final class Rendezvous {
                 return -Native.EFAULT;
             }
         }
+    }
+
+    /**
+     * Pulls the first {@code into.size()} bytes an exposure's pull data describes (READV or ARENA),
+     * at once. Returns the bytes pulled, or -errno (EFAULT for pull data that does not hold).
+     */
+    long pullExposed(MemorySegment data, DataLayout into) {
+        int count = data.get(ValueLayout.JAVA_INT, ShmLayout.RTS_COUNT);
+        boolean indirect = data.get(ValueLayout.JAVA_INT, ShmLayout.RTS_INDIRECT) == 1;
+        if (count < 0 || (indirect ? 1 : count) > ShmLayout.PULL_INLINE_SEGMENTS) {
+            return -Native.EFAULT;
+        }
+        return switch (data.get(ValueLayout.JAVA_INT, ShmLayout.RTS_MODE)) {
+            case ShmLayout.MODE_READV -> readv(data, into, into.size());
+            case ShmLayout.MODE_ARENA -> indirect ? -Native.EFAULT : fromArena(data, into, into.size());
+            default -> -Native.EFAULT;
+        };
     }
 
     private long readv(MemorySegment slot, DataLayout into, long keep) {
@@ -316,7 +341,7 @@ final class Rendezvous {
             cursor.copyFrom(arena, offset, length); // the one memcpy
             remaining -= length;
         }
-        return keep;
+        return remaining == 0 ? keep : -Native.EFAULT; // the descriptor held fewer bytes than asked
     }
 
     private MemorySegment peerArena(long number) {

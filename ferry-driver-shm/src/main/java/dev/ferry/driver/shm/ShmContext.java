@@ -93,6 +93,7 @@ final class ShmContext implements DriverContext {
                 .maxPacketSize(MAX_PACKET_SIZE)
                 .maxBufferSize(ShmLayout.SLOT_DATA)
                 .transport(Transport.LOCAL)
+                .pullDataSize(ShmLayout.PULL_DATA_BYTES)
                 .build();
         // Orders measured with `ferry bench driver-latency|driver-bandwidth --driver shm` on the
         // 2-core development machine (docs/architecture.md).

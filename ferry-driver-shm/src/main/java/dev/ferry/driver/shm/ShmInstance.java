@@ -31,7 +31,9 @@ final class ShmInstance implements DriverInstance {
     static final long CONNECT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(20);
 
     private static final int NEW = 0, CONNECTING = 1, CONNECTED = 2, DISCONNECTED = 3, BROKEN = 4, CLOSED = 5;
-    private static final long IDLE = 0, SENT = -1, FAILED = -2;
+    private static final long IDLE = 0, SENT = -1, FAILED = -2, PULLED = -3;
+    /** An exposed packet's state: EXPOSED - its exposure slot. */
+    private static final long EXPOSED = -16;
 
     private final ShmContext ctx;
     private volatile int state = NEW;
@@ -60,11 +62,20 @@ final class ShmInstance implements DriverInstance {
     private Packet posted;
     private boolean pulling;
     private final DataCursor sendCursor = new DataCursor();
+    // exposures (sendExpose): each slot's generation, and the slots free to expose in
+    private final long[] exposeGeneration = new long[ShmLayout.EXPOSURES];
+    private final int[] exposeFree = new int[ShmLayout.EXPOSURES];
+    private int exposeFreeCount;
+    private final Object[] keepOne = new Object[1];
     private final DataCursor recvCursor = new DataCursor();
 
     ShmInstance(ShmContext ctx) {
         this.ctx = ctx;
         this.errno = Native.errnoCapture(ctx.arena);
+        for (int i = 0; i < ShmLayout.EXPOSURES; i++) {
+            exposeFree[i] = ShmLayout.EXPOSURES - 1 - i;
+        }
+        exposeFreeCount = ShmLayout.EXPOSURES;
     }
 
     // ---- connection -------------------------------------------------------------------------
@@ -432,7 +443,15 @@ final class ShmInstance implements DriverInstance {
         if (rv.bouncingAnything()) {
             rv.pushBounce();
         }
-        if (ch.outDone() >= st) {
+        if (st <= EXPOSED) {
+            int slot = (int) (EXPOSED - st);
+            if (ch.exposurePulled(slot) == exposeGeneration[slot]) {
+                exposeFree[exposeFreeCount++] = slot;
+                packet.driverState = SENT;
+                packet.driverData = null;
+                return Status.DONE;
+            }
+        } else if (ch.outDone() >= st) {
             packet.driverState = SENT;
             packet.driverData = null;
             return Status.DONE;
@@ -445,6 +464,68 @@ final class ShmInstance implements DriverInstance {
             return fail("the peer left before pulling a large packet");
         }
         return Status.NOT_YET;
+    }
+
+    @Override
+    public Status sendExpose(Packet packet, MemorySegment pullData) {
+        DataLayout layout = packet.layout();
+        if (layout == null || pullData.byteSize() < ShmLayout.PULL_DATA_BYTES || layout.size() > ShmContext.MAX_PACKET_SIZE) {
+            return Status.INVALID;
+        }
+        int st = state;
+        if (st != CONNECTED) {
+            return st == CONNECTING ? Status.NOT_YET : st == NEW ? Status.INVALID : terminal();
+        }
+        if (exposeFreeCount == 0) {
+            return Status.NOT_YET;
+        }
+        int slot = exposeFree[exposeFreeCount - 1];
+        long generation = exposeGeneration[slot] + 1;
+        int mode = rv.describe(layout, generation, pullData, keepOne, ShmLayout.PULL_INLINE_SEGMENTS);
+        if (mode == ShmLayout.MODE_BOUNCE) {
+            return Status.INVALID; // the bytes have no address the peer can read: send them
+        }
+        pullData.set(ValueLayout.JAVA_INT, ShmLayout.PULL_SLOT, slot);
+        exposeFreeCount--;
+        exposeGeneration[slot] = generation;
+        ctx.sentByMode.incrementAndGet(mode);
+        packet.driverData = keepOne[0]; // an indirect segment array lives as long as the exposure
+        keepOne[0] = null;
+        packet.driverState = EXPOSED - slot;
+        return Status.DONE;
+    }
+
+    @Override
+    public Status pullPost(Packet packet, MemorySegment pullData) {
+        DataLayout into = packet.layout();
+        if (into == null || pullData.byteSize() < ShmLayout.PULL_DATA_BYTES) {
+            return Status.INVALID;
+        }
+        int st = state;
+        if (st != CONNECTED) {
+            return st == NEW || st == CONNECTING ? Status.INVALID : terminal();
+        }
+        int slot = pullData.get(ValueLayout.JAVA_INT, ShmLayout.PULL_SLOT);
+        long generation = pullData.get(ValueLayout.JAVA_LONG, ShmLayout.RTS_NUMBER);
+        if (slot < 0 || slot >= ShmLayout.EXPOSURES || pullData.get(ValueLayout.JAVA_LONG, ShmLayout.RTS_PID) != peerPid) {
+            return Status.INVALID;
+        }
+        long r = into.size() == 0 ? 0 : rv.pullExposed(pullData, into);
+        if (r < 0) {
+            packet.driverState = FAILED;
+            int e = (int) -r;
+            return fail(e == Native.ESRCH ? "the peer process is gone" : "pulling an exposed packet failed with errno " + e);
+        }
+        ch.markPulled(slot, generation);
+        packet.length(into.size());
+        packet.driverState = PULLED;
+        return Status.DONE;
+    }
+
+    @Override
+    public Status pullPoll(Packet packet) {
+        long st = packet.driverState;
+        return st == PULLED ? Status.DONE : st == FAILED ? terminal() : Status.INVALID;
     }
 
     @Override

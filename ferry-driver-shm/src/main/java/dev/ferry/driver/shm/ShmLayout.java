@@ -47,6 +47,9 @@ package dev.ferry.driver.shm;
  *   R+384  u64  bounce produced: bytes of the bounce stream the producer has written
  *   R+512  slots: {@link #SLOTS} slots of {@link #SLOT_BYTES} bytes
  *   then   the bounce area: {@link #BOUNCE_BYTES} bytes, a byte ring for large packets copied twice
+ *   then   the exposure table: {@link #EXPOSURES} u64 words, one per exposure slot of the producer
+ *          ({@code sendExpose}); the consumer writes there the generation it has pulled (release),
+ *          the producer reads it to complete the exposed packet
  * </pre>
  * <b>Slot</b>, at S = slots + (position mod SLOTS) * SLOT_BYTES:
  * <pre>
@@ -69,11 +72,16 @@ package dev.ferry.driver.shm;
  *             ARENA a = arena number, b = offset in it; BOUNCE: none (the bytes stream through
  *             the bounce area). Indirect: the one entry names the sender's array of n entries.
  * </pre>
+ * <b>Pull data</b> ({@link #PULL_DATA_BYTES} bytes, what {@code sendExpose} writes for the upper
+ * layer to carry): a rendezvous descriptor as above whose sequence-number field holds the
+ * exposure's generation, +28 u32 its exposure slot, and at most {@link #PULL_INLINE_SEGMENTS}
+ * segments inline (more go indirect).
+ *
  * <b>Arena file</b>: the header, then the shared memory itself from {@link #ARENA_DATA}.
  */
 final class ShmLayout {
     static final long MAGIC = 0x4d4853595252_4546L; // "FERRYSHM" read as a little-endian u64
-    static final int VERSION = 1;
+    static final int VERSION = 2;
     static final int KIND_CONTEXT = 1;
     static final int KIND_CHANNEL = 2;
     static final int KIND_ARENA = 3;
@@ -133,7 +141,9 @@ final class ShmLayout {
     static final int ENTRY_INLINE = 1;
     static final int ENTRY_RTS = 2;
     static final long BOUNCE_BYTES = 1L << 20;
-    static final long RING_BYTES = SLOTS_OFFSET + (long) SLOTS * SLOT_BYTES + BOUNCE_BYTES;
+    static final int EXPOSURES = 64;
+    static final long EXPOSED_OFFSET = SLOTS_OFFSET + (long) SLOTS * SLOT_BYTES + BOUNCE_BYTES;
+    static final long RING_BYTES = EXPOSED_OFFSET + EXPOSURES * 8L;
     static final long CHANNEL_BYTES = RINGS_OFFSET + 2 * RING_BYTES;
 
     // rendezvous descriptor, within an RTS slot's data
@@ -149,6 +159,10 @@ final class ShmLayout {
     static final long RTS_ENTRY_BYTES = 24;
     /** Segments an RTS slot holds inline (DMA format); more go indirect. */
     static final int RTS_INLINE_SEGMENTS = (SLOT_DATA - (int) RTS_SEGMENTS) / 24;
+    /** In pull data: the exposure slot whose word the puller sets. */
+    static final long PULL_SLOT = 28;
+    static final int PULL_INLINE_SEGMENTS = 2;
+    static final int PULL_DATA_BYTES = (int) RTS_SEGMENTS + PULL_INLINE_SEGMENTS * (int) RTS_ENTRY_BYTES;
 
     // arena file
     static final long ARENA_DATA = 4096;
