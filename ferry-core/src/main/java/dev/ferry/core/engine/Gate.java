@@ -487,6 +487,9 @@ final class Gate {
     boolean progress() {
         boolean work = false;
         for (Rail r : rails) {
+            if (!r.pollExposed()) { // here, not in push: a send need not wait for the driver's answers about earlier ones
+                return work;
+            }
             r.push();
             if (state == OPEN && r.pollRecv()) {
                 work = true;

@@ -56,6 +56,8 @@ final class Rail {
     /** Sends exposed for the peer to pull (pull rendezvous), not yet pulled; they may complete in any order. */
     private SendRequest[] exposed = new SendRequest[16];
     private int exposedCount;
+    private int exposedPasses;
+    private static final int FULL_SCAN = 16;
 
     // receiving
     private final Packet recvPkt = new Packet();
@@ -101,9 +103,6 @@ final class Rail {
     void push() {
         if (rawCount > 0) {
             pollRaw();
-        }
-        if (exposedCount > 0 && !pollExposed()) {
-            return;
         }
         if (!pulling.isEmpty() && !pollPulls()) {
             return;
@@ -364,14 +363,30 @@ final class Rail {
         return true;
     }
 
-    /** Completes the exposed sends the peer has pulled; false when the gate failed. */
-    private boolean pollExposed() {
+    /**
+     * Completes the exposed sends the peer has pulled; false when the gate failed. Targets mostly
+     * pull in order, so a pass asks the driver about the oldest ones only, up to the first not yet
+     * pulled; every {@link #FULL_SCAN}th pass asks about all, so one pulled out of order completes
+     * within that many passes (not a full scan on every pass: asking costs a read of memory the
+     * peer writes, on each of up to 64 exposures).
+     */
+    boolean pollExposed() {
+        if (exposedCount == 0) {
+            return true;
+        }
+        boolean all = (++exposedPasses & (FULL_SCAN - 1)) == 0;
         int kept = 0;
         for (int i = 0; i < exposedCount; i++) {
             SendRequest s = exposed[i];
             Status st = out.sendPoll(s.exposure);
             if (st == Status.NOT_YET) {
                 exposed[kept++] = s;
+                if (!all) { // keep the rest as they are
+                    for (int j = i + 1; j < exposedCount; j++) {
+                        exposed[kept++] = exposed[j];
+                    }
+                    break;
+                }
                 continue;
             }
             if (st != Status.DONE) {
