@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *                                            SIZE-byte packets, seeds 40, 41, ...), pull them in
  *                                            reverse order, exposure k taking SIZE - 100 k bytes
  *                                            and the first none (a release), check them, send
- *                                            back each one's verdict (long: bytes that checked, or -1)
+ *                                            back each one's verdict (long: bytes that checked, -1
+ *                                            when wrong, -2 for a packet 8 bytes longer than pull data: not exposed)
  *                             idle           nothing after connecting
  *   finished C              answer: ok STATUS-OF-C's-WORKER-OR-running
  *   disconnect C            answer: ok STATUS
@@ -276,14 +277,20 @@ public final class PeerAgent implements AutoCloseable {
     private String pull(DriverInstance inst, Capabilities cap, int n, long size) {
         MemorySegment[] data = new MemorySegment[n];
         for (int k = 0; k < n; k++) {
-            data[k] = Transfers.allocate(cap.pullDataSize());
+            data[k] = Transfers.allocate(cap.pullDataSize() + 8);
             long got = Transfers.recvAny(inst, cap, data[k], new Packet());
-            if (got != cap.pullDataSize()) {
+            if (got == cap.pullDataSize() + 8) {
+                data[k] = null; // the kit could not expose this one
+            } else if (got != cap.pullDataSize()) {
                 throw new IllegalStateException("pull data " + k + " of " + got + " bytes, not " + cap.pullDataSize());
             }
         }
         MemorySegment verdicts = Transfers.allocate(8L * n);
         for (int k = n - 1; k >= 0; k--) { // the reverse of the exposing order: pulls may come in any order
+            if (data[k] == null) {
+                verdicts.set(ValueLayout.JAVA_LONG_UNALIGNED, 8L * k, -2);
+                continue;
+            }
             long want = pullWanted(k, size);
             MemorySegment in = Transfers.allocate(want);
             Packet p = new Packet();
