@@ -300,8 +300,10 @@ final class Gate {
                         malformed(rail, "an RTS of negative length");
                         return;
                     }
-                    if (a != 0 && (a != rail.pullDataSize || rail.index != 0 || at + WireHeader.RTS_BYTES + a > len)) {
-                        malformed(rail, "an RTS with " + a + " bytes of pull data (this rail takes " + rail.pullDataSize + ")");
+                    // checked against the driver's size, not this rank's FERRY_RNDV_PULL: that setting is for sending
+                    int takes = rail.ec.caps().pullDataSize();
+                    if (a != 0 && (a != takes || rail.index != 0 || at + WireHeader.RTS_BYTES + a > len)) {
+                        malformed(rail, "an RTS with " + a + " bytes of pull data (this rail takes " + takes + ")");
                         return;
                     }
                     view.setRendezvous(this, b, c, d, WireHeader.RTS_BYTES + a);

@@ -62,6 +62,16 @@ class EngineJobTest {
     }
 
     @Test
+    void aRankWithoutPullStillPullsWhatItIsSent() throws Exception {
+        Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", "self,shm"), "sizes-rank1-without-pull");
+        everyRankReachesTheOthersOnlyBy(r, 2, "shm");
+        for (String l : r.okLines()) {
+            long pulled = pulledOf(l)[0];
+            assertTrue(l.contains("ok sizes rank 1 ") ? pulled == 0 : pulled > 0, l);
+        }
+    }
+
+    @Test
     void unexpectedRendezvousAreReceivedInAnyOrder() throws Exception {
         for (String drivers : List.of("self,shm", "self,tcp")) {
             Jobs.Result r = Jobs.run(2, Map.of("FERRY_DRIVERS", drivers), TIMEOUT, "unexpected");

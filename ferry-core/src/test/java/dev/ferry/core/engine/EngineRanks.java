@@ -36,6 +36,12 @@ public final class EngineRanks {
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "sizes" -> sizes();
+            case "sizes-rank1-without-pull" -> { // ranks may differ: FERRY_RNDV_PULL is about what a rank sends
+                if ("1".equals(System.getenv("PMI_RANK"))) {
+                    System.setProperty(EngineSettings.RNDV_PULL.propertyName(), "off");
+                }
+                sizes();
+            }
             case "flow" -> flow();
             case "overlap" -> overlap();
             case "failure" -> failure();
