@@ -12,7 +12,8 @@ import java.lang.invoke.MethodHandle;
  * Whether UCX is usable here, checked once per process before any JUCX class is touched: libucp
  * must load (through FFM, so a missing library is a message, not an UnsatisfiedLinkError deep in
  * JUCX), be of a version JUCX 1.12's {@code libjucx.so} links against (1.12 or newer within
- * major version 1), and then JUCX's own native library must load.
+ * major version 1), and then JUCX's own native library must load. The copy of it that JUCX
+ * extracts is removed once loaded ({@link JucxCopies}).
  *
  * <p>Also the one place that calls libucp directly: its version and the {@code ucp_*_print_info}
  * reports (what UCX chose), captured through {@code open_memstream}.
@@ -92,6 +93,9 @@ final class UcxLibrary {
         } catch (UnsatisfiedLinkError | ExceptionInInitializerError | NoClassDefFoundError e) {
             return new Result(version, "JUCX's native library does not load against UCX " + version + ": " + e.getMessage(), ucp);
         }
+        // JUCX leaves its extracted copy of libjucx.so behind whenever a process is killed
+        JucxCopies.removeLoaded(JucxCopies.mappedFiles(), JucxCopies.tmpDir());
+        JucxCopies.sweepStale(JucxCopies.tmpDir(), JucxCopies.STALE, java.time.Instant.now());
         return new Result(version, null, ucp);
     }
 
