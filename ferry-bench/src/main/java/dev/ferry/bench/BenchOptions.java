@@ -32,7 +32,8 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     public static final String ATOMIC_LATENCY = "atomic-latency";
     public static final String PUT_BANDWIDTH = "put-bandwidth";
     private static final List<String> PORTALS = List.of(PUT_LATENCY, GET_LATENCY, ATOMIC_LATENCY, PUT_BANDWIDTH);
-    private static final List<String> KNOWN = List.of(LATENCY, BANDWIDTH, ENGINE_LATENCY, ENGINE_BANDWIDTH, PUT_LATENCY, GET_LATENCY,
+    /** Every benchmark {@code ferry bench} runs (besides {@code jmh} and {@code wireup}). */
+    public static final List<String> KNOWN = List.of(LATENCY, BANDWIDTH, ENGINE_LATENCY, ENGINE_BANDWIDTH, PUT_LATENCY, GET_LATENCY,
             ATOMIC_LATENCY, PUT_BANDWIDTH);
     /** Bytes one size may move (each way) before its iteration count is cut: keeps 4 MiB sizes to seconds. */
     public static final long BYTE_BUDGET = 2L << 30;

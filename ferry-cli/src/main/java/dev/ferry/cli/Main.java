@@ -23,6 +23,11 @@ public final class Main {
               info [--format text|json]     drivers found, their capabilities and profile, FERRY_* settings
               bench driver-latency [opts]   one-way latency through a driver, with ref-shm and ref-nio
               bench driver-bandwidth [opts] bandwidth through a driver, with ref-shm and ref-nio
+              bench engine-latency [opts]   latency, and bandwidth, through the engine between two ranks,
+              bench engine-bandwidth [opts]   beside the driver's own figures from the same run
+              bench put-latency [opts]      the Portals library between two ranks; also get-latency,
+                                              atomic-latency (fetch-add, compare-and-swap) and put-bandwidth
+              bench jmh [JMH options]       microbenchmarks of the hot paths, e.g. 'jmh SpiHotPath -prof gc'
               bench wireup [-n 4,16]        time from ferry run to every rank past the bootstrap exchange
               help                          this text; 'ferry bench --help' for benchmark options""";
 

@@ -72,4 +72,12 @@ class MainTest {
         assertEquals(0, run("help"));
         assertTrue(out.toString(StandardCharsets.UTF_8).contains("ferry <command>"));
     }
+
+    @Test
+    void helpNamesEveryBenchmark() {
+        for (String b : dev.ferry.bench.BenchOptions.KNOWN) {
+            assertTrue(Main.USAGE.contains(b), "the usage does not name 'ferry bench " + b + "'");
+        }
+        assertTrue(Main.USAGE.contains("bench jmh") && Main.USAGE.contains("bench wireup"));
+    }
 }
