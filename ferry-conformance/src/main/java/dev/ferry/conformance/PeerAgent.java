@@ -238,14 +238,20 @@ public final class PeerAgent implements AutoCloseable {
         return "DONE";
     }
 
-    private String rdv(DriverInstance inst, Capabilities cap, long size) {
-        MemorySegment in = Transfers.allocate(size);
+    /** A packet that receives into {@code in}, in the form the driver takes (a data layout, else an iovec). */
+    private static Packet receiving(MemorySegment in, Capabilities cap) {
         Packet p = new Packet();
         if (cap.supportsData()) {
             p.useData(DataLayout.contiguous(in));
         } else {
             p.useIov(IoVec.of(in));
         }
+        return p;
+    }
+
+    private String rdv(DriverInstance inst, Capabilities cap, long size) {
+        MemorySegment in = Transfers.allocate(size);
+        Packet p = receiving(in, cap);
         Status s = inst.recvPost(p);
         if (s != Status.DONE) {
             throw new IllegalStateException("rdv receive post: " + s);
@@ -293,12 +299,7 @@ public final class PeerAgent implements AutoCloseable {
             }
             long want = pullWanted(k, size);
             MemorySegment in = Transfers.allocate(want);
-            Packet p = new Packet();
-            if (cap.supportsData()) {
-                p.useData(DataLayout.contiguous(in));
-            } else {
-                p.useIov(IoVec.of(in));
-            }
+            Packet p = receiving(in, cap);
             Status s = inst.pullPost(p, data[k]);
             if (s != Status.DONE) {
                 throw new IllegalStateException("pullPost of exposure " + k + ": " + s);

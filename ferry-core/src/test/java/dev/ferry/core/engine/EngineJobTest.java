@@ -16,8 +16,8 @@ class EngineJobTest {
     /** Runs a job of {@code n} ranks that must end with exit status 0. */
     private static Jobs.Result passed(int n, Map<String, String> env, String program) throws Exception {
         Jobs.Result r = Jobs.run(n, env, TIMEOUT, program);
-        System.out.println(r.okLines());
-        assertEquals(0, r.exit(), r.toString());
+        System.out.println(env + " " + r.okLines());
+        assertEquals(0, r.exit(), env + ": " + r);
         return r;
     }
 
@@ -74,11 +74,9 @@ class EngineJobTest {
     @Test
     void unexpectedRendezvousAreReceivedInAnyOrder() throws Exception {
         for (String drivers : List.of("self,shm", "self,tcp")) {
-            Jobs.Result r = Jobs.run(2, Map.of("FERRY_DRIVERS", drivers), TIMEOUT, "unexpected");
-            System.out.println(drivers + " " + r.okLines());
-            assertEquals(0, r.exit(), drivers + ": " + r);
+            Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", drivers), "unexpected");
             assertTrue(r.okLines().contains("ok unexpected received 86 in reverse order, 28 truncated, 14 dropped"), drivers + ": " + r);
-            String sent = r.okLines().stream().filter(l -> l.startsWith("ok unexpected sent")).findFirst().orElseThrow(() -> new AssertionError(r.toString()));
+            String sent = okLine(r, "ok unexpected sent");
             long pulled = Long.parseLong(sent.replaceFirst(".*pulled rendezvous (\\d+) of.*", "$1"));
             if (drivers.contains("shm")) { // more wait than shm keeps exposed (64): the rest go by CTS
                 assertTrue(pulled > 0 && pulled <= 64, drivers + ": " + sent);
@@ -132,7 +130,7 @@ class EngineJobTest {
     @Test
     void creditsBoundWhatASlowReceiverHolds() throws Exception {
         Jobs.Result r = passed(2, Map.of("FERRY_PROGRESS", "thread"), "flow");
-        String recv = r.okLines().stream().filter(l -> l.startsWith("ok flow received")).findFirst().orElseThrow(() -> new AssertionError(r.toString()));
+        String recv = okLine(r, "ok flow received");
         long heldAfterPause = Long.parseLong(recv.replaceFirst(".*held after the pause (\\d+) B.*", "$1"));
         long heldMax = Long.parseLong(recv.replaceFirst(".*held at most (\\d+) B.*", "$1"));
         long credits = 262144;
@@ -161,13 +159,16 @@ class EngineJobTest {
     @Test
     void queuedSmallMessagesAreAggregated() throws Exception {
         for (String drivers : List.of("self,shm", "self,tcp")) {
-            Jobs.Result r = Jobs.run(2, Map.of("FERRY_DRIVERS", drivers), TIMEOUT, "burst");
-            System.out.println(drivers + " " + r.okLines());
-            assertEquals(0, r.exit(), drivers + ": " + r);
-            String sent = r.okLines().stream().filter(l -> l.startsWith("ok burst sent")).findFirst().orElseThrow(() -> new AssertionError(r.toString()));
+            Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", drivers), "burst");
+            String sent = okLine(r, "ok burst sent");
             long packets = Long.parseLong(sent.replaceFirst(".* in (\\d+) packets.*", "$1"));
             assertTrue(packets < 20000, drivers + ": queued messages should share packets: " + sent);
             assertTrue(r.okLines().contains("ok burst received 20000 in order"), r.toString());
         }
+    }
+
+    /** The job's first "ok" line starting with {@code prefix}; fails with the whole result when there is none. */
+    private static String okLine(Jobs.Result r, String prefix) {
+        return r.okLines().stream().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(() -> new AssertionError(r.toString()));
     }
 }
