@@ -73,13 +73,16 @@ class EngineJobTest {
 
     @Test
     void unexpectedRendezvousAreReceivedInAnyOrder() throws Exception {
-        for (String drivers : List.of("self,shm", "self,tcp")) {
-            Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", drivers), "unexpected");
+        for (String drivers : List.of("self,shm", "self,tcp", "self,ucx")) {
+            // ucx over shared memory: pulled by UCX's tagged rendezvous, prefixes by gets, drops by an empty receive
+            Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", drivers, "FERRY_UCX_TLS", "sm"), "unexpected");
             assertTrue(r.okLines().contains("ok unexpected received 86 in reverse order, 28 truncated, 14 dropped"), drivers + ": " + r);
             String sent = okLine(r, "ok unexpected sent");
             long pulled = Long.parseLong(sent.replaceFirst(".*pulled rendezvous (\\d+) of.*", "$1"));
             if (drivers.contains("shm")) { // more wait than shm keeps exposed (64): the rest go by CTS
                 assertTrue(pulled > 0 && pulled <= 64, drivers + ": " + sent);
+            } else if (drivers.contains("ucx")) { // ucx keeps no table of exposures: every one is pulled
+                assertEquals(100, pulled, drivers + ": " + sent);
             } else {
                 assertEquals(0, pulled, drivers + ": " + sent);
             }
@@ -94,7 +97,13 @@ class EngineJobTest {
     /** The engine over the ucx driver (UCX on shared memory: a LOCAL driver, so same-node peers take it). */
     @Test
     void everySizeOverUcx() throws Exception {
-        everyRankReachesTheOthersOnlyBy(passed(2, Map.of("FERRY_DRIVERS", "self,ucx", "FERRY_UCX_TLS", "sm"), "sizes"), 2, "ucx");
+        for (String tls : List.of("sm", "tcp")) {
+            Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", "self,ucx", "FERRY_UCX_TLS", tls), "sizes");
+            everyRankReachesTheOthersOnlyBy(r, 2, "ucx");
+            for (String l : r.okLines()) { // rendezvous by pull: the target takes the BULK message or pulls with gets
+                assertTrue(pulledOf(l)[0] > 0, tls + ": " + l);
+            }
+        }
     }
 
     @Test

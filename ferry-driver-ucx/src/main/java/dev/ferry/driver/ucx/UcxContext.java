@@ -228,6 +228,7 @@ final class UcxContext implements DriverContext {
                 .supportsPrefetch(true)
                 .maxPacketSize(MAX_PACKET_SIZE)
                 .maxBufferSize(bufferSize)
+                .pullDataSize(Exposures.PULL_DATA_BYTES)
                 .transport(tp.transport())
                 .build();
         return new DriverProperties(caps, new Profile(tp.latencyNs(), tp.bandwidthMBps(), CpuSet.all()));

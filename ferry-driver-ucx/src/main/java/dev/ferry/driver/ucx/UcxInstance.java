@@ -52,6 +52,8 @@ final class UcxInstance implements DriverInstance {
     private long peerStart;
 
     private final Inbound inbound;
+    /** Target-initiated pulls: exposures made here, pulls of the peer's. */
+    private final Exposures exposures;
     /** Sending: copies a packet into a send buffer. */
     private final DataCursor cursor = new DataCursor();
 
@@ -76,6 +78,7 @@ final class UcxInstance implements DriverInstance {
         this.ctx = ctx;
         this.id = id;
         this.inbound = new Inbound(this, ctx);
+        this.exposures = new Exposures(ctx);
     }
 
     State state() {
@@ -418,6 +421,7 @@ final class UcxInstance implements DriverInstance {
         if (sends.send(i, epHandle, UcxWire.DATA_HEADER + length, UcxWire.tag(UcxWire.KIND_DATA, peerId))) {
             ctx.backlog = true;
         }
+        exposures.startDue(epHandle); // after the packet that carries their pull data
         packet.driverData = sends.ref[i];
         packet.driverState = ++sends.uses[i];
         dataSent++;
@@ -470,6 +474,7 @@ final class UcxInstance implements DriverInstance {
             if (sends.send(i, epHandle, UcxWire.DATA_HEADER + rdv.descriptorLength, UcxWire.tag(UcxWire.KIND_DATA, peerId))) {
                 ctx.backlog = true;
             }
+            exposures.startDue(epHandle);
             dataSent++;
             if (rdv.bulkTag != 0) {
                 bulkSent++;
@@ -517,6 +522,7 @@ final class UcxInstance implements DriverInstance {
                 if (rdv.released) {
                     return Status.DONE;
                 }
+                exposures.startDue(epHandle); // no packet followed the exposure
                 ctx.progress();
                 pump();
                 if (rdv.bulkTag != 0) {
@@ -544,6 +550,93 @@ final class UcxInstance implements DriverInstance {
             }
         }
         return Status.INVALID;
+    }
+
+    /** Exposes the packet for the peer to pull ({@link Exposures}); INVALID when it must be sent instead. */
+    @Override
+    public Status sendExpose(Packet packet, MemorySegment pullData) {
+        DataLayout layout = packet.layout();
+        if (layout == null || pullData.byteSize() < Exposures.PULL_DATA_BYTES || layout.size() > UcxContext.MAX_PACKET_SIZE
+                || packet.form() == Packet.Form.IOVEC && packet.iov().count() > UcxContext.MAX_IOVEC) {
+            return Status.INVALID;
+        }
+        if (!enter()) {
+            return Status.CLOSED;
+        }
+        try {
+            pump();
+            Status g = sendGate();
+            if (g != null) {
+                return g;
+            }
+            Rendezvous rdv = exposures.expose(layout, packet.sendPrefetch, UcxWire.bulkTag(bulkSent + 1, peerId), pullData);
+            packet.sendPrefetch = null; // taken by the rendezvous, or released
+            if (rdv == null) {
+                return Status.INVALID;
+            }
+            bulkSent++;
+            packet.driverData = rdv;
+            return Status.DONE;
+        } catch (UcxException e) {
+            fail("UCX could not register an exposure: " + e.getMessage());
+            return Status.BROKEN;
+        } finally {
+            ctx.lock.unlock();
+        }
+    }
+
+    /** Pulls what the peer exposed ({@link Exposures}, {@link Pull}); completes through {@link #pullPoll}. */
+    @Override
+    public Status pullPost(Packet packet, MemorySegment pullData) {
+        if (packet.layout() == null) {
+            return Status.INVALID;
+        }
+        if (!enter()) {
+            return Status.CLOSED;
+        }
+        try {
+            if (state != State.UP) {
+                return state == State.BROKEN ? Status.BROKEN : state == State.CLOSED ? Status.CLOSED : Status.INVALID;
+            }
+            return exposures.pull(ep, packet, pullData);
+        } catch (UcxException | IllegalArgumentException e) {
+            fail("an exposure of the peer could not be pulled: " + e.getMessage());
+            return Status.BROKEN;
+        } finally {
+            ctx.lock.unlock();
+        }
+    }
+
+    @Override
+    public Status pullPoll(Packet packet) {
+        if (Exposures.pulled(packet)) {
+            return Status.DONE;
+        }
+        if (!(packet.driverData instanceof Pull)) {
+            return Status.INVALID;
+        }
+        if (!enter()) {
+            return Status.CLOSED;
+        }
+        try {
+            ctx.progress(); // the gets, the BULK receive, and the liveness check move on here
+            pump();
+            int s = exposures.poll(packet);
+            if (s == Ucp.OK) {
+                return Status.DONE;
+            }
+            if (s != Ucp.INPROGRESS) {
+                fail("pulling an exposure (UCP gets or the BULK receive) failed with UCS status " + s);
+                return Status.BROKEN;
+            }
+            if (state == State.BROKEN || state == State.CLOSED) {
+                exposures.abandon(packet);
+                return state == State.CLOSED ? Status.CLOSED : Status.BROKEN;
+            }
+            return Status.NOT_YET;
+        } finally {
+            ctx.lock.unlock();
+        }
     }
 
     @Override

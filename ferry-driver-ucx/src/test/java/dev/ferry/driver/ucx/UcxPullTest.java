@@ -158,4 +158,59 @@ class UcxPullTest {
         // and the next one is intact
         sendOne(5, out, DataLayout.contiguous(whole), size, false, () -> whole);
     }
+
+    /** One exposure of {@code out}, pulled into {@code into} (nothing: only released); both ends must complete DONE. */
+    private void exposeAndPull(int seed, MemorySegment out, DataLayout into, Supplier<MemorySegment> received) {
+        fill(out, seed);
+        Packet sp = new Packet().useData(DataLayout.contiguous(out));
+        MemorySegment pullData = arena.allocate(Exposures.PULL_DATA_BYTES, 8);
+        assertEquals(Status.DONE, toB.sendExpose(sp, pullData), "expose");
+        assertEquals(Status.NOT_YET, toB.sendPoll(sp), "exposed, not pulled yet");
+        Packet rp = new Packet().useData(into);
+        assertEquals(Status.DONE, toA.pullPost(rp, pullData), "pull");
+        Status s = Status.NOT_YET;
+        Status r = Status.NOT_YET;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (s == Status.NOT_YET || r == Status.NOT_YET) { // one thread: each side progresses its own worker
+            s = s == Status.NOT_YET ? toB.sendPoll(sp) : s;
+            r = r == Status.NOT_YET ? toA.pullPoll(rp) : r;
+            if (System.nanoTime() - end > 0) {
+                fail("no completion within 30 s: exposure " + s + ", pull " + r);
+            }
+        }
+        assertEquals(Status.DONE, s, "the exposure ends");
+        assertEquals(Status.DONE, r, "the pull ends");
+        assertEquals(into.size(), rp.length(), "bytes pulled");
+        check(received.get(), 0, into.size(), seed, "pulled bytes");
+    }
+
+    /**
+     * Exposures (sendExpose, pullPost): pulled whole (UCX's tagged rendezvous), from the Java heap
+     * (packed into registered memory), into the Java heap and as a prefix (gets, then the BULK
+     * message consumed), and released unpulled; a layout of two ranges is refused (its caller
+     * sends it instead) and pull data that is no exposure's is INVALID. No packet follows any
+     * exposure here, so its BULK message starts at the sender's poll. A packet sent afterwards
+     * still arrives intact.
+     */
+    @ParameterizedTest
+    @CsvSource({"1048576", "1000"})
+    void exposuresArePulledWholeAsPrefixesOrReleased(long packetSize) throws Exception {
+        connect("tag", packetSize);
+        MemorySegment out = arena.allocate(size, 64);
+        MemorySegment whole = arena.allocate(size, 64);
+        exposeAndPull(1, out, DataLayout.contiguous(whole), () -> whole);
+        byte[] heapOut = new byte[(int) size];
+        exposeAndPull(2, MemorySegment.ofArray(heapOut), DataLayout.contiguous(whole), () -> whole);
+        byte[] heapIn = new byte[(int) size];
+        exposeAndPull(3, out, DataLayout.contiguous(MemorySegment.ofArray(heapIn)), () -> MemorySegment.ofArray(heapIn));
+        MemorySegment prefix = arena.allocate(size / 4, 64);
+        exposeAndPull(4, out, DataLayout.contiguous(prefix), () -> prefix);
+        exposeAndPull(5, out, DataLayout.contiguous(whole.asSlice(0, 0)), () -> whole);
+
+        Packet two = new Packet().useIov(IoVec.of(out.asSlice(0, size / 2), out.asSlice(size / 2)));
+        assertEquals(Status.INVALID, toB.sendExpose(two, arena.allocate(Exposures.PULL_DATA_BYTES, 8)), "two ranges are sent, not exposed");
+        assertEquals(Status.INVALID, toA.pullPost(new Packet().useData(DataLayout.contiguous(whole)), arena.allocate(Exposures.PULL_DATA_BYTES, 8)),
+                "zeros are no exposure's pull data");
+        sendOne(6, out, DataLayout.contiguous(whole), size, false, () -> whole);
+    }
 }
