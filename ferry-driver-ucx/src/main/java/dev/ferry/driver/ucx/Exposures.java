@@ -85,6 +85,11 @@ final class Exposures {
         ctx.backlog = true; // a BULK send moves on only when this worker progresses
     }
 
+    /** The instance is over before their BULK messages went: they never will (each is released by its sendPoll). */
+    void dropDue() {
+        due.clear();
+    }
+
     /**
      * Starts pulling the peer's exposure described by {@code pullData} into the packet's layout
      * (a size of 0 only releases it). INVALID when the pull data is no exposure's; throws what

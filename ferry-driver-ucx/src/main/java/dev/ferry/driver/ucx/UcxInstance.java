@@ -522,7 +522,11 @@ final class UcxInstance implements DriverInstance {
                 if (rdv.released) {
                     return Status.DONE;
                 }
-                exposures.startDue(epHandle); // no packet followed the exposure
+                if (state == State.UP) {
+                    exposures.startDue(epHandle); // no packet followed the exposure
+                } else {
+                    exposures.dropDue(); // the endpoint is over: their rendezvous are released below, unsent
+                }
                 ctx.progress();
                 pump();
                 if (rdv.bulkTag != 0) {

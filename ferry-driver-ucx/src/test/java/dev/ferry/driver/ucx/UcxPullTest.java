@@ -212,5 +212,11 @@ class UcxPullTest {
         assertEquals(Status.INVALID, toA.pullPost(new Packet().useData(DataLayout.contiguous(whole)), arena.allocate(Exposures.PULL_DATA_BYTES, 8)),
                 "zeros are no exposure's pull data");
         sendOne(6, out, DataLayout.contiguous(whole), size, false, () -> whole);
+
+        // exposed, then the instance disconnects before any packet (or poll) sent its BULK message: it never goes, and ends CLOSED
+        Packet last = new Packet().useData(DataLayout.contiguous(out));
+        assertEquals(Status.DONE, toB.sendExpose(last, arena.allocate(Exposures.PULL_DATA_BYTES, 8)));
+        assertEquals(Status.DONE, toB.disconnect());
+        assertEquals(Status.CLOSED, toB.sendPoll(last), "an exposure of a disconnected instance");
     }
 }
