@@ -213,6 +213,19 @@ class UcxPullTest {
                 "zeros are no exposure's pull data");
         sendOne(6, out, DataLayout.contiguous(whole), size, false, () -> whole);
 
+        // a pull under way when the pulling instance disconnects: it ends (taken whole meanwhile, or CLOSED), and nothing crashes
+        Packet mid = new Packet().useData(DataLayout.contiguous(out));
+        MemorySegment midData = arena.allocate(Exposures.PULL_DATA_BYTES, 8);
+        assertEquals(Status.DONE, toB.sendExpose(mid, midData));
+        Packet midPull = new Packet().useData(DataLayout.contiguous(whole));
+        assertEquals(Status.DONE, toA.pullPost(midPull, midData));
+        assertEquals(Status.DONE, toA.disconnect());
+        Status ended = toA.pullPoll(midPull);
+        if (ended != Status.DONE && ended != Status.CLOSED) {
+            fail("a pull of a disconnected instance answered " + ended);
+        }
+        assertEquals(Status.CLOSED, toA.pullPost(new Packet().useData(DataLayout.contiguous(whole)), midData), "a pull after disconnect");
+
         // exposed, then the instance disconnects before any packet (or poll) sent its BULK message: it never goes, and ends CLOSED
         Packet last = new Packet().useData(DataLayout.contiguous(out));
         assertEquals(Status.DONE, toB.sendExpose(last, arena.allocate(Exposures.PULL_DATA_BYTES, 8)));
