@@ -26,7 +26,7 @@ public final class EngineSettings {
     public static final Setting INFO = new Setting("FERRY_INFO", "0",
             "1: log the rails and protocols chosen for each kind of peer at init");
     public static final Setting RNDV_PULL = new Setting("FERRY_RNDV_PULL", "on",
-            "on: where the rail's driver offers pull (shm), a rendezvous' RTS carries the pull data and the target pulls at once, no CTS; off: always RTS, CTS, then the raw chunks");
+            "on: where the rail's driver offers pull (shm, ucx), a rendezvous' RTS carries the pull data and the target pulls at once, no CTS; off: always RTS, CTS, then the raw chunks");
     public static final Setting RAILS = new Setting("FERRY_RAILS", null,
             "contexts per driver, e.g. tcp:2 (each context is one more rail to every peer it reaches); unset: one each");
 

@@ -12,7 +12,8 @@ final class UcxSettings {
             "ucx: bytes of a driver buffer; packets up to this size go eagerly, larger ones by a zero-copy UCP get");
     static final Setting PULL = new Setting("FERRY_UCX_PULL", "auto",
             "ucx: how a receiver pulls a packet larger than a buffer: 'get' (UCP gets with the sender's remote keys), 'tag' (UCX's"
-            + " tagged rendezvous, which reads with cma where UCP gets are emulated), 'auto' (get with an RDMA transport, else tag)");
+            + " tagged rendezvous, which reads with cma where UCP gets are emulated), 'auto' (get with an RDMA transport, else tag);"
+            + " an exposure (FERRY_RNDV_PULL) always sends its bytes as a tagged message too, taken by tag where the target's memory is one range");
     static final Setting RCACHE_BYTES = new Setting("FERRY_UCX_RCACHE_BYTES", "1073741824",
             "ucx: bytes of idle memory registrations kept for reuse (least recently used leave first); 0: none kept");
     static final Setting LIVENESS_MS = new Setting("FERRY_UCX_LIVENESS_MS", "100",
