@@ -213,6 +213,11 @@ class UcxPullTest {
                 "zeros are no exposure's pull data");
         sendOne(6, out, DataLayout.contiguous(whole), size, false, () -> whole);
 
+        // exposed while both ends are up (once the peer has gone, an exposure may answer CLOSED at once): no packet or poll
+        // follows, so its BULK message never goes; after this instance disconnects it ends CLOSED (checked last)
+        Packet last = new Packet().useData(DataLayout.contiguous(out));
+        assertEquals(Status.DONE, toB.sendExpose(last, arena.allocate(Exposures.PULL_DATA_BYTES, 8)));
+
         // a pull under way when the pulling instance disconnects: it ends (taken whole meanwhile, or CLOSED), and nothing crashes
         Packet mid = new Packet().useData(DataLayout.contiguous(out));
         MemorySegment midData = arena.allocate(Exposures.PULL_DATA_BYTES, 8);
@@ -226,9 +231,6 @@ class UcxPullTest {
         }
         assertEquals(Status.CLOSED, toA.pullPost(new Packet().useData(DataLayout.contiguous(whole)), midData), "a pull after disconnect");
 
-        // exposed, then the instance disconnects before any packet (or poll) sent its BULK message: it never goes, and ends CLOSED
-        Packet last = new Packet().useData(DataLayout.contiguous(out));
-        assertEquals(Status.DONE, toB.sendExpose(last, arena.allocate(Exposures.PULL_DATA_BYTES, 8)));
         assertEquals(Status.DONE, toB.disconnect());
         assertEquals(Status.CLOSED, toB.sendPoll(last), "an exposure of a disconnected instance");
     }
