@@ -62,8 +62,15 @@ public final class Packet {
 
     /** The driver's own state for this packet (seed 000's {@code driver_data}). */
     public Object driverData;
-    /** A driver-owned word, for completion flags set from other threads; use {@link #DRIVER_STATE}. */
-    public volatile long driverState;
+    /**
+     * A driver-owned word. A plain field: the caller never uses one packet from two threads at once
+     * and hands it between threads with its own happens-before (see {@link DriverInstance}), so a
+     * driver that reads and writes it only in its calls needs no fence. A volatile field cost a full
+     * fence on every store, a packet or two of every small send. A driver whose own thread (or a
+     * peer's, in one process) completes a packet uses {@link #DRIVER_STATE}'s release, acquire and
+     * compare-and-set modes.
+     */
+    public long driverState;
     /** The driver's prefetch state on the sending side. */
     public Object sendPrefetch;
     /** The driver's prefetch state on the receiving side. */

@@ -44,11 +44,12 @@ public final class EngineStats {
         rendezvousReceived += bytes;
     }
 
-    /** A DATA packet announcing {@code chunks} raw chunks went out. */
+    /** An RTS carried pull data. */
     void exposed() {
         exposedRendezvous++;
     }
 
+    /** A DATA packet announcing {@code chunks} raw chunks went out. */
     void announced(int chunks) {
         dataPackets++;
         chunksAnnounced += chunks;
@@ -84,12 +85,12 @@ public final class EngineStats {
         return aggregatedMessages;
     }
 
-    /** DATA packets sent: each announces the raw chunks that follow it on its rail. */
     /** Rendezvous whose RTS carried pull data (the target pulled, no CTS). */
     public long rendezvousExposed() {
         return exposedRendezvous;
     }
 
+    /** DATA packets sent: each announces the raw chunks that follow it on its rail. */
     public long dataPackets() {
         return dataPackets;
     }
