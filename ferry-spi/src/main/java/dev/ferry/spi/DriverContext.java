@@ -95,6 +95,22 @@ public interface DriverContext extends AutoCloseable {
     }
 
     /**
+     * A key by which a peer on this node maps {@code memory} into its own address space, so that
+     * it reads and writes it with plain loads, stores and atomics (UCX's rkey pack for
+     * {@code ucp_rkey_ptr}; Open MPI's shared-memory windows). Only memory from {@link #allocate}
+     * can have one. Null when this memory cannot be shared (the default). Hand the key to the
+     * peer, which gives it to {@link DriverInstance#mapShared} on its instance to us.
+     *
+     * <pre>{@code
+     * MemorySegment window = ctx.allocate(1 << 20);
+     * byte[] key = ctx.shareKey(window.asSlice(4096, 64));   // null: not shareable
+     * }</pre>
+     */
+    default byte[] shareKey(java.lang.foreign.MemorySegment memory) {
+        return null;
+    }
+
+    /**
      * Prepares memory the layer above will move often, so that later transfers from or into it
      * are zero-copy (seed 003's validate: the library calls it when a memory descriptor or list
      * entry is bound). Answers a cookie to hand back to {@link #deregister} when the memory is

@@ -128,6 +128,23 @@ public interface DriverInstance {
         return Status.NOT_IMPLEMENTED;
     }
 
+    /**
+     * Maps the peer's memory that {@code key} names ({@link DriverContext#shareKey} in the peer's
+     * process) into this process: a segment of exactly the shared range, valid until this
+     * instance's context closes. Loads, stores and atomics on it reach the peer's memory with no
+     * call into the peer. Null when the key names nothing this instance can map (another node, a
+     * driver without shared memory: the default, or a malformed key). Callable once
+     * {@link #connectAsync} was DONE. Optional.
+     *
+     * <pre>{@code
+     * MemorySegment remote = instance.mapShared(key);
+     * if (remote != null) remote.set(ValueLayout.JAVA_LONG, 0, 42);   // lands in the peer's memory
+     * }</pre>
+     */
+    default MemorySegment mapShared(byte[] key) {
+        return null;
+    }
+
     // ---- receiving --------------------------------------------------------------------------
 
     /**

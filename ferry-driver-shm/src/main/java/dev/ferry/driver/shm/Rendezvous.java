@@ -33,7 +33,6 @@ final class Rendezvous {
     private final MemorySegment errno;
     private final MemorySegment localIov;
     private final MemorySegment remoteIov;
-    private final java.util.Map<Long, MemorySegment> peerArenas = new java.util.HashMap<>();
     private final DataCursor cursor = new DataCursor();
 
     // sender: packets streaming through the bounce area, oldest first
@@ -345,21 +344,7 @@ final class Rendezvous {
     }
 
     private MemorySegment peerArena(long number) {
-        MemorySegment m = peerArenas.get(number);
-        if (m == null) {
-            java.nio.file.Path f = ShmContext.arenaFile(peerFile, number);
-            try {
-                MemorySegment whole = ShmFiles.open(f, ctx.arena);
-                if (whole == null || ShmFiles.check(whole, ShmLayout.KIND_ARENA, f) != null) {
-                    return null;
-                }
-                m = whole.asSlice(ShmLayout.ARENA_DATA);
-            } catch (java.io.IOException e) {
-                return null;
-            }
-            peerArenas.put(number, m);
-        }
-        return m;
+        return ctx.peerArena(peerFile, number);
     }
 
     /** Copies what the sender has streamed so far; 1 when the whole packet is through, else 0. */

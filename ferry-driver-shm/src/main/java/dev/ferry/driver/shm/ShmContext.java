@@ -165,6 +165,58 @@ final class ShmContext implements DriverContext {
         return contextFile.resolveSibling(name.substring(0, name.length() - ".ctx".length()) + "-a" + number + ".arena");
     }
 
+    /** The peer's arena files this context mapped, by path: mapped once, unmapped when the context closes. */
+    private final java.util.Map<Path, MemorySegment> peerArenas = new java.util.HashMap<>();
+
+    /**
+     * A range of our shared arena as a {@link ShmLayout share key}: arena number, offset, length.
+     * Null when the range lies in no one arena allocation.
+     */
+    @Override
+    public byte[] shareKey(MemorySegment memory) {
+        if (memory == null || !memory.isNative() || memory.byteSize() == 0) {
+            return null;
+        }
+        long[] where;
+        synchronized (this) {
+            where = arenaOf(memory.address(), memory.byteSize());
+        }
+        if (where == null) {
+            return null;
+        }
+        MemorySegment k = MemorySegment.ofArray(new byte[ShmLayout.SHARE_KEY_BYTES]);
+        k.set(ValueLayout.JAVA_LONG_UNALIGNED, ShmLayout.SHARE_ARENA, where[0]);
+        k.set(ValueLayout.JAVA_LONG_UNALIGNED, ShmLayout.SHARE_OFFSET, where[1]);
+        k.set(ValueLayout.JAVA_LONG_UNALIGNED, ShmLayout.SHARE_LENGTH, memory.byteSize());
+        return k.toArray(ValueLayout.JAVA_BYTE);
+    }
+
+    /**
+     * The memory of arena {@code number} of the peer whose context file is {@code peerContext},
+     * mapped into this process (once; kept until this context closes). Null when there is no
+     * such arena file or it is not an arena.
+     */
+    synchronized MemorySegment peerArena(Path peerContext, long number) {
+        if (number < 0 || number > Integer.MAX_VALUE) {
+            return null;
+        }
+        Path f = arenaFile(peerContext, number);
+        MemorySegment m = peerArenas.get(f);
+        if (m == null) {
+            try {
+                MemorySegment whole = ShmFiles.open(f, arena);
+                if (whole == null || ShmFiles.check(whole, ShmLayout.KIND_ARENA, f) != null) {
+                    return null;
+                }
+                m = whole.asSlice(ShmLayout.ARENA_DATA);
+            } catch (IOException e) {
+                return null;
+            }
+            peerArenas.put(f, m);
+        }
+        return m;
+    }
+
     /** Which arena holds [address, address+length), as {arena number, offset}; null when none does. */
     long[] arenaOf(long address, long length) {
         List<MemorySegment> a = arenas;

@@ -81,6 +81,28 @@ final class ShmInstance implements DriverInstance {
     // ---- connection -------------------------------------------------------------------------
 
     /** Whether this instance is, or is becoming, the connection to the context in that file. */
+    /**
+     * Maps a range of the peer's shared arena named by a {@link ShmLayout share key}: a slice of
+     * the peer's arena file, mapped once per context. Null before connecting, for a key of the
+     * wrong size, or one that names no arena or lies outside it.
+     */
+    @Override
+    public MemorySegment mapShared(byte[] key) {
+        Path p = peerFile;
+        if (p == null || key == null || key.length != ShmLayout.SHARE_KEY_BYTES) {
+            return null;
+        }
+        MemorySegment k = MemorySegment.ofArray(key);
+        long number = k.get(ValueLayout.JAVA_LONG_UNALIGNED, ShmLayout.SHARE_ARENA);
+        long offset = k.get(ValueLayout.JAVA_LONG_UNALIGNED, ShmLayout.SHARE_OFFSET);
+        long length = k.get(ValueLayout.JAVA_LONG_UNALIGNED, ShmLayout.SHARE_LENGTH);
+        MemorySegment arena = ctx.peerArena(p, number);
+        if (arena == null || offset < 0 || length <= 0 || offset > arena.byteSize() - length) {
+            return null;
+        }
+        return arena.asSlice(offset, length);
+    }
+
     boolean servesPeer(String peerFileName) {
         Path p = peerFile;
         return p != null && state < DISCONNECTED && p.getFileName().toString().equals(peerFileName);

@@ -78,6 +78,14 @@ package dev.ferry.driver.shm;
  * segments inline (more go indirect).
  *
  * <b>Arena file</b>: the header, then the shared memory itself from {@link #ARENA_DATA}.
+ *
+ * <b>Share key</b> ({@link #SHARE_KEY_BYTES} bytes, what {@code shareKey} answers and a peer's
+ * {@code mapShared} takes; little-endian):
+ * <pre>
+ *   +0   u64  arena number (the owner's arena file {@code -aN.arena})
+ *   +8   u64  offset of the range in that arena's memory
+ *   +16  u64  length of the range
+ * </pre>
  */
 final class ShmLayout {
     static final long MAGIC = 0x4d4853595252_4546L; // "FERRYSHM" read as a little-endian u64
@@ -166,6 +174,12 @@ final class ShmLayout {
 
     // arena file
     static final long ARENA_DATA = 4096;
+
+    // share key
+    static final int SHARE_KEY_BYTES = 24;
+    static final long SHARE_ARENA = 0;
+    static final long SHARE_OFFSET = 8;
+    static final long SHARE_LENGTH = 16;
 
     private ShmLayout() {
     }

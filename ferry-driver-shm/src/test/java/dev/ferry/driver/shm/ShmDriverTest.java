@@ -134,6 +134,37 @@ class ShmDriverTest {
     }
 
     @Test
+    void aSharedArenaRangeIsMappedByThePeerThroughItsKey() throws Exception {
+        ShmContext a = open(0);
+        ShmContext b = open(1);
+        DriverInstance[] ab = connect(a, b);
+        MemorySegment arena = a.allocate(1 << 16);
+        MemorySegment window = arena.asSlice(4096, 64);
+
+        byte[] key = a.shareKey(window);
+        assertEquals(ShmLayout.SHARE_KEY_BYTES, key.length);
+        MemorySegment remote = ab[1].mapShared(key);
+        assertEquals(64, remote.byteSize());
+        remote.set(ValueLayout.JAVA_LONG, 8, 0x1234_5678_9abcL); // a store by b lands in a's memory
+        assertEquals(0x1234_5678_9abcL, window.get(ValueLayout.JAVA_LONG, 8));
+        window.set(ValueLayout.JAVA_LONG, 16, 5);
+        var add = ValueLayout.JAVA_LONG.varHandle();
+        assertEquals(5L, (long) add.getAndAdd(remote, 16L, 3L)); // and atomics act on the same word
+        assertEquals(8L, window.get(ValueLayout.JAVA_LONG, 16));
+
+        assertEquals(null, a.shareKey(Arena.ofAuto().allocate(64)), "ordinary memory has no key");
+        assertEquals(null, a.shareKey(arena.asSlice(0, 0)), "an empty range has no key");
+        assertEquals(null, ab[1].mapShared(new byte[3]), "a key of the wrong size maps nothing");
+        MemorySegment k = MemorySegment.ofArray(key.clone());
+        k.set(ValueLayout.JAVA_LONG_UNALIGNED, ShmLayout.SHARE_OFFSET, (1 << 16) - 8);
+        assertEquals(null, ab[1].mapShared(k.toArray(ValueLayout.JAVA_BYTE)), "a range beyond the arena maps nothing");
+        k.set(ValueLayout.JAVA_LONG_UNALIGNED, ShmLayout.SHARE_OFFSET, 0);
+        k.set(ValueLayout.JAVA_LONG_UNALIGNED, ShmLayout.SHARE_ARENA, 7);
+        assertEquals(null, ab[1].mapShared(k.toArray(ValueLayout.JAVA_BYTE)), "an arena that does not exist maps nothing");
+        assertEquals(null, a.newInstance().mapShared(key), "an unconnected instance maps nothing");
+    }
+
+    @Test
     void withSingleCopyOffLargePacketsAreStreamed() throws Exception {
         System.setProperty("ferry.shm.single.copy", "off");
         ShmContext a = open(0);
