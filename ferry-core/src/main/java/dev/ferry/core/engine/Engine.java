@@ -278,6 +278,65 @@ public final class Engine implements AutoCloseable {
         return Arena.ofAuto().allocate(bytes, 4096);
     }
 
+    /**
+     * A key by which a peer on this node maps {@code memory} (from {@link #allocate}) into its own
+     * address space ({@link #peerMemory}): the name of the local driver's context that shares it,
+     * then that driver's key ({@code DriverContext.shareKey}). Null when no driver can share this
+     * memory (ordinary memory, or no local driver with a shared arena).
+     *
+     * <pre>{@code
+     * MemorySegment window = engine.allocate(1 << 20);
+     * byte[] key = engine.shareKey(window);   // hand it to a peer
+     * }</pre>
+     */
+    public byte[] shareKey(MemorySegment memory) {
+        for (EngineContext c : contexts) {
+            if (c.caps().transport() == Transport.LOCAL) {
+                byte[] k = c.context().shareKey(memory);
+                if (k != null) {
+                    byte[] name = c.name().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                    byte[] all = new byte[1 + name.length + k.length];
+                    all[0] = (byte) name.length;
+                    System.arraycopy(name, 0, all, 1, name.length);
+                    System.arraycopy(k, 0, all, 1 + name.length, k.length);
+                    return all;
+                }
+            }
+        }
+        return null;
+    }
+
+    /**
+     * Maps memory of {@code peer} that its {@link #shareKey} named: loads, stores and atomics on
+     * the answer reach the peer's memory without the peer taking part. Null when this process
+     * cannot map it (the peer is this rank, on another node, its gate failed, the key names a
+     * driver the gate to it does not use, or nothing that driver can map). Connects the gate on
+     * first use. Call from the engine's thread (a handler, or a task given to {@link #execute}).
+     *
+     * <pre>{@code
+     * MemorySegment remote = engine.peerMemory(peer, key);
+     * if (remote != null) remote.set(ValueLayout.JAVA_LONG, 0, 42);
+     * }</pre>
+     */
+    public MemorySegment peerMemory(int peer, byte[] key) {
+        checkRank(peer);
+        if (peer == rank || key == null || key.length < 1 || key.length < 1 + (key[0] & 0xff)) {
+            return null;
+        }
+        String name = new String(key, 1, key[0] & 0xff, java.nio.charset.StandardCharsets.UTF_8);
+        Gate g = gates[peer];
+        connect(g);
+        if (g.state != Gate.OPEN) {
+            return null;
+        }
+        for (Rail r : g.rails) {
+            if (r.ec.name().equals(name) && r.ec.caps().transport() == Transport.LOCAL && r.out != null) {
+                return r.out.mapShared(java.util.Arrays.copyOfRange(key, 1 + (key[0] & 0xff), key.length));
+            }
+        }
+        return null;
+    }
+
     // ---- sending ----------------------------------------------------------------------------
     /**
      * Registers memory with every driver that needs registration for zero-copy transfers (seed
