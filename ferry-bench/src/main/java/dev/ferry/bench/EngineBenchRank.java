@@ -199,7 +199,15 @@ public final class EngineBenchRank {
         }
         String[] f = line.split(" ");
         Double mb = f[7].equals("-") ? null : Double.parseDouble(f[7]);
-        Map<String, Object> extra = f[8].equals("-") ? Map.of() : f[8].startsWith("op=") ? Map.of("op", f[8].substring(3)) : Map.of("buffers", f[8]);
+        Map<String, Object> extra = new java.util.LinkedHashMap<>();
+        if (f[8].contains("=")) {
+            for (String kv : f[8].split(",")) { // op=put+ack,path=direct
+                int eq = kv.indexOf('=');
+                extra.put(kv.substring(0, eq), kv.substring(eq + 1));
+            }
+        } else if (!f[8].equals("-")) {
+            extra.put("buffers", f[8]);
+        }
         return new Result(f[1], f[2], Long.parseLong(f[3]), Long.parseLong(f[4]), Double.parseDouble(f[5]), Double.parseDouble(f[6]), mb, extra);
     }
 }

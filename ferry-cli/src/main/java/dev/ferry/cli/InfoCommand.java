@@ -77,9 +77,11 @@ final class InfoCommand {
         List<Object> drivers = new ArrayList<>();
         List<Setting> settings = new ArrayList<>(FerrySettings.all());
         settings.addAll(dev.ferry.core.engine.EngineSettings.all());
+        settings.addAll(dev.ferry.portals.PortalsSettings.all());
         Map<String, String> owners = new LinkedHashMap<>();
         FerrySettings.all().forEach(s -> owners.put(s.name(), "core"));
         dev.ferry.core.engine.EngineSettings.all().forEach(s -> owners.put(s.name(), "engine"));
+        dev.ferry.portals.PortalsSettings.all().forEach(s -> owners.put(s.name(), "library"));
         for (DiscoveredDriver d : catalog.all()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", d.name());

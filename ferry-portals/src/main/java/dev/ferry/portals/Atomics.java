@@ -91,6 +91,69 @@ final class Atomics {
         }
     }
 
+    /**
+     * Whether {@link #applyAtomically} can do {@code type}: 4- and 8-byte integers, float and
+     * double (one compare-and-swap word per element).
+     */
+    static boolean coherent(Datatype type) {
+        return type.kind != Datatype.Kind.COMPLEX && (type.size() == 4 || type.size() == 8);
+    }
+
+    private static final java.lang.invoke.VarHandle WORD32 = ValueLayout.JAVA_INT.varHandle();
+    private static final java.lang.invoke.VarHandle WORD64 = ValueLayout.JAVA_LONG.varHandle();
+
+    /**
+     * {@link #apply} with each element changed by a compare-and-swap instruction, so that it is
+     * atomic with respect to other processes doing the same on shared memory (direct access) and
+     * to this process's own {@link #apply} of the same element through this call. The elements at
+     * {@code t[to..]} must be naturally aligned and {@link #coherent} in type; {@code scratch}
+     * holds 8 bytes, 8-aligned, of the caller's own. Same arithmetic as {@link #apply}: it runs
+     * on the scratch copy of each element.
+     */
+    static void applyAtomically(Op op, Datatype type, MemorySegment t, long to, MemorySegment d, long doff, long length,
+                                MemorySegment operand, long ooff, MemorySegment fetch, long foff, MemorySegment scratch) {
+        int size = type.size();
+        for (long i = 0; i + size <= length; i += size) {
+            if (size == 8) {
+                long old = (long) WORD64.getVolatile(t, to + i);
+                while (true) {
+                    scratch.set(ValueLayout.JAVA_LONG, 0, old);
+                    apply(op, type, scratch, 0, d, doff + i, 8, operand, ooff, null, 0);
+                    long now = scratch.get(ValueLayout.JAVA_LONG, 0);
+                    if (now == old) {
+                        break; // unchanged (a compare that failed): the read is the operation
+                    }
+                    long seen = (long) WORD64.compareAndExchange(t, to + i, old, now);
+                    if (seen == old) {
+                        break;
+                    }
+                    old = seen;
+                }
+                if (fetch != null) {
+                    fetch.set(I64, foff + i, old);
+                }
+            } else {
+                int old = (int) WORD32.getVolatile(t, to + i);
+                while (true) {
+                    scratch.set(ValueLayout.JAVA_INT, 0, old);
+                    apply(op, type, scratch, 0, d, doff + i, 4, operand, ooff, null, 0);
+                    int now = scratch.get(ValueLayout.JAVA_INT, 0);
+                    if (now == old) {
+                        break;
+                    }
+                    int seen = (int) WORD32.compareAndExchange(t, to + i, old, now);
+                    if (seen == old) {
+                        break;
+                    }
+                    old = seen;
+                }
+                if (fetch != null) {
+                    fetch.set(I32, foff + i, old);
+                }
+            }
+        }
+    }
+
     // ---- integers ---------------------------------------------------------------------------
 
     /** Reads an integer element, sign- or zero-extended to 64 bits. */

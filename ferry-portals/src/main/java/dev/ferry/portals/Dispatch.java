@@ -59,12 +59,21 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
             }
         }
 
+        /** Polls that found their condition already met since the last progress pass. */
+        private int metWithoutProgress;
+
         @Override
         boolean poll(java.util.function.BooleanSupplier done) {
             lock.lock();
             try {
-                // progress first, even when done already holds: a process that never has to wait
-                // (its own operations complete at once) must still serve its peers
+                // a process that never has to wait (its operations complete at once: direct access)
+                // must still serve its peers, so a poll whose condition already holds still makes
+                // progress, every 8th time: a pass costs more than a direct operation
+                if ((++metWithoutProgress & 7) != 0 && done.getAsBoolean()) {
+                    worked = false;
+                    return true;
+                }
+                metWithoutProgress = 0;
                 worked = engine.progress();
                 return done.getAsBoolean();
             } finally {

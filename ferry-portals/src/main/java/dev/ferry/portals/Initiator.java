@@ -54,6 +54,11 @@ final class Initiator {
     }
 
     private void freeOp(Outstanding o) {
+        if (o.counted) {
+            lib.direct.performed(o.target);
+            o.counted = false;
+        }
+        o.silent = false;
         if (o.putMd != null) {
             o.putMd.inFlight--;
         }
@@ -85,6 +90,11 @@ final class Initiator {
             failed(type, putMd, getMd, length, userPtr, ack, NiFail.NI_UNDELIVERABLE, ptIndex, matchBits, hdrData);
             return null;
         }
+        boolean counted = lib.direct.counts(target);
+        if (counted && lib.direct.start(type, ni, putMd, putOff, getMd, getOff, length, ack, target, ptIndex, matchBits, remoteOffset, userPtr,
+                hdrData, operand, op, dt)) {
+            return null; // done on the target's shared memory, events posted
+        }
         Outstanding o = takeOp();
         o.type = type;
         o.ni = ni;
@@ -112,8 +122,16 @@ final class Initiator {
         int operandLen = operand == null ? 0 : (int) operand.byteSize();
         boolean inline = !carriesData || operandLen + length <= lib.inlineMax;
         o.waitResponse = type != PtlWire.PUT && type != PtlWire.ATOMIC || ack != AckReq.NO_ACK_REQ;
+        if (counted) {
+            // a direct operation must not overtake this one: the target answers it even without an ack
+            o.counted = true;
+            o.silent = !o.waitResponse;
+            o.waitResponse = true;
+            lib.direct.counted(target);
+        }
+        int wireAck = (ack == null ? 0 : ack.ordinal()) | (counted ? PtlWire.ORDERED : 0);
         InlineSender.Outgoing out = lib.sender.take();
-        PtlWire.request(out.buf, type, ni.index, ack == null ? 0 : ack.ordinal(), op == null ? 0 : op.ordinal(), dt == null ? 0 : dt.ordinal(),
+        PtlWire.request(out.buf, type, ni.index, wireAck, op == null ? 0 : op.ordinal(), dt == null ? 0 : dt.ordinal(),
                 inline ? 0 : PtlWire.SEPARATE, ptIndex, lib.uid, matchBits, remoteOffset, hdrData, length, o.id(), operandLen);
         long n = PtlWire.HEADER;
         if (operandLen > 0) {
@@ -137,8 +155,54 @@ final class Initiator {
         }
         if (!o.waitSend && !o.waitResponse) {
             freeOp(o);
+        } else if (!o.waitSend && o.silent) {
+            letGoOfMds(o);
         }
         return null;
+    }
+
+    /**
+     * An operation that waits only for its silent answer (the ordering count) is done with its
+     * MDs, as it would be without the count: they may be released.
+     */
+    private static void letGoOfMds(Outstanding o) {
+        if (o.putMd != null) {
+            o.putMd.inFlight--;
+            o.putMd = null;
+        }
+        if (o.getMd != null) {
+            o.getMd.inFlight--;
+            o.getMd = null;
+        }
+    }
+
+    /**
+     * Events of an operation done directly ({@link DirectAccess}): the data left and arrived in one
+     * step, so SEND, then the ACK (unless none was asked for or the entry disables acks) or the
+     * REPLY, as the message path would post them.
+     */
+    void directDone(byte type, MemDesc putMd, MemDesc getMd, long length, long mlength, long offset, AckReq ack, boolean ackDisabled,
+                    Object userPtr, int pt, long bits, long hdr) {
+        if (type != PtlWire.GET) {
+            if (putMd.eq != null && !has(putMd, MD_EVENT_SEND_DISABLE) && !has(putMd, MD_EVENT_SUCCESS_DISABLE)) {
+                putMd.eq.post(initiatorEvent(EventKind.EVENT_SEND, NiFail.NI_OK, userPtr, length, 0, 0, pt, bits, hdr));
+            }
+            if (putMd.ct != null && has(putMd, MD_EVENT_CT_SEND)) {
+                countInitiator(putMd, NiFail.NI_OK, length);
+            }
+        }
+        if (type == PtlWire.GET || type == PtlWire.FETCH || type == PtlWire.SWAP) {
+            postInitiator(getMd, EventKind.EVENT_REPLY, NiFail.NI_OK, userPtr, length, mlength, offset, pt, bits, hdr, MD_EVENT_CT_REPLY);
+        } else if (ack != AckReq.NO_ACK_REQ && !ackDisabled) {
+            if (ack != AckReq.CT_ACK_REQ && putMd.eq != null && !has(putMd, MD_EVENT_SUCCESS_DISABLE)) {
+                Event e = initiatorEvent(EventKind.EVENT_ACK, NiFail.NI_OK, userPtr, length, mlength, offset, pt, bits, hdr);
+                e.ptlList = ListKind.PRIORITY_LIST;
+                putMd.eq.post(e);
+            }
+            if (putMd.ct != null && has(putMd, MD_EVENT_CT_ACK)) {
+                countInitiator(putMd, NiFail.NI_OK, mlength);
+            }
+        }
     }
 
     /** Events of an operation that cannot start (its target is known dead). */
@@ -215,6 +279,13 @@ final class Initiator {
         }
         MemDesc md = o.putMd;
         long mlength = PtlWire.length(p);
+        if (o.silent || (PtlWire.flags(p) & PtlWire.SILENT) != 0) {
+            o.waitResponse = false; // an answer for the ordering count only (no ack was asked for, or the entry disables them)
+            if (!o.waitSend) {
+                freeOp(o);
+            }
+            return;
+        }
         if (o.ack != AckReq.CT_ACK_REQ && md.eq != null && !(fail == NiFail.NI_OK && has(md, MD_EVENT_SUCCESS_DISABLE))) {
             Event e = initiatorEvent(EventKind.EVENT_ACK, fail, o.userPtr, o.length, mlength, PtlWire.offset(p), o.ptIndex, o.matchBits, o.hdrData);
             e.ptlList = list;
@@ -272,7 +343,9 @@ final class Initiator {
     private void failResponse(Outstanding o, NiFail f) {
         if (o.type == PtlWire.PUT || o.type == PtlWire.ATOMIC) {
             MemDesc md = o.putMd;
-            if (o.ack != AckReq.CT_ACK_REQ) {
+            if (o.silent) {
+                // no ack was asked for: nothing to report
+            } else if (o.ack != AckReq.CT_ACK_REQ) {
                 postInitiator(md, EventKind.EVENT_ACK, f, o.userPtr, o.length, 0, 0, o.ptIndex, o.matchBits, o.hdrData, MD_EVENT_CT_ACK);
             } else if (md.ct != null && has(md, MD_EVENT_CT_ACK)) {
                 md.ct.add(0, 1);
@@ -308,6 +381,9 @@ final class Initiator {
                 NiFail f = o.dataSend.status() == Status.DONE ? NiFail.NI_OK : NiFail.NI_UNDELIVERABLE;
                 o.waitSend = false;
                 sendEvent(o, f);
+                if (o.silent) {
+                    letGoOfMds(o);
+                }
                 if (f != NiFail.NI_OK && o.waitResponse) {
                     failResponse(o, f);
                 } else if (!o.waitResponse) {

@@ -85,6 +85,7 @@ final class Interfaces {
         if (--ni.refs > 0) {
             return null;
         }
+        lib.directory.withdrawAll(ni);
         ni.closed = true;
         for (PtEntry p : ni.pt) {
             for (ListKind k : ListKind.values()) {
@@ -203,7 +204,9 @@ final class Interfaces {
     }
 
     Void ptEnable(Ni ni, int index, boolean on) {
-        pt(ni, index).enabled = on;
+        PtEntry p = pt(ni, index);
+        p.enabled = on;
+        lib.directory.republish(ni, p); // disabled: no peer reaches its entries directly any more once this returns
         return null;
     }
 

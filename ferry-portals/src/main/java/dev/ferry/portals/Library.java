@@ -9,6 +9,7 @@ import dev.ferry.spi.Status;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -49,6 +50,12 @@ final class Library implements MessageHandler {
     final Interfaces interfaces;
     /** The operations this process started. */
     final Initiator initiator;
+    /** The entries this process publishes for same-node peers to reach directly. */
+    final Directory directory;
+    /** Operations this process does directly on same-node peers' published entries. */
+    final DirectAccess direct;
+    /** An 8-byte scratch word for atomics done with compare-and-swap. */
+    private final MemorySegment atomicScratch = Arena.ofAuto().allocate(8, 8);
     /** Inline messages: their buffers and send requests, reused. */
     final InlineSender sender;
     /** The header of the message being handled, copied out of the packet (the library runs in one thread at a time). */
@@ -110,7 +117,9 @@ final class Library implements MessageHandler {
             this.inlineMax = Math.min(eager, 64 * 1024) - PtlWire.HEADER;
             this.atomicMax = Math.min(4096, (inlineMax - PtlWire.MAX_OPERAND) & ~31L);
             this.failedRank = new boolean[size];
-            this.lists = new MatchLists(engine);
+            this.directory = new Directory(this);
+            this.direct = new DirectAccess(this, PortalsSettings.direct());
+            this.lists = new MatchLists(engine, directory);
             this.interfaces = new Interfaces(this);
             this.sender = new InlineSender(engine, PtlWire.HEADER + inlineMax);
             this.initiator = new Initiator(this);
@@ -242,10 +251,24 @@ final class Library implements MessageHandler {
             case PtlWire.PUT, PtlWire.ATOMIC, PtlWire.GET, PtlWire.FETCH, PtlWire.SWAP -> request(src, p, buf, at, n);
             case PtlWire.ACK -> initiator.ack(p);
             case PtlWire.REPLY -> initiator.reply(p, buf, at, n);
+            case PtlWire.DIR_REQ -> directoryRequest(src);
+            case PtlWire.DIR_KEY -> direct.directoryKey(src, buf, at + PtlWire.HEADER, Math.min(PtlWire.length(p), n - PtlWire.HEADER));
             case PtlWire.BARRIER -> barrierArrival(PtlWire.hdrData(p));
             case PtlWire.RELEASE -> barrierReleased = PtlWire.hdrData(p);
             default -> LOG.log(System.Logger.Level.WARNING, "rank {0}: unknown library message type {1} from rank {2}: dropped", rank, PtlWire.type(p), src);
         }
+    }
+
+    /** A same-node peer asks for our entry directory: its share key, or none. */
+    private void directoryRequest(int src) {
+        byte[] k = directory.key();
+        InlineSender.Outgoing out = sender.take();
+        int n = k == null ? 0 : k.length;
+        PtlWire.response(out.buf, PtlWire.DIR_KEY, 0, 0, 0, 0, 0, 0, n, 0);
+        if (n > 0) {
+            MemorySegment.copy(k, 0, out.buf, ValueLayout.JAVA_BYTE, PtlWire.HEADER, n);
+        }
+        sender.send(src, out, PtlWire.HEADER + n);
     }
 
     private static EventKind kindOf(byte type) {
@@ -387,6 +410,9 @@ final class Library implements MessageHandler {
             e.linked = false;
             e.autoUnlinked = true;
             ni.entries--;
+            if (e.list == ListKind.PRIORITY_LIST) {
+                directory.republish(ni, pt); // entries behind it may now lead the list
+            }
         }
         switch (type) {
             case PtlWire.PUT -> {
@@ -463,7 +489,13 @@ final class Library implements MessageHandler {
             target = scratch;
             targetAt = 0;
         }
-        Atomics.apply(op, dt, target, targetAt, data, dataAt, mlength, operand, operandAt, fetch ? out.buf : null, PtlWire.HEADER);
+        if (scratch == null && Directory.published(e) && Atomics.coherent(dt) && (target.address() + targetAt) % dt.size() == 0) {
+            // same-node peers may be doing atomics on this memory directly: use the instructions they use
+            Atomics.applyAtomically(op, dt, target, targetAt, data, dataAt, mlength, operand, operandAt, fetch ? out.buf : null, PtlWire.HEADER,
+                    atomicScratch);
+        } else {
+            Atomics.apply(op, dt, target, targetAt, data, dataAt, mlength, operand, operandAt, fetch ? out.buf : null, PtlWire.HEADER);
+        }
         if (scratch != null) {
             e.region.copyIn(offset, scratch, 0, mlength);
         }
@@ -480,9 +512,10 @@ final class Library implements MessageHandler {
     private void delivered(Ni ni, PtEntry pt, ListEntry e, Event ev, boolean wantEvent, int src, byte respType, int ack, long id,
                            long offset, long mlength, ListKind list, boolean unlinkNow) {
         targetDone(pt, e, ev, wantEvent, unlinkNow);
-        if (ack != AckReq.NO_ACK_REQ.ordinal() && !e.has(ME_ACK_DISABLE)) {
+        boolean due = (ack & ~PtlWire.ORDERED) != AckReq.NO_ACK_REQ.ordinal() && !e.has(ME_ACK_DISABLE);
+        if (due || (ack & PtlWire.ORDERED) != 0) {
             InlineSender.Outgoing out = sender.take();
-            PtlWire.response(out.buf, respType, ni.index, 0, 0, list.ordinal(), pt.index, offset, mlength, id);
+            PtlWire.response(out.buf, respType, ni.index, due ? 0 : PtlWire.SILENT, 0, list.ordinal(), pt.index, offset, mlength, id);
             sender.send(src, out, PtlWire.HEADER);
         }
     }
@@ -517,6 +550,7 @@ final class Library implements MessageHandler {
             return;
         }
         pt.enabled = false;
+        directory.republish(ni, pt);
         if (event && pt.eq != null) {
             Event ev = new Event();
             ev.type = EventKind.EVENT_PT_DISABLED;
@@ -533,13 +567,13 @@ final class Library implements MessageHandler {
             t.drop = true;
             awaitingData.put(key(src, id), t);
         }
-        boolean answer = type != PtlWire.PUT && type != PtlWire.ATOMIC || ack != AckReq.NO_ACK_REQ.ordinal();
-        if (!answer) {
+        boolean due = type != PtlWire.PUT && type != PtlWire.ATOMIC || (ack & ~PtlWire.ORDERED) != AckReq.NO_ACK_REQ.ordinal();
+        if (!due && (ack & PtlWire.ORDERED) == 0) {
             return;
         }
         InlineSender.Outgoing out = sender.take();
         byte resp = type == PtlWire.PUT || type == PtlWire.ATOMIC ? PtlWire.ACK : PtlWire.REPLY;
-        PtlWire.response(out.buf, resp, niIndex, 0, why.ordinal(), 0, 0, 0, 0, id);
+        PtlWire.response(out.buf, resp, niIndex, due ? 0 : PtlWire.SILENT, why.ordinal(), 0, 0, 0, 0, id);
         sender.send(src, out, PtlWire.HEADER);
     }
 
@@ -590,7 +624,7 @@ final class Library implements MessageHandler {
                 Ni ni = nis[t.ni];
                 if (ni != null) {
                     delivered(ni, pt, t.entry, t.event, t.wantEvent, t.source, PtlWire.ACK,
-                            ok ? t.ack : AckReq.NO_ACK_REQ.ordinal(), t.id, t.offset, t.mlength, t.entry.list, t.unlink);
+                            ok ? t.ack : t.ack & PtlWire.ORDERED | AckReq.NO_ACK_REQ.ordinal(), t.id, t.offset, t.mlength, t.entry.list, t.unlink);
                 }
             } else {
                 targetDone(pt, t.entry, t.event, t.wantEvent, t.unlink);
@@ -608,6 +642,7 @@ final class Library implements MessageHandler {
         }
         failure = "rank " + peer + " failed: " + why;
         LOG.log(System.Logger.Level.WARNING, "rank {0}: {1}; its operations fail with NI_UNDELIVERABLE", rank, failure);
+        direct.peerFailed(peer);
         initiator.peerFailed(peer);
         awaitingData.entrySet().removeIf(en -> {
             if ((en.getKey() >>> 42) != peer) {

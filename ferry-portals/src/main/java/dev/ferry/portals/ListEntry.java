@@ -32,6 +32,11 @@ final class ListEntry {
     int inFlight;
     /** Unexpected headers whose data sits in it (overflow list). */
     int unexpectedRefs;
+    /** Its slot in the entry directory while published for direct access ({@link Directory}), else -1. */
+    int slot = -1;
+    /** The engine's share key of its memory once asked for; {@link #NO_KEY} when it has none. */
+    byte[] shareKey;
+    static final byte[] NO_KEY = new byte[0];
 
     ListEntry(Ni ni, PtEntry pt, boolean matching, Region region, Counter ct, int uid, int options, ProcessId matchId,
               long matchBits, long ignoreBits, long minFree, Object userPtr, ListKind list) {

@@ -20,9 +20,11 @@ import static dev.ferry.portals.Portals.*;
  */
 final class MatchLists {
     private final Engine engine;
+    private final Directory directory;
 
-    MatchLists(Engine engine) {
+    MatchLists(Engine engine, Directory directory) {
         this.engine = engine;
+        this.directory = directory;
     }
 
 
@@ -45,6 +47,9 @@ final class MatchLists {
         e.linked = true;
         list.add(e);
         ni.entries++;
+        if (e.list == ListKind.PRIORITY_LIST) {
+            directory.republish(ni, p);
+        }
         if (p.eq != null && !e.has(ME_EVENT_LINK_DISABLE)) {
             Event ev = targetEvent(EventKind.EVENT_LINK, p, e, NiFail.NI_OK);
             p.eq.post(ev);
@@ -133,11 +138,17 @@ final class MatchLists {
             throw new PtlException(ReturnCode.IN_USE, "entry " + e + " has " + e.inFlight + " operations moving data");
         }
         if (e.linked) {
+            if (!directory.withdraw(e.ni, e)) {
+                throw new PtlException(ReturnCode.IN_USE, "entry " + e + ": a same-node peer still works on its memory directly");
+            }
             e.pt.list(e.list).remove(e);
             e.linked = false;
             e.ni.entries--;
             engine.deregister(e.registration);
             e.registration = null;
+            if (e.list == ListKind.PRIORITY_LIST) {
+                directory.republish(e.ni, e.pt); // entries behind it may now lead the list
+            }
         }
         return null;
     }

@@ -33,6 +33,10 @@ final class Outstanding {
     Datatype datatype;
     boolean waitSend;
     boolean waitResponse;
+    /** Counted for ordering with direct access ({@link DirectAccess}): the target answers it, and its end is reported. */
+    boolean counted;
+    /** Answered only for that count: no ack was asked for, so none is posted. */
+    boolean silent;
     /** The separate data message of a large put, until the target pulled it. */
     SendRequest dataSend;
     /** The separate data of a large reply, while it is pulled into the get MD. */

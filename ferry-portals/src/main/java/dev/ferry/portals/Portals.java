@@ -247,6 +247,7 @@ public final class Portals {
                 long epoch = ++barrierEpoch;
                 l.dispatch.call(() -> l.barrierEnter(epoch));
                 waitFor(l, () -> l.barrierDone(epoch) || l.failure() != null, -1);
+                l.dispatch.call(l.directory::close); // every rank is here: none serves itself on our memory any more
                 waitFor(l, () -> l.quiet() || l.failure() != null, 30_000);
                 // after a failure the others may be gone: leave without the collective goodbye
                 l.engine.close(l.failure() == null);
@@ -254,6 +255,46 @@ public final class Portals {
                 lib = null;
             }
         }
+    }
+
+    /**
+     * Extension (not a Portals call; like {@code MPI_Alloc_mem}): {@code length} bytes of zeroed,
+     * page-aligned memory for memory descriptors and list entries, valid until the last
+     * {@link #fini()}. It comes from the local driver's shared arena where there is one (shm), so:
+     * large transfers from and into it are a single memcpy, and a same-node peer reaches an entry
+     * on it directly, a load, store or atomic instruction with no message and no help from this
+     * process, when the entry asks nothing of this process (persistent, no communication events
+     * or counts; see {@code docs/architecture.md}). Elsewhere it is ordinary off-heap memory.
+     *
+     * <pre>{@code
+     * MemorySegment window = memAlloc(1 << 20);
+     * Me me = new Me();
+     * me.start = window; me.length = window.byteSize();
+     * me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;   // on a portal entry without EQ
+     * meAppend(ni, pt, me, PRIORITY_LIST, null);   // same-node peers now put, get and add here directly
+     * }</pre>
+     */
+    public static MemorySegment memAlloc(long length) {
+        if (length <= 0) {
+            throw Library.invalid("memAlloc: length must be positive, not " + length);
+        }
+        Library l = lib();
+        return l.dispatch.call(() -> l.engine.allocate(length));
+    }
+
+    /**
+     * Extension (not a Portals call): how many operations this process has done directly on
+     * same-node peers' shared memory since init (see {@link #memAlloc}); the rest went by message.
+     *
+     * <pre>{@code
+     * long before = directOps();
+     * put(md, 0, 8, ACK_REQ, peer, pt, bits, 0, null, 0);
+     * boolean wasDirect = directOps() > before;
+     * }</pre>
+     */
+    public static long directOps() {
+        Library l = lib();
+        return l.dispatch.call(() -> l.direct.done);
     }
 
     /**

@@ -9,12 +9,15 @@ import java.lang.foreign.ValueLayout;
  * inline, the data:
  * <pre>
  * offset size field
- *  0     1    type        PUT, GET, ATOMIC, FETCH, SWAP (requests); ACK, REPLY (responses); BARRIER, RELEASE
+ *  0     1    type        PUT, GET, ATOMIC, FETCH, SWAP (requests); ACK, REPLY (responses); BARRIER, RELEASE;
+ *                         DIR_REQ (asks for the entry directory), DIR_KEY (its share key as the data, none: no directory)
  *  1     1    ni          the interface index (0..3: matching / non-matching x logical / physical)
- *  2     1    ack         request: the AckReq ordinal
+ *  2     1    ack         request: the AckReq ordinal, | ORDERED when the initiator counts it for ordering with
+ *                         direct access: then it is always answered, SILENT when no ack was due
  *  3     1    op          atomic operation (Op ordinal)
  *  4     1    datatype    atomic datatype (Datatype ordinal)
- *  5     1    flags       SEPARATE: the data follows in a message of its own (engine header word DATA | id)
+ *  5     1    flags       SEPARATE: the data follows in a message of its own (engine header word DATA | id);
+ *                         response: SILENT, an answer only for the initiator's count (no event, no count)
  *  6     1    fail        response: the NiFail ordinal
  *  7     1    list        response: the ListKind ordinal the message landed in
  *  8     4    pt          portal table index
@@ -41,8 +44,10 @@ final class PtlWire {
     /** Largest operand: a LONG_DOUBLE_COMPLEX compare value. */
     static final int MAX_OPERAND = 32;
 
-    static final byte PUT = 1, GET = 2, ATOMIC = 3, FETCH = 4, SWAP = 5, ACK = 6, REPLY = 7, BARRIER = 8, RELEASE = 9;
-    static final byte SEPARATE = 1;
+    static final byte PUT = 1, GET = 2, ATOMIC = 3, FETCH = 4, SWAP = 5, ACK = 6, REPLY = 7, BARRIER = 8, RELEASE = 9, DIR_REQ = 10, DIR_KEY = 11;
+    static final byte SEPARATE = 1, SILENT = 2;
+    /** In the ack field: answer this request even when no ack is due (see the layout). */
+    static final int ORDERED = 0x80;
     /** Engine header word of a data message; the low 62 bits are the operation id. */
     static final long DATA = 1L << 62;
     static final long ID_MASK = DATA - 1;

@@ -67,6 +67,11 @@ final class Region {
         return new Region(new MemorySegment[] {start.asSlice(0, length)}, length);
     }
 
+    /** The memory when it is one non-empty range, else null. */
+    MemorySegment single() {
+        return parts.length == 1 && parts[0].byteSize() > 0 ? parts[0] : null;
+    }
+
     long length() {
         return length;
     }

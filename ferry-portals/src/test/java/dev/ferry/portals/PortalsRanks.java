@@ -18,7 +18,11 @@ import static dev.ferry.portals.Portals.*;
  *       at rank 0; rank 0 checks the final value and that the old values returned are all
  *       different (each increment saw its own value);</li>
  *   <li>{@code failure}: rank 2 dies; rank 0's get from it fails with NI_UNDELIVERABLE, and
- *       ranks 0 and 1 carry on.</li>
+ *       ranks 0 and 1 carry on;</li>
+ *   <li>{@code direct}: rank 1 publishes an entry on {@code memAlloc} memory, then makes no
+ *       Portals call; rank 0's put, fetch-add, get and compare-and-swap on it complete all the
+ *       same (direct access to rank 1's shared memory), and rank 1 sees them land; once rank 1
+ *       unlinked the entry, rank 0's put goes by message and is dropped.</li>
  * </ul>
  */
 public final class PortalsRanks {
@@ -35,6 +39,7 @@ public final class PortalsRanks {
                 case "ops" -> ops();
                 case "hammer" -> hammer(Integer.parseInt(args[1]));
                 case "failure" -> failure();
+                case "direct" -> direct();
                 default -> throw new IllegalArgumentException(args[0]);
             }
         } finally {
@@ -134,7 +139,7 @@ public final class PortalsRanks {
         int rank = getId(ni).rank;
         int size = getMap(ni, 0).actualMapSize();
         int pt = ptAlloc(ni, 0, EQ_NONE, 0);
-        MemorySegment counter = Arena.ofShared().allocate(8, 8);
+        MemorySegment counter = memAlloc(8); // shared memory: rank 1, on rank 0's node, adds to it directly
         MemorySegment olds = Arena.ofShared().allocate(8L * 2 * n * size, 8);
         if (rank == 0) {
             Me c = new Me();
@@ -210,7 +215,107 @@ public final class PortalsRanks {
             }
             System.out.println("ok hammer: counter " + fin + " = " + size + " ranks x " + n + " x (fetch-add + compare-and-swap); all " + total + " old values distinct");
         }
-        System.out.println("ok hammer rank " + rank + ": " + retries + " compare-and-swap retries");
+        System.out.println("ok hammer rank " + rank + ": " + retries + " compare-and-swap retries, " + lib().direct.done + " operations done directly");
+    }
+
+    private static final java.lang.invoke.VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
+
+    private static void direct() {
+        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = getId(ni).rank;
+        int pt = ptAlloc(ni, 0, EQ_NONE, 0);
+        MemorySegment window = memAlloc(4096);
+        MeHandle entry = null;
+        if (rank == 1) {
+            window.set(ValueLayout.JAVA_LONG, 2048, 0x5eedL); // for rank 0's get
+            Me me = new Me();
+            me.start = window;
+            me.length = 4096;
+            me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
+            me.matchBits = 7;
+            entry = meAppend(ni, pt, me, PRIORITY_LIST, null);
+        }
+        barrier();
+        ProcessId one = ProcessId.ofRank(1);
+        MemorySegment local = Arena.ofShared().allocate(2048, 8);
+        MemorySegment compare = Arena.ofShared().allocate(8, 8);
+        CtHandle ct = ctAlloc(ni);
+        Md md = new Md();
+        md.start = local;
+        md.length = local.byteSize();
+        md.options = MD_EVENT_CT_ACK | MD_EVENT_CT_REPLY;
+        md.ctHandle = ct;
+        MdHandle d = mdBind(ni, md);
+        long done = 0;
+        if (rank == 0) {
+            // the first operation goes by message (and asks for rank 1's directory): rank 1 serves it in the barrier
+            local.set(ValueLayout.JAVA_LONG, 0, 1);
+            put(d, 0, 8, ACK_REQ, one, pt, 7, 0, null, 0);
+            waitOk(ct, ++done);
+        }
+        barrier();
+        if (rank == 1) {
+            // no Portals call from here until rank 0's operations have landed
+            long end = System.nanoTime() + 60_000_000_000L;
+            while ((long) WORD.getAcquire(window, 8L) != 3) {
+                if (System.nanoTime() - end > 0) {
+                    throw new IllegalStateException("rank 0's operations did not land in 60 s while rank 1 made no Portals call");
+                }
+                Thread.onSpinWait();
+            }
+            check(window.asSlice(16, 1000), 0, 1000, "a direct put");
+            if (window.get(ValueLayout.JAVA_LONG, 0) != 100) {
+                throw new IllegalStateException("after fetch-add 41 and a swap to 100, the word holds " + window.get(ValueLayout.JAVA_LONG, 0));
+            }
+            System.out.println("ok direct rank 1: a put, a fetch-add and a swap landed while rank 1 made no Portals call");
+        } else {
+            fill(local.asSlice(1024, 1000), 0, 1000);
+            put(d, 1024, 1000, ACK_REQ, one, pt, 7, 16, null, 0);
+            waitBounded(ct, ++done);
+            local.set(ValueLayout.JAVA_LONG, 8, 41);
+            fetchAtomic(d, 16, d, 8, 8, one, pt, 7, 0, null, 0, SUM, INT64_T);
+            waitBounded(ct, ++done);
+            get(d, 24, 8, one, pt, 7, 2048, null);
+            waitBounded(ct, ++done);
+            compare.set(ValueLayout.JAVA_LONG, 0, 42);
+            local.set(ValueLayout.JAVA_LONG, 32, 100);
+            swap(d, 40, d, 32, 8, one, pt, 7, 0, null, 0, compare, CSWAP, INT64_T);
+            waitBounded(ct, ++done);
+            long fetched = local.get(ValueLayout.JAVA_LONG, 16), got = local.get(ValueLayout.JAVA_LONG, 24), swapped = local.get(ValueLayout.JAVA_LONG, 40);
+            if (fetched != 1 || got != 0x5eedL || swapped != 42) {
+                throw new IllegalStateException("fetch-add returned " + fetched + " (1), get " + Long.toHexString(got) + " (5eed), swap " + swapped + " (42)");
+            }
+            local.set(ValueLayout.JAVA_LONG, 48, 3);
+            put(d, 48, 8, ACK_REQ, one, pt, 7, 8, null, 0); // the flag rank 1 waits for, last
+            waitBounded(ct, ++done);
+            long direct = lib().direct.done;
+            if (direct != 5) {
+                throw new IllegalStateException(direct + " operations were done directly, not the 5 after the first");
+            }
+            System.out.println("ok direct rank 0: put, fetch-add, get, swap and put done directly (" + direct + ") while rank 1 made no call");
+        }
+        barrier();
+        if (rank == 1) {
+            meUnlink(entry);
+        }
+        barrier();
+        if (rank == 0) {
+            put(d, 0, 8, ACK_REQ, one, pt, 7, 0, null, 0);
+            CtEvent c = ctWait(ct, done + 1);
+            if (c.failure() != 1 || lib().direct.done != 5) {
+                throw new IllegalStateException("a put to the unlinked entry: " + c + ", direct " + lib().direct.done);
+            }
+            System.out.println("ok direct rank 0: once unlinked, a put goes by message and fails");
+        }
+        barrier();
+    }
+
+    /** Waits for the count with a bound: an operation that needed the silent peer would never end. */
+    private static void waitBounded(CtHandle ct, long n) {
+        CtResult r = ctPoll(new CtHandle[] {ct}, new long[] {n}, 1, 60_000);
+        if (r.rc() != ReturnCode.OK || r.event().failure() != 0) {
+            throw new IllegalStateException("an operation did not complete without the target's help in 60 s: " + r);
+        }
     }
 
     private static void waitOk(CtHandle ct, long n) {

@@ -1,0 +1,35 @@
+package dev.ferry.portals;
+
+import dev.ferry.spi.Setting;
+
+import java.util.List;
+
+/**
+ * The library's settings ({@code FERRY_X} in the environment or {@code ferry.x} as a system
+ * property), read once when the library starts.
+ *
+ * <pre>{@code
+ * String v = PortalsSettings.DIRECT.value();   // "on" unless set
+ * }</pre>
+ */
+public final class PortalsSettings {
+    public static final Setting DIRECT = new Setting("FERRY_PORTALS_DIRECT", "on",
+            "on: operations on a same-node peer's entries whose memory is from memAlloc, and which need nothing of the peer"
+                    + " (no target events or counts, persistent), are done directly on its shared memory; off: always by message");
+
+    private PortalsSettings() {
+    }
+
+    public static List<Setting> all() {
+        return List.of(DIRECT);
+    }
+
+    static boolean direct() {
+        String v = DIRECT.value();
+        return switch (v == null ? "on" : v.strip().toLowerCase()) {
+            case "on", "1", "true" -> true;
+            case "off", "0", "false" -> false;
+            default -> throw new PtlException(ReturnCode.ARG_INVALID, DIRECT.name() + " must be on or off, not '" + v + "'");
+        };
+    }
+}
