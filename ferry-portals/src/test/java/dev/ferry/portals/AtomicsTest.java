@@ -167,4 +167,56 @@ class AtomicsTest {
         assertEquals(0, m.get(ValueLayout.JAVA_LONG_UNALIGNED, 0));
         assertEquals(0, m.get(ValueLayout.JAVA_SHORT_UNALIGNED, 8));
     }
+
+    /** applyAtomically is apply, element by element with compare-and-swap: same results, same old values, on every coherent type. */
+    @Test
+    void applyAtomicallyGivesWhatApplyGives() {
+        java.util.Random rnd = new java.util.Random(42);
+        MemorySegment scratch = Arena.ofAuto().allocate(8, 8);
+        for (Datatype dt : Datatype.values()) {
+            if (!Atomics.coherent(dt)) {
+                continue;
+            }
+            for (Op op : Op.values()) {
+                if (Atomics.check(op, dt) != null) {
+                    continue;
+                }
+                for (int round = 0; round < 50; round++) {
+                    int n = 4 * dt.size();
+                    MemorySegment a = Arena.ofAuto().allocate(n, 8), b = Arena.ofAuto().allocate(n, 8);
+                    MemorySegment data = Arena.ofAuto().allocate(n, 8), operand = Arena.ofAuto().allocate(32, 8);
+                    MemorySegment fetchA = Arena.ofAuto().allocate(n, 8), fetchB = Arena.ofAuto().allocate(n, 8);
+                    for (int i = 0; i < n; i++) {
+                        // small values, so that compares hit as well as miss
+                        byte v = (byte) rnd.nextInt(4);
+                        a.set(ValueLayout.JAVA_BYTE, i, v);
+                        data.set(ValueLayout.JAVA_BYTE, i, (byte) rnd.nextInt(4));
+                    }
+                    for (int i = 0; i < 32; i++) {
+                        operand.set(ValueLayout.JAVA_BYTE, i, (byte) rnd.nextInt(4));
+                    }
+                    if (round % 3 == 0) {
+                        MemorySegment.copy(a, 0, operand, 0, dt.size()); // a compare that matches the first element
+                    }
+                    b.copyFrom(a);
+                    Atomics.apply(op, dt, a, 0, data, 0, n, operand, 0, fetchA, 0);
+                    Atomics.applyAtomically(op, dt, b, 0, data, 0, n, operand, 0, fetchB, 0, scratch);
+                    String what = op + " on " + dt + ", round " + round;
+                    assertEquals(-1L, a.mismatch(b), what + ": the targets differ");
+                    assertEquals(-1L, fetchA.mismatch(fetchB), what + ": the old values differ");
+                }
+            }
+        }
+    }
+
+    @Test
+    void coherentTypesAreTheFourAndEightByteScalars() {
+        assertEquals(true, Atomics.coherent(Datatype.INT64_T));
+        assertEquals(true, Atomics.coherent(Datatype.UINT32_T));
+        assertEquals(true, Atomics.coherent(Datatype.DOUBLE));
+        assertEquals(true, Atomics.coherent(Datatype.FLOAT));
+        assertEquals(false, Atomics.coherent(Datatype.INT16_T));
+        assertEquals(false, Atomics.coherent(Datatype.FLOAT_COMPLEX));
+        assertEquals(false, Atomics.coherent(Datatype.LONG_DOUBLE));
+    }
 }

@@ -65,6 +65,13 @@ class PortalsJobTest {
         assertTrue(ok.stream().anyMatch(l -> l.startsWith("ok direct rank 0: once unlinked")), ok.toString());
     }
 
+    /** A direct operation never overtakes a message-path one sent before it to the same peer (write-after-write order). */
+    @Test
+    void aDirectPutDoesNotOvertakeAnEarlierPutByMessage() throws Exception {
+        List<String> ok = passed(2, Map.of("FERRY_DRIVERS", "self,shm"), "order", "200");
+        assertTrue(ok.stream().anyMatch(l -> l.startsWith("ok order rank 1: the last put landed last")), ok.toString());
+    }
+
     @Test
     void aDeadPeerFailsOnlyItsOwnOperations() throws Exception {
         CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_DRIVERS", "self,shm"), TIMEOUT, PortalsRanks.class, "failure");

@@ -22,7 +22,10 @@ import static dev.ferry.portals.Portals.*;
  *   <li>{@code direct}: rank 1 publishes an entry on {@code memAlloc} memory, then makes no
  *       Portals call; rank 0's put, fetch-add, get and compare-and-swap on it complete all the
  *       same (direct access to rank 1's shared memory), and rank 1 sees them land; once rank 1
- *       unlinked the entry, rank 0's put goes by message and is dropped.</li>
+ *       unlinked the entry, rank 0's put goes by message and is dropped;</li>
+ *   <li>{@code order}: rank 0 puts a value by message (to an entry that counts, so not
+ *       published) and then another to the same memory through a published entry; the second
+ *       must land last (write-after-write order), every time.</li>
  * </ul>
  */
 public final class PortalsRanks {
@@ -40,6 +43,7 @@ public final class PortalsRanks {
                 case "hammer" -> hammer(Integer.parseInt(args[1]));
                 case "failure" -> failure();
                 case "direct" -> direct();
+                case "order" -> order(Integer.parseInt(args[1]));
                 default -> throw new IllegalArgumentException(args[0]);
             }
         } finally {
@@ -308,6 +312,59 @@ public final class PortalsRanks {
             System.out.println("ok direct rank 0: once unlinked, a put goes by message and fails");
         }
         barrier();
+    }
+
+    private static void order(int n) {
+        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = getId(ni).rank;
+        int pt = ptAlloc(ni, 0, EQ_NONE, 0);
+        MemorySegment window = memAlloc(64);
+        CtHandle counted = ctAlloc(ni);
+        if (rank == 1) {
+            Me published = new Me();
+            published.start = window;
+            published.length = 64;
+            published.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
+            published.matchBits = 7;
+            meAppend(ni, pt, published, PRIORITY_LIST, null);
+            Me viaMessage = new Me(); // the same memory, but it counts: only a message reaches it
+            viaMessage.start = window;
+            viaMessage.length = 64;
+            viaMessage.options = ME_OP_PUT | ME_EVENT_LINK_DISABLE | ME_EVENT_CT_COMM;
+            viaMessage.matchBits = 8;
+            viaMessage.ctHandle = counted;
+            meAppend(ni, pt, viaMessage, PRIORITY_LIST, null);
+        }
+        barrier();
+        if (rank == 0) {
+            ProcessId one = ProcessId.ofRank(1);
+            MemorySegment local = Arena.ofShared().allocate(16, 8);
+            CtHandle ct = ctAlloc(ni);
+            Md md = new Md();
+            md.start = local;
+            md.length = 16;
+            md.options = MD_EVENT_CT_ACK;
+            md.ctHandle = ct;
+            MdHandle d = mdBind(ni, md);
+            put(d, 0, 8, ACK_REQ, one, pt, 7, 0, null, 0); // asks for the directory on the way
+            waitOk(ct, 1);
+            for (int i = 1; i <= n; i++) {
+                local.set(ValueLayout.JAVA_LONG, 0, 2L * i);
+                put(d, 0, 8, NO_ACK_REQ, one, pt, 8, 0, null, 0); // by message
+                local.set(ValueLayout.JAVA_LONG, 8, 2L * i + 1);
+                put(d, 8, 8, ACK_REQ, one, pt, 7, 0, null, 0); // must not overtake it
+                waitOk(ct, 1 + i);
+            }
+            System.out.println("ok order rank 0: " + n + " pairs, " + lib().direct.done + " operations done directly");
+        }
+        barrier();
+        if (rank == 1) {
+            long v = window.get(ValueLayout.JAVA_LONG, 0);
+            if (v != 2L * n + 1) {
+                throw new IllegalStateException("the word holds " + v + ": the put sent first landed last (expected " + (2L * n + 1) + ")");
+            }
+            System.out.println("ok order rank 1: the last put landed last (" + v + ")");
+        }
     }
 
     /** Waits for the count with a bound: an operation that needed the silent peer would never end. */
