@@ -114,44 +114,41 @@ final class Atomics {
                                 MemorySegment operand, long ooff, MemorySegment fetch, long foff, MemorySegment scratch) {
         int size = type.size();
         for (long i = 0; i + size <= length; i += size) {
-            if (size == 8) {
-                long old = (long) WORD64.getVolatile(t, to + i);
-                while (true) {
-                    scratch.set(ValueLayout.JAVA_LONG, 0, old);
-                    apply(op, type, scratch, 0, d, doff + i, 8, operand, ooff, null, 0);
-                    long now = scratch.get(ValueLayout.JAVA_LONG, 0);
-                    if (now == old) {
-                        break; // unchanged (a compare that failed): the read is the operation
-                    }
-                    long seen = (long) WORD64.compareAndExchange(t, to + i, old, now);
-                    if (seen == old) {
-                        break;
-                    }
-                    old = seen;
+            long at = to + i;
+            // 4-byte words travel sign-extended in a long: compares and the CAS see the same bits
+            long old = size == 8 ? (long) WORD64.getVolatile(t, at) : (int) WORD32.getVolatile(t, at);
+            while (true) {
+                long now = step(op, type, old, d, doff + i, operand, ooff, scratch);
+                if (now == old) {
+                    break; // unchanged (a compare that failed): the read is the operation
                 }
-                if (fetch != null) {
+                long seen = size == 8 ? (long) WORD64.compareAndExchange(t, at, old, now)
+                        : (int) WORD32.compareAndExchange(t, at, (int) old, (int) now);
+                if (seen == old) {
+                    break;
+                }
+                old = seen;
+            }
+            if (fetch != null) {
+                if (size == 8) {
                     fetch.set(I64, foff + i, old);
-                }
-            } else {
-                int old = (int) WORD32.getVolatile(t, to + i);
-                while (true) {
-                    scratch.set(ValueLayout.JAVA_INT, 0, old);
-                    apply(op, type, scratch, 0, d, doff + i, 4, operand, ooff, null, 0);
-                    int now = scratch.get(ValueLayout.JAVA_INT, 0);
-                    if (now == old) {
-                        break;
-                    }
-                    int seen = (int) WORD32.compareAndExchange(t, to + i, old, now);
-                    if (seen == old) {
-                        break;
-                    }
-                    old = seen;
-                }
-                if (fetch != null) {
-                    fetch.set(I32, foff + i, old);
+                } else {
+                    fetch.set(I32, foff + i, (int) old);
                 }
             }
         }
+    }
+
+    /** One element's new value by {@link #apply}'s arithmetic, worked on a scratch copy of {@code old}. */
+    private static long step(Op op, Datatype type, long old, MemorySegment d, long doff, MemorySegment operand, long ooff, MemorySegment scratch) {
+        if (type.size() == 8) {
+            scratch.set(ValueLayout.JAVA_LONG, 0, old);
+            apply(op, type, scratch, 0, d, doff, 8, operand, ooff, null, 0);
+            return scratch.get(ValueLayout.JAVA_LONG, 0);
+        }
+        scratch.set(ValueLayout.JAVA_INT, 0, (int) old);
+        apply(op, type, scratch, 0, d, doff, 4, operand, ooff, null, 0);
+        return scratch.get(ValueLayout.JAVA_INT, 0);
     }
 
     // ---- integers ---------------------------------------------------------------------------
