@@ -110,7 +110,7 @@ final class DirectAccess {
      */
     boolean start(byte type, Ni ni, MemDesc putMd, long putOff, MemDesc getMd, long getOff, long length, AckReq ack, int target,
                   int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, MemorySegment operand, Op op, Datatype dt) {
-        if (state[target] != READY || pending[target] != 0) {
+        if (state[target] != READY || pending[target] != 0 || remoteOffset < 0) { // an unsigned offset past 2^63: the message path truncates it
             return false;
         }
         MemorySegment d = dirs[target];

@@ -370,7 +370,8 @@ final class Library implements MessageHandler {
         }
         // placement: a locally managed offset, or the initiator's; what lies beyond the entry is truncated
         long offset = e.has(ME_MANAGE_LOCAL) ? e.localOffset : roff;
-        long room = Math.max(0, e.region.length() - offset);
+        // ptl_size_t is unsigned: an offset of 2^63 or more (negative here) lies beyond any entry
+        long room = offset < 0 ? 0 : Math.max(0, e.region.length() - offset);
         long mlength = Math.min(rlength, room);
         if (dt != null) {
             mlength -= mlength % dt.size();
@@ -392,7 +393,7 @@ final class Library implements MessageHandler {
             ev.ptlList = list;
             ev.atomicOperation = op;
             ev.atomicType = dt;
-            ev.start = e.region.contiguous(offset, mlength);
+            ev.start = offset < 0 ? MemorySegment.NULL : e.region.contiguous(offset, mlength);
         }
         if (list == ListKind.OVERFLOW_LIST && !e.has(ME_UNEXPECTED_HDR_DISABLE)) {
             if (ni.unexpectedHeaders < ni.limits.maxUnexpectedHeaders) {

@@ -2,6 +2,7 @@ package dev.ferry.portals;
 
 import dev.ferry.core.engine.Engine;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Iterator;
 import java.util.List;
 
@@ -103,7 +104,7 @@ final class MatchLists {
         ev.ptlList = ListKind.OVERFLOW_LIST;
         ev.atomicOperation = u.op();
         ev.atomicType = u.datatype();
-        ev.start = u.entry().region.contiguous(u.offset(), u.mlength());
+        ev.start = u.offset() < 0 ? MemorySegment.NULL : u.entry().region.contiguous(u.offset(), u.mlength());
         return ev;
     }
 
@@ -205,7 +206,7 @@ final class MatchLists {
             }
             if (e.has(ME_NO_TRUNCATE)) {
                 long offset = e.has(ME_MANAGE_LOCAL) ? e.localOffset : roff;
-                if (offset + rlength > e.region.length()) {
+                if (offset < 0 || rlength > e.region.length() - offset) { // unsigned: a negative offset is beyond any entry
                     continue;
                 }
             }

@@ -26,6 +26,21 @@ class PortalsJobTest {
         assertEquals(3, passed(3, Map.of("FERRY_DRIVERS", "self,shm"), "ops").size());
     }
 
+    /**
+     * Every size again with memAlloc windows that count nothing: between the three ranks (one node)
+     * every put and get but those to itself and the first to each peer (which asks for its
+     * directory) is done directly, 0 B to 4 MiB + 3, every byte checked; then with the progress thread.
+     */
+    @Test
+    void everySizeDirectlyOverShm() throws Exception {
+        for (String progress : List.of("caller", "thread")) {
+            List<String> ok = passed(3, Map.of("FERRY_DRIVERS", "self,shm", "FERRY_PROGRESS", progress), "ops", "direct");
+            assertEquals(3, ok.size(), ok.toString());
+            // 11 sizes x 3 targets x (put + get) = 66 per rank; 22 to itself go by message, and the first put to each of the two peers
+            assertTrue(ok.stream().allMatch(l -> l.endsWith("; 42 of 66 done directly")), ok.toString());
+        }
+    }
+
     @Test
     void everySizeOverTcp() throws Exception {
         assertEquals(3, passed(3, Map.of("FERRY_DRIVERS", "self,tcp"), "ops").size());

@@ -39,7 +39,7 @@ public final class PortalsRanks {
         init();
         try {
             switch (args[0]) {
-                case "ops" -> ops();
+                case "ops" -> ops(args.length > 1 && args[1].equals("direct"));
                 case "hammer" -> hammer(Integer.parseInt(args[1]));
                 case "failure" -> failure();
                 case "direct" -> direct();
@@ -70,17 +70,18 @@ public final class PortalsRanks {
         }
     }
 
-    private static void ops() {
+    /** With {@code direct}, the windows are memAlloc memory and count nothing: same-node peers put and get directly. */
+    private static void ops(boolean direct) {
         NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
         int rank = getId(ni).rank;
         int size = getMap(ni, 0).actualMapSize();
         int pt = ptAlloc(ni, 0, EQ_NONE, 5);
-        MemorySegment window = Arena.ofShared().allocate(MAX * size, 4096);
+        MemorySegment window = direct ? memAlloc(MAX * size) : Arena.ofShared().allocate(MAX * size, 4096);
         CtHandle tct = ctAlloc(ni);
         Me me = new Me();
         me.start = window;
         me.length = window.byteSize();
-        me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_CT_COMM | ME_EVENT_LINK_DISABLE;
+        me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE | (direct ? 0 : ME_EVENT_CT_COMM);
         me.ctHandle = tct;
         me.matchBits = 0xF00DL;
         meAppend(ni, pt, me, PRIORITY_LIST, null);
@@ -128,6 +129,11 @@ public final class PortalsRanks {
             }
             ops += size;
             barrier(); // nobody overwrites a window someone still reads
+        }
+        if (direct) {
+            System.out.println("ok ops direct rank " + rank + " of " + size + ": " + SIZES.length + " sizes put to and got from every rank, every byte checked; "
+                    + directOps() + " of " + ops + " done directly");
+            return;
         }
         CtEvent served = ctGet(tct);
         if (served.success() != ops || served.failure() != 0) {

@@ -218,6 +218,33 @@ class PortalsSemanticsTest {
         ctFree(ct);
     }
 
+    /** ptl_size_t is unsigned: a remote offset of 2^63 or more (negative as a Java long) lies beyond any entry, so nothing moves. */
+    @Test
+    void aRemoteOffsetBeyondTwoToTheSixtyThreeMovesNothing() {
+        CtHandle ct = ctAlloc(ni);
+        EqHandle teq = eqAlloc(ni, 64);
+        int pt = ptAlloc(ni, 0, teq, PT_ANY);
+        MemorySegment window = bytes(16, 7);
+        MeHandle h = meAppend(ni, pt, me(window, 1, ME_OP_PUT | ME_OP_GET | ME_EVENT_CT_COMM | ME_EVENT_LINK_DISABLE, ct), PRIORITY_LIST, null);
+        MemorySegment src = bytes(16, 3);
+        MdHandle d = md(src, EQ_NONE, CT_NONE, 0);
+        put(d, 0, 8, NO_ACK_REQ, ME, pt, 1, -8, null, 0);
+        get(d, 0, 8, ME, pt, 1, Long.MIN_VALUE, null);
+        CtEvent c = ctWait(ct, 2);
+        assertEquals(0, c.failure());
+        List<Event> ev = drain(teq);
+        assertEquals(List.of(EVENT_PUT, EVENT_GET), ev.stream().map(x -> x.type).toList(), ev.toString());
+        assertEquals(0, ev.get(0).mlength, "a put at offset 2^64 - 8 is truncated to nothing");
+        assertEquals(-8, ev.get(0).remoteOffset);
+        assertEquals(0, ev.get(1).mlength);
+        assertArrayEquals(bytes(16, 7).toArray(ValueLayout.JAVA_BYTE), window.toArray(ValueLayout.JAVA_BYTE), "the window is untouched");
+        meUnlink(h);
+        mdRelease(d);
+        ptFree(ni, pt);
+        eqFree(teq);
+        ctFree(ct);
+    }
+
     @Test
     void overflowListKeepsUnexpectedHeadersForLaterEntriesAndSearches() {
         EqHandle teq = eqAlloc(ni, 64);
