@@ -37,9 +37,8 @@ final class Directory {
     private MemorySegment dir;
     private byte[] key;
     private boolean unavailable;
-    /** Live state of each slot as the owner last wrote it; its entry. */
+    /** Live state of each slot as the owner last wrote it. */
     private final long[] state = new long[SLOTS];
-    private final ListEntry[] entryOf = new ListEntry[SLOTS];
     /** Slots free to take; a slot a peer never let go of (dead peer mid-copy) is not given back. */
     private final int[] free = new int[SLOTS];
     private int freeCount;
@@ -54,9 +53,21 @@ final class Directory {
         }
     }
 
-    /** The directory's share key for a peer that asks, null when this process cannot share one. */
-    byte[] key() {
+    /** The directory's share key, null when this process cannot share one. */
+    private byte[] key() {
         return ensure() ? key : null;
+    }
+
+    /** A same-node peer asks for the directory (DIR_REQ): answers its share key, or none (DIR_KEY). */
+    void answer(int peer) {
+        byte[] k = key();
+        InlineSender.Outgoing out = lib.sender.take();
+        int n = k == null ? 0 : k.length;
+        PtlWire.response(out.buf, PtlWire.DIR_KEY, 0, 0, 0, 0, 0, 0, n, 0);
+        if (n > 0) {
+            MemorySegment.copy(k, 0, out.buf, ValueLayout.JAVA_BYTE, PtlWire.HEADER, n);
+        }
+        lib.sender.send(peer, out, PtlWire.HEADER + n);
     }
 
     private boolean ensure() {
@@ -218,7 +229,6 @@ final class Directory {
         long live = state[s] + 1; // dead states are even: a new generation, odd
         state[s] = live;
         LONG.setRelease(dir, at + SLOT_STATE, live);
-        entryOf[s] = e;
         e.slot = s;
         return true;
     }
@@ -232,7 +242,6 @@ final class Directory {
         LONG.setVolatile(dir, slot(s) + SLOT_STATE, dead);
         VarHandle.fullFence();
         e.slot = -1;
-        entryOf[s] = null;
         long h = hazardOf(s, was);
         long start = 0;
         for (int r = 0; r < lib.size; r++) {
@@ -251,27 +260,13 @@ final class Directory {
         return true;
     }
 
-    /** Retires everything of {@code ni} (fini of the interface). */
+    /** Retires everything of {@code ni}; call once it is marked closed (fini of the interface), so that nothing qualifies. */
     void withdrawAll(Ni ni) {
         if (dir == null) {
             return;
         }
         for (PtEntry p : ni.pt) {
-            ListEntry[] old = published[ni.index][p.index];
-            if (old != null && old.length > 0) {
-                long at = list(ni.index, p.index);
-                long seq = (long) LONG.getOpaque(dir, at + LIST_SEQ);
-                LONG.setOpaque(dir, at + LIST_SEQ, seq + 1);
-                VarHandle.storeStoreFence();
-                dir.set(ValueLayout.JAVA_INT, at + LIST_COUNT, 0);
-                LONG.setRelease(dir, at + LIST_SEQ, seq + 2);
-                published[ni.index][p.index] = null;
-                for (ListEntry e : old) {
-                    if (e.slot >= 0) {
-                        retire(e);
-                    }
-                }
-            }
+            republish(ni, p);
         }
     }
 
@@ -283,14 +278,4 @@ final class Directory {
         }
         return null;
     }
-
-    /** For tests and {@code toString}: how many entries are published now. */
-    int publishedCount() {
-        int n = 0;
-        for (ListEntry e : entryOf) {
-            n += e != null ? 1 : 0;
-        }
-        return n;
-    }
-
 }

@@ -59,8 +59,8 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
             }
         }
 
-        /** Polls that found their condition already met since the last progress pass. */
-        private int metWithoutProgress;
+        /** Polls since the last progress pass. */
+        private int pollsSinceProgress;
 
         @Override
         boolean poll(java.util.function.BooleanSupplier done) {
@@ -69,11 +69,11 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
                 // a process that never has to wait (its operations complete at once: direct access)
                 // must still serve its peers, so a poll whose condition already holds still makes
                 // progress, every 8th time: a pass costs more than a direct operation
-                if ((++metWithoutProgress & 7) != 0 && done.getAsBoolean()) {
+                if ((++pollsSinceProgress & 7) != 0 && done.getAsBoolean()) {
                     worked = false;
                     return true;
                 }
-                metWithoutProgress = 0;
+                pollsSinceProgress = 0;
                 worked = engine.progress();
                 return done.getAsBoolean();
             } finally {

@@ -59,14 +59,7 @@ final class Initiator {
             o.counted = false;
         }
         o.silent = false;
-        if (o.putMd != null) {
-            o.putMd.inFlight--;
-        }
-        if (o.getMd != null) {
-            o.getMd.inFlight--;
-        }
-        o.putMd = null;
-        o.getMd = null;
+        letGoOfMds(o);
         o.userPtr = null;
         o.dataSend = null;
         o.replyRecv = null;
@@ -162,8 +155,8 @@ final class Initiator {
     }
 
     /**
-     * An operation that waits only for its silent answer (the ordering count) is done with its
-     * MDs, as it would be without the count: they may be released.
+     * The operation is done with its MDs: at its end, or as soon as it waits only for its silent
+     * answer (the ordering count), as it would be without the count. They may then be released.
      */
     private static void letGoOfMds(Outstanding o) {
         if (o.putMd != null) {
@@ -184,24 +177,12 @@ final class Initiator {
     void directDone(byte type, MemDesc putMd, MemDesc getMd, long length, long mlength, long offset, AckReq ack, boolean ackDisabled,
                     Object userPtr, int pt, long bits, long hdr) {
         if (type != PtlWire.GET) {
-            if (putMd.eq != null && !has(putMd, MD_EVENT_SEND_DISABLE) && !has(putMd, MD_EVENT_SUCCESS_DISABLE)) {
-                putMd.eq.post(initiatorEvent(EventKind.EVENT_SEND, NiFail.NI_OK, userPtr, length, 0, 0, pt, bits, hdr));
-            }
-            if (putMd.ct != null && has(putMd, MD_EVENT_CT_SEND)) {
-                countInitiator(putMd, NiFail.NI_OK, length);
-            }
+            sendEvent(putMd, NiFail.NI_OK, userPtr, length, pt, bits, hdr);
         }
         if (type == PtlWire.GET || type == PtlWire.FETCH || type == PtlWire.SWAP) {
             postInitiator(getMd, EventKind.EVENT_REPLY, NiFail.NI_OK, userPtr, length, mlength, offset, pt, bits, hdr, MD_EVENT_CT_REPLY);
         } else if (ack != AckReq.NO_ACK_REQ && !ackDisabled) {
-            if (ack != AckReq.CT_ACK_REQ && putMd.eq != null && !has(putMd, MD_EVENT_SUCCESS_DISABLE)) {
-                Event e = initiatorEvent(EventKind.EVENT_ACK, NiFail.NI_OK, userPtr, length, mlength, offset, pt, bits, hdr);
-                e.ptlList = ListKind.PRIORITY_LIST;
-                putMd.eq.post(e);
-            }
-            if (putMd.ct != null && has(putMd, MD_EVENT_CT_ACK)) {
-                countInitiator(putMd, NiFail.NI_OK, mlength);
-            }
+            ackEvent(putMd, ack, NiFail.NI_OK, ListKind.PRIORITY_LIST, userPtr, length, mlength, offset, pt, bits, hdr);
         }
     }
 
@@ -218,12 +199,29 @@ final class Initiator {
     }
 
     private void sendEvent(Outstanding o, NiFail fail) {
-        MemDesc md = o.putMd;
+        sendEvent(o.putMd, fail, o.userPtr, o.length, o.ptIndex, o.matchBits, o.hdrData);
+    }
+
+    /** SEND: the data left the MD (event and count; the count is of the requested length). */
+    private void sendEvent(MemDesc md, NiFail fail, Object userPtr, long length, int pt, long bits, long hdr) {
         if (md.eq != null && !has(md, MD_EVENT_SEND_DISABLE) && !(fail == NiFail.NI_OK && has(md, MD_EVENT_SUCCESS_DISABLE))) {
-            md.eq.post(initiatorEvent(EventKind.EVENT_SEND, fail, o.userPtr, o.length, 0, 0, o.ptIndex, o.matchBits, o.hdrData));
+            md.eq.post(initiatorEvent(EventKind.EVENT_SEND, fail, userPtr, length, 0, 0, pt, bits, hdr));
         }
         if (md.ct != null && has(md, MD_EVENT_CT_SEND)) {
-            countInitiator(md, fail, o.length);
+            countInitiator(md, fail, length);
+        }
+    }
+
+    /** ACK: the event (not for CT_ACK_REQ) and the count of {@code mlength}. */
+    private void ackEvent(MemDesc md, AckReq ack, NiFail fail, ListKind list, Object userPtr, long length, long mlength, long offset,
+                          int pt, long bits, long hdr) {
+        if (ack != AckReq.CT_ACK_REQ && md.eq != null && !(fail == NiFail.NI_OK && has(md, MD_EVENT_SUCCESS_DISABLE))) {
+            Event e = initiatorEvent(EventKind.EVENT_ACK, fail, userPtr, length, mlength, offset, pt, bits, hdr);
+            e.ptlList = list;
+            md.eq.post(e);
+        }
+        if (md.ct != null && has(md, MD_EVENT_CT_ACK)) {
+            countInitiator(md, fail, mlength);
         }
     }
 
@@ -277,7 +275,6 @@ final class Initiator {
             Library.malformed(p, "an ack");
             return;
         }
-        MemDesc md = o.putMd;
         long mlength = PtlWire.length(p);
         if (o.silent || (PtlWire.flags(p) & PtlWire.SILENT) != 0) {
             o.waitResponse = false; // an answer for the ordering count only (no ack was asked for, or the entry disables them)
@@ -286,14 +283,7 @@ final class Initiator {
             }
             return;
         }
-        if (o.ack != AckReq.CT_ACK_REQ && md.eq != null && !(fail == NiFail.NI_OK && has(md, MD_EVENT_SUCCESS_DISABLE))) {
-            Event e = initiatorEvent(EventKind.EVENT_ACK, fail, o.userPtr, o.length, mlength, PtlWire.offset(p), o.ptIndex, o.matchBits, o.hdrData);
-            e.ptlList = list;
-            md.eq.post(e);
-        }
-        if (md.ct != null && has(md, MD_EVENT_CT_ACK)) {
-            countInitiator(md, fail, mlength);
-        }
+        ackEvent(o.putMd, o.ack, fail, list, o.userPtr, o.length, mlength, PtlWire.offset(p), o.ptIndex, o.matchBits, o.hdrData);
         o.waitResponse = false;
         if (!o.waitSend) {
             freeOp(o);

@@ -85,8 +85,8 @@ final class Interfaces {
         if (--ni.refs > 0) {
             return null;
         }
-        lib.directory.withdrawAll(ni);
         ni.closed = true;
+        lib.directory.withdrawAll(ni);
         for (PtEntry p : ni.pt) {
             for (ListKind k : ListKind.values()) {
                 for (ListEntry e : p.list(k)) {

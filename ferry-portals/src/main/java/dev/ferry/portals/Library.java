@@ -9,7 +9,6 @@ import dev.ferry.spi.Status;
 
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -251,24 +250,12 @@ final class Library implements MessageHandler {
             case PtlWire.PUT, PtlWire.ATOMIC, PtlWire.GET, PtlWire.FETCH, PtlWire.SWAP -> request(src, p, buf, at, n);
             case PtlWire.ACK -> initiator.ack(p);
             case PtlWire.REPLY -> initiator.reply(p, buf, at, n);
-            case PtlWire.DIR_REQ -> directoryRequest(src);
+            case PtlWire.DIR_REQ -> directory.answer(src);
             case PtlWire.DIR_KEY -> direct.directoryKey(src, buf, at + PtlWire.HEADER, Math.min(PtlWire.length(p), n - PtlWire.HEADER));
             case PtlWire.BARRIER -> barrierArrival(PtlWire.hdrData(p));
             case PtlWire.RELEASE -> barrierReleased = PtlWire.hdrData(p);
             default -> LOG.log(System.Logger.Level.WARNING, "rank {0}: unknown library message type {1} from rank {2}: dropped", rank, PtlWire.type(p), src);
         }
-    }
-
-    /** A same-node peer asks for our entry directory: its share key, or none. */
-    private void directoryRequest(int src) {
-        byte[] k = directory.key();
-        InlineSender.Outgoing out = sender.take();
-        int n = k == null ? 0 : k.length;
-        PtlWire.response(out.buf, PtlWire.DIR_KEY, 0, 0, 0, 0, 0, 0, n, 0);
-        if (n > 0) {
-            MemorySegment.copy(k, 0, out.buf, ValueLayout.JAVA_BYTE, PtlWire.HEADER, n);
-        }
-        sender.send(src, out, PtlWire.HEADER + n);
     }
 
     private static EventKind kindOf(byte type) {
