@@ -9,7 +9,7 @@ import java.util.stream.Collectors;
 
 /**
  * {@code ferry bench driver-latency|driver-bandwidth [options]}: the driver's figures, then the
- * references it is judged against (ref-shm, ref-nio), all from one run.
+ * references it is judged against (ref-shm, ref-readv, ref-nio; ref-ucp with ucx), all from one run.
  *
  * <pre>
  *   ferry bench driver-latency --driver self --sizes 0,8,64 --iterations 100000 --format json
@@ -33,7 +33,7 @@ public final class BenchCommand {
                                    (default a tenth of the iterations; 0: no warm-up)
               --window N           sends in flight per bandwidth sample (default 16)
               --format FORMAT      table, csv or json (one object per line)
-              --no-references      skip the ref-shm and ref-nio reference lines
+              --no-references      skip the reference lines (ref-shm, ref-readv, ref-nio, ref-ucp)
               --rounds N           run the whole command N times, every other round in reverse
                                    order, and print one line per kind: the median of the rounds'
                                    figures, with each round's median (round_medians_us); on a
@@ -173,7 +173,7 @@ public final class BenchCommand {
         }
     }
 
-    /** The reference lines (ref-shm, ref-readv, ref-nio), unless --no-references. */
+    /** The reference lines (ref-shm, ref-readv, ref-nio; ref-ucp for driver-latency with ucx), unless --no-references. */
     private static void references(BenchOptions o, Progress progress, java.util.function.Consumer<Result> sink, PrintStream err)
             throws Exception {
         if (!o.references()) {
@@ -191,5 +191,12 @@ public final class BenchCommand {
             }
         }
         RefNio.run(ref, ref.sizes(), progress, sink);
+        if (o.latency() && !o.engine() && !o.portals() && java.util.Arrays.stream(o.driver().split(",")).anyMatch(n -> n.strip().equals("ucx"))) {
+            try {
+                RefUcp.latency(ref, ref.sizes(), progress, sink);
+            } catch (IllegalStateException e) {
+                err.println("ferry bench: no ref-ucp line: " + e.getMessage());
+            }
+        }
     }
 }

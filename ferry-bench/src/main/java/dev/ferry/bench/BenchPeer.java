@@ -22,6 +22,7 @@ import java.util.Map;
  *   BenchPeer driver NAME MAXSIZE   answers its URL; then "connect URL", "mode echo|sink W", "exit"
  *   BenchPeer ref-shm FILE          the cache-line ping-pong partner
  *   BenchPeer ref-nio               the NIO echo/sink server; answers its port
+ *   BenchPeer ref-ucp               the UCP tag echo; answers its worker address, then "connect ADDRESS MAXSIZE"
  * </pre>
  */
 public final class BenchPeer {
@@ -32,6 +33,7 @@ public final class BenchPeer {
         switch (args[0]) {
             case "ref-shm" -> RefShm.serve(Path.of(args[1]));
             case "ref-nio" -> RefNio.serve();
+            case "ref-ucp" -> RefUcp.serve();
             case "driver" -> driver(args[1], Long.parseLong(args[2]));
             default -> {
                 System.err.println("BenchPeer: unknown role " + args[0]);

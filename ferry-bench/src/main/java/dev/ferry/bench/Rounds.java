@@ -82,7 +82,9 @@ final class Rounds {
      * driver ({@code overhead_ns_vs_driver}), an engine bandwidth's ratio to its driver's with the
      * same buffers ({@code ratio_to_driver}) and, for the arena, to the memcpy reference
      * ({@code ratio_to_memcpy}), and a library operation's ratio to a reference round trip
-     * ({@code ratio_to_ref_shm_round_trip}, {@code ratio_to_ref_nio_round_trip}).
+     * ({@code ratio_to_ref_shm_round_trip}, {@code ratio_to_ref_nio_round_trip}); a ucx or ref-ucp
+     * latency's ratio to the shm and tcp drivers' ({@code ratio_to_shm}, {@code ratio_to_tcp}), and
+     * the ucx driver's to UCX's own floor ({@code ratio_to_ref_ucp}).
      */
     private void compare(Key k, List<Result> rs, Map<String, Object> extra) {
         Object buffers = k.extra().get("buffers");
@@ -100,6 +102,17 @@ final class Rounds {
                 for (String ref : List.of("ref-shm", "ref-nio")) {
                     put(extra, "ratio_to_" + ref.replace('-', '_') + "_round_trip",
                             paired(rs, find(BenchOptions.LATENCY, ref, k.size(), null), (a, b) -> a.medianUs() / (2 * b.medianUs())));
+                }
+            }
+            case BenchOptions.LATENCY -> {
+                // the ucx goal is stated against the shm and tcp drivers; ref-ucp is UCX's own floor
+                if (k.driver().equals("ucx") || k.driver().equals(RefUcp.NAME)) {
+                    for (String other : List.of("shm", "tcp")) {
+                        put(extra, "ratio_to_" + other, paired(rs, find(BenchOptions.LATENCY, other, k.size(), null), (a, b) -> a.medianUs() / b.medianUs()));
+                    }
+                }
+                if (k.driver().equals("ucx")) {
+                    put(extra, "ratio_to_ref_ucp", paired(rs, find(BenchOptions.LATENCY, RefUcp.NAME, k.size(), null), (a, b) -> a.medianUs() / b.medianUs()));
                 }
             }
             default -> {

@@ -79,4 +79,26 @@ class RoundsTest {
         assertNull(m.get("put-latency shm").extra().get("ratio_to_ref_nio_round_trip"), "no ref-nio line, no ratio");
         assertNull(m.get("driver-latency shm").extra().get("overhead_ns_vs_driver"));
     }
+
+    @Test
+    void ucxIsComparedWithTheShmAndTcpDriversAndWithUcxItself() {
+        Rounds r = new Rounds();
+        double[] shm = {0.30, 0.40, 0.35};
+        double[] ucx = {0.90, 0.80, 0.70};
+        double[] ucp = {0.60, 0.40, 0.70};
+        for (int i = 0; i < 3; i++) {
+            r.add(new Result("driver-latency", "shm", 8, 10, shm[i], 1, null, Map.of()));
+            r.add(new Result("driver-latency", "ucx", 8, 10, ucx[i], 1, null, Map.of()));
+            r.add(new Result("driver-latency", "ref-ucp", 8, 10, ucp[i], 1, null, Map.of()));
+        }
+        Map<String, Result> m = new java.util.HashMap<>();
+        for (Result x : r.merged()) {
+            m.put(x.driver(), x);
+        }
+        assertEquals(2.0, m.get("ucx").extra().get("ratio_to_shm")); // 3.0, 2.0, 2.0
+        assertEquals(1.5, m.get("ucx").extra().get("ratio_to_ref_ucp")); // 1.5, 2.0, 1.0
+        assertEquals(2.0, m.get("ref-ucp").extra().get("ratio_to_shm")); // 2.0, 1.0, 2.0
+        assertNull(m.get("ucx").extra().get("ratio_to_tcp"), "no tcp line, no ratio");
+        assertNull(m.get("shm").extra().get("ratio_to_shm"));
+    }
 }

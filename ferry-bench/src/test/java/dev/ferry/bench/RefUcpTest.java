@@ -1,0 +1,31 @@
+package dev.ferry.bench;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The UCX floor reference: a real UCP tagged ping-pong between this JVM and a child (CI installs libucx0). */
+class RefUcpTest {
+    @Test
+    void aTaggedPingPongWithAChildGivesOneLatencyLinePerSize() throws Exception {
+        BenchOptions o = BenchOptions.parse("driver-latency", List.of("--sizes", "0,8,100000", "--iterations", "200", "--warmup", "0"));
+        List<Result> lines = new ArrayList<>();
+        RefUcp.latency(o, o.sizes(), new Progress(new PrintStream(OutputStream.nullOutputStream()), false), lines::add);
+        assertEquals(3, lines.size(), lines.toString());
+        long[] sizes = {0, 8, 100000}; // 100000: over UCX's eager limit, a rendezvous each way
+        for (int i = 0; i < 3; i++) {
+            Result r = lines.get(i);
+            assertEquals(RefUcp.NAME, r.driver());
+            assertEquals(BenchOptions.LATENCY, r.benchmark());
+            assertEquals(sizes[i], r.size());
+            assertEquals(200, r.iterations());
+            assertTrue(r.medianUs() > 0 && r.p99Us() >= r.medianUs(), r.toString());
+        }
+    }
+}
