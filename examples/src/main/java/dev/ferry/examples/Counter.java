@@ -18,7 +18,7 @@ import static dev.ferry.portals.Portals.*;
  * {@code N} tickets (default 1000) from it with {@code fetchAtomic(SUM)}, each ticket the value
  * before its own increment, so no two ranks ever hold the same ticket. Rank 0 prints the final
  * count, which must be ranks x N. The counter is {@code memAlloc} memory: ranks on rank 0's node
- * add to it directly in its shared memory (a compare-and-swap instruction, no message), the others
+ * add to it directly in its shared memory (an atomic add instruction, no message), the others
  * by message; each rank prints how many of its tickets it took directly.
  *
  * <pre>

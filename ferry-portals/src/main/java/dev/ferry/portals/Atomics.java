@@ -93,7 +93,7 @@ final class Atomics {
 
     /**
      * Whether {@link #applyAtomically} can do {@code type}: 4- and 8-byte integers, float and
-     * double (one compare-and-swap word per element).
+     * double (one atomic word per element).
      */
     static boolean coherent(Datatype type) {
         return type.kind != Datatype.Kind.COMPLEX && (type.size() == 4 || type.size() == 8);
@@ -103,31 +103,27 @@ final class Atomics {
     private static final java.lang.invoke.VarHandle WORD64 = ValueLayout.JAVA_LONG.varHandle();
 
     /**
-     * {@link #apply} with each element changed by a compare-and-swap instruction, so that it is
+     * {@link #apply} with each element changed by an atomic instruction (one read-modify-write for
+     * the integer operations that have one, else compare-and-swap), so that it is
      * atomic with respect to other processes doing the same on shared memory (direct access) and
      * to this process's own {@link #apply} of the same element through this call. The elements at
      * {@code t[to..]} must be naturally aligned and {@link #coherent} in type; {@code scratch}
-     * holds 8 bytes, 8-aligned, of the caller's own. Same arithmetic as {@link #apply}: it runs
-     * on the scratch copy of each element.
+     * holds 8 bytes, 8-aligned, of the caller's own. Same arithmetic as {@link #apply}: a
+     * compare-and-swap runs it on the scratch copy of each element.
      */
     static void applyAtomically(Op op, Datatype type, MemorySegment t, long to, MemorySegment d, long doff, long length,
                                 MemorySegment operand, long ooff, MemorySegment fetch, long foff, MemorySegment scratch) {
         int size = type.size();
+        boolean oneInstruction = type.kind != Datatype.Kind.FLOAT && oneInstruction(op);
         for (long i = 0; i + size <= length; i += size) {
             long at = to + i;
-            // 4-byte words travel sign-extended in a long: compares and the CAS see the same bits
-            long old = size == 8 ? (long) WORD64.getVolatile(t, at) : (int) WORD32.getVolatile(t, at);
-            while (true) {
-                long now = step(op, type, old, d, doff + i, operand, ooff, scratch);
-                if (now == old) {
-                    break; // unchanged (a compare that failed): the read is the operation
-                }
-                long seen = size == 8 ? (long) WORD64.compareAndExchange(t, at, old, now)
-                        : (int) WORD32.compareAndExchange(t, at, (int) old, (int) now);
-                if (seen == old) {
-                    break;
-                }
-                old = seen;
+            long old;
+            if (!oneInstruction) {
+                old = compareAndSwap(op, type, t, at, d, doff + i, operand, ooff, scratch);
+            } else if (size == 8) {
+                old = oneInstruction64(op, t, at, d.get(I64, doff + i));
+            } else {
+                old = oneInstruction32(op, t, at, d.get(I32, doff + i));
             }
             if (fetch != null) {
                 if (size == 8) {
@@ -137,6 +133,61 @@ final class Atomics {
                 }
             }
         }
+    }
+
+    /**
+     * The element at {@code t[at]} changed by {@link #apply}'s arithmetic with a compare-and-swap
+     * loop; answers its old value (a 4-byte one sign-extended: compares and the CAS see the same bits).
+     */
+    private static long compareAndSwap(Op op, Datatype type, MemorySegment t, long at, MemorySegment d, long doff, MemorySegment operand,
+                                       long ooff, MemorySegment scratch) {
+        boolean wide = type.size() == 8;
+        long old = wide ? (long) WORD64.getVolatile(t, at) : (int) WORD32.getVolatile(t, at);
+        while (true) {
+            long now = step(op, type, old, d, doff, operand, ooff, scratch);
+            if (now == old) {
+                return old; // unchanged (a compare that failed): the read is the operation
+            }
+            long seen = wide ? (long) WORD64.compareAndExchange(t, at, old, now) : (int) WORD32.compareAndExchange(t, at, (int) old, (int) now);
+            if (seen == old) {
+                return old;
+            }
+            old = seen;
+        }
+    }
+
+    /**
+     * Whether an integer {@code op} is one read-modify-write instruction (LOCK XADD, XCHG, LOCK
+     * OR / AND / XOR): no read first, no retry when another process got in between, which is what
+     * fetch-add costs most under contention. Two's-complement addition is the same for signed and
+     * unsigned elements, and wraps as {@link #apply}'s does.
+     */
+    private static boolean oneInstruction(Op op) {
+        return op == Op.SUM || op == Op.SWAP || op == Op.BOR || op == Op.BAND || op == Op.BXOR;
+    }
+
+    /** The 8-byte element at {@code t[at]} changed by {@code op} with {@code v}; answers its old value. */
+    private static long oneInstruction64(Op op, MemorySegment t, long at, long v) {
+        return switch (op) {
+            case SUM -> (long) WORD64.getAndAdd(t, at, v);
+            case SWAP -> (long) WORD64.getAndSet(t, at, v);
+            case BOR -> (long) WORD64.getAndBitwiseOr(t, at, v);
+            case BAND -> (long) WORD64.getAndBitwiseAnd(t, at, v);
+            case BXOR -> (long) WORD64.getAndBitwiseXor(t, at, v);
+            default -> throw new IllegalArgumentException(op + " is no single instruction");
+        };
+    }
+
+    /** The 4-byte element at {@code t[at]} changed by {@code op} with {@code v}; answers its old value, sign-extended. */
+    private static long oneInstruction32(Op op, MemorySegment t, long at, int v) {
+        return switch (op) {
+            case SUM -> (int) WORD32.getAndAdd(t, at, v);
+            case SWAP -> (int) WORD32.getAndSet(t, at, v);
+            case BOR -> (int) WORD32.getAndBitwiseOr(t, at, v);
+            case BAND -> (int) WORD32.getAndBitwiseAnd(t, at, v);
+            case BXOR -> (int) WORD32.getAndBitwiseXor(t, at, v);
+            default -> throw new IllegalArgumentException(op + " is no single instruction");
+        };
     }
 
     /** One element's new value by {@link #apply}'s arithmetic, worked on a scratch copy of {@code old}. */

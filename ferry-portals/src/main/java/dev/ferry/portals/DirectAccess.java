@@ -1,6 +1,5 @@
 package dev.ferry.portals;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.lang.invoke.VarHandle;
@@ -11,8 +10,8 @@ import static dev.ferry.portals.Portals.*;
 /**
  * The initiator side of direct access: an operation aimed at a same-node peer whose entry
  * directory ({@link Directory}) publishes the entry it matches is done here, on the peer's memory
- * mapped into this process, with no message: a memcpy for put and get, compare-and-swap
- * instructions for atomics ({@link Atomics#applyAtomically}; the peer does its own atomics on
+ * mapped into this process, with no message: a memcpy for put and get, atomic instructions
+ * for atomics ({@link Atomics#applyAtomically}; the peer does its own atomics on
  * published entries the same way). The events this process owes are posted at once: the
  * operation is complete when the call returns.
  *
@@ -42,7 +41,6 @@ final class DirectAccess {
     /** The mapped memory of each peer's slots, for the slot state it was mapped under. */
     private final MemorySegment[][] memory;
     private final long[][] mappedState;
-    private final MemorySegment scratch = Arena.ofAuto().allocate(8, 8);
     private final long hazardWord;
     /** Operations done directly (tests and {@code ferry info} read it). */
     long done;
@@ -211,7 +209,7 @@ final class DirectAccess {
                         getMd.region.copyIn(getOff, mem, remoteOffset, mlength);
                     }
                 }
-                default -> Atomics.applyAtomically(op, dt, mem, remoteOffset, src, srcAt, mlength, operand, 0, dst, dstAt, scratch);
+                default -> Atomics.applyAtomically(op, dt, mem, remoteOffset, src, srcAt, mlength, operand, 0, dst, dstAt, lib.atomicScratch);
             }
         } finally {
             LONG.setRelease(d, hazardWord, 0L);

@@ -33,6 +33,17 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
     abstract <T> T call(Supplier<T> f);
 
     /**
+     * Whether the calling thread may run the library itself now (caller mode: the lock is taken;
+     * thread mode: it is the progress thread); if so it must {@link #leave} after. The data
+     * operations use this rather than {@link #call}, so as to make no lambda on their hot path
+     * (Portals.enter says why).
+     */
+    abstract boolean enter();
+
+    /** Ends what {@link #enter} began. */
+    abstract void leave();
+
+    /**
      * One round of a wait: true when {@code done} holds. In caller mode it makes progress first
      * (under the lock); in thread mode it only looks, the progress thread does the work.
      */
@@ -57,6 +68,17 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
             } finally {
                 lock.unlock();
             }
+        }
+
+        @Override
+        boolean enter() {
+            lock.lock();
+            return true;
+        }
+
+        @Override
+        void leave() {
+            lock.unlock();
         }
 
         /** Polls since the last progress pass. */
@@ -130,6 +152,15 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
                 throw c.failure;
             }
             return c.result;
+        }
+
+        @Override
+        boolean enter() {
+            return engine.isEngineThread(); // from the library itself (a handler, a triggered operation)
+        }
+
+        @Override
+        void leave() {
         }
 
         @Override

@@ -53,8 +53,8 @@ final class Library implements MessageHandler {
     final Directory directory;
     /** Operations this process does directly on same-node peers' published entries. */
     final DirectAccess direct;
-    /** An 8-byte scratch word for atomics done with compare-and-swap. */
-    private final MemorySegment atomicScratch = Arena.ofAuto().allocate(8, 8);
+    /** An 8-byte scratch word for atomics done with compare-and-swap, here and by {@link DirectAccess} (one thread at a time). */
+    final MemorySegment atomicScratch = Arena.ofAuto().allocate(8, 8);
     /** Inline messages: their buffers and send requests, reused. */
     final InlineSender sender;
     /** The header of the message being handled, copied out of the packet (the library runs in one thread at a time). */

@@ -887,8 +887,35 @@ public final class Portals {
     /** PtlPut. */
     public static void put(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
                            long remoteOffset, Object userPtr, long hdrData) {
-        Runnable r = putOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData);
-        run(r);
+        Dispatch d = enter(); // in this thread when it may, no lambda made: see enter()
+        try { later(putOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, d != null)); } finally { leave(d); }
+    }
+
+    /**
+     * The dispatch, when this thread may run a data operation in the library itself now (caller
+     * mode: the lock is then held; thread mode: this is the progress thread), else null;
+     * {@link #leave} after. Then the operation is started straight from its *Op method, and no
+     * lambda is made: a lambda handed to {@link Dispatch#call} is only elided when the JIT inlines
+     * everything between, and one call site shared by every API call sees too many kinds to inline
+     * any (about 100 B per put once puts, gets and atomics are mixed).
+     */
+    private static Dispatch enter() {
+        Dispatch d = lib().dispatch;
+        return d.enter() ? d : null;
+    }
+
+    /** Ends what {@link #enter} began (nothing when it answered null). */
+    private static void leave(Dispatch entered) {
+        if (entered != null) {
+            entered.leave();
+        }
+    }
+
+    /** Runs {@code r} through the dispatch, unless the operation was done at once (null). */
+    private static void later(Runnable r) {
+        if (r != null) {
+            run(r);
+        }
     }
 
     private static void run(Runnable r) {
@@ -899,55 +926,70 @@ public final class Portals {
     }
 
     private static Runnable putOp(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
-                                  long remoteOffset, Object userPtr, long hdrData) {
+                                  long remoteOffset, Object userPtr, long hdrData, boolean now) {
         MemDesc d = md(mdHandle);
         checkRange("put", d, localOffset, length);
         checkAck(ackReq);
         checkPt(d.ni, ptIndex);
         int target = d.ni.lib.engineRank(d.ni, targetId);
+        if (now) {
+            d.ni.lib.initiator.start(PtlWire.PUT, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, null, null);
+            return null;
+        }
         return () -> d.ni.lib.initiator.start(PtlWire.PUT, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, null, null);
     }
 
     /** PtlGet. */
     public static void get(MdHandle mdHandle, long localOffset, long length, ProcessId targetId, int ptIndex, long matchBits,
                            long remoteOffset, Object userPtr) {
-        run(getOp(mdHandle, localOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr));
+        Dispatch d = enter();
+        try { later(getOp(mdHandle, localOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, d != null)); } finally { leave(d); }
     }
 
     private static Runnable getOp(MdHandle mdHandle, long localOffset, long length, ProcessId targetId, int ptIndex, long matchBits,
-                                  long remoteOffset, Object userPtr) {
+                                  long remoteOffset, Object userPtr, boolean now) {
         MemDesc d = md(mdHandle);
         checkRange("get", d, localOffset, length);
         checkPt(d.ni, ptIndex);
         int target = d.ni.lib.engineRank(d.ni, targetId);
+        if (now) {
+            d.ni.lib.initiator.start(PtlWire.GET, d.ni, null, 0, d, localOffset, length, null, target, ptIndex, matchBits, remoteOffset, userPtr, 0, null, null, null);
+            return null;
+        }
         return () -> d.ni.lib.initiator.start(PtlWire.GET, d.ni, null, 0, d, localOffset, length, null, target, ptIndex, matchBits, remoteOffset, userPtr, 0, null, null, null);
     }
 
     /** PtlAtomic: {@code operation} (MIN .. BXOR) of the MD's elements into the target's. */
     public static void atomic(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
                               long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype) {
-        run(atomicOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype));
+        Dispatch d = enter();
+        try { later(atomicOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, d != null)); } finally { leave(d); }
     }
 
     private static Runnable atomicOp(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
-                                     long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype) {
+                                     long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype, boolean now) {
         MemDesc d = md(mdHandle);
         checkRange("atomic", d, localOffset, length);
         checkAck(ackReq);
         checkPt(d.ni, ptIndex);
         checkAtomic(d.ni, "atomic", length, d.ni.limits.maxAtomicSize, operation, datatype, false);
         int target = d.ni.lib.engineRank(d.ni, targetId);
+        if (now) {
+            d.ni.lib.initiator.start(PtlWire.ATOMIC, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, operation, datatype);
+            return null;
+        }
         return () -> d.ni.lib.initiator.start(PtlWire.ATOMIC, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, operation, datatype);
     }
 
     /** PtlFetchAtomic: like atomic, and the target's old values come back into the get MD. */
     public static void fetchAtomic(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length, ProcessId targetId,
                                    int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype) {
-        run(fetchOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype));
+        Dispatch d = enter();
+        try { later(fetchOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, d != null)); } finally { leave(d); }
     }
 
     private static Runnable fetchOp(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length, ProcessId targetId,
-                                    int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype) {
+                                    int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype, boolean now) {
         MemDesc g = md(getMdHandle), p = md(putMdHandle);
         if (g.ni != p.ni) {
             throw Library.invalid("fetchAtomic: the get and put MDs belong to different interfaces");
@@ -957,6 +999,11 @@ public final class Portals {
         checkPt(p.ni, ptIndex);
         checkAtomic(p.ni, "fetchAtomic", length, p.ni.limits.maxFetchAtomicSize, operation, datatype, false);
         int target = p.ni.lib.engineRank(p.ni, targetId);
+        if (now) {
+            p.ni.lib.initiator.start(PtlWire.FETCH, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
+                    remoteOffset, userPtr, hdrData, null, operation, datatype);
+            return null;
+        }
         return () -> p.ni.lib.initiator.start(PtlWire.FETCH, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
                 remoteOffset, userPtr, hdrData, null, operation, datatype);
     }
@@ -968,11 +1015,13 @@ public final class Portals {
      */
     public static void swap(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length, ProcessId targetId,
                             int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, MemorySegment operand, Op operation, Datatype datatype) {
-        run(swapOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operand, operation, datatype));
+        Dispatch d = enter();
+        try { later(swapOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operand, operation, datatype, d != null)); } finally { leave(d); }
     }
 
     private static Runnable swapOp(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length, ProcessId targetId,
-                                   int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, MemorySegment operand, Op operation, Datatype datatype) {
+                                   int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, MemorySegment operand, Op operation, Datatype datatype,
+                                   boolean now) {
         MemDesc g = md(getMdHandle), p = md(putMdHandle);
         if (g.ni != p.ni) {
             throw Library.invalid("swap: the get and put MDs belong to different interfaces");
@@ -981,19 +1030,36 @@ public final class Portals {
         checkRange("swap (put md)", p, localPutOffset, length);
         checkPt(p.ni, ptIndex);
         checkAtomic(p.ni, "swap", length, p.ni.limits.maxFetchAtomicSize, operation, datatype, true);
-        int need = Atomics.operandSize(operation, datatype);
-        MemorySegment copy = null;
-        if (need > 0) {
-            if (operand == null || operand.byteSize() < need) {
-                throw Library.invalid("swap: " + operation + " needs an operand of " + need + " bytes, got " + (operand == null ? "none" : operand.byteSize()));
-            }
-            copy = MemorySegment.ofArray(new byte[need]);
-            MemorySegment.copy(operand, 0, copy, 0, need); // taken now: the caller may reuse it at once
-        }
-        MemorySegment op = copy;
+        MemorySegment op = swapOperand(operand, operation, datatype, !now); // read later or elsewhere: a copy
         int target = p.ni.lib.engineRank(p.ni, targetId);
+        if (now) {
+            p.ni.lib.initiator.start(PtlWire.SWAP, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
+                    remoteOffset, userPtr, hdrData, op, operation, datatype);
+            return null;
+        }
         return () -> p.ni.lib.initiator.start(PtlWire.SWAP, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
                 remoteOffset, userPtr, hdrData, op, operation, datatype);
+    }
+
+    /**
+     * The operand {@code operation} needs, exactly its size (the operation reads its size), or
+     * null when it needs none; a copy when {@code copy}: it is read later (triggered) or in another
+     * thread (thread mode), and the caller may reuse its own at once.
+     */
+    private static MemorySegment swapOperand(MemorySegment operand, Op operation, Datatype datatype, boolean copy) {
+        int need = Atomics.operandSize(operation, datatype);
+        if (need == 0) {
+            return null;
+        }
+        if (operand == null || operand.byteSize() < need) {
+            throw Library.invalid("swap: " + operation + " needs an operand of " + need + " bytes, got " + (operand == null ? "none" : operand.byteSize()));
+        }
+        if (copy) {
+            MemorySegment c = MemorySegment.ofArray(new byte[need]);
+            MemorySegment.copy(operand, 0, c, 0, need);
+            return c;
+        }
+        return operand.byteSize() == need ? operand : operand.asSlice(0, need);
     }
 
     /** PtlAtomicSync: atomics here are applied by the library, coherent with the host once their events are seen; nothing to flush. */
@@ -1021,21 +1087,21 @@ public final class Portals {
     /** PtlTriggeredPut: the put runs when {@code trigCtHandle}'s success count reaches {@code threshold}. */
     public static void triggeredPut(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
                                     long remoteOffset, Object userPtr, long hdrData, CtHandle trigCtHandle, long threshold) {
-        Runnable r = putOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData);
+        Runnable r = putOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, false);
         trigger(trigCtHandle, threshold, md(mdHandle).ni, r);
     }
 
     /** PtlTriggeredGet. */
     public static void triggeredGet(MdHandle mdHandle, long localOffset, long length, ProcessId targetId, int ptIndex, long matchBits,
                                     long remoteOffset, Object userPtr, CtHandle trigCtHandle, long threshold) {
-        Runnable r = getOp(mdHandle, localOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr);
+        Runnable r = getOp(mdHandle, localOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, false);
         trigger(trigCtHandle, threshold, md(mdHandle).ni, r);
     }
 
     /** PtlTriggeredAtomic. */
     public static void triggeredAtomic(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
                                        long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype, CtHandle trigCtHandle, long threshold) {
-        Runnable r = atomicOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype);
+        Runnable r = atomicOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, false);
         trigger(trigCtHandle, threshold, md(mdHandle).ni, r);
     }
 
@@ -1043,7 +1109,7 @@ public final class Portals {
     public static void triggeredFetchAtomic(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length,
                                             ProcessId targetId, int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData,
                                             Op operation, Datatype datatype, CtHandle trigCtHandle, long threshold) {
-        Runnable r = fetchOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype);
+        Runnable r = fetchOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, false);
         trigger(trigCtHandle, threshold, md(putMdHandle).ni, r);
     }
 
@@ -1051,7 +1117,7 @@ public final class Portals {
     public static void triggeredSwap(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length,
                                      ProcessId targetId, int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData,
                                      MemorySegment operand, Op operation, Datatype datatype, CtHandle trigCtHandle, long threshold) {
-        Runnable r = swapOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operand, operation, datatype);
+        Runnable r = swapOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operand, operation, datatype, false);
         trigger(trigCtHandle, threshold, md(putMdHandle).ni, r);
     }
 

@@ -66,7 +66,7 @@ class PortalsJobTest {
     void atomicsFromShmAndTcpPeersOnOneCounter() throws Exception {
         List<String> ok = passed(4, Map.of("FERRY_RANKS_PER_NODE", "2"), "hammer", "300");
         assertTrue(ok.stream().anyMatch(l -> l.startsWith("ok hammer: counter 2400")), ok.toString());
-        // rank 1 shares rank 0's node and the counter is memAlloc memory: its atomics were compare-and-swap instructions
+        // rank 1 shares rank 0's node and the counter is memAlloc memory: its atomics were atomic instructions
         // on rank 0's memory, racing rank 0's own (it serves ranks 2 and 3 with the same instructions)
         assertTrue(ok.stream().anyMatch(l -> l.matches("ok hammer rank 1: .* [1-9][0-9]* operations done directly")), ok.toString());
         assertTrue(ok.stream().anyMatch(l -> l.matches("ok hammer rank 2: .* 0 operations done directly")), ok.toString());

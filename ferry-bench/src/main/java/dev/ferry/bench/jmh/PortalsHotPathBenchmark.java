@@ -28,7 +28,8 @@ import static dev.ferry.portals.Portals.*;
 /**
  * The library's hot path in one process (a one-rank job: the rank reaches itself through the
  * self driver, through the same engine and library code as a peer would): an 8-byte put with its
- * ack, a get with its reply, a fetch-add, each waited for on a counting event. Against
+ * ack, a get with its reply, a fetch-add, each waited for on a counting event, and the four kinds
+ * mixed. Against
  * {@code EngineHotPath} this is the library's cost per operation. Run with {@code -prof gc}:
  * {@code gc.alloc.rate.norm} is what one operation allocates.
  *
@@ -51,6 +52,7 @@ public class PortalsHotPathBenchmark {
     private CtHandle ct;
     private MdHandle md;
     private long completed;
+    private final MemorySegment operand = Arena.ofAuto().allocate(8, 8);
 
     @Setup(Level.Trial)
     public void setUp() {
@@ -100,5 +102,20 @@ public class PortalsHotPathBenchmark {
     public long fetchAdd() {
         fetchAtomic(md, 16, md, 8, 8, SELF, pt, BITS, 24, null, 0, SUM, INT64_T);
         return ctWait(ct, ++completed).success();
+    }
+
+    /**
+     * A put, a get, a fetch-add and a compare-and-swap, each waited for: an application mixes
+     * them, and a call site the four share then sees several kinds of operation (the JIT inlines
+     * at most two), which is where an operation's lambdas once came back (about 100 B each).
+     */
+    @Benchmark
+    public long mixed() {
+        put(md, 0, 8, ACK_REQ, SELF, pt, BITS, 0, null, 0);
+        get(md, 0, 8, SELF, pt, BITS, 8, null);
+        fetchAtomic(md, 16, md, 8, 8, SELF, pt, BITS, 24, null, 0, SUM, INT64_T);
+        swap(md, 32, md, 40, 8, SELF, pt, BITS, 32, null, 0, operand, CSWAP, INT64_T);
+        completed += 4;
+        return ctWait(ct, completed).success();
     }
 }

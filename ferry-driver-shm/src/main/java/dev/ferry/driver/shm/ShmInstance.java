@@ -80,7 +80,6 @@ final class ShmInstance implements DriverInstance {
 
     // ---- connection -------------------------------------------------------------------------
 
-    /** Whether this instance is, or is becoming, the connection to the context in that file. */
     /**
      * Maps a range of the peer's shared arena named by a {@link ShmLayout share key}: a slice of
      * the peer's arena file, mapped once per context. Null before connecting, for a key of the
@@ -103,6 +102,7 @@ final class ShmInstance implements DriverInstance {
         return arena.asSlice(offset, length);
     }
 
+    /** Whether this instance is, or is becoming, the connection to the context in that file. */
     boolean servesPeer(String peerFileName) {
         Path p = peerFile;
         return p != null && state < DISCONNECTED && p.getFileName().toString().equals(peerFileName);
