@@ -24,7 +24,8 @@ class RefUcpTest {
             assertEquals(RefUcp.NAME, r.driver());
             assertEquals(BenchOptions.LATENCY, r.benchmark());
             assertEquals(sizes[i], r.size());
-            assertEquals(200, r.iterations());
+            // whole batches of round trips are timed (RoundTrips): at most a batch (200 / 20 + 1) short of 200
+            assertTrue(r.iterations() > 200 - 11 && r.iterations() <= 200, r.toString());
             assertTrue(r.medianUs() > 0 && r.p99Us() >= r.medianUs(), r.toString());
         }
     }
