@@ -34,6 +34,10 @@ final class Rendezvous {
     private final MemorySegment localIov;
     private final MemorySegment remoteIov;
     private final DataCursor cursor = new DataCursor();
+    /** The peer's arenas this instance has pulled from, by number (the context's mappings). */
+    private MemorySegment[] peerArenas = new MemorySegment[4];
+    /** Arena numbers past this are asked of the context each time (a process makes a few arenas, not thousands). */
+    private static final int MAX_CACHED_ARENAS = 1024;
 
     // sender: packets streaming through the bounce area, oldest first
     private final java.util.ArrayDeque<dev.ferry.spi.Packet> bouncing = new java.util.ArrayDeque<>();
@@ -343,8 +347,24 @@ final class Rendezvous {
         return remaining == 0 ? keep : -Native.EFAULT; // the descriptor held fewer bytes than asked
     }
 
+    /**
+     * The peer's arena {@code number}, mapped: from this instance's own table after the first
+     * time (the context maps each arena once and owns the mapping; asking it means building the
+     * file's path, a map look-up and a lock, a microsecond on every pull).
+     */
     private MemorySegment peerArena(long number) {
-        return ctx.peerArena(peerFile, number);
+        MemorySegment[] known = peerArenas;
+        if (number >= 0 && number < known.length && known[(int) number] != null) {
+            return known[(int) number];
+        }
+        MemorySegment m = ctx.peerArena(peerFile, number); // null for a bad number
+        if (m != null && number < MAX_CACHED_ARENAS) {
+            if (number >= known.length) {
+                known = peerArenas = java.util.Arrays.copyOf(known, (int) Math.max(number + 1, 2L * known.length));
+            }
+            known[(int) number] = m;
+        }
+        return m;
     }
 
     /** Copies what the sender has streamed so far; 1 when the whole packet is through, else 0. */

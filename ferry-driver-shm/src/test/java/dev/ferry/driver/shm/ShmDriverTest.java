@@ -100,6 +100,25 @@ class ShmDriverTest {
         }
     }
 
+    /** The receiver keeps the sender's arenas it mapped by number: packets from several arenas, in turns, each arrive whole. */
+    @Test
+    void packetsFromSeveralArenasOfTheSenderArriveFromTheRightOne() throws Exception {
+        ShmContext a = open(0);
+        ShmContext b = open(1);
+        DriverInstance[] ab = connect(a, b);
+        long size = 1 << 16;
+        MemorySegment[] arenas = new MemorySegment[6]; // more than the receiver's first table holds
+        for (int i = 0; i < arenas.length; i++) {
+            arenas[i] = a.allocate(size);
+            fill(arenas[i], 10 + i);
+        }
+        int[] order = {0, 5, 1, 0, 3, 5, 2, 4, 1, 0};
+        for (int i : order) {
+            transfer(ab[0], ab[1], new Packet().useData(DataLayout.contiguous(arenas[i])), size, 10 + i);
+        }
+        assertEquals(order.length, a.sentByMode.get(ShmLayout.MODE_ARENA), "every packet by memcpy from an arena");
+    }
+
     @Test
     void largePacketsTakeTheDocumentedWays() throws Exception {
         ShmContext a = open(0);
