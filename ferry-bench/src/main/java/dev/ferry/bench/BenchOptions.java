@@ -41,6 +41,10 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     public static final int MAX_ROUNDS = 99;
     /** Least duration of each warm-up. */
     public static final long WARMUP_NANOS = 500_000_000L;
+    /** A warm-up also lasts until this JVM's JIT compiled nothing for this long... */
+    static final long JIT_QUIET_NANOS = 250_000_000L;
+    /** ...but no longer than this: a JIT that never settles does not stall the benchmark. */
+    static final long WARMUP_MAX_NANOS = 5_000_000_000L;
 
     public static BenchOptions parse(String benchmark, List<String> args) {
         if (!KNOWN.contains(benchmark)) {
@@ -133,11 +137,14 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         return warmup == 0 ? 0 : WARMUP_NANOS;
     }
 
-    /** Runs {@code step} for the warm-up: at least {@link #warmupFor} times and {@link #warmupNanos()} long. */
+    /**
+     * Runs {@code step} for the warm-up: at least {@link #warmupFor} times and {@link #warmupNanos()}
+     * long, and until the JIT is quiet ({@link JitQuiet}).
+     */
     public void warmUp(long size, Runnable step) {
-        long start = System.nanoTime();
         long n = warmupFor(size);
-        for (long i = 0; i < n || System.nanoTime() - start < warmupNanos(); i++) {
+        JitQuiet quiet = new JitQuiet(warmupNanos());
+        for (long i = 0; i < n || !quiet.settled(); i++) {
             step.run();
         }
     }

@@ -58,8 +58,8 @@ final class RefNio {
         long batch = 1;
         int samples = (int) iterations;
         // warm-up in chunks, since its length is known only when it ends
-        long warmStart = System.nanoTime();
-        for (long done = 0; done < o.warmupFor(size) || System.nanoTime() - warmStart < o.warmupNanos(); done += 256) {
+        JitQuiet quiet = new JitQuiet(o.warmupNanos());
+        for (long done = 0; done < o.warmupFor(size) || !quiet.settled(); done += 256) {
             command(ch, cmd, OP_ECHO, size, 256);
             for (int i = 0; i < 256; i++) {
                 roundTrip(ch, buf, size);
@@ -87,8 +87,8 @@ final class RefNio {
         int w = o.window();
         int samples = (int) Math.max(1, o.iterationsFor(size) / w);
         ByteBuffer ack = ByteBuffer.allocateDirect(1);
-        long start = System.nanoTime();
-        for (long done = 0; done < o.warmupFor(size) || System.nanoTime() - start < o.warmupNanos(); done += w) {
+        JitQuiet quiet = new JitQuiet(o.warmupNanos());
+        for (long done = 0; done < o.warmupFor(size) || !quiet.settled(); done += w) {
             window(ch, cmd, buf, ack, size, w);
         }
         double[] mbps = new double[samples];
