@@ -118,6 +118,8 @@ public interface DriverInstance {
      * {@code pullData} (its {@link #sendExpose}), into the packet's iovec or data layout, and
      * releases the peer's exposure: a size of 0 pulls nothing and only releases it. Once per
      * exposure. Completes through {@link #pullPoll}. Optional, with {@link #sendExpose}.
+     * {@code pullData} is read during the call only (what an unfinished pull needs, the driver
+     * copies): the caller may reuse its memory as soon as the call returns.
      */
     default Status pullPost(Packet packet, MemorySegment pullData) {
         return Status.NOT_IMPLEMENTED;

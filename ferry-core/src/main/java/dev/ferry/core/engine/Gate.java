@@ -390,7 +390,7 @@ final class Gate {
         r.gate = this;
         r.remaining = accepted;
         if (m.pullBytes > 0) { // the source exposed it: pull it now, no CTS (a size of 0 only releases it)
-            rails[0].pull(r, accepted, m.base.asSlice(m.offset, m.pullBytes));
+            rails[0].pull(r, accepted, m.base, m.offset, m.pullBytes);
             if (!parsing && creditsOwed >= returnThreshold) {
                 rails[0].push();
             }

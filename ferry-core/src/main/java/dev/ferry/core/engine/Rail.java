@@ -73,6 +73,12 @@ final class Rail {
     private boolean rawPosted;
     /** Pulls the driver did not finish at once, oldest first. */
     private final ArrayDeque<RecvRequest> pulling = new ArrayDeque<>();
+    /**
+     * The pull data of the RTS being pulled, copied out of the packet: a slice of the packet
+     * instead was a new segment object on every pull, which cost more than the copy (drivers read
+     * pull data during {@code pullPost} only). Null on a driver that has none.
+     */
+    private final MemorySegment pullScratch;
 
     Rail(Gate gate, int index, EngineContext ec, int packetLimit) {
         this.gate = gate;
@@ -87,6 +93,8 @@ final class Rail {
         this.stagingLayout = new PrefixLayout(staging);
         this.recvBuf = a.allocate(packetLimit, 64);
         this.recvLayout = new PrefixLayout(recvBuf).length(packetLimit);
+        int takes = ec.caps().pullDataSize(); // what a peer's RTS carries, whatever this rank's FERRY_RNDV_PULL
+        this.pullScratch = takes > 0 ? a.allocate(takes, 64) : null;
         this.packed = new SendRequest[packetLimit / WireHeader.IMMEDIATE_HEADER + 1];
         for (int i = 0; i < RAW_IN_FLIGHT; i++) {
             rawPkts[i] = new Packet();
@@ -402,18 +410,26 @@ final class Rail {
         return true;
     }
 
-    /** Pulls the first {@code accepted} bytes of an exposed message into {@code r}'s destination, with the sender's pull data. */
-    void pull(RecvRequest r, long accepted, MemorySegment pullData) {
+    /**
+     * Pulls the first {@code accepted} bytes of an exposed message into {@code r}'s destination,
+     * with the sender's pull data: {@code bytes} at {@code offset} of {@code base}.
+     */
+    void pull(RecvRequest r, long accepted, MemorySegment base, long offset, int bytes) {
         Packet p = r.pull;
         if (p == null) {
             p = r.pull = new Packet();
         }
         p.reset().useData(accepted == r.layout.size() ? r.layout : new SliceLayout(r.layout, 0, accepted));
-        Status s = in.pullPost(p, pullData);
+        MemorySegment.copy(base, offset, pullScratch, 0, bytes); // the parser checked bytes against the rail's pull data size
+        Status s = in.pullPost(p, pullScratch);
         if (s != Status.DONE) {
             gate.fail(s == Status.NOT_YET || s == Status.NOT_IMPLEMENTED || s == Status.INVALID ? Status.BROKEN : s,
                     "pulling " + accepted + " bytes from rank " + gate.rank + " on " + ec.name() + " answered " + s);
             r.complete(gate.failStatus, gate.failure); // not yet in any table the failure drains
+            return;
+        }
+        if (pulling.isEmpty() && in.pullPoll(p) == Status.DONE) {
+            gate.pulled(r, p.length()); // the common case, a pull done at once: no queue
             return;
         }
         pulling.add(r);
