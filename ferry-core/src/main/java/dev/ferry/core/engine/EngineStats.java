@@ -16,7 +16,6 @@ public final class EngineStats {
     long exposedRendezvous;
     long dataPackets;
     long chunksAnnounced;
-    long rendezvousReceived;
     long heldBytes;
     long heldMax;
 
@@ -40,9 +39,6 @@ public final class EngineStats {
         rendezvousBytes[ec.id()] += bytes;
     }
 
-    void rendezvousReceived(long bytes) {
-        rendezvousReceived += bytes;
-    }
 
     /** An RTS carried pull data. */
     void exposed() {

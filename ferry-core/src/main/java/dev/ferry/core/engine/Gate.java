@@ -301,7 +301,7 @@ final class Gate {
                         return;
                     }
                     // checked against the driver's size, not this rank's FERRY_RNDV_PULL: that setting is for sending
-                    int takes = rail.ec.caps().pullDataSize();
+                    int takes = rail.pullTakes;
                     if (a != 0 && (a != takes || rail.index != 0 || at + WireHeader.RTS_BYTES + a > len)) {
                         malformed(rail, "an RTS with " + a + " bytes of pull data (this rail takes " + takes + ")");
                         return;
@@ -463,14 +463,12 @@ final class Gate {
     void pulled(RecvRequest r, long n) {
         r.received += n;
         r.remaining -= n;
-        engine.stats.rendezvousReceived(n);
         r.complete();
     }
 
     void rawArrived(RecvRequest r, long n) {
         r.received += n;
         r.remaining -= n;
-        engine.stats.rendezvousReceived(n);
         if (r.remaining == 0) {
             rdvIn.remove(r.targetId);
             r.complete();

@@ -29,6 +29,11 @@ final class Rail {
     final int packetLimit;
     /** Bytes of pull data the rail's driver writes for a pull rendezvous; 0 when it has none (or FERRY_RNDV_PULL=off). */
     final int pullDataSize;
+    /**
+     * Bytes of pull data a peer's RTS carries on this rail, whatever this rank's FERRY_RNDV_PULL;
+     * kept here as the parser's one look-up (not through the context's capabilities).
+     */
+    final int pullTakes;
     private final boolean bufSend;
     private final boolean bufRecv;
     DriverInstance out;
@@ -93,8 +98,8 @@ final class Rail {
         this.stagingLayout = new PrefixLayout(staging);
         this.recvBuf = a.allocate(packetLimit, 64);
         this.recvLayout = new PrefixLayout(recvBuf).length(packetLimit);
-        int takes = ec.caps().pullDataSize(); // what a peer's RTS carries, whatever this rank's FERRY_RNDV_PULL
-        this.pullScratch = takes > 0 ? a.allocate(takes, 64) : null;
+        this.pullTakes = ec.caps().pullDataSize();
+        this.pullScratch = pullTakes > 0 ? a.allocate(pullTakes, 64) : null;
         this.packed = new SendRequest[packetLimit / WireHeader.IMMEDIATE_HEADER + 1];
         for (int i = 0; i < RAW_IN_FLIGHT; i++) {
             rawPkts[i] = new Packet();
