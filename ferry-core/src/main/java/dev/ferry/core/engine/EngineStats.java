@@ -16,6 +16,8 @@ public final class EngineStats {
     long exposedRendezvous;
     long dataPackets;
     long chunksAnnounced;
+    long pullBatches;
+    long batchedPulls;
     long heldBytes;
     long heldMax;
 
@@ -41,6 +43,14 @@ public final class EngineStats {
 
 
     /** An RTS carried pull data. */
+    /** {@code n} pulls planned while parsing ran together (counted from two). */
+    void pullBatch(int n) {
+        if (n > 1) {
+            pullBatches++;
+            batchedPulls += n;
+        }
+    }
+
     void exposed() {
         exposedRendezvous++;
     }
@@ -114,6 +124,16 @@ public final class EngineStats {
     }
 
     /** Bytes of unexpected immediate messages (and announcements) held now, waiting to be received. */
+    /** Runs of two or more pulls whose RTS were parsed together before their copies. */
+    public long pullBatches() {
+        return pullBatches;
+    }
+
+    /** Pulls that ran in such runs. */
+    public long batchedPulls() {
+        return batchedPulls;
+    }
+
     public long heldBytes() {
         return heldBytes;
     }

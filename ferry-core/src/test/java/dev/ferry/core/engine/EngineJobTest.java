@@ -1,6 +1,7 @@
 package dev.ferry.core.engine;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 import java.time.Duration;
 import java.util.List;
@@ -69,6 +70,14 @@ class EngineJobTest {
             long pulled = pulledOf(l)[0];
             assertTrue(l.contains("ok sizes rank 1 ") ? pulled == 0 : pulled > 0, l);
         }
+    }
+
+    @Test
+    void rendezvousWaitingTogetherArePulledInBatchesInOrder(@TempDir java.nio.file.Path dir) throws Exception {
+        Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", "self,shm", "FERRY_TEST_SIGNAL", dir.resolve("posted").toString()), "planned");
+        assertEquals("ok planned sent 40; pulled rendezvous 40 of 40", okLine(r, "ok planned sent"), r.toString());
+        // all 40 RTS wait in the ring when rank 1 starts: parsed 16, 16 and 8 at a time, then pulled
+        assertEquals("ok planned received 40 in order; 40 pulls in 3 batches", okLine(r, "ok planned received"), r.toString());
     }
 
     @Test

@@ -47,6 +47,7 @@ public final class EngineRanks {
             case "failure" -> failure();
             case "burst" -> burst();
             case "unexpected" -> unexpected();
+            case "planned" -> planned();
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
@@ -282,6 +283,79 @@ public final class EngineRanks {
                     truncated += room < size ? 1 : 0;
                 }
                 System.out.println("ok unexpected received " + (count - dropped) + " in reverse order, " + truncated + " truncated, " + dropped + " dropped");
+            }
+        }
+    }
+
+    /**
+     * Rank 0 exposes 40 rendezvous messages from its shared arena while rank 1 makes no
+     * progress (it waits for the file {@code FERRY_TEST_SIGNAL}, which rank 0 creates once all
+     * are posted); then rank 1's handler receives each as it is parsed. Their RTS wait in the ring
+     * together, so their pulls run in batches of up to 16, in order, each byte checked.
+     */
+    private static void planned() throws Exception {
+        java.nio.file.Path signal = java.nio.file.Path.of(System.getenv("FERRY_TEST_SIGNAL"));
+        int count = 40;
+        long size = 65536;
+        MemorySegment[] in = new MemorySegment[count];
+        RecvRequest[] r = new RecvRequest[count];
+        int[] next = new int[1];
+        MessageHandler h = m -> {
+            int i = next[0]++;
+            if (m.header() == -1) {
+                return; // the opening exchange: dropped
+            }
+            if (m.header() != i - 1) {
+                throw new IllegalStateException("message " + m.header() + " arrived as number " + (i - 1));
+            }
+            m.receive(in[i - 1], r[i - 1]);
+        };
+        try (Engine e = Engine.init(h)) {
+            for (int i = 0; i < count; i++) {
+                in[i] = Arena.ofAuto().allocate(size, 4096);
+                r[i] = new RecvRequest();
+            }
+            SendRequest hello = new SendRequest();
+            if (e.rank() == 0) {
+                e.send(hello.to(1, -1, Arena.ofAuto().allocate(8)));
+                hello.join(BOUND); // connected: what follows goes straight into the ring
+                SendRequest[] s = new SendRequest[count];
+                for (int i = 0; i < count; i++) {
+                    MemorySegment m = e.allocate(size); // the shared arena: exposed at once (ordinary memory waits for a probe of process_vm_readv)
+                    fill(m, i, size);
+                    e.send((s[i] = new SendRequest()).to(1, i, m));
+                }
+                java.nio.file.Files.createFile(signal);
+                for (SendRequest x : s) {
+                    x.join(BOUND);
+                }
+                System.out.println("ok planned sent " + count + "; pulled rendezvous " + e.stats().rendezvousExposed() + " of " + e.stats().rendezvousStarted());
+            } else if (e.rank() == 1) {
+                long end = System.nanoTime() + BOUND.toNanos();
+                while (next[0] == 0) { // the opening message: the connection is up
+                    e.progress();
+                    if (System.nanoTime() > end) {
+                        throw new IllegalStateException("no opening message within " + BOUND);
+                    }
+                }
+                while (!java.nio.file.Files.exists(signal)) { // no progress meanwhile: the RTS pile up
+                    Thread.onSpinWait();
+                    if (System.nanoTime() > end) {
+                        throw new IllegalStateException("rank 0 never said all were posted");
+                    }
+                }
+                while (next[0] <= count) { // the handler started every receive (a request not started has no engine to progress)
+                    e.progress();
+                    if (System.nanoTime() > end) {
+                        throw new IllegalStateException("only " + (next[0] - 1) + " of " + count + " messages within " + BOUND);
+                    }
+                }
+                for (int i = 0; i < count; i++) {
+                    r[i].join(BOUND);
+                    check(in[i], i, size);
+                }
+                System.out.println("ok planned received " + count + " in order; " + e.stats().batchedPulls() + " pulls in "
+                        + e.stats().pullBatches() + " batches");
             }
         }
     }
