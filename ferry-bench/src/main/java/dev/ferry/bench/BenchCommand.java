@@ -29,7 +29,8 @@ public final class BenchCommand {
               --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
               --iterations N       round trips (latency) or messages (bandwidth) per size;
                                    a size moves at most 2 GiB, so large sizes run fewer
-              --warmup N           untimed iterations per size, lasting at least 0.5 s
+              --warmup N           untimed iterations per size, lasting at least 0.5 s and until
+                                   the JIT compiled nothing for 0.25 s (at most 5 s)
                                    (default a tenth of the iterations; 0: no warm-up)
               --window N           sends in flight per bandwidth sample (default 16)
               --format FORMAT      table, csv or json (one object per line)
