@@ -112,6 +112,12 @@ final class Gate {
             return;
         }
         outQueue.add(s);
+        if (s.length > eagerLimit && pullBytes(s) == 0) {
+            // An RTS the target answers with a CTS waits for the next progress pass: the sender
+            // must make progress to send the data anyway, and a burst of them leaves in one packet
+            // (over tcp, one write instead of one per message, and one CTS packet back).
+            return;
+        }
         rails[0].push();
     }
 

@@ -54,7 +54,7 @@ final class WireHeader {
     /** Chunks one CTS may carry: every rail's share, each cut to the rail's maximum packet. */
     static final int MAX_CTS_CHUNKS = 64;
     /** DATA entries one packet may carry: raw chunks announced together, posted back to back. */
-    static final int MAX_DATA_ENTRIES = 8;
+    static final int MAX_DATA_ENTRIES = 16;
 
     static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
     static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);

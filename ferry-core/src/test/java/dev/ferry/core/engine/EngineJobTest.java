@@ -81,6 +81,13 @@ class EngineJobTest {
     }
 
     @Test
+    void aBurstOfRtsLeavesInOnePacketAndItsCtsComeBackInOne() throws Exception {
+        Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", "self,tcp"), "rts-burst");
+        assertEquals("ok rts-burst sent 16; 16 entries in 1 aggregated packets; 16 chunks in 1 DATA packets", okLine(r, "ok rts-burst sent"), r.toString());
+        assertEquals("ok rts-burst received 16; 16 entries in 1 aggregated packets", okLine(r, "ok rts-burst received"), r.toString());
+    }
+
+    @Test
     void unexpectedRendezvousAreReceivedInAnyOrder() throws Exception {
         for (String drivers : List.of("self,shm", "self,tcp", "self,ucx")) {
             // ucx over shared memory: pulled by UCX's tagged rendezvous, prefixes by gets, drops by an empty receive

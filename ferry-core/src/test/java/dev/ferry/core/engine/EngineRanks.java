@@ -48,6 +48,7 @@ public final class EngineRanks {
             case "burst" -> burst();
             case "unexpected" -> unexpected();
             case "planned" -> planned();
+            case "rts-burst" -> rtsBurst();
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
@@ -356,6 +357,57 @@ public final class EngineRanks {
                 }
                 System.out.println("ok planned received " + count + " in order; " + e.stats().batchedPulls() + " pulls in "
                         + e.stats().pullBatches() + " batches");
+            }
+        }
+    }
+
+    /**
+     * Rank 0 sends 16 rendezvous messages of 64 KiB in a row (ordinary memory over tcp: RTS and
+     * CTS), then waits: the RTS leave in one packet at its first progress pass, the CTS come back
+     * in one, and one DATA packet announces the 16 chunks.
+     */
+    private static void rtsBurst() {
+        int count = 16;
+        long size = 65536;
+        MemorySegment[] in = new MemorySegment[count];
+        RecvRequest[] r = new RecvRequest[count];
+        int[] next = new int[1];
+        MessageHandler h = m -> {
+            int i = next[0]++;
+            m.receive(in[i], r[i]);
+        };
+        try (Engine e = Engine.init(h)) {
+            for (int i = 0; i < count; i++) {
+                in[i] = Arena.ofAuto().allocate(size, 4096);
+                r[i] = new RecvRequest();
+            }
+            if (e.rank() == 0) {
+                SendRequest[] s = new SendRequest[count];
+                for (int i = 0; i < count; i++) {
+                    MemorySegment m = Arena.ofAuto().allocate(size, 4096);
+                    fill(m, i, size);
+                    e.send((s[i] = new SendRequest()).to(1, i, m));
+                }
+                for (SendRequest x : s) {
+                    x.join(BOUND);
+                }
+                System.out.println("ok rts-burst sent " + count + "; " + e.stats().aggregatedMessages() + " entries in "
+                        + e.stats().aggregatedPackets() + " aggregated packets; " + e.stats().chunksAnnounced() + " chunks in "
+                        + e.stats().dataPackets() + " DATA packets");
+            } else if (e.rank() == 1) {
+                long end = System.nanoTime() + BOUND.toNanos();
+                while (next[0] < count) {
+                    e.progress();
+                    if (System.nanoTime() > end) {
+                        throw new IllegalStateException("only " + next[0] + " of " + count + " messages within " + BOUND);
+                    }
+                }
+                for (int i = 0; i < count; i++) {
+                    r[i].join(BOUND);
+                    check(in[i], i, size);
+                }
+                System.out.println("ok rts-burst received " + count + "; " + e.stats().aggregatedMessages() + " entries in "
+                        + e.stats().aggregatedPackets() + " aggregated packets");
             }
         }
     }
