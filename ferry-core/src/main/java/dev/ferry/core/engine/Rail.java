@@ -575,23 +575,24 @@ final class Rail {
      * while they do too, then runs the pulls ({@link #plannedReq}); true when a packet came.
      */
     boolean pollRecv() {
-        if (pullScratch == null) {
-            return pollOne();
-        }
-        planning = true;
-        boolean got;
-        try {
-            got = pollOne();
-            while (plannedCount > 0 && plannedCount < PLANNED_PULLS && gate.state == Gate.OPEN && pollOne()) {
+        boolean got = pollOne();
+        if (plannedCount > 0) {
+            while (plannedCount < PLANNED_PULLS && gate.state == Gate.OPEN && pollOne()) {
                 // parse on while the packets are RTS to pull: their bookkeeping together, before the copies
             }
-        } finally {
-            planning = false;
-        }
-        if (plannedCount > 0) {
             runPlanned();
         }
         return got;
+    }
+
+    /** Hands a packet to the gate's parser; the pulls its handlers ask for are planned (where the driver pulls). */
+    private void parse(MemorySegment p, long length) {
+        planning = pullScratch != null; // set only when a packet came: an empty poll stays as cheap as before
+        try {
+            gate.parse(this, p, length);
+        } finally {
+            planning = false;
+        }
     }
 
     /** Receives and handles at most one packet; true when one was. */
@@ -637,7 +638,7 @@ final class Rail {
             s = i.recvPoll(recvPkt);
             if (s == Status.DONE) {
                 try {
-                    gate.parse(this, recvPkt.buffer(), recvPkt.length());
+                    parse(recvPkt.buffer(), recvPkt.length());
                 } finally {
                     Status r = i.recvBufRelease(recvPkt);
                     if (r != Status.DONE && r != Status.CLOSED) {
@@ -681,7 +682,7 @@ final class Rail {
             gate.fail(s, "receiving on " + ec.name() + " answered " + s);
             return false;
         }
-        gate.parse(this, recvBuf, recvPkt.length());
+        parse(recvBuf, recvPkt.length());
         return true;
     }
 
