@@ -83,23 +83,9 @@ final class Rail {
      * instead was a new segment object on every pull, which cost more than the copy (drivers read
      * pull data during {@code pullPost} only). Null on a driver that has none.
      */
-    private final MemorySegment pullScratch;
-    /**
-     * Pulls planned while parsing, run once the packets waiting are parsed ({@link #pollRecv}):
-     * a stream of rendezvous has the bookkeeping of several messages done together, then their
-     * copies back to back. A copy of 64 KiB sweeps the first-level cache; planned one by one, each
-     * message's bookkeeping after it found the engine's state evicted (engine-bandwidth shm 64 KiB
-     * arena: some 70 ns per message above the driver's own path, where 8 KiB copies showed none).
-     * Each entry keeps its pull data in its own slice of {@link #pullScratch}.
-     */
-    private static final int PLANNED_PULLS = 16;
-    private final RecvRequest[] plannedReq = new RecvRequest[PLANNED_PULLS];
-    private final long[] plannedAccepted = new long[PLANNED_PULLS];
-    /** Each planned pull's pull data, and one more for a pull run at once. */
-    private final MemorySegment[] plannedData = new MemorySegment[PLANNED_PULLS + 1];
-    private int plannedCount;
-    /** True while {@link #pollRecv} parses: pulls asked for then are planned, not run at once. */
-    private boolean planning;
+    /** The pulls planned while parsing ({@link PullPlan}); null on a driver without pull. */
+    private final PullPlan plan;
+    private final PullPlan.Puller puller = this::pullNow; // made once: the plan runs on every burst
 
     Rail(Gate gate, int index, EngineContext ec, int packetLimit) {
         this.gate = gate;
@@ -115,10 +101,7 @@ final class Rail {
         this.recvBuf = a.allocate(packetLimit, 64);
         this.recvLayout = new PrefixLayout(recvBuf).length(packetLimit);
         this.pullTakes = ec.caps().pullDataSize();
-        this.pullScratch = pullTakes > 0 ? a.allocate((long) pullTakes * (PLANNED_PULLS + 1), 64) : null;
-        for (int i = 0; pullScratch != null && i <= PLANNED_PULLS; i++) {
-            plannedData[i] = pullScratch.asSlice((long) i * pullTakes, pullTakes);
-        }
+        this.plan = pullTakes > 0 ? new PullPlan(pullTakes) : null;
         this.packed = new SendRequest[packetLimit / WireHeader.IMMEDIATE_HEADER + 1];
         for (int i = 0; i < RAW_IN_FLIGHT; i++) {
             rawPkts[i] = new Packet();
@@ -439,31 +422,20 @@ final class Rail {
      * with the sender's pull data: {@code bytes} at {@code offset} of {@code base}.
      */
     void pull(RecvRequest r, long accepted, MemorySegment base, long offset, int bytes) {
-        if (planning) {
-            if (plannedCount == PLANNED_PULLS) {
+        if (plan.planning) {
+            if (plan.full()) {
                 runPlanned(); // a packet with more RTS than a plan holds: in order all the same
             }
-            int k = plannedCount++;
-            plannedReq[k] = r;
-            plannedAccepted[k] = accepted;
-            // the parser checked bytes against the rail's pull data size; the packet goes back to the driver after parsing
-            MemorySegment.copy(base, offset, plannedData[k], 0, bytes);
+            plan.add(r, accepted, base, offset, bytes); // the parser checked bytes against the rail's pull data size
             return;
         }
-        MemorySegment now = plannedData[PLANNED_PULLS]; // a slice of its own: no planned entry is overwritten
-        MemorySegment.copy(base, offset, now, 0, bytes);
-        pullNow(r, accepted, now);
+        pullNow(r, accepted, plan.now(base, offset, bytes));
     }
 
     /** Runs the pulls planned while parsing, in order; the first failure fails the gate, which fails the rest. */
     private void runPlanned() {
-        gate.engine.stats.pullBatch(plannedCount);
-        for (int k = 0; k < plannedCount; k++) { // a failure drains the rest and ends the loop (plannedCount 0)
-            RecvRequest r = plannedReq[k];
-            plannedReq[k] = null;
-            pullNow(r, plannedAccepted[k], plannedData[k]);
-        }
-        plannedCount = 0;
+        gate.engine.stats.pullBatch(plan.count());
+        plan.run(puller);
     }
 
     private void pullNow(RecvRequest r, long accepted, MemorySegment pullData) {
@@ -541,13 +513,9 @@ final class Rail {
         while ((r = pulling.poll()) != null) {
             failed.accept(r);
         }
-        for (int k = 0; k < plannedCount; k++) {
-            if (plannedReq[k] != null) { // those before it were pulled (or are failing now)
-                failed.accept(plannedReq[k]);
-                plannedReq[k] = null;
-            }
+        if (plan != null) {
+            plan.drain(failed);
         }
-        plannedCount = 0;
         sendState = SEND_IDLE;
     }
 
@@ -572,12 +540,12 @@ final class Rail {
 
     /**
      * Receives and handles one packet, and, when it asked for pulls, the packets right behind it
-     * while they do too, then runs the pulls ({@link #plannedReq}); true when a packet came.
+     * while they do too, then runs the pulls ({@link PullPlan}); true when a packet came.
      */
     boolean pollRecv() {
         boolean got = pollOne();
-        if (plannedCount > 0) {
-            while (plannedCount < PLANNED_PULLS && gate.state == Gate.OPEN && pollOne()) {
+        if (plan != null && plan.count() > 0) {
+            while (!plan.full() && gate.state == Gate.OPEN && pollOne()) {
                 // parse on while the packets are RTS to pull: their bookkeeping together, before the copies
             }
             runPlanned();
@@ -587,11 +555,15 @@ final class Rail {
 
     /** Hands a packet to the gate's parser; the pulls its handlers ask for are planned (where the driver pulls). */
     private void parse(MemorySegment p, long length) {
-        planning = pullScratch != null; // set only when a packet came: an empty poll stays as cheap as before
+        if (plan == null) {
+            gate.parse(this, p, length);
+            return;
+        }
+        plan.planning = true; // set only when a packet came: an empty poll stays as cheap as before
         try {
             gate.parse(this, p, length);
         } finally {
-            planning = false;
+            plan.planning = false;
         }
     }
 

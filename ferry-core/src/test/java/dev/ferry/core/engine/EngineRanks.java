@@ -345,16 +345,7 @@ public final class EngineRanks {
                         throw new IllegalStateException("rank 0 never said all were posted");
                     }
                 }
-                while (next[0] <= count) { // the handler started every receive (a request not started has no engine to progress)
-                    e.progress();
-                    if (System.nanoTime() > end) {
-                        throw new IllegalStateException("only " + (next[0] - 1) + " of " + count + " messages within " + BOUND);
-                    }
-                }
-                for (int i = 0; i < count; i++) {
-                    r[i].join(BOUND);
-                    check(in[i], i, size);
-                }
+                receiveAll(e, next, 1 + count, r, in, size, end); // the opening message, then the rest
                 System.out.println("ok planned received " + count + " in order; " + e.stats().batchedPulls() + " pulls in "
                         + e.stats().pullBatches() + " batches");
             }
@@ -395,20 +386,28 @@ public final class EngineRanks {
                         + e.stats().aggregatedPackets() + " aggregated packets; " + e.stats().chunksAnnounced() + " chunks in "
                         + e.stats().dataPackets() + " DATA packets");
             } else if (e.rank() == 1) {
-                long end = System.nanoTime() + BOUND.toNanos();
-                while (next[0] < count) {
-                    e.progress();
-                    if (System.nanoTime() > end) {
-                        throw new IllegalStateException("only " + next[0] + " of " + count + " messages within " + BOUND);
-                    }
-                }
-                for (int i = 0; i < count; i++) {
-                    r[i].join(BOUND);
-                    check(in[i], i, size);
-                }
+                receiveAll(e, next, count, r, in, size, System.nanoTime() + BOUND.toNanos());
                 System.out.println("ok rts-burst received " + count + "; " + e.stats().aggregatedMessages() + " entries in "
                         + e.stats().aggregatedPackets() + " aggregated packets");
             }
+        }
+    }
+
+    /**
+     * Makes progress until the handler took {@code handled} messages (counted in {@code next[0]};
+     * a request not yet started has no engine to progress), then waits for the receives {@code r}
+     * and checks each destination (message {@code i} carries pattern {@code i}).
+     */
+    private static void receiveAll(Engine e, int[] next, int handled, RecvRequest[] r, MemorySegment[] in, long size, long end) {
+        while (next[0] < handled) {
+            e.progress();
+            if (System.nanoTime() > end) {
+                throw new IllegalStateException("only " + next[0] + " of " + handled + " messages within " + BOUND);
+            }
+        }
+        for (int i = 0; i < r.length; i++) {
+            r[i].join(BOUND);
+            check(in[i], i, size);
         }
     }
 
