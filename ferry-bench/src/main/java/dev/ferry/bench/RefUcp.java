@@ -67,6 +67,7 @@ final class RefUcp {
     /** Loads libucp and makes a context (the ucx driver's transports) and one worker; throws with the reason when it cannot. */
     private RefUcp() {
         Linker linker = Linker.nativeLinker();
+        keepJvmSignals(linker);
         SymbolLookup ucp;
         try {
             ucp = SymbolLookup.libraryLookup("libucp.so.0", Arena.global());
@@ -95,6 +96,25 @@ final class RefUcp {
         } catch (RuntimeException e) {
             close();
             throw e;
+        }
+    }
+
+    /**
+     * UCX's signal handlers (UCX_ERROR_SIGNALS, installed when libucs loads) take the SIGSEGV the
+     * JVM raises on purpose (implicit null checks) and the JVM dies of it ("SIGSEGV sent by kill"
+     * in a surefire run): set it empty before libucp loads, unless the user set it, as the ucx
+     * driver does. A failure only leaves UCX's default.
+     */
+    private static void keepJvmSignals(Linker linker) {
+        try (Arena a = Arena.ofConfined()) {
+            MethodHandle setenv = linker.downcallHandle(linker.defaultLookup().find("setenv").orElseThrow(),
+                    FunctionDescriptor.of(ValueLayout.JAVA_INT, A, A, ValueLayout.JAVA_INT));
+            int rc = (int) setenv.invokeExact(a.allocateFrom("UCX_ERROR_SIGNALS"), a.allocateFrom(""), 0);
+            if (rc != 0) {
+                throw new IllegalStateException("setenv(UCX_ERROR_SIGNALS) answered " + rc);
+            }
+        } catch (Throwable e) {
+            throw new IllegalStateException("ref-ucp: cannot keep UCX off the JVM's signals: " + e.getMessage(), e);
         }
     }
 
