@@ -298,8 +298,8 @@ public final class EngineRanks {
         java.nio.file.Path signal = java.nio.file.Path.of(System.getenv("FERRY_TEST_SIGNAL"));
         int count = 40;
         long size = 65536;
-        MemorySegment[] in = new MemorySegment[count];
-        RecvRequest[] r = new RecvRequest[count];
+        MemorySegment[] in = buffers(count, size);
+        RecvRequest[] r = requests(count);
         int[] next = new int[1];
         MessageHandler h = m -> {
             int i = next[0]++;
@@ -312,10 +312,6 @@ public final class EngineRanks {
             m.receive(in[i - 1], r[i - 1]);
         };
         try (Engine e = Engine.init(h)) {
-            for (int i = 0; i < count; i++) {
-                in[i] = Arena.ofAuto().allocate(size, 4096);
-                r[i] = new RecvRequest();
-            }
             SendRequest hello = new SendRequest();
             if (e.rank() == 0) {
                 e.send(hello.to(1, -1, Arena.ofAuto().allocate(8)));
@@ -360,18 +356,14 @@ public final class EngineRanks {
     private static void rtsBurst() {
         int count = 16;
         long size = 65536;
-        MemorySegment[] in = new MemorySegment[count];
-        RecvRequest[] r = new RecvRequest[count];
+        MemorySegment[] in = buffers(count, size);
+        RecvRequest[] r = requests(count);
         int[] next = new int[1];
         MessageHandler h = m -> {
             int i = next[0]++;
             m.receive(in[i], r[i]);
         };
         try (Engine e = Engine.init(h)) {
-            for (int i = 0; i < count; i++) {
-                in[i] = Arena.ofAuto().allocate(size, 4096);
-                r[i] = new RecvRequest();
-            }
             if (e.rank() == 0) {
                 SendRequest[] s = new SendRequest[count];
                 for (int i = 0; i < count; i++) {
@@ -391,6 +383,22 @@ public final class EngineRanks {
                         + e.stats().aggregatedPackets() + " aggregated packets");
             }
         }
+    }
+
+    private static MemorySegment[] buffers(int count, long size) {
+        MemorySegment[] b = new MemorySegment[count];
+        for (int i = 0; i < count; i++) {
+            b[i] = Arena.ofAuto().allocate(size, 4096);
+        }
+        return b;
+    }
+
+    private static RecvRequest[] requests(int count) {
+        RecvRequest[] r = new RecvRequest[count];
+        for (int i = 0; i < count; i++) {
+            r[i] = new RecvRequest();
+        }
+        return r;
     }
 
     /**
