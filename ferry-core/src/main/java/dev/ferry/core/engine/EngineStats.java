@@ -41,8 +41,6 @@ public final class EngineStats {
         rendezvousBytes[ec.id()] += bytes;
     }
 
-
-    /** An RTS carried pull data. */
     /** {@code n} pulls planned while parsing ran together (counted from two). */
     void pullBatch(int n) {
         if (n > 1) {
@@ -51,6 +49,7 @@ public final class EngineStats {
         }
     }
 
+    /** An RTS carried pull data. */
     void exposed() {
         exposedRendezvous++;
     }
@@ -123,7 +122,6 @@ public final class EngineStats {
         return i < 0 ? 0 : rendezvousBytes[i];
     }
 
-    /** Bytes of unexpected immediate messages (and announcements) held now, waiting to be received. */
     /** Runs of two or more pulls whose RTS were parsed together before their copies. */
     public long pullBatches() {
         return pullBatches;
@@ -134,6 +132,7 @@ public final class EngineStats {
         return batchedPulls;
     }
 
+    /** Bytes of unexpected immediate messages (and announcements) held now, waiting to be received. */
     public long heldBytes() {
         return heldBytes;
     }

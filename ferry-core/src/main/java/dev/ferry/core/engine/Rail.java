@@ -79,11 +79,10 @@ final class Rail {
     /** Pulls the driver did not finish at once, oldest first. */
     private final ArrayDeque<RecvRequest> pulling = new ArrayDeque<>();
     /**
-     * The pull data of the RTS being pulled, copied out of the packet: a slice of the packet
-     * instead was a new segment object on every pull, which cost more than the copy (drivers read
-     * pull data during {@code pullPost} only). Null on a driver that has none.
+     * The pulls planned while parsing ({@link PullPlan}), which also keeps each RTS's pull data
+     * copied out of the packet (a slice of the packet was a new segment object on every pull;
+     * drivers read pull data during {@code pullPost} only). Null on a driver without pull.
      */
-    /** The pulls planned while parsing ({@link PullPlan}); null on a driver without pull. */
     private final PullPlan plan;
     private final PullPlan.Puller puller = this::pullNow; // made once: the plan runs on every burst
 
@@ -94,13 +93,13 @@ final class Rail {
         this.packetLimit = packetLimit;
         this.bufSend = ec.caps().supportsBufSend() && packetLimit <= ec.caps().maxBufferSize();
         this.bufRecv = ec.caps().supportsBufRecv();
-        this.pullDataSize = gate.engine.rendezvousPull ? ec.caps().pullDataSize() : 0;
         Arena a = Arena.ofAuto();
         this.staging = a.allocate(packetLimit, 64);
         this.stagingLayout = new PrefixLayout(staging);
         this.recvBuf = a.allocate(packetLimit, 64);
         this.recvLayout = new PrefixLayout(recvBuf).length(packetLimit);
         this.pullTakes = ec.caps().pullDataSize();
+        this.pullDataSize = gate.engine.rendezvousPull ? pullTakes : 0;
         this.plan = pullTakes > 0 ? new PullPlan(pullTakes) : null;
         this.packed = new SendRequest[packetLimit / WireHeader.IMMEDIATE_HEADER + 1];
         for (int i = 0; i < RAW_IN_FLIGHT; i++) {
