@@ -315,7 +315,17 @@ public final class EngineRanks {
             SendRequest hello = new SendRequest();
             if (e.rank() == 0) {
                 e.send(hello.to(1, -1, Arena.ofAuto().allocate(8)));
-                hello.join(BOUND); // connected: what follows goes straight into the ring
+                hello.join(BOUND);
+                // Rank 1's answer proves its side attached: the creator of an shm channel may
+                // write into the ring before that, but exposes nothing until it sees the peer
+                // (those sends go by RTS and CTS), and every send below must be exposed.
+                long end = System.nanoTime() + BOUND.toNanos();
+                while (next[0] == 0) {
+                    e.progress();
+                    if (System.nanoTime() > end) {
+                        throw new IllegalStateException("no answer to the opening message within " + BOUND);
+                    }
+                }
                 SendRequest[] s = new SendRequest[count];
                 for (int i = 0; i < count; i++) {
                     MemorySegment m = e.allocate(size); // the shared arena: exposed at once (ordinary memory waits for a probe of process_vm_readv)
@@ -335,6 +345,8 @@ public final class EngineRanks {
                         throw new IllegalStateException("no opening message within " + BOUND);
                     }
                 }
+                e.send(hello.to(0, -1, Arena.ofAuto().allocate(8))); // the answer rank 0 waits for
+                hello.join(BOUND);
                 while (!java.nio.file.Files.exists(signal)) { // no progress meanwhile: the RTS pile up
                     Thread.onSpinWait();
                     if (System.nanoTime() > end) {
