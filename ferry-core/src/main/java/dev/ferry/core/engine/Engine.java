@@ -543,6 +543,11 @@ public final class Engine implements AutoCloseable {
         return (round & 63) == 0 || waitedNanos >= SPIN_NANOS;
     }
 
+    /** Progress passes so far (wrapping): a send can tell whether one ran since an earlier send. */
+    int passes() {
+        return passes;
+    }
+
     private boolean progressOnce() {
         boolean work = false;
         if (commands != null) {

@@ -44,6 +44,8 @@ final class Gate {
     private final Message view;
     /** A packet is being parsed: CTS wait for its end, to leave in one packet. */
     private boolean parsing;
+    /** The engine's progress pass in which the last pull RTS was pushed at once ({@link #send}). */
+    private int rtsPass = -1;
 
     Gate(Engine engine, int rank, String kind, List<EngineContext> contexts, List<DriverUrl> urls, long eagerSetting, long credits) {
         this.engine = engine;
@@ -112,11 +114,23 @@ final class Gate {
             return;
         }
         outQueue.add(s);
-        if (s.length > eagerLimit && pullBytes(s) == 0) {
-            // An RTS the target answers with a CTS waits for the next progress pass: the sender
-            // must make progress to send the data anyway, and a burst of them leaves in one packet
-            // (over tcp, one write instead of one per message, and one CTS packet back).
-            return;
+        if (s.length > eagerLimit) {
+            if (pullBytes(s) == 0) {
+                // An RTS the target answers with a CTS waits for the next progress pass: the sender
+                // must make progress to send the data anyway, and a burst of them leaves in one packet
+                // (over tcp, one write instead of one per message, and one CTS packet back).
+                return;
+            }
+            // An RTS the target pulls leaves at once if it is the first since the last progress
+            // pass, so the target starts copying; the rest of a burst wait for the next pass and
+            // leave in one packet. One at a time, the target took each packet as the sender wrote
+            // it and ran no copy until the burst ended (shm 64 KiB arena: 1.43 against the
+            // driver's 1.35 us per message; with them held, 1.36).
+            int pass = engine.passes();
+            if (pass == rtsPass) {
+                return;
+            }
+            rtsPass = pass;
         }
         rails[0].push();
     }

@@ -83,8 +83,17 @@ class EngineJobTest {
     @Test
     void aBurstOfRtsLeavesInOnePacketAndItsCtsComeBackInOne() throws Exception {
         Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", "self,tcp"), "rts-burst");
-        assertEquals("ok rts-burst sent 16; 16 entries in 1 aggregated packets; 16 chunks in 1 DATA packets", okLine(r, "ok rts-burst sent"), r.toString());
+        assertEquals("ok rts-burst sent 16; 16 entries in 1 aggregated packets; 16 chunks in 1 DATA packets; 0 exposed", okLine(r, "ok rts-burst sent"), r.toString());
         assertEquals("ok rts-burst received 16; 16 entries in 1 aggregated packets", okLine(r, "ok rts-burst received"), r.toString());
+    }
+
+    @Test
+    void aBurstOfPulledRtsLeavesAsTheFirstAloneThenTheRestInOnePacket() throws Exception {
+        Jobs.Result r = passed(2, Map.of("FERRY_DRIVERS", "self,shm"), "rts-burst");
+        // the first at once (the target starts pulling), the other 15 at the first progress pass
+        assertEquals("ok rts-burst sent 16; 15 entries in 1 aggregated packets; 0 chunks in 0 DATA packets; 16 exposed",
+                okLine(r, "ok rts-burst sent"), r.toString());
+        assertTrue(r.okLines().contains("ok rts-burst received 16; 0 entries in 0 aggregated packets"), r.toString());
     }
 
     @Test
