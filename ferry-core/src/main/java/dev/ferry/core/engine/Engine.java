@@ -401,7 +401,12 @@ public final class Engine implements AutoCloseable {
     }
 
 
-    /** Starts a send; it completes when its data has left (immediate) or was moved (rendezvous). */
+    /**
+     * Starts a send; it completes when its data has left (immediate) or was moved (rendezvous). A
+     * rendezvous the target pulls is announced at once when it is the first to its peer since the
+     * last progress pass; those sent after it, before the next pass, are announced together at
+     * that pass, in one packet (a burst costs the target one packet to parse, not one each).
+     */
     public void send(SendRequest s) {
         checkRank(s.peer);
         if (closed) {
