@@ -19,7 +19,6 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.locks.LockSupport;
@@ -109,7 +108,7 @@ public final class Engine implements AutoCloseable {
         this.eagerSetting = EngineSettings.eagerLimit();
         this.creditLimit = EngineSettings.credits();
         boolean thread = EngineSettings.progressThread();
-        Map<String, Integer> railCounts = railCounts(EngineSettings.RAILS.value());
+        Map<String, Integer> railCounts = EngineSettings.railCounts(EngineSettings.RAILS.value());
         this.wire = WireUp.exchange(boot, drivers, railCounts);
         this.rank = wire.rank();
         this.size = wire.size();
@@ -168,28 +167,6 @@ public final class Engine implements AutoCloseable {
             }
         }
         return false;
-    }
-
-    /** FERRY_RAILS: {@code NAME:COUNT,...}. */
-    static Map<String, Integer> railCounts(String spec) {
-        Map<String, Integer> m = new LinkedHashMap<>();
-        if (spec == null || spec.isBlank()) {
-            return m;
-        }
-        for (String item : spec.split(",")) {
-            String[] kv = item.strip().split(":");
-            int n;
-            try {
-                n = kv.length == 2 ? Integer.parseInt(kv[1].strip()) : -1;
-            } catch (NumberFormatException e) {
-                n = -1;
-            }
-            if (n < 1 || n > 16 || !kv[0].strip().matches("[a-z][a-z0-9-]*")) {
-                throw new IllegalArgumentException(EngineSettings.RAILS.name() + ": '" + item.strip() + "' is not NAME:COUNT with COUNT 1..16 (in '" + spec + "')");
-            }
-            m.put(kv[0].strip(), n);
-        }
-        return m;
     }
 
     /** Which contexts reach {@code peer}, by locality (seed 001: local overrides remote). */
@@ -723,39 +700,9 @@ public final class Engine implements AutoCloseable {
 
     /** The rails and protocols for each kind of peer of this rank (FERRY_INFO=1, {@code ferry info} in a job). */
     public String describe() {
-        StringBuilder b = new StringBuilder();
-        b.append("ferry: rank ").append(rank).append(" of ").append(size).append(" on node ").append(wire.node(rank))
-                .append("; contexts ").append(contexts.stream().map(EngineContext::name).toList())
-                .append("; progress ").append(progressThread == null ? "caller" : "thread").append('\n');
-        Map<String, Gate> byKind = new LinkedHashMap<>();
-        for (Gate g : gates) {
-            byKind.putIfAbsent(g.kind, g);
-        }
-        for (Map.Entry<String, Gate> e : byKind.entrySet()) {
-            Gate g = e.getValue();
-            long peers = java.util.Arrays.stream(gates).filter(x -> x.kind.equals(e.getKey())).count();
-            b.append(String.format("  %-9s (%d peer%s): ", e.getKey(), peers, peers == 1 ? "" : "s"));
-            if (g.rails.length == 0) {
-                b.append("unreachable: no selected driver\n");
-                continue;
-            }
-            b.append("rails ");
-            for (Rail r : g.rails) {
-                b.append(r.index == 0 ? "" : ", ").append(r.ec.name());
-            }
-            b.append('\n');
-            b.append(String.format("      0 .. %d B: immediate (in the packet; queued messages aggregated; %d B of credits per peer)%n",
-                    g.eagerLimit, creditLimit));
-            if (g.rails[0].pullDataSize > 0) {
-                b.append(String.format("      > %d B: rendezvous by pull (the RTS carries %s's pull data; the target places it and pulls it at once: %s)%n",
-                        g.eagerLimit, g.rails[0].ec.driver(), g.rails[0].ec.description()));
-            }
-            b.append(String.format("      > %d B%s: rendezvous (RTS; the target places it and sends CTS; raw chunks moved by %s)%n",
-                    g.eagerLimit, g.rails[0].pullDataSize > 0 ? " that cannot be pulled" : "", g.rails[0].ec.driver() + ": " + g.rails[0].ec.description()));
-            if (g.rails.length > 1) {
-                b.append(String.format("      >= %d B: split over %d rails by bandwidth%n", multirailMin, g.rails.length));
-            }
-        }
-        return b.toString();
+        return "ferry: rank " + rank + " of " + size + " on node " + wire.node(rank)
+                + "; contexts " + contexts.stream().map(EngineContext::name).toList()
+                + "; progress " + (progressThread == null ? "caller" : "thread") + '\n'
+                + ProtocolInfo.byKindOfPeer(gates, creditLimit, multirailMin);
     }
 }

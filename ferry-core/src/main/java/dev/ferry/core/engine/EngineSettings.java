@@ -2,7 +2,9 @@ package dev.ferry.core.engine;
 
 import dev.ferry.spi.Setting;
 
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The engine's settings ({@code FERRY_X} in the environment or {@code ferry.x} as a system
@@ -100,5 +102,27 @@ public final class EngineSettings {
             throw new IllegalArgumentException(s.name() + " must be between " + min + " and " + max + " bytes, not " + v);
         }
         return n;
+    }
+
+    /** FERRY_RAILS: {@code NAME:COUNT,...}. */
+    static Map<String, Integer> railCounts(String spec) {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        if (spec == null || spec.isBlank()) {
+            return m;
+        }
+        for (String item : spec.split(",")) {
+            String[] kv = item.strip().split(":");
+            int n;
+            try {
+                n = kv.length == 2 ? Integer.parseInt(kv[1].strip()) : -1;
+            } catch (NumberFormatException e) {
+                n = -1;
+            }
+            if (n < 1 || n > 16 || !kv[0].strip().matches("[a-z][a-z0-9-]*")) {
+                throw new IllegalArgumentException(RAILS.name() + ": '" + item.strip() + "' is not NAME:COUNT with COUNT 1..16 (in '" + spec + "')");
+            }
+            m.put(kv[0].strip(), n);
+        }
+        return m;
     }
 }

@@ -11,12 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class EngineSettingsTest {
     @Test
     void railCountsParseAndRefuseNonsense() {
-        assertEquals(Map.of(), Engine.railCounts(null));
-        assertEquals(Map.of("tcp", 2, "shm", 1), Engine.railCounts("tcp:2, shm:1"));
-        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Engine.railCounts("tcp"));
+        assertEquals(Map.of(), EngineSettings.railCounts(null));
+        assertEquals(Map.of("tcp", 2, "shm", 1), EngineSettings.railCounts("tcp:2, shm:1"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EngineSettings.railCounts("tcp"));
         assertTrue(e.getMessage().contains("FERRY_RAILS") && e.getMessage().contains("'tcp'"), e.getMessage());
-        assertThrows(IllegalArgumentException.class, () -> Engine.railCounts("tcp:0"));
-        assertThrows(IllegalArgumentException.class, () -> Engine.railCounts("TCP:2"));
+        assertThrows(IllegalArgumentException.class, () -> EngineSettings.railCounts("tcp:0"));
+        assertThrows(IllegalArgumentException.class, () -> EngineSettings.railCounts("TCP:2"));
     }
 
     @Test
