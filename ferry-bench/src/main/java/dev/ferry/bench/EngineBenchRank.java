@@ -25,6 +25,8 @@ public final class EngineBenchRank {
     private final MemorySegment out;
     private final MemorySegment in;
     private final RecvRequest[] recvs;
+    /** {@code recvs.length - 1} when that length is a power of two, else -1 ({@link #slot}). */
+    private final int slotMask;
     /** Written by the handler, which runs in this thread (caller progress). */
     private int received;
     private MemorySegment inView;
@@ -34,6 +36,7 @@ public final class EngineBenchRank {
 
     private EngineBenchRank(long max, int window, boolean arena) {
         recvs = new RecvRequest[window];
+        slotMask = (window & (window - 1)) == 0 ? window - 1 : -1;
         headers = new long[window];
         sends = new SendRequest[window];
         for (int i = 0; i < window; i++) {
@@ -58,12 +61,12 @@ public final class EngineBenchRank {
     }
 
     /**
-     * Where message {@code k} is received: with one request (latency) always 0, with a power of two
-     * a mask; no division on a path a message waits for (an integer division is 10-25 cycles).
+     * Where message {@code k} is received: a mask when the window is a power of two (one request,
+     * latency, included: mask 0); no division on a path a message waits for (an integer division
+     * is 10-25 cycles).
      */
     private int slot(int k) {
-        int w = recvs.length;
-        return w == 1 ? 0 : (w & (w - 1)) == 0 ? k & (w - 1) : k % w;
+        return slotMask >= 0 ? k & slotMask : k % recvs.length;
     }
 
     /** Waits (making progress) for {@code n} messages received in full since the last reset. */
