@@ -12,8 +12,9 @@ import java.lang.invoke.MethodHandle;
 /**
  * The system calls the shm driver needs, through FFM downcalls into libc: futex (sleeping and
  * waking on a word of shared memory), process_vm_readv (reading another process's memory: the
- * single copy), and kill(pid, 0) (is the peer alive). Each failing call leaves its errno in the
- * caller's capture segment.
+ * single copy), kill(pid, 0) (is the peer alive), and open / close (a file of /dev/shm opened
+ * without following links nor blocking, so that it can be checked before it is trusted). Each
+ * failing call leaves its errno in the caller's capture segment.
  */
 final class Native {
     static final int EPERM = 1;
@@ -23,6 +24,8 @@ final class Native {
     static final int EAGAIN = 11;
     static final int ETIMEDOUT = 110;
     static final int ENOSYS = 38;
+    static final int ENOENT = 2;
+    static final int ELOOP = 40;
     /** struct iovec: void *iov_base; size_t iov_len. */
     static final long IOVEC_BYTES = 16;
     static final int IOV_MAX = 1024;
@@ -33,6 +36,12 @@ final class Native {
         case "amd64", "x86_64" -> 202;
         case "aarch64" -> 98;
         default -> -1;
+    };
+
+    private static final int O_RDONLY = 0, O_RDWR = 2, O_NONBLOCK = 0x800, O_CLOEXEC = 0x80000;
+    private static final int O_NOFOLLOW = switch (System.getProperty("os.arch")) {
+        case "aarch64" -> 0x8000;
+        default -> 0x20000; // x86-64 (and the generic value of most others)
     };
 
     private static final Linker LINKER = Linker.nativeLinker();
@@ -50,6 +59,11 @@ final class Native {
                     ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), ERRNO);
     private static final MethodHandle KILL = LINKER.downcallHandle(LIBC.find("kill").orElseThrow(),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT), ERRNO);
+
+    private static final MethodHandle OPEN = LINKER.downcallHandle(LIBC.find("open").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_INT), ERRNO);
+    private static final MethodHandle CLOSE = LINKER.downcallHandle(LIBC.find("close").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_INT));
 
     private Native() {
     }
@@ -108,6 +122,29 @@ final class Native {
             return r == 0 || errno(capture) != ESRCH;
         } catch (Throwable t) {
             throw new IllegalStateException("kill(pid, 0) failed", t);
+        }
+    }
+
+    /**
+     * open(2) with O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC: a symbolic link is refused (ELOOP) and a
+     * FIFO or device opens without waiting for a writer. Returns the descriptor, or -errno.
+     */
+    static int openNoFollow(String path, boolean write) {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment capture = errnoCapture(a);
+            int flags = (write ? O_RDWR : O_RDONLY) | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC;
+            int fd = (int) OPEN.invokeExact(capture, a.allocateFrom(path), flags);
+            return fd >= 0 ? fd : -errno(capture);
+        } catch (Throwable t) {
+            throw new IllegalStateException("open failed", t);
+        }
+    }
+
+    static void close(int fd) {
+        try {
+            int ignored = (int) CLOSE.invokeExact(fd);
+        } catch (Throwable t) {
+            throw new IllegalStateException("close failed", t);
         }
     }
 }

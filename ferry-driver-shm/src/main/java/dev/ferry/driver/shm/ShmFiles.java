@@ -47,12 +47,72 @@ final class ShmFiles {
         }
     }
 
-    /** Maps an existing file whole; null when it does not exist (yet). */
+    /**
+     * Maps an existing file whole; null when it does not exist (yet). Only a file this driver could
+     * have made is opened: {@link #openOwn}.
+     */
     static MemorySegment open(Path file, Arena arena) throws IOException {
-        try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
-            return ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), arena);
-        } catch (NoSuchFileException e) {
-            return null;
+        try (FileChannel ch = openOwn(file, true)) {
+            return ch == null ? null : ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), arena);
+        }
+    }
+
+    /**
+     * Opens a file of /dev/shm only if it is what this driver makes: a regular file owned by this
+     * user with mode 0600. /dev/shm is world-writable, so anybody may have put a FIFO (whose open
+     * would block), a symbolic link (to a file of this user's) or a file of their own under a
+     * Ferry name. The name is opened without following a link and without blocking, the open file
+     * itself is checked, and only then opened for use (through /proc/self/fd: the same inode).
+     *
+     * @return the channel, or null when no such file exists
+     * @throws IOException naming what is wrong with the file when it is not to be trusted
+     */
+    static FileChannel openOwn(Path file, boolean write) throws IOException {
+        int fd = Native.openNoFollow(file.toString(), write);
+        if (fd < 0) {
+            if (-fd == Native.ENOENT) {
+                return null;
+            }
+            throw new IOException(file + (-fd == Native.ELOOP ? " is a symbolic link" : ": open failed with errno " + -fd) + "; not trusted");
+        }
+        try {
+            Path opened = Path.of("/proc/self/fd", Integer.toString(fd));
+            String bad = untrusted(Files.readAttributes(opened, "unix:uid,mode"));
+            if (bad != null) {
+                throw new IOException(file + " " + bad + "; not trusted");
+            }
+            return write ? FileChannel.open(opened, StandardOpenOption.READ, StandardOpenOption.WRITE)
+                    : FileChannel.open(opened, StandardOpenOption.READ);
+        } finally {
+            Native.close(fd);
+        }
+    }
+
+    /** Null when attributes {@code unix:uid,mode} are those of a file this driver makes, else what differs. */
+    static String untrusted(java.util.Map<String, Object> attrs) {
+        int mode = (Integer) attrs.get("mode");
+        int uid = (Integer) attrs.get("uid");
+        if ((mode & S_IFMT) != S_IFREG) {
+            return "is not a regular file (type 0" + Integer.toOctalString(mode & S_IFMT) + ")";
+        }
+        if (uid != UID) {
+            return "is owned by uid " + uid + ", not by this user (" + UID + ")";
+        }
+        if ((mode & 07777) != 0600) {
+            return "has mode 0" + Integer.toOctalString(mode & 07777) + ", not 0600";
+        }
+        return null;
+    }
+
+    private static final int S_IFMT = 0170000, S_IFREG = 0100000;
+    /** This process's effective uid: the owner of /proc/self. */
+    private static final int UID = uid();
+
+    private static int uid() {
+        try {
+            return (Integer) Files.getAttribute(Path.of("/proc/self"), "unix:uid");
+        } catch (IOException | UnsupportedOperationException e) {
+            return -1; // no file is then trusted
         }
     }
 
@@ -78,6 +138,26 @@ final class ShmFiles {
     /** Alive and the same process as when recorded (not a reused pid). */
     static boolean processAlive(long pid, long start) {
         return pid > 0 && startTime(pid) == start;
+    }
+
+    /**
+     * Whether the process recorded as ({@code pid}, {@code start}) is provably gone: /proc shows no
+     * such pid, or a process of that pid that started at another time (the pid was reused). When
+     * /proc cannot tell (not mounted, not readable, a garbled record), it is not.
+     */
+    static boolean provablyGone(long pid, long start) {
+        if (pid <= 0 || pid > Integer.MAX_VALUE || start < 0 || !Files.isReadable(Path.of("/proc/self/stat"))) {
+            return false;
+        }
+        try {
+            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(after[19]) != start;
+        } catch (NoSuchFileException e) {
+            return true;
+        } catch (IOException | RuntimeException e) {
+            return false;
+        }
     }
 
     /** Writes the common header; {@code ready} last. */
@@ -118,8 +198,10 @@ final class ShmFiles {
     }
 
     /**
-     * Removes every Ferry file in /dev/shm whose owners are all gone: what crashed processes left
-     * behind. Files being created (not ready yet) and files of live processes are left alone.
+     * Removes every Ferry file in /dev/shm whose owners are all provably gone: what crashed
+     * processes left behind. Files being created (not ready yet), files of live processes, and
+     * files this driver would not open ({@link #openOwn}: not regular, not this user's, not 0600)
+     * are left alone.
      *
      * @return how many files were removed
      */
@@ -132,12 +214,13 @@ final class ShmFiles {
             ByteBuffer h = ByteBuffer.allocate((int) ShmLayout.HEADER_BYTES).order(ByteOrder.nativeOrder());
             for (Path f : s) {
                 h.clear();
-                try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-                    if (ch.read(h, 0) < ShmLayout.HEADER_BYTES) {
+                try (FileChannel ch = openOwn(f, false)) {
+                    if (ch == null || ch.read(h, 0) < ShmLayout.HEADER_BYTES) {
                         continue;
                     }
                 } catch (IOException e) {
-                    continue; // gone meanwhile, or not ours to read
+                    LOG.log(System.Logger.Level.DEBUG, "shm: left alone: {0}", e.getMessage());
+                    continue; // gone meanwhile, or not ours to trust
                 }
                 if (h.getLong((int) ShmLayout.MAGIC_OFFSET) != ShmLayout.MAGIC || h.getInt((int) ShmLayout.READY_OFFSET) != 1) {
                     continue;
@@ -146,8 +229,8 @@ final class ShmFiles {
                 long start1 = h.getLong((int) ShmLayout.OWNER_START_OFFSET);
                 long pid2 = h.getLong((int) ShmLayout.OWNER2_PID_OFFSET);
                 long start2 = h.getLong((int) ShmLayout.OWNER2_START_OFFSET);
-                boolean anyAlive = processAlive(pid1, start1) || (pid2 != 0 && processAlive(pid2, start2));
-                if (!anyAlive) {
+                boolean allGone = provablyGone(pid1, start1) && (pid2 == 0 || provablyGone(pid2, start2));
+                if (allGone) {
                     try {
                         if (Files.deleteIfExists(f)) {
                             removed++;
