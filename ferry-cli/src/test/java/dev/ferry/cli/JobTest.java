@@ -89,17 +89,40 @@ class JobTest {
         return Path.of(TestRanks.class.getProtectionDomain().getCodeSource().getLocation().getPath()).toString();
     }
 
-    /** Nothing of the job is left: every rank process gone, no /dev/shm/ferry-JOB* file. */
+    /**
+     * Nothing of the job is left: every rank process gone, no file in /dev/shm whose name holds the
+     * job's random part (whatever a driver made of the rest of the id), no JVM performance file of a rank.
+     */
     private static void nothingLeft(List<Long> pids, String job) throws IOException {
         for (long pid : pids) {
             assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "rank process " + pid + " is still alive");
+            Path perf = Path.of("/tmp", "hsperfdata_" + System.getProperty("user.name"), Long.toString(pid));
+            assertFalse(Files.exists(perf), "left: " + perf);
         }
+        assertTrue(shmFilesOf(job).isEmpty(), "left in /dev/shm: " + shmFilesOf(job));
+    }
+
+    /** The job's files in /dev/shm: names holding the random part of its id. */
+    private static List<Path> shmFilesOf(String job) throws IOException {
         assertNotNull(job);
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(Path.of("/dev/shm"), "ferry-" + job + "*")) {
-            List<Path> left = new ArrayList<>();
-            s.forEach(left::add);
-            assertTrue(left.isEmpty(), "left in /dev/shm: " + left);
+        String random = job.substring(Math.max(job.lastIndexOf('-'), job.lastIndexOf('_')) + 1);
+        assertTrue(random.length() >= 8, "job id " + job);
+        List<Path> found = new ArrayList<>();
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(Path.of("/dev/shm"), "ferry-*" + random + "*")) {
+            s.forEach(found::add);
         }
+        return found;
+    }
+
+    /**
+     * The ranks' pids once each has made its shm segment; some segments are there then (so that a
+     * test of cleaning up is not vacuous; a rank that died early may have had its own reclaimed by
+     * a rank that started after it).
+     */
+    private static List<Long> ranksWithSegments(Launcher l, int n, String[] job) throws Exception {
+        List<Long> pids = l.pids(n, job);
+        assertFalse(shmFilesOf(job[0]).isEmpty(), "no segment of the job while it runs");
+        return pids;
     }
 
     @Test
@@ -137,9 +160,20 @@ class JobTest {
     void anAbortEndsTheJobWithItsCode() throws Exception {
         Launcher l = new Launcher("run", "-n", "4", "--grace", "1", "-cp", testClasses(), TestRanks.class.getName(), "abort");
         String[] job = new String[1];
-        List<Long> pids = l.pids(4, job);
+        List<Long> pids = ranksWithSegments(l, 4, job);
         assertEquals(7, l.exit(), "stderr: " + l.err);
         assertTrue(l.err.stream().anyMatch(s -> s.contains("rank 1 aborted the job with code 7")), l.err.toString());
+        nothingLeft(pids, job[0]);
+    }
+
+    @Test
+    void aRankThatThrowsEndsTheJobNamingTheException() throws Exception {
+        Launcher l = new Launcher("run", "-n", "3", "--grace", "1", "-cp", testClasses(), TestRanks.class.getName(), "throw");
+        String[] job = new String[1];
+        List<Long> pids = ranksWithSegments(l, 3, job);
+        assertEquals(1, l.exit(), "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.contains("rank 1 exited with status 1")
+                && s.contains("java.lang.IllegalStateException: rank 1 failed on purpose")), l.err.toString());
         nothingLeft(pids, job[0]);
     }
 
@@ -147,7 +181,7 @@ class JobTest {
     void aRankKilledBySigkillEndsTheJob() throws Exception {
         Launcher l = new Launcher("run", "-n", "4", "--grace", "1", "-cp", testClasses(), TestRanks.class.getName(), "die");
         String[] job = new String[1];
-        List<Long> pids = l.pids(4, job);
+        List<Long> pids = ranksWithSegments(l, 4, job);
         assertEquals(137, l.exit(), "stderr: " + l.err);
         assertTrue(l.err.stream().anyMatch(s -> s.contains("rank 1 exited with status 137 (signal 9)")), l.err.toString());
         nothingLeft(pids, job[0]);
@@ -157,7 +191,7 @@ class JobTest {
     void aTimeoutEndsTheJob() throws Exception {
         Launcher l = new Launcher("run", "-n", "2", "--timeout", "2", "-cp", testClasses(), TestRanks.class.getName(), "hang");
         String[] job = new String[1];
-        List<Long> pids = l.pids(2, job);
+        List<Long> pids = ranksWithSegments(l, 2, job);
         assertEquals(124, l.exit(), "stderr: " + l.err);
         assertTrue(l.err.stream().anyMatch(s -> s.contains("timed out after 2 s")), l.err.toString());
         nothingLeft(pids, job[0]);
@@ -167,7 +201,7 @@ class JobTest {
     void sigtermToTheLauncherEndsTheWholeJob() throws Exception {
         Launcher l = new Launcher("run", "-n", "3", "-cp", testClasses(), TestRanks.class.getName(), "hang");
         String[] job = new String[1];
-        List<Long> pids = l.pids(3, job);
+        List<Long> pids = ranksWithSegments(l, 3, job);
         l.process.destroy(); // SIGTERM
         assertEquals(143, l.exit(), "stderr: " + l.err);
         nothingLeft(pids, job[0]);

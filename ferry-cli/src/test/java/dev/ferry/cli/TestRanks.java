@@ -1,19 +1,23 @@
 package dev.ferry.cli;
 
+import dev.ferry.core.driver.DriverCatalog;
 import dev.ferry.launch.pmi.Bootstrap;
 import dev.ferry.launch.pmi.Bootstraps;
+import dev.ferry.spi.DriverContext;
+import dev.ferry.spi.Hints;
 
-import java.nio.file.Files;
-import java.nio.file.Path;
+import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Ranks for the launcher's tests. Each prints {@code pid PID job JOBID} and leaves a file
- * {@code /dev/shm/ferry-JOBID-rankR} (as a shared-memory driver's segment would be), then:
+ * Ranks for the launcher's tests. Each opens a context of the shm driver (its real segment in
+ * /dev/shm, named as the driver names it for the launcher's job id), prints
+ * {@code pid PID job JOBID}, then:
  * <ul>
  *   <li>{@code ok}: fences and exits 0;</li>
  *   <li>{@code abort}: rank 1 aborts the job with code 7, the others wait in a fence;</li>
  *   <li>{@code die}: rank 1 is killed with SIGKILL, the others wait in a fence;</li>
+ *   <li>{@code throw}: rank 1 throws out of main, the others wait in a fence;</li>
  *   <li>{@code hang}: every rank waits forever.</li>
  * </ul>
  */
@@ -25,13 +29,24 @@ public final class TestRanks {
         String mode = args[0];
         Bootstrap b = Bootstraps.fromEnvironment();
         String job = System.getenv("FERRY_JOB_ID");
-        Files.writeString(Path.of("/dev/shm", "ferry-" + job + "-rank" + b.rank()), "segment");
+        DriverContext shm = DriverCatalog.discover().find("shm").orElseThrow().driver()
+                .newContext(new Hints(b.size(), b.rank(), true, Map.of(Hints.JOB_ID, job)));
+        shm.properties();
+        shm.init(); // its segment: removed by close, left behind when the rank dies first
         System.out.println("pid " + ProcessHandle.current().pid() + " job " + job);
         System.out.flush();
         switch (mode) {
             case "ok" -> {
                 b.fence();
+                shm.close();
                 b.close();
+            }
+            case "throw" -> {
+                b.fence();
+                if (b.rank() == 1) {
+                    throw new IllegalStateException("rank 1 failed on purpose");
+                }
+                b.fence(); // never completes: rank 1 never arrives
             }
             case "abort", "die" -> {
                 if (b.rank() == 1) {

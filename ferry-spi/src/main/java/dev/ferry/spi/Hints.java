@@ -19,7 +19,11 @@ import java.util.Objects;
  * @param attributes     further attributes, never null
  */
 public record Hints(int sessionSize, int rank, boolean wideUrlSupport, Map<String, String> attributes) {
-    /** Attribute: the job's identifier, unique on the node while the job runs. */
+    /**
+     * Attribute: the job's identifier, unique on the node while the job runs. Drivers may put it
+     * in file names as it is when it holds only {@code [A-Za-z0-9_.]} (what {@code ferry run} gives),
+     * and must replace any other character by {@code _}, so that a launcher can find a job's files.
+     */
     public static final String JOB_ID = "job.id";
     /** Attribute: the job's secret key, for drivers that authenticate their peers. */
     public static final String JOB_KEY = "job.key";

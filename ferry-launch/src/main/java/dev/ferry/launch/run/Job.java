@@ -26,8 +26,9 @@ import java.util.function.Consumer;
  * PMI-1, forwards their output, and ends with the first non-zero rank status. When a rank dies
  * abnormally or aborts, the others are ended after the grace period (SIGTERM, then SIGKILL);
  * a timeout ends them all (exit code {@link #TIMEOUT_EXIT}); SIGINT or SIGTERM to the launcher
- * ends them all. Afterwards no rank process (nor any process a rank started) is left, and the
- * job's files in /dev/shm ({@code ferry-JOBID*}) are removed.
+ * ends them all. Afterwards no rank process (nor any process a rank started) is left, and neither
+ * are the job's files: its segments in /dev/shm ({@code ferry-JOBID-*}) and the ranks' JVM
+ * performance files ({@code /tmp/hsperfdata_USER/PID}, left by a rank that was killed).
  *
  * <pre>{@code
  * JobSpec spec = new JobSpec(4, List.of("-cp", cp, "my.Main"), Map.of(), false, null, Duration.ofSeconds(3));
@@ -37,7 +38,7 @@ import java.util.function.Consumer;
 public final class Job {
     /** Exit status of a job ended by its timeout (as GNU timeout). */
     public static final int TIMEOUT_EXIT = 124;
-    /** Where shared-memory drivers keep their segments; the job's start with {@code ferry-JOBID}. */
+    /** Where shared-memory drivers keep their segments; the job's start with {@code ferry-JOBID-}. */
     public static final Path SHM = Path.of("/dev/shm");
     private static final Duration KILL_AFTER_TERM = Duration.ofSeconds(2);
 
@@ -48,6 +49,9 @@ public final class Job {
     private final String jobKey;
     private final Process[] ranks;
     private final List<Thread> pumps = new ArrayList<>();
+    private final Thread[] errorPumps;
+    /** Per rank, the JVM's report of the first uncaught exception that ended a thread, or null. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<String> uncaught;
     private final LinkedBlockingQueue<int[]> events = new LinkedBlockingQueue<>();
     private Consumer<Duration> wireupListener = d -> { };
     private volatile boolean finished;
@@ -55,15 +59,21 @@ public final class Job {
     private final String classPath;
 
     private static final int EXIT = 0, ABORT = 1;
+    /** How the JVM's default handler starts its report of an uncaught exception. */
+    private static final String UNCAUGHT = "Exception in thread \"";
 
     public Job(JobSpec spec, PrintStream out, PrintStream err) {
         this.spec = spec;
         this.out = out;
         this.err = err;
         SecureRandom random = new SecureRandom();
-        this.jobId = ProcessHandle.current().pid() + "-" + HexFormat.of().formatHex(random.generateSeed(4));
+        // Only characters a driver keeps in a file name as they are (Hints.JOB_ID), so that the
+        // job's files can be found by its id.
+        this.jobId = ProcessHandle.current().pid() + "_" + HexFormat.of().formatHex(random.generateSeed(4));
         this.jobKey = HexFormat.of().formatHex(random.generateSeed(16));
         this.ranks = new Process[spec.ranks()];
+        this.errorPumps = new Thread[spec.ranks()];
+        this.uncaught = new java.util.concurrent.atomic.AtomicReferenceArray<>(spec.ranks());
         int cp = spec.javaArgs().indexOf("-cp");
         this.classPath = cp >= 0 && cp + 1 < spec.javaArgs().size() ? spec.javaArgs().get(cp + 1) : "";
         this.cds = ClassDataArchive.forClassPath(classPath);
@@ -144,18 +154,22 @@ public final class Job {
             }
             ranks[r] = p;
             int rank = r;
-            pumps.add(pump(p.getInputStream(), out, rank));
-            pumps.add(pump(p.getErrorStream(), err, rank));
+            pumps.add(pump(p.getInputStream(), out, rank, false));
+            errorPumps[r] = pump(p.getErrorStream(), err, rank, true);
+            pumps.add(errorPumps[r]);
             p.onExit().thenAccept(done -> events.add(new int[] {EXIT, rank, done.exitValue()}));
         }
     }
 
-    private Thread pump(InputStream in, PrintStream to, int rank) {
+    private Thread pump(InputStream in, PrintStream to, int rank, boolean errors) {
         String tag = spec.tagOutput() ? "[" + rank + "] " : "";
         return Thread.ofPlatform().daemon().name("ferry-run-output-" + rank).start(() -> {
             try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                 String line;
                 while ((line = r.readLine()) != null) {
+                    if (errors && line.startsWith(UNCAUGHT)) {
+                        uncaught.compareAndSet(rank, null, line.substring("Exception in ".length()));
+                    }
                     synchronized (to) {
                         to.println(tag + line);
                     }
@@ -205,7 +219,7 @@ public final class Job {
                 exited++;
                 if (e[2] != 0 && status == null) {
                     status = e[2];
-                    err.println("ferry run: rank " + e[1] + " exited with status " + describe(e[2])
+                    err.println("ferry run: rank " + e[1] + " exited with status " + describe(e[2]) + cause(e[1])
                             + (exited < spec.ranks() ? "; ending the job" : ""));
                     killAt = Math.min(killAt, System.nanoTime() + spec.grace().toNanos());
                 }
@@ -223,6 +237,17 @@ public final class Job {
             }
         }
         return status == null ? 0 : status;
+    }
+
+    /** What the rank's JVM reported of an uncaught exception, once its error output has been read to the end. */
+    private String cause(int rank) {
+        try {
+            errorPumps[rank].join(2000); // the report may still be in the pipe when the exit is seen
+        } catch (InterruptedException ie) {
+            Thread.currentThread().interrupt();
+        }
+        String u = uncaught.get(rank);
+        return u == null ? "" : " after an uncaught exception in " + u;
     }
 
     private static String describe(int status) {
@@ -277,20 +302,39 @@ public final class Job {
             }
         }
         removeShmFiles(jobId);
+        for (Process p : ranks) {
+            if (p != null) {
+                removePerfData(p.pid());
+            }
+        }
     }
 
-    /** Removes /dev/shm/ferry-JOBID* (segments of shared-memory drivers that died with their rank). */
+    /** Removes /dev/shm/ferry-JOBID-* (segments of shared-memory drivers that died with their rank). */
     public static void removeShmFiles(String jobId) {
         if (!Files.isDirectory(SHM)) {
             return;
         }
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(SHM, "ferry-" + jobId + "*")) {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(SHM, "ferry-" + jobId + "-*")) {
             for (Path p : s) {
                 Files.deleteIfExists(p);
             }
         } catch (IOException e) {
             System.getLogger(Job.class.getName()).log(System.Logger.Level.WARNING,
                     "ferry run: could not remove the job''s files in /dev/shm: {0}", e.getMessage());
+        }
+    }
+
+    /**
+     * Removes the JVM performance file of a rank that has ended ({@code /tmp/hsperfdata_USER/PID}):
+     * a JVM removes its own when it exits, not when it is killed.
+     */
+    static void removePerfData(long pid) {
+        Path f = Path.of("/tmp", "hsperfdata_" + System.getProperty("user.name"), Long.toString(pid));
+        try {
+            Files.deleteIfExists(f);
+        } catch (IOException e) {
+            System.getLogger(Job.class.getName()).log(System.Logger.Level.WARNING,
+                    "ferry run: could not remove {0}: {1}", f, e.getMessage());
         }
     }
 }
