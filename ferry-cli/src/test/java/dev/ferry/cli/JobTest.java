@@ -41,12 +41,14 @@ class JobTest {
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.environment().put("FERRY_TCP_INTERFACES", "lo");
             process = pb.start();
-            reader(process.getInputStream(), out::add);
-            reader(process.getErrorStream(), err::add);
+            readers.add(reader(process.getInputStream(), out::add));
+            readers.add(reader(process.getErrorStream(), err::add));
         }
 
-        private static void reader(java.io.InputStream in, java.util.function.Consumer<String> sink) {
-            Thread.ofPlatform().daemon().start(() -> {
+        private final List<Thread> readers = new ArrayList<>();
+
+        private static Thread reader(java.io.InputStream in, java.util.function.Consumer<String> sink) {
+            return Thread.ofPlatform().daemon().start(() -> {
                 try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
                     String line;
                     while ((line = r.readLine()) != null) {
@@ -80,6 +82,9 @@ class JobTest {
             if (!process.waitFor(BOUND_S, TimeUnit.SECONDS)) {
                 process.destroyForcibly();
                 fail("ferry run did not end within " + BOUND_S + " s; stderr " + err);
+            }
+            for (Thread t : readers) {
+                t.join(TimeUnit.SECONDS.toMillis(BOUND_S)); // every line read (a rank may hold the pipes a little longer)
             }
             return process.exitValue();
         }
@@ -202,8 +207,36 @@ class JobTest {
         Launcher l = new Launcher("run", "-n", "3", "-cp", testClasses(), TestRanks.class.getName(), "hang");
         String[] job = new String[1];
         List<Long> pids = ranksWithSegments(l, 3, job);
-        l.process.destroy(); // SIGTERM
+        l.process.toHandle().destroy(); // SIGTERM (Process.destroy would also close our ends of its pipes)
         assertEquals(143, l.exit(), "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.contains("ferry run: signalled")), l.err.toString());
+        assertTrue(l.err.stream().noneMatch(s -> s.contains("exited with status")), "a rank blamed: " + l.err);
+        List<String> last = new ArrayList<>();
+        l.out.drainTo(last);
+        for (int r = 0; r < 3; r++) {
+            assertTrue(last.contains("ending rank " + r), "what rank " + r + " printed while it ended is lost: " + last);
+        }
+        nothingLeft(pids, job[0]);
+    }
+
+    @Test
+    void ranksEndWhenTheLauncherIsKilled() throws Exception {
+        Launcher l = new Launcher("run", "-n", "3", "-cp", testClasses(), TestRanks.class.getName(), "hang");
+        String[] job = new String[1];
+        List<Long> pids = ranksWithSegments(l, 3, job);
+        l.process.toHandle().destroyForcibly(); // SIGKILL: the launcher cannot end them itself
+        assertEquals(137, l.exit());
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_S);
+        for (long pid : pids) {
+            var h = ProcessHandle.of(pid);
+            if (h.isPresent()) {
+                try {
+                    h.get().onExit().get(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS);
+                } catch (java.util.concurrent.TimeoutException e) {
+                    fail("rank process " + pid + " still alive " + BOUND_S + " s after its launcher was killed");
+                }
+            }
+        }
         nothingLeft(pids, job[0]);
     }
 }

@@ -18,7 +18,7 @@ import java.util.concurrent.CountDownLatch;
  *   <li>{@code abort}: rank 1 aborts the job with code 7, the others wait in a fence;</li>
  *   <li>{@code die}: rank 1 is killed with SIGKILL, the others wait in a fence;</li>
  *   <li>{@code throw}: rank 1 throws out of main, the others wait in a fence;</li>
- *   <li>{@code hang}: every rank waits forever.</li>
+ *   <li>{@code hang}: every rank waits forever, and prints {@code ending rank R} when it is ended.</li>
  * </ul>
  */
 public final class TestRanks {
@@ -58,7 +58,11 @@ public final class TestRanks {
                 }
                 b.fence(); // never completes: rank 1 never arrives
             }
-            case "hang" -> new CountDownLatch(1).await();
+            case "hang" -> {
+                int rank = b.rank();
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> System.out.println("ending rank " + rank)));
+                new CountDownLatch(1).await();
+            }
             default -> throw new IllegalArgumentException(mode);
         }
     }

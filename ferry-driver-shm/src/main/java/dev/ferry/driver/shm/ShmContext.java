@@ -58,7 +58,9 @@ final class ShmContext implements DriverContext {
     private int requestsSeen;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
     private final List<MemorySegment> arenas = new ArrayList<>();
-    private final List<Path> arenaFiles = new ArrayList<>();
+    private final List<Path> arenaFiles = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Removes this context's files if the JVM ends before close (SIGTERM, System.exit, a launcher's death). */
+    private Thread exitHook;
     final boolean singleCopy;
     /** Large packets this context sent by each way (index: ShmLayout.MODE_*), for tests and diagnosis. */
     final java.util.concurrent.atomic.AtomicLongArray sentByMode = new java.util.concurrent.atomic.AtomicLongArray(4);
@@ -113,6 +115,8 @@ final class ShmContext implements DriverContext {
         ShmFiles.writeHeader(map, ShmLayout.KIND_CONTEXT, pid, start);
         map.set(ValueLayout.JAVA_LONG, ShmLayout.CONTEXT_ADDRESS_OFFSET, map.address());
         ShmFiles.markReady(map);
+        exitHook = new Thread(this::removeFiles, "ferry-shm-exit");
+        Runtime.getRuntime().addShutdownHook(exitHook);
         url = DriverUrl.single((URL_PREFIX + file.getFileName()).getBytes(StandardCharsets.US_ASCII));
         urlBytes = url.encoded();
         life.initialized();
@@ -406,14 +410,32 @@ final class ShmContext implements DriverContext {
             i.contextClosed();
         }
         ringOwnDoorbell();
-        if (file != null) {
-            ShmFiles.delete(file);
+        if (exitHook != null) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(exitHook);
+            } catch (IllegalStateException shuttingDown) {
+                // the hook runs or ran
+            }
         }
-        arenaFiles.forEach(ShmFiles::delete);
+        removeFiles();
         try {
             arena.close();
         } catch (IllegalStateException e) {
             // a thread still inside a call on a mapping: the mappings go with the process then
+        }
+    }
+
+    /** Deletes the files this context made: its own, its arenas, the channels its instances created. */
+    private void removeFiles() {
+        if (file != null) {
+            ShmFiles.delete(file);
+        }
+        arenaFiles.forEach(ShmFiles::delete);
+        ShmInstance[] all = life.instances();
+        if (all != null) {
+            for (ShmInstance i : all) {
+                i.removeChannelFile();
+            }
         }
     }
 

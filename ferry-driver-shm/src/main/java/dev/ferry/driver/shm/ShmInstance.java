@@ -43,7 +43,7 @@ final class ShmInstance implements DriverInstance {
     private MemorySegment peerCtx;
     private long peerPid;
     private long peerStart;
-    private Path chanFile;
+    private volatile Path chanFile;
     private boolean creator;
     private Arena chanArena;
     private Channel ch;
@@ -731,5 +731,13 @@ final class ShmInstance implements DriverInstance {
     @Override
     public String toString() {
         return "shm instance -> " + (peerFile != null ? peerFile.getFileName() : "unconnected");
+    }
+
+    /** At the JVM's end, before close: the channel's file (of no use once this process is gone). */
+    void removeChannelFile() {
+        Path f = chanFile;
+        if (f != null) {
+            ShmFiles.delete(f);
+        }
     }
 }

@@ -33,6 +33,7 @@ public final class Bootstraps {
         if (fd == null && port == null) {
             return new SingletonBootstrap();
         }
+        LauncherDeath.arm(env);
         String mode = env.getOrDefault(PMI_SETTING, "auto").strip().toLowerCase(Locale.ROOT);
         if (!mode.equals("auto") && !mode.equals("1") && !mode.equals("2")) {
             throw new PmiException(PMI_SETTING + " must be auto, 1 or 2, not '" + mode + "'");

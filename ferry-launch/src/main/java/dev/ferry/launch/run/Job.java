@@ -55,6 +55,8 @@ public final class Job {
     private final LinkedBlockingQueue<int[]> events = new LinkedBlockingQueue<>();
     private Consumer<Duration> wireupListener = d -> { };
     private volatile boolean finished;
+    /** The launcher itself was told to end (SIGINT, SIGTERM, SIGHUP): no rank is to blame. */
+    private volatile boolean signalled;
     private final ClassDataArchive cds;
     private final String classPath;
 
@@ -110,7 +112,13 @@ public final class Job {
                 }
             }
         };
-        Thread reaper = new Thread(this::endEverything, "ferry-run-reaper");
+        Thread reaper = new Thread(() -> {
+            if (!finished) {
+                signalled = true;
+                err.println("ferry run: signalled (SIGTERM, SIGINT or SIGHUP); ending the job's " + spec.ranks() + " ranks");
+            }
+            endEverything();
+        }, "ferry-run-reaper");
         Runtime.getRuntime().addShutdownHook(reaper); // SIGINT, SIGTERM: end the whole job
         int status = -1;
         try (PmiServer pmi = new PmiServer(spec.ranks(), "kvs_" + jobId, pmiEvents)) {
@@ -145,6 +153,7 @@ public final class Job {
             env.put("PMI_SIZE", String.valueOf(spec.ranks()));
             env.put("FERRY_JOB_ID", jobId);
             env.put("FERRY_JOB_KEY", jobKey);
+            env.put(dev.ferry.launch.pmi.LauncherDeath.LAUNCHER_PID, String.valueOf(ProcessHandle.current().pid()));
             env.remove("PMI_FD");
             Process p;
             try {
@@ -217,7 +226,7 @@ public final class Job {
             }
             if (e[0] == EXIT) {
                 exited++;
-                if (e[2] != 0 && status == null) {
+                if (e[2] != 0 && status == null && !signalled) {
                     status = e[2];
                     err.println("ferry run: rank " + e[1] + " exited with status " + describe(e[2]) + cause(e[1])
                             + (exited < spec.ranks() ? "; ending the job" : ""));
@@ -254,7 +263,11 @@ public final class Job {
         return status > 128 && status < 160 ? status + " (signal " + (status - 128) + ")" : String.valueOf(status);
     }
 
-    /** SIGTERM (or SIGKILL) to every rank still running and to everything it started. */
+    /**
+     * SIGTERM (or SIGKILL) to every rank still running and to everything it started. Through the
+     * process handle: Process.destroy would also close this side of the rank's pipes, and what it
+     * prints while it ends would be lost.
+     */
     private void terminateAll(boolean kill) {
         for (Process p : ranks) {
             if (p == null) {
@@ -269,9 +282,9 @@ public final class Job {
             });
             if (p.isAlive()) {
                 if (kill) {
-                    p.destroyForcibly();
+                    p.toHandle().destroyForcibly();
                 } else {
-                    p.destroy();
+                    p.toHandle().destroy();
                 }
             }
         }
@@ -293,7 +306,7 @@ public final class Job {
                 long left = deadline - System.nanoTime();
                 if (left <= 0 || !p.waitFor(left, TimeUnit.NANOSECONDS)) {
                     p.descendants().forEach(ProcessHandle::destroyForcibly);
-                    p.destroyForcibly();
+                    p.toHandle().destroyForcibly();
                     p.waitFor(10, TimeUnit.SECONDS);
                 }
             } catch (InterruptedException e) {

@@ -1,0 +1,71 @@
+package dev.ferry.launch.pmi;
+
+import java.lang.foreign.FunctionDescriptor;
+import java.lang.foreign.Linker;
+import java.lang.foreign.ValueLayout;
+import java.lang.invoke.MethodHandle;
+import java.util.Map;
+
+/**
+ * A rank of {@code ferry run} ends when its launcher dies, even by SIGKILL: the kernel sends it
+ * SIGTERM then (Linux's {@code PR_SET_PDEATHSIG}, through FFM), and the JVM shuts down as on any
+ * SIGTERM. The launcher names itself in {@code FERRY_LAUNCHER_PID}; a rank whose launcher died
+ * before it could ask (its parent is already another process) fails at once.
+ *
+ * <pre>{@code
+ * LauncherDeath.arm(System.getenv()); // in the rank's bootstrap, before it talks PMI
+ * }</pre>
+ */
+public final class LauncherDeath {
+    /** Set by {@code ferry run} in every rank's environment: the launcher's pid. */
+    public static final String LAUNCHER_PID = "FERRY_LAUNCHER_PID";
+    private static final int PR_SET_PDEATHSIG = 1;
+    private static final int SIGTERM = 15;
+
+    private LauncherDeath() {
+    }
+
+    /**
+     * Asks for SIGTERM on the launcher's death when {@code env} names a launcher; does nothing
+     * otherwise, or where the system has no prctl.
+     *
+     * @throws PmiException when the launcher is already gone
+     */
+    public static void arm(Map<String, String> env) {
+        String v = env.get(LAUNCHER_PID);
+        if (v == null || v.isBlank()) {
+            return;
+        }
+        long launcher;
+        try {
+            launcher = Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            throw new PmiException(LAUNCHER_PID + " must be a process id, not '" + v + "'");
+        }
+        Linker linker = Linker.nativeLinker();
+        var prctl = linker.defaultLookup().find("prctl");
+        var getppid = linker.defaultLookup().find("getppid");
+        if (prctl.isEmpty() || getppid.isEmpty()) {
+            return; // not Linux: the launcher's own reaper is all there is
+        }
+        try {
+            MethodHandle set = linker.downcallHandle(prctl.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                    ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG), Linker.Option.firstVariadicArg(1));
+            MethodHandle parent = linker.downcallHandle(getppid.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT));
+            int r = (int) set.invokeExact(PR_SET_PDEATHSIG, (long) SIGTERM);
+            if (r != 0) {
+                System.getLogger(LauncherDeath.class.getName()).log(System.Logger.Level.WARNING,
+                        "prctl(PR_SET_PDEATHSIG) failed: this rank will not notice its launcher''s death");
+                return;
+            }
+            int ppid = (int) parent.invokeExact();
+            if (ppid != launcher) { // asked too late: the launcher died before, and we were reparented
+                throw new PmiException("the launcher (pid " + launcher + ") is gone; this rank's parent is now pid " + ppid);
+            }
+        } catch (PmiException e) {
+            throw e;
+        } catch (Throwable t) {
+            throw new IllegalStateException("prctl failed", t);
+        }
+    }
+}
