@@ -18,8 +18,9 @@ import java.util.concurrent.TimeUnit;
  * but {@code connectAsync} has to be called for a connection to come up. With its own selector it
  * <ul>
  *   <li>accepts connections, reads and checks their handshakes, replies to the valid ones and hands
- *       them to the context; closes at once, with one warning, any that sends garbage, a wrong job
- *       key or the wrong rank, or stays silent past {@link #HANDSHAKE_TIMEOUT_NANOS};</li>
+ *       them to the context; closes at once any that sends garbage, a wrong job key or the wrong
+ *       rank, or stays silent past {@link #HANDSHAKE_TIMEOUT_NANOS}, with a warning at most every
+ *       10 s ({@link WarningLimit}: outsiders may open any number);</li>
  *   <li>connects outgoing instances: connect, handshake, reply, trying the URL's addresses in
  *       order, within the instance's deadline;</li>
  *   <li>drains connections this side disconnected until their peer closes, so that closing never
@@ -32,8 +33,9 @@ final class SetupThread implements Runnable {
     static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final TcpContext ctx;
-    private final ServerSocketChannel listener;
     private final Selector selector;
+    /** Warnings about incoming connections: outsiders may cause any number of them. */
+    private final WarningLimit incomingWarnings = new WarningLimit(LOG, WarningLimit.DEFAULT_INTERVAL_NANOS);
     private final ConcurrentLinkedQueue<SocketChannel> toLinger = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Outgoing> toConnect = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
@@ -67,12 +69,13 @@ final class SetupThread implements Runnable {
         }
     }
 
-    SetupThread(TcpContext ctx, ServerSocketChannel listener) throws IOException {
+    SetupThread(TcpContext ctx, List<ServerSocketChannel> listeners) throws IOException {
         this.ctx = ctx;
-        this.listener = listener;
         this.selector = Selector.open();
-        listener.configureBlocking(false);
-        listener.register(selector, SelectionKey.OP_ACCEPT);
+        for (ServerSocketChannel l : listeners) {
+            l.configureBlocking(false);
+            l.register(selector, SelectionKey.OP_ACCEPT, l);
+        }
     }
 
     /** Starts setting up an outgoing connection. */
@@ -114,7 +117,7 @@ final class SetupThread implements Runnable {
                         continue;
                     }
                     if (k.isAcceptable()) {
-                        accept();
+                        accept((ServerSocketChannel) k.channel());
                     } else if (k.attachment() instanceof Outgoing out) {
                         progress(k, out);
                     } else if (k.isReadable()) {
@@ -129,7 +132,7 @@ final class SetupThread implements Runnable {
             }
         } finally {
             for (SelectionKey k : selector.keys()) {
-                if (k.channel() != listener) {
+                if (!(k.channel() instanceof ServerSocketChannel)) {
                     if (k.attachment() instanceof Outgoing out) {
                         out.instance.setupFailed("the context closed during connection set-up");
                     }
@@ -149,7 +152,7 @@ final class SetupThread implements Runnable {
         for (SelectionKey k : selector.keys()) {
             if (k.attachment() instanceof Incoming p && now - p.deadline() > 0) {
                 if (p.decoder() != null) {
-                    LOG.log(System.Logger.Level.WARNING, "tcp: closed a connection from {0}: no complete handshake within {1} s",
+                    incomingWarnings.warn("tcp: closed a connection from {0}: no complete handshake within {1} s",
                             p.remote(), TimeUnit.NANOSECONDS.toSeconds(HANDSHAKE_TIMEOUT_NANOS));
                 }
                 close(k);
@@ -237,7 +240,7 @@ final class SetupThread implements Runnable {
 
     // ---- incoming ---------------------------------------------------------------------------
 
-    private void accept() throws IOException {
+    private void accept(ServerSocketChannel listener) throws IOException {
         SocketChannel ch;
         while ((ch = listener.accept()) != null) {
             String remote = String.valueOf(ch.getRemoteAddress());
@@ -246,7 +249,7 @@ final class SetupThread implements Runnable {
                 ch.register(selector, SelectionKey.OP_READ,
                         new Incoming(System.nanoTime() + HANDSHAKE_TIMEOUT_NANOS, new Handshake.Decoder(ctx.jobKey(), ctx.rank()), remote));
             } catch (IOException e) {
-                LOG.log(System.Logger.Level.WARNING, "tcp: cannot set up a connection from {0}: {1}", remote, e.getMessage());
+                incomingWarnings.warn("tcp: cannot set up a connection from {0}: {1}", remote, e.getMessage());
                 ch.close();
             }
         }
@@ -267,7 +270,7 @@ final class SetupThread implements Runnable {
             while (!p.decoder().advance()) {
                 int n = ch.read(p.decoder().buffer());
                 if (n < 0) {
-                    LOG.log(System.Logger.Level.WARNING, "tcp: connection from {0} closed during its handshake", p.remote());
+                    incomingWarnings.warn("tcp: connection from {0} closed during its handshake", p.remote());
                     close(k);
                     return;
                 }
@@ -276,7 +279,7 @@ final class SetupThread implements Runnable {
                 }
             }
             if (p.decoder().rejection() != null) {
-                LOG.log(System.Logger.Level.WARNING, "tcp: refused a connection from {0}: {1}", p.remote(), p.decoder().rejection());
+                incomingWarnings.warn("tcp: refused a connection from {0}: {1}", p.remote(), p.decoder().rejection());
                 close(k);
                 return;
             }
@@ -296,7 +299,7 @@ final class SetupThread implements Runnable {
                 ctx.accepted(ch, p.decoder().hello().senderUrl());
             }
         } catch (IOException e) {
-            LOG.log(System.Logger.Level.WARNING, "tcp: connection from {0} failed during its handshake: {1}", p.remote(), e.getMessage());
+            incomingWarnings.warn("tcp: connection from {0} failed during its handshake: {1}", p.remote(), e.getMessage());
             close(k);
         }
     }

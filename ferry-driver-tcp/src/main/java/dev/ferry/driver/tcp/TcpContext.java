@@ -45,6 +45,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@code connectAsync} on each other at once end with exactly one connection.
  */
 final class TcpContext implements DriverContext {
+    private static final System.Logger LOG = System.getLogger(TcpContext.class.getName());
     static final long MAX_PACKET_SIZE = 1L << 30;
     static final int MAX_IOVEC = 1024;
 
@@ -55,7 +56,8 @@ final class TcpContext implements DriverContext {
     private final int rcvbuf;
     private final int keepaliveSeconds;
     private final ContextLifecycle<TcpInstance> life = new ContextLifecycle<>("tcp driver context", TcpInstance[]::new);
-    private ServerSocketChannel listener;
+    /** One listener per advertised address, bound to exactly that address. */
+    private final List<ServerSocketChannel> listeners = new ArrayList<>();
     private Selector selector;
     private SetupThread setup;
     private Thread setupThread;
@@ -120,18 +122,36 @@ final class TcpContext implements DriverContext {
             bindAddress = addresses.get(0);
         }
         try {
-            listener = ServerSocketChannel.open();
-            // One address advertised: listen on it alone. Several: listen on all of them at once.
-            listener.bind(addresses.size() == 1 ? new InetSocketAddress(addresses.get(0), 0) : new InetSocketAddress(0), 256);
-            int port = ((InetSocketAddress) listener.getLocalAddress()).getPort();
-            selector = Selector.open();
+            // A listener on each address asked for, never the wildcard: FERRY_TCP_INTERFACES=lo
+            // must not open the port on every interface. A URL that does not go wide advertises
+            // the first address alone, so only that one listens then.
+            boolean wide = hints.wideUrlSupport();
             List<byte[]> parts = new ArrayList<>();
+            IOException failed = null;
             for (InetAddress a : addresses) {
-                parts.add(new TcpAddress(new InetSocketAddress(a, port), hints.rank()).encode());
+                ServerSocketChannel l = ServerSocketChannel.open();
+                try {
+                    l.bind(new InetSocketAddress(a, 0), 256);
+                } catch (IOException e) { // e.g. an IPv6 address not usable yet: the others serve
+                    l.close();
+                    failed = e;
+                    LOG.log(System.Logger.Level.DEBUG, "tcp: cannot listen on {0}: {1}", a, e.getMessage());
+                    continue;
+                }
+                listeners.add(l);
+                parts.add(new TcpAddress(new InetSocketAddress(a, ((InetSocketAddress) l.getLocalAddress()).getPort()), hints.rank()).encode());
+                if (!wide) {
+                    break;
+                }
             }
-            url = hints.wideUrlSupport() && parts.size() > 1 ? DriverUrl.wide(parts) : DriverUrl.single(parts.get(0));
+            if (listeners.isEmpty()) {
+                throw failed;
+            }
+            selector = Selector.open();
+            url = parts.size() > 1 ? DriverUrl.wide(parts) : DriverUrl.single(parts.get(0));
             urlBytes = url.encoded();
-            setup = new SetupThread(this, listener);
+            setup = new SetupThread(this, listeners);
+            int port = ((InetSocketAddress) listeners.get(0).getLocalAddress()).getPort();
             setupThread = Thread.ofPlatform().daemon().name("ferry-tcp-setup-" + port).start(setup);
             life.initialized();
         } catch (IOException e) {
@@ -377,8 +397,8 @@ final class TcpContext implements DriverContext {
             awaiting.clear();
         }
         try {
-            if (listener != null) {
-                listener.close();
+            for (ServerSocketChannel l : listeners) {
+                l.close();
             }
             if (selector != null) {
                 selector.close();

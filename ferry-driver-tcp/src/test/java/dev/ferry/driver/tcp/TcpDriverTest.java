@@ -273,7 +273,9 @@ class TcpDriverTest {
         DriverContext a = open(0, null, false, Map.of());
         a.init();
         DriverInstance ia = a.newInstance();
-        assertEquals(Status.DONE, ia.connectAsync(DriverUrl.single(("127.0.0.1:" + closedPort + "/1").getBytes(StandardCharsets.US_ASCII))));
+        // The refusal may be seen by the set-up thread before connectAsync returns: BROKEN then.
+        Status s = ia.connectAsync(DriverUrl.single(("127.0.0.1:" + closedPort + "/1").getBytes(StandardCharsets.US_ASCII)));
+        assertTrue(s == Status.DONE || s == Status.BROKEN, "connectAsync answered " + s);
         assertEquals(Status.BROKEN, ia.connectWait());
         assertEquals(Status.INVALID, a.newInstance().connectAsync(DriverUrl.single("localhost:80/1".getBytes(StandardCharsets.US_ASCII))));
         assertEquals(Status.INVALID, a.newInstance().connectAsync(DriverUrl.single(new byte[] {0, 1, 2})));
@@ -349,5 +351,96 @@ class TcpDriverTest {
         DriverContext none = open(0, null, true, Map.of(TcpDriver.INTERFACE_ATTRIBUTE, "no-such-nic9"));
         dev.ferry.spi.DriverException e = org.junit.jupiter.api.Assertions.assertThrows(dev.ferry.spi.DriverException.class, none::init);
         assertTrue(e.getMessage().contains("no-such-nic9"), e.getMessage());
+    }
+
+    @Test
+    void interfacesByNameListenOnExactlyTheirAddresses() throws Exception {
+        System.setProperty("ferry.tcp.interfaces", "lo"); // lo has two addresses: once the wildcard was bound
+        DriverUrl u;
+        try {
+            u = open(0, null, true, Map.of()).init();
+        } finally {
+            System.clearProperty("ferry.tcp.interfaces");
+        }
+        List<String> listening = listeningOn(u);
+        assertEquals(u.parts().size(), listening.size(), "a listener per advertised address: " + listening);
+        // 127.0.0.1 (as itself, or IPv4-mapped in tcp6) and ::1, as /proc/net/tcp* write them
+        List<String> loopback = List.of("0100007F", "0000000000000000FFFF00000100007F", "00000000000000000000000001000000");
+        for (String local : listening) {
+            assertTrue(loopback.contains(local), "a listener bound to " + local + ", not to a loopback address: " + listening);
+        }
+    }
+
+    /** The local addresses (hex, as /proc/net/tcp* shows them) of the listening sockets on the ports of {@code url}. */
+    private static List<String> listeningOn(DriverUrl url) throws IOException {
+        List<Integer> ports = new ArrayList<>();
+        for (byte[] part : url.parts()) {
+            ports.add(TcpAddress.parse(part).socket().getPort());
+        }
+        List<String> out = new ArrayList<>();
+        for (String table : List.of("/proc/net/tcp", "/proc/net/tcp6")) {
+            for (String line : java.nio.file.Files.readAllLines(java.nio.file.Path.of(table))) {
+                String[] f = line.strip().split("\\s+");
+                if (f.length < 4 || !f[3].equals("0A")) {
+                    continue; // not LISTEN
+                }
+                String[] local = f[1].split(":");
+                if (ports.contains(Integer.parseInt(local[1], 16))) {
+                    out.add(local[0]);
+                }
+            }
+        }
+        return out;
+    }
+
+    @Test
+    void aFloodOfBadConnectionsLogsAFewWarnings() throws Exception {
+        DriverContext a = open(0, "right key", true, Map.of());
+        DriverUrl ua = a.init();
+        InetSocketAddress target = firstAddress(ua);
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger(SetupThread.class.getName());
+        java.util.concurrent.atomic.AtomicInteger warnings = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicInteger all = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.logging.Handler h = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                all.incrementAndGet();
+                if (r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    warnings.incrementAndGet();
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        java.util.logging.Level before = jul.getLevel();
+        jul.setLevel(java.util.logging.Level.ALL);
+        jul.addHandler(h);
+        try {
+            int n = 300;
+            for (int i = 0; i < n; i++) {
+                try (Socket garbage = new Socket(target.getAddress(), target.getPort())) {
+                    writeAll(garbage, "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                    closedByServer(garbage);
+                }
+            }
+            long end = System.nanoTime() + BOUND_NANOS;
+            while (all.get() < n) {
+                if (System.nanoTime() - end > 0) {
+                    fail("only " + all.get() + " of " + n + " refused connections were logged at any level");
+                }
+                Thread.sleep(10);
+            }
+            // Before: one warning each (300).
+            assertTrue(warnings.get() <= 2, warnings.get() + " warnings for " + n + " refused connections");
+        } finally {
+            jul.removeHandler(h);
+            jul.setLevel(before);
+        }
     }
 }
