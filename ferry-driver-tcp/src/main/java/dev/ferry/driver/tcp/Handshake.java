@@ -1,5 +1,7 @@
 package dev.ferry.driver.tcp;
 
+import dev.ferry.spi.DriverUrl;
+
 import java.nio.ByteBuffer;
 import java.security.MessageDigest;
 
@@ -117,8 +119,31 @@ final class Handshake {
             }
             byte[] url = new byte[buf.remaining()];
             buf.get(url);
+            String bad = checkUrl(url, senderRank);
+            if (bad != null) {
+                return reject(bad);
+            }
             hello = new Hello(senderRank, receiverRank, url, request);
             return true;
+        }
+
+        /**
+         * Null when {@code url} is a tcp URL of rank {@code senderRank}, else what is wrong: what a
+         * peer says of itself is checked here, where a refusal ends only this connection, not
+         * where the engine would trip over it later.
+         */
+        static String checkUrl(byte[] url, int senderRank) {
+            try {
+                for (byte[] part : DriverUrl.decode(url).parts()) {
+                    int rank = TcpAddress.parse(part).rank();
+                    if (rank != senderRank) {
+                        return "the sender's URL names rank " + rank + ", its handshake rank " + senderRank;
+                    }
+                }
+                return null;
+            } catch (IllegalArgumentException e) {
+                return "malformed sender URL: " + e.getMessage();
+            }
         }
 
         private boolean reject(String why) {

@@ -98,6 +98,11 @@ class DecoderFuzzTest {
 
         assertEquals("wrong job key", feed(bytes(Handshake.encode("other!".getBytes(StandardCharsets.UTF_8), 0, 1, url)), r).rejection());
         assertTrue(feed(bytes(Handshake.encode(KEY, 0, 2, url)), r).rejection().startsWith("meant for rank 2"));
+        // the right key and rank, but a URL the engine could not decode (once: an exception in the rank's progress)
+        String garbled = feed(bytes(Handshake.encode(KEY, 0, 1, "junk".getBytes(StandardCharsets.US_ASCII))), r).rejection();
+        assertTrue(garbled != null && garbled.startsWith("malformed sender URL"), garbled);
+        assertTrue(feed(bytes(Handshake.encode(KEY, 0, 1, "S127.0.0.1:1/5".getBytes(StandardCharsets.US_ASCII))), r)
+                .rejection().contains("names rank 5"));
 
         int accepted = 0;
         for (int i = 0; i < 100_000; i++) {
@@ -117,6 +122,9 @@ class DecoderFuzzTest {
             if (d.hello() != null) {
                 accepted++;
                 assertEquals(1, d.hello().receiverRank());
+                for (byte[] part : dev.ferry.spi.DriverUrl.decode(d.hello().senderUrl()).parts()) { // never throws
+                    assertEquals(d.hello().senderRank(), TcpAddress.parse(part).rank());
+                }
             }
         }
         assertTrue(accepted < 100_000);

@@ -443,4 +443,26 @@ class TcpDriverTest {
             jul.setLevel(before);
         }
     }
+
+    @Test
+    void aPeerWithTheKeyButAGarbledUrlIsRefusedAndTheContextCarriesOn() throws Exception {
+        DriverContext a = open(0, "right key", true, Map.of());
+        DriverUrl ua = a.init();
+        InetSocketAddress target = firstAddress(ua);
+        for (boolean request : new boolean[] {false, true}) {
+            try (Socket bad = new Socket(target.getAddress(), target.getPort())) {
+                byte[] junk = "junk-url".getBytes(StandardCharsets.US_ASCII); // 'j': once "unknown URL kind byte 106" in the rank
+                ByteBuffer hs = request ? Handshake.encodeRequest("right key".getBytes(StandardCharsets.UTF_8), 3, 0, junk)
+                        : Handshake.encode("right key".getBytes(StandardCharsets.UTF_8), 3, 0, junk);
+                assertTrue(!writeAll(bad, java.util.Arrays.copyOf(hs.array(), hs.limit())) || closedByServer(bad),
+                        "a handshake with a garbled URL is closed without a reply");
+            }
+        }
+        dev.ferry.spi.ConnectRequest req = new dev.ferry.spi.ConnectRequest();
+        assertEquals(Status.NOT_YET, a.acceptProbe(req)); // nothing to report, and no exception
+        DriverContext b = open(1, "right key", true, Map.of());
+        DriverUrl ub = b.init();
+        DriverInstance[] ab = pair(a, ua, b, ub);
+        exchange(ab[0], ab[1], 4);
+    }
 }
