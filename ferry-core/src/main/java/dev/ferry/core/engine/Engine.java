@@ -233,6 +233,11 @@ public final class Engine implements AutoCloseable {
         return l;
     }
 
+    /** The gate to {@code peer} (tests of the packet parser). */
+    Gate gate(int peer) {
+        return gates[peer];
+    }
+
     /** The largest message sent immediate to {@code peer}; larger ones go by rendezvous. */
     public long eagerLimit(int peer) {
         checkRank(peer);

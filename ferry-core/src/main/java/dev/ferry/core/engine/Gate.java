@@ -298,7 +298,8 @@ final class Gate {
             long b = p.get(WireHeader.U64, at + WireHeader.B);
             if (kind == WireHeader.IMMEDIATE) {
                 long n = a & 0xffffffffL;
-                int cost = WireHeader.immediateBytes(n);
+                // n first: up to 4 GiB announced, its cost in an int would wrap negative
+                int cost = n > len ? Integer.MAX_VALUE : WireHeader.immediateBytes(n);
                 if (at + cost > len) {
                     malformed(rail, "an immediate message of " + n + " bytes in a packet of " + len);
                     return;
