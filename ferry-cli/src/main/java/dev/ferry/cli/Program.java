@@ -33,6 +33,7 @@ record Program(String mainClass, List<String> classPath, List<String> args) {
         List<String> rest = new ArrayList<>(words.subList(Math.min(words.size(), from + 1), words.size()));
         switch (first) {
             case "--example" -> {
+                new Program(Examples.class.getName(), userClassPath, List.of()).urls(); // checks the user's -cp
                 if (rest.isEmpty()) {
                     throw new UsageError("--example needs a name (examples: " + String.join(", ", Examples.names()) + ")");
                 }
@@ -97,12 +98,33 @@ record Program(String mainClass, List<String> classPath, List<String> args) {
         List<URL> urls = new ArrayList<>();
         for (String e : classPath) {
             for (String part : e.split(File.pathSeparator)) {
-                if (!part.isBlank()) {
-                    try {
-                        urls.add(Path.of(part).toUri().toURL());
-                    } catch (MalformedURLException ex) {
-                        throw new UsageError("bad class path entry '" + part + "'");
+                if (part.isBlank()) {
+                    continue;
+                }
+                // Checked here, once, rather than by every rank's JVM, which ignores a missing entry
+                // and fails later with a ClassNotFoundException far from the typing error.
+                try {
+                    if (part.endsWith("*")) { // dir/*: the jars in dir, as the JVM reads it
+                        Path dir = Path.of(part.substring(0, part.length() - 1));
+                        if (!Files.isDirectory(dir)) {
+                            throw new UsageError("class path entry '" + part + "': no directory " + dir);
+                        }
+                        try (var jars = Files.newDirectoryStream(dir, "*.{jar,JAR}")) {
+                            for (Path j : jars) {
+                                urls.add(j.toUri().toURL());
+                            }
+                        } catch (IOException ex) {
+                            throw new UsageError("class path entry '" + part + "': " + ex.getMessage());
+                        }
+                        continue;
                     }
+                    Path p = Path.of(part);
+                    if (!Files.exists(p)) {
+                        throw new UsageError("class path entry '" + part + "' does not exist");
+                    }
+                    urls.add(p.toUri().toURL());
+                } catch (MalformedURLException | java.nio.file.InvalidPathException ex) {
+                    throw new UsageError("bad class path entry '" + part + "'");
                 }
             }
         }

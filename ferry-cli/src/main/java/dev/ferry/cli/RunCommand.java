@@ -97,6 +97,7 @@ final class RunCommand {
                 args = a;
             }
             program = Program.parse(args, i, cp);
+            checkDrivers(env, program);
         } catch (Program.UsageError e) {
             err.println("ferry run: " + e.getMessage());
             return 2;
@@ -119,6 +120,27 @@ final class RunCommand {
         } catch (IOException e) {
             err.println("ferry run: " + e.getMessage());
             return 1;
+        }
+    }
+
+    /**
+     * FERRY_DRIVERS (--drivers, --env), checked once here against the drivers the ranks will find
+     * (Ferry's, the program's class path, FERRY_DRIVER_PATH), rather than by every rank with a
+     * stack trace.
+     */
+    private static void checkDrivers(Map<String, String> env, Program program) {
+        String drivers = env.getOrDefault("FERRY_DRIVERS", System.getenv("FERRY_DRIVERS"));
+        if (drivers == null) {
+            return;
+        }
+        String pluginPath = env.getOrDefault("FERRY_DRIVER_PATH", dev.ferry.core.config.FerrySettings.DRIVER_PATH.value());
+        try (java.net.URLClassLoader loader = new java.net.URLClassLoader(program.urls(), RunCommand.class.getClassLoader())) {
+            dev.ferry.core.driver.DriverSelection.parse(drivers)
+                    .select(dev.ferry.core.driver.DriverCatalog.discover(loader, dev.ferry.core.driver.DriverCatalog.pluginDirectories(pluginPath)).all());
+        } catch (IllegalArgumentException e) {
+            throw new Program.UsageError(e.getMessage());
+        } catch (IOException e) {
+            throw new Program.UsageError("cannot read the class path: " + e.getMessage());
         }
     }
 

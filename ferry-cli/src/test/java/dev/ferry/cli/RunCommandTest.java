@@ -41,4 +41,16 @@ class RunCommandTest {
         assertTrue(fails("exec", "--example", "nope").startsWith("ferry exec: no example named 'nope'"));
         assertTrue(fails("run", "-n", "2", "--timeout", "0", "--example", "hello").contains("--timeout"));
     }
+
+    @Test
+    void settingsTheRanksWouldTripOverAreRefusedOnceByTheLauncher(@TempDir Path dir) {
+        // Before: started, and every rank printed a stack trace (drivers), or ran without the entry (-cp).
+        assertTrue(fails("run", "-n", "2", "--drivers", "self,nosuch", "--example", "hello")
+                .startsWith("ferry run: FERRY_DRIVERS names unknown driver(s) [nosuch]; drivers found: ["));
+        assertTrue(fails("run", "-n", "2", "--env", "FERRY_DRIVERS=^nosuch", "--example", "hello").contains("[nosuch]"));
+        String missing = dir.resolve("nonexistent").toString();
+        assertEquals("ferry run: class path entry '" + missing + "' does not exist",
+                fails("run", "-n", "2", "-cp", missing, "--example", "hello"));
+        assertTrue(fails("run", "-n", "2", "-cp", dir.resolve("none") + "/*", "--example", "hello").contains("no directory"));
+    }
 }

@@ -88,6 +88,13 @@ public final class WireUp implements AutoCloseable {
                     contexts.put(name, ctx);
                     properties.put(name, p);
                     KeyValues.put(boot, "ferry.url." + rank + "." + name, url.toText());
+                } catch (dev.ferry.spi.SettingException | IllegalArgumentException e) {
+                    // a setting not understood (FERRY_SHM_SINGLE_COPY=xyz, FERRY_TCP_SNDBUF=abc): an
+                    // error, not a reason to go on without the driver
+                    if (ctx != null) {
+                        ctx.close();
+                    }
+                    throw new IllegalArgumentException("driver " + name + ": " + e.getMessage(), e);
                 } catch (RuntimeException e) {
                     LOG.log(System.Logger.Level.WARNING, "driver {0} could not start on rank {1}: {2}", name, rank, e.getMessage());
                     if (ctx != null) {

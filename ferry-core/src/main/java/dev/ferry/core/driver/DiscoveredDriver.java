@@ -14,8 +14,15 @@ import java.util.Objects;
  * @param driver     the driver
  * @param properties its properties, or null when unavailable
  * @param problem    why it is unavailable, or null when available
+ * @param badSetting the problem is a setting the driver does not understand (an error wherever
+ *                   the driver would be used, not a reason to do without it)
  */
-public record DiscoveredDriver(String name, String source, Driver driver, DriverProperties properties, String problem) {
+public record DiscoveredDriver(String name, String source, Driver driver, DriverProperties properties, String problem,
+                               boolean badSetting) {
+    public DiscoveredDriver(String name, String source, Driver driver, DriverProperties properties, String problem) {
+        this(name, source, driver, properties, problem, false);
+    }
+
     public DiscoveredDriver {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(source, "source");

@@ -161,6 +161,7 @@ public final class DriverCatalog {
         DriverProperties props = null;
         String problem = null;
         boolean quiet = false;
+        boolean badSetting = false;
         try (DriverContext probe = d.newContext(Hints.single())) {
             props = probe.properties();
             if (props == null) {
@@ -169,6 +170,7 @@ public final class DriverCatalog {
         } catch (dev.ferry.spi.DriverException e) {
             problem = e.getMessage(); // the driver says it cannot work here: ordinary, not a warning
             quiet = true;
+            badSetting = e instanceof dev.ferry.spi.SettingException;
         } catch (RuntimeException | LinkageError e) {
             problem = "properties failed: " + rootMessage(e);
         }
@@ -179,7 +181,7 @@ public final class DriverCatalog {
         } else if (problem != null) {
             warn("driver '" + name + "' from " + from + " is unavailable: " + problem);
         }
-        drivers.put(name, new DiscoveredDriver(name, from, d, props, problem));
+        drivers.put(name, new DiscoveredDriver(name, from, d, props, problem, badSetting));
     }
 
     private static String location(Class<?> type) {

@@ -79,6 +79,11 @@ public record DriverSelection(List<String> include, Set<String> exclude) {
         if (!unknown.isEmpty()) {
             throw new IllegalArgumentException("FERRY_DRIVERS names unknown driver(s) " + unknown + "; drivers found: " + known);
         }
+        for (DiscoveredDriver d : found) { // a typing error in a setting must not quietly drop a driver
+            if (d.badSetting() && !exclude.contains(d.name()) && (include.isEmpty() || include.contains(d.name()))) {
+                throw new IllegalArgumentException("driver " + d.name() + ": " + d.problem());
+            }
+        }
         if (include.isEmpty()) {
             return found.stream().filter(DiscoveredDriver::available).filter(d -> !exclude.contains(d.name()))
                     .sorted(DEFAULT_ORDER).toList();

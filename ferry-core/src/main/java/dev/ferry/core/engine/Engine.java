@@ -107,6 +107,7 @@ public final class Engine implements AutoCloseable {
         this.rendezvousPull = EngineSettings.rendezvousPull();
         this.eagerSetting = EngineSettings.eagerLimit();
         this.creditLimit = EngineSettings.credits();
+        EngineSettings.check(eagerSetting, creditLimit);
         boolean thread = EngineSettings.progressThread();
         Map<String, Integer> railCounts = EngineSettings.railCounts(EngineSettings.RAILS.value());
         this.wire = WireUp.exchange(boot, drivers, railCounts);

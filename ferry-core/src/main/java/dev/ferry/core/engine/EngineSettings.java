@@ -75,13 +75,27 @@ public final class EngineSettings {
         };
     }
 
+    /** Exactly on or off, as documented: anything else (1, yes, a size) is not understood, and said so. */
     private static boolean onOff(Setting s) {
         String v = s.value();
         return switch (v == null ? "on" : v.strip().toLowerCase()) {
-            case "on", "1", "true" -> true;
-            case "off", "0", "false" -> false;
+            case "on" -> true;
+            case "off" -> false;
             default -> throw new IllegalArgumentException(s.name() + " must be on or off, not '" + v + "'");
         };
+    }
+
+    /**
+     * Checks the settings against each other, once at start: an eager limit whose messages cost
+     * more than the credits a peer may be owed would never be sent (each immediate message is
+     * charged its size, padded to 8, plus a 16-byte header).
+     */
+    static void check(long eagerLimit, long credits) {
+        if (eagerLimit >= 0 && WireHeader.immediateBytes(eagerLimit) > credits) {
+            throw new IllegalArgumentException(EAGER_LIMIT.name() + "=" + EAGER_LIMIT.value() + " needs "
+                    + EAGER_CREDITS.name() + " of at least " + WireHeader.immediateBytes(eagerLimit)
+                    + " (a message is charged its size plus a 16-byte header), but it is " + EAGER_CREDITS.value());
+        }
     }
 
     /** A byte count with an optional k, m or g suffix (powers of two), within [min, max]. */

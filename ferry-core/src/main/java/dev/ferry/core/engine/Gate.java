@@ -54,9 +54,16 @@ final class Gate {
         this.urls = urls.toArray(DriverUrl[]::new);
         int base = contexts.isEmpty() ? 16 * 1024 : contexts.get(0).packetLimit();
         long eager = eagerSetting >= 0 ? eagerSetting : base - WireHeader.PACKET_HEADER - WireHeader.IMMEDIATE_HEADER;
-        this.eagerLimit = eager;
-        int packet = Math.max(base, WireHeader.PACKET_HEADER + WireHeader.immediateBytes(eager));
+        // The rail's own limit gives way to the credits: a message costing more than a peer may
+        // ever be owed would wait for credits forever. (A user's limit was checked: EngineSettings.check.)
+        this.eagerLimit = Math.min(eager, Math.max(0, (credits - WireHeader.IMMEDIATE_HEADER) & ~7L));
+        int packet = Math.max(base, WireHeader.PACKET_HEADER + WireHeader.immediateBytes(eagerLimit));
         packet = Math.max(packet, WireHeader.PACKET_HEADER + WireHeader.ctsBytes(WireHeader.MAX_CTS_CHUNKS));
+        if (!contexts.isEmpty() && packet > contexts.get(0).caps().maxPacketSize()) {
+            throw new IllegalArgumentException(EngineSettings.EAGER_LIMIT.name() + "=" + EngineSettings.EAGER_LIMIT.value()
+                    + " makes packets of " + packet + " bytes; " + contexts.get(0).name() + " carries at most "
+                    + contexts.get(0).caps().maxPacketSize() + " (rank " + rank + ", " + kind + ")");
+        }
         this.rails = new Rail[contexts.size()];
         for (int i = 0; i < rails.length; i++) {
             rails[i] = new Rail(this, i, contexts.get(i), packet);

@@ -28,4 +28,28 @@ class EngineSettingsTest {
         assertTrue(e.getMessage().contains("FERRY_EAGER_LIMIT"), e.getMessage());
         assertThrows(IllegalArgumentException.class, () -> EngineSettings.bytes(EngineSettings.EAGER_LIMIT, "2m", 0, 1 << 20));
     }
+
+    @Test
+    void onOffSettingsTakeOnlyOnAndOff() {
+        String p = EngineSettings.RNDV_PULL.propertyName();
+        try {
+            for (String bad : new String[] {"1", "yes", "true", "64k"}) {
+                System.setProperty(p, bad);
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, EngineSettings::rendezvousPull, bad);
+                assertEquals("FERRY_RNDV_PULL must be on or off, not '" + bad + "'", e.getMessage());
+            }
+            System.setProperty(p, "off");
+            assertEquals(false, EngineSettings.rendezvousPull());
+        } finally {
+            System.clearProperty(p);
+        }
+    }
+
+    @Test
+    void anEagerLimitTheCreditsNeverAllowIsAnError() {
+        EngineSettings.check(-1, 4096); // the rails' own limits: clamped to the credits by each gate
+        EngineSettings.check(4080, 4096);
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EngineSettings.check(4081, 4096));
+        assertTrue(e.getMessage().contains("FERRY_EAGER_LIMIT") && e.getMessage().contains("FERRY_EAGER_CREDITS of at least 4104"), e.getMessage());
+    }
 }

@@ -173,4 +173,56 @@ class EngineSingleRankTest {
         s.join(BOUND);
         assertEquals(Status.DONE, s.status());
     }
+
+    @Test
+    void creditsBelowTheRailsEagerLimitStillSendEverything() {
+        // FERRY_EAGER_CREDITS=4k and an 8000-byte message: once never sent (it cost more credits than a peer is ever owed).
+        e.close();
+        System.setProperty(EngineSettings.EAGER_CREDITS.propertyName(), "4k");
+        try {
+            e = Engine.init(new SingletonBootstrap(), List.of(DriverCatalog.discover().find("self").orElseThrow()), inbox = new Inbox());
+            inbox.attach(e);
+        } finally {
+            System.clearProperty(EngineSettings.EAGER_CREDITS.propertyName());
+        }
+        assertTrue(e.eagerLimit(0) <= 4096 - 16, "eager limit " + e.eagerLimit(0));
+        for (long n : new long[] {4000, 8000, 70_000}) {
+            MemorySegment out = pattern(n);
+            SendRequest s = new SendRequest();
+            e.send(s.to(0, n, out));
+            Message m = inbox.take(BOUND);
+            MemorySegment in = Arena.ofAuto().allocate(n);
+            RecvRequest r = new RecvRequest();
+            m.receive(in, r);
+            r.join(BOUND);
+            s.join(BOUND);
+            assertEquals(-1, in.mismatch(out), n + " bytes");
+        }
+    }
+
+    @Test
+    void anEagerLimitAboveTheCreditsIsRefusedAtStart() {
+        System.setProperty(EngineSettings.EAGER_LIMIT.propertyName(), "300k");
+        try {
+            IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+                    () -> Engine.init(new SingletonBootstrap(), List.of(DriverCatalog.discover().find("self").orElseThrow()), new Inbox()));
+            assertTrue(x.getMessage().contains("FERRY_EAGER_LIMIT=300k needs FERRY_EAGER_CREDITS"), x.getMessage());
+        } finally {
+            System.clearProperty(EngineSettings.EAGER_LIMIT.propertyName());
+        }
+    }
+
+    @Test
+    void aDriverSettingNotUnderstoodIsAnErrorNotAMissingDriver() {
+        System.setProperty("ferry.shm.single.copy", "xyz");
+        try {
+            var found = DriverCatalog.discover().all();
+            IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+                    () -> dev.ferry.core.driver.DriverSelection.parse(null).select(found));
+            assertEquals("driver shm: FERRY_SHM_SINGLE_COPY must be auto or off, not 'xyz'", x.getMessage());
+            dev.ferry.core.driver.DriverSelection.parse("^shm").select(found); // excluded: no matter
+        } finally {
+            System.clearProperty("ferry.shm.single.copy");
+        }
+    }
 }

@@ -72,7 +72,7 @@ final class ShmContext implements DriverContext {
         this.key = "r" + hints.rank() + "-p" + pid + "-c" + SEQ.incrementAndGet();
         String sc = SINGLE_COPY.value();
         if (!sc.equals("auto") && !sc.equals("off")) {
-            throw new DriverException("FERRY_SHM_SINGLE_COPY must be auto or off, not '" + sc + "'");
+            throw new dev.ferry.spi.SettingException("FERRY_SHM_SINGLE_COPY must be auto or off, not '" + sc + "'");
         }
         this.singleCopy = sc.equals("auto");
     }

@@ -112,7 +112,7 @@ final class TcpContext implements DriverContext {
         try {
             addresses = Interfaces.usable(spec);
         } catch (IllegalArgumentException e) {
-            throw new DriverException(e.getMessage(), e);
+            throw new dev.ferry.spi.SettingException(e.getMessage(), e);
         }
         if (addresses.isEmpty()) {
             throw new DriverException("tcp: no usable network interface" + (spec != null ? " matches '" + spec + "'" : " is up"));

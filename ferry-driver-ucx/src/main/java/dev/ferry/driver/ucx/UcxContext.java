@@ -142,21 +142,21 @@ final class UcxContext implements DriverContext {
         }
         long buf = UcxSettings.BUFFER.longValue();
         if (buf < 256 || buf > (1 << 20)) {
-            throw new DriverException("FERRY_UCX_BUFFER must be 256 to 1048576 bytes, not " + buf);
+            throw new dev.ferry.spi.SettingException("FERRY_UCX_BUFFER must be 256 to 1048576 bytes, not " + buf);
         }
         this.bufferSize = (int) buf;
         this.rcacheBytes = UcxSettings.RCACHE_BYTES.longValue();
         if (rcacheBytes < 0) {
-            throw new DriverException("FERRY_UCX_RCACHE_BYTES must not be negative: " + rcacheBytes);
+            throw new dev.ferry.spi.SettingException("FERRY_UCX_RCACHE_BYTES must not be negative: " + rcacheBytes);
         }
         long live = UcxSettings.LIVENESS_MS.longValue();
         if (live < 1) {
-            throw new DriverException("FERRY_UCX_LIVENESS_MS must be at least 1: " + live);
+            throw new dev.ferry.spi.SettingException("FERRY_UCX_LIVENESS_MS must be at least 1: " + live);
         }
         this.livenessNanos = TimeUnit.MILLISECONDS.toNanos(live);
         this.pull = UcxSettings.PULL.value().strip();
         if (!List.of("auto", "get", "tag").contains(pull)) {
-            throw new DriverException("FERRY_UCX_PULL must be auto, get or tag, not '" + pull + "'");
+            throw new dev.ferry.spi.SettingException("FERRY_UCX_PULL must be auto, get or tag, not '" + pull + "'");
         }
     }
 
