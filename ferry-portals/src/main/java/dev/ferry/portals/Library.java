@@ -67,10 +67,9 @@ final class Library implements MessageHandler {
     // target side
     private final Map<Long, TargetOp> awaitingData = new HashMap<>();
     private final List<TargetOp> moving = new ArrayList<>();
-    // barrier (the fini rendezvous of every rank)
-    private int barrierArrived;
-    private volatile long barrierReleased;
     final boolean[] failedRank;
+    /** Barriers and the fini meeting. */
+    final Barriers barriers;
     private volatile String failure;
 
     /** A matched operation at the target whose data is still moving. */
@@ -122,9 +121,10 @@ final class Library implements MessageHandler {
             this.interfaces = new Interfaces(this);
             this.sender = new InlineSender(engine, PtlWire.HEADER + inlineMax);
             this.initiator = new Initiator(this);
+            this.barriers = new Barriers(rank, size, failedRank, this::barrierMessage);
         } catch (RuntimeException e) {
             slot.abandon();
-            engine.close(false);
+            engine.close();
             throw e;
         }
         slot.publish(this);
@@ -252,8 +252,8 @@ final class Library implements MessageHandler {
             case PtlWire.REPLY -> initiator.reply(p, buf, at, n);
             case PtlWire.DIR_REQ -> directory.answer(src);
             case PtlWire.DIR_KEY -> direct.directoryKey(src, buf, at + PtlWire.HEADER, Math.min(PtlWire.length(p), n - PtlWire.HEADER));
-            case PtlWire.BARRIER -> barrierArrival(PtlWire.hdrData(p));
-            case PtlWire.RELEASE -> barrierReleased = PtlWire.hdrData(p);
+            case PtlWire.BARRIER -> barriers.arrived(src, PtlWire.hdrData(p));
+            case PtlWire.RELEASE -> barriers.released(PtlWire.hdrData(p), PtlWire.offset(p));
             default -> LOG.log(System.Logger.Level.WARNING, "rank {0}: unknown library message type {1} from rank {2}: dropped", rank, PtlWire.type(p), src);
         }
     }
@@ -625,9 +625,7 @@ final class Library implements MessageHandler {
     @Override
     public void onPeerFailed(int peer, Status status, String why) {
         failedRank[peer] = true;
-        if (rank == 0) {
-            barrierCheck(barrierReleased + 1); // a dead rank no longer holds a barrier up
-        }
+        barriers.peerFailed(); // a dead rank no longer holds a barrier or fini up
         failure = "rank " + peer + " failed: " + why;
         LOG.log(System.Logger.Level.WARNING, "rank {0}: {1}; its operations fail with NI_UNDELIVERABLE", rank, failure);
         direct.peerFailed(peer);
@@ -643,49 +641,11 @@ final class Library implements MessageHandler {
         });
     }
 
-    // =========================================================================================
-    // Barrier (fini meets every rank, serving peers while it waits)
-    // =========================================================================================
-
-    /** Starts barrier {@code epoch}: tells rank 0; answers when released (see {@link #barrierDone}). */
-    Void barrierEnter(long epoch) {
-        if (rank == 0) {
-            barrierArrival(epoch);
-        } else {
-            InlineSender.Outgoing out = sender.take();
-            PtlWire.request(out.buf, PtlWire.BARRIER, 0, 0, 0, 0, 0, 0, uid, 0, 0, epoch, 0, 0, 0);
-            sender.send(0, out, PtlWire.HEADER);
-        }
-        return null;
-    }
-
-    /** At rank 0: one more rank reached barrier {@code epoch} (a rank enters the next only once released from this one). */
-    private void barrierArrival(long epoch) {
-        barrierArrived++;
-        barrierCheck(epoch);
-    }
-
-    /** At rank 0: releases barrier {@code epoch} once every rank that is alive arrived. */
-    private void barrierCheck(long epoch) {
-        int dead = 0;
-        for (boolean f : failedRank) {
-            dead += f ? 1 : 0;
-        }
-        if (barrierArrived > 0 && barrierArrived + dead >= size) {
-            barrierArrived = 0;
-            for (int r = 1; r < size; r++) {
-                if (!failedRank[r]) {
-                    InlineSender.Outgoing out = sender.take();
-                    PtlWire.request(out.buf, PtlWire.RELEASE, 0, 0, 0, 0, 0, 0, uid, 0, 0, epoch, 0, 0, 0);
-                    sender.send(r, out, PtlWire.HEADER);
-                }
-            }
-            barrierReleased = epoch;
-        }
-    }
-
-    boolean barrierDone(long epoch) {
-        return barrierReleased >= epoch;
+    /** Sends a BARRIER or RELEASE ({@link Barriers}). */
+    private void barrierMessage(int to, byte type, long epoch, long detail) {
+        InlineSender.Outgoing out = sender.take();
+        PtlWire.request(out.buf, type, 0, 0, 0, 0, 0, 0, uid, 0, detail, epoch, 0, 0, 0);
+        sender.send(to, out, PtlWire.HEADER);
     }
 
     String failure() {

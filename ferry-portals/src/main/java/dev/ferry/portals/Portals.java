@@ -234,8 +234,10 @@ public final class Portals {
 
     /**
      * PtlFini: the last of as many calls as {@link #init()} had closes the library. It first meets
-     * every rank (serving their operations while it waits, so nobody is left without an answer),
-     * then closes the engine. A rank that failed does not hold the others up.
+     * every rank in fini (serving their operations while it waits, so nobody is left without an
+     * answer), then closes the engine. A rank that failed does not hold the others up, and a
+     * {@link #barrier()} that a rank in fini will never enter fails at once at every rank waiting
+     * in it (a rank that threw and finalizes does not leave the others waiting).
      */
     public static void fini() {
         synchronized (INIT) {
@@ -244,13 +246,14 @@ public final class Portals {
                 return;
             }
             try {
-                long epoch = ++barrierEpoch;
-                l.dispatch.call(() -> l.barrierEnter(epoch));
-                waitFor(l, () -> l.barrierDone(epoch) || l.failure() != null, -1);
+                l.dispatch.call(() -> {
+                    l.barriers.enterFini();
+                    return null;
+                });
+                waitFor(l, () -> l.barriers.finiDone() || l.failure() != null, -1);
                 l.dispatch.call(l.directory::close); // every rank is here: none serves itself on our memory any more
                 waitFor(l, () -> l.quiet() || l.failure() != null, 30_000);
-                // after a failure the others may be gone: leave without the collective goodbye
-                l.engine.close(l.failure() == null);
+                l.engine.close();
             } finally {
                 lib = null;
             }
@@ -310,9 +313,16 @@ public final class Portals {
         synchronized (INIT) {
             epoch = ++barrierEpoch;
         }
-        l.dispatch.call(() -> l.barrierEnter(epoch));
-        if (!waitFor(l, () -> l.barrierDone(epoch) || l.failure() != null, -1) || !l.barrierDone(epoch)) {
+        l.dispatch.call(() -> {
+            l.barriers.enterBarrier(epoch);
+            return null;
+        });
+        if (!waitFor(l, () -> l.barriers.barrierDone(epoch) || l.failure() != null, -1) || !l.barriers.barrierDone(epoch)) {
             throw new PtlException(ReturnCode.FAIL, "barrier: " + l.failure());
+        }
+        String failed = l.barriers.barrierFailure(epoch);
+        if (failed != null) {
+            throw new PtlException(ReturnCode.FAIL, "barrier: " + failed);
         }
     }
 

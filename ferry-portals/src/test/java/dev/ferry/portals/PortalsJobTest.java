@@ -95,4 +95,19 @@ class PortalsJobTest {
         assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok failure rank 1 served")), r.toString());
         assertEquals(3, r.exit(), "rank 2's own status: " + r);
     }
+
+    @Test
+    void aRankThatThrowsAndFinalizesFailsTheBarrierItNeverEntered() throws Exception {
+        for (String drivers : new String[] {"self,shm", "self,tcp"}) {
+            // Before: rank 1's fini released the others' barrier, then all three waited in fini for ever.
+            CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_DRIVERS", drivers), java.time.Duration.ofSeconds(60), PortalsRanks.class, "throws");
+            assertEquals(1, r.exit(), drivers + ": " + r);
+            for (int rank : new int[] {0, 2}) {
+                assertTrue(r.okLines().contains("ok throws rank " + rank + ": PTL_FAIL: barrier: rank 1 called fini() instead: it will never enter this barrier"),
+                        drivers + ": " + r);
+            }
+            assertTrue(r.err().contains("rank 1 exited with status 1 after an uncaught exception in thread \"main\" java.lang.IllegalStateException: rank 1 fails on purpose"),
+                    drivers + ": " + r);
+        }
+    }
 }

@@ -25,7 +25,9 @@ import static dev.ferry.portals.Portals.*;
  *       unlinked the entry, rank 0's put goes by message and is dropped;</li>
  *   <li>{@code order}: rank 0 puts a value by message (to an entry that counts, so not
  *       published) and then another to the same memory through a published entry; the second
- *       must land last (write-after-write order), every time.</li>
+ *       must land last (write-after-write order), every time;</li>
+ *   <li>{@code throws}: rank 1 throws before a barrier the others enter, and finalizes on its way
+ *       out: their barrier fails naming it (once it released them, and all hung in fini).</li>
  * </ul>
  */
 public final class PortalsRanks {
@@ -44,6 +46,7 @@ public final class PortalsRanks {
                 case "failure" -> failure();
                 case "direct" -> direct();
                 case "order" -> order(Integer.parseInt(args[1]));
+                case "throws" -> throwing();
                 default -> throw new IllegalArgumentException(args[0]);
             }
         } finally {
@@ -430,6 +433,20 @@ public final class PortalsRanks {
         }
         if (rank == 1) {
             System.out.println("ok failure rank 1 served");
+        }
+    }
+
+    static void throwing() {
+        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = getId(ni).rank;
+        if (rank == 1) {
+            throw new IllegalStateException("rank 1 fails on purpose");
+        }
+        try {
+            barrier();
+            throw new IllegalStateException("rank " + rank + " passed a barrier rank 1 never entered");
+        } catch (PtlException e) {
+            System.out.println("ok throws rank " + rank + ": " + e.getMessage());
         }
     }
 }

@@ -643,17 +643,17 @@ public final class Engine implements AutoCloseable {
 
     // ---- close ------------------------------------------------------------------------------
 
-    /** Collective close: waits until what this rank sent has left, meets every rank, then disconnects. */
+    /**
+     * Closes the engine, on this rank alone: waits until what it sent has left (at most
+     * {@link #CLOSE_FLUSH}; a failed peer is not waited for) and every peer it sent to has taken
+     * up the connection (so that nothing waits unread in a channel its peer never opened), then
+     * disconnects. It does not wait for the other ranks: a rank that ends early, or throws out of
+     * its {@code try} block, leaves at once, and its peers see its gate CLOSED: their requests
+     * involving it fail, and the layer above hears of it ({@link MessageHandler#onPeerFailed}).
+     * A rank's work must be complete when it closes, as MPI asks of MPI_Finalize.
+     */
     @Override
     public void close() {
-        close(true);
-    }
-
-    /**
-     * Closes the engine. {@code collective}: every rank calls it, and it meets them all before
-     * disconnecting (so nobody is cut off mid-message); false for a rank leaving on its own.
-     */
-    public void close(boolean collective) {
         if (closed) {
             return;
         }
@@ -669,8 +669,10 @@ public final class Engine implements AutoCloseable {
             }
         } else {
             long end = System.nanoTime() + CLOSE_FLUSH.toNanos();
-            while (!quiet() && System.nanoTime() - end < 0) {
-                progress();
+            for (int round = 0; !quiet() && System.nanoTime() - end < 0; round++) {
+                if (!progress()) {
+                    backoff(round < 1000 ? 0 : 1_000_000); // a fruitless pass: let the peers run
+                }
             }
         }
         if (!quiet()) {
@@ -678,8 +680,10 @@ public final class Engine implements AutoCloseable {
         }
         closing = true;
         try {
-            if (collective && size > 1) {
-                wire.bootstrap().fence();
+            for (Gate g : active) {
+                if (g.state == Gate.OPEN && g.sentAny) {
+                    g.awaitTakenUp();
+                }
             }
         } finally {
             closed = true;

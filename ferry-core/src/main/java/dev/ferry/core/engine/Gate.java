@@ -26,6 +26,8 @@ final class Gate {
     final String kind;
     final long eagerLimit;
     int state = NEW;
+    /** Something was sent to this peer: at close, the connection must have been taken up by it. */
+    boolean sentAny;
     Status failStatus;
     String failure;
 
@@ -112,6 +114,7 @@ final class Gate {
             s.complete(failStatus, failure);
             return;
         }
+        sentAny = true;
         if (outQueue.isEmpty() && ctsQueue.isEmpty() && s.length <= eagerLimit && credits >= WireHeader.immediateBytes(s.length)
                 && rails[0].sendAlone(s)) {
             return; // the common case: a small message, nothing waiting, out in a packet of its own
@@ -572,7 +575,25 @@ final class Gate {
         engine.gateFailed(this);
     }
 
-    /** At close, after every rank stopped sending: disconnects the rails. */
+    /**
+     * At close: waits (within each driver's connect bound) until the peer has taken up every
+     * rail's connection. A driver may complete a send into a channel its peer has not opened yet
+     * (shm writes into the ring before the peer attaches); leaving then would lose it.
+     */
+    void awaitTakenUp() {
+        for (Rail r : rails) {
+            if (r.out == null || rank == engine.rank) {
+                continue;
+            }
+            Status s = r.out.connectWait();
+            if (s != Status.DONE && s != Status.NOT_IMPLEMENTED) {
+                LOG.log(System.Logger.Level.WARNING, "rank {0}: closing while rank {1} has not taken up the connection on {2} ({3}): what was sent to it may be lost",
+                        engine.rank, rank, r.ec.name(), s);
+            }
+        }
+    }
+
+    /** At close: disconnects the rails (the peer sees them CLOSED once it has read what came before). */
     void close() {
         if (state == OPEN) {
             state = CLOSED;

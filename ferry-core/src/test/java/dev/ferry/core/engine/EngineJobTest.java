@@ -206,4 +206,19 @@ class EngineJobTest {
     private static String okLine(Jobs.Result r, String prefix) {
         return r.okLines().stream().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(() -> new AssertionError(r.toString()));
     }
+
+    @Test
+    void aRankThatThrowsLeavesAtOnceAndItsPeersHearOfIt() throws Exception {
+        for (String drivers : new String[] {"self,shm", "self,tcp"}) {
+            long start = System.nanoTime();
+            // Before: rank 1 waited in close's fence for ranks 0 and 2, which never came; the job ran into its timeout.
+            Jobs.Result r = Jobs.run(3, Map.of("FERRY_DRIVERS", drivers), Duration.ofSeconds(90), "throws");
+            long seconds = (System.nanoTime() - start) / 1_000_000_000L;
+            assertEquals(1, r.exit(), drivers + ": " + r);
+            assertTrue(r.err().contains("rank 1 exited with status 1 after an uncaught exception in thread \"main\" java.lang.IllegalStateException: rank 1 fails on purpose"),
+                    drivers + ": " + r);
+            assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok throws rank 0 heard: rank 1 failed (CLOSED)")), drivers + ": " + r);
+            assertTrue(seconds < 80, drivers + ": the job took " + seconds + " s");
+        }
+    }
 }

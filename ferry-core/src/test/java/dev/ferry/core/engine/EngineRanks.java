@@ -23,7 +23,10 @@ import java.time.Duration;
  *   <li>{@code unexpected}: rank 0 sends 100 rendezvous messages (half from the shared arena, half
  *       from plain off-heap memory); rank 1 keeps them all before receiving any, then receives
  *       them in reverse order, some truncated, some dropped, and checks every byte; more messages
- *       wait than a driver can keep exposed for pulling, so both rendezvous kinds are used.</li>
+ *       wait than a driver can keep exposed for pulling, so both rendezvous kinds are used;</li>
+ *   <li>{@code throws}: rank 1 throws out of its {@code try (Engine e = ...)} block while rank 0
+ *       waits for a message from it and rank 2 computes without calling Ferry: rank 1 must leave at
+ *       once, and rank 0 hear that it is gone.</li>
  * </ul>
  */
 public final class EngineRanks {
@@ -35,6 +38,7 @@ public final class EngineRanks {
 
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
+            case "throws" -> throwing();
             case "sizes" -> sizes();
             case "sizes-rank1-without-pull" -> { // ranks may differ: FERRY_RNDV_PULL is about what a rank sends
                 if ("1".equals(System.getenv("PMI_RANK"))) {
@@ -528,6 +532,36 @@ public final class EngineRanks {
             }
             System.out.println("ok failure rank 1 done");
         }
-        e.close(false);
+        e.close();
+    }
+
+    private static void throwing() throws InterruptedException {
+        Inbox inbox = new Inbox();
+        try (Engine e = Engine.init(inbox)) {
+            inbox.attach(e);
+            MemorySegment small = Arena.ofAuto().allocate(64);
+            if (e.rank() == 1) { // one message first, so that the gate to rank 0 is in use
+                SendRequest s = new SendRequest();
+                e.send(s.to(0, 1, small));
+                s.join(BOUND);
+                throw new IllegalStateException("rank 1 fails on purpose");
+            }
+            if (e.rank() == 0) {
+                inbox.take(BOUND);
+                long start = System.nanoTime();
+                for (int round = 0; inbox.failure() == null; round++) { // a second message that never comes
+                    if (inbox.poll() != null) {
+                        throw new IllegalStateException("a second message from rank 1");
+                    }
+                    if (System.nanoTime() - start > BOUND.toNanos()) {
+                        throw new IllegalStateException("rank 1's departure not seen within " + BOUND);
+                    }
+                    Engine.backoff(System.nanoTime() - start);
+                }
+                System.out.println("ok throws rank 0 heard: " + inbox.failure());
+                System.out.flush();
+            }
+            new java.util.concurrent.CountDownLatch(1).await(); // ranks 0 and 2 stay until the launcher ends the job
+        }
     }
 }
