@@ -13,7 +13,9 @@ import java.util.List;
 /**
  * The library's inline messages (a header, and an operand and data that fit the eager limit):
  * buffers with their send requests, reused once the engine is done with them, so a steady stream
- * of small operations allocates no buffers.
+ * of small operations allocates no buffers. What waits to leave is bounded: past
+ * {@link #MAX_INFLIGHT_BYTES} of buffers not yet sent (a target that takes nothing, its engine
+ * credits spent), the initiator waits for room ({@link #crowded}) instead of queueing without end.
  *
  * <pre>{@code
  * InlineSender.Outgoing out = sender.take();
@@ -24,12 +26,35 @@ import java.util.List;
 final class InlineSender {
     private final Engine engine;
     private final long capacity;
+    /** Bytes of inline buffers that may wait to leave before initiators wait (at least {@link #MIN_INFLIGHT} buffers). */
+    static final long MAX_INFLIGHT_BYTES = 16L << 20;
+    static final int MIN_INFLIGHT = 64;
+
     private final ArrayDeque<Outgoing> free = new ArrayDeque<>();
     private final List<Outgoing> inflight = new ArrayList<>();
+    private final int maxInflight;
+    /** inflight's size, for initiators that look from another thread (thread mode). */
+    private volatile int inflightCount;
+    private int inflightPeak;
 
     InlineSender(Engine engine, long capacity) {
         this.engine = engine;
         this.capacity = capacity;
+        this.maxInflight = (int) Math.max(MIN_INFLIGHT, MAX_INFLIGHT_BYTES / capacity);
+    }
+
+    /** Whether new operations should wait until some of what waits to leave has left. */
+    boolean crowded() {
+        return inflightCount >= maxInflight;
+    }
+
+    int maxInflight() {
+        return maxInflight;
+    }
+
+    /** The most buffers that ever waited to leave at once. */
+    int inflightPeak() {
+        return inflightPeak;
     }
 
     /** An inline message being sent: a send request and its buffer, reused; what is sent is the buffer's first bytes. */
@@ -57,6 +82,8 @@ final class InlineSender {
             free.push(out);
         } else {
             inflight.add(out);
+            inflightCount = inflight.size();
+            inflightPeak = Math.max(inflightPeak, inflightCount);
         }
     }
 
@@ -71,6 +98,9 @@ final class InlineSender {
                 free.push(out);
                 work = true;
             }
+        }
+        if (work) {
+            inflightCount = inflight.size();
         }
         return work;
     }

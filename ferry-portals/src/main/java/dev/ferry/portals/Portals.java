@@ -897,6 +897,7 @@ public final class Portals {
     /** PtlPut. */
     public static void put(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
                            long remoteOffset, Object userPtr, long hdrData) {
+        awaitRoom();
         Dispatch d = enter(); // in this thread when it may, no lambda made: see enter()
         try { later(putOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, d != null)); } finally { leave(d); }
     }
@@ -912,6 +913,28 @@ public final class Portals {
     private static Dispatch enter() {
         Dispatch d = lib().dispatch;
         return d.enter() ? d : null;
+    }
+
+    /**
+     * Back-pressure: while too much waits to leave (a target that takes nothing), a new operation
+     * waits, making progress, for room: the initiator's memory stays bounded instead of
+     * queueing without end (and so does the target's: the engine's credits). A dead target's
+     * operations fail and make room.
+     */
+    private static void awaitRoom() {
+        Library l = lib();
+        if (l.sender.crowded()) {
+            waitFor(l, () -> !l.sender.crowded(), -1);
+        }
+    }
+
+    /**
+     * Extension (not a Portals call): the most inline messages that ever waited to leave at once,
+     * and the bound past which operations wait for room.
+     */
+    public static int[] inflightPeakAndBound() {
+        Library l = lib();
+        return l.dispatch.call(() -> new int[] {l.sender.inflightPeak(), l.sender.maxInflight()});
     }
 
     /** Ends what {@link #enter} began (nothing when it answered null). */
@@ -952,6 +975,7 @@ public final class Portals {
     /** PtlGet. */
     public static void get(MdHandle mdHandle, long localOffset, long length, ProcessId targetId, int ptIndex, long matchBits,
                            long remoteOffset, Object userPtr) {
+        awaitRoom();
         Dispatch d = enter();
         try { later(getOp(mdHandle, localOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, d != null)); } finally { leave(d); }
     }
@@ -972,6 +996,7 @@ public final class Portals {
     /** PtlAtomic: {@code operation} (MIN .. BXOR) of the MD's elements into the target's. */
     public static void atomic(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
                               long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype) {
+        awaitRoom();
         Dispatch d = enter();
         try { later(atomicOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, d != null)); } finally { leave(d); }
     }
@@ -994,6 +1019,7 @@ public final class Portals {
     /** PtlFetchAtomic: like atomic, and the target's old values come back into the get MD. */
     public static void fetchAtomic(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length, ProcessId targetId,
                                    int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype) {
+        awaitRoom();
         Dispatch d = enter();
         try { later(fetchOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, d != null)); } finally { leave(d); }
     }
@@ -1025,6 +1051,7 @@ public final class Portals {
      */
     public static void swap(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length, ProcessId targetId,
                             int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, MemorySegment operand, Op operation, Datatype datatype) {
+        awaitRoom();
         Dispatch d = enter();
         try { later(swapOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operand, operation, datatype, d != null)); } finally { leave(d); }
     }

@@ -110,4 +110,15 @@ class PortalsJobTest {
                     drivers + ": " + r);
         }
     }
+
+    @Test
+    void anInitiatorWaitsForRoomRatherThanQueueingWithoutEnd() throws Exception {
+        // Before: every put queued an 8 KiB buffer; with a 64 MiB heap (and as much direct memory)
+        // rank 0 ran out of memory after some 8,000 puts to a target that made no progress.
+        CapturedJob.Result r = CapturedJob.run(2, Map.of("FERRY_DRIVERS", "self,shm", "JDK_JAVA_OPTIONS", "-Xmx64m"),
+                TIMEOUT, PortalsRanks.class, "flood", "40000");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok flood rank 0: 40000 puts acknowledged")), r.toString());
+        assertTrue(r.okLines().contains("ok flood rank 1 received 40000 puts (0)") || r.okLines().contains("ok flood rank 1 received 40000 puts (1)"), r.toString());
+    }
 }

@@ -26,6 +26,9 @@ import static dev.ferry.portals.Portals.*;
  *   <li>{@code order}: rank 0 puts a value by message (to an entry that counts, so not
  *       published) and then another to the same memory through a published entry; the second
  *       must land last (write-after-write order), every time;</li>
+ *   <li>{@code flood}: rank 0 puts {@code n} 1000-byte messages to rank 1, which computes for
+ *       3 s without a Portals call first: rank 0 waits for room rather than queueing them all
+ *       (the job runs with a small heap), and every put lands and is acknowledged;</li>
  *   <li>{@code throws}: rank 1 throws before a barrier the others enter, and finalizes on its way
  *       out: their barrier fails naming it (once it released them, and all hung in fini).</li>
  * </ul>
@@ -47,6 +50,7 @@ public final class PortalsRanks {
                 case "direct" -> direct();
                 case "order" -> order(Integer.parseInt(args[1]));
                 case "throws" -> throwing();
+                case "flood" -> flood(Integer.parseInt(args[1]));
                 default -> throw new IllegalArgumentException(args[0]);
             }
         } finally {
@@ -448,5 +452,48 @@ public final class PortalsRanks {
         } catch (PtlException e) {
             System.out.println("ok throws rank " + rank + ": " + e.getMessage());
         }
+    }
+
+    private static void flood(int n) {
+        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = getId(ni).rank;
+        int pt = ptAlloc(ni, 0, EQ_NONE, 0);
+        CtHandle ct = ctAlloc(ni);
+        MemorySegment buf = Arena.ofShared().allocate(1000, 8); // not memAlloc: by message, never directly
+        if (rank == 1) {
+            Me me = new Me();
+            me.start = buf;
+            me.length = buf.byteSize();
+            me.options = ME_OP_PUT | ME_EVENT_LINK_DISABLE | ME_EVENT_CT_COMM;
+            me.ctHandle = ct;
+            meAppend(ni, pt, me, PRIORITY_LIST, null);
+        }
+        barrier();
+        if (rank == 1) {
+            long x = 0;
+            for (long end = System.nanoTime() + 3_000_000_000L; System.nanoTime() - end < 0; ) {
+                x += x * 31 + 7; // a target that computes and makes no Portals call
+            }
+            waitOk(ct, n);
+            System.out.println("ok flood rank 1 received " + n + " puts (" + (x & 1) + ")");
+        } else if (rank == 0) {
+            Md md = new Md();
+            md.start = buf;
+            md.length = buf.byteSize();
+            md.options = MD_EVENT_CT_ACK;
+            md.ctHandle = ct;
+            MdHandle d = mdBind(ni, md);
+            ProcessId one = ProcessId.ofRank(1);
+            for (int i = 0; i < n; i++) {
+                put(d, 0, buf.byteSize(), ACK_REQ, one, pt, 0, 0, null, 0);
+            }
+            waitOk(ct, n);
+            int[] peak = inflightPeakAndBound();
+            if (peak[0] > peak[1]) {
+                throw new IllegalStateException(peak[0] + " inline messages waited to leave, over the bound of " + peak[1]);
+            }
+            System.out.println("ok flood rank 0: " + n + " puts acknowledged; at most " + peak[0] + " waited to leave (bound " + peak[1] + ")");
+        }
+        barrier();
     }
 }
