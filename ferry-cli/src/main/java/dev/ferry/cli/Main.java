@@ -20,6 +20,8 @@ public final class Main {
               run -n N [opts] PROGRAM       start a job of N ranks on this machine ('ferry run --help')
               demo                          a 4-rank job as 2 nodes x 2 ranks: which pairs use which driver, how fast
               exec PROGRAM                  run one rank under another launcher (mpiexec.hydra, srun)
+              soak [-n N] [--duration S] [--chaos]   random checksummed traffic over every driver; counts
+                                            lost, duplicated, corrupted, reordered ('ferry soak --help')
               info [--format text|json]     drivers found, their capabilities and profile, FERRY_* settings
               bench driver-latency [opts]   one-way latency through a driver, with ref-shm and ref-nio
               bench driver-bandwidth [opts] bandwidth through a driver, with ref-shm and ref-nio
@@ -70,6 +72,7 @@ public final class Main {
             case "info" -> InfoCommand.run(rest, out, err);
             case "run" -> RunCommand.run(rest, out, err);
             case "demo" -> demo(rest, out, err);
+            case "soak" -> SoakCommand.run(rest, out, err);
             case "exec" -> ExecCommand.run(rest, err);
             case "bench" -> !rest.isEmpty() && rest.get(0).equals("wireup")
                     ? WireupBench.run(rest.subList(1, rest.size()), out, err)

@@ -1,0 +1,295 @@
+package dev.ferry.cli;
+
+import dev.ferry.launch.run.Job;
+import dev.ferry.launch.run.JobSpec;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * {@code ferry soak}: a job of {@link SoakRank}s for a given time, every pair of ranks exchanging
+ * checksummed messages of random sizes over every driver at once (with {@code --ranks-per-node},
+ * shm within a "node", tcp between), then the sum of what every rank counted: messages and bytes
+ * moved, and lost, duplicated, corrupted and reordered ones, which must all be 0. With
+ * {@code --chaos}, one random rank is killed (SIGKILL) at a random moment: every survivor must
+ * report the failure within {@link #REPORT_BOUND}, and nothing of the job may be left on the
+ * machine.
+ *
+ * <pre>
+ * ferry soak -n 4 --ranks-per-node 2 --duration 60
+ * ferry soak -n 4 --ranks-per-node 2 --duration 30 --chaos --format json
+ * </pre>
+ */
+final class SoakCommand {
+    static final String USAGE = """
+            usage: ferry soak [-n N] [--ranks-per-node K] [--duration SECONDS] [--max-size BYTES]
+                              [--drivers LIST] [--seed S] [--chaos] [--format text|json]
+              -n N                ranks (default 4)
+              --ranks-per-node K  ranks per played node (default 2: shm within, tcp between)
+              --duration S        seconds of traffic (default 60)
+              --max-size B        largest message (default 4194304)
+              --chaos             kill a random rank at a random moment; check the survivors notice
+                                  within 10 s and that nothing of the job is left""";
+    static final Duration REPORT_BOUND = Duration.ofSeconds(10);
+    private static final Pattern COUNTS = Pattern.compile("soak rank (\\d+): sent (\\d+) messages (\\d+) bytes; received (\\d+) messages (\\d+) bytes; "
+            + "lost (\\d+) duplicated (\\d+) corrupted (\\d+) reordered (\\d+) send-failed (\\d+) failed-peers (\\d+)");
+    private static final Pattern STARTED = Pattern.compile("soak rank (\\d+) pid (\\d+) started at (\\d+)");
+    private static final Pattern SAW = Pattern.compile("soak rank (\\d+) saw rank (\\d+) fail at (\\d+).*");
+
+    private SoakCommand() {
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        int n = 4;
+        int perNode = 2;
+        long duration = 60;
+        long maxSize = 4 << 20;
+        String drivers = null;
+        long seed = System.nanoTime();
+        boolean chaos = false;
+        boolean json = false;
+        try {
+            for (int i = 0; i < args.size(); i++) {
+                String a = args.get(i);
+                switch (a) {
+                    case "-n" -> n = (int) number(args, ++i, a, 2, 64);
+                    case "--ranks-per-node" -> perNode = (int) number(args, ++i, a, 1, 64);
+                    case "--duration" -> duration = number(args, ++i, a, 1, 7 * 24 * 3600);
+                    case "--max-size" -> maxSize = number(args, ++i, a, 8, 64 << 20);
+                    case "--drivers" -> drivers = value(args, ++i, a);
+                    case "--seed" -> seed = number(args, ++i, a, 0, Long.MAX_VALUE);
+                    case "--chaos" -> chaos = true;
+                    case "--format" -> {
+                        String f = value(args, ++i, a);
+                        if (!f.equals("json") && !f.equals("text")) {
+                            throw new Program.UsageError("--format is text or json, not '" + f + "'");
+                        }
+                        json = f.equals("json");
+                    }
+                    case "-h", "--help" -> {
+                        out.println(USAGE);
+                        return 0;
+                    }
+                    default -> throw new Program.UsageError("unknown option '" + a + "' (see 'ferry soak --help')");
+                }
+            }
+        } catch (Program.UsageError e) {
+            err.println("ferry soak: " + e.getMessage());
+            return 2;
+        }
+        Map<String, String> env = new LinkedHashMap<>();
+        env.put("FERRY_RANKS_PER_NODE", String.valueOf(perNode));
+        if (System.getenv("FERRY_TCP_INTERFACES") == null) {
+            env.put("FERRY_TCP_INTERFACES", "lo"); // the played nodes are this machine
+        }
+        if (drivers != null) {
+            env.put("FERRY_DRIVERS", drivers);
+        }
+        List<String> jvm = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC",
+                "-cp", System.getProperty("java.class.path"), SoakRank.class.getName(),
+                String.valueOf(duration * 1000), String.valueOf(seed), String.valueOf(maxSize)));
+        Duration timeout = Duration.ofSeconds(duration + 300);
+        Duration grace = chaos ? REPORT_BOUND.plusSeconds(5) : Duration.ofSeconds(10);
+        Map<Integer, long[]> started = new ConcurrentHashMap<>(); // rank -> {pid, ms}
+        Map<Integer, long[]> counts = new ConcurrentHashMap<>();
+        Map<Integer, Long> sawAt = new ConcurrentHashMap<>();
+        List<String> other = new CopyOnWriteArrayList<>();
+        ByteArrayOutputStream errors = new ByteArrayOutputStream();
+        Consumer<String> line = l -> {
+            String s = l.replaceFirst("^\\[\\d+\\] ", "");
+            Matcher m;
+            if ((m = STARTED.matcher(s)).matches()) {
+                started.put(Integer.parseInt(m.group(1)), new long[] {Long.parseLong(m.group(2)), Long.parseLong(m.group(3))});
+            } else if ((m = COUNTS.matcher(s)).matches()) {
+                long[] c = new long[11];
+                for (int k = 0; k < 11; k++) {
+                    c[k] = Long.parseLong(m.group(k + 1));
+                }
+                counts.put((int) c[0], c);
+            } else if ((m = SAW.matcher(s)).matches()) {
+                sawAt.merge(Integer.parseInt(m.group(1)), Long.parseLong(m.group(3)), Math::min);
+            } else {
+                other.add(l);
+            }
+        };
+        Job job = new Job(new JobSpec(n, jvm, env, true, timeout, grace), new PrintStream(new Lines(line), true, StandardCharsets.UTF_8),
+                new PrintStream(errors, true, StandardCharsets.UTF_8));
+        int victim = -1;
+        long[] killedAt = {0};
+        if (chaos) {
+            SplittableRandom r = new SplittableRandom(seed);
+            victim = r.nextInt(n);
+            long at = (long) (duration * 1000 * (0.2 + 0.6 * r.nextDouble()));
+            int v = victim;
+            int ranks = n;
+            Thread.ofPlatform().daemon().name("ferry-soak-chaos").start(() -> {
+                // every rank up first: the moment is counted from the last one's start
+                long until = System.nanoTime() + timeout.toNanos();
+                while (started.size() < ranks && System.nanoTime() - until < 0) {
+                    LockSupport.parkNanos(10_000_000);
+                }
+                LockSupport.parkNanos(at * 1_000_000);
+                long[] p = started.get(v);
+                if (p != null) {
+                    killedAt[0] = System.currentTimeMillis();
+                    ProcessHandle.of(p[0]).ifPresent(ProcessHandle::destroyForcibly);
+                }
+            });
+        }
+        long t0 = System.nanoTime();
+        int status;
+        try {
+            status = job.run();
+        } catch (IOException e) {
+            err.println("ferry soak: " + e.getMessage());
+            return 1;
+        }
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        long[] sum = new long[11];
+        for (long[] c : counts.values()) {
+            for (int k = 1; k < 11; k++) {
+                sum[k] += c[k];
+            }
+        }
+        List<String> left = leftovers(job.jobId(), started);
+        List<String> problems = new ArrayList<>();
+        long slowest = -1;
+        if (chaos) {
+            if (killedAt[0] == 0) {
+                problems.add("rank " + victim + " was not killed (the job ended first)");
+            }
+            for (int rk = 0; rk < n; rk++) {
+                if (rk == victim || killedAt[0] == 0) {
+                    continue;
+                }
+                Long saw = sawAt.get(rk);
+                if (saw == null) {
+                    problems.add("rank " + rk + " never reported rank " + victim + "'s failure");
+                } else {
+                    slowest = Math.max(slowest, saw - killedAt[0]);
+                }
+            }
+            if (slowest > REPORT_BOUND.toMillis()) {
+                problems.add("a survivor reported the failure only after " + slowest + " ms");
+            }
+        } else {
+            if (status != 0) {
+                problems.add("the job ended with status " + status);
+            }
+            if (counts.size() != n) {
+                problems.add("only " + counts.size() + " of " + n + " ranks reported their counts");
+            }
+            for (int k = 5; k <= 8; k++) {
+                if (sum[k] != 0) {
+                    problems.add(sum[k] + " " + new String[] {"lost", "duplicated", "corrupted", "reordered"}[k - 5]);
+                }
+            }
+            if (sum[1] != sum[3]) {
+                problems.add(sum[1] + " messages sent, " + sum[3] + " received");
+            }
+        }
+        if (!left.isEmpty()) {
+            problems.add("left on the machine: " + left);
+        }
+        if (json) {
+            out.println("{\"benchmark\":\"soak\",\"ranks\":" + n + ",\"ranks_per_node\":" + perNode + ",\"duration_s\":" + duration
+                    + ",\"seed\":" + seed + ",\"chaos\":" + chaos + ",\"messages\":" + sum[3] + ",\"bytes\":" + sum[4]
+                    + ",\"lost\":" + sum[5] + ",\"duplicated\":" + sum[6] + ",\"corrupted\":" + sum[7] + ",\"reordered\":" + sum[8]
+                    + (chaos ? ",\"killed_rank\":" + victim + ",\"slowest_report_ms\":" + slowest : "")
+                    + ",\"left\":" + left.size() + ",\"ok\":" + problems.isEmpty() + "}");
+        } else {
+            out.printf("soak: %d ranks (%d per node), %d s, seed %d: %d messages, %d bytes (%.1f MB/s) moved; lost %d, duplicated %d, corrupted %d, reordered %d%n",
+                    n, perNode, duration, seed, sum[3], sum[4], sum[4] / seconds / 1e6, sum[5], sum[6], sum[7], sum[8]);
+            if (chaos) {
+                out.println("soak: chaos killed rank " + victim + "; every survivor reported it within " + slowest + " ms (bound "
+                        + REPORT_BOUND.toMillis() + " ms); left on the machine: " + left.size());
+            }
+        }
+        for (String p : problems) {
+            err.println("ferry soak: " + p);
+        }
+        if (!problems.isEmpty()) {
+            err.print(errors.toString(StandardCharsets.UTF_8));
+            other.forEach(err::println);
+        }
+        return problems.isEmpty() ? 0 : 1;
+    }
+
+    /** The job's rank processes still alive and its files in /dev/shm. */
+    private static List<String> leftovers(String jobId, Map<Integer, long[]> started) {
+        List<String> left = new ArrayList<>();
+        for (long[] p : started.values()) {
+            if (ProcessHandle.of(p[0]).map(ProcessHandle::isAlive).orElse(false)) {
+                left.add("process " + p[0]);
+            }
+            if (Files.exists(Path.of("/tmp", "hsperfdata_" + System.getProperty("user.name"), Long.toString(p[0])))) {
+                left.add("/tmp/hsperfdata file of " + p[0]);
+            }
+        }
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(Job.SHM, "ferry-" + jobId + "-*")) {
+            s.forEach(p -> left.add(p.toString()));
+        } catch (IOException e) {
+            left.add("/dev/shm unreadable: " + e.getMessage());
+        }
+        return left;
+    }
+
+    /** An output stream handing each complete line to a consumer. */
+    private static final class Lines extends OutputStream {
+        private final Consumer<String> sink;
+        private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
+
+        Lines(Consumer<String> sink) {
+            this.sink = sink;
+        }
+
+        @Override
+        public synchronized void write(int b) {
+            if (b == '\n') {
+                sink.accept(buf.toString(StandardCharsets.UTF_8));
+                buf.reset();
+            } else {
+                buf.write(b);
+            }
+        }
+    }
+
+    private static String value(List<String> args, int i, String option) {
+        if (i >= args.size()) {
+            throw new Program.UsageError("option " + option + " needs a value");
+        }
+        return args.get(i);
+    }
+
+    private static long number(List<String> args, int i, String option, long min, long max) {
+        String v = value(args, i, option);
+        long x;
+        try {
+            x = Long.parseLong(v.strip());
+        } catch (NumberFormatException e) {
+            throw new Program.UsageError(option + " takes a whole number, not '" + v + "'");
+        }
+        if (x < min || x > max) {
+            throw new Program.UsageError(option + " must be between " + min + " and " + max + ", not " + x);
+        }
+        return x;
+    }
+}

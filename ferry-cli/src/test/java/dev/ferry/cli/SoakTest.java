@@ -1,0 +1,54 @@
+package dev.ferry.cli;
+
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code ferry soak} for real: four JVMs, two played nodes (shm within, tcp between), random
+ * checksummed traffic; for a minute nothing lost, duplicated, corrupted or reordered; with chaos,
+ * a rank killed and every survivor told within the bound, nothing left behind.
+ */
+class SoakTest {
+    private static String soak(int expectedExit, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String o = out.toString(StandardCharsets.UTF_8);
+        assertEquals(expectedExit, code, o + err.toString(StandardCharsets.UTF_8));
+        System.out.print(o);
+        return o.strip();
+    }
+
+    @Test
+    void aMinuteOfRandomTrafficLosesNothing() {
+        String json = soak(0, "soak", "-n", "4", "--ranks-per-node", "2", "--duration", "60", "--seed", "7", "--format", "json");
+        assertTrue(json.contains("\"lost\":0,\"duplicated\":0,\"corrupted\":0,\"reordered\":0"), json);
+        assertTrue(json.contains("\"left\":0,\"ok\":true"), json);
+        long messages = Long.parseLong(json.replaceAll(".*\"messages\":(\\d+).*", "$1"));
+        assertTrue(messages > 10_000, json);
+    }
+
+    @Test
+    void aKilledRankIsReportedByEverySurvivorAndLeavesNothing() {
+        String json = soak(0, "soak", "-n", "4", "--ranks-per-node", "2", "--duration", "15", "--seed", "11", "--chaos", "--format", "json");
+        assertTrue(json.contains("\"chaos\":true") && json.contains("\"left\":0,\"ok\":true"), json);
+        long slowest = Long.parseLong(json.replaceAll(".*\"slowest_report_ms\":(-?\\d+).*", "$1"));
+        assertTrue(slowest >= 0 && slowest <= SoakCommand.REPORT_BOUND.toMillis(), json);
+    }
+
+    @Test
+    void badOptionsAreOneLine() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(List.of("soak", "--duration", "0"), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        assertEquals("ferry soak: --duration must be between 1 and 604800, not 0", err.toString(StandardCharsets.UTF_8).strip());
+    }
+}
