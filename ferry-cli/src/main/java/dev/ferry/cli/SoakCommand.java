@@ -25,11 +25,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code ferry soak}: a job of {@link SoakRank}s for a given time, every pair of ranks exchanging
- * checksummed messages of random sizes over every driver at once (with {@code --ranks-per-node},
- * shm within a "node", tcp between), then the sum of what every rank counted: messages and bytes
- * moved, and lost, duplicated, corrupted and reordered ones, which must all be 0. With
- * {@code --chaos}, one random rank is killed (SIGKILL) at a random moment: every survivor must
+ * {@code ferry soak}: two jobs, each for half the time, over every driver at once (with
+ * {@code --ranks-per-node}, shm within a "node", tcp between): {@link SoakRank}s exchanging
+ * checksummed point-to-point messages of random sizes between every pair of ranks (the engine),
+ * then {@link SoakRma}s putting, getting and fetch-adding in each other's windows, directly and
+ * by message (the Portals library). Then the sum of what every rank counted: messages (or
+ * operations) and bytes moved, and lost, duplicated, corrupted and reordered ones, which must
+ * all be 0. With
+ * {@code --chaos}, in each phase one random rank is killed (SIGKILL) at a random moment: every survivor must
  * report the failure within {@link #REPORT_BOUND}, and nothing of the job may be left on the
  * machine.
  *
@@ -103,8 +106,61 @@ final class SoakCommand {
         if (drivers != null) {
             env.put("FERRY_DRIVERS", drivers);
         }
+        // Point-to-point on the engine, then one-sided on the Portals library: half the time each.
+        long half = Math.max(1, duration / 2);
+        Phase p2p = phase("p2p", SoakRank.class, n, env, half, seed, maxSize, chaos, err);
+        Phase rma = phase("rma", SoakRma.class, n, env, Math.max(1, duration - half), seed + 1, maxSize, chaos, err);
+        if (p2p == null || rma == null) {
+            return 1;
+        }
+        long[] sum = new long[11];
+        for (Phase ph : List.of(p2p, rma)) {
+            for (int k = 1; k < 11; k++) {
+                sum[k] += ph.sum[k];
+            }
+        }
+        List<String> problems = new ArrayList<>(p2p.problems);
+        problems.addAll(rma.problems);
+        for (Phase ph : List.of(p2p, rma)) {
+            out.println(json ? ph.json(n, perNode, seed, chaos) : ph.text(n, perNode, seed, chaos));
+        }
+        if (json) {
+            out.println("{\"benchmark\":\"soak\",\"phase\":\"all\",\"ranks\":" + n + ",\"duration_s\":" + duration + ",\"seed\":" + seed
+                    + ",\"chaos\":" + chaos + ",\"messages\":" + sum[3] + ",\"bytes\":" + sum[4] + ",\"lost\":" + sum[5]
+                    + ",\"duplicated\":" + sum[6] + ",\"corrupted\":" + sum[7] + ",\"reordered\":" + sum[8]
+                    + (chaos ? ",\"slowest_report_ms\":" + Math.max(p2p.slowest, rma.slowest) : "")
+                    + ",\"left\":" + (p2p.left.size() + rma.left.size()) + ",\"ok\":" + problems.isEmpty() + "}");
+        }
+        for (String p : problems) {
+            err.println("ferry soak: " + p);
+        }
+        return problems.isEmpty() ? 0 : 1;
+    }
+
+    /** What one phase's job moved and found. */
+    private record Phase(String name, long seconds, double elapsed, long[] sum, int victim, long slowest, List<String> left, List<String> problems) {
+        String json(int n, int perNode, long seed, boolean chaos) {
+            return "{\"benchmark\":\"soak\",\"phase\":\"" + name + "\",\"ranks\":" + n + ",\"ranks_per_node\":" + perNode
+                    + ",\"duration_s\":" + seconds + ",\"seed\":" + seed + ",\"chaos\":" + chaos + ",\"messages\":" + sum[3]
+                    + ",\"bytes\":" + sum[4] + ",\"lost\":" + sum[5] + ",\"duplicated\":" + sum[6] + ",\"corrupted\":" + sum[7]
+                    + ",\"reordered\":" + sum[8] + (chaos ? ",\"killed_rank\":" + victim + ",\"slowest_report_ms\":" + slowest : "")
+                    + ",\"left\":" + left.size() + ",\"ok\":" + problems.isEmpty() + "}";
+        }
+
+        String text(int n, int perNode, long seed, boolean chaos) {
+            String s = String.format("soak %s: %d ranks (%d per node), %d s, seed %d: %d %s, %d bytes (%.1f MB/s) moved; lost %d, duplicated %d, corrupted %d, reordered %d",
+                    name, n, perNode, seconds, seed, sum[3], name.equals("p2p") ? "messages" : "operations", sum[4], sum[4] / elapsed / 1e6,
+                    sum[5], sum[6], sum[7], sum[8]);
+            return chaos ? s + "\nsoak " + name + ": chaos killed rank " + victim + "; every survivor reported it within " + slowest
+                    + " ms (bound " + REPORT_BOUND.toMillis() + " ms); left on the machine: " + left.size() : s;
+        }
+    }
+
+    /** Runs one phase: a job of {@code main} ranks for {@code duration} seconds, perhaps with chaos; null when it could not start. */
+    private static Phase phase(String name, Class<?> main, int n, Map<String, String> env, long duration, long seed, long maxSize,
+                               boolean chaos, PrintStream err) {
         List<String> jvm = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"), SoakRank.class.getName(),
+                "-cp", System.getProperty("java.class.path"), main.getName(),
                 String.valueOf(duration * 1000), String.valueOf(seed), String.valueOf(maxSize)));
         Duration timeout = Duration.ofSeconds(duration + 300);
         Duration grace = chaos ? REPORT_BOUND.plusSeconds(5) : Duration.ofSeconds(10);
@@ -139,11 +195,10 @@ final class SoakCommand {
             victim = r.nextInt(n);
             long at = (long) (duration * 1000 * (0.2 + 0.6 * r.nextDouble()));
             int v = victim;
-            int ranks = n;
             Thread.ofPlatform().daemon().name("ferry-soak-chaos").start(() -> {
                 // every rank up first: the moment is counted from the last one's start
                 long until = System.nanoTime() + timeout.toNanos();
-                while (started.size() < ranks && System.nanoTime() - until < 0) {
+                while (started.size() < n && System.nanoTime() - until < 0) {
                     LockSupport.parkNanos(10_000_000);
                 }
                 LockSupport.parkNanos(at * 1_000_000);
@@ -160,9 +215,9 @@ final class SoakCommand {
             status = job.run();
         } catch (IOException e) {
             err.println("ferry soak: " + e.getMessage());
-            return 1;
+            return null;
         }
-        double seconds = (System.nanoTime() - t0) / 1e9;
+        double elapsed = (System.nanoTime() - t0) / 1e9;
         long[] sum = new long[11];
         for (long[] c : counts.values()) {
             for (int k = 1; k < 11; k++) {
@@ -174,7 +229,7 @@ final class SoakCommand {
         long slowest = -1;
         if (chaos) {
             if (killedAt[0] == 0) {
-                problems.add("rank " + victim + " was not killed (the job ended first)");
+                problems.add(name + ": rank " + victim + " was not killed (the job ended first)");
             }
             for (int rk = 0; rk < n; rk++) {
                 if (rk == victim || killedAt[0] == 0) {
@@ -182,55 +237,38 @@ final class SoakCommand {
                 }
                 Long saw = sawAt.get(rk);
                 if (saw == null) {
-                    problems.add("rank " + rk + " never reported rank " + victim + "'s failure");
+                    problems.add(name + ": rank " + rk + " never reported rank " + victim + "'s failure");
                 } else {
                     slowest = Math.max(slowest, saw - killedAt[0]);
                 }
             }
             if (slowest > REPORT_BOUND.toMillis()) {
-                problems.add("a survivor reported the failure only after " + slowest + " ms");
+                problems.add(name + ": a survivor reported the failure only after " + slowest + " ms");
             }
         } else {
             if (status != 0) {
-                problems.add("the job ended with status " + status);
+                problems.add(name + ": the job ended with status " + status);
             }
             if (counts.size() != n) {
-                problems.add("only " + counts.size() + " of " + n + " ranks reported their counts");
-            }
-            for (int k = 5; k <= 8; k++) {
-                if (sum[k] != 0) {
-                    problems.add(sum[k] + " " + new String[] {"lost", "duplicated", "corrupted", "reordered"}[k - 5]);
-                }
+                problems.add(name + ": only " + counts.size() + " of " + n + " ranks reported their counts");
             }
             if (sum[1] != sum[3]) {
-                problems.add(sum[1] + " messages sent, " + sum[3] + " received");
+                problems.add(name + ": " + sum[1] + " sent, " + sum[3] + " received");
+            }
+        }
+        for (int k = 5; k <= 8; k++) {
+            if (sum[k] != 0) {
+                problems.add(name + ": " + sum[k] + " " + new String[] {"lost", "duplicated", "corrupted", "reordered"}[k - 5]);
             }
         }
         if (!left.isEmpty()) {
-            problems.add("left on the machine: " + left);
-        }
-        if (json) {
-            out.println("{\"benchmark\":\"soak\",\"ranks\":" + n + ",\"ranks_per_node\":" + perNode + ",\"duration_s\":" + duration
-                    + ",\"seed\":" + seed + ",\"chaos\":" + chaos + ",\"messages\":" + sum[3] + ",\"bytes\":" + sum[4]
-                    + ",\"lost\":" + sum[5] + ",\"duplicated\":" + sum[6] + ",\"corrupted\":" + sum[7] + ",\"reordered\":" + sum[8]
-                    + (chaos ? ",\"killed_rank\":" + victim + ",\"slowest_report_ms\":" + slowest : "")
-                    + ",\"left\":" + left.size() + ",\"ok\":" + problems.isEmpty() + "}");
-        } else {
-            out.printf("soak: %d ranks (%d per node), %d s, seed %d: %d messages, %d bytes (%.1f MB/s) moved; lost %d, duplicated %d, corrupted %d, reordered %d%n",
-                    n, perNode, duration, seed, sum[3], sum[4], sum[4] / seconds / 1e6, sum[5], sum[6], sum[7], sum[8]);
-            if (chaos) {
-                out.println("soak: chaos killed rank " + victim + "; every survivor reported it within " + slowest + " ms (bound "
-                        + REPORT_BOUND.toMillis() + " ms); left on the machine: " + left.size());
-            }
-        }
-        for (String p : problems) {
-            err.println("ferry soak: " + p);
+            problems.add(name + ": left on the machine: " + left);
         }
         if (!problems.isEmpty()) {
             err.print(errors.toString(StandardCharsets.UTF_8));
             other.forEach(err::println);
         }
-        return problems.isEmpty() ? 0 : 1;
+        return new Phase(name, duration, elapsed, sum, victim, slowest, left, problems);
     }
 
     /** The job's rank processes still alive and its files in /dev/shm. */

@@ -12,8 +12,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code ferry soak} for real: four JVMs, two played nodes (shm within, tcp between), random
- * checksummed traffic; for a minute nothing lost, duplicated, corrupted or reordered; with chaos,
- * a rank killed and every survivor told within the bound, nothing left behind.
+ * checksummed point-to-point and one-sided traffic; for a minute nothing lost, duplicated,
+ * corrupted or reordered; with chaos, a rank killed in each phase and every survivor told within
+ * the bound, nothing left behind.
  */
 class SoakTest {
     private static String soak(int expectedExit, String... args) {
@@ -23,7 +24,10 @@ class SoakTest {
         String o = out.toString(StandardCharsets.UTF_8);
         assertEquals(expectedExit, code, o + err.toString(StandardCharsets.UTF_8));
         System.out.print(o);
-        return o.strip();
+        List<String> lines = o.strip().lines().toList();
+        assertEquals(3, lines.size(), o); // the point-to-point phase, the one-sided phase, all
+        assertTrue(lines.get(0).contains("\"phase\":\"p2p\"") && lines.get(1).contains("\"phase\":\"rma\""), o);
+        return lines.get(2);
     }
 
     @Test
