@@ -9,7 +9,11 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+
 import java.util.Map;
+
+import static dev.ferry.cli.OptionValues.number;
+import static dev.ferry.cli.OptionValues.value;
 
 /**
  * {@code ferry run -n N [options] [--] (MAIN-CLASS [args] | -jar JAR [args] | --example NAME [args])}.
@@ -142,26 +146,5 @@ final class RunCommand {
         } catch (IOException e) {
             throw new Program.UsageError("cannot read the class path: " + e.getMessage());
         }
-    }
-
-    private static String value(List<String> args, int i, String option) {
-        if (i >= args.size()) {
-            throw new Program.UsageError("option " + option + " needs a value");
-        }
-        return args.get(i);
-    }
-
-    private static long number(List<String> args, int i, String option, long min, long max) {
-        String v = value(args, i, option);
-        long n;
-        try {
-            n = Long.parseLong(v.strip());
-        } catch (NumberFormatException e) {
-            throw new Program.UsageError(option + " takes a whole number, not '" + v + "'");
-        }
-        if (n < min || n > max) {
-            throw new Program.UsageError(option + " must be between " + min + " and " + max + ", not " + n);
-        }
-        return n;
     }
 }

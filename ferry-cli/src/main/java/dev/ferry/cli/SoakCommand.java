@@ -24,6 +24,9 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
+import static dev.ferry.cli.OptionValues.number;
+import static dev.ferry.cli.OptionValues.value;
+
 /**
  * {@code ferry soak}: two jobs, each for half the time, over every driver at once (with
  * {@code --ranks-per-node}, shm within a "node", tcp between): {@link SoakRank}s exchanging
@@ -308,26 +311,5 @@ final class SoakCommand {
                 buf.write(b);
             }
         }
-    }
-
-    private static String value(List<String> args, int i, String option) {
-        if (i >= args.size()) {
-            throw new Program.UsageError("option " + option + " needs a value");
-        }
-        return args.get(i);
-    }
-
-    private static long number(List<String> args, int i, String option, long min, long max) {
-        String v = value(args, i, option);
-        long x;
-        try {
-            x = Long.parseLong(v.strip());
-        } catch (NumberFormatException e) {
-            throw new Program.UsageError(option + " takes a whole number, not '" + v + "'");
-        }
-        if (x < min || x > max) {
-            throw new Program.UsageError(option + " must be between " + min + " and " + max + ", not " + x);
-        }
-        return x;
     }
 }
