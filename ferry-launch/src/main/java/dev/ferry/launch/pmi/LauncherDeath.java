@@ -10,7 +10,8 @@ import java.util.Map;
  * A rank of {@code ferry run} ends when its launcher dies, even by SIGKILL: the kernel sends it
  * SIGTERM then (Linux's {@code PR_SET_PDEATHSIG}, through FFM), and the JVM shuts down as on any
  * SIGTERM. The launcher names itself in {@code FERRY_LAUNCHER_PID}; a rank whose launcher died
- * before it could ask (its parent is already another process) fails at once.
+ * before it could ask fails at once. (A process a rank starts inherits the variable; it asks for
+ * the signal on its own parent's death, the rank's.)
  *
  * <pre>{@code
  * LauncherDeath.arm(System.getenv()); // in the rank's bootstrap, before it talks PMI
@@ -59,7 +60,9 @@ public final class LauncherDeath {
                 return;
             }
             int ppid = (int) parent.invokeExact();
-            if (ppid != launcher) { // asked too late: the launcher died before, and we were reparented
+            // Another parent: a process a rank started (it ends with that rank), or a rank that
+            // asked too late, reparented after the launcher died.
+            if (ppid != launcher && !ProcessHandle.of(launcher).map(ProcessHandle::isAlive).orElse(false)) {
                 throw new PmiException("the launcher (pid " + launcher + ") is gone; this rank's parent is now pid " + ppid);
             }
         } catch (PmiException e) {
