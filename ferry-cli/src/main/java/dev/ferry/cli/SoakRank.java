@@ -7,7 +7,6 @@ import dev.ferry.core.engine.RecvRequest;
 import dev.ferry.core.engine.SendRequest;
 import dev.ferry.spi.Status;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.time.Duration;
@@ -144,7 +143,6 @@ public final class SoakRank {
         long recvMsgs = 0, recvBytes = 0, lost = 0, duplicated = 0, corrupted = 0, reordered = 0;
         SendRequest[] sends = new SendRequest[WINDOW];
         MemorySegment[] sendBufs = new MemorySegment[WINDOW];
-        Arena arena = Arena.ofShared();
         for (int i = 0; i < WINDOW; i++) {
             sends[i] = new SendRequest();
             sendBufs[i] = e.allocate(Math.max(8, maxSize));
@@ -277,6 +275,5 @@ public final class SoakRank {
                 + " reordered " + reordered + " send-failed " + sendFailed + " failed-peers " + failedPeers);
         System.out.flush();
         e.close();
-        arena.close();
     }
 }
