@@ -142,6 +142,7 @@ public final class SoakRma {
                 outMd = mdBind(ni, om);
                 inMd = mdBind(ni, im);
                 expectCt = 0;
+                end = System.nanoTime(); // a peer died: wind down now, so the counts are told before the job ends
                 if (!failed[peer]) {
                     failed[peer] = true;
                     System.out.println("soak rank " + rank + " saw rank " + peer + " fail at " + System.currentTimeMillis());
