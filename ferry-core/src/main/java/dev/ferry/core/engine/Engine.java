@@ -50,6 +50,8 @@ import java.util.concurrent.locks.LockSupport;
 public final class Engine implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Engine.class.getName());
     static final Duration CLOSE_FLUSH = Duration.ofSeconds(30);
+    /** How long close waits to meet the other ranks before this rank leaves on its own. */
+    static final Duration CLOSE_MEET = Duration.ofSeconds(3);
 
     final int rank;
     private final int size;
@@ -646,11 +648,13 @@ public final class Engine implements AutoCloseable {
     /**
      * Closes the engine, on this rank alone: waits until what it sent has left (at most
      * {@link #CLOSE_FLUSH}; a failed peer is not waited for) and every peer it sent to has taken
-     * up the connection (so that nothing waits unread in a channel its peer never opened), then
-     * disconnects. It does not wait for the other ranks: a rank that ends early, or throws out of
-     * its {@code try} block, leaves at once, and its peers see its gate CLOSED: their requests
-     * involving it fail, and the layer above hears of it ({@link MessageHandler#onPeerFailed}).
-     * A rank's work must be complete when it closes, as MPI asks of MPI_Finalize.
+     * up the connection (so that nothing waits unread in a channel its peer never opened), meets
+     * the other ranks while serving them, but for {@link #CLOSE_MEET} at most, then disconnects.
+     * So ranks that end together leave together, and a rank that throws out of its {@code try}
+     * block, or whose peers failed or are still at work, leaves within seconds: its peers see its
+     * gate CLOSED, their requests involving it fail, and the layer above hears of it
+     * ({@link MessageHandler#onPeerFailed}). A rank's work must be complete when it closes, as
+     * MPI asks of MPI_Finalize.
      */
     @Override
     public void close() {
@@ -679,22 +683,54 @@ public final class Engine implements AutoCloseable {
             LOG.log(System.Logger.Level.WARNING, "rank {0}: closing with messages still in flight after {1} s", rank, CLOSE_FLUSH.toSeconds());
         }
         closing = true;
+        boolean met = true;
         try {
             for (Gate g : active) {
                 if (g.state == Gate.OPEN && g.sentAny) {
                     g.awaitTakenUp();
                 }
             }
+            met = size == 1 || meet();
         } finally {
             closed = true;
             for (Gate g : gates) {
                 g.close();
             }
             wire.close();
-            if (ownsBootstrap) {
-                wire.bootstrap().close();
+            if (ownsBootstrap && met) {
+                wire.bootstrap().close(); // an unmet fence still holds the bootstrap: the process's end closes it
             }
         }
+    }
+
+    /**
+     * Meets the other ranks (a fence through the bootstrap, in a thread of its own) while serving
+     * them, at most {@link #CLOSE_MEET}: ranks that end together leave together, so that nothing
+     * a peer still needs of this rank (a driver's completion answer, a late pull) goes with it;
+     * a rank whose peers are still at work, or failed, leaves on its own after the bound.
+     */
+    private boolean meet() {
+        boolean[] done = new boolean[1];
+        Thread fence = Thread.ofPlatform().daemon().name("ferry-close-meet-" + rank).start(() -> {
+            try {
+                wire.bootstrap().fence();
+                done[0] = true;
+            } catch (RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "rank {0}: the closing fence failed: {1}", rank, e.getMessage());
+            }
+        });
+        long start = System.nanoTime();
+        for (int round = 0; fence.isAlive(); round++) {
+            if (System.nanoTime() - start > CLOSE_MEET.toNanos()) {
+                LOG.log(System.Logger.Level.INFO, "rank {0}: closing without meeting every rank within {1} s (some failed or are still at work)",
+                        rank, CLOSE_MEET.toSeconds());
+                return false;
+            }
+            if (!progress()) {
+                backoff(round < 1000 ? 0 : 1_000_000);
+            }
+        }
+        return done[0];
     }
 
     private boolean quiet() {
