@@ -127,12 +127,16 @@ final class ShmFiles {
     /** Clock ticks since boot at which {@code pid} started (/proc/PID/stat field 22), or -1 when it does not exist. */
     static long startTime(long pid) {
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(after[19]); // field 22 counted from 1; after the comm, field 3 is index 0
+            return readStartTime(pid);
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    private static long readStartTime(long pid) throws IOException {
+        String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+        String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+        return Long.parseLong(after[19]); // field 22 counted from 1; after the comm, field 3 is index 0
     }
 
     /** Alive and the same process as when recorded (not a reused pid). */
@@ -150,9 +154,7 @@ final class ShmFiles {
             return false;
         }
         try {
-            String stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
-            String[] after = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
-            return Long.parseLong(after[19]) != start;
+            return readStartTime(pid) != start;
         } catch (NoSuchFileException e) {
             return true;
         } catch (IOException | RuntimeException e) {

@@ -18,8 +18,7 @@ final class WarningLimit {
 
     private final System.Logger log;
     private final long intervalNanos;
-    private long nextAt;
-    private boolean started;
+    private long nextAt = System.nanoTime();
     private long suppressed;
 
     WarningLimit(System.Logger log, long intervalNanos) {
@@ -29,8 +28,7 @@ final class WarningLimit {
 
     void warn(String format, Object... args) {
         long now = System.nanoTime();
-        if (!started || now - nextAt >= 0) {
-            started = true;
+        if (now - nextAt >= 0) {
             nextAt = now + intervalNanos;
             if (suppressed > 0) {
                 log.log(System.Logger.Level.WARNING, "tcp: {0} more such warning(s) in the last {1} s, not shown",
@@ -42,10 +40,5 @@ final class WarningLimit {
             suppressed++;
             log.log(System.Logger.Level.DEBUG, format, args);
         }
-    }
-
-    /** Warnings counted but not shown since the last one shown. */
-    long suppressed() {
-        return suppressed;
     }
 }

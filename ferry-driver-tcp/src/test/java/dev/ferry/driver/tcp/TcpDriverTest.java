@@ -400,11 +400,12 @@ class TcpDriverTest {
         InetSocketAddress target = firstAddress(ua);
         java.util.logging.Logger jul = java.util.logging.Logger.getLogger(SetupThread.class.getName());
         java.util.concurrent.atomic.AtomicInteger warnings = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.atomic.AtomicInteger all = new java.util.concurrent.atomic.AtomicInteger();
+        int n = 300;
+        java.util.concurrent.CountDownLatch all = new java.util.concurrent.CountDownLatch(n);
         java.util.logging.Handler h = new java.util.logging.Handler() {
             @Override
             public void publish(java.util.logging.LogRecord r) {
-                all.incrementAndGet();
+                all.countDown();
                 if (r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
                     warnings.incrementAndGet();
                 }
@@ -422,19 +423,14 @@ class TcpDriverTest {
         jul.setLevel(java.util.logging.Level.ALL);
         jul.addHandler(h);
         try {
-            int n = 300;
             for (int i = 0; i < n; i++) {
                 try (Socket garbage = new Socket(target.getAddress(), target.getPort())) {
                     writeAll(garbage, "GET / HTTP/1.1\r\nHost: x\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
                     closedByServer(garbage);
                 }
             }
-            long end = System.nanoTime() + BOUND_NANOS;
-            while (all.get() < n) {
-                if (System.nanoTime() - end > 0) {
-                    fail("only " + all.get() + " of " + n + " refused connections were logged at any level");
-                }
-                Thread.sleep(10);
+            if (!all.await(BOUND_NANOS, TimeUnit.NANOSECONDS)) {
+                fail("only " + (n - all.getCount()) + " of " + n + " refused connections were logged at any level");
             }
             // Before: one warning each (300).
             assertTrue(warnings.get() <= 2, warnings.get() + " warnings for " + n + " refused connections");
