@@ -12,6 +12,7 @@ import dev.ferry.spi.Hints;
 import dev.ferry.spi.InstanceRef;
 import dev.ferry.spi.IoVec;
 import dev.ferry.spi.Packet;
+import dev.ferry.spi.Settings;
 import dev.ferry.spi.Status;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,9 +58,17 @@ public abstract class ConformanceFixture {
 
     protected abstract PeerMode peerMode();
 
-    /** JVM options for peer processes (e.g. driver settings as system properties). */
+    /** JVM options for peer processes. */
     protected List<String> peerJvmOptions() {
         return List.of();
+    }
+
+    /**
+     * The settings both ends' contexts read (default: the environment). Values given explicitly
+     * reach peer JVMs as their environment variables, so both ends run alike.
+     */
+    protected Settings settings() {
+        return Settings.fromEnvironment();
     }
 
     /**
@@ -90,6 +99,12 @@ public abstract class ConformanceFixture {
         return env;
     }
 
+    private Map<String, String> peerEnvWithSettings() {
+        Map<String, String> env = new java.util.LinkedHashMap<>(settings().explicitValues());
+        env.putAll(peerEnv());
+        return env;
+    }
+
     DriverContext ctx;
     DriverProperties props;
     Capabilities caps;
@@ -103,7 +118,7 @@ public abstract class ConformanceFixture {
 
     @BeforeEach
     final void openTestEnd() {
-        ctx = driver().newContext(new Hints(2, 0, true, Map.of()));
+        ctx = driver().newContext(new Hints(2, 0, true, Map.of(), settings()));
         props = ctx.properties();
         caps = props.capabilities();
         url = ctx.init();
@@ -140,8 +155,8 @@ public abstract class ConformanceFixture {
 
     PeerLink newPeer() {
         PeerLink p = peerMode() == PeerMode.PROCESS
-                ? PeerLink.inProcess(driver().getClass(), peerJvmOptions(), peerPrefix(), peerEnv())
-                : PeerLink.inThread(driver());
+                ? PeerLink.inProcess(driver().getClass(), peerJvmOptions(), peerPrefix(), peerEnvWithSettings())
+                : PeerLink.inThread(driver(), settings());
         peers.add(p);
         return p;
     }

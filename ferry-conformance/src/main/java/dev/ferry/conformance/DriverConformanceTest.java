@@ -75,7 +75,7 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
 
     @Test
     void worksWithoutWideUrls() throws Exception {
-        DriverContext narrow = driver().newContext(new Hints(2, 1, false, Map.of()));
+        DriverContext narrow = driver().newContext(new Hints(2, 1, false, Map.of(), settings()));
         try {
             narrow.properties();
             DriverUrl u = narrow.init();
@@ -113,7 +113,7 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
             return; // optional: an engine connects such a driver up front
         }
         assertEquals(Status.NOT_YET, first, "acceptProbe with nobody connecting");
-        DriverContext other = driver().newContext(new Hints(2, 1, true, Map.of()));
+        DriverContext other = driver().newContext(new Hints(2, 1, true, Map.of(), settings()));
         try {
             other.properties();
             DriverUrl u = other.init();

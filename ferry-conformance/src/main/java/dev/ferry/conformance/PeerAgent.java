@@ -9,6 +9,7 @@ import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Hints;
 import dev.ferry.spi.IoVec;
 import dev.ferry.spi.Packet;
+import dev.ferry.spi.Settings;
 import dev.ferry.spi.Status;
 
 import java.lang.foreign.MemorySegment;
@@ -57,8 +58,17 @@ public final class PeerAgent implements AutoCloseable {
     private final AtomicReference<String> firstFailure = new AtomicReference<>();
     private volatile boolean stopping;
 
+    private final Settings settings;
+
+    /** An agent whose contexts read their settings from the environment (a peer JVM's, where the kit puts them). */
     public PeerAgent(Driver driver) {
+        this(driver, Settings.fromEnvironment());
+    }
+
+    /** An agent whose contexts read {@code settings}. */
+    public PeerAgent(Driver driver, Settings settings) {
         this.driver = driver;
+        this.settings = settings;
     }
 
     /** Executes one command line and returns the answer line. */
@@ -95,7 +105,7 @@ public final class PeerAgent implements AutoCloseable {
         StringBuilder sb = new StringBuilder("ok");
         for (int i = 0; i < k; i++) {
             // The kit's test end is rank 0; the peer contexts are ranks 1..k.
-            DriverContext ctx = driver.newContext(new Hints(k + 1, i + 1, true, Map.of()));
+            DriverContext ctx = driver.newContext(new Hints(k + 1, i + 1, true, Map.of(), settings));
             caps.add(ctx.properties().capabilities());
             DriverUrl url = ctx.init();
             contexts.add(ctx);

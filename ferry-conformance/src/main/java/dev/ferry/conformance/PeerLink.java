@@ -39,7 +39,12 @@ public abstract class PeerLink implements AutoCloseable {
 
     /** A peer in a thread of this JVM. */
     public static PeerLink inThread(Driver driver) {
-        return new ThreadLink(driver);
+        return new ThreadLink(driver, dev.ferry.spi.Settings.fromEnvironment());
+    }
+
+    /** A peer in a thread of this JVM whose contexts read {@code settings}. */
+    public static PeerLink inThread(Driver driver, dev.ferry.spi.Settings settings) {
+        return new ThreadLink(driver, settings);
     }
 
     /**
@@ -68,8 +73,8 @@ public abstract class PeerLink implements AutoCloseable {
             return t;
         });
 
-        ThreadLink(Driver driver) {
-            this.agent = new PeerAgent(driver);
+        ThreadLink(Driver driver, dev.ferry.spi.Settings settings) {
+            this.agent = new PeerAgent(driver, settings);
         }
 
         @Override

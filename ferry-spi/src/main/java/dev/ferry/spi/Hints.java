@@ -17,8 +17,9 @@ import java.util.Objects;
  * @param rank           this process's rank in the session, 0-based
  * @param wideUrlSupport whether the launcher can carry a wide URL (several URLs packed as one)
  * @param attributes     further attributes, never null
+ * @param settings       where the driver reads its {@link Setting}s: the configuration of the engine that opens it
  */
-public record Hints(int sessionSize, int rank, boolean wideUrlSupport, Map<String, String> attributes) {
+public record Hints(int sessionSize, int rank, boolean wideUrlSupport, Map<String, String> attributes, Settings settings) {
     /**
      * Attribute: the job's identifier, unique on the node while the job runs. Drivers may put it
      * in file names as it is when it holds only {@code [A-Za-z0-9_.]} (what {@code ferry run} gives),
@@ -36,6 +37,12 @@ public record Hints(int sessionSize, int rank, boolean wideUrlSupport, Map<Strin
             throw new IllegalArgumentException("rank " + rank + " outside the session of size " + sessionSize);
         }
         attributes = Map.copyOf(Objects.requireNonNull(attributes, "attributes"));
+        Objects.requireNonNull(settings, "settings");
+    }
+
+    /** Hints whose settings come from the environment. */
+    public Hints(int sessionSize, int rank, boolean wideUrlSupport, Map<String, String> attributes) {
+        this(sessionSize, rank, wideUrlSupport, attributes, Settings.fromEnvironment());
     }
 
     /** Hints for a process alone in its session, with wide URLs granted. */

@@ -31,33 +31,28 @@ public record Setting(String name, String defaultValue, String description) {
         return name.toLowerCase(Locale.ROOT).replace('_', '.');
     }
 
-    /** Where the current value comes from: "property", "environment" or "default". */
+    /** Where the value in the environment comes from: "property", "environment" or "default". */
     public String source() {
-        if (System.getProperty(propertyName()) != null) {
-            return "property";
-        }
-        return System.getenv(name) != null ? "environment" : "default";
+        return Settings.fromEnvironment().source(this);
     }
 
-    /** The current value: system property, else environment variable, else the default (maybe null). */
+    /** The value in the environment: system property, else environment variable, else the default (maybe null). */
     public String value() {
-        String v = System.getProperty(propertyName());
-        if (v == null) {
-            v = System.getenv(name);
-        }
-        return v != null ? v : defaultValue;
+        return Settings.fromEnvironment().value(this);
     }
 
-    /** The current value as a long; a value that does not parse is an error naming the setting. */
+    /** The value in {@code settings}. */
+    public String value(Settings settings) {
+        return settings.value(this);
+    }
+
+    /** The value in the environment as a long; a value that does not parse is an error naming the setting. */
     public long longValue() {
-        String v = value();
-        if (v == null) {
-            throw new IllegalStateException(name + " is not set and has no default");
-        }
-        try {
-            return Long.parseLong(v.strip());
-        } catch (NumberFormatException e) {
-            throw new IllegalArgumentException(name + " must be a whole number, not '" + v + "'", e);
-        }
+        return Settings.fromEnvironment().longValue(this);
+    }
+
+    /** The value in {@code settings} as a long. */
+    public long longValue(Settings settings) {
+        return settings.longValue(this);
     }
 }

@@ -8,6 +8,7 @@ import dev.ferry.spi.DriverContext;
 import dev.ferry.spi.DriverProperties;
 import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Hints;
+import dev.ferry.spi.Settings;
 
 import java.security.SecureRandom;
 import java.util.ArrayList;
@@ -34,21 +35,26 @@ import java.util.Map;
 public final class WireUp implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(WireUp.class.getName());
 
+    /** This JVM, unique on the machine and over time: pid plus a nonce (unique, not secret). */
+    private static final String PROCESS = ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() ^ System.currentTimeMillis() << 20);
+
     private final Bootstrap boot;
     private final Map<String, DriverContext> contexts;
     private final Map<String, DriverProperties> properties;
     private final Map<String, DiscoveredDriver> driverOf;
     private final String[] nodes;
+    private final String[] processes;
     private final List<Map<String, DriverUrl>> urls;
     private final String jobKey;
 
     private WireUp(Bootstrap boot, Map<String, DriverContext> contexts, Map<String, DriverProperties> properties,
-                   Map<String, DiscoveredDriver> driverOf, String[] nodes, List<Map<String, DriverUrl>> urls, String jobKey) {
+                   Map<String, DiscoveredDriver> driverOf, String[] nodes, String[] processes, List<Map<String, DriverUrl>> urls, String jobKey) {
         this.boot = boot;
         this.contexts = contexts;
         this.properties = properties;
         this.driverOf = driverOf;
         this.nodes = nodes;
+        this.processes = processes;
         this.urls = urls;
         this.jobKey = jobKey;
     }
@@ -64,13 +70,24 @@ public final class WireUp implements AutoCloseable {
      * {@code NAME.1}, {@code NAME.2}, ... (rails).
      */
     public static WireUp exchange(Bootstrap boot, List<DiscoveredDriver> drivers, Map<String, Integer> contextsPerDriver) {
-        String jobKey = jobKey(boot);
-        String jobId = System.getenv().getOrDefault("FERRY_JOB_ID", boot.jobId());
+        return exchange(boot, drivers, contextsPerDriver, Settings.fromEnvironment());
+    }
+
+    /**
+     * The exchange with the drivers' contexts configured by {@code settings}, which also give the
+     * job's id and key where a launcher set them ({@code FERRY_JOB_ID}, {@code FERRY_JOB_KEY}) and
+     * the node identity ({@code FERRY_NODE_ID}, {@code FERRY_RANKS_PER_NODE}).
+     */
+    public static WireUp exchange(Bootstrap boot, List<DiscoveredDriver> drivers, Map<String, Integer> contextsPerDriver, Settings settings) {
+        String jobKey = jobKey(boot, settings.get("FERRY_JOB_KEY"));
+        String id = settings.get("FERRY_JOB_ID");
+        String jobId = id != null ? id : boot.jobId();
         Map<String, DriverContext> contexts = new LinkedHashMap<>();
         Map<String, DriverProperties> properties = new HashMap<>();
         Map<String, DiscoveredDriver> driverOf = new LinkedHashMap<>();
         int rank = boot.rank();
-        KeyValues.put(boot, "ferry.node." + rank, NodeId.current(rank));
+        KeyValues.put(boot, "ferry.node." + rank, NodeId.of(rank, settings.get(NodeId.SETTING), settings.get(NodeId.RANKS_PER_NODE)));
+        KeyValues.put(boot, "ferry.process." + rank, PROCESS);
         for (DiscoveredDriver d : drivers) {
             if (!d.available()) {
                 continue;
@@ -82,7 +99,7 @@ public final class WireUp implements AutoCloseable {
                 DriverContext ctx = null;
                 try {
                     ctx = d.driver().newContext(new Hints(boot.size(), rank, boot.wideUrlSupport(),
-                            Map.of(Hints.JOB_ID, jobId, Hints.JOB_KEY, jobKey)));
+                            Map.of(Hints.JOB_ID, jobId, Hints.JOB_KEY, jobKey), settings));
                     DriverProperties p = ctx.properties();
                     DriverUrl url = ctx.init();
                     contexts.put(name, ctx);
@@ -105,12 +122,14 @@ public final class WireUp implements AutoCloseable {
         }
         boot.fence();
         String[] nodes = new String[boot.size()];
+        String[] processes = new String[boot.size()];
         List<Map<String, DriverUrl>> urls = new ArrayList<>();
         for (int r = 0; r < boot.size(); r++) {
             nodes[r] = KeyValues.get(boot, "ferry.node." + r);
             if (nodes[r] == null) {
                 throw new IllegalStateException("rank " + r + " published no node identity");
             }
+            processes[r] = KeyValues.get(boot, "ferry.process." + r);
             Map<String, DriverUrl> m = new HashMap<>();
             for (String name : driverOf.keySet()) {
                 String u = KeyValues.get(boot, "ferry.url." + r + "." + name);
@@ -120,12 +139,11 @@ public final class WireUp implements AutoCloseable {
             }
             urls.add(m);
         }
-        return new WireUp(boot, contexts, properties, driverOf, nodes, urls, jobKey);
+        return new WireUp(boot, contexts, properties, driverOf, nodes, processes, urls, jobKey);
     }
 
     /** The job key: FERRY_JOB_KEY from ferry run; under a foreign launcher, one rank 0 draws and shares. */
-    private static String jobKey(Bootstrap boot) {
-        String key = System.getenv("FERRY_JOB_KEY");
+    private static String jobKey(Bootstrap boot, String key) {
         if (key != null && !key.isBlank()) {
             return key;
         }
@@ -154,6 +172,11 @@ public final class WireUp implements AutoCloseable {
     /** The node identity of {@code rank}. */
     public String node(int rank) {
         return nodes[rank];
+    }
+
+    /** Whether {@code rank} lives in this process (an in-process job's ranks are threads of one JVM). */
+    public boolean sameProcess(int rank) {
+        return processes[rank] != null && processes[rank].equals(processes[boot.rank()]);
     }
 
     /** The URL of {@code driver}'s context on {@code rank}, or null when it has none. */

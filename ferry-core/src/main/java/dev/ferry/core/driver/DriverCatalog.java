@@ -5,6 +5,7 @@ import dev.ferry.spi.Driver;
 import dev.ferry.spi.DriverContext;
 import dev.ferry.spi.DriverProperties;
 import dev.ferry.spi.Hints;
+import dev.ferry.spi.Settings;
 
 import java.io.IOException;
 import java.net.MalformedURLException;
@@ -43,17 +44,31 @@ public final class DriverCatalog {
     private final Map<String, DiscoveredDriver> drivers = new LinkedHashMap<>();
     private final List<String> warnings = new ArrayList<>();
 
-    private DriverCatalog() {
+    /** The settings each driver is probed with (they decide, e.g., whether a setting is understood). */
+    private final Settings settings;
+
+    private DriverCatalog(Settings settings) {
+        this.settings = settings;
     }
 
-    /** Drivers on this class path and in {@code FERRY_DRIVER_PATH}. */
+    /** Drivers on this class path and in {@code FERRY_DRIVER_PATH}, probed with the environment's settings. */
     public static DriverCatalog discover() {
-        return discover(DriverCatalog.class.getClassLoader(), pluginDirectories(FerrySettings.DRIVER_PATH.value()));
+        return discover(Settings.fromEnvironment());
+    }
+
+    /** Drivers on this class path and in the {@code FERRY_DRIVER_PATH} of {@code settings}, probed with them. */
+    public static DriverCatalog discover(Settings settings) {
+        return discover(DriverCatalog.class.getClassLoader(), pluginDirectories(settings.value(FerrySettings.DRIVER_PATH)), settings);
     }
 
     /** Drivers visible to {@code classPath}, then those in the plugin jars of {@code pluginDirs}. */
     public static DriverCatalog discover(ClassLoader classPath, List<Path> pluginDirs) {
-        DriverCatalog c = new DriverCatalog();
+        return discover(classPath, pluginDirs, Settings.fromEnvironment());
+    }
+
+    /** Drivers visible to {@code classPath}, then those in the plugin jars of {@code pluginDirs}, probed with {@code settings}. */
+    public static DriverCatalog discover(ClassLoader classPath, List<Path> pluginDirs, Settings settings) {
+        DriverCatalog c = new DriverCatalog(settings);
         c.load(ServiceLoader.load(Driver.class, classPath), null, null);
         for (Path dir : pluginDirs) {
             c.loadPluginDirectory(dir);
@@ -162,7 +177,7 @@ public final class DriverCatalog {
         String problem = null;
         boolean quiet = false;
         boolean badSetting = false;
-        try (DriverContext probe = d.newContext(Hints.single())) {
+        try (DriverContext probe = d.newContext(new Hints(1, 0, true, java.util.Map.of(), settings))) {
             props = probe.properties();
             if (props == null) {
                 problem = "properties() returned null";

@@ -1,16 +1,13 @@
 package dev.ferry.core.engine;
 
 import dev.ferry.core.boot.WireUp;
-import dev.ferry.core.config.FerrySettings;
 import dev.ferry.core.driver.DiscoveredDriver;
-import dev.ferry.core.driver.DriverCatalog;
-import dev.ferry.core.driver.DriverSelection;
 import dev.ferry.launch.pmi.Bootstrap;
-import dev.ferry.launch.pmi.Bootstraps;
 import dev.ferry.spi.ConnectRequest;
 import dev.ferry.spi.DriverProperties;
 import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Status;
+import dev.ferry.spi.Settings;
 import dev.ferry.spi.Transport;
 
 import java.lang.foreign.Arena;
@@ -71,6 +68,7 @@ public final class Engine implements AutoCloseable {
     final boolean rendezvousPull;
     private final long eagerSetting;
     private final long creditLimit;
+    private final Settings settings;
 
     private boolean inProgress;
     private int passes;
@@ -86,33 +84,47 @@ public final class Engine implements AutoCloseable {
 
     /** Starts an engine from the environment: the launcher's bootstrap, the drivers FERRY_DRIVERS selects. */
     public static Engine init(MessageHandler handler) {
-        Bootstrap boot = Bootstraps.fromEnvironment();
-        try {
-            List<DiscoveredDriver> drivers = DriverSelection.parse(FerrySettings.DRIVERS.value()).select(DriverCatalog.discover().all());
-            return new Engine(boot, true, drivers, handler);
-        } catch (RuntimeException e) {
-            boot.close();
-            throw e;
-        }
+        return init(new EngineConfig(), handler);
     }
 
     /** Starts an engine on a given bootstrap with the given drivers, in order of preference (collective). */
     public static Engine init(Bootstrap boot, List<DiscoveredDriver> drivers, MessageHandler handler) {
-        return new Engine(boot, false, drivers, handler);
+        return init(new EngineConfig().bootstrap(boot).drivers(drivers), handler);
     }
 
-    private Engine(Bootstrap boot, boolean ownsBootstrap, List<DiscoveredDriver> drivers, MessageHandler handler) {
+    /**
+     * Starts an engine as {@code config} says (collective: every rank of the bootstrap's job calls
+     * it). A bootstrap the configuration does not give is made from the environment and closed
+     * with the engine; one it gives stays the caller's.
+     */
+    public static Engine init(EngineConfig config, MessageHandler handler) {
+        boolean owns = config.bootstrap() == null;
+        Bootstrap boot = config.resolveBootstrap();
+        try {
+            return new Engine(boot, owns, config, handler);
+        } catch (RuntimeException e) {
+            if (owns) {
+                boot.close();
+            }
+            throw e;
+        }
+    }
+
+    private Engine(Bootstrap boot, boolean ownsBootstrap, EngineConfig config, MessageHandler handler) {
         this.handler = java.util.Objects.requireNonNull(handler, "handler");
         this.ownsBootstrap = ownsBootstrap;
-        this.multirail = EngineSettings.multirail();
-        this.multirailMin = EngineSettings.multirailMin();
-        this.rendezvousPull = EngineSettings.rendezvousPull();
-        this.eagerSetting = EngineSettings.eagerLimit();
-        this.creditLimit = EngineSettings.credits();
-        EngineSettings.check(eagerSetting, creditLimit);
-        boolean thread = EngineSettings.progressThread();
-        Map<String, Integer> railCounts = EngineSettings.railCounts(EngineSettings.RAILS.value());
-        this.wire = WireUp.exchange(boot, drivers, railCounts);
+        Settings settings = config.settings();
+        this.settings = settings;
+        this.multirail = EngineSettings.multirail(settings);
+        this.multirailMin = EngineSettings.multirailMin(settings);
+        this.rendezvousPull = EngineSettings.rendezvousPull(settings);
+        this.eagerSetting = EngineSettings.eagerLimit(settings);
+        this.creditLimit = EngineSettings.credits(settings);
+        EngineSettings.check(settings, eagerSetting, creditLimit);
+        Map<String, Integer> railCounts = EngineSettings.railCounts(settings.value(EngineSettings.RAILS));
+        boolean thread = config.resolveProgress() == EngineConfig.Progress.THREAD;
+        List<DiscoveredDriver> drivers = config.resolveDrivers();
+        this.wire = WireUp.exchange(boot, drivers, railCounts, settings);
         this.rank = wire.rank();
         this.size = wire.size();
         this.contexts = new ArrayList<>();
@@ -150,7 +162,7 @@ public final class Engine implements AutoCloseable {
                 }
             }
         }
-        if (EngineSettings.info()) {
+        if (EngineSettings.info(settings)) {
             LOG.log(System.Logger.Level.INFO, "\n" + describe());
         }
         if (thread) {
@@ -180,6 +192,11 @@ public final class Engine implements AutoCloseable {
         if (peer == rank) {
             kind = "self";
             pick(peer, Transport.SELF, chosen, urls);
+        } else if (wire.sameProcess(peer) && wire.node(peer).equals(wire.node(rank)) && picks(peer, Transport.SELF)) {
+            // a rank of an in-process job: the self driver joins two contexts of one JVM (without
+            // it, as FERRY_DRIVERS may ask, the node's drivers serve these peers too)
+            kind = "same process";
+            pick(peer, Transport.SELF, chosen, urls);
         } else if (wire.node(peer).equals(wire.node(rank))) {
             kind = "same node";
             pick(peer, Transport.LOCAL, chosen, urls);
@@ -195,6 +212,12 @@ public final class Engine implements AutoCloseable {
             urls.subList(1, urls.size()).clear();
         }
         return new Gate(this, peer, kind, chosen, urls, eagerSetting, creditLimit);
+    }
+
+    private boolean picks(int peer, Transport t) {
+        List<EngineContext> c = new ArrayList<>();
+        pick(peer, t, c, new ArrayList<>());
+        return !c.isEmpty();
     }
 
     private void pick(int peer, Transport t, List<EngineContext> chosen, List<DriverUrl> urls) {

@@ -1,17 +1,19 @@
 package dev.ferry.core.engine;
 
 import dev.ferry.spi.Setting;
+import dev.ferry.spi.Settings;
 
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * The engine's settings ({@code FERRY_X} in the environment or {@code ferry.x} as a system
- * property), read once when an engine starts.
+ * The engine's settings, read once when an engine starts from its configuration's
+ * {@link Settings} (by default the environment: {@code FERRY_X}, or {@code ferry.x} as a system
+ * property).
  *
  * <pre>{@code
- * long limit = EngineSettings.eagerLimit();   // -1: each rail's own
+ * long limit = EngineSettings.eagerLimit(Settings.fromEnvironment());   // -1: each rail's own
  * }</pre>
  */
 public final class EngineSettings {
@@ -40,34 +42,34 @@ public final class EngineSettings {
     }
 
     /** The eager limit set by the user, or -1 for each rail's own. */
-    static long eagerLimit() {
-        String v = EAGER_LIMIT.value();
+    static long eagerLimit(Settings s) {
+        String v = s.value(EAGER_LIMIT);
         return v == null || v.isBlank() ? -1 : bytes(EAGER_LIMIT, v, 0, 1 << 20);
     }
 
-    static long credits() {
-        return bytes(EAGER_CREDITS, EAGER_CREDITS.value(), 4096, 1L << 30);
+    static long credits(Settings s) {
+        return bytes(EAGER_CREDITS, s.value(EAGER_CREDITS), 4096, 1L << 30);
     }
 
-    static long multirailMin() {
-        return bytes(MULTIRAIL_MIN, MULTIRAIL_MIN.value(), 4096, 1L << 40);
+    static long multirailMin(Settings s) {
+        return bytes(MULTIRAIL_MIN, s.value(MULTIRAIL_MIN), 4096, 1L << 40);
     }
 
-    static boolean multirail() {
-        return onOff(MULTIRAIL);
+    static boolean multirail(Settings s) {
+        return onOff(s, MULTIRAIL);
     }
 
-    static boolean rendezvousPull() {
-        return onOff(RNDV_PULL);
+    static boolean rendezvousPull(Settings s) {
+        return onOff(s, RNDV_PULL);
     }
 
-    static boolean info() {
-        String v = INFO.value();
+    static boolean info(Settings s) {
+        String v = s.value(INFO);
         return v != null && (v.equals("1") || v.equalsIgnoreCase("on") || v.equalsIgnoreCase("true"));
     }
 
-    static boolean progressThread() {
-        String v = PROGRESS.value();
+    static boolean progressThread(Settings s) {
+        String v = s.value(PROGRESS);
         return switch (v == null ? "caller" : v.strip().toLowerCase()) {
             case "caller" -> false;
             case "thread" -> true;
@@ -76,8 +78,8 @@ public final class EngineSettings {
     }
 
     /** Exactly on or off, as documented: anything else (1, yes, a size) is not understood, and said so. */
-    private static boolean onOff(Setting s) {
-        String v = s.value();
+    private static boolean onOff(Settings settings, Setting s) {
+        String v = settings.value(s);
         return switch (v == null ? "on" : v.strip().toLowerCase()) {
             case "on" -> true;
             case "off" -> false;
@@ -91,10 +93,19 @@ public final class EngineSettings {
      * charged its size, padded to 8, plus a 16-byte header).
      */
     static void check(long eagerLimit, long credits) {
+        check(eagerLimit, credits, Long.toString(eagerLimit), Long.toString(credits));
+    }
+
+    /** {@link #check(long, long)}, naming the values as they were written in {@code s}. */
+    static void check(Settings s, long eagerLimit, long credits) {
+        check(eagerLimit, credits, s.value(EAGER_LIMIT), s.value(EAGER_CREDITS));
+    }
+
+    private static void check(long eagerLimit, long credits, String eagerText, String creditsText) {
         if (eagerLimit >= 0 && WireHeader.immediateBytes(eagerLimit) > credits) {
-            throw new IllegalArgumentException(EAGER_LIMIT.name() + "=" + EAGER_LIMIT.value() + " needs "
+            throw new IllegalArgumentException(EAGER_LIMIT.name() + "=" + eagerText + " needs "
                     + EAGER_CREDITS.name() + " of at least " + WireHeader.immediateBytes(eagerLimit)
-                    + " (a message is charged its size plus a 16-byte header), but it is " + EAGER_CREDITS.value());
+                    + " (a message is charged its size plus a 16-byte header), but it is " + creditsText);
         }
     }
 

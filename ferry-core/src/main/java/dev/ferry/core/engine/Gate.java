@@ -62,7 +62,7 @@ final class Gate {
         int packet = Math.max(base, WireHeader.PACKET_HEADER + WireHeader.immediateBytes(eagerLimit));
         packet = Math.max(packet, WireHeader.PACKET_HEADER + WireHeader.ctsBytes(WireHeader.MAX_CTS_CHUNKS));
         if (!contexts.isEmpty() && packet > contexts.get(0).caps().maxPacketSize()) {
-            throw new IllegalArgumentException(EngineSettings.EAGER_LIMIT.name() + "=" + EngineSettings.EAGER_LIMIT.value()
+            throw new IllegalArgumentException(EngineSettings.EAGER_LIMIT.name() + "=" + eagerSetting
                     + " makes packets of " + packet + " bytes; " + contexts.get(0).name() + " carries at most "
                     + contexts.get(0).caps().maxPacketSize() + " (rank " + rank + ", " + kind + ")");
         }

@@ -1,5 +1,6 @@
 package dev.ferry.core.engine;
 
+import dev.ferry.spi.Settings;
 import dev.ferry.spi.Status;
 
 import java.lang.foreign.Arena;
@@ -39,13 +40,10 @@ public final class EngineRanks {
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "throws" -> throwing();
-            case "sizes" -> sizes();
-            case "sizes-rank1-without-pull" -> { // ranks may differ: FERRY_RNDV_PULL is about what a rank sends
-                if ("1".equals(System.getenv("PMI_RANK"))) {
-                    System.setProperty(EngineSettings.RNDV_PULL.propertyName(), "off");
-                }
-                sizes();
-            }
+            case "sizes" -> sizes(new EngineConfig());
+            // ranks may differ: FERRY_RNDV_PULL is about what a rank sends
+            case "sizes-rank1-without-pull" -> sizes(new EngineConfig().settings("1".equals(System.getenv("PMI_RANK"))
+                    ? Settings.fromEnvironment().with(EngineSettings.RNDV_PULL.name(), "off") : Settings.fromEnvironment()));
             case "flow" -> flow();
             case "overlap" -> overlap();
             case "failure" -> failure();
@@ -76,9 +74,9 @@ public final class EngineRanks {
         }
     }
 
-    private static void sizes() {
+    private static void sizes(EngineConfig config) {
         Inbox inbox = new Inbox();
-        try (Engine e = Engine.init(inbox)) {
+        try (Engine e = Engine.init(config, inbox)) {
             inbox.attach(e);
             int n = e.size();
             int me = e.rank();
@@ -212,7 +210,7 @@ public final class EngineRanks {
             } else if (e.rank() == 1) {
                 // Not taking anything until the sender has run out of credits: from then on its
                 // messages queue, and leave aggregated as credits come back.
-                long full = EngineSettings.credits() - WireHeader.PACKET_HEADER - 2L * WireHeader.immediateBytes(8);
+                long full = EngineSettings.credits(Settings.fromEnvironment()) - WireHeader.PACKET_HEADER - 2L * WireHeader.immediateBytes(8);
                 long end = System.nanoTime() + BOUND.toNanos();
                 while (e.stats().heldBytes() < full) {
                     e.progress();

@@ -1,5 +1,6 @@
 package dev.ferry.core.engine;
 
+import dev.ferry.spi.Settings;
 import org.junit.jupiter.api.Test;
 
 import java.util.Map;
@@ -31,18 +32,13 @@ class EngineSettingsTest {
 
     @Test
     void onOffSettingsTakeOnlyOnAndOff() {
-        String p = EngineSettings.RNDV_PULL.propertyName();
-        try {
-            for (String bad : new String[] {"1", "yes", "true", "64k"}) {
-                System.setProperty(p, bad);
-                IllegalArgumentException e = assertThrows(IllegalArgumentException.class, EngineSettings::rendezvousPull, bad);
-                assertEquals("FERRY_RNDV_PULL must be on or off, not '" + bad + "'", e.getMessage());
-            }
-            System.setProperty(p, "off");
-            assertEquals(false, EngineSettings.rendezvousPull());
-        } finally {
-            System.clearProperty(p);
+        for (String bad : new String[] {"1", "yes", "true", "64k"}) {
+            Settings s = Settings.defaults().with(EngineSettings.RNDV_PULL.name(), bad);
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> EngineSettings.rendezvousPull(s), bad);
+            assertEquals("FERRY_RNDV_PULL must be on or off, not '" + bad + "'", e.getMessage());
         }
+        assertEquals(false, EngineSettings.rendezvousPull(Settings.defaults().with(EngineSettings.RNDV_PULL.name(), "off")));
+        assertEquals(true, EngineSettings.rendezvousPull(Settings.defaults()));
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.ferry.core.engine;
 import dev.ferry.core.driver.DriverCatalog;
 import dev.ferry.launch.pmi.SingletonBootstrap;
 import dev.ferry.spi.DataLayout;
+import dev.ferry.spi.Settings;
 import dev.ferry.spi.Status;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -145,7 +146,7 @@ class EngineSingleRankTest {
         for (SendRequest x : s) {
             x.join(BOUND);
         }
-        assertTrue(e.stats().heldMax() <= EngineSettings.credits(), "held " + e.stats().heldMax());
+        assertTrue(e.stats().heldMax() <= EngineSettings.credits(Settings.fromEnvironment()), "held " + e.stats().heldMax());
         assertEquals(0, e.stats().heldBytes());
     }
 
@@ -178,13 +179,8 @@ class EngineSingleRankTest {
     void creditsBelowTheRailsEagerLimitStillSendEverything() {
         // FERRY_EAGER_CREDITS=4k and an 8000-byte message: once never sent (it cost more credits than a peer is ever owed).
         e.close();
-        System.setProperty(EngineSettings.EAGER_CREDITS.propertyName(), "4k");
-        try {
-            e = Engine.init(new SingletonBootstrap(), List.of(DriverCatalog.discover().find("self").orElseThrow()), inbox = new Inbox());
-            inbox.attach(e);
-        } finally {
-            System.clearProperty(EngineSettings.EAGER_CREDITS.propertyName());
-        }
+        e = Engine.init(selfOnly().settings(Settings.fromEnvironment().with(EngineSettings.EAGER_CREDITS.name(), "4k")), inbox = new Inbox());
+        inbox.attach(e);
         assertTrue(e.eagerLimit(0) <= 4096 - 16, "eager limit " + e.eagerLimit(0));
         for (long n : new long[] {4000, 8000, 70_000}) {
             MemorySegment out = pattern(n);
@@ -202,27 +198,22 @@ class EngineSingleRankTest {
 
     @Test
     void anEagerLimitAboveTheCreditsIsRefusedAtStart() {
-        System.setProperty(EngineSettings.EAGER_LIMIT.propertyName(), "300k");
-        try {
-            IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
-                    () -> Engine.init(new SingletonBootstrap(), List.of(DriverCatalog.discover().find("self").orElseThrow()), new Inbox()));
-            assertTrue(x.getMessage().contains("FERRY_EAGER_LIMIT=300k needs FERRY_EAGER_CREDITS"), x.getMessage());
-        } finally {
-            System.clearProperty(EngineSettings.EAGER_LIMIT.propertyName());
-        }
+        IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+                () -> Engine.init(selfOnly().settings(Settings.fromEnvironment().with(EngineSettings.EAGER_LIMIT.name(), "300k")), new Inbox()));
+        assertTrue(x.getMessage().contains("FERRY_EAGER_LIMIT=300k needs FERRY_EAGER_CREDITS"), x.getMessage());
     }
 
     @Test
     void aDriverSettingNotUnderstoodIsAnErrorNotAMissingDriver() {
-        System.setProperty("ferry.shm.single.copy", "xyz");
-        try {
-            var found = DriverCatalog.discover().all();
-            IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
-                    () -> dev.ferry.core.driver.DriverSelection.parse(null).select(found));
-            assertEquals("driver shm: FERRY_SHM_SINGLE_COPY must be auto or off, not 'xyz'", x.getMessage());
-            dev.ferry.core.driver.DriverSelection.parse("^shm").select(found); // excluded: no matter
-        } finally {
-            System.clearProperty("ferry.shm.single.copy");
-        }
+        var found = DriverCatalog.discover(Settings.fromEnvironment().with("FERRY_SHM_SINGLE_COPY", "xyz")).all();
+        IllegalArgumentException x = assertThrows(IllegalArgumentException.class,
+                () -> dev.ferry.core.driver.DriverSelection.parse(null).select(found));
+        assertEquals("driver shm: FERRY_SHM_SINGLE_COPY must be auto or off, not 'xyz'", x.getMessage());
+        dev.ferry.core.driver.DriverSelection.parse("^shm").select(found); // excluded: no matter
+    }
+
+    /** A job of one on the self driver (the engine's settings to be added). */
+    private static EngineConfig selfOnly() {
+        return new EngineConfig().bootstrap(new SingletonBootstrap()).drivers(List.of(DriverCatalog.discover().find("self").orElseThrow()));
     }
 }

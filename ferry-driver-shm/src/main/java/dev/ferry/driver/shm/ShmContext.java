@@ -70,7 +70,7 @@ final class ShmContext implements DriverContext {
         String j = hints.attribute(Hints.JOB_ID, "solo").replaceAll("[^A-Za-z0-9_.]", "_");
         this.job = j.isEmpty() ? "solo" : j;
         this.key = "r" + hints.rank() + "-p" + pid + "-c" + SEQ.incrementAndGet();
-        String sc = SINGLE_COPY.value();
+        String sc = SINGLE_COPY.value(hints.settings());
         if (!sc.equals("auto") && !sc.equals("off")) {
             throw new dev.ferry.spi.SettingException("FERRY_SHM_SINGLE_COPY must be auto or off, not '" + sc + "'");
         }

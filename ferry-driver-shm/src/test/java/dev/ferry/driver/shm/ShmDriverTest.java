@@ -40,11 +40,14 @@ class ShmDriverTest {
     @AfterEach
     void closeAll() {
         contexts.forEach(DriverContext::close);
-        System.clearProperty("ferry.shm.single.copy");
     }
 
     private ShmContext open(int rank) {
-        ShmContext c = (ShmContext) new ShmDriver().newContext(new Hints(4, rank, true, Map.of(Hints.JOB_ID, "shmtest")));
+        return open(rank, dev.ferry.spi.Settings.fromEnvironment());
+    }
+
+    private ShmContext open(int rank, dev.ferry.spi.Settings settings) {
+        ShmContext c = (ShmContext) new ShmDriver().newContext(new Hints(4, rank, true, Map.of(Hints.JOB_ID, "shmtest"), settings));
         c.properties();
         c.init();
         contexts.add(c);
@@ -185,9 +188,9 @@ class ShmDriverTest {
 
     @Test
     void withSingleCopyOffLargePacketsAreStreamed() throws Exception {
-        System.setProperty("ferry.shm.single.copy", "off");
-        ShmContext a = open(0);
-        ShmContext b = open(1);
+        dev.ferry.spi.Settings off = dev.ferry.spi.Settings.fromEnvironment().with("FERRY_SHM_SINGLE_COPY", "off");
+        ShmContext a = open(0, off);
+        ShmContext b = open(1, off);
         DriverInstance[] ab = connect(a, b);
         long size = 5 << 20; // larger than the bounce area: pipelined in several rounds
         MemorySegment m = Arena.ofAuto().allocate(size);

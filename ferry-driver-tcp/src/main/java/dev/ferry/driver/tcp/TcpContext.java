@@ -75,15 +75,15 @@ final class TcpContext implements DriverContext {
 
     TcpContext(Hints hints) {
         this.hints = Objects.requireNonNull(hints, "hints");
-        String key = hints.attribute(Hints.JOB_KEY, TcpSettings.JOB_KEY.value());
+        String key = hints.attribute(Hints.JOB_KEY, TcpSettings.JOB_KEY.value(hints.settings()));
         this.jobKey = key == null ? new byte[0] : key.getBytes(StandardCharsets.UTF_8);
         if (jobKey.length > WireFormat.MAX_KEY) {
             throw new DriverException("job key longer than " + WireFormat.MAX_KEY + " bytes");
         }
-        this.connectTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(TcpSettings.CONNECT_TIMEOUT_MS.longValue());
-        this.sndbuf = (int) TcpSettings.SNDBUF.longValue();
-        this.rcvbuf = (int) TcpSettings.RCVBUF.longValue();
-        this.keepaliveSeconds = (int) TcpSettings.KEEPALIVE_S.longValue();
+        this.connectTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(TcpSettings.CONNECT_TIMEOUT_MS.longValue(hints.settings()));
+        this.sndbuf = (int) TcpSettings.SNDBUF.longValue(hints.settings());
+        this.rcvbuf = (int) TcpSettings.RCVBUF.longValue(hints.settings());
+        this.keepaliveSeconds = (int) TcpSettings.KEEPALIVE_S.longValue(hints.settings());
     }
 
     @Override
@@ -107,7 +107,7 @@ final class TcpContext implements DriverContext {
     public synchronized DriverUrl init() {
         life.beginInit();
         String bound = hints.attributes().get(TcpDriver.INTERFACE_ATTRIBUTE);
-        String spec = bound != null ? bound : TcpSettings.INTERFACES.value();
+        String spec = bound != null ? bound : TcpSettings.INTERFACES.value(hints.settings());
         List<InetAddress> addresses;
         try {
             addresses = Interfaces.usable(spec);

@@ -7,6 +7,7 @@ import dev.ferry.spi.Hints;
 import dev.ferry.spi.InstanceRef;
 import dev.ferry.spi.IoVec;
 import dev.ferry.spi.Packet;
+import dev.ferry.spi.Settings;
 import dev.ferry.spi.Status;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,11 +52,15 @@ class TcpDriverTest {
     }
 
     private DriverContext open(int rank, String key, boolean wide, Map<String, String> extra) {
+        return open(rank, key, wide, extra, Settings.fromEnvironment());
+    }
+
+    private DriverContext open(int rank, String key, boolean wide, Map<String, String> extra, Settings settings) {
         Map<String, String> attrs = new java.util.HashMap<>(extra);
         if (key != null) {
             attrs.put(Hints.JOB_KEY, key);
         }
-        DriverContext c = new TcpDriver().newContext(new Hints(8, rank, wide, attrs));
+        DriverContext c = new TcpDriver().newContext(new Hints(8, rank, wide, attrs, settings));
         c.properties();
         contexts.add(c);
         return c;
@@ -231,13 +236,7 @@ class TcpDriverTest {
 
     @Test
     void aPeerThatNeverAnswersIsBrokenAfterTheConnectTimeout() throws Exception {
-        System.setProperty("ferry.tcp.connect.timeout.ms", "1500");
-        DriverContext a;
-        try {
-            a = open(0, null, false, Map.of());
-        } finally {
-            System.clearProperty("ferry.tcp.connect.timeout.ms");
-        }
+        DriverContext a = open(0, null, false, Map.of(), Settings.fromEnvironment().with("FERRY_TCP_CONNECT_TIMEOUT_MS", "1500"));
         a.init();
         // a listener that never accepts, its backlog filled: the connection never completes its handshake
         try (ServerSocket silent = new ServerSocket(0, 1, java.net.InetAddress.getByName("127.0.0.1"))) {
@@ -355,13 +354,8 @@ class TcpDriverTest {
 
     @Test
     void interfacesByNameListenOnExactlyTheirAddresses() throws Exception {
-        System.setProperty("ferry.tcp.interfaces", "lo"); // lo has two addresses: once the wildcard was bound
-        DriverUrl u;
-        try {
-            u = open(0, null, true, Map.of()).init();
-        } finally {
-            System.clearProperty("ferry.tcp.interfaces");
-        }
+        // lo has two addresses: once the wildcard was bound
+        DriverUrl u = open(0, null, true, Map.of(), Settings.fromEnvironment().with("FERRY_TCP_INTERFACES", "lo")).init();
         List<String> listening = listeningOn(u);
         assertEquals(u.parts().size(), listening.size(), "a listener per advertised address: " + listening);
         // 127.0.0.1 (as itself, or IPv4-mapped in tcp6) and ::1, as /proc/net/tcp* write them

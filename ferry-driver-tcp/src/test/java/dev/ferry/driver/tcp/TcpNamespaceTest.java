@@ -80,12 +80,8 @@ class TcpNamespaceTest {
         try {
             Netns.add(nsB);
             Netns.veth(va, null, "10.252." + NET + ".1/24", vb, nsB, "10.252." + NET + ".2/24");
-            System.setProperty("ferry.tcp.keepalive.s", "1");
-            try {
-                ctx = new TcpDriver().newContext(new Hints(2, 0, true, Map.of(TcpDriver.INTERFACE_ATTRIBUTE, va)));
-            } finally {
-                System.clearProperty("ferry.tcp.keepalive.s");
-            }
+            ctx = new TcpDriver().newContext(new Hints(2, 0, true, Map.of(TcpDriver.INTERFACE_ATTRIBUTE, va),
+                    dev.ferry.spi.Settings.fromEnvironment().with("FERRY_TCP_KEEPALIVE_S", "1")));
             ctx.properties();
             DriverUrl url = ctx.init();
             peer = PeerLink.inProcess(TcpDriver.class, List.of(), Netns.execPrefix(nsB), Map.of("FERRY_TCP_INTERFACES", vb));

@@ -135,26 +135,26 @@ final class UcxContext implements DriverContext {
 
     UcxContext(Hints hints) {
         this.hints = Objects.requireNonNull(hints, "hints");
-        String key = hints.attribute(Hints.JOB_KEY, UcxSettings.JOB_KEY.value());
+        String key = hints.attribute(Hints.JOB_KEY, UcxSettings.JOB_KEY.value(hints.settings()));
         this.jobKey = key == null ? new byte[0] : key.getBytes(StandardCharsets.UTF_8);
         if (jobKey.length > 4096) {
             throw new DriverException("job key longer than 4096 bytes");
         }
-        long buf = UcxSettings.BUFFER.longValue();
+        long buf = UcxSettings.BUFFER.longValue(hints.settings());
         if (buf < 256 || buf > (1 << 20)) {
             throw new dev.ferry.spi.SettingException("FERRY_UCX_BUFFER must be 256 to 1048576 bytes, not " + buf);
         }
         this.bufferSize = (int) buf;
-        this.rcacheBytes = UcxSettings.RCACHE_BYTES.longValue();
+        this.rcacheBytes = UcxSettings.RCACHE_BYTES.longValue(hints.settings());
         if (rcacheBytes < 0) {
             throw new dev.ferry.spi.SettingException("FERRY_UCX_RCACHE_BYTES must not be negative: " + rcacheBytes);
         }
-        long live = UcxSettings.LIVENESS_MS.longValue();
+        long live = UcxSettings.LIVENESS_MS.longValue(hints.settings());
         if (live < 1) {
             throw new dev.ferry.spi.SettingException("FERRY_UCX_LIVENESS_MS must be at least 1: " + live);
         }
         this.livenessNanos = TimeUnit.MILLISECONDS.toNanos(live);
-        this.pull = UcxSettings.PULL.value().strip();
+        this.pull = UcxSettings.PULL.value(hints.settings()).strip();
         if (!List.of("auto", "get", "tag").contains(pull)) {
             throw new dev.ferry.spi.SettingException("FERRY_UCX_PULL must be auto, get or tag, not '" + pull + "'");
         }
@@ -169,7 +169,7 @@ final class UcxContext implements DriverContext {
         if (problem != null) {
             throw new DriverException(problem);
         }
-        String tls = UcxSettings.TLS.value();
+        String tls = UcxSettings.TLS.value(hints.settings());
         String asked = tls != null && !tls.isBlank() ? tls : System.getenv("UCX_TLS");
         if ((asked == null || asked.isBlank()) && !TransportProfile.rdmaDevicePresent()) {
             // like Open MPI's pml_ucx, which stands aside without an RDMA device

@@ -33,33 +33,27 @@ class UcxDriverTest {
                 assertTrue(e.getMessage().contains("no RDMA"), e.getMessage());
             }
         }
-        System.setProperty(UcxSettings.TLS.propertyName(), "tcp");
-        try (DriverContext ctx = new UcxDriver().newContext(Hints.single())) {
+        try (DriverContext ctx = new UcxDriver().newContext(with(UcxSettings.TLS.name(), "tcp"))) {
             assertEquals(dev.ferry.spi.Transport.REMOTE, ctx.properties().capabilities().transport());
-        } finally {
-            System.clearProperty(UcxSettings.TLS.propertyName());
         }
     }
 
     @Test
     void anUnknownTransportIsAClearError() {
-        System.setProperty(UcxSettings.TLS.propertyName(), "nosuchtransport");
-        try (DriverContext ctx = new UcxDriver().newContext(Hints.single())) {
+        try (DriverContext ctx = new UcxDriver().newContext(with(UcxSettings.TLS.name(), "nosuchtransport"))) {
             DriverException e = assertThrows(DriverException.class, ctx::properties);
             assertTrue(e.getMessage().contains("nosuchtransport"), e.getMessage());
-        } finally {
-            System.clearProperty(UcxSettings.TLS.propertyName());
         }
     }
 
     @Test
     void badSettingsAreNamed() {
-        System.setProperty(UcxSettings.BUFFER.propertyName(), "12");
-        try {
-            DriverException e = assertThrows(DriverException.class, () -> new UcxDriver().newContext(Hints.single()));
-            assertTrue(e.getMessage().contains("FERRY_UCX_BUFFER"), e.getMessage());
-        } finally {
-            System.clearProperty(UcxSettings.BUFFER.propertyName());
-        }
+        DriverException e = assertThrows(DriverException.class, () -> new UcxDriver().newContext(with(UcxSettings.BUFFER.name(), "12")));
+        assertTrue(e.getMessage().contains("FERRY_UCX_BUFFER"), e.getMessage());
+    }
+
+    /** Hints of a job of one whose settings are the environment's plus {@code name=value}. */
+    private static Hints with(String name, String value) {
+        return new Hints(1, 0, true, java.util.Map.of(), dev.ferry.spi.Settings.fromEnvironment().with(name, value));
     }
 }

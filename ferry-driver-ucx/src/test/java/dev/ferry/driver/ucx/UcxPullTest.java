@@ -9,7 +9,6 @@ import dev.ferry.spi.IoVec;
 import dev.ferry.spi.Packet;
 import dev.ferry.spi.Status;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -42,11 +41,6 @@ class UcxPullTest {
     private DriverInstance toB;
     private DriverInstance toA;
 
-    @BeforeEach
-    void clean() {
-        System.clearProperty(UcxSettings.PULL.propertyName());
-    }
-
     @AfterEach
     void close() {
         if (a != null) {
@@ -56,19 +50,15 @@ class UcxPullTest {
             b.close();
         }
         arena.close();
-        System.clearProperty(UcxSettings.TLS.propertyName());
-        System.clearProperty(UcxSettings.PULL.propertyName());
-        System.clearProperty(UcxSettings.BUFFER.propertyName());
     }
 
     private void connect(String pull, long size) throws Exception {
         this.size = size;
         // a small buffer: the 1000-byte packets go by rendezvous, their BULK messages eagerly inside UCX
-        System.setProperty(UcxSettings.BUFFER.propertyName(), "256");
-        System.setProperty(UcxSettings.TLS.propertyName(), "sm");
-        System.setProperty(UcxSettings.PULL.propertyName(), pull);
-        a = new UcxDriver().newContext(new Hints(2, 0, true, Map.of()));
-        b = new UcxDriver().newContext(new Hints(2, 1, true, Map.of()));
+        dev.ferry.spi.Settings s = dev.ferry.spi.Settings.fromEnvironment().with(UcxSettings.BUFFER.name(), "256")
+                .with(UcxSettings.TLS.name(), "sm").with(UcxSettings.PULL.name(), pull);
+        a = new UcxDriver().newContext(new Hints(2, 0, true, Map.of(), s));
+        b = new UcxDriver().newContext(new Hints(2, 1, true, Map.of(), s));
         a.properties();
         b.properties();
         DriverUrl ua = a.init();

@@ -30,8 +30,23 @@ public final class NodeId {
         if (k == null) {
             k = System.getProperty("ferry.ranks.per.node");
         }
+        String forced = System.getenv(SETTING);
+        if (forced == null) {
+            forced = System.getProperty("ferry.node.id");
+        }
+        return of(rank, forced, k);
+    }
+
+    /**
+     * The node identity of {@code rank} from given values rather than the environment:
+     * {@code nodeId} (FERRY_NODE_ID) or this machine's, then {@code #n} with n = rank / K when
+     * {@code ranksPerNode} (FERRY_RANKS_PER_NODE) is K. Either may be null.
+     */
+    public static String of(int rank, String nodeId, String ranksPerNode) {
+        String k = ranksPerNode;
+        String node = nodeId != null && !nodeId.isBlank() ? nodeId.strip() : machine();
         if (k == null || k.isBlank()) {
-            return current();
+            return node;
         }
         int per;
         try {
@@ -42,7 +57,7 @@ public final class NodeId {
         if (per < 1) {
             throw new IllegalArgumentException(RANKS_PER_NODE + " must be a positive number of ranks, not '" + k + "'");
         }
-        return current() + "#" + rank / per;
+        return node + "#" + rank / per;
     }
 
     public static String current() {
@@ -50,9 +65,11 @@ public final class NodeId {
         if (forced == null) {
             forced = System.getProperty("ferry.node.id");
         }
-        if (forced != null && !forced.isBlank()) {
-            return forced.strip();
-        }
+        return forced != null && !forced.isBlank() ? forced.strip() : machine();
+    }
+
+    /** This machine: host name and boot id. */
+    private static String machine() {
         String boot = read("/proc/sys/kernel/random/boot_id").replace("-", "");
         return hostName() + "/" + (boot.length() > 8 ? boot.substring(0, 8) : boot);
     }

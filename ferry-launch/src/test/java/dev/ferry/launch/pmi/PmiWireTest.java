@@ -78,11 +78,9 @@ class PmiWireTest {
     void nodeIdentityHasHostAndBootIdOrTheOverride() {
         String id = NodeId.current();
         assertEquals(true, id.startsWith(NodeId.hostName() + "/") || System.getenv(NodeId.SETTING) != null, id);
-        System.setProperty("ferry.node.id", "rack3-n7");
-        try {
-            assertEquals("rack3-n7", NodeId.current());
-        } finally {
-            System.clearProperty("ferry.node.id");
-        }
+        assertEquals("rack3-n7", NodeId.of(5, "rack3-n7", null));
+        assertEquals("rack3-n7#2", NodeId.of(5, "rack3-n7", "2"));
+        assertEquals(NodeId.of(0, null, null) + "#1", NodeId.of(3, null, "2"));
+        assertThrows(IllegalArgumentException.class, () -> NodeId.of(0, null, "0"));
     }
 }
