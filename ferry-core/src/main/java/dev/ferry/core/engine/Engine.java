@@ -69,6 +69,7 @@ public final class Engine implements AutoCloseable {
     private final long eagerSetting;
     private final long creditLimit;
     private final Settings settings;
+    private final boolean sameProcessBySelf;
 
     private boolean inProgress;
     private int passes;
@@ -120,6 +121,7 @@ public final class Engine implements AutoCloseable {
         this.rendezvousPull = EngineSettings.rendezvousPull(settings);
         this.eagerSetting = EngineSettings.eagerLimit(settings);
         this.creditLimit = EngineSettings.credits(settings);
+        this.sameProcessBySelf = EngineSettings.sameProcessBySelf(settings);
         EngineSettings.check(settings, eagerSetting, creditLimit);
         Map<String, Integer> railCounts = EngineSettings.railCounts(settings.value(EngineSettings.RAILS));
         boolean thread = config.resolveProgress() == EngineConfig.Progress.THREAD;
@@ -192,9 +194,9 @@ public final class Engine implements AutoCloseable {
         if (peer == rank) {
             kind = "self";
             pick(peer, Transport.SELF, chosen, urls);
-        } else if (wire.sameProcess(peer) && wire.node(peer).equals(wire.node(rank)) && picks(peer, Transport.SELF)) {
-            // a rank of an in-process job: the self driver joins two contexts of one JVM (without
-            // it, as FERRY_DRIVERS may ask, the node's drivers serve these peers too)
+        } else if (sameProcessBySelf && wire.sameProcess(peer) && wire.node(peer).equals(wire.node(rank)) && picks(peer, Transport.SELF)) {
+            // a rank of an in-process job: the self driver joins two contexts of one JVM (with
+            // FERRY_SAME_PROCESS=node, or without self, the node's drivers serve these peers)
             kind = "same process";
             pick(peer, Transport.SELF, chosen, urls);
         } else if (wire.node(peer).equals(wire.node(rank))) {
@@ -234,6 +236,11 @@ public final class Engine implements AutoCloseable {
 
     public int rank() {
         return rank;
+    }
+
+    /** The settings this engine and its drivers were configured with. */
+    public Settings settings() {
+        return settings;
     }
 
     public int size() {

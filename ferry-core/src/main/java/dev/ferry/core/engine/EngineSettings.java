@@ -34,11 +34,15 @@ public final class EngineSettings {
     public static final Setting RAILS = new Setting("FERRY_RAILS", null,
             "contexts per driver, e.g. tcp:2 (each context is one more rail to every peer it reaches); unset: one each");
 
+    public static final Setting SAME_PROCESS = new Setting("FERRY_SAME_PROCESS", "self",
+            "self: ranks of one process (an in-process job) reach each other through the self driver; node: through the drivers"
+                    + " of their node, as separate processes would (shm, or tcp with FERRY_RANKS_PER_NODE=1)");
+
     private EngineSettings() {
     }
 
     public static List<Setting> all() {
-        return List.of(EAGER_LIMIT, EAGER_CREDITS, MULTIRAIL, MULTIRAIL_MIN, PROGRESS, INFO, RAILS, RNDV_PULL);
+        return List.of(EAGER_LIMIT, EAGER_CREDITS, MULTIRAIL, MULTIRAIL_MIN, PROGRESS, INFO, RAILS, RNDV_PULL, SAME_PROCESS);
     }
 
     /** The eager limit set by the user, or -1 for each rail's own. */
@@ -74,6 +78,16 @@ public final class EngineSettings {
             case "caller" -> false;
             case "thread" -> true;
             default -> throw new IllegalArgumentException(PROGRESS.name() + " must be caller or thread, not '" + v + "'");
+        };
+    }
+
+    /** Whether ranks of one process reach each other through the self driver (FERRY_SAME_PROCESS=self). */
+    static boolean sameProcessBySelf(Settings s) {
+        String v = s.value(SAME_PROCESS);
+        return switch (v == null ? "self" : v.strip().toLowerCase()) {
+            case "self" -> true;
+            case "node" -> false;
+            default -> throw new IllegalArgumentException(SAME_PROCESS.name() + " must be self or node, not '" + v + "'");
         };
     }
 

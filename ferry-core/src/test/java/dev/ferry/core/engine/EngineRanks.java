@@ -40,10 +40,10 @@ public final class EngineRanks {
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "throws" -> throwing();
-            case "sizes" -> sizes(new EngineConfig());
+            case "sizes" -> System.out.println(sizes(new EngineConfig()));
             // ranks may differ: FERRY_RNDV_PULL is about what a rank sends
-            case "sizes-rank1-without-pull" -> sizes(new EngineConfig().settings("1".equals(System.getenv("PMI_RANK"))
-                    ? Settings.fromEnvironment().with(EngineSettings.RNDV_PULL.name(), "off") : Settings.fromEnvironment()));
+            case "sizes-rank1-without-pull" -> System.out.println(sizes(new EngineConfig().settings("1".equals(System.getenv("PMI_RANK"))
+                    ? Settings.fromEnvironment().with(EngineSettings.RNDV_PULL.name(), "off") : Settings.fromEnvironment())));
             case "flow" -> flow();
             case "overlap" -> overlap();
             case "failure" -> failure();
@@ -74,7 +74,11 @@ public final class EngineRanks {
         }
     }
 
-    private static void sizes(EngineConfig config) {
+    /**
+     * Every rank sends every size to every rank (itself too), checks what it receives and the
+     * order per source, then a truncation; answers a line saying what moved over which rails.
+     */
+    static String sizes(EngineConfig config) {
         Inbox inbox = new Inbox();
         try (Engine e = Engine.init(config, inbox)) {
             inbox.attach(e);
@@ -134,9 +138,9 @@ public final class EngineRanks {
                     }
                 }
             }
-            System.out.println("ok sizes rank " + me + " received " + total + " bytes; rails" + rails
+            return "ok sizes rank " + me + " received " + total + " bytes; rails" + rails
                     + "; rendezvous bytes sent" + rdv + "; aggregated packets " + e.stats().aggregatedPackets()
-                    + "; pulled rendezvous " + e.stats().rendezvousExposed() + " of " + e.stats().rendezvousStarted());
+                    + "; pulled rendezvous " + e.stats().rendezvousExposed() + " of " + e.stats().rendezvousStarted();
         }
     }
 
