@@ -45,6 +45,11 @@ final class DirectAccess {
     /** Operations done directly (tests and {@code ferry info} read it). */
     long done;
 
+    /** Whether FERRY_PORTALS_DIRECT allows direct operations at all. */
+    boolean enabled() {
+        return enabled;
+    }
+
     DirectAccess(Library lib, boolean enabled) {
         this.lib = lib;
         this.enabled = enabled;

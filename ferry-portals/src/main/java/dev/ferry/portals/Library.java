@@ -92,8 +92,8 @@ final class Library implements MessageHandler {
         int ni;
     }
 
-    Library(MessageHandlerSlot slot) {
-        this.engine = Engine.init(slot);
+    Library(PortalsConfig config, MessageHandlerSlot slot) {
+        this.engine = Engine.init(config.engine(), slot);
         try {
             this.dispatch = Dispatch.of(engine);
             this.rank = engine.rank();
@@ -116,7 +116,7 @@ final class Library implements MessageHandler {
             this.atomicMax = Math.min(4096, (inlineMax - PtlWire.MAX_OPERAND) & ~31L);
             this.failedRank = new boolean[size];
             this.directory = new Directory(this);
-            this.direct = new DirectAccess(this, PortalsSettings.direct());
+            this.direct = new DirectAccess(this, PortalsSettings.direct(engine.settings()));
             this.lists = new MatchLists(engine, directory);
             this.interfaces = new Interfaces(this);
             this.sender = new InlineSender(engine, PtlWire.HEADER + inlineMax);

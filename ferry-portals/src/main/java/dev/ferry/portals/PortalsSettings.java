@@ -1,15 +1,17 @@
 package dev.ferry.portals;
 
 import dev.ferry.spi.Setting;
+import dev.ferry.spi.Settings;
 
 import java.util.List;
 
 /**
- * The library's settings ({@code FERRY_X} in the environment or {@code ferry.x} as a system
- * property), read once when the library starts.
+ * The library's settings, read once when a library starts from its configuration's
+ * {@link Settings} (by default the environment: {@code FERRY_X}, or {@code ferry.x} as a system
+ * property).
  *
  * <pre>{@code
- * String v = PortalsSettings.DIRECT.value();   // "on" unless set
+ * String v = Settings.fromEnvironment().value(PortalsSettings.DIRECT);   // "on" unless set
  * }</pre>
  */
 public final class PortalsSettings {
@@ -24,8 +26,8 @@ public final class PortalsSettings {
         return List.of(DIRECT);
     }
 
-    static boolean direct() {
-        String v = DIRECT.value();
+    static boolean direct(Settings s) {
+        String v = s.value(DIRECT);
         return switch (v == null ? "on" : v.strip().toLowerCase()) {
             case "on", "1", "true" -> true;
             case "off", "0", "false" -> false;

@@ -20,6 +20,12 @@ public final class PtlException extends RuntimeException {
         this.rc = rc;
     }
 
+    /** With the failure that caused it (an engine that did not start). */
+    public PtlException(ReturnCode rc, String message, Throwable cause) {
+        super("PTL_" + rc + ": " + message, cause);
+        this.rc = rc;
+    }
+
     /** The return code. */
     public ReturnCode rc() {
         return rc;

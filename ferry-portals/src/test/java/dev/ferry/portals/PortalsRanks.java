@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
+import java.util.function.Consumer;
 
 import static dev.ferry.portals.Portals.*;
 
@@ -41,22 +42,24 @@ public final class PortalsRanks {
     }
 
     public static void main(String[] args) {
-        init();
-        try {
-            switch (args[0]) {
-                case "ops" -> ops(args.length > 1 && args[1].equals("direct"));
-                case "hammer" -> hammer(Integer.parseInt(args[1]));
-                case "failure" -> failure();
-                case "direct" -> direct();
-                case "order" -> order(Integer.parseInt(args[1]));
-                case "throws" -> throwing();
-                case "flood" -> flood(Integer.parseInt(args[1]));
-                default -> throw new IllegalArgumentException(args[0]);
-            }
-        } finally {
-            fini();
+        try (PortalsLibrary p = PortalsLibrary.open()) {
+            run(p, System.out::println, args);
         }
         System.out.flush();
+    }
+
+    /** Runs program {@code args} as this rank of {@code p}'s job, saying what it did through {@code out}. */
+    static void run(PortalsLibrary p, Consumer<String> out, String... args) {
+        switch (args[0]) {
+            case "ops" -> ops(p, out, args.length > 1 && args[1].equals("direct"));
+            case "hammer" -> hammer(p, out, Integer.parseInt(args[1]));
+            case "failure" -> failure(p, out);
+            case "direct" -> direct(p, out);
+            case "order" -> order(p, out, Integer.parseInt(args[1]));
+            case "throws" -> throwing(p, out);
+            case "flood" -> flood(p, out, Integer.parseInt(args[1]));
+            default -> throw new IllegalArgumentException(args[0]);
+        }
     }
 
     static byte pattern(int src, long size, long i) {
@@ -78,85 +81,85 @@ public final class PortalsRanks {
     }
 
     /** With {@code direct}, the windows are memAlloc memory and count nothing: same-node peers put and get directly. */
-    private static void ops(boolean direct) {
-        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
-        int rank = getId(ni).rank;
-        int size = getMap(ni, 0).actualMapSize();
-        int pt = ptAlloc(ni, 0, EQ_NONE, 5);
-        MemorySegment window = direct ? memAlloc(MAX * size) : Arena.ofShared().allocate(MAX * size, 4096);
-        CtHandle tct = ctAlloc(ni);
+    private static void ops(PortalsLibrary p, Consumer<String> out, boolean direct) {
+        NiHandle ni = p.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = p.getId(ni).rank;
+        int size = p.getMap(ni, 0).actualMapSize();
+        int pt = p.ptAlloc(ni, 0, EQ_NONE, 5);
+        MemorySegment window = direct ? p.memAlloc(MAX * size) : Arena.ofShared().allocate(MAX * size, 4096);
+        CtHandle tct = p.ctAlloc(ni);
         Me me = new Me();
         me.start = window;
         me.length = window.byteSize();
         me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE | (direct ? 0 : ME_EVENT_CT_COMM);
         me.ctHandle = tct;
         me.matchBits = 0xF00DL;
-        meAppend(ni, pt, me, PRIORITY_LIST, null);
+        p.meAppend(ni, pt, me, PRIORITY_LIST, null);
         MemorySegment mine = Arena.ofShared().allocate(MAX, 4096);
         MemorySegment back = Arena.ofShared().allocate(MAX, 4096);
-        CtHandle ict = ctAlloc(ni);
+        CtHandle ict = p.ctAlloc(ni);
         Md md = new Md();
         md.start = mine;
         md.length = MAX;
         md.options = MD_EVENT_CT_ACK;
         md.ctHandle = ict;
-        MdHandle putMd = mdBind(ni, md);
+        MdHandle putMd = p.mdBind(ni, md);
         Md bmd = new Md();
         bmd.start = back;
         bmd.length = MAX;
         bmd.options = MD_EVENT_CT_REPLY;
         bmd.ctHandle = ict;
-        MdHandle getMd = mdBind(ni, bmd);
-        barrier();
+        MdHandle getMd = p.mdBind(ni, bmd);
+        p.barrier();
         long acks = 0;
         long ops = 0;
         for (long s : SIZES) {
             fill(mine, rank, s);
             for (int t = 0; t < size; t++) {
-                put(putMd, 0, s, ACK_REQ, ProcessId.ofRank(t), pt, 0xF00DL, rank * MAX, null, s);
+                p.put(putMd, 0, s, ACK_REQ, ProcessId.ofRank(t), pt, 0xF00DL, rank * MAX, null, s);
             }
             acks += size;
-            CtEvent c = ctWait(ict, acks);
+            CtEvent c = p.ctWait(ict, acks);
             if (c.failure() != 0) {
                 throw new IllegalStateException("a put of " + s + " bytes failed: " + c);
             }
             ops += size;
-            barrier(); // everyone's puts of this size are in
+            p.barrier(); // everyone's puts of this size are in
             for (int src = 0; src < size; src++) {
                 check(window.asSlice(src * MAX, s), src, s, "put");
             }
             for (int t = 0; t < size; t++) {
-                get(getMd, 0, s, ProcessId.ofRank(t), pt, 0xF00DL, t * MAX, null);
+                p.get(getMd, 0, s, ProcessId.ofRank(t), pt, 0xF00DL, t * MAX, null);
                 acks++;
-                c = ctWait(ict, acks);
+                c = p.ctWait(ict, acks);
                 if (c.failure() != 0) {
                     throw new IllegalStateException("a get of " + s + " bytes failed: " + c);
                 }
                 check(back, t, s, "get from rank " + t);
             }
             ops += size;
-            barrier(); // nobody overwrites a window someone still reads
+            p.barrier(); // nobody overwrites a window someone still reads
         }
         if (direct) {
-            System.out.println("ok ops direct rank " + rank + " of " + size + ": " + SIZES.length + " sizes put to and got from every rank, every byte checked; "
-                    + directOps() + " of " + ops + " done directly");
+            out.accept("ok ops direct rank " + rank + " of " + size + ": " + SIZES.length + " sizes put to and got from every rank, every byte checked; "
+                    + p.directOps() + " of " + ops + " done directly");
             return;
         }
-        CtEvent served = ctGet(tct);
+        CtEvent served = p.ctGet(tct);
         if (served.success() != ops || served.failure() != 0) {
             throw new IllegalStateException("this rank's window saw " + served + ", expected " + ops + " operations");
         }
-        System.out.println("ok ops rank " + rank + " of " + size + ": " + SIZES.length + " sizes put to and got from every rank, every byte checked; "
+        out.accept("ok ops rank " + rank + " of " + size + ": " + SIZES.length + " sizes put to and got from every rank, every byte checked; "
                 + served.success() + " operations served");
     }
 
     /** {@code n} fetch-adds and {@code n} compare-and-swap increments per rank on rank 0's counter. */
-    private static void hammer(int n) {
-        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
-        int rank = getId(ni).rank;
-        int size = getMap(ni, 0).actualMapSize();
-        int pt = ptAlloc(ni, 0, EQ_NONE, 0);
-        MemorySegment counter = memAlloc(8); // shared memory: rank 1, on rank 0's node, adds to it directly
+    private static void hammer(PortalsLibrary p, Consumer<String> out, int n) {
+        NiHandle ni = p.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = p.getId(ni).rank;
+        int size = p.getMap(ni, 0).actualMapSize();
+        int pt = p.ptAlloc(ni, 0, EQ_NONE, 0);
+        MemorySegment counter = p.memAlloc(8); // shared memory: rank 1, on rank 0's node, adds to it directly
         MemorySegment olds = Arena.ofShared().allocate(8L * 2 * n * size, 8);
         if (rank == 0) {
             Me c = new Me();
@@ -164,24 +167,24 @@ public final class PortalsRanks {
             c.length = 8;
             c.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
             c.matchBits = 1;
-            meAppend(ni, pt, c, PRIORITY_LIST, null);
+            p.meAppend(ni, pt, c, PRIORITY_LIST, null);
             Me o = new Me();
             o.start = olds;
             o.length = olds.byteSize();
             o.options = ME_OP_PUT | ME_EVENT_LINK_DISABLE;
             o.matchBits = 2;
-            meAppend(ni, pt, o, PRIORITY_LIST, null);
+            p.meAppend(ni, pt, o, PRIORITY_LIST, null);
         }
-        barrier();
+        p.barrier();
         MemorySegment buf = Arena.ofShared().allocate(32, 8);
         MemorySegment mineOld = Arena.ofShared().allocate(8L * 2 * n, 8);
-        CtHandle ct = ctAlloc(ni);
+        CtHandle ct = p.ctAlloc(ni);
         Md md = new Md();
         md.start = buf;
         md.length = 32;
         md.options = MD_EVENT_CT_REPLY | MD_EVENT_CT_ACK;
         md.ctHandle = ct;
-        MdHandle d = mdBind(ni, md);
+        MdHandle d = p.mdBind(ni, md);
         ProcessId zero = ProcessId.ofRank(0);
         long done = 0;
         buf.set(ValueLayout.JAVA_LONG, 0, 1);
@@ -190,15 +193,15 @@ public final class PortalsRanks {
         MemorySegment expected = Arena.ofShared().allocate(8, 8);
         long guess = 0;
         for (int i = 0; i < n; i++) {
-            fetchAtomic(d, 8, d, 0, 8, zero, pt, 1, 0, null, 0, SUM, INT64_T);
-            waitOk(ct, ++done);
+            p.fetchAtomic(d, 8, d, 0, 8, zero, pt, 1, 0, null, 0, SUM, INT64_T);
+            waitOk(p, ct, ++done);
             mineOld.set(ValueLayout.JAVA_LONG, 8L * k++, buf.get(ValueLayout.JAVA_LONG, 8));
             // an increment by compare-and-swap: retry with what the target had until it takes
             while (true) {
                 expected.set(ValueLayout.JAVA_LONG, 0, guess);
                 buf.set(ValueLayout.JAVA_LONG, 16, guess + 1);
-                swap(d, 24, d, 16, 8, zero, pt, 1, 0, null, 0, expected, CSWAP, INT64_T);
-                waitOk(ct, ++done);
+                p.swap(d, 24, d, 16, 8, zero, pt, 1, 0, null, 0, expected, CSWAP, INT64_T);
+                waitOk(p, ct, ++done);
                 long old = buf.get(ValueLayout.JAVA_LONG, 24);
                 if (old == guess) {
                     mineOld.set(ValueLayout.JAVA_LONG, 8L * k++, old);
@@ -214,9 +217,9 @@ public final class PortalsRanks {
         om.length = mineOld.byteSize();
         om.options = MD_EVENT_CT_ACK;
         om.ctHandle = ct;
-        put(mdBind(ni, om), 0, mineOld.byteSize(), ACK_REQ, zero, pt, 2, rank * mineOld.byteSize(), null, 0);
-        waitOk(ct, ++done);
-        barrier();
+        p.put(p.mdBind(ni, om), 0, mineOld.byteSize(), ACK_REQ, zero, pt, 2, rank * mineOld.byteSize(), null, 0);
+        waitOk(p, ct, ++done);
+        p.barrier();
         if (rank == 0) {
             long total = 2L * n * size;
             long fin = counter.get(ValueLayout.JAVA_LONG, 0);
@@ -230,18 +233,18 @@ public final class PortalsRanks {
             if (fin != total) {
                 throw new IllegalStateException("counter " + fin + ", expected " + total);
             }
-            System.out.println("ok hammer: counter " + fin + " = " + size + " ranks x " + n + " x (fetch-add + compare-and-swap); all " + total + " old values distinct");
+            out.accept("ok hammer: counter " + fin + " = " + size + " ranks x " + n + " x (fetch-add + compare-and-swap); all " + total + " old values distinct");
         }
-        System.out.println("ok hammer rank " + rank + ": " + retries + " compare-and-swap retries, " + lib().direct.done + " operations done directly");
+        out.accept("ok hammer rank " + rank + ": " + retries + " compare-and-swap retries, " + p.lib().direct.done + " operations done directly");
     }
 
     private static final java.lang.invoke.VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 
-    private static void direct() {
-        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
-        int rank = getId(ni).rank;
-        int pt = ptAlloc(ni, 0, EQ_NONE, 0);
-        MemorySegment window = memAlloc(4096);
+    private static void direct(PortalsLibrary p, Consumer<String> out) {
+        NiHandle ni = p.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = p.getId(ni).rank;
+        int pt = p.ptAlloc(ni, 0, EQ_NONE, 0);
+        MemorySegment window = p.memAlloc(4096);
         MeHandle entry = null;
         if (rank == 1) {
             window.set(ValueLayout.JAVA_LONG, 2048, 0x5eedL); // for rank 0's get
@@ -250,27 +253,27 @@ public final class PortalsRanks {
             me.length = 4096;
             me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
             me.matchBits = 7;
-            entry = meAppend(ni, pt, me, PRIORITY_LIST, null);
+            entry = p.meAppend(ni, pt, me, PRIORITY_LIST, null);
         }
-        barrier();
+        p.barrier();
         ProcessId one = ProcessId.ofRank(1);
         MemorySegment local = Arena.ofShared().allocate(2048, 8);
         MemorySegment compare = Arena.ofShared().allocate(8, 8);
-        CtHandle ct = ctAlloc(ni);
+        CtHandle ct = p.ctAlloc(ni);
         Md md = new Md();
         md.start = local;
         md.length = local.byteSize();
         md.options = MD_EVENT_CT_ACK | MD_EVENT_CT_REPLY;
         md.ctHandle = ct;
-        MdHandle d = mdBind(ni, md);
+        MdHandle d = p.mdBind(ni, md);
         long done = 0;
         if (rank == 0) {
             // the first operation goes by message (and asks for rank 1's directory): rank 1 serves it in the barrier
             local.set(ValueLayout.JAVA_LONG, 0, 1);
-            put(d, 0, 8, ACK_REQ, one, pt, 7, 0, null, 0);
-            waitOk(ct, ++done);
+            p.put(d, 0, 8, ACK_REQ, one, pt, 7, 0, null, 0);
+            waitOk(p, ct, ++done);
         }
-        barrier();
+        p.barrier();
         if (rank == 1) {
             // no Portals call from here until rank 0's operations have landed
             long end = System.nanoTime() + 60_000_000_000L;
@@ -284,181 +287,181 @@ public final class PortalsRanks {
             if (window.get(ValueLayout.JAVA_LONG, 0) != 100) {
                 throw new IllegalStateException("after fetch-add 41 and a swap to 100, the word holds " + window.get(ValueLayout.JAVA_LONG, 0));
             }
-            System.out.println("ok direct rank 1: a put, a fetch-add and a swap landed while rank 1 made no Portals call");
+            out.accept("ok direct rank 1: a put, a fetch-add and a swap landed while rank 1 made no Portals call");
         } else {
             fill(local.asSlice(1024, 1000), 0, 1000);
-            put(d, 1024, 1000, ACK_REQ, one, pt, 7, 16, null, 0);
-            waitBounded(ct, ++done);
+            p.put(d, 1024, 1000, ACK_REQ, one, pt, 7, 16, null, 0);
+            waitBounded(p, ct, ++done);
             local.set(ValueLayout.JAVA_LONG, 8, 41);
-            fetchAtomic(d, 16, d, 8, 8, one, pt, 7, 0, null, 0, SUM, INT64_T);
-            waitBounded(ct, ++done);
-            get(d, 24, 8, one, pt, 7, 2048, null);
-            waitBounded(ct, ++done);
+            p.fetchAtomic(d, 16, d, 8, 8, one, pt, 7, 0, null, 0, SUM, INT64_T);
+            waitBounded(p, ct, ++done);
+            p.get(d, 24, 8, one, pt, 7, 2048, null);
+            waitBounded(p, ct, ++done);
             compare.set(ValueLayout.JAVA_LONG, 0, 42);
             local.set(ValueLayout.JAVA_LONG, 32, 100);
-            swap(d, 40, d, 32, 8, one, pt, 7, 0, null, 0, compare, CSWAP, INT64_T);
-            waitBounded(ct, ++done);
+            p.swap(d, 40, d, 32, 8, one, pt, 7, 0, null, 0, compare, CSWAP, INT64_T);
+            waitBounded(p, ct, ++done);
             long fetched = local.get(ValueLayout.JAVA_LONG, 16), got = local.get(ValueLayout.JAVA_LONG, 24), swapped = local.get(ValueLayout.JAVA_LONG, 40);
             if (fetched != 1 || got != 0x5eedL || swapped != 42) {
                 throw new IllegalStateException("fetch-add returned " + fetched + " (1), get " + Long.toHexString(got) + " (5eed), swap " + swapped + " (42)");
             }
             local.set(ValueLayout.JAVA_LONG, 48, 3);
-            put(d, 48, 8, ACK_REQ, one, pt, 7, 8, null, 0); // the flag rank 1 waits for, last
-            waitBounded(ct, ++done);
-            long direct = lib().direct.done;
+            p.put(d, 48, 8, ACK_REQ, one, pt, 7, 8, null, 0); // the flag rank 1 waits for, last
+            waitBounded(p, ct, ++done);
+            long direct = p.lib().direct.done;
             if (direct != 5) {
                 throw new IllegalStateException(direct + " operations were done directly, not the 5 after the first");
             }
-            System.out.println("ok direct rank 0: put, fetch-add, get, swap and put done directly (" + direct + ") while rank 1 made no call");
+            out.accept("ok direct rank 0: put, fetch-add, get, swap and put done directly (" + direct + ") while rank 1 made no call");
         }
-        barrier();
+        p.barrier();
         if (rank == 1) {
-            meUnlink(entry);
+            p.meUnlink(entry);
         }
-        barrier();
+        p.barrier();
         if (rank == 0) {
-            put(d, 0, 8, ACK_REQ, one, pt, 7, 0, null, 0);
-            CtEvent c = ctWait(ct, done + 1);
-            if (c.failure() != 1 || lib().direct.done != 5) {
-                throw new IllegalStateException("a put to the unlinked entry: " + c + ", direct " + lib().direct.done);
+            p.put(d, 0, 8, ACK_REQ, one, pt, 7, 0, null, 0);
+            CtEvent c = p.ctWait(ct, done + 1);
+            if (c.failure() != 1 || p.lib().direct.done != 5) {
+                throw new IllegalStateException("a put to the unlinked entry: " + c + ", direct " + p.lib().direct.done);
             }
-            System.out.println("ok direct rank 0: once unlinked, a put goes by message and fails");
+            out.accept("ok direct rank 0: once unlinked, a put goes by message and fails");
         }
-        barrier();
+        p.barrier();
     }
 
-    private static void order(int n) {
-        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
-        int rank = getId(ni).rank;
-        int pt = ptAlloc(ni, 0, EQ_NONE, 0);
-        MemorySegment window = memAlloc(64);
-        CtHandle counted = ctAlloc(ni);
+    private static void order(PortalsLibrary p, Consumer<String> out, int n) {
+        NiHandle ni = p.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = p.getId(ni).rank;
+        int pt = p.ptAlloc(ni, 0, EQ_NONE, 0);
+        MemorySegment window = p.memAlloc(64);
+        CtHandle counted = p.ctAlloc(ni);
         if (rank == 1) {
             Me published = new Me();
             published.start = window;
             published.length = 64;
             published.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
             published.matchBits = 7;
-            meAppend(ni, pt, published, PRIORITY_LIST, null);
+            p.meAppend(ni, pt, published, PRIORITY_LIST, null);
             Me viaMessage = new Me(); // the same memory, but it counts: only a message reaches it
             viaMessage.start = window;
             viaMessage.length = 64;
             viaMessage.options = ME_OP_PUT | ME_EVENT_LINK_DISABLE | ME_EVENT_CT_COMM;
             viaMessage.matchBits = 8;
             viaMessage.ctHandle = counted;
-            meAppend(ni, pt, viaMessage, PRIORITY_LIST, null);
+            p.meAppend(ni, pt, viaMessage, PRIORITY_LIST, null);
         }
-        barrier();
+        p.barrier();
         if (rank == 0) {
             ProcessId one = ProcessId.ofRank(1);
             MemorySegment local = Arena.ofShared().allocate(16, 8);
-            CtHandle ct = ctAlloc(ni);
+            CtHandle ct = p.ctAlloc(ni);
             Md md = new Md();
             md.start = local;
             md.length = 16;
             md.options = MD_EVENT_CT_ACK;
             md.ctHandle = ct;
-            MdHandle d = mdBind(ni, md);
-            put(d, 0, 8, ACK_REQ, one, pt, 7, 0, null, 0); // asks for the directory on the way
-            waitOk(ct, 1);
+            MdHandle d = p.mdBind(ni, md);
+            p.put(d, 0, 8, ACK_REQ, one, pt, 7, 0, null, 0); // asks for the directory on the way
+            waitOk(p, ct, 1);
             for (int i = 1; i <= n; i++) {
                 local.set(ValueLayout.JAVA_LONG, 0, 2L * i);
-                put(d, 0, 8, NO_ACK_REQ, one, pt, 8, 0, null, 0); // by message
+                p.put(d, 0, 8, NO_ACK_REQ, one, pt, 8, 0, null, 0); // by message
                 local.set(ValueLayout.JAVA_LONG, 8, 2L * i + 1);
-                put(d, 8, 8, ACK_REQ, one, pt, 7, 0, null, 0); // must not overtake it
-                waitOk(ct, 1 + i);
+                p.put(d, 8, 8, ACK_REQ, one, pt, 7, 0, null, 0); // must not overtake it
+                waitOk(p, ct, 1 + i);
             }
-            System.out.println("ok order rank 0: " + n + " pairs, " + lib().direct.done + " operations done directly");
+            out.accept("ok order rank 0: " + n + " pairs, " + p.lib().direct.done + " operations done directly");
         }
-        barrier();
+        p.barrier();
         if (rank == 1) {
             long v = window.get(ValueLayout.JAVA_LONG, 0);
             if (v != 2L * n + 1) {
                 throw new IllegalStateException("the word holds " + v + ": the put sent first landed last (expected " + (2L * n + 1) + ")");
             }
-            System.out.println("ok order rank 1: the last put landed last (" + v + ")");
+            out.accept("ok order rank 1: the last put landed last (" + v + ")");
         }
     }
 
     /** Waits for the count with a bound: an operation that needed the silent peer would never end. */
-    private static void waitBounded(CtHandle ct, long n) {
-        CtResult r = ctPoll(new CtHandle[] {ct}, new long[] {n}, 1, 60_000);
+    private static void waitBounded(PortalsLibrary p, CtHandle ct, long n) {
+        CtResult r = p.ctPoll(new CtHandle[] {ct}, new long[] {n}, 1, 60_000);
         if (r.rc() != ReturnCode.OK || r.event().failure() != 0) {
             throw new IllegalStateException("an operation did not complete without the target's help in 60 s: " + r);
         }
     }
 
-    private static void waitOk(CtHandle ct, long n) {
-        CtEvent c = ctWait(ct, n);
+    private static void waitOk(PortalsLibrary p, CtHandle ct, long n) {
+        CtEvent c = p.ctWait(ct, n);
         if (c.failure() != 0) {
             throw new IllegalStateException("an operation failed: " + c);
         }
     }
 
-    private static void failure() {
-        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
-        int rank = getId(ni).rank;
-        int pt = ptAlloc(ni, 0, EQ_NONE, 0);
+    private static void failure(PortalsLibrary p, Consumer<String> out) {
+        NiHandle ni = p.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = p.getId(ni).rank;
+        int pt = p.ptAlloc(ni, 0, EQ_NONE, 0);
         MemorySegment w = Arena.ofShared().allocate(1 << 20, 4096);
         Me me = new Me();
         me.start = w;
         me.length = w.byteSize();
         me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
-        meAppend(ni, pt, me, PRIORITY_LIST, null);
-        EqHandle eq = eqAlloc(ni, 16);
+        p.meAppend(ni, pt, me, PRIORITY_LIST, null);
+        EqHandle eq = p.eqAlloc(ni, 16);
         Md md = new Md();
         md.start = Arena.ofShared().allocate(1 << 20, 4096);
         md.length = 1 << 20;
         md.eqHandle = eq;
         md.options = MD_EVENT_SEND_DISABLE;
-        MdHandle d = mdBind(ni, md);
-        barrier();
+        MdHandle d = p.mdBind(ni, md);
+        p.barrier();
         if (rank == 2) {
-            System.out.println("ok failure rank 2 dies");
+            out.accept("ok failure rank 2 dies");
             System.out.flush();
             Runtime.getRuntime().halt(3);
         }
         if (rank == 0) {
             long t0 = System.nanoTime();
-            get(d, 0, 1 << 20, ProcessId.ofRank(2), pt, 0, 0, null);
-            EqResult r = eqPoll(new EqHandle[] {eq}, 1, 60_000);
+            p.get(d, 0, 1 << 20, ProcessId.ofRank(2), pt, 0, 0, null);
+            EqResult r = p.eqPoll(new EqHandle[] {eq}, 1, 60_000);
             long ms = (System.nanoTime() - t0) / 1_000_000;
             if (r.event() == null || r.event().type != EVENT_REPLY || r.event().niFailType != NI_UNDELIVERABLE) {
                 throw new IllegalStateException("the get from the dead rank ended " + r);
             }
             for (int i = 0; i < 50; i++) {
-                get(d, 0, i % 2 == 0 ? 100 : 1 << 20, ProcessId.ofRank(1), pt, 0, 0, null);
-                Event e = eqPoll(new EqHandle[] {eq}, 1, 60_000).event();
+                p.get(d, 0, i % 2 == 0 ? 100 : 1 << 20, ProcessId.ofRank(1), pt, 0, 0, null);
+                Event e = p.eqPoll(new EqHandle[] {eq}, 1, 60_000).event();
                 if (e == null || e.niFailType != NI_OK) {
                     throw new IllegalStateException("a get from rank 1 after the failure: " + e);
                 }
             }
-            System.out.println("ok failure rank 0: the get from the dead rank failed NI_UNDELIVERABLE after " + ms + " ms; 50 gets from rank 1 after it");
+            out.accept("ok failure rank 0: the get from the dead rank failed NI_UNDELIVERABLE after " + ms + " ms; 50 gets from rank 1 after it");
         }
         if (rank == 1) {
-            System.out.println("ok failure rank 1 served");
+            out.accept("ok failure rank 1 served");
         }
     }
 
-    static void throwing() {
-        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
-        int rank = getId(ni).rank;
+    static void throwing(PortalsLibrary p, Consumer<String> out) {
+        NiHandle ni = p.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = p.getId(ni).rank;
         if (rank == 1) {
             throw new IllegalStateException("rank 1 fails on purpose");
         }
         try {
-            barrier();
+            p.barrier();
             throw new IllegalStateException("rank " + rank + " passed a barrier rank 1 never entered");
         } catch (PtlException e) {
-            System.out.println("ok throws rank " + rank + ": " + e.getMessage());
+            out.accept("ok throws rank " + rank + ": " + e.getMessage());
         }
     }
 
-    private static void flood(int n) {
-        NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
-        int rank = getId(ni).rank;
-        int pt = ptAlloc(ni, 0, EQ_NONE, 0);
-        CtHandle ct = ctAlloc(ni);
+    private static void flood(PortalsLibrary p, Consumer<String> out, int n) {
+        NiHandle ni = p.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = p.getId(ni).rank;
+        int pt = p.ptAlloc(ni, 0, EQ_NONE, 0);
+        CtHandle ct = p.ctAlloc(ni);
         MemorySegment buf = Arena.ofShared().allocate(1000, 8); // not memAlloc: by message, never directly
         if (rank == 1) {
             Me me = new Me();
@@ -466,34 +469,34 @@ public final class PortalsRanks {
             me.length = buf.byteSize();
             me.options = ME_OP_PUT | ME_EVENT_LINK_DISABLE | ME_EVENT_CT_COMM;
             me.ctHandle = ct;
-            meAppend(ni, pt, me, PRIORITY_LIST, null);
+            p.meAppend(ni, pt, me, PRIORITY_LIST, null);
         }
-        barrier();
+        p.barrier();
         if (rank == 1) {
             long x = 0;
             for (long end = System.nanoTime() + 3_000_000_000L; System.nanoTime() - end < 0; ) {
                 x += x * 31 + 7; // a target that computes and makes no Portals call
             }
-            waitOk(ct, n);
-            System.out.println("ok flood rank 1 received " + n + " puts (" + (x & 1) + ")");
+            waitOk(p, ct, n);
+            out.accept("ok flood rank 1 received " + n + " puts (" + (x & 1) + ")");
         } else if (rank == 0) {
             Md md = new Md();
             md.start = buf;
             md.length = buf.byteSize();
             md.options = MD_EVENT_CT_ACK;
             md.ctHandle = ct;
-            MdHandle d = mdBind(ni, md);
+            MdHandle d = p.mdBind(ni, md);
             ProcessId one = ProcessId.ofRank(1);
             for (int i = 0; i < n; i++) {
-                put(d, 0, buf.byteSize(), ACK_REQ, one, pt, 0, 0, null, 0);
+                p.put(d, 0, buf.byteSize(), ACK_REQ, one, pt, 0, 0, null, 0);
             }
-            waitOk(ct, n);
-            int[] peak = inflightPeakAndBound();
+            waitOk(p, ct, n);
+            int[] peak = p.inflightPeakAndBound();
             if (peak[0] > peak[1]) {
                 throw new IllegalStateException(peak[0] + " inline messages waited to leave, over the bound of " + peak[1]);
             }
-            System.out.println("ok flood rank 0: " + n + " puts acknowledged; at most " + peak[0] + " waited to leave (bound " + peak[1] + ")");
+            out.accept("ok flood rank 0: " + n + " puts acknowledged; at most " + peak[0] + " waited to leave (bound " + peak[1] + ")");
         }
-        barrier();
+        p.barrier();
     }
 }
