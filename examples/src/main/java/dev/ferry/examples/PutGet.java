@@ -55,7 +55,7 @@ public final class PutGet {
 
             byte[] hello = String.format("hello from rank %d", rank).getBytes(StandardCharsets.US_ASCII);
             local.copyFrom(MemorySegment.ofArray(hello));
-            put(mdh, 0, hello.length, ACK_REQ, ProcessId.ofRank((rank + 1) % size), pt, 0x600d, 0, null, 0);
+            put(mdh, 0, hello.length, CT_ACK_REQ, ProcessId.ofRank((rank + 1) % size), pt, 0x600d, 0, null, 0);
             CtEvent c = ctWait(ct, 1);
             check(c, "put");
             barrier(); // every put is in

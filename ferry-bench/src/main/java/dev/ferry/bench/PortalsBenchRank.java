@@ -83,7 +83,7 @@ public final class PortalsBenchRank {
         for (long size : o.sizes()) {
             switch (o.benchmark()) {
                 case BenchOptions.PUT_LATENCY -> latency(o, size, "put+ack", () -> {
-                    put(md, 0, size, ACK_REQ, peer, pt, WINDOW_BITS, 0, null, 0);
+                    put(md, 0, size, CT_ACK_REQ, peer, pt, WINDOW_BITS, 0, null, 0);
                     await();
                 });
                 case BenchOptions.GET_LATENCY -> latency(o, size, "get+reply", () -> {
@@ -142,7 +142,7 @@ public final class PortalsBenchRank {
         double[] perMsgUs = new double[samples];
         Runnable window = () -> {
             for (int i = 0; i < w; i++) {
-                put(md, 0, size, ACK_REQ, peer, pt, WINDOW_BITS, 0, null, 0);
+                put(md, 0, size, CT_ACK_REQ, peer, pt, WINDOW_BITS, 0, null, 0);
             }
             done += w;
             CtEvent c = ctWait(ct, done);

@@ -118,7 +118,7 @@ public final class SoakRma {
                 long n = SoakRank.size(r, maxSize);
                 long s = SoakRank.seed(rank, seq++, n);
                 SoakRank.fill(out, n, s);
-                put(outMd, 0, n, ACK_REQ, target, pt, path, rank * maxSize, null, 0);
+                put(outMd, 0, n, CT_ACK_REQ, target, pt, path, rank * maxSize, null, 0);
                 ok = ctWait(ct, ++expectCt).failure() == 0;
                 if (ok) {
                     get(inMd, 0, n, target, pt, path, rank * maxSize, null);

@@ -52,7 +52,8 @@ final class Interfaces {
         l.maxWarOrderedSize = lib.inlineMax;
         l.maxVolatileSize = lib.inlineMax;
         if (desired != null) {
-            // a desired limit below what we provide is granted as asked (the program's own bound)
+            // min(desired, provided) for every limit, as the reference implementation grants them
+            // (a field left 0 asks for nothing: what is provided); then enforced as granted
             l.maxEntries = clamp(desired.maxEntries, l.maxEntries);
             l.maxUnexpectedHeaders = clamp(desired.maxUnexpectedHeaders, l.maxUnexpectedHeaders);
             l.maxMds = clamp(desired.maxMds, l.maxMds);
@@ -62,6 +63,12 @@ final class Interfaces {
             l.maxIovecs = clamp(desired.maxIovecs, l.maxIovecs);
             l.maxListSize = clamp(desired.maxListSize, l.maxListSize);
             l.maxTriggeredOps = clamp(desired.maxTriggeredOps, l.maxTriggeredOps);
+            l.maxMsgSize = clamp(desired.maxMsgSize, l.maxMsgSize);
+            l.maxAtomicSize = clamp(desired.maxAtomicSize, l.maxAtomicSize);
+            l.maxFetchAtomicSize = clamp(desired.maxFetchAtomicSize, l.maxFetchAtomicSize);
+            l.maxWawOrderedSize = clamp(desired.maxWawOrderedSize, l.maxWawOrderedSize);
+            l.maxWarOrderedSize = clamp(desired.maxWarOrderedSize, l.maxWarOrderedSize);
+            l.maxVolatileSize = clamp(desired.maxVolatileSize, l.maxVolatileSize);
         }
         Ni ni = new Ni(lib, index, options, l);
         ni.map = new ProcessId[lib.size];
@@ -78,6 +85,10 @@ final class Interfaces {
     }
 
     private static int clamp(int desired, int provided) {
+        return desired > 0 && desired < provided ? desired : provided;
+    }
+
+    private static long clamp(long desired, long provided) {
         return desired > 0 && desired < provided ? desired : provided;
     }
 

@@ -424,12 +424,13 @@ final class Library implements MessageHandler {
                     PtlWire.response(out.buf, PtlWire.REPLY, niIndex, 0, 0, list.ordinal(), ptIndex, offset, mlength, id);
                     e.region.copyOut(offset, out.buf, PtlWire.HEADER, mlength);
                     sender.send(src, out, PtlWire.HEADER + mlength);
-                    targetDone(pt, e, ev, wantEvent, unlinkNow);
+                    targetDone(pt, e, ev, wantEvent, unlinkNow, mlength);
                 } else {
                     InlineSender.Outgoing out = sender.take();
                     PtlWire.response(out.buf, PtlWire.REPLY, niIndex, PtlWire.SEPARATE, 0, list.ordinal(), ptIndex, offset, mlength, id);
                     sender.send(src, out, PtlWire.HEADER);
                     TargetOp t = moving(type, e, ev, wantEvent, unlinkNow);
+                    t.mlength = mlength;
                     t.send = new SendRequest();
                     engine.send(t.send.to(src, PtlWire.DATA | id, e.region.layout(offset, mlength)));
                     moving.add(t);
@@ -490,7 +491,7 @@ final class Library implements MessageHandler {
         if (fetch) {
             PtlWire.response(out.buf, PtlWire.REPLY, ni.index, 0, 0, list.ordinal(), pt.index, offset, mlength, id);
             sender.send(src, out, PtlWire.HEADER + mlength);
-            targetDone(pt, e, ev, wantEvent, unlinkNow);
+            targetDone(pt, e, ev, wantEvent, unlinkNow, mlength);
         } else {
             delivered(ni, pt, e, ev, wantEvent, src, PtlWire.ACK, ack, id, offset, mlength, list, unlinkNow);
         }
@@ -499,7 +500,7 @@ final class Library implements MessageHandler {
     /** A put or atomic has its data in place: events, counts, the ack. */
     private void delivered(Ni ni, PtEntry pt, ListEntry e, Event ev, boolean wantEvent, int src, byte respType, int ack, long id,
                            long offset, long mlength, ListKind list, boolean unlinkNow) {
-        targetDone(pt, e, ev, wantEvent, unlinkNow);
+        targetDone(pt, e, ev, wantEvent, unlinkNow, mlength);
         boolean due = (ack & ~PtlWire.ORDERED) != AckReq.NO_ACK_REQ.ordinal() && !e.has(ME_ACK_DISABLE);
         if (due || (ack & PtlWire.ORDERED) != 0) {
             InlineSender.Outgoing out = sender.take();
@@ -508,8 +509,12 @@ final class Library implements MessageHandler {
         }
     }
 
-    /** The target's events for a completed operation on entry {@code e}. */
-    private void targetDone(PtEntry pt, ListEntry e, Event ev, boolean wantEvent, boolean unlinkNow) {
+    /**
+     * The target's events for a completed operation on entry {@code e} that moved {@code mlength}
+     * bytes (counted as bytes with ME_EVENT_CT_BYTES, whether or not the entry's portal table
+     * entry has an event queue).
+     */
+    private void targetDone(PtEntry pt, ListEntry e, Event ev, boolean wantEvent, boolean unlinkNow, long mlength) {
         if (ev != null && wantEvent && !(ev.niFailType == NiFail.NI_OK && e.has(ME_EVENT_SUCCESS_DISABLE))) {
             pt.eq.post(ev);
         }
@@ -517,7 +522,7 @@ final class Library implements MessageHandler {
             if (ev != null && ev.niFailType != NiFail.NI_OK) {
                 e.ct.add(0, 1);
             } else {
-                e.ct.add(e.has(ME_EVENT_CT_BYTES) && ev != null ? ev.mlength : 1, 0);
+                e.ct.add(e.has(ME_EVENT_CT_BYTES) ? mlength : 1, 0);
             }
         }
         if (unlinkNow) {
@@ -615,7 +620,7 @@ final class Library implements MessageHandler {
                             ok ? t.ack : t.ack & PtlWire.ORDERED | AckReq.NO_ACK_REQ.ordinal(), t.id, t.offset, t.mlength, t.entry.list, t.unlink);
                 }
             } else {
-                targetDone(pt, t.entry, t.event, t.wantEvent, t.unlink);
+                targetDone(pt, t.entry, t.event, t.wantEvent, t.unlink, t.mlength);
             }
             work = true;
         }

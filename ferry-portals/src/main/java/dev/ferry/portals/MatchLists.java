@@ -135,21 +135,24 @@ final class MatchLists {
     }
 
     Void unlink(ListEntry e) {
+        if (!e.linked) {
+            // unlinked already, by the program or by the library (use-once consumed, manage-local
+            // full): the handle is stale, as in the reference implementation
+            throw Library.invalid("entry " + e + " is no longer linked (unlinked " + (e.autoUnlinked ? "automatically" : "already") + ")");
+        }
         if (e.inFlight > 0) {
             throw new PtlException(ReturnCode.IN_USE, "entry " + e + " has " + e.inFlight + " operations moving data");
         }
-        if (e.linked) {
-            if (!directory.withdraw(e.ni, e)) {
-                throw new PtlException(ReturnCode.IN_USE, "entry " + e + ": a same-node peer still works on its memory directly");
-            }
-            e.pt.list(e.list).remove(e);
-            e.linked = false;
-            e.ni.entries--;
-            engine.deregister(e.registration);
-            e.registration = null;
-            if (e.list == ListKind.PRIORITY_LIST) {
-                directory.republish(e.ni, e.pt); // entries behind it may now lead the list
-            }
+        if (!directory.withdraw(e.ni, e)) {
+            throw new PtlException(ReturnCode.IN_USE, "entry " + e + ": a same-node peer still works on its memory directly");
+        }
+        e.pt.list(e.list).remove(e);
+        e.linked = false;
+        e.ni.entries--;
+        engine.deregister(e.registration);
+        e.registration = null;
+        if (e.list == ListKind.PRIORITY_LIST) {
+            directory.republish(e.ni, e.pt); // entries behind it may now lead the list
         }
         return null;
     }

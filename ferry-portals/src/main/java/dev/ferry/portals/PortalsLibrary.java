@@ -735,6 +735,27 @@ public final class PortalsLibrary implements AutoCloseable {
         if (offset < 0 || length < 0 || offset > d.region.length() || length > d.region.length() - offset) {
             throw Library.invalid(what + ": offset " + offset + " + length " + length + " is outside the " + d.region.length() + "-byte memory descriptor");
         }
+        if (length > d.ni.limits.maxMsgSize) {
+            throw Library.invalid(what + ": length " + length + " is beyond the interface's max_msg_size of " + d.ni.limits.maxMsgSize);
+        }
+    }
+
+    /**
+     * What a put or atomic asks of its MD, as the reference implementation checks it: an ack
+     * reported as a full event needs the MD's event queue, a counted one its counter, and a
+     * volatile MD's data is copied at the call only up to max_volatile_size.
+     */
+    private static void checkSource(String what, MemDesc d, long length, AckReq ackReq) {
+        checkAck(ackReq);
+        if (ackReq == AckReq.ACK_REQ && d.eq == null) {
+            throw Library.invalid(what + ": ACK_REQ from a memory descriptor without an event queue (its ack could not be reported)");
+        }
+        if (ackReq == AckReq.CT_ACK_REQ && d.ct == null) {
+            throw Library.invalid(what + ": CT_ACK_REQ from a memory descriptor without a counting event (its ack could not be counted)");
+        }
+        if ((d.options & MD_VOLATILE) != 0 && length > d.ni.limits.maxVolatileSize) {
+            throw Library.invalid(what + ": length " + length + " from a volatile memory descriptor is beyond max_volatile_size " + d.ni.limits.maxVolatileSize);
+        }
     }
 
     private void checkPt(Ni ni, int ptIndex) {
@@ -766,7 +787,7 @@ public final class PortalsLibrary implements AutoCloseable {
         return op;
     }
 
-    private AckReq checkAck(AckReq a) {
+    private static AckReq checkAck(AckReq a) {
         if (a == null) {
             throw Library.invalid("ack_req is null");
         }
@@ -841,7 +862,7 @@ public final class PortalsLibrary implements AutoCloseable {
                                   long remoteOffset, Object userPtr, long hdrData, boolean now) {
         MemDesc d = md(mdHandle);
         checkRange("put", d, localOffset, length);
-        checkAck(ackReq);
+        checkSource("put", d, length, ackReq);
         checkPt(d.ni, ptIndex);
         int target = d.ni.lib.engineRank(d.ni, targetId);
         if (now) {
@@ -884,7 +905,7 @@ public final class PortalsLibrary implements AutoCloseable {
                                      long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype, boolean now) {
         MemDesc d = md(mdHandle);
         checkRange("atomic", d, localOffset, length);
-        checkAck(ackReq);
+        checkSource("atomic", d, length, ackReq);
         checkPt(d.ni, ptIndex);
         checkAtomic(d.ni, "atomic", length, d.ni.limits.maxAtomicSize, operation, datatype, false);
         int target = d.ni.lib.engineRank(d.ni, targetId);

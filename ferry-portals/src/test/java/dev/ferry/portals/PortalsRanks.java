@@ -116,7 +116,7 @@ public final class PortalsRanks {
         for (long s : SIZES) {
             fill(mine, rank, s);
             for (int t = 0; t < size; t++) {
-                p.put(putMd, 0, s, ACK_REQ, ProcessId.ofRank(t), pt, 0xF00DL, rank * MAX, null, s);
+                p.put(putMd, 0, s, CT_ACK_REQ, ProcessId.ofRank(t), pt, 0xF00DL, rank * MAX, null, s);
             }
             acks += size;
             CtEvent c = p.ctWait(ict, acks);
@@ -217,7 +217,7 @@ public final class PortalsRanks {
         om.length = mineOld.byteSize();
         om.options = MD_EVENT_CT_ACK;
         om.ctHandle = ct;
-        p.put(p.mdBind(ni, om), 0, mineOld.byteSize(), ACK_REQ, zero, pt, 2, rank * mineOld.byteSize(), null, 0);
+        p.put(p.mdBind(ni, om), 0, mineOld.byteSize(), CT_ACK_REQ, zero, pt, 2, rank * mineOld.byteSize(), null, 0);
         waitOk(p, ct, ++done);
         p.barrier();
         if (rank == 0) {
@@ -270,7 +270,7 @@ public final class PortalsRanks {
         if (rank == 0) {
             // the first operation goes by message (and asks for rank 1's directory): rank 1 serves it in the barrier
             local.set(ValueLayout.JAVA_LONG, 0, 1);
-            p.put(d, 0, 8, ACK_REQ, one, pt, 7, 0, null, 0);
+            p.put(d, 0, 8, CT_ACK_REQ, one, pt, 7, 0, null, 0);
             waitOk(p, ct, ++done);
         }
         p.barrier();
@@ -290,7 +290,7 @@ public final class PortalsRanks {
             out.accept("ok direct rank 1: a put, a fetch-add and a swap landed while rank 1 made no Portals call");
         } else {
             fill(local.asSlice(1024, 1000), 0, 1000);
-            p.put(d, 1024, 1000, ACK_REQ, one, pt, 7, 16, null, 0);
+            p.put(d, 1024, 1000, CT_ACK_REQ, one, pt, 7, 16, null, 0);
             waitBounded(p, ct, ++done);
             local.set(ValueLayout.JAVA_LONG, 8, 41);
             p.fetchAtomic(d, 16, d, 8, 8, one, pt, 7, 0, null, 0, SUM, INT64_T);
@@ -306,7 +306,7 @@ public final class PortalsRanks {
                 throw new IllegalStateException("fetch-add returned " + fetched + " (1), get " + Long.toHexString(got) + " (5eed), swap " + swapped + " (42)");
             }
             local.set(ValueLayout.JAVA_LONG, 48, 3);
-            p.put(d, 48, 8, ACK_REQ, one, pt, 7, 8, null, 0); // the flag rank 1 waits for, last
+            p.put(d, 48, 8, CT_ACK_REQ, one, pt, 7, 8, null, 0); // the flag rank 1 waits for, last
             waitBounded(p, ct, ++done);
             long direct = p.lib().direct.done;
             if (direct != 5) {
@@ -320,7 +320,7 @@ public final class PortalsRanks {
         }
         p.barrier();
         if (rank == 0) {
-            p.put(d, 0, 8, ACK_REQ, one, pt, 7, 0, null, 0);
+            p.put(d, 0, 8, CT_ACK_REQ, one, pt, 7, 0, null, 0);
             CtEvent c = p.ctWait(ct, done + 1);
             if (c.failure() != 1 || p.lib().direct.done != 5) {
                 throw new IllegalStateException("a put to the unlinked entry: " + c + ", direct " + p.lib().direct.done);
@@ -362,13 +362,13 @@ public final class PortalsRanks {
             md.options = MD_EVENT_CT_ACK;
             md.ctHandle = ct;
             MdHandle d = p.mdBind(ni, md);
-            p.put(d, 0, 8, ACK_REQ, one, pt, 7, 0, null, 0); // asks for the directory on the way
+            p.put(d, 0, 8, CT_ACK_REQ, one, pt, 7, 0, null, 0); // asks for the directory on the way
             waitOk(p, ct, 1);
             for (int i = 1; i <= n; i++) {
                 local.set(ValueLayout.JAVA_LONG, 0, 2L * i);
                 p.put(d, 0, 8, NO_ACK_REQ, one, pt, 8, 0, null, 0); // by message
                 local.set(ValueLayout.JAVA_LONG, 8, 2L * i + 1);
-                p.put(d, 8, 8, ACK_REQ, one, pt, 7, 0, null, 0); // must not overtake it
+                p.put(d, 8, 8, CT_ACK_REQ, one, pt, 7, 0, null, 0); // must not overtake it
                 waitOk(p, ct, 1 + i);
             }
             out.accept("ok order rank 0: " + n + " pairs, " + p.lib().direct.done + " operations done directly");
@@ -488,7 +488,7 @@ public final class PortalsRanks {
             MdHandle d = p.mdBind(ni, md);
             ProcessId one = ProcessId.ofRank(1);
             for (int i = 0; i < n; i++) {
-                p.put(d, 0, buf.byteSize(), ACK_REQ, one, pt, 0, 0, null, 0);
+                p.put(d, 0, buf.byteSize(), CT_ACK_REQ, one, pt, 0, 0, null, 0);
             }
             waitOk(p, ct, n);
             int[] peak = p.inflightPeakAndBound();

@@ -120,7 +120,7 @@ class PortalsSemanticsTest {
         CtHandle ict = ctAlloc(ni);
         MemorySegment src = bytes(8, 9);
         MdHandle d = md(src, EQ_NONE, ict, MD_EVENT_CT_ACK);
-        put(d, 0, 8, ACK_REQ, ME, pt, 7, 0, null, 0); // sent after the two: it arrives after them
+        put(d, 0, 8, CT_ACK_REQ, ME, pt, 7, 0, null, 0); // sent after the two: it arrives after them
         assertEquals(new CtEvent(1, 0), ctWait(ict, 1));
         assertEquals(new CtEvent(1, 0), ctGet(tct), "only the well-formed put reached the entry");
         assertArrayEquals(src.toArray(ValueLayout.JAVA_BYTE), window.asSlice(0, 8).toArray(ValueLayout.JAVA_BYTE));
@@ -352,7 +352,7 @@ class PortalsSemanticsTest {
         assertEquals(100, local.get(ValueLayout.JAVA_LONG, 0));
         assertEquals(5, local.get(ValueLayout.JAVA_LONG, 8));
         local.set(ValueLayout.JAVA_LONG, 32, 11);
-        atomic(d, 32, 8, ACK_REQ, ME, pt, 7, 0, null, 0, SUM, INT64_T);
+        atomic(d, 32, 8, CT_ACK_REQ, ME, pt, 7, 0, null, 0, SUM, INT64_T);
         ctWait(ct, 2);
         assertEquals(111, target.get(ValueLayout.JAVA_LONG, 0));
         fetchAtomic(d, 40, d, 32, 8, ME, pt, 7, 0, null, 0, SUM, INT64_T);

@@ -88,7 +88,7 @@ public class PortalsHotPathBenchmark {
 
     @Benchmark
     public long putWithAck() {
-        put(md, 0, 8, ACK_REQ, SELF, pt, BITS, 0, null, 0);
+        put(md, 0, 8, CT_ACK_REQ, SELF, pt, BITS, 0, null, 0);
         return ctWait(ct, ++completed).success();
     }
 
@@ -111,7 +111,7 @@ public class PortalsHotPathBenchmark {
      */
     @Benchmark
     public long mixed() {
-        put(md, 0, 8, ACK_REQ, SELF, pt, BITS, 0, null, 0);
+        put(md, 0, 8, CT_ACK_REQ, SELF, pt, BITS, 0, null, 0);
         get(md, 0, 8, SELF, pt, BITS, 8, null);
         fetchAtomic(md, 16, md, 8, 8, SELF, pt, BITS, 24, null, 0, SUM, INT64_T);
         swap(md, 32, md, 40, 8, SELF, pt, BITS, 32, null, 0, operand, CSWAP, INT64_T);
