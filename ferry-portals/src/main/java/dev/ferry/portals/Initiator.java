@@ -276,6 +276,9 @@ final class Initiator {
             return;
         }
         long mlength = PtlWire.length(p);
+        if (o.waitSend && fail == NiFail.NI_OK) {
+            dataLanded(o);
+        }
         if (o.silent || (PtlWire.flags(p) & PtlWire.SILENT) != 0) {
             o.waitResponse = false; // an answer for the ordering count only (no ack was asked for, or the entry disables them)
             if (!o.waitSend) {
@@ -359,6 +362,20 @@ final class Initiator {
             return true;
         }
         return false;
+    }
+
+    /**
+     * A large put's data reached the target (its successful ack says so) before this side saw its
+     * send complete: the MD is no longer read, so SEND is due now, ahead of the ACK, and the MD
+     * may be released once the ACK is seen. The engine completes its request on its own.
+     */
+    private void dataLanded(Outstanding o) {
+        sending.remove(o);
+        o.waitSend = false;
+        sendEvent(o, NiFail.NI_OK);
+        if (o.silent) {
+            letGoOfMds(o);
+        }
     }
 
     /** Checks the large puts' data and the large replies in motion; true when any completed. */

@@ -192,4 +192,23 @@ class PortalsStrictTest {
         }
     }
 
+
+    /** Before: the ack of a large put could come before its data send was seen complete, and mdRelease then answered IN_USE. */
+    @Test
+    void anMdIsFreeOnceItsLastOperationIsAcknowledged() {
+        int pt = p.ptAlloc(ni, 0, EQ_NONE, PT_ANY);
+        p.meAppend(ni, pt, me(1 << 20, 1, ME_OP_PUT, CT_NONE), PRIORITY_LIST, null);
+        for (int i = 0; i < 20; i++) {
+            CtHandle ct = p.ctAlloc(ni);
+            EqHandle eq = p.eqAlloc(ni, 8);
+            MdHandle d = md(1 << 20, eq, ct, MD_EVENT_CT_ACK);
+            p.put(d, 0, 1 << 20, ACK_REQ, ME, pt, 1, 0, null, 0);
+            reach(ct, 1);
+            p.mdRelease(d); // the ack says the data landed: nothing of the MD is in use any more
+            assertEquals(EVENT_SEND, p.eqGet(eq).event().type, "SEND before ACK");
+            assertEquals(EVENT_ACK, p.eqGet(eq).event().type);
+            p.ctFree(ct);
+            p.eqFree(eq);
+        }
+    }
 }
