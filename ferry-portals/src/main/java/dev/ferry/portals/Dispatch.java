@@ -25,8 +25,20 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
         this.engine = engine;
     }
 
-    static Dispatch of(Engine engine) {
-        return engine.progressThreadMode() ? new Thread(engine) : new Caller(engine);
+    /**
+     * The engine's progress thread when it has one; else the caller's thread, with
+     * {@code passive} a {@link PassiveProgress} thread serving peers while the program makes no call.
+     */
+    static Dispatch of(Engine engine, boolean passive) {
+        return engine.progressThreadMode() ? new Thread(engine) : new Caller(engine, passive);
+    }
+
+    /** Starts what the dispatch runs of its own, once the library is built. */
+    void start() {
+    }
+
+    /** Ends what the dispatch runs of its own (before the engine closes). */
+    void stop() {
     }
 
     /** Runs {@code f} in the library, answers its result, rethrows its exception. */
@@ -55,13 +67,33 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
     /** Caller mode: the caller's thread, under the lock. */
     static final class Caller extends Dispatch {
         final ProgressLock lock = new ProgressLock();
+        /** Serves peers while the program makes no call; null in pure caller mode. */
+        final PassiveProgress passive;
 
-        Caller(Engine engine) {
+        Caller(Engine engine, boolean passive) {
             super(engine);
+            this.passive = passive ? new PassiveProgress(engine, lock, engine.rank()) : null;
+        }
+
+        @Override
+        void start() {
+            if (passive != null) {
+                passive.start();
+            }
+        }
+
+        @Override
+        void stop() {
+            if (passive != null) {
+                passive.stop();
+            }
         }
 
         @Override
         <T> T call(Supplier<T> f) {
+            if (passive != null) {
+                passive.touch();
+            }
             lock.lock();
             try {
                 return f.get();
@@ -72,6 +104,9 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
 
         @Override
         boolean enter() {
+            if (passive != null) {
+                passive.touch();
+            }
             lock.lock();
             return true;
         }
@@ -86,6 +121,9 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
 
         @Override
         boolean poll(java.util.function.BooleanSupplier done) {
+            if (passive != null) {
+                passive.touch();
+            }
             lock.lock();
             try {
                 // a process that never has to wait (its operations complete at once: direct access)

@@ -95,7 +95,7 @@ final class Library implements MessageHandler {
     Library(PortalsConfig config, MessageHandlerSlot slot) {
         this.engine = Engine.init(config.engine(), slot);
         try {
-            this.dispatch = Dispatch.of(engine);
+            this.dispatch = Dispatch.of(engine, PortalsSettings.passiveProgress(engine.settings()));
             this.rank = engine.rank();
             this.size = engine.size();
             this.uid = currentUid();
@@ -128,6 +128,7 @@ final class Library implements MessageHandler {
             throw e;
         }
         slot.publish(this);
+        dispatch.start();
     }
 
     /**

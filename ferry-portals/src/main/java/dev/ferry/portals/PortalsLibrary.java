@@ -99,8 +99,10 @@ public final class PortalsLibrary implements AutoCloseable {
                 waitFor(l, () -> l.barriers.finiDone() || l.failure() != null, -1);
                 l.dispatch.call(l.directory::close); // every rank is here: none serves itself on our memory any more
                 waitFor(l, () -> l.quiet() || l.failure() != null, 30_000);
+                l.dispatch.stop();
                 l.engine.close();
             } finally {
+                l.dispatch.stop(); // also when fini failed: nothing of the library's runs on
                 lib = null;
             }
         }

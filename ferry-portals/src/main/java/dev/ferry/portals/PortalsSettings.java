@@ -19,11 +19,25 @@ public final class PortalsSettings {
             "on: operations on a same-node peer's entries whose memory is from memAlloc, and which need nothing of the peer"
                     + " (no target events or counts, persistent), are done directly on its shared memory; off: always by message");
 
+    public static final Setting PROGRESS = new Setting("FERRY_PORTALS_PROGRESS", "auto",
+            "auto: besides the calls that wait, a thread serves peers (puts, gets, atomics aimed here) while the program makes"
+                    + " no Portals call; caller: peers are served only inside Portals calls (with FERRY_PROGRESS=thread the engine's thread serves)");
+
     private PortalsSettings() {
     }
 
     public static List<Setting> all() {
-        return List.of(DIRECT);
+        return List.of(DIRECT, PROGRESS);
+    }
+
+    /** Whether a thread serves peers while the program makes no call (FERRY_PORTALS_PROGRESS=auto). */
+    static boolean passiveProgress(Settings s) {
+        String v = s.value(PROGRESS);
+        return switch (v == null ? "auto" : v.strip().toLowerCase()) {
+            case "auto" -> true;
+            case "caller" -> false;
+            default -> throw new PtlException(ReturnCode.ARG_INVALID, PROGRESS.name() + " must be auto or caller, not '" + v + "'");
+        };
     }
 
     static boolean direct(Settings s) {

@@ -93,4 +93,84 @@ class PortalsInProcessTest {
             }
         });
     }
+
+    /**
+     * Rank 1 appends a counted entry, then computes without any Portals call until rank 0 says
+     * (through memory of this JVM, not Portals) that its put, get, atomic and fetch-atomic all
+     * completed, or for 60 s at most. Answers what rank 0 saw: how long the four took, or that
+     * they had not completed after {@code patienceMs}.
+     */
+    private static String passiveTarget(Settings settings, long patienceMs) throws Exception {
+        java.util.concurrent.atomic.AtomicBoolean done = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicReference<String> seen = new java.util.concurrent.atomic.AtomicReference<>();
+        InProcessJob.run(2, BOUND, boot -> {
+            try (PortalsLibrary p = PortalsLibrary.open(new PortalsConfig().bootstrap(boot).settings(settings))) {
+                NiHandle ni = p.niInit(Portals.IFACE_DEFAULT, Portals.NI_MATCHING | Portals.NI_LOGICAL, Portals.PID_ANY, null).niHandle();
+                int pt = p.ptAlloc(ni, 0, Portals.EQ_NONE, 3);
+                java.lang.foreign.MemorySegment window = java.lang.foreign.Arena.ofShared().allocate(64, 8);
+                Me me = new Me();
+                me.start = window;
+                me.length = 64;
+                me.options = Portals.ME_OP_PUT | Portals.ME_OP_GET | Portals.ME_EVENT_CT_COMM; // counted: never the direct path
+                me.ctHandle = p.ctAlloc(ni);
+                p.meAppend(ni, pt, me, Portals.PRIORITY_LIST, null);
+                p.barrier();
+                if (p.rank() == 1) {
+                    long end = System.nanoTime() + 60_000_000_000L;
+                    long x = 1;
+                    while (!done.get() && System.nanoTime() < end) {
+                        x = x * 6364136223846793005L + 1442695040888963407L; // computing, no Portals call
+                    }
+                    seen.compareAndSet(null, "rank 1 computed " + (x == 0 ? "" : "until told"));
+                } else {
+                    java.lang.foreign.MemorySegment local = java.lang.foreign.Arena.ofShared().allocate(64, 8);
+                    local.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 41);
+                    local.set(java.lang.foreign.ValueLayout.JAVA_LONG, 8, 1);
+                    Md md = new Md();
+                    md.start = local;
+                    md.length = 64;
+                    md.options = Portals.MD_EVENT_CT_ACK | Portals.MD_EVENT_CT_REPLY;
+                    CtHandle ct = p.ctAlloc(ni);
+                    md.ctHandle = ct;
+                    MdHandle d = p.mdBind(ni, md);
+                    ProcessId one = ProcessId.ofRank(1);
+                    long t0 = System.nanoTime();
+                    p.put(d, 0, 8, Portals.CT_ACK_REQ, one, pt, 0, 0, null, 0);                         // window[0] = 41
+                    p.atomic(d, 8, 8, Portals.CT_ACK_REQ, one, pt, 0, 0, null, 0, Portals.SUM, Portals.INT64_T); // window[0] += 1
+                    p.fetchAtomic(d, 16, d, 8, 8, one, pt, 0, 0, null, 0, Portals.SUM, Portals.INT64_T);    // local[16] = 42, window[0] = 43
+                    p.get(d, 24, 8, one, pt, 0, 0, null);                                                 // local[24] = 43
+                    CtResult r = p.ctPoll(new CtHandle[] {ct}, new long[] {4}, 1, (int) patienceMs);
+                    long ms = (System.nanoTime() - t0) / 1_000_000;
+                    if (r.rc() == ReturnCode.OK) {
+                        seen.set("served in " + ms + " ms: fetched " + local.get(java.lang.foreign.ValueLayout.JAVA_LONG, 16)
+                                + ", got " + local.get(java.lang.foreign.ValueLayout.JAVA_LONG, 24) + ", failures " + r.event().failure());
+                    } else {
+                        seen.set("not served within " + patienceMs + " ms: " + p.ctGet(ct));
+                    }
+                    done.set(true);
+                }
+                p.barrier(); // rank 1 is back in the library: whatever waited is served now
+            }
+        });
+        return seen.get();
+    }
+
+    /** A target computing without a Portals call still applies, answers and counts puts, gets and atomics: over self, shm and tcp. */
+    @Test
+    void aTargetThatMakesNoCallStillServes() throws Exception {
+        Settings tcp = Settings.fromEnvironment().with("FERRY_SAME_PROCESS", "node").with("FERRY_RANKS_PER_NODE", "1")
+                .with("FERRY_DRIVERS", "self,tcp").with("FERRY_TCP_INTERFACES", "lo");
+        for (Settings s : List.of(Settings.fromEnvironment(), SHM, tcp)) {
+            String seen = passiveTarget(s, 10_000);
+            System.out.println("passive target, " + s + ": " + seen);
+            assertTrue(seen.startsWith("served in ") && seen.endsWith("fetched 42, got 43, failures 0"), s + ": " + seen);
+        }
+    }
+
+    /** With FERRY_PORTALS_PROGRESS=caller the same target serves nothing until its next call: what the default thread is for. */
+    @Test
+    void inCallerModeAComputingTargetServesNothing() throws Exception {
+        String seen = passiveTarget(Settings.fromEnvironment().with("FERRY_PORTALS_PROGRESS", "caller"), 500);
+        assertTrue(seen.startsWith("not served within 500 ms"), seen);
+    }
 }

@@ -1,0 +1,115 @@
+package dev.ferry.portals;
+
+import dev.ferry.core.engine.Engine;
+import dev.ferry.spi.ProgressLock;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * Progress for a process that makes no Portals call (application bypass): a daemon thread that
+ * serves the library's peers, under the caller dispatch's lock, whenever the program has not been
+ * inside the library since the thread last looked. While the program calls (and so makes progress
+ * itself) it only looks, once a millisecond; when it serves, it idles as every wait does
+ * ({@link Engine#backoff}: spins, yields, then naps up to 1 ms), so an idle process costs almost
+ * nothing and a computing one is served within about a millisecond. The program's own calls stay
+ * as fast as in caller mode: the thread never competes with a caller for the lock.
+ *
+ * <pre>{@code
+ * PassiveProgress p = new PassiveProgress(engine, lock, rank);
+ * p.start();                 // once the library can handle what the thread takes in
+ * ... p.touch() on each entry into the library ...
+ * p.stop();
+ * }</pre>
+ */
+final class PassiveProgress implements Runnable {
+    private static final VarHandle ACTIVITY;
+
+    static {
+        try {
+            ACTIVITY = MethodHandles.lookup().findVarHandle(PassiveProgress.class, "activity", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** How long the thread leaves a program that is inside the library to itself before it looks again. */
+    static final long CALLER_ACTIVE_NANOS = 1_000_000;
+
+    private final Engine engine;
+    private final ProgressLock lock;
+    private final Thread thread;
+    /** Bumped by the program on each entry into the library (opaque: no fence on its hot path). */
+    @SuppressWarnings("unused")
+    private long activity;
+    private volatile boolean stop;
+    /** Progress passes this thread made that moved something (for tests and diagnosis). */
+    private volatile long served;
+
+    PassiveProgress(Engine engine, ProgressLock lock, int rank) {
+        this.engine = engine;
+        this.lock = lock;
+        this.thread = Thread.ofPlatform().daemon().name("ferry-passive-progress-" + rank).unstarted(this);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    /** The program entered the library: it makes progress itself for now. */
+    void touch() {
+        ACTIVITY.setOpaque(this, (long) ACTIVITY.getOpaque(this) + 1);
+    }
+
+    /** Progress passes that moved something while the program was away. */
+    long served() {
+        return served;
+    }
+
+    @Override
+    public void run() {
+        long seen = (long) ACTIVITY.getOpaque(this);
+        long lastWork = System.nanoTime();
+        while (!stop) {
+            long a = (long) ACTIVITY.getOpaque(this);
+            if (a != seen) {
+                seen = a;
+                LockSupport.parkNanos(this, CALLER_ACTIVE_NANOS);
+                lastWork = System.nanoTime() - CALLER_ACTIVE_NANOS; // resume idling where a millisecond's nap leaves off
+                continue;
+            }
+            boolean worked = false;
+            if (lock.tryLock()) {
+                try {
+                    if (!stop) {
+                        worked = engine.progress();
+                    }
+                } finally {
+                    lock.unlock();
+                }
+            }
+            long now = System.nanoTime();
+            if (worked) {
+                served++;
+                lastWork = now;
+            } else {
+                Engine.backoff(now - lastWork);
+            }
+        }
+    }
+
+    /** Ends the thread (before the engine closes), waiting for it. */
+    void stop() {
+        stop = true;
+        if (!thread.isAlive()) {
+            return;
+        }
+        LockSupport.unpark(thread);
+        try {
+            thread.join(10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
