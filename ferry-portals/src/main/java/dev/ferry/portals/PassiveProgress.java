@@ -11,9 +11,10 @@ import java.util.concurrent.locks.LockSupport;
  * Progress for a process that makes no Portals call (application bypass): a daemon thread that
  * serves the library's peers, under the caller dispatch's lock, whenever the program has not been
  * inside the library since the thread last looked. While the program calls (and so makes progress
- * itself) it only looks, once a millisecond; when it serves, it idles as every wait does
- * ({@link Engine#backoff}: spins, yields, then naps up to 1 ms), so an idle process costs almost
- * nothing and a computing one is served within about a millisecond. The program's own calls stay
+ * itself) it only looks, every 10 ms; once the program has stopped calling, it serves, idling as
+ * every wait does ({@link Engine#backoff}: spins, yields, then naps up to 1 ms). So a computing
+ * process is served from about 10 ms after its last call on, within a millisecond; what idling
+ * costs is what every wait's naps cost (docs/performance.md). The program's own calls stay
  * as fast as in caller mode: the thread never competes with a caller for the lock.
  *
  * <pre>{@code
@@ -34,8 +35,12 @@ final class PassiveProgress implements Runnable {
         }
     }
 
-    /** How long the thread leaves a program that is inside the library to itself before it looks again. */
-    static final long CALLER_ACTIVE_NANOS = 1_000_000;
+    /**
+     * How long the thread leaves a program that calls the library to itself before it looks
+     * again: the program makes progress itself meanwhile, so only the start of a passive spell
+     * waits this long; looking every millisecond instead cost a waiting rank about 2% of a core.
+     */
+    static final long CALLER_ACTIVE_NANOS = 10_000_000;
 
     private final Engine engine;
     private final ProgressLock lock;
@@ -76,7 +81,7 @@ final class PassiveProgress implements Runnable {
             if (a != seen) {
                 seen = a;
                 LockSupport.parkNanos(this, CALLER_ACTIVE_NANOS);
-                lastWork = System.nanoTime() - CALLER_ACTIVE_NANOS; // resume idling where a millisecond's nap leaves off
+                lastWork = System.nanoTime() - CALLER_ACTIVE_NANOS; // resume idling at the long naps
                 continue;
             }
             boolean worked = false;

@@ -58,6 +58,7 @@ public final class PortalsRanks {
             case "order" -> order(p, out, Integer.parseInt(args[1]));
             case "throws" -> throwing(p, out);
             case "flood" -> flood(p, out, Integer.parseInt(args[1]));
+            case "idle" -> idle(p, out, Long.parseLong(args[1]));
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -498,5 +499,29 @@ public final class PortalsRanks {
             out.accept("ok flood rank 0: " + n + " puts acknowledged; at most " + peak[0] + " waited to leave (bound " + peak[1] + ")");
         }
         p.barrier();
+    }
+
+    /**
+     * What idling costs: rank 0 sleeps {@code ms} without a Portals call (its passive progress
+     * thread on duty) while the others wait for it in a barrier; each rank reports the CPU time
+     * its whole JVM used meanwhile, as a share of one core.
+     */
+    private static void idle(PortalsLibrary p, Consumer<String> out, long ms) {
+        p.barrier();
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        long cpu0 = os.getProcessCpuTime();
+        long t0 = System.nanoTime();
+        if (p.rank() == 0) {
+            try {
+                Thread.sleep(ms);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        p.barrier();
+        long cpu = os.getProcessCpuTime() - cpu0;
+        long wall = System.nanoTime() - t0;
+        out.accept(String.format("ok idle rank %d (%s): %.1f ms of CPU in %.0f ms, %.2f%% of a core", p.rank(),
+                p.rank() == 0 ? "sleeping, no Portals call" : "waiting in barrier", cpu / 1e6, wall / 1e6, 100.0 * cpu / wall));
     }
 }
