@@ -29,7 +29,6 @@ import static dev.ferry.portals.Portals.*;
  * }</pre>
  */
 final class Directory {
-    private static final System.Logger LOG = System.getLogger(Directory.class.getName());
     /** How long retiring a slot waits for a peer still working on it (a peer descheduled mid-copy); then IN_USE. */
     private static final long HAZARD_WAIT_NANOS = 1_000_000_000L;
 
@@ -249,7 +248,7 @@ final class Directory {
                 if (start == 0) {
                     start = System.nanoTime();
                 } else if (System.nanoTime() - start > HAZARD_WAIT_NANOS) {
-                    LOG.log(System.Logger.Level.WARNING, "rank {0}: rank {1} still works on the memory of entry {2} after 1 s; the entry stays linked (IN_USE)",
+                    lib.log.log(System.Logger.Level.WARNING, "rank {0}: rank {1} still works on the memory of entry {2} after 1 s; the entry stays linked (IN_USE)",
                             lib.rank, r, e);
                     return false; // the slot is dead and not given back
                 }

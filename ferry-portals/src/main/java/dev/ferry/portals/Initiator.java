@@ -272,7 +272,7 @@ final class Initiator {
         NiFail fail = NiFail.fromWire(PtlWire.fail(p));
         ListKind list = ListKind.fromWire(PtlWire.list(p));
         if (fail == null || list == null) {
-            Library.malformed(p, "an ack");
+            lib.malformed(p, "an ack");
             return;
         }
         long mlength = PtlWire.length(p);
@@ -304,13 +304,13 @@ final class Initiator {
         }
         NiFail fail = NiFail.fromWire(PtlWire.fail(p));
         if (fail == null) {
-            Library.malformed(p, "a reply");
+            lib.malformed(p, "a reply");
             return;
         }
         long mlength = PtlWire.length(p);
         boolean separate = (PtlWire.flags(p) & PtlWire.SEPARATE) != 0;
         if (mlength < 0 || mlength > o.length || fail == NiFail.NI_OK && !separate && n < PtlWire.HEADER + mlength) {
-            Library.malformed(p, "a reply of " + n + " bytes for " + mlength + " (asked " + o.length + ")");
+            lib.malformed(p, "a reply of " + n + " bytes for " + mlength + " (asked " + o.length + ")");
             return;
         }
         o.replyOffset = PtlWire.offset(p);

@@ -31,7 +31,8 @@ import static dev.ferry.portals.Portals.*;
  * the same way the other direction: the initiator pulls the data from the target's entry.
  */
 final class Library implements MessageHandler {
-    private static final System.Logger LOG = System.getLogger(Library.class.getName());
+    /** Where this library reports: its configuration's logger (through its engine). */
+    final System.Logger log;
     /** Engine eager limits below this leave no room for the library's header and a useful payload. */
     static final long MIN_EAGER = 512;
 
@@ -94,6 +95,7 @@ final class Library implements MessageHandler {
 
     Library(PortalsConfig config, MessageHandlerSlot slot) {
         this.engine = Engine.init(config.engine(), slot);
+        this.log = engine.logger();
         try {
             this.dispatch = Dispatch.of(engine, PortalsSettings.passiveProgress(engine.settings()));
             this.rank = engine.rank();
@@ -232,12 +234,12 @@ final class Library implements MessageHandler {
             return;
         }
         if (m.isRendezvous()) {
-            LOG.log(System.Logger.Level.WARNING, "rank {0}: a library header from rank {1} came by rendezvous ({2} bytes): dropped", rank, m.source(), m.length());
+            log.log(System.Logger.Level.WARNING, "rank {0}: a library header from rank {1} came by rendezvous ({2} bytes): dropped", rank, m.source(), m.length());
             return;
         }
         long n = m.length();
         if (n < PtlWire.HEADER) {
-            LOG.log(System.Logger.Level.WARNING, "rank {0}: a {1}-byte message from rank {2} is too short for a library header: dropped", rank, n, m.source());
+            log.log(System.Logger.Level.WARNING, "rank {0}: a {1}-byte message from rank {2} is too short for a library header: dropped", rank, n, m.source());
             return;
         }
         // the header is copied (64 bytes, into memory of our own); operands and data are read where
@@ -255,7 +257,7 @@ final class Library implements MessageHandler {
             case PtlWire.DIR_KEY -> direct.directoryKey(src, buf, at + PtlWire.HEADER, Math.min(PtlWire.length(p), n - PtlWire.HEADER));
             case PtlWire.BARRIER -> barriers.arrived(src, PtlWire.hdrData(p));
             case PtlWire.RELEASE -> barriers.released(PtlWire.hdrData(p), PtlWire.offset(p));
-            default -> LOG.log(System.Logger.Level.WARNING, "rank {0}: unknown library message type {1} from rank {2}: dropped", rank, PtlWire.type(p), src);
+            default -> log.log(System.Logger.Level.WARNING, "rank {0}: unknown library message type {1} from rank {2}: dropped", rank, PtlWire.type(p), src);
         }
     }
 
@@ -269,8 +271,8 @@ final class Library implements MessageHandler {
     }
 
     /** A header whose fields name nothing the library knows, or lengths its message does not hold: a protocol error, dropped. */
-    static void malformed(MemorySegment p, String what) {
-        LOG.log(System.Logger.Level.WARNING, "{0} is malformed (an unknown code, or a length the message does not hold; op {1}, datatype {2}, fail {3}, list {4}): dropped",
+    void malformed(MemorySegment p, String what) {
+        log.log(System.Logger.Level.WARNING, "{0} is malformed (an unknown code, or a length the message does not hold; op {1}, datatype {2}, fail {3}, list {4}): dropped",
                 what, PtlWire.op(p), PtlWire.datatype(p), PtlWire.fail(p), PtlWire.list(p));
     }
 
@@ -390,7 +392,7 @@ final class Library implements MessageHandler {
                 e.unexpectedRefs++;
             } else {
                 ni.status[SR_DROP_COUNT]++;
-                LOG.log(System.Logger.Level.WARNING, "rank {0}: max_unexpected_headers {1} reached: the header of a message in the overflow list is not kept", rank, ni.limits.maxUnexpectedHeaders);
+                log.log(System.Logger.Level.WARNING, "rank {0}: max_unexpected_headers {1} reached: the header of a message in the overflow list is not kept", rank, ni.limits.maxUnexpectedHeaders);
             }
         }
         boolean unlinkNow = e.has(ME_USE_ONCE) || e.has(ME_MANAGE_LOCAL) && e.minFree > 0 && e.region.length() - e.localOffset < e.minFree;
@@ -588,7 +590,7 @@ final class Library implements MessageHandler {
         if (initiator.replyData(m, id)) {
             return;
         }
-        LOG.log(System.Logger.Level.WARNING, "rank {0}: data for operation {1} from rank {2}, which nobody waits for: dropped", rank, id, m.source());
+        log.log(System.Logger.Level.WARNING, "rank {0}: data for operation {1} from rank {2}, which nobody waits for: dropped", rank, id, m.source());
         m.drop();
     }
 
@@ -633,7 +635,7 @@ final class Library implements MessageHandler {
         failedRank[peer] = true;
         barriers.peerFailed(); // a dead rank no longer holds a barrier or fini up
         failure = "rank " + peer + " failed: " + why;
-        LOG.log(System.Logger.Level.WARNING, "rank {0}: {1}; its operations fail with NI_UNDELIVERABLE", rank, failure);
+        log.log(System.Logger.Level.WARNING, "rank {0}: {1}; its operations fail with NI_UNDELIVERABLE", rank, failure);
         direct.peerFailed(peer);
         initiator.peerFailed(peer);
         awaitingData.entrySet().removeIf(en -> {

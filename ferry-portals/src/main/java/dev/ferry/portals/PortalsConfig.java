@@ -10,7 +10,7 @@ import java.util.List;
 /**
  * What a {@link PortalsLibrary} is made of, given explicitly (in the manner of Aeron's
  * {@code Context}): its settings (the library's, its engine's and its drivers'), the bootstrap of
- * its rank, the drivers it may use and its progress mode. Unset, each comes from the settings,
+ * its rank, the drivers it may use, its progress mode and its logger. Unset, each comes from the settings,
  * which default to the environment (the launcher's bootstrap, {@code FERRY_DRIVERS},
  * {@code FERRY_PROGRESS}, {@code FERRY_PORTALS_DIRECT}). One configuration opens one library.
  *
@@ -49,6 +49,12 @@ public final class PortalsConfig {
     /** The progress mode (default: FERRY_PROGRESS). */
     public PortalsConfig progress(EngineConfig.Progress p) {
         engine.progress(p);
+        return this;
+    }
+
+    /** Where the library and its engine report warnings and information (default: their class loggers). */
+    public PortalsConfig logger(System.Logger l) {
+        engine.logger(l);
         return this;
     }
 

@@ -211,4 +211,43 @@ class PortalsStrictTest {
             p.eqFree(eq);
         }
     }
+
+    /** A library reports through the logger of its configuration (here: a message too short for a library header, dropped). */
+    @Test
+    void aLibraryReportsThroughItsConfiguredLogger() {
+        java.util.List<String> seen = new java.util.concurrent.CopyOnWriteArrayList<>();
+        System.Logger log = new System.Logger() {
+            public String getName() {
+                return "test";
+            }
+
+            public boolean isLoggable(Level level) {
+                return true;
+            }
+
+            public void log(Level level, java.util.ResourceBundle b, String msg, Throwable t) {
+                seen.add(msg);
+            }
+
+            public void log(Level level, java.util.ResourceBundle b, String format, Object... params) {
+                seen.add(java.text.MessageFormat.format(format, params));
+            }
+        };
+        try (PortalsLibrary q = PortalsLibrary.open(new PortalsConfig().bootstrap(new SingletonBootstrap()).logger(log))) {
+            Library l = q.lib();
+            dev.ferry.core.engine.SendRequest s = new dev.ferry.core.engine.SendRequest();
+            l.dispatch.call(() -> {
+                l.engine.send(s.to(0, 0L, Arena.ofAuto().allocate(4)));
+                return null;
+            });
+            NiHandle n = q.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+            CtHandle ct = q.ctAlloc(n);
+            long end = System.nanoTime() + 10_000_000_000L;
+            while (seen.isEmpty() && System.nanoTime() < end) {
+                q.ctGet(ct); // progress
+            }
+            assertEquals(1, seen.size(), seen.toString());
+            assertEquals("rank 0: a 4-byte message from rank 0 is too short for a library header: dropped", seen.get(0));
+        }
+    }
 }

@@ -45,7 +45,8 @@ import java.util.concurrent.locks.LockSupport;
  * }</pre>
  */
 public final class Engine implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(Engine.class.getName());
+    /** Where this engine reports (its configuration's logger). */
+    final System.Logger log;
     static final Duration CLOSE_FLUSH = Duration.ofSeconds(30);
     /** How long close waits to meet the other ranks before this rank leaves on its own. */
     static final Duration CLOSE_MEET = Duration.ofSeconds(3);
@@ -114,6 +115,7 @@ public final class Engine implements AutoCloseable {
     private Engine(Bootstrap boot, boolean ownsBootstrap, EngineConfig config, MessageHandler handler) {
         this.handler = java.util.Objects.requireNonNull(handler, "handler");
         this.ownsBootstrap = ownsBootstrap;
+        this.log = config.resolveLogger();
         Settings settings = config.settings();
         this.settings = settings;
         this.multirail = EngineSettings.multirail(settings);
@@ -165,7 +167,7 @@ public final class Engine implements AutoCloseable {
             }
         }
         if (EngineSettings.info(settings)) {
-            LOG.log(System.Logger.Level.INFO, "\n" + describe());
+            log.log(System.Logger.Level.INFO, "\n" + describe());
         }
         if (thread) {
             commands = new CommandQueue(4096);
@@ -236,6 +238,11 @@ public final class Engine implements AutoCloseable {
 
     public int rank() {
         return rank;
+    }
+
+    /** The logger this engine reports through, for the layer above to report through too. */
+    public System.Logger logger() {
+        return log;
     }
 
     /** The settings this engine and its drivers were configured with. */
@@ -615,7 +622,7 @@ public final class Engine implements AutoCloseable {
     private void accepted(EngineContext c, DriverUrl url) {
         Integer peer = rankByUrl.get(c.name()).get(ByteBuffer.wrap(url.encoded()));
         if (peer == null) {
-            LOG.log(System.Logger.Level.WARNING, "rank {0}: a connection request on {1} from {2}, which is no rank of this job", rank, c.name(), url);
+            log.log(System.Logger.Level.WARNING, "rank {0}: a connection request on {1} from {2}, which is no rank of this job", rank, c.name(), url);
             return;
         }
         connect(gates[peer]);
@@ -652,7 +659,7 @@ public final class Engine implements AutoCloseable {
                 inProgress = true;
                 work = progressOnce();
             } catch (RuntimeException | Error e) {
-                LOG.log(System.Logger.Level.ERROR, "rank " + rank + ": the progress thread failed", e);
+                log.log(System.Logger.Level.ERROR, "rank " + rank + ": the progress thread failed", e);
                 throw e;
             } finally {
                 inProgress = false;
@@ -710,7 +717,7 @@ public final class Engine implements AutoCloseable {
             }
         }
         if (!quiet()) {
-            LOG.log(System.Logger.Level.WARNING, "rank {0}: closing with messages still in flight after {1} s", rank, CLOSE_FLUSH.toSeconds());
+            log.log(System.Logger.Level.WARNING, "rank {0}: closing with messages still in flight after {1} s", rank, CLOSE_FLUSH.toSeconds());
         }
         closing = true;
         boolean met = true;
@@ -746,13 +753,13 @@ public final class Engine implements AutoCloseable {
                 wire.bootstrap().fence();
                 done[0] = true;
             } catch (RuntimeException e) {
-                LOG.log(System.Logger.Level.DEBUG, "rank {0}: the closing fence failed: {1}", rank, e.getMessage());
+                log.log(System.Logger.Level.DEBUG, "rank {0}: the closing fence failed: {1}", rank, e.getMessage());
             }
         });
         long start = System.nanoTime();
         for (int round = 0; fence.isAlive(); round++) {
             if (System.nanoTime() - start > CLOSE_MEET.toNanos()) {
-                LOG.log(System.Logger.Level.INFO, "rank {0}: closing without meeting every rank within {1} s (some failed or are still at work)",
+                log.log(System.Logger.Level.INFO, "rank {0}: closing without meeting every rank within {1} s (some failed or are still at work)",
                         rank, CLOSE_MEET.toSeconds());
                 return false;
             }

@@ -16,7 +16,8 @@ import java.util.Objects;
  * bootstrap it wires up through, the drivers it may use, its settings and its progress mode.
  * What is left unset has a default from the {@link #settings(Settings) settings}, which default to
  * the environment: the launcher's bootstrap ({@code PMI_*}), the drivers found on the class path
- * and selected by {@code FERRY_DRIVERS}, the progress mode of {@code FERRY_PROGRESS}. A
+ * and selected by {@code FERRY_DRIVERS}, the progress mode of {@code FERRY_PROGRESS}, and the
+ * engine's own {@link System.Logger} for what it reports. A
  * configuration is used by one {@link Engine#init(EngineConfig, MessageHandler)} (the bootstrap
  * belongs to one rank); the settings object itself may be shared.
  *
@@ -36,6 +37,7 @@ public final class EngineConfig {
     private Bootstrap bootstrap;
     private List<DiscoveredDriver> drivers;
     private Progress progress;
+    private System.Logger logger;
 
     /** The settings the engine and its drivers read (default: the environment). */
     public EngineConfig settings(Settings s) {
@@ -85,6 +87,17 @@ public final class EngineConfig {
     /** The progress mode given, or FERRY_PROGRESS of the settings. */
     public Progress resolveProgress() {
         return progress != null ? progress : EngineSettings.progressThread(settings) ? Progress.THREAD : Progress.CALLER;
+    }
+
+    /** Where the engine (and the layer above it) reports warnings and information (default: {@code System.getLogger("dev.ferry.core.engine.Engine")}). */
+    public EngineConfig logger(System.Logger l) {
+        this.logger = Objects.requireNonNull(l, "logger");
+        return this;
+    }
+
+    /** The logger given, or the engine's default one. */
+    public System.Logger resolveLogger() {
+        return logger != null ? logger : System.getLogger(Engine.class.getName());
     }
 
     /** The bootstrap given, or a new one from the environment (which the caller then owns). */

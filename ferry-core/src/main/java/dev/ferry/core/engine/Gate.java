@@ -16,7 +16,6 @@ import java.util.List;
  * thread that makes progress.
  */
 final class Gate {
-    private static final System.Logger LOG = System.getLogger(Gate.class.getName());
     static final int NEW = 0, OPEN = 1, FAILED = 2, CLOSED = 3;
 
     final Engine engine;
@@ -569,7 +568,7 @@ final class Gate {
             q.complete(failStatus, why);
         }
         if (!closing || !failed.isEmpty()) {
-            LOG.log(System.Logger.Level.WARNING, "rank {0}: gate to rank {1} failed ({2}): {3}; {4} request(s) failed",
+            engine.log.log(System.Logger.Level.WARNING, "rank {0}: gate to rank {1} failed ({2}): {3}; {4} request(s) failed",
                     engine.rank, rank, failStatus, why, failed.size());
         }
         engine.gateFailed(this);
@@ -587,7 +586,7 @@ final class Gate {
             }
             Status s = r.out.connectWait();
             if (s != Status.DONE && s != Status.NOT_IMPLEMENTED) {
-                LOG.log(System.Logger.Level.WARNING, "rank {0}: closing while rank {1} has not taken up the connection on {2} ({3}): what was sent to it may be lost",
+                engine.log.log(System.Logger.Level.WARNING, "rank {0}: closing while rank {1} has not taken up the connection on {2} ({3}): what was sent to it may be lost",
                         engine.rank, rank, r.ec.name(), s);
             }
         }

@@ -216,4 +216,39 @@ class EngineSingleRankTest {
     private static EngineConfig selfOnly() {
         return new EngineConfig().bootstrap(new SingletonBootstrap()).drivers(List.of(DriverCatalog.discover().find("self").orElseThrow()));
     }
+
+    /** What an engine reports goes to the logger its configuration names, not to a global one. */
+    @Test
+    void anEngineReportsThroughItsConfiguredLogger() {
+        CapturingLogger log = new CapturingLogger();
+        try (Engine x = Engine.init(selfOnly().settings(Settings.defaults().with(EngineSettings.INFO.name(), "1")).logger(log), new Inbox())) {
+            assertTrue(log.lines.stream().anyMatch(l -> l.contains("self")), "the FERRY_INFO report: " + log.lines);
+            assertEquals(log, x.logger());
+        }
+    }
+
+    /** A System.Logger that keeps what it is given. */
+    static final class CapturingLogger implements System.Logger {
+        final java.util.List<String> lines = new java.util.concurrent.CopyOnWriteArrayList<>();
+
+        @Override
+        public String getName() {
+            return "capturing";
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, java.util.ResourceBundle bundle, String msg, Throwable thrown) {
+            lines.add(level + " " + msg);
+        }
+
+        @Override
+        public void log(Level level, java.util.ResourceBundle bundle, String format, Object... params) {
+            lines.add(level + " " + (params == null ? format : java.text.MessageFormat.format(format, params)));
+        }
+    }
 }
