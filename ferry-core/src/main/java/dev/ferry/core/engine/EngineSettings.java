@@ -73,32 +73,27 @@ public final class EngineSettings {
     }
 
     static boolean progressThread(Settings s) {
-        String v = s.value(PROGRESS);
-        return switch (v == null ? "caller" : v.strip().toLowerCase()) {
-            case "caller" -> false;
-            case "thread" -> true;
-            default -> throw new IllegalArgumentException(PROGRESS.name() + " must be caller or thread, not '" + v + "'");
-        };
+        return either(s, PROGRESS, "thread", "caller");
     }
 
     /** Whether ranks of one process reach each other through the self driver (FERRY_SAME_PROCESS=self). */
     static boolean sameProcessBySelf(Settings s) {
-        String v = s.value(SAME_PROCESS);
-        return switch (v == null ? "self" : v.strip().toLowerCase()) {
-            case "self" -> true;
-            case "node" -> false;
-            default -> throw new IllegalArgumentException(SAME_PROCESS.name() + " must be self or node, not '" + v + "'");
-        };
+        return either(s, SAME_PROCESS, "self", "node");
     }
 
     /** Exactly on or off, as documented: anything else (1, yes, a size) is not understood, and said so. */
     private static boolean onOff(Settings settings, Setting s) {
+        return either(settings, s, "on", "off");
+    }
+
+    /** A two-way setting: true for {@code yes}, false for {@code no}, anything else an error naming both (unset: its default). */
+    private static boolean either(Settings settings, Setting s, String yes, String no) {
         String v = settings.value(s);
-        return switch (v == null ? "on" : v.strip().toLowerCase()) {
-            case "on" -> true;
-            case "off" -> false;
-            default -> throw new IllegalArgumentException(s.name() + " must be on or off, not '" + v + "'");
-        };
+        String t = v == null ? s.defaultValue() : v.strip().toLowerCase();
+        if (t.equals(yes) || t.equals(no)) {
+            return t.equals(yes);
+        }
+        throw new IllegalArgumentException(s.name() + " must be " + (s.defaultValue().equals(yes) ? yes + " or " + no : no + " or " + yes) + ", not '" + v + "'");
     }
 
     /**
