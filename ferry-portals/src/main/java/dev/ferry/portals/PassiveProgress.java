@@ -12,9 +12,10 @@ import java.util.concurrent.locks.LockSupport;
  * serves the library's peers, under the caller dispatch's lock, whenever the program has not been
  * inside the library since the thread last looked. While the program calls (and so makes progress
  * itself) it only looks, every 10 ms; once the program has stopped calling, it serves, idling as
- * every wait does ({@link Engine#backoff}: spins, yields, then naps up to 1 ms). So a computing
- * process is served from about 10 ms after its last call on, within a millisecond; what idling
- * costs is what every wait's naps cost (docs/performance.md). The program's own calls stay
+ * every wait does ({@link Engine#backoff}: spins, yields, then naps of 1 ms, 10 ms after a
+ * second without work). So a computing process is served from about 10 ms after its last call
+ * on, within 1 to 10 ms; an idle one costs about what its JVM costs asleep (docs/performance.md).
+ * The program's own calls stay
  * as fast as in caller mode: the thread never competes with a caller for the lock.
  *
  * <pre>{@code

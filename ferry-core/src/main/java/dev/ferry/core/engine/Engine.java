@@ -558,8 +558,10 @@ public final class Engine implements AutoCloseable {
     /**
      * How a waiter in caller mode idles after a fruitless pass, {@code waitedNanos} into its wait:
      * spins for the first 200 us (a message is usually that close), then yields until 1 ms, then
-     * naps 20 us, growing to 1 ms after 10 ms, so that with more ranks than cores the rank it
-     * waits for gets the CPU and an idle rank costs almost nothing.
+     * naps 20 us, growing to 1 ms after 10 ms and to 10 ms after 1 s, so that with more ranks than
+     * cores the rank it waits for gets the CPU, and a rank that waits long costs about what its
+     * JVM costs asleep (a pass over a mixed job's rails every millisecond cost ~2.5% of a core; a
+     * wait that long notices its message up to 10 ms late, 1% of the wait).
      */
     public static void backoff(long waitedNanos) {
         if (waitedNanos < SPIN_NANOS) {
@@ -567,7 +569,7 @@ public final class Engine implements AutoCloseable {
         } else if (waitedNanos < 1_000_000) {
             Thread.yield();
         } else {
-            LockSupport.parkNanos(waitedNanos < 10_000_000 ? 20_000 : 1_000_000);
+            LockSupport.parkNanos(waitedNanos < 10_000_000 ? 20_000 : waitedNanos < 1_000_000_000 ? 1_000_000 : 10_000_000);
         }
     }
 
