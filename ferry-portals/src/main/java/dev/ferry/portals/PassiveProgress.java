@@ -50,8 +50,6 @@ final class PassiveProgress implements Runnable {
     @SuppressWarnings("unused")
     private long activity;
     private volatile boolean stop;
-    /** Progress passes this thread made that moved something (for tests and diagnosis). */
-    private volatile long served;
 
     PassiveProgress(Engine engine, ProgressLock lock, int rank) {
         this.engine = engine;
@@ -66,11 +64,6 @@ final class PassiveProgress implements Runnable {
     /** The program entered the library: it makes progress itself for now. */
     void touch() {
         ACTIVITY.setOpaque(this, (long) ACTIVITY.getOpaque(this) + 1);
-    }
-
-    /** Progress passes that moved something while the program was away. */
-    long served() {
-        return served;
     }
 
     @Override
@@ -97,7 +90,6 @@ final class PassiveProgress implements Runnable {
             }
             long now = System.nanoTime();
             if (worked) {
-                served++;
                 lastWork = now;
             } else {
                 Engine.backoff(now - lastWork);

@@ -244,11 +244,6 @@ public final class Portals {
         }
     }
 
-    /** The default instance, for code that takes a {@link PortalsLibrary} (NO_INIT before {@link #init()}). */
-    public static PortalsLibrary defaultInstance() {
-        return instance();
-    }
-
     /** PtlHandleIsEqual: whether two handles name the same object (two NONE handles of one kind are equal). */
     public static boolean handleIsEqual(Handle handle1, Handle handle2) {
         return PortalsLibrary.handleIsEqual(handle1, handle2);

@@ -5,6 +5,7 @@ import dev.ferry.core.engine.Engine;
 import java.lang.foreign.MemorySegment;
 import java.util.function.BooleanSupplier;
 
+import static dev.ferry.portals.Arguments.*;
 import static dev.ferry.portals.Portals.*;
 
 /**
@@ -23,7 +24,8 @@ import static dev.ferry.portals.Portals.*;
  * rank, its nid the index of its node.
  *
  * <pre>{@code
- * import static dev.ferry.portals.Portals.*;   // the constants
+ * import static dev.ferry.portals.Arguments.*;
+import static dev.ferry.portals.Portals.*;   // the constants
  *
  * InProcessJob.run(4, Duration.ofMinutes(1), boot -> {
  *     try (PortalsLibrary ptl = PortalsLibrary.open(new PortalsConfig().bootstrap(boot))) {
@@ -725,76 +727,7 @@ public final class PortalsLibrary implements AutoCloseable {
         });
     }
 
-    private void checkCt(CtEvent e) {
-        if (e == null || e.success() < 0 || e.failure() < 0) {
-            throw Library.invalid("counting event value " + e);
-        }
-    }
-
     // ---- data movement ----------------------------------------------------------------------
-
-    private void checkRange(String what, MemDesc d, long offset, long length) {
-        if (offset < 0 || length < 0 || offset > d.region.length() || length > d.region.length() - offset) {
-            throw Library.invalid(what + ": offset " + offset + " + length " + length + " is outside the " + d.region.length() + "-byte memory descriptor");
-        }
-        if (length > d.ni.limits.maxMsgSize) {
-            throw Library.invalid(what + ": length " + length + " is beyond the interface's max_msg_size of " + d.ni.limits.maxMsgSize);
-        }
-    }
-
-    /**
-     * What a put or atomic asks of its MD, as the reference implementation checks it: an ack
-     * reported as a full event needs the MD's event queue, a counted one its counter, and a
-     * volatile MD's data is copied at the call only up to max_volatile_size.
-     */
-    private static void checkSource(String what, MemDesc d, long length, AckReq ackReq) {
-        checkAck(ackReq);
-        if (ackReq == AckReq.ACK_REQ && d.eq == null) {
-            throw Library.invalid(what + ": ACK_REQ from a memory descriptor without an event queue (its ack could not be reported)");
-        }
-        if (ackReq == AckReq.CT_ACK_REQ && d.ct == null) {
-            throw Library.invalid(what + ": CT_ACK_REQ from a memory descriptor without a counting event (its ack could not be counted)");
-        }
-        if ((d.options & MD_VOLATILE) != 0 && length > d.ni.limits.maxVolatileSize) {
-            throw Library.invalid(what + ": length " + length + " from a volatile memory descriptor is beyond max_volatile_size " + d.ni.limits.maxVolatileSize);
-        }
-    }
-
-    private void checkPt(Ni ni, int ptIndex) {
-        if (ptIndex < 0 || ptIndex > ni.limits.maxPtIndex) {
-            throw Library.invalid("pt_index " + Integer.toUnsignedString(ptIndex) + " is beyond max_pt_index " + ni.limits.maxPtIndex);
-        }
-    }
-
-    private Op checkAtomic(Ni ni, String call, long length, long limit, Op op, Datatype dt, boolean swapFamily) {
-        if (op == null || dt == null) {
-            throw Library.invalid(call + ": operation and datatype must be given");
-        }
-        if (swapFamily == op.isArithmetic()) {
-            throw Library.invalid(call + ": " + op + (swapFamily ? " is not a swap operation (SWAP, CSWAP.., MSWAP, MSK_CSWAP, MFETCH_ADD)" : " is a swap operation: use swap"));
-        }
-        String why = Atomics.check(op, dt);
-        if (why != null) {
-            throw Library.invalid(call + ": " + why);
-        }
-        if (length > limit) {
-            throw Library.invalid(call + ": length " + length + " is beyond the interface's limit of " + limit + " bytes");
-        }
-        if (length % dt.size() != 0) {
-            throw Library.invalid(call + ": length " + length + " is not a whole number of " + dt + " (" + dt.size() + " bytes)");
-        }
-        if (swapFamily && op != Op.SWAP && length != dt.size()) {
-            throw Library.invalid(call + ": " + op + " works on one element: length must be " + dt.size() + ", not " + length);
-        }
-        return op;
-    }
-
-    private static AckReq checkAck(AckReq a) {
-        if (a == null) {
-            throw Library.invalid("ack_req is null");
-        }
-        return a;
-    }
 
     /** PtlPut. */
     public void put(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
@@ -909,7 +842,7 @@ public final class PortalsLibrary implements AutoCloseable {
         checkRange("atomic", d, localOffset, length);
         checkSource("atomic", d, length, ackReq);
         checkPt(d.ni, ptIndex);
-        checkAtomic(d.ni, "atomic", length, d.ni.limits.maxAtomicSize, operation, datatype, false);
+        checkAtomic("atomic", length, d.ni.limits.maxAtomicSize, operation, datatype, false);
         int target = d.ni.lib.engineRank(d.ni, targetId);
         if (now) {
             d.ni.lib.initiator.start(PtlWire.ATOMIC, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, operation, datatype);
@@ -935,7 +868,7 @@ public final class PortalsLibrary implements AutoCloseable {
         checkRange("fetchAtomic (get md)", g, localGetOffset, length);
         checkRange("fetchAtomic (put md)", p, localPutOffset, length);
         checkPt(p.ni, ptIndex);
-        checkAtomic(p.ni, "fetchAtomic", length, p.ni.limits.maxFetchAtomicSize, operation, datatype, false);
+        checkAtomic("fetchAtomic", length, p.ni.limits.maxFetchAtomicSize, operation, datatype, false);
         int target = p.ni.lib.engineRank(p.ni, targetId);
         if (now) {
             p.ni.lib.initiator.start(PtlWire.FETCH, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
@@ -968,7 +901,7 @@ public final class PortalsLibrary implements AutoCloseable {
         checkRange("swap (get md)", g, localGetOffset, length);
         checkRange("swap (put md)", p, localPutOffset, length);
         checkPt(p.ni, ptIndex);
-        checkAtomic(p.ni, "swap", length, p.ni.limits.maxFetchAtomicSize, operation, datatype, true);
+        checkAtomic("swap", length, p.ni.limits.maxFetchAtomicSize, operation, datatype, true);
         MemorySegment op = swapOperand(operand, operation, datatype, !now); // read later or elsewhere: a copy
         int target = p.ni.lib.engineRank(p.ni, targetId);
         if (now) {
@@ -978,27 +911,6 @@ public final class PortalsLibrary implements AutoCloseable {
         }
         return () -> p.ni.lib.initiator.start(PtlWire.SWAP, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
                 remoteOffset, userPtr, hdrData, op, operation, datatype);
-    }
-
-    /**
-     * The operand {@code operation} needs, exactly its size (the operation reads its size), or
-     * null when it needs none; a copy when {@code copy}: it is read later (triggered) or in another
-     * thread (thread mode), and the caller may reuse its own at once.
-     */
-    private MemorySegment swapOperand(MemorySegment operand, Op operation, Datatype datatype, boolean copy) {
-        int need = Atomics.operandSize(operation, datatype);
-        if (need == 0) {
-            return null;
-        }
-        if (operand == null || operand.byteSize() < need) {
-            throw Library.invalid("swap: " + operation + " needs an operand of " + need + " bytes, got " + (operand == null ? "none" : operand.byteSize()));
-        }
-        if (copy) {
-            MemorySegment c = MemorySegment.ofArray(new byte[need]);
-            MemorySegment.copy(operand, 0, c, 0, need);
-            return c;
-        }
-        return operand.byteSize() == need ? operand : operand.asSlice(0, need);
     }
 
     /** PtlAtomicSync: atomics here are applied by the library, coherent with the host once their events are seen; nothing to flush. */

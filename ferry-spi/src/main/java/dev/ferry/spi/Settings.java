@@ -61,15 +61,6 @@ public final class Settings {
         return new Settings(Map.copyOf(m), environment);
     }
 
-    /** These settings with every entry of {@code values} set as by {@link #with}. */
-    public Settings with(Map<String, String> values) {
-        Settings s = this;
-        for (Map.Entry<String, String> e : values.entrySet()) {
-            s = s.with(e.getKey(), e.getValue());
-        }
-        return s;
-    }
-
     /** The value of the setting named {@code name} (explicit, else environment if consulted), or null: for names that have no {@link Setting}. */
     public String get(String name) {
         String v = explicit.get(name);

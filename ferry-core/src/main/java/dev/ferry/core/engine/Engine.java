@@ -193,35 +193,30 @@ public final class Engine implements AutoCloseable {
         String kind;
         List<EngineContext> chosen = new ArrayList<>();
         List<DriverUrl> urls = new ArrayList<>();
+        boolean sameNode = wire.node(peer).equals(wire.node(rank));
         if (peer == rank) {
             kind = "self";
             pick(peer, Transport.SELF, chosen, urls);
-        } else if (sameProcessBySelf && wire.sameProcess(peer) && wire.node(peer).equals(wire.node(rank)) && picks(peer, Transport.SELF)) {
-            // a rank of an in-process job: the self driver joins two contexts of one JVM (with
-            // FERRY_SAME_PROCESS=node, or without self, the node's drivers serve these peers)
-            kind = "same process";
-            pick(peer, Transport.SELF, chosen, urls);
-        } else if (wire.node(peer).equals(wire.node(rank))) {
-            kind = "same node";
-            pick(peer, Transport.LOCAL, chosen, urls);
+        } else {
+            kind = sameNode ? "same node" : "remote";
+            if (sameNode && sameProcessBySelf && wire.sameProcess(peer)) {
+                // a rank of an in-process job: the self driver joins two contexts of one JVM (with
+                // FERRY_SAME_PROCESS=node, or without self, the node's drivers serve these peers)
+                pick(peer, Transport.SELF, chosen, urls);
+                kind = chosen.isEmpty() ? kind : "same process";
+            }
+            if (chosen.isEmpty() && sameNode) {
+                pick(peer, Transport.LOCAL, chosen, urls);
+            }
             if (chosen.isEmpty()) {
                 pick(peer, Transport.REMOTE, chosen, urls);
             }
-        } else {
-            kind = "remote";
-            pick(peer, Transport.REMOTE, chosen, urls);
         }
         if (!multirail && chosen.size() > 1) {
             chosen.subList(1, chosen.size()).clear();
             urls.subList(1, urls.size()).clear();
         }
         return new Gate(this, peer, kind, chosen, urls, eagerSetting, creditLimit);
-    }
-
-    private boolean picks(int peer, Transport t) {
-        List<EngineContext> c = new ArrayList<>();
-        pick(peer, t, c, new ArrayList<>());
-        return !c.isEmpty();
     }
 
     private void pick(int peer, Transport t, List<EngineContext> chosen, List<DriverUrl> urls) {

@@ -22,22 +22,6 @@ public final class NodeId {
     public static final String RANKS_PER_NODE = "FERRY_RANKS_PER_NODE";
 
     /**
-     * This rank's node identity: {@link #current()}, or, when FERRY_RANKS_PER_NODE=K is set, that
-     * plus {@code #n} with n = rank / K, so one machine plays several nodes.
-     */
-    public static String current(int rank) {
-        String k = System.getenv(RANKS_PER_NODE);
-        if (k == null) {
-            k = System.getProperty("ferry.ranks.per.node");
-        }
-        String forced = System.getenv(SETTING);
-        if (forced == null) {
-            forced = System.getProperty("ferry.node.id");
-        }
-        return of(rank, forced, k);
-    }
-
-    /**
      * The node identity of {@code rank} from given values rather than the environment:
      * {@code nodeId} (FERRY_NODE_ID) or this machine's, then {@code #n} with n = rank / K when
      * {@code ranksPerNode} (FERRY_RANKS_PER_NODE) is K. Either may be null.
