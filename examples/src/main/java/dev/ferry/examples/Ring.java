@@ -68,7 +68,11 @@ public final class Ring {
                 send(toNext, sp, out, 1);
             }
             while (true) {
-                check(ctx.recvWaitAny(ready), "wait-any"); // sleeps while the token is elsewhere
+                Status w = ctx.recvWaitAny(ready); // sleeps while the token is elsewhere
+                if (w == Status.NOT_YET) {
+                    continue; // a neighbour asked to connect: we connect to both already
+                }
+                check(w, "wait-any");
                 if (ready.instance != fromPrev) {
                     // wait-any also reports a neighbour's departure: the next rank may finish before us
                     rp.reset().useIov(IoVec.of(in));

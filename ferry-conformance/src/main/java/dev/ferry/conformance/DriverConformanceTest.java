@@ -150,6 +150,42 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
         }
     }
 
+    /**
+     * A wait-any sleeping while a peer asks to connect wakes with NOT_YET, and acceptProbe then
+     * reports the request: an idle engine takes up a new peer at once, not at its next look.
+     */
+    @Test
+    void aConnectionRequestWakesAWaitAny() throws Exception {
+        ConnectRequest req = new ConnectRequest();
+        if (!caps.supportsWaitAny() || ctx.acceptProbe(req) == Status.NOT_IMPLEMENTED) {
+            return; // nothing to wake, or no requests: an engine connects such a driver up front
+        }
+        InstanceRef ready = new InstanceRef();
+        CompletableFuture<Status> waiting = CompletableFuture.supplyAsync(() -> ctx.recvWaitAny(ready), helper);
+        DriverContext other = driver().newContext(new Hints(2, 1, true, Map.of(), settings()));
+        try {
+            other.properties();
+            DriverUrl u = other.init();
+            DriverInstance b = other.newInstance();
+            assertEquals(Status.DONE, b.connectAsync(url));
+            MemorySegment m = allocate(8);
+            Packet sp = new Packet().useIov(IoVec.of(m));
+            Status posted = b.sendPost(sp); // some drivers publish the request with the first packet
+            assertTrue(posted == Status.DONE || posted == Status.NOT_YET, "sendPost: " + posted);
+            long end = System.nanoTime() + Transfers.TIMEOUT.toNanos();
+            while (!waiting.isDone() && System.nanoTime() - end < 0) {
+                b.sendPoll(sp); // polling moves the connection on
+                Thread.onSpinWait();
+            }
+            assertEquals(Status.NOT_YET, waiting.get(1, TimeUnit.SECONDS), "wait-any woken by a connection request");
+            assertEquals(Status.DONE, ctx.acceptProbe(req), "acceptProbe after the wake");
+            assertEquals(u, req.url, "the URL of the connecting context");
+        } finally {
+            ctx.recvCancelAny();
+            other.close();
+        }
+    }
+
     @Test
     void malformedUrlIsInvalid() {
         DriverInstance inst = ctx.newInstance();
@@ -374,7 +410,7 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
             MemorySegment in = allocate(size);
             Packet rp = new Packet();
             for (int n = 0; n < k * count; n++) {
-                Status s = blocking ? waitBounded(() -> ctx.recvWaitAny(ready), "recvWaitAny")
+                Status s = blocking ? waitBounded(() -> waitAnyData(ready), "recvWaitAny")
                         : await(() -> ctx.recvProbeAny(ready), "recvProbeAny");
                 assertEquals(Status.DONE, s, blocking ? "wait-any" : "probe-any");
                 Integer c = index.get(ready.instance);
@@ -393,6 +429,17 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
                         + (blocking ? " (wait-any)" : " (probe-any)"));
             }
             assertEquals(Status.NOT_YET, ctx.recvProbeAny(ready), "probe-any after draining");
+        }
+    }
+
+    /** recvWaitAny, again after a NOT_YET (a peer's connection request, reported once each). */
+    private Status waitAnyData(InstanceRef ready) {
+        for (int requests = 0; ; requests++) {
+            Status s = ctx.recvWaitAny(ready);
+            if (s != Status.NOT_YET) {
+                return s;
+            }
+            assertTrue(requests < 64, "recvWaitAny answered NOT_YET more often than peers asked to connect");
         }
     }
 

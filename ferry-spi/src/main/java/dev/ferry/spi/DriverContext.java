@@ -6,7 +6,9 @@ package dev.ferry.spi;
  *
  * <p><b>Threading</b> (seed 000): calls may come from different threads, but never concurrently
  * for one packet or one instance. {@link #recvCancelAny()} is the exception meant to run while
- * {@link #recvWaitAny} blocks in another thread.
+ * {@link #recvWaitAny} blocks in another thread; and {@link #recvWaitAny} itself may run in one
+ * thread while others use the instances, since it only reports readiness and consumes nothing
+ * (an engine sleeps that way while idle).
  *
  * <p>After {@link #close()} every status-returning call answers {@link Status#CLOSED} and every
  * other call throws {@link IllegalStateException}.
@@ -52,8 +54,11 @@ public interface DriverContext extends AutoCloseable {
 
     /**
      * Blocking {@link #recvProbeAny}: waits (sleeping in the kernel when idle) until an instance
-     * has data, and answers DONE; CANCELED when {@link #recvCancelAny()} ended the wait.
-     * NOT_IMPLEMENTED unless {@link Capabilities#supportsWaitAny()}.
+     * has data, and answers DONE; CANCELED when {@link #recvCancelAny()} ended the wait; NOT_YET
+     * when a peer asked to connect (once per request: {@link #acceptProbe} reports it), so that a
+     * sleeping engine takes up a new peer at once. NOT_IMPLEMENTED unless
+     * {@link Capabilities#supportsWaitAny()}. A wait may take up to a second to notice a peer that
+     * died without a word (a killed process rings no bell).
      */
     default Status recvWaitAny(InstanceRef ready) {
         return Status.NOT_IMPLEMENTED;

@@ -93,6 +93,7 @@ final class SelfContext implements DriverContext {
     @Override
     public Status recvWaitAny(InstanceRef ready) {
         Thread me = Thread.currentThread();
+        long sleepNanos = 10_000_000L;
         for (int round = 0; ; round++) {
             if (cancelAny.compareAndSet(true, false)) {
                 return Status.CANCELED;
@@ -109,7 +110,9 @@ final class SelfContext implements DriverContext {
             try {
                 // Re-check after announcing ourselves: a post that raced with the announcement is seen here.
                 if (!cancelAny.get() && recvProbeAny(ready) == Status.NOT_YET) {
-                    SelfInstance.sleep();
+                    // producers wake us; the bound, doubling to a second, only caps a missed wake
+                    java.util.concurrent.locks.LockSupport.parkNanos(this, sleepNanos);
+                    sleepNanos = Math.min(2 * sleepNanos, 1_000_000_000L);
                 }
             } finally {
                 anyWaiter = null;

@@ -42,6 +42,11 @@ final class ShmContext implements DriverContext {
     static final int SPIN_ROUNDS = 2000;
     /** A sleeper wakes at least this often to notice dead peers (nobody rings for a death). */
     static final long SLEEP_NANOS = 10_000_000L;
+    /**
+     * A wait-any that keeps finding nothing doubles its sleeps up to this: a context idle for long
+     * costs nothing, and still notices a dead peer within a second.
+     */
+    static final long LONGEST_SLEEP_NANOS = 1_000_000_000L;
     private static final AtomicLong SEQ = new AtomicLong();
 
     private final Hints hints;
@@ -56,6 +61,8 @@ final class ShmContext implements DriverContext {
     private DriverUrl url;
     private byte[] urlBytes;
     private int requestsSeen;
+    /** Connection requests published when wait-any last reported them, or acceptProbe took them all. */
+    private volatile int requestsWaitSeen;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
     private final List<MemorySegment> arenas = new ArrayList<>();
     private final List<Path> arenaFiles = new java.util.concurrent.CopyOnWriteArrayList<>();
@@ -250,6 +257,7 @@ final class ShmContext implements DriverContext {
                 MemorySegment.copy(k, 0, peerCtx, ValueLayout.JAVA_BYTE, at + ShmLayout.REQUEST_KEY, k.length);
                 Channel.INT.setRelease(peerCtx, at + ShmLayout.REQUEST_STATE, ShmLayout.REQUEST_PUBLISHED);
                 Channel.INT.getAndAdd(peerCtx, ShmLayout.REQUESTS_PUBLISHED_OFFSET, 1);
+                ringDoorbell(peerCtx); // the peer may sleep in wait-any: let it take us up now
                 return true;
             }
         }
@@ -288,6 +296,7 @@ final class ShmContext implements DriverContext {
             return Status.DONE;
         }
         requestsSeen = published;
+        requestsWaitSeen = published; // taken up already: nothing left for a wait to report
         return Status.NOT_YET;
     }
 
@@ -329,11 +338,52 @@ final class ShmContext implements DriverContext {
         }
     }
 
+    /** Wakes the sleepers of the context mapped at {@code ctx}, if it has any (after a full fence). */
+    private static void ringDoorbell(MemorySegment ctx) {
+        if ((int) Channel.INT.getVolatile(ctx, ShmLayout.SLEEPERS_OFFSET) > 0) {
+            Channel.INT.getAndAdd(ctx, ShmLayout.DOORBELL_OFFSET, 1);
+            try (Arena a = Arena.ofConfined()) {
+                Native.futexWake(Native.errnoCapture(a), ctx.asSlice(ShmLayout.DOORBELL_OFFSET, 4), Integer.MAX_VALUE);
+            }
+        }
+    }
+
+    /**
+     * Whether a connection request came that wait-any has not reported yet and acceptProbe would
+     * report (from a peer no instance serves); marks what came reported.
+     */
+    private boolean newRequestForWait() {
+        int published = (int) Channel.INT.getVolatile(map, ShmLayout.REQUESTS_PUBLISHED_OFFSET);
+        if (published == requestsWaitSeen) {
+            return false;
+        }
+        requestsWaitSeen = published;
+        for (int i = 0; i < ShmLayout.REQUEST_SLOTS; i++) {
+            long at = ShmLayout.request(i);
+            if ((int) Channel.INT.getAcquire(map, at + ShmLayout.REQUEST_STATE) != ShmLayout.REQUEST_PUBLISHED) {
+                continue;
+            }
+            int n = map.get(ValueLayout.JAVA_INT, at + ShmLayout.REQUEST_KEY_LENGTH);
+            if (n <= 0 || n > ShmLayout.REQUEST_KEY_MAX) {
+                continue;
+            }
+            String peerKey = new String(map.asSlice(at + ShmLayout.REQUEST_KEY, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII);
+            if (!served("ferry-" + job + "-" + peerKey + ".ctx")) {
+                return true;
+            }
+        }
+        return false; // the answers of peers we connected to
+    }
+
     static MemorySegment timespec(Arena a, long nanos) {
         MemorySegment ts = a.allocate(16, 8);
+        setTimespec(ts, nanos);
+        return ts;
+    }
+
+    static void setTimespec(MemorySegment ts, long nanos) {
         ts.set(ValueLayout.JAVA_LONG, 0, nanos / 1_000_000_000L);
         ts.set(ValueLayout.JAVA_LONG, 8, nanos % 1_000_000_000L);
-        return ts;
     }
 
     // ---- probe-any, wait-any ----------------------------------------------------------------
@@ -356,6 +406,7 @@ final class ShmContext implements DriverContext {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment errno = Native.errnoCapture(a);
             MemorySegment timeout = timespec(a, SLEEP_NANOS);
+            long sleepNanos = SLEEP_NANOS;
             for (int round = 0; ; round++) {
                 if (cancelAny.compareAndSet(true, false)) {
                     return Status.CANCELED;
@@ -364,11 +415,16 @@ final class ShmContext implements DriverContext {
                 if (s != Status.NOT_YET) {
                     return s;
                 }
+                if (map != null && newRequestForWait()) {
+                    return Status.NOT_YET; // a peer asks to connect: acceptProbe reports it
+                }
                 if (round < SPIN_ROUNDS) {
                     Thread.onSpinWait();
                     continue;
                 }
-                sleep(() -> cancelAny.get() || anyIncoming(), errno, timeout);
+                setTimespec(timeout, sleepNanos);
+                sleep(() -> cancelAny.get() || anyIncoming() || requestWaiting(), errno, timeout);
+                sleepNanos = Math.min(2 * sleepNanos, LONGEST_SLEEP_NANOS);
                 for (ShmInstance i : life.instances()) {
                     i.checkPeerAlive(); // a dead peer rings no bell: look after every sleep
                 }
@@ -379,6 +435,10 @@ final class ShmContext implements DriverContext {
             }
             throw e;
         }
+    }
+
+    private boolean requestWaiting() {
+        return map != null && (int) Channel.INT.getVolatile(map, ShmLayout.REQUESTS_PUBLISHED_OFFSET) != requestsWaitSeen;
     }
 
     private boolean anyIncoming() {

@@ -100,7 +100,9 @@ final class SetupThread implements Runnable {
         ByteBuffer sink = ByteBuffer.allocateDirect(16384);
         try {
             while (!stopping) {
-                selector.select(200);
+                // deadlines are looked at every 200 ms while a connection is being set up or
+                // lingers; with only the listening socket, it sleeps until a peer or a call wakes it
+                selector.select(anyDeadline() ? 200 : 0);
                 SocketChannel l;
                 while ((l = toLinger.poll()) != null) {
                     l.register(selector, SelectionKey.OP_READ, new Incoming(System.nanoTime() + LINGER_NANOS, null, "lingering"));
@@ -145,6 +147,16 @@ final class SetupThread implements Runnable {
                 // closing
             }
         }
+    }
+
+    /** Whether a connection being set up, or lingering, has a deadline to watch. */
+    private boolean anyDeadline() {
+        for (SelectionKey k : selector.keys()) {
+            if (k.isValid() && !(k.channel() instanceof ServerSocketChannel)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private void expire() {

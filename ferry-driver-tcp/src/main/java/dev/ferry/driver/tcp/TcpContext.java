@@ -71,6 +71,9 @@ final class TcpContext implements DriverContext {
     /** Peers that asked to be connected (acceptProbe), oldest first. */
     private final ArrayDeque<byte[]> requests = new ArrayDeque<>();
     private volatile int requestCount;
+    /** Connection requests that came, and how many of them wait-any has reported (each once); under the lock. */
+    private long requestsArrived;
+    private long requestsWaitSeen;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
 
     TcpContext(Hints hints) {
@@ -250,7 +253,23 @@ final class TcpContext implements DriverContext {
         if (!life.isClosed()) {
             requests.add(senderUrl);
             requestCount++;
+            if (served(senderUrl)) {
+                return; // the answer of a peer we connected to: nothing for a sleeping engine to do
+            }
+            requestsArrived++;
+            if (selector != null) {
+                selector.wakeup(); // a wait-any reports it, so that a sleeping engine takes the peer up now
+            }
         }
+    }
+
+    /** Whether a connection request came that wait-any has not reported yet; marks it reported. */
+    private synchronized boolean newRequestForWait() {
+        if (requestsArrived == requestsWaitSeen) {
+            return false;
+        }
+        requestsWaitSeen = requestsArrived;
+        return true;
     }
 
     @Override
@@ -344,6 +363,9 @@ final class TcpContext implements DriverContext {
             if (s != Status.NOT_YET) {
                 return s;
             }
+            if (newRequestForWait()) {
+                return Status.NOT_YET; // a peer asks to connect: acceptProbe reports it
+            }
             try {
                 // Sleeps in epoll_wait; woken by data, a new connection, cancel or close. The
                 // bound only limits how late a connection claimed during the wait is watched.
@@ -354,6 +376,9 @@ final class TcpContext implements DriverContext {
             s = pick(ready);
             if (s != Status.NOT_YET) {
                 return s;
+            }
+            if (newRequestForWait()) {
+                return Status.NOT_YET;
             }
         }
     }

@@ -130,6 +130,9 @@ final class UcxContext implements DriverContext {
     private final Map<ByteBuffer, ArrayDeque<UcxWire.Hello>> unclaimed = new HashMap<>();
     /** Peers that asked to be connected (acceptProbe), oldest first. */
     private final ArrayDeque<byte[]> requests = new ArrayDeque<>();
+    /** Connection requests that came, and how many of them wait-any has reported (each once); lock held. */
+    private long requestsArrived;
+    private long requestsWaitSeen;
     private int progressCalls;
     private long nextLivenessCheck;
 
@@ -452,6 +455,7 @@ final class UcxContext implements DriverContext {
         }
         unclaimed.computeIfAbsent(key, k -> new ArrayDeque<>()).add(h);
         requests.add(h.url());
+        requestsArrived++;
     }
 
     /** An instance has sent its HELLO to {@code peerUrl}: claim a waiting HELLO or wait for one. */
@@ -552,6 +556,10 @@ final class UcxContext implements DriverContext {
                 drain();
                 if (probe(ready) == Status.DONE) {
                     return Status.DONE;
+                }
+                if (requestsArrived != requestsWaitSeen) {
+                    requestsWaitSeen = requestsArrived;
+                    return Status.NOT_YET; // a peer asks to connect: acceptProbe reports it
                 }
                 if (System.nanoTime() - spinEnd > 0 && !cancelAny.get()) {
                     sleeping = true;
