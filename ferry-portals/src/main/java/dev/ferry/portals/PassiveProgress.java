@@ -12,9 +12,10 @@ import java.util.concurrent.locks.LockSupport;
  * serves the library's peers, under the caller dispatch's lock, whenever the program has not been
  * inside the library since the thread last looked. While the program calls (and so makes progress
  * itself) it only looks, every 10 ms; once the program has stopped calling, it serves, idling as
- * every wait does ({@link Engine#backoff}: spins, yields, then naps of 1 ms, 10 ms after a
- * second without work). So a computing process is served from about 10 ms after its last call
- * on, within 1 to 10 ms; an idle one costs about what its JVM costs asleep (docs/performance.md).
+ * every wait does ({@link Engine#idle}: spins, yields and naps for a second, then dozes in the
+ * drivers' blocking waits, which a packet ends at once). So a computing process is served from
+ * about 10 ms after its last call on; an idle one costs about what its JVM costs asleep
+ * (docs/performance.md).
  * The program's own calls stay
  * as fast as in caller mode: the thread never competes with a caller for the lock.
  *
@@ -74,8 +75,9 @@ final class PassiveProgress implements Runnable {
             long a = (long) ACTIVITY.getOpaque(this);
             if (a != seen) {
                 seen = a;
+                // the idle time runs on from this thread's own last work: once the program stops
+                // calling, a thread long idle dozes at once, and data wakes a doze as fast as a spin
                 LockSupport.parkNanos(this, CALLER_ACTIVE_NANOS);
-                lastWork = System.nanoTime() - CALLER_ACTIVE_NANOS; // resume idling at the long naps
                 continue;
             }
             boolean worked = false;
@@ -92,7 +94,7 @@ final class PassiveProgress implements Runnable {
             if (worked) {
                 lastWork = now;
             } else {
-                Engine.backoff(now - lastWork);
+                engine.idle(now - lastWork);
             }
         }
     }

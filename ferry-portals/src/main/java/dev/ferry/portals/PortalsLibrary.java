@@ -211,7 +211,7 @@ public final class PortalsLibrary implements AutoCloseable {
             if (l.dispatch.worked) {
                 idleSince = now; // serving peers: stay responsive
             }
-            Engine.backoff(now - idleSince);
+            l.engine.idle(now - idleSince, timeoutMs < 0 ? Long.MAX_VALUE : deadline - now);
         }
     }
 

@@ -46,6 +46,11 @@ final class CommandQueue {
         return true;
     }
 
+    /** The consumer thread only: whether nothing waits (a volatile read). */
+    boolean isEmpty() {
+        return sequence.get((int) (head & mask)) != head + 1;
+    }
+
     /** The consumer thread only; null when empty. */
     Object poll() {
         long h = head;

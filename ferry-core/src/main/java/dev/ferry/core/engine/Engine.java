@@ -74,6 +74,12 @@ public final class Engine implements AutoCloseable {
 
     private boolean inProgress;
     private int passes;
+    /** Progress passes that did work (opaque: read by the doze's watchers). */
+    @SuppressWarnings("unused")
+    private long workPasses;
+    /** A doze's watcher saw a connection request: look for it on the next pass. */
+    private volatile boolean acceptsDue;
+    private final Doze doze;
     volatile boolean closing;
     private volatile boolean closed;
 
@@ -169,6 +175,13 @@ public final class Engine implements AutoCloseable {
         if (EngineSettings.info(settings)) {
             log.log(System.Logger.Level.INFO, "\n" + describe());
         }
+        dev.ferry.spi.DriverContext[] watched = new dev.ferry.spi.DriverContext[contexts.size()];
+        boolean[] canWait = new boolean[contexts.size()];
+        for (int i = 0; i < watched.length; i++) {
+            watched[i] = contexts.get(i).context();
+            canWait[i] = contexts.get(i).caps().supportsWaitAny();
+        }
+        this.doze = new Doze(watched, canWait, this::workPasses, () -> acceptsDue = true, rank);
         if (thread) {
             commands = new CommandQueue(4096);
             progressThread = Thread.ofPlatform().daemon().name("ferry-progress-" + rank).unstarted(this::progressLoop);
@@ -547,6 +560,50 @@ public final class Engine implements AutoCloseable {
         }
     }
 
+    private static final java.lang.invoke.VarHandle WORK_PASSES;
+
+    static {
+        try {
+            WORK_PASSES = java.lang.invoke.MethodHandles.lookup().findVarHandle(Engine.class, "workPasses", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    private long workPasses() {
+        return (long) WORK_PASSES.getOpaque(this);
+    }
+
+    /**
+     * How a waiter idles after a fruitless pass, {@code waitedNanos} into its wait: as
+     * {@link #backoff} for the first second, then dozing in the drivers' blocking waits (futex,
+     * epoll), woken at once by a packet, a connection request or a peer's death; so a rank that
+     * waits long costs no CPU. Any thread may call it.
+     *
+     * <pre>{@code
+     * for (long start = System.nanoTime(); !request.isDone(); ) {
+     *     if (!engine.progress()) engine.idle(System.nanoTime() - start);
+     * }
+     * }</pre>
+     */
+    public void idle(long waitedNanos) {
+        idle(waitedNanos, Long.MAX_VALUE);
+    }
+
+    /** Dozes begun so far by this engine's waiters ({@link #idle}). */
+    long dozes() {
+        return doze.count();
+    }
+
+    /** {@link #idle(long)} that sleeps no longer than {@code remainingNanos} (a wait's deadline). */
+    public void idle(long waitedNanos, long remainingNanos) {
+        if (waitedNanos < Doze.AFTER_NANOS) {
+            backoff(waitedNanos);
+        } else {
+            doze.sleep(remainingNanos);
+        }
+    }
+
     /** How long a waiter spins before it starts yielding ({@link #backoff}). */
     private static final long SPIN_NANOS = 200_000;
 
@@ -592,7 +649,8 @@ public final class Engine implements AutoCloseable {
                 work = true;
             }
         }
-        if ((++passes & 63) == 0) { // connection requests are rare: not on every pass of a busy loop
+        if ((++passes & 63) == 0 || acceptsDue) { // connection requests are rare: not on every pass of a busy loop
+            acceptsDue = false;
             work |= pollAccepts();
         }
         for (Gate g : active) {
@@ -601,6 +659,9 @@ public final class Engine implements AutoCloseable {
             }
         }
         work |= handler.onProgress();
+        if (work) {
+            WORK_PASSES.setOpaque(this, workPasses + 1); // single writer: the thread in progress
+        }
         return work;
     }
 
@@ -643,6 +704,7 @@ public final class Engine implements AutoCloseable {
         while (!commands.offer(c)) {
             Thread.onSpinWait();
         }
+        java.lang.invoke.VarHandle.fullFence(); // the offer before reading threadParked (it sets that, then looks at the queue)
         if (threadParked) {
             LockSupport.unpark(progressThread);
         }
@@ -650,6 +712,7 @@ public final class Engine implements AutoCloseable {
 
     private void progressLoop() {
         int idle = 0;
+        long idleSince = 0;
         while (!threadStop || !quiet() && System.nanoTime() - threadStopBy < 0) {
             boolean work;
             try {
@@ -667,11 +730,19 @@ public final class Engine implements AutoCloseable {
                 Thread.onSpinWait();
             } else if (idle < 2100) {
                 Thread.yield();
+                idleSince = System.nanoTime();
             } else {
-                // Parked up to 50 us at a time: a request handed over unparks it at once; data
-                // arriving is seen within that bound, at a small fraction of a core.
+                // A request handed over unparks the thread at once. Parked up to 50 us at a time,
+                // data arriving is seen within that bound, at a small fraction of a core; after a
+                // second without work, it dozes in the drivers' waits, which data itself ends.
                 threadParked = true;
-                LockSupport.parkNanos(this, 50_000);
+                if (commands.isEmpty()) {
+                    if (threadStop || System.nanoTime() - idleSince < Doze.AFTER_NANOS) {
+                        LockSupport.parkNanos(this, 50_000);
+                    } else {
+                        doze.sleep(Long.MAX_VALUE);
+                    }
+                }
                 threadParked = false;
             }
         }
@@ -727,6 +798,7 @@ public final class Engine implements AutoCloseable {
             met = size == 1 || meet();
         } finally {
             closed = true;
+            doze.close();
             for (Gate g : gates) {
                 g.close();
             }

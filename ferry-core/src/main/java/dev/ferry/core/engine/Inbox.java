@@ -89,7 +89,8 @@ public final class Inbox implements MessageHandler {
                     LockSupport.parkNanos(50_000);
                 }
             } else {
-                Engine.backoff(System.nanoTime() - start);
+                long now = System.nanoTime();
+                engine.idle(now - start, end - now);
             }
         }
     }

@@ -63,14 +63,15 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
         while (state != COMPLETE) {
             if (e != null && e.callerProgress()) {
                 if (!e.progress()) {
-                    Engine.backoff(now - start); // more ranks than cores: let the peer run
+                    e.idle(now - start, deadline - now); // more ranks than cores: let the peer run; doze when long
                 }
             } else if (round < 20_000) {
                 Thread.onSpinWait();
             } else {
                 waiter = Thread.currentThread();
                 if (state != COMPLETE) {
-                    LockSupport.parkNanos(this, 200_000);
+                    // completion unparks us; the short parks of the first second only bound a late look
+                    LockSupport.parkNanos(this, Math.max(1, Math.min(deadline - now, now - start < 1_000_000_000L ? 200_000 : 1_000_000_000L)));
                 }
                 waiter = null;
             }

@@ -47,6 +47,61 @@ class EngineInProcessTest {
         assertTrue(line.contains("rails 0=tcp 1=self;"), line);
     }
 
+    /**
+     * A rank that waits long dozes in the drivers' blocking waits. A message wakes it, and so does
+     * a peer's first contact: a connection request, which the engine otherwise looks for every
+     * 64th pass only (64 dozes, over a minute, would pass before it took the peer up).
+     */
+    @Test
+    void aDozingRankIsWokenByAMessageAndByAPeersFirstContact() throws Exception {
+        Settings shm = Settings.fromEnvironment().with("FERRY_SAME_PROCESS", "node").with("FERRY_DRIVERS", "self,shm");
+        Settings tcp = Settings.fromEnvironment().with("FERRY_SAME_PROCESS", "node").with("FERRY_RANKS_PER_NODE", "1")
+                .with("FERRY_DRIVERS", "self,tcp").with("FERRY_TCP_INTERFACES", "lo");
+        for (Settings settings : new Settings[] {shm, tcp}) {
+            java.util.concurrent.atomic.AtomicReferenceArray<Engine> engines = new java.util.concurrent.atomic.AtomicReferenceArray<>(3);
+            java.util.concurrent.atomic.AtomicLong dozesAtFirst = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+            Duration wake = Duration.ofSeconds(20);
+            InProcessJob.run(3, BOUND, boot -> {
+                Inbox inbox = new Inbox();
+                try (Engine e = Engine.init(new EngineConfig().bootstrap(boot).settings(settings), inbox)) {
+                    inbox.attach(e);
+                    engines.set(e.rank(), e);
+                    MemorySegment small = Arena.ofAuto().allocate(8);
+                    if (e.rank() == 1) {
+                        SendRequest hello = new SendRequest();
+                        e.send(hello.to(0, 0, small)); // connects 1 and 0: rank 0's next message finds the way open
+                        hello.join(BOUND);
+                        inbox.take(m -> m.source() == 0, wake).drop();
+                        dozesAtFirst.set(e.dozes());
+                        inbox.take(m -> m.source() == 2, wake).drop(); // rank 2's first packet to anyone
+                        for (int peer : new int[] {0, 2}) {
+                            SendRequest done = new SendRequest();
+                            e.send(done.to(peer, 9, small));
+                            done.join(BOUND);
+                        }
+                    } else {
+                        if (e.rank() == 0) {
+                            inbox.take(m -> m.source() == 1, BOUND).drop();
+                        }
+                        // rank 0 sends once rank 1 dozes, rank 2 once it dozes again after that message
+                        long start = System.nanoTime();
+                        while (engines.get(1) == null || engines.get(1).dozes() <= (e.rank() == 0 ? 0 : dozesAtFirst.get())) {
+                            if (System.nanoTime() - start > BOUND.toNanos()) {
+                                throw new IllegalStateException("rank 1 never dozed");
+                            }
+                            e.progress();
+                            Engine.backoff(System.nanoTime() - start);
+                        }
+                        SendRequest s = new SendRequest();
+                        e.send(s.to(1, 1, small));
+                        s.join(BOUND);
+                        inbox.take(m -> m.source() == 1, BOUND).drop();
+                    }
+                }
+            });
+        }
+    }
+
     @Test
     void aRankThatThrowsFailsTheJobNamingItAndItsPeerHearsOfIt() {
         Map<Integer, String> heard = new ConcurrentHashMap<>();

@@ -1,0 +1,203 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.spi.DriverContext;
+import dev.ferry.spi.InstanceRef;
+import dev.ferry.spi.Status;
+
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongSupplier;
+
+/**
+ * How the engine's waiters sleep once they have found nothing for a while: in the drivers' own
+ * blocking waits (futex, epoll, ucp_worker_wait), so that an idle rank costs no CPU and a packet,
+ * a peer's connection request or a peer's death wakes it at once. A thread cannot block in several
+ * contexts' waits, so each context has a watcher thread, started on the first doze, that blocks
+ * in its {@code recvWaitAny} while someone dozes and wakes every dozing thread when it returns;
+ * the dozers themselves park. A driver's wait only reports readiness: the waiters take in what
+ * came with their next progress pass, as always.
+ *
+ * <pre>{@code
+ * Doze doze = new Doze(contexts, canWait, engine::workPasses, engine::acceptsDue, rank);
+ * if (!engine.progress() && waited > Doze.AFTER_NANOS) doze.sleep(remaining);
+ * doze.close();   // before the contexts close
+ * }</pre>
+ */
+final class Doze implements AutoCloseable {
+    /** How long a waiter finds nothing before it dozes: shorter waits spin, yield and nap. */
+    static final long AFTER_NANOS = 1_000_000_000L;
+    /** A doze's longest sleep: bounds what a missed wake-up could cost. */
+    static final long BOUND_NANOS = 1_000_000_000L;
+    /** The nap instead, while some context cannot watch (no wait-any, or data nobody takes). */
+    static final long NAP_NANOS = 10_000_000L;
+
+    private static final System.Logger LOG = System.getLogger(Doze.class.getName());
+
+    private final Watcher[] watchers;
+    private final LongSupplier workPasses;
+    private final Runnable acceptsDue;
+    private final int rank;
+    private final Set<Thread> sleepers = ConcurrentHashMap.newKeySet();
+    private final java.util.concurrent.atomic.AtomicLong dozes = new java.util.concurrent.atomic.AtomicLong();
+    private volatile boolean closed;
+
+    /**
+     * @param contexts   the contexts to watch
+     * @param canWait    which of them have wait-any (one without makes every doze a nap)
+     * @param workPasses the engine's count of progress passes that did work
+     * @param acceptsDue tells the engine to look for connection requests on its next pass
+     * @param rank       for the threads' names
+     */
+    Doze(DriverContext[] contexts, boolean[] canWait, LongSupplier workPasses, Runnable acceptsDue, int rank) {
+        this.watchers = new Watcher[contexts.length];
+        for (int i = 0; i < contexts.length; i++) {
+            watchers[i] = new Watcher(contexts[i], canWait[i], i);
+        }
+        this.workPasses = workPasses;
+        this.acceptsDue = acceptsDue;
+        this.rank = rank;
+    }
+
+    /**
+     * Sleeps until a watched context has something, the thread is unparked, or {@link #BOUND_NANOS}
+     * (at most {@code maxNanos}) pass; a nap of {@link #NAP_NANOS} when some context cannot be
+     * watched now.
+     */
+    void sleep(long maxNanos) {
+        long bound = Math.max(1, Math.min(maxNanos, BOUND_NANOS));
+        if (closed) {
+            LockSupport.parkNanos(this, Math.min(bound, NAP_NANOS));
+            return;
+        }
+        Thread me = Thread.currentThread();
+        dozes.incrementAndGet();
+        sleepers.add(me);
+        try {
+            boolean all = true;
+            for (Watcher w : watchers) {
+                all &= w.arm();
+            }
+            LockSupport.parkNanos(this, all ? bound : Math.min(bound, NAP_NANOS));
+        } finally {
+            sleepers.remove(me);
+        }
+    }
+
+    /** Dozes begun so far (tests see a waiter asleep by it). */
+    long count() {
+        return dozes.get();
+    }
+
+    private void wakeSleepers() {
+        for (Thread t : sleepers) {
+            LockSupport.unpark(t);
+        }
+    }
+
+    /** Ends the watchers (before the contexts close) and wakes the sleepers. */
+    @Override
+    public void close() {
+        closed = true;
+        for (Watcher w : watchers) {
+            w.stop();
+        }
+        wakeSleepers();
+    }
+
+    /** Blocks in one context's wait-any while someone dozes. */
+    private final class Watcher implements Runnable {
+        final DriverContext ctx;
+        final int index;
+        final InstanceRef ready = new InstanceRef();
+        final InstanceRef probe = new InstanceRef();
+        /** False when the context has no wait-any, or its wait failed: dozes nap. */
+        volatile boolean usable;
+        final java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean();
+        volatile Thread thread;
+        /** The engine's work passes when this watcher last reported data. */
+        volatile long reportedAt = -1;
+
+        Watcher(DriverContext ctx, boolean canWait, int index) {
+            this.ctx = ctx;
+            this.usable = canWait;
+            this.index = index;
+        }
+
+        /** Arms the watcher (starting it the first time); false when it cannot watch now. */
+        boolean arm() {
+            if (!usable) {
+                return false;
+            }
+            if (!armed.get() && reportedAt == workPasses.getAsLong() && stillReady()) {
+                return false; // what it reported has not been taken in (held back): it would wake us at once
+            }
+            armed.set(true);
+            Thread t = thread;
+            if (t == null) {
+                synchronized (this) {
+                    if (thread == null && !closed) {
+                        thread = Thread.ofPlatform().daemon().name("ferry-doze-" + rank + "-" + index).start(this);
+                    }
+                }
+            } else {
+                LockSupport.unpark(t);
+            }
+            return true;
+        }
+
+        private synchronized boolean stillReady() {
+            boolean ready = ctx.recvProbeAny(probe) == Status.DONE;
+            probe.instance = null;
+            return ready;
+        }
+
+        @Override
+        public void run() {
+            while (!closed) {
+                if (!armed.get()) {
+                    LockSupport.park(this);
+                    continue;
+                }
+                Status s;
+                try {
+                    s = ctx.recvWaitAny(ready);
+                } catch (RuntimeException e) {
+                    s = Status.BROKEN;
+                    LOG.log(System.Logger.Level.DEBUG, "rank {0}: wait-any of context {1} failed: {2}", rank, index, e.toString());
+                }
+                ready.instance = null;
+                armed.getAndSet(false); // reads what a sleeper armed during the wait: that sleeper is seen below
+                switch (s) {
+                    case DONE -> reportedAt = workPasses.getAsLong();
+                    case NOT_YET -> acceptsDue.run();
+                    case CANCELED -> {
+                        // the engine closes, or a stale cancel: look at closed again
+                    }
+                    default -> usable = false; // closed or broken: nap instead from now on
+                }
+                wakeSleepers();
+                if (!usable) {
+                    return;
+                }
+            }
+        }
+
+        void stop() {
+            Thread t;
+            synchronized (this) {
+                t = thread;
+            }
+            if (t == null) {
+                return;
+            }
+            ctx.recvCancelAny();
+            LockSupport.unpark(t);
+            try {
+                t.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+}
