@@ -31,6 +31,10 @@ public final class Bootstraps {
         String fd = env.get("PMI_FD");
         String port = env.get("PMI_PORT");
         if (fd == null && port == null) {
+            String launcher = launcherWithoutPmi(env);
+            if (launcher != null) {
+                throw new PmiException(launcher);
+            }
             return new SingletonBootstrap();
         }
         LauncherDeath.arm(env);
@@ -43,7 +47,7 @@ public final class Bootstraps {
         int size = intEnv(env, "PMI_SIZE");
         PmiTransport t = fd != null ? new FdTransport(parseFd(fd)) : new SocketTransport(port);
         try {
-            return open(t, mode, fd == null ? pmiId : -1, rank >= 0 ? rank : pmiId, size);
+            return open(t, mode, fd == null ? pmiId : -1, rank >= 0 ? rank : pmiId, size, env.get("PMI_JOBID"));
         } catch (RuntimeException e) {
             t.close();
             throw e;
@@ -52,6 +56,11 @@ public final class Bootstraps {
 
     /** Runs the protocol choice on an open transport; visible for the recorded-conversation tests. */
     public static Bootstrap open(PmiTransport t, String mode, int portModeId, int rank, int size) {
+        return open(t, mode, portModeId, rank, size, null);
+    }
+
+    /** {@link #open(PmiTransport, String, int, int, int)} with the launcher's PMI_JOBID (Slurm sets it), or null. */
+    public static Bootstrap open(PmiTransport t, String mode, int portModeId, int rank, int size, String pmiJobId) {
         if (mode.equals("1") || (mode.equals("auto") && portModeId >= 0)) {
             return new Pmi1Client(t, portModeId, rank, size, false);
         }
@@ -61,7 +70,7 @@ public final class Bootstraps {
             throw new PmiException("PMI: expected cmd=response_to_init, got cmd=" + r.cmd());
         }
         if (r.rc() == 0 && r.getInt("pmi_version", 1) == 2) {
-            return new Pmi2Client(t, rank);
+            return new Pmi2Client(t, pmiJobId, rank);
         }
         if (mode.equals("2")) {
             throw new PmiException("FERRY_PMI=2, but the launcher answered " + r.attrs());
@@ -69,6 +78,31 @@ public final class Bootstraps {
         // declined: PMI-1, initialised by that same exchange when the server said version 1, else again
         boolean initialized = r.rc() == 0 && r.getInt("pmi_version", 1) == 1;
         return new Pmi1Client(t, -1, rank, size, initialized);
+    }
+
+    /**
+     * What says, when there is no PMI_FD or PMI_PORT, that a launcher started this process as one
+     * of several (so that a job of one would be wrong), as one line; null when nothing does.
+     */
+    static String launcherWithoutPmi(Map<String, String> env) {
+        String how = " Ferry speaks PMI-1 and PMI-2: start it with `srun --mpi=pmi2`, Hydra's `mpiexec` or `ferry run`.";
+        if (env.containsKey("PMIX_NAMESPACE") || env.containsKey("PMIX_RANK")) {
+            return "started under PMIx (PMIX_NAMESPACE=" + env.get("PMIX_NAMESPACE") + ", PMIX_RANK=" + env.get("PMIX_RANK")
+                    + "), which this Ferry does not speak; it will not run as a job of one." + how;
+        }
+        if (intEnv(env, "OMPI_COMM_WORLD_SIZE") > 1) {
+            return "started by Open MPI's launcher as one of " + env.get("OMPI_COMM_WORLD_SIZE")
+                    + " processes (OMPI_COMM_WORLD_SIZE) without a PMI Ferry speaks; it will not run as a job of one." + how;
+        }
+        if (env.containsKey("SLURM_STEP_ID") && intEnv(env, "SLURM_STEP_NUM_TASKS") > 1) {
+            return "started by srun as one of " + env.get("SLURM_STEP_NUM_TASKS")
+                    + " tasks (SLURM_STEP_NUM_TASKS) without a PMI (no PMI_FD: srun's --mpi is none); it will not run as a job of one." + how;
+        }
+        if (intEnv(env, "PMI_SIZE") > 1) {
+            return "PMI_SIZE=" + env.get("PMI_SIZE") + " says this is one of several processes, but neither PMI_FD nor PMI_PORT is set;"
+                    + " it will not run as a job of one." + how;
+        }
+        return null;
     }
 
     private static int intEnv(Map<String, String> env, String key) {

@@ -22,8 +22,20 @@ public final class Pmi2Client implements Bootstrap {
 
     /** @param pmiRank PMI_RANK (or PMI_ID) from the environment, or -1 */
     public Pmi2Client(PmiTransport t, int pmiRank) {
+        this(t, null, pmiRank);
+    }
+
+    /**
+     * @param pmiJobId PMI_JOBID from the environment, or null: Slurm's server refuses a fullinit
+     *                 without it (as MPICH's client sends it); Hydra's ignores it
+     * @param pmiRank  PMI_RANK (or PMI_ID) from the environment, or -1
+     */
+    public Pmi2Client(PmiTransport t, String pmiJobId, int pmiRank) {
         this.t = t;
-        PmiWire.Message full = call(v2("fullinit", "pmirank", String.valueOf(pmiRank), "threaded", "FALSE"), "fullinit-response");
+        byte[] fullinit = pmiJobId == null
+                ? v2("fullinit", "pmirank", String.valueOf(pmiRank), "threaded", "FALSE")
+                : v2("fullinit", "pmijobid", pmiJobId, "pmirank", String.valueOf(pmiRank), "threaded", "FALSE");
+        PmiWire.Message full = call(fullinit, "fullinit-response");
         rank = full.getInt("rank", -1);
         size = full.getInt("size", -1);
         if (rank < 0 || size < 1 || rank >= size) {

@@ -6,7 +6,9 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PmiWireTest {
     @Test
@@ -72,6 +74,25 @@ class PmiWireTest {
         assertEquals(0, b.rank());
         assertThrows(PmiException.class, () -> Bootstraps.from(Map.of("PMI_PORT", "127.0.0.1:1", "FERRY_PMI", "3")));
         assertThrows(PmiException.class, () -> Bootstraps.from(Map.of("PMI_FD", "x")));
+    }
+
+    /** A launcher's variables without a PMI Ferry speaks: one clear line, never a silent job of one. */
+    @Test
+    void aLauncherWithoutAPmiFerrySpeaksIsAnErrorNotAJobOfOne() {
+        Map<Map<String, String>, String> cases = Map.of(
+                Map.of("PMIX_NAMESPACE", "prterun-vm-1234@1", "PMIX_RANK", "0"), "started under PMIx",
+                Map.of("OMPI_COMM_WORLD_SIZE", "2", "OMPI_COMM_WORLD_RANK", "1"), "Open MPI's launcher as one of 2",
+                Map.of("SLURM_STEP_ID", "0", "SLURM_STEP_NUM_TASKS", "4", "SLURM_PROCID", "3"), "srun as one of 4 tasks",
+                Map.of("PMI_SIZE", "3", "PMI_RANK", "1"), "PMI_SIZE=3");
+        cases.forEach((env, says) -> {
+            PmiException e = assertThrows(PmiException.class, () -> Bootstraps.from(env), env.toString());
+            assertTrue(e.getMessage().contains(says), e.getMessage());
+            assertTrue(e.getMessage().contains("will not run as a job of one"), e.getMessage());
+            assertFalse(e.getMessage().contains("\n"), "one line: " + e.getMessage());
+        });
+        // one task of srun, or a batch script's own shell: a job of one is right
+        assertEquals(1, Bootstraps.from(Map.of("SLURM_STEP_ID", "0", "SLURM_STEP_NUM_TASKS", "1")).size());
+        assertEquals(1, Bootstraps.from(Map.of("SLURM_JOB_ID", "7", "SLURM_NTASKS", "4")).size());
     }
 
     @Test

@@ -14,6 +14,40 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * -verbose}, Debian's mpich) and from the simple-PMI port mode that ferry run serves.
  */
 class RecordedConversationTest {
+    /**
+     * Slurm's pmi2 plugin (22.05, src/plugins/mpi/pmi2/pmi2.c) refuses a fullinit without
+     * {@code pmijobid}, {@code pmirank} and {@code threaded}; the job id comes from PMI_JOBID,
+     * which slurmstepd sets ("JOBID.STEPID").
+     */
+    @Test
+    void pmi2AsSlurmSpeaksIt() {
+        ScriptedTransport t = new ScriptedTransport()
+                .client("cmd=init pmi_version=2 pmi_subversion=0\n")
+                .server("cmd=response_to_init pmi_version=2 pmi_subversion=0 rc=0\n")
+                .client(PmiWire.v2("fullinit", "pmijobid", "12.0", "pmirank", "1", "threaded", "FALSE"))
+                .server(ScriptedTransport.v2("cmd=fullinit-response;rc=0;pmi-version=2;pmi-subversion=0;rank=1;size=2;appnum=-1;debugged=FALSE;pmiverbose=FALSE;"))
+                .client(PmiWire.v2("job-getid"))
+                .server(ScriptedTransport.v2("cmd=job-getid-response;rc=0;jobid=12.0;"))
+                .client(PmiWire.v2("kvs-put", "key", "ferry.node.1.n", "value", "1"))
+                .server(ScriptedTransport.v2("cmd=kvs-put-response;rc=0;"))
+                .client(PmiWire.v2("kvs-fence"))
+                .server(ScriptedTransport.v2("cmd=kvs-fence-response;rc=0;"))
+                .client(PmiWire.v2("kvs-get", "jobid", "12.0", "srcid", "-1", "key", "ferry.node.0.n"))
+                .server(ScriptedTransport.v2("cmd=kvs-get-response;rc=0;found=TRUE;value=1;"))
+                .client(PmiWire.v2("finalize"))
+                .server(ScriptedTransport.v2("cmd=finalize-response;rc=0;"));
+        Bootstrap b = Bootstraps.open(t, "auto", -1, 1, 2, "12.0");
+        assertInstanceOf(Pmi2Client.class, b);
+        assertEquals(1, b.rank());
+        assertEquals(2, b.size());
+        assertEquals("12.0", b.jobId());
+        b.put("ferry.node.1.n", "1");
+        b.fence();
+        assertEquals("1", b.get("ferry.node.0.n"));
+        b.close();
+        assertTrue(t.finished() && t.closed);
+    }
+
     @Test
     void pmi2AsHydraSpeaksIt() {
         ScriptedTransport t = new ScriptedTransport()
