@@ -113,12 +113,11 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
             return; // optional: an engine connects such a driver up front
         }
         assertEquals(Status.NOT_YET, first, "acceptProbe with nobody connecting");
-        DriverContext other = driver().newContext(new Hints(2, 1, true, Map.of(), settings()));
+        Connecting peer = connectingContext();
+        DriverContext other = peer.context();
         try {
-            other.properties();
-            DriverUrl u = other.init();
-            DriverInstance b = other.newInstance();
-            assertEquals(Status.DONE, b.connectAsync(url));
+            DriverUrl u = peer.url();
+            DriverInstance b = peer.instance();
             MemorySegment m = allocate(100);
             fill(m, 9);
             Packet sp = new Packet().useIov(IoVec.of(m));
@@ -162,12 +161,11 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
         }
         InstanceRef ready = new InstanceRef();
         CompletableFuture<Status> waiting = CompletableFuture.supplyAsync(() -> ctx.recvWaitAny(ready), helper);
-        DriverContext other = driver().newContext(new Hints(2, 1, true, Map.of(), settings()));
+        Connecting peer = connectingContext();
+        DriverContext other = peer.context();
         try {
-            other.properties();
-            DriverUrl u = other.init();
-            DriverInstance b = other.newInstance();
-            assertEquals(Status.DONE, b.connectAsync(url));
+            DriverUrl u = peer.url();
+            DriverInstance b = peer.instance();
             MemorySegment m = allocate(8);
             Packet sp = new Packet().useIov(IoVec.of(m));
             Status posted = b.sendPost(sp); // some drivers publish the request with the first packet
@@ -184,6 +182,19 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
             ctx.recvCancelAny();
             other.close();
         }
+    }
+
+    /** A second context of this driver, as rank 2 of 1, with an instance connecting to ours. */
+    private record Connecting(DriverContext context, DriverUrl url, DriverInstance instance) {
+    }
+
+    private Connecting connectingContext() {
+        DriverContext other = driver().newContext(new Hints(2, 1, true, Map.of(), settings()));
+        other.properties();
+        DriverUrl u = other.init();
+        DriverInstance b = other.newInstance();
+        assertEquals(Status.DONE, b.connectAsync(url));
+        return new Connecting(other, u, b);
     }
 
     @Test
