@@ -178,6 +178,22 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
             assertEquals(Status.NOT_YET, waiting.get(1, TimeUnit.SECONDS), "wait-any woken by a connection request");
             assertEquals(Status.DONE, ctx.acceptProbe(req), "acceptProbe after the wake");
             assertEquals(u, req.url, "the URL of the connecting context");
+            // complete the exchange, so that nothing is in flight when the contexts close
+            CompletableFuture<Status> sent = CompletableFuture.supplyAsync(() -> {
+                Status s = posted;
+                long until = System.nanoTime() + Transfers.TIMEOUT.toNanos();
+                while (s == Status.NOT_YET && System.nanoTime() - until < 0) {
+                    s = b.sendPost(sp);
+                }
+                while (s == Status.DONE && (s = b.sendPoll(sp)) == Status.NOT_YET && System.nanoTime() - until < 0) {
+                    Thread.onSpinWait();
+                }
+                return s;
+            }, helper);
+            DriverInstance a = ctx.newInstance();
+            assertEquals(Status.DONE, a.connectAsync(req.url));
+            assertEquals(8, Transfers.recvAny(a, caps, allocate(8), new Packet()));
+            assertEquals(Status.DONE, sent.get(Transfers.TIMEOUT.toSeconds(), TimeUnit.SECONDS));
         } finally {
             ctx.recvCancelAny();
             other.close();
