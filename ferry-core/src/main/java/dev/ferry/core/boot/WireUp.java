@@ -86,7 +86,8 @@ public final class WireUp implements AutoCloseable {
         Map<String, DriverProperties> properties = new HashMap<>();
         Map<String, DiscoveredDriver> driverOf = new LinkedHashMap<>();
         int rank = boot.rank();
-        KeyValues.put(boot, "ferry.node." + rank, NodeId.of(rank, settings.get(NodeId.SETTING), settings.get(NodeId.RANKS_PER_NODE)));
+        String nodeId = settings.get(NodeId.SETTING) != null ? settings.get(NodeId.SETTING) : boot.node();
+        KeyValues.put(boot, "ferry.node." + rank, NodeId.of(rank, nodeId, settings.get(NodeId.RANKS_PER_NODE)));
         KeyValues.put(boot, "ferry.process." + rank, PROCESS);
         for (DiscoveredDriver d : drivers) {
             if (!d.available()) {

@@ -2,7 +2,7 @@ package dev.ferry.launch.pmi;
 
 /**
  * What a rank learns from the process manager that started it, and the key-value space it shares
- * with the other ranks: PMI-1 or PMI-2 as the launcher speaks it, or a job of one when no launcher
+ * with the other ranks: PMI-1, PMI-2 or PMIx as the launcher speaks it, or a job of one when no launcher
  * is there. Keys become visible to others after a {@link #fence()}.
  *
  * <pre>{@code
@@ -21,8 +21,16 @@ public interface Bootstrap extends AutoCloseable {
     /** The job's name in the key-value space (PMI's kvsname or jobid). */
     String jobId();
 
-    /** "pmi-1", "pmi-2" or "singleton". */
+    /** "pmi-1", "pmi-2", "pmix" or "singleton". */
     String protocol();
+
+    /**
+     * The launcher's own name of this rank's node where it gives one (PMIx's host name), which
+     * then stands for this node in locality; null when it gives none (PMI-1, PMI-2).
+     */
+    default String node() {
+        return null;
+    }
 
     /** Longest value one key holds; longer values are split by {@link KeyValues}. */
     int maxValueLength();

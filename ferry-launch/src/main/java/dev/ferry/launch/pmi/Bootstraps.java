@@ -8,7 +8,9 @@ import static dev.ferry.launch.pmi.PmiWire.v1;
 
 /**
  * Chooses the bootstrap from the environment: PMI_FD (an inherited descriptor, Hydra and Slurm)
- * or PMI_PORT (a socket, ferry run and Hydra's port mode), else a job of one. The protocol is
+ * or PMI_PORT (a socket, ferry run and Hydra's port mode), else PMIx when PMIX_NAMESPACE or
+ * PMIX_RANK name a PMIx server (srun --mpi=pmix, Open MPI's mpirun, prterun), else a job of one,
+ * unless a launcher's variables say this is one process of several (an error then). The protocol is
  * negotiated: the client asks for PMI-2 and takes PMI-1 when the launcher declines, or follows
  * FERRY_PMI=1|2. In port mode with PMI_ID, PMI-1 with its initack is used, as MPICH does.
  *
@@ -30,6 +32,9 @@ public final class Bootstraps {
     public static Bootstrap from(Map<String, String> env) {
         String fd = env.get("PMI_FD");
         String port = env.get("PMI_PORT");
+        if (fd == null && port == null && PmixBootstrap.present(env)) {
+            return new PmixBootstrap();
+        }
         if (fd == null && port == null) {
             String launcher = launcherWithoutPmi(env);
             if (launcher != null) {
@@ -85,14 +90,11 @@ public final class Bootstraps {
      * of several (so that a job of one would be wrong), as one line; null when nothing does.
      */
     static String launcherWithoutPmi(Map<String, String> env) {
-        String how = " Ferry speaks PMI-1 and PMI-2: start it with `srun --mpi=pmi2`, Hydra's `mpiexec` or `ferry run`.";
-        if (env.containsKey("PMIX_NAMESPACE") || env.containsKey("PMIX_RANK")) {
-            return "started under PMIx (PMIX_NAMESPACE=" + env.get("PMIX_NAMESPACE") + ", PMIX_RANK=" + env.get("PMIX_RANK")
-                    + "), which this Ferry does not speak; it will not run as a job of one." + how;
-        }
+        String how = " Ferry speaks PMI-1, PMI-2 and PMIx: start it with `srun --mpi=pmi2` or `--mpi=pmix`, Hydra's `mpiexec`,"
+                + " Open MPI's `mpirun` or `ferry run`.";
         if (intEnv(env, "OMPI_COMM_WORLD_SIZE") > 1) {
             return "started by Open MPI's launcher as one of " + env.get("OMPI_COMM_WORLD_SIZE")
-                    + " processes (OMPI_COMM_WORLD_SIZE) without a PMI Ferry speaks; it will not run as a job of one." + how;
+                    + " processes (OMPI_COMM_WORLD_SIZE) without a PMIx server (no PMIX_NAMESPACE); it will not run as a job of one." + how;
         }
         if (env.containsKey("SLURM_STEP_ID") && intEnv(env, "SLURM_STEP_NUM_TASKS") > 1) {
             return "started by srun as one of " + env.get("SLURM_STEP_NUM_TASKS")

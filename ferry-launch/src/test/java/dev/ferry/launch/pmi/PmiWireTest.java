@@ -80,7 +80,6 @@ class PmiWireTest {
     @Test
     void aLauncherWithoutAPmiFerrySpeaksIsAnErrorNotAJobOfOne() {
         Map<Map<String, String>, String> cases = Map.of(
-                Map.of("PMIX_NAMESPACE", "prterun-vm-1234@1", "PMIX_RANK", "0"), "started under PMIx",
                 Map.of("OMPI_COMM_WORLD_SIZE", "2", "OMPI_COMM_WORLD_RANK", "1"), "Open MPI's launcher as one of 2",
                 Map.of("SLURM_STEP_ID", "0", "SLURM_STEP_NUM_TASKS", "4", "SLURM_PROCID", "3"), "srun as one of 4 tasks",
                 Map.of("PMI_SIZE", "3", "PMI_RANK", "1"), "PMI_SIZE=3");
