@@ -28,7 +28,8 @@ public final class FdTransport implements PmiTransport {
     private static final int EINTR = 4;
 
     private final int fd;
-    private final Arena arena = Arena.ofConfined();
+    /** Shared: the engine's closing fence runs in a thread of its own (the clients serialize the calls). */
+    private final Arena arena = Arena.ofShared();
     private final MemorySegment buffer = arena.allocate(PmiWire.MAX_MESSAGE);
     private final MemorySegment state = arena.allocate(Linker.Option.captureStateLayout());
 
