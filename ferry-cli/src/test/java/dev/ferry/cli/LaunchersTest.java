@@ -1,0 +1,116 @@
+package dev.ferry.cli;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Ferry's examples under the launchers clusters run, for real: Slurm's {@code srun} with PMI-2
+ * and with PMIx (a single-node Slurm this test starts, {@link SlurmCluster}), Open MPI's
+ * {@code mpirun} (PMIx) and MPICH's Hydra (PMI-2). Each job's output is checked: every rank's
+ * hello, the put-get windows, the counter's total, and the protocol the ranks spoke. Skipped with
+ * the reason when this machine cannot run a launcher (not root, or its package missing).
+ */
+class LaunchersTest {
+    /** Open MPI's own name for mpirun: Debian's alternatives may point mpirun at MPICH's. */
+    private static final Path MPIRUN = Path.of("/usr/bin/mpirun.openmpi");
+    private static final Path HYDRA = Path.of("/usr/bin/mpiexec.hydra");
+    private static SlurmCluster slurm;
+    private static String slurmMissing;
+
+    @BeforeAll
+    static void startSlurm() throws Exception {
+        slurmMissing = SlurmCluster.unavailable();
+        if (slurmMissing == null) {
+            slurm = SlurmCluster.start();
+        }
+    }
+
+    @AfterAll
+    static void stopSlurm() throws Exception {
+        if (slurm != null) {
+            slurm.close();
+        }
+    }
+
+    @ParameterizedTest(name = "{0} -n {1} {2}")
+    @CsvSource({
+            "srun-pmi2, 1, hello", "srun-pmi2, 4, hello", "srun-pmi2, 2, put-get", "srun-pmi2, 4, counter", "srun-pmi2, 3, wireup",
+            "srun-pmix, 1, hello", "srun-pmix, 4, hello", "srun-pmix, 2, put-get", "srun-pmix, 4, counter", "srun-pmix, 3, wireup",
+            "mpirun, 1, hello", "mpirun, 4, hello", "mpirun, 2, put-get", "mpirun, 4, counter", "mpirun, 3, wireup",
+            "hydra, 2, put-get", "hydra, 4, counter"})
+    void anExampleRunsUnderTheLauncher(String launcher, int n, String example) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        switch (launcher) {
+            case "srun-pmi2", "srun-pmix" -> {
+                Assumptions.assumeTrue(slurmMissing == null, slurmMissing);
+                cmd.addAll(List.of("srun", "-O", "--mpi=" + launcher.substring(5), "-n", String.valueOf(n)));
+                slurm.configure(pb);
+            }
+            case "mpirun" -> {
+                Assumptions.assumeTrue(Files.isExecutable(MPIRUN), "Open MPI's mpirun is not installed (apt-get install openmpi-bin; .ci/run does it)");
+                cmd.addAll(List.of(MPIRUN.toString(), "--oversubscribe", "-np", String.valueOf(n)));
+                if ("root".equals(System.getProperty("user.name"))) {
+                    cmd.add("--allow-run-as-root");
+                }
+            }
+            case "hydra" -> {
+                Assumptions.assumeTrue(Files.isExecutable(HYDRA), "mpiexec.hydra is not installed (apt-get install mpich; .ci/run does it)");
+                cmd.addAll(List.of(HYDRA.toString(), "-n", String.valueOf(n)));
+            }
+            default -> throw new IllegalArgumentException(launcher);
+        }
+        cmd.addAll(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(), "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "exec", "--example", example));
+        pb.environment().put("FERRY_TCP_INTERFACES", "lo");
+        Process p = pb.start();
+        java.util.concurrent.CompletableFuture<byte[]> output = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return p.getInputStream().readAllBytes();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            throw new AssertionError(launcher + " -n " + n + " " + example + " did not end within 180 s");
+        }
+        String out = new String(output.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+        String context = launcher + " -n " + n + " " + example + ":\n" + out + (slurm != null && launcher.startsWith("srun") ? "\n" + slurm.logs() : "");
+        assertEquals(0, p.exitValue(), context);
+        assertFalse(out.contains("WRONG") || out.contains("Exception"), context);
+        String protocol = launcher.equals("srun-pmi2") || launcher.equals("hydra") ? "pmi-2" : "pmix";
+        switch (example) {
+            case "hello" -> {
+                for (int r = 0; r < n; r++) {
+                    assertTrue(out.contains("hello from rank " + r + " of " + n + " on node "), context);
+                }
+            }
+            case "put-get" -> {
+                // launchers forward the ranks' output in pieces that may interleave: count, do not match lines
+                assertEquals(n, out.split("my window holds", -1).length - 1, context);
+                for (int r = 0; r < n; r++) {
+                    assertTrue(out.contains("hello from rank " + r), context);
+                }
+            }
+            case "counter" -> assertTrue(out.contains("counter = " + n * 1000L + " (" + n + " ranks x 1000)"), context);
+            case "wireup" -> assertTrue(out.contains("wired up " + n + " ranks on 1 node(s) over " + protocol), context);
+            default -> throw new IllegalArgumentException(example);
+        }
+    }
+}
