@@ -42,12 +42,25 @@ final class ExecCommand {
             return 0;
         } catch (InvocationTargetException e) {
             Throwable cause = e.getCause();
-            err.println("ferry exec: " + program.mainClass() + " failed: " + cause);
-            cause.printStackTrace(err);
+            err.println("ferry exec: " + rankOf(System.getenv()) + program.mainClass() + " failed: " + cause);
+            if (!(cause instanceof dev.ferry.launch.pmi.PmiException)) {
+                cause.printStackTrace(err); // a launcher's fault is said in its one line
+            }
             return 1;
         } catch (ReflectiveOperationException e) {
             err.println("ferry exec: cannot start " + program.mainClass() + ": " + e);
             return 2;
         }
+    }
+
+    /** "rank R: " as the launcher numbers this process (PMI, PMIx, Slurm, Open MPI), or "" when none does. */
+    static String rankOf(java.util.Map<String, String> env) {
+        for (String key : new String[] {"PMI_RANK", "PMIX_RANK", "SLURM_PROCID", "OMPI_COMM_WORLD_RANK", "PMI_ID"}) {
+            String v = env.get(key);
+            if (v != null && v.strip().matches("\\d+")) {
+                return "rank " + v.strip() + ": ";
+            }
+        }
+        return "";
     }
 }

@@ -53,46 +53,10 @@ class LaunchersTest {
             "mpirun, 1, hello", "mpirun, 4, hello", "mpirun, 2, put-get", "mpirun, 4, counter", "mpirun, 3, wireup",
             "hydra, 2, put-get", "hydra, 4, counter"})
     void anExampleRunsUnderTheLauncher(String launcher, int n, String example) throws Exception {
-        List<String> cmd = new ArrayList<>();
-        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
-        switch (launcher) {
-            case "srun-pmi2", "srun-pmix" -> {
-                Assumptions.assumeTrue(slurmMissing == null, slurmMissing);
-                cmd.addAll(List.of("srun", "-O", "--mpi=" + launcher.substring(5), "-n", String.valueOf(n)));
-                slurm.configure(pb);
-            }
-            case "mpirun" -> {
-                Assumptions.assumeTrue(Files.isExecutable(MPIRUN), "Open MPI's mpirun is not installed (apt-get install openmpi-bin; .ci/run does it)");
-                cmd.addAll(List.of(MPIRUN.toString(), "--oversubscribe", "-np", String.valueOf(n)));
-                if ("root".equals(System.getProperty("user.name"))) {
-                    cmd.add("--allow-run-as-root");
-                }
-            }
-            case "hydra" -> {
-                Assumptions.assumeTrue(Files.isExecutable(HYDRA), "mpiexec.hydra is not installed (apt-get install mpich; .ci/run does it)");
-                cmd.addAll(List.of(HYDRA.toString(), "-n", String.valueOf(n)));
-            }
-            default -> throw new IllegalArgumentException(launcher);
-        }
-        cmd.addAll(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(), "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "exec", "--example", example));
-        pb.environment().put("FERRY_TCP_INTERFACES", "lo");
-        Process p = pb.start();
-        java.util.concurrent.CompletableFuture<byte[]> output = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                return p.getInputStream().readAllBytes();
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
-        if (!p.waitFor(180, TimeUnit.SECONDS)) {
-            p.descendants().forEach(ProcessHandle::destroyForcibly);
-            p.destroyForcibly();
-            throw new AssertionError(launcher + " -n " + n + " " + example + " did not end within 180 s");
-        }
-        String out = new String(output.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8);
-        String context = launcher + " -n " + n + " " + example + ":\n" + out + (slurm != null && launcher.startsWith("srun") ? "\n" + slurm.logs() : "");
-        assertEquals(0, p.exitValue(), context);
+        Job job = run(launcher, n, List.of("--example", example));
+        String out = job.out;
+        String context = job.context;
+        assertEquals(0, job.exit, context);
         assertFalse(out.contains("WRONG") || out.contains("Exception"), context);
         String protocol = launcher.equals("srun-pmi2") || launcher.equals("hydra") ? "pmi-2" : "pmix";
         switch (example) {
@@ -112,5 +76,67 @@ class LaunchersTest {
             case "wireup" -> assertTrue(out.contains("wired up " + n + " ranks on 1 node(s) over " + protocol), context);
             default -> throw new IllegalArgumentException(example);
         }
+    }
+
+    /**
+     * A rank that throws ends the job as the launcher ends a job whose process failed (mpirun
+     * always; srun with {@code -K}, --kill-on-bad-exit, as for any MPI program), and the error
+     * names the rank; the others, waiting in a fence it never enters, do not hang. (Not Hydra
+     * here: its PMI-2 fence answers at once, a get waits instead, so the others pass the fence.)
+     */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"srun-pmi2", "srun-pmix", "mpirun"})
+    void aRankThatThrowsEndsTheJobNamingIt(String launcher) throws Exception {
+        Job job = run(launcher, 3, List.of("-cp", System.getProperty("java.class.path"), TestRanks.class.getName(), "throw"));
+        assertTrue(job.exit != 0, job.context);
+        assertTrue(job.out.contains("ferry exec: rank 1: dev.ferry.cli.TestRanks failed: java.lang.IllegalStateException: rank 1 failed on purpose"),
+                job.context);
+    }
+
+    private record Job(int exit, String out, String context) {
+    }
+
+    private static Job run(String launcher, int n, List<String> program) throws Exception {
+        List<String> cmd = new ArrayList<>();
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+        switch (launcher) {
+            case "srun-pmi2", "srun-pmix" -> {
+                Assumptions.assumeTrue(slurmMissing == null, slurmMissing);
+                cmd.addAll(List.of("srun", "-O", "-K", "--mpi=" + launcher.substring(5), "-n", String.valueOf(n)));
+                slurm.configure(pb);
+            }
+            case "mpirun" -> {
+                Assumptions.assumeTrue(Files.isExecutable(MPIRUN), "Open MPI's mpirun is not installed (apt-get install openmpi-bin; .ci/run does it)");
+                cmd.addAll(List.of(MPIRUN.toString(), "--oversubscribe", "-np", String.valueOf(n)));
+                if ("root".equals(System.getProperty("user.name"))) {
+                    cmd.add("--allow-run-as-root");
+                }
+            }
+            case "hydra" -> {
+                Assumptions.assumeTrue(Files.isExecutable(HYDRA), "mpiexec.hydra is not installed (apt-get install mpich; .ci/run does it)");
+                cmd.addAll(List.of(HYDRA.toString(), "-n", String.valueOf(n)));
+            }
+            default -> throw new IllegalArgumentException(launcher);
+        }
+        cmd.addAll(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(), "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "exec"));
+        cmd.addAll(program);
+        pb.environment().put("FERRY_TCP_INTERFACES", "lo");
+        Process p = pb.start();
+        java.util.concurrent.CompletableFuture<byte[]> output = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return p.getInputStream().readAllBytes();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        String what = launcher + " -n " + n + " " + String.join(" ", program.subList(Math.max(0, program.size() - 2), program.size()));
+        if (!p.waitFor(180, TimeUnit.SECONDS)) {
+            p.descendants().forEach(ProcessHandle::destroyForcibly);
+            p.destroyForcibly();
+            throw new AssertionError(what + " did not end within 180 s");
+        }
+        String out = new String(output.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8);
+        return new Job(p.exitValue(), out, what + ":\n" + out + (slurm != null && launcher.startsWith("srun") ? "\n" + slurm.logs() : ""));
     }
 }

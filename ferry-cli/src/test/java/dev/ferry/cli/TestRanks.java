@@ -28,7 +28,7 @@ public final class TestRanks {
     public static void main(String[] args) throws Exception {
         String mode = args[0];
         Bootstrap b = Bootstraps.fromEnvironment();
-        String job = System.getenv("FERRY_JOB_ID");
+        String job = System.getenv().getOrDefault("FERRY_JOB_ID", b.jobId()); // ferry run sets it; other launchers name the job themselves
         DriverContext shm = DriverCatalog.discover().find("shm").orElseThrow().driver()
                 .newContext(new Hints(b.size(), b.rank(), true, Map.of(Hints.JOB_ID, job)));
         shm.properties();
