@@ -93,6 +93,31 @@ class LaunchersTest {
                 job.context);
     }
 
+    /** A PMIx conversation that cannot start (no server at the address given) stops the rank with one line naming what was found. */
+    @org.junit.jupiter.api.Test
+    void aBrokenPmixConversationIsOneLineNamingTheEnvironment() throws Exception {
+        Assumptions.assumeTrue(Files.exists(Path.of("/usr/lib/x86_64-linux-gnu/libpmix.so.2")) || Files.exists(Path.of("/usr/lib/libpmix.so.2")),
+                "libpmix2 is not installed (.ci/run installs it)");
+        ProcessBuilder pb = new ProcessBuilder(dev.ferry.launch.ChildJvm.javaExecutable().toString(), "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "exec", "--example", "hello").redirectErrorStream(true);
+        pb.environment().put("PMIX_NAMESPACE", "nowhere");
+        pb.environment().put("PMIX_RANK", "0");
+        pb.environment().put("PMIX_SERVER_URI4", "pmix-server.1;tcp4://127.0.0.1:1");
+        Process p = pb.start();
+        java.util.concurrent.CompletableFuture<byte[]> output = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+            try {
+                return p.getInputStream().readAllBytes();
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+        });
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the rank did not end within 120 s");
+        String out = new String(output.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8).strip();
+        assertEquals(1, p.exitValue(), out);
+        assertEquals(1, out.lines().count(), out);
+        assertTrue(out.contains("started under PMIx (PMIX_NAMESPACE=nowhere, PMIX_RANK=0): PMIx_Init failed"), out);
+    }
+
     private record Job(int exit, String out, String context) {
     }
 

@@ -33,7 +33,12 @@ public final class Bootstraps {
         String fd = env.get("PMI_FD");
         String port = env.get("PMI_PORT");
         if (fd == null && port == null && PmixBootstrap.present(env)) {
-            return new PmixBootstrap();
+            try {
+                return new PmixBootstrap();
+            } catch (PmiException e) {
+                throw new PmiException("started under PMIx (PMIX_NAMESPACE=" + env.get("PMIX_NAMESPACE") + ", PMIX_RANK="
+                        + env.get("PMIX_RANK") + "): " + e.getMessage());
+            }
         }
         if (fd == null && port == null) {
             String launcher = launcherWithoutPmi(env);
