@@ -104,15 +104,7 @@ class LaunchersTest {
         pb.environment().put("PMIX_RANK", "0");
         pb.environment().put("PMIX_SERVER_URI4", "pmix-server.1;tcp4://127.0.0.1:1");
         Process p = pb.start();
-        java.util.concurrent.CompletableFuture<byte[]> output = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
-            try {
-                return p.getInputStream().readAllBytes();
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
-        });
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "the rank did not end within 120 s");
-        String out = new String(output.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8).strip();
+        String out = outputOf(p, "a rank with a broken PMIx server address").strip();
         assertEquals(1, p.exitValue(), out);
         assertEquals(1, out.lines().count(), out);
         assertTrue(out.contains("started under PMIx (PMIX_NAMESPACE=nowhere, PMIX_RANK=0): PMIx_Init failed"), out);
@@ -148,6 +140,13 @@ class LaunchersTest {
         cmd.addAll(program);
         pb.environment().put("FERRY_TCP_INTERFACES", "lo");
         Process p = pb.start();
+        String what = launcher + " -n " + n + " " + String.join(" ", program.subList(Math.max(0, program.size() - 2), program.size()));
+        String out = outputOf(p, what);
+        return new Job(p.exitValue(), out, what + ":\n" + out + (slurm != null && launcher.startsWith("srun") ? "\n" + slurm.logs() : ""));
+    }
+
+    /** The process's output once it ended; it and its children are killed after 180 s, failing the test. */
+    private static String outputOf(Process p, String what) throws Exception {
         java.util.concurrent.CompletableFuture<byte[]> output = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
             try {
                 return p.getInputStream().readAllBytes();
@@ -155,13 +154,11 @@ class LaunchersTest {
                 throw new java.io.UncheckedIOException(e);
             }
         });
-        String what = launcher + " -n " + n + " " + String.join(" ", program.subList(Math.max(0, program.size() - 2), program.size()));
         if (!p.waitFor(180, TimeUnit.SECONDS)) {
             p.descendants().forEach(ProcessHandle::destroyForcibly);
             p.destroyForcibly();
             throw new AssertionError(what + " did not end within 180 s");
         }
-        String out = new String(output.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8);
-        return new Job(p.exitValue(), out, what + ":\n" + out + (slurm != null && launcher.startsWith("srun") ? "\n" + slurm.logs() : ""));
+        return new String(output.get(30, TimeUnit.SECONDS), StandardCharsets.UTF_8);
     }
 }
