@@ -198,6 +198,41 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
         }
     }
 
+    /**
+     * A peer context closed while its connection to us is still being set up (its greeting still
+     * on its way, a packet posted, nothing polled) ends cleanly while we go on serving, round after
+     * round: nothing it had in flight may bring a process down (UCX aborts when an endpoint is
+     * force-closed with a send still queued in its transport).
+     */
+    @Test
+    void aPeerClosedWhileItsConnectionIsSetUpLeavesEveryoneAlive() throws Exception {
+        ConnectRequest req = new ConnectRequest();
+        java.util.concurrent.atomic.AtomicBoolean closing = new java.util.concurrent.atomic.AtomicBoolean(true);
+        CompletableFuture<Status> serving = CompletableFuture.supplyAsync(() -> {
+            Status s = Status.NOT_YET;
+            while (closing.get() && (s == Status.NOT_YET || s == Status.DONE)) {
+                s = ctx.acceptProbe(req); // as a live peer's engine does: its driver makes progress
+                Thread.onSpinWait();
+            }
+            return s;
+        }, helper);
+        try {
+            for (int round = 0; round < 20; round++) {
+                Connecting peer = connectingContext();
+                try {
+                    Status posted = peer.instance().sendPost(new Packet().useIov(IoVec.of(allocate(8))));
+                    assertTrue(posted == Status.DONE || posted == Status.NOT_YET, "sendPost: " + posted);
+                } finally {
+                    peer.context().close(); // at once: nothing was polled, so everything is still on its way
+                }
+            }
+        } finally {
+            closing.set(false);
+        }
+        Status last = serving.get(Transfers.TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+        assertTrue(last == Status.NOT_YET || last == Status.DONE || last == Status.NOT_IMPLEMENTED, "acceptProbe while peers left: " + last);
+    }
+
     /** A second context of this driver, as rank 2 of 1, with an instance connecting to ours. */
     private record Connecting(DriverContext context, DriverUrl url, DriverInstance instance) {
     }

@@ -73,6 +73,8 @@ final class UcxInstance implements DriverInstance {
     private ControlChannel control;
     private MemorySegment helloOut;
     private UcpRequest closeReq;
+    /** The HELLO in flight: an endpoint force-closed while it waits in the transport aborts the process (UCX 1.13). */
+    private UcpRequest helloReq;
 
     UcxInstance(UcxContext ctx, int id) {
         this.ctx = ctx;
@@ -146,7 +148,7 @@ final class UcxInstance implements DriverInstance {
             int n = UcxWire.helloSize(ctx.jobKey, ctx.urlBytes, hostBytes());
             helloOut = ctx.arena.allocate(n, 8);
             UcxWire.writeHello(helloOut, id, ctx.pid, ctx.startMillis, ctx.jobKey, ctx.urlBytes, hostBytes());
-            ep.sendTaggedNonBlocking(helloOut.address(), n, UcxWire.KIND_HELLO, null);
+            helloReq = ep.sendTaggedNonBlocking(helloOut.address(), n, UcxWire.KIND_HELLO, null);
             state = State.CONNECTING;
             ctx.connecting(this, remoteUrl);
             return Status.DONE;
@@ -286,6 +288,11 @@ final class UcxInstance implements DriverInstance {
                     ctx.turn();
                 }
             }
+        }
+        // A HELLO still queued in the transport (a connection half set up) goes first: force-closing
+        // an endpoint with a send pending there trips an assertion in UCX's tcp transport.
+        while (helloReq != null && !helloReq.isCompleted() && state == State.CONNECTING && System.nanoTime() - deadline < 0) {
+            ctx.turn();
         }
         state = State.CLOSED;
         if (ep != null && closeReq == null) {
