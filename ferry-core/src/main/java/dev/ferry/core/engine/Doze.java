@@ -19,7 +19,7 @@ import java.util.function.LongSupplier;
  * came with their next progress pass, as always.
  *
  * <pre>{@code
- * Doze doze = new Doze(contexts, canWait, engine::workPasses, engine::acceptsDue, rank);
+ * Doze doze = new Doze(contexts, engine::workPasses, () -> acceptsDue = true, rank);
  * if (!engine.progress() && waited > Doze.AFTER_NANOS) doze.sleep(remaining);
  * doze.close();   // before the contexts close
  * }</pre>
@@ -43,16 +43,15 @@ final class Doze implements AutoCloseable {
     private volatile boolean closed;
 
     /**
-     * @param contexts   the contexts to watch
-     * @param canWait    which of them have wait-any (one without makes every doze a nap)
+     * @param contexts   the contexts to watch (one without wait-any makes every doze a nap)
      * @param workPasses the engine's count of progress passes that did work
      * @param acceptsDue tells the engine to look for connection requests on its next pass
      * @param rank       for the threads' names
      */
-    Doze(DriverContext[] contexts, boolean[] canWait, LongSupplier workPasses, Runnable acceptsDue, int rank) {
-        this.watchers = new Watcher[contexts.length];
-        for (int i = 0; i < contexts.length; i++) {
-            watchers[i] = new Watcher(contexts[i], canWait[i], i);
+    Doze(java.util.List<EngineContext> contexts, LongSupplier workPasses, Runnable acceptsDue, int rank) {
+        this.watchers = new Watcher[contexts.size()];
+        for (EngineContext c : contexts) {
+            watchers[c.id()] = new Watcher(c.context(), c.caps().supportsWaitAny(), c.id());
         }
         this.workPasses = workPasses;
         this.acceptsDue = acceptsDue;

@@ -175,13 +175,7 @@ public final class Engine implements AutoCloseable {
         if (EngineSettings.info(settings)) {
             log.log(System.Logger.Level.INFO, "\n" + describe());
         }
-        dev.ferry.spi.DriverContext[] watched = new dev.ferry.spi.DriverContext[contexts.size()];
-        boolean[] canWait = new boolean[contexts.size()];
-        for (int i = 0; i < watched.length; i++) {
-            watched[i] = contexts.get(i).context();
-            canWait[i] = contexts.get(i).caps().supportsWaitAny();
-        }
-        this.doze = new Doze(watched, canWait, this::workPasses, () -> acceptsDue = true, rank);
+        this.doze = new Doze(contexts, this::workPasses, () -> acceptsDue = true, rank);
         if (thread) {
             commands = new CommandQueue(4096);
             progressThread = Thread.ofPlatform().daemon().name("ferry-progress-" + rank).unstarted(this::progressLoop);

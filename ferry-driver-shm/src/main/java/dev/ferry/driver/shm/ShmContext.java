@@ -281,16 +281,10 @@ final class ShmContext implements DriverContext {
             if ((int) Channel.INT.getAcquire(map, at + ShmLayout.REQUEST_STATE) != ShmLayout.REQUEST_PUBLISHED) {
                 continue;
             }
-            int n = map.get(ValueLayout.JAVA_INT, at + ShmLayout.REQUEST_KEY_LENGTH);
-            String peerKey = n > 0 && n <= ShmLayout.REQUEST_KEY_MAX
-                    ? new String(map.asSlice(at + ShmLayout.REQUEST_KEY, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII) : "";
+            String name = requestedPeerFile(at);
             Channel.INT.setRelease(map, at + ShmLayout.REQUEST_STATE, ShmLayout.REQUEST_FREE);
-            if (!peerKey.matches("r\\d+-p\\d+-c\\d+")) {
-                continue; // a garbled request: nothing to connect to
-            }
-            String name = "ferry-" + job + "-" + peerKey + ".ctx";
-            if (served(name)) {
-                continue;
+            if (name == null || served(name)) {
+                continue; // a garbled request (nothing to connect to), or a peer we serve already
             }
             request.url = DriverUrl.single((URL_PREFIX + name).getBytes(StandardCharsets.US_ASCII));
             return Status.DONE;
@@ -298,6 +292,16 @@ final class ShmContext implements DriverContext {
         requestsSeen = published;
         requestsWaitSeen = published; // taken up already: nothing left for a wait to report
         return Status.NOT_YET;
+    }
+
+    /** The context file of the peer whose request is in the slot at {@code at}; null when the request is garbled. */
+    private String requestedPeerFile(long at) {
+        int n = map.get(ValueLayout.JAVA_INT, at + ShmLayout.REQUEST_KEY_LENGTH);
+        if (n <= 0 || n > ShmLayout.REQUEST_KEY_MAX) {
+            return null;
+        }
+        String peerKey = new String(map.asSlice(at + ShmLayout.REQUEST_KEY, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII);
+        return peerKey.matches("r\\d+-p\\d+-c\\d+") ? "ferry-" + job + "-" + peerKey + ".ctx" : null;
     }
 
     private boolean served(String peerFileName) {
@@ -363,12 +367,8 @@ final class ShmContext implements DriverContext {
             if ((int) Channel.INT.getAcquire(map, at + ShmLayout.REQUEST_STATE) != ShmLayout.REQUEST_PUBLISHED) {
                 continue;
             }
-            int n = map.get(ValueLayout.JAVA_INT, at + ShmLayout.REQUEST_KEY_LENGTH);
-            if (n <= 0 || n > ShmLayout.REQUEST_KEY_MAX) {
-                continue;
-            }
-            String peerKey = new String(map.asSlice(at + ShmLayout.REQUEST_KEY, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.US_ASCII);
-            if (!served("ferry-" + job + "-" + peerKey + ".ctx")) {
+            String name = requestedPeerFile(at);
+            if (name != null && !served(name)) {
                 return true;
             }
         }

@@ -32,15 +32,15 @@ public final class Bootstraps {
     public static Bootstrap from(Map<String, String> env) {
         String fd = env.get("PMI_FD");
         String port = env.get("PMI_PORT");
-        if (fd == null && port == null && PmixBootstrap.present(env)) {
-            try {
-                return new PmixBootstrap();
-            } catch (PmiException e) {
-                throw new PmiException("started under PMIx (PMIX_NAMESPACE=" + env.get("PMIX_NAMESPACE") + ", PMIX_RANK="
-                        + env.get("PMIX_RANK") + "): " + e.getMessage());
-            }
-        }
         if (fd == null && port == null) {
+            if (PmixBootstrap.present(env)) {
+                try {
+                    return new PmixBootstrap();
+                } catch (PmiException e) {
+                    throw new PmiException("started under PMIx (PMIX_NAMESPACE=" + env.get("PMIX_NAMESPACE") + ", PMIX_RANK="
+                            + env.get("PMIX_RANK") + "): " + e.getMessage());
+                }
+            }
             String launcher = launcherWithoutPmi(env);
             if (launcher != null) {
                 throw new PmiException(launcher);
