@@ -72,7 +72,13 @@ public final class Engine implements AutoCloseable {
     private final Settings settings;
     private final boolean sameProcessBySelf;
 
-    private boolean inProgress;
+    /**
+     * The thread in the engine's thread of control: in caller mode whichever caller holds it (any
+     * thread may call, MPI_THREAD_MULTIPLE; progress passes, sends and receives run one at a time),
+     * in thread mode the progress thread for good. Reentrant: a handler may send.
+     */
+    private volatile Thread owner;
+    private static final java.lang.invoke.VarHandle OWNER;
     private int passes;
     /** Progress passes that did work (opaque: read by the doze's watchers). */
     @SuppressWarnings("unused")
@@ -349,16 +355,21 @@ public final class Engine implements AutoCloseable {
         }
         String name = new String(key, 1, key[0] & 0xff, java.nio.charset.StandardCharsets.UTF_8);
         Gate g = gates[peer];
-        connect(g);
-        if (g.state != Gate.OPEN) {
-            return null;
-        }
-        for (Rail r : g.rails) {
-            if (r.ec.name().equals(name) && r.ec.caps().transport() == Transport.LOCAL && r.out != null) {
-                return r.out.mapShared(java.util.Arrays.copyOfRange(key, 1 + (key[0] & 0xff), key.length));
+        boolean took = enter();
+        try {
+            connect(g);
+            if (g.state != Gate.OPEN) {
+                return null;
             }
+            for (Rail r : g.rails) {
+                if (r.ec.name().equals(name) && r.ec.caps().transport() == Transport.LOCAL && r.out != null) {
+                    return r.out.mapShared(java.util.Arrays.copyOfRange(key, 1 + (key[0] & 0xff), key.length));
+                }
+            }
+            return null;
+        } finally {
+            exit(took);
         }
-        return null;
     }
 
     // ---- sending ----------------------------------------------------------------------------
@@ -408,7 +419,12 @@ public final class Engine implements AutoCloseable {
             throw new IllegalStateException("the engine is closed");
         }
         if (onEngineThread()) {
-            task.run();
+            boolean took = enter();
+            try {
+                task.run();
+            } finally {
+                exit(took);
+            }
         } else {
             forward(task);
         }
@@ -438,7 +454,12 @@ public final class Engine implements AutoCloseable {
         }
         s.begin(this);
         if (onEngineThread()) {
-            doSend(s);
+            boolean took = enter();
+            try {
+                doSend(s);
+            } finally {
+                exit(took);
+            }
         } else {
             forward(s);
         }
@@ -492,10 +513,15 @@ public final class Engine implements AutoCloseable {
             forward(m);
             return;
         }
-        if (!m.transientView) {
-            stats.held(-m.credit);
+        boolean took = enter();
+        try {
+            if (!m.transientView) {
+                stats.held(-m.credit);
+            }
+            m.gate.creditsOwed += m.credit;
+        } finally {
+            exit(took);
         }
-        m.gate.creditsOwed += m.credit;
     }
 
     void receiveRendezvous(Message m, RecvRequest r) {
@@ -504,10 +530,15 @@ public final class Engine implements AutoCloseable {
             forward(r);
             return;
         }
-        if (!m.transientView) {
-            stats.held(-m.credit);
+        boolean took = enter();
+        try {
+            if (!m.transientView) {
+                stats.held(-m.credit);
+            }
+            m.gate.receiveRendezvous(m, r);
+        } finally {
+            exit(took);
         }
-        m.gate.receiveRendezvous(m, r);
     }
 
     void gateFailed(Gate g) {
@@ -543,14 +574,90 @@ public final class Engine implements AutoCloseable {
      * }</pre>
      */
     public boolean progress() {
-        if (!onEngineThread() || inProgress || closed) {
-            return false;
+        if (progressThread != null || closed) {
+            return false; // thread mode: the progress thread's loop makes progress, not its handlers
         }
-        inProgress = true;
+        Thread t = Thread.currentThread();
+        if (owner == t || !OWNER.compareAndSet(this, null, t)) {
+            return false; // a handler, or another thread makes progress now
+        }
         try {
             return progressOnce();
         } finally {
-            inProgress = false;
+            OWNER.setRelease(this, null);
+        }
+    }
+
+    /**
+     * Takes the engine's thread of control in caller mode (waiting while another thread holds it);
+     * false when this thread holds it already (a handler). Thread mode: the caller is the progress
+     * thread (see {@link #onEngineThread}), which holds it for good.
+     */
+    private boolean enter() {
+        if (progressThread != null) {
+            return false;
+        }
+        Thread t = Thread.currentThread();
+        if (owner == t) {
+            return false;
+        }
+        for (int spins = 0; !OWNER.compareAndSet(this, null, t); spins++) {
+            if (spins < 200) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield(); // the holder is in a pass: a microsecond or so, unless descheduled
+            }
+        }
+        return true;
+    }
+
+    private void exit(boolean took) {
+        if (took) {
+            OWNER.setRelease(this, null);
+        }
+    }
+
+    /**
+     * Runs {@code task} in the engine's thread of control and returns once it ran: in the calling
+     * thread in caller mode (after any pass another thread is making), on the progress thread in
+     * thread mode (the caller waits for it). The layer above keeps its matching state in that one
+     * thread of control, so its handler and its callers never race.
+     *
+     * <pre>{@code
+     * engine.runSerialized(() -> posted.add(receive));
+     * }</pre>
+     */
+    public void runSerialized(Runnable task) {
+        if (onEngineThread()) {
+            boolean took = enter();
+            try {
+                task.run();
+            } finally {
+                exit(took);
+            }
+            return;
+        }
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        RuntimeException[] failure = new RuntimeException[1];
+        forward((Runnable) () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                failure[0] = e;
+            } finally {
+                done.countDown();
+            }
+        });
+        try {
+            if (!done.await(CLOSE_FLUSH.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new IllegalStateException("rank " + rank + ": the progress thread did not run a task within " + CLOSE_FLUSH.toSeconds() + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the progress thread ran a task", e);
+        }
+        if (failure[0] != null) {
+            throw failure[0];
         }
     }
 
@@ -559,6 +666,7 @@ public final class Engine implements AutoCloseable {
     static {
         try {
             WORK_PASSES = java.lang.invoke.MethodHandles.lookup().findVarHandle(Engine.class, "workPasses", long.class);
+            OWNER = java.lang.invoke.MethodHandles.lookup().findVarHandle(Engine.class, "owner", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -705,18 +813,16 @@ public final class Engine implements AutoCloseable {
     }
 
     private void progressLoop() {
+        OWNER.setRelease(this, Thread.currentThread());
         int idle = 0;
         long idleSince = 0;
         while (!threadStop || !quiet() && System.nanoTime() - threadStopBy < 0) {
             boolean work;
             try {
-                inProgress = true;
                 work = progressOnce();
             } catch (RuntimeException | Error e) {
                 log.log(System.Logger.Level.ERROR, "rank " + rank + ": the progress thread failed", e);
                 throw e;
-            } finally {
-                inProgress = false;
             }
             if (work) {
                 idle = 0;
