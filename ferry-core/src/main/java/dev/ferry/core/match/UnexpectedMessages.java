@@ -1,0 +1,98 @@
+package dev.ferry.core.match;
+
+import org.agrona.collections.Int2ObjectHashMap;
+
+/**
+ * Messages that arrived before a receive asked for them, in arrival order, as MPI matches them: a
+ * new receive takes the earliest one its pattern accepts. Each message sits in its context's
+ * arrival list and in a hash bin by (source, tag), so an exact receive finds its message in O(1)
+ * expected however many wait; a wildcard receive walks the arrival list. One thread of control
+ * uses it.
+ *
+ * <pre>{@code
+ * unexpected.add(entry.set(context, source, tag));
+ * MatchEntry<Kept> e = unexpected.take(context, MatchEntry.ANY, tag);   // null: post the receive
+ * }</pre>
+ */
+public final class UnexpectedMessages<T> {
+    private final Int2ObjectHashMap<ContextQueue<T>> contexts = new Int2ObjectHashMap<>();
+    private long seq;
+    private int size;
+
+    /** Queues an arrived message (exact source and tag) behind those that came before it. */
+    public void add(MatchEntry<T> e) {
+        if (e.queued()) {
+            throw new IllegalStateException("entry already queued: " + e);
+        }
+        if (!e.exact()) {
+            throw new IllegalArgumentException("an arrived message has an exact source and tag: " + e);
+        }
+        ContextQueue<T> q = contexts.get(e.context);
+        if (q == null) {
+            q = new ContextQueue<>();
+            contexts.put(e.context, q);
+        }
+        e.seq = ++seq;
+        q.binFor(e.source, e.tag).add(e);
+        q.list.add(e);
+        size++;
+    }
+
+    /** The earliest message a receive of {@code context} for {@code source} and {@code tag} (either may be ANY) accepts, left queued; or null. */
+    public MatchEntry<T> find(int context, int source, int tag) {
+        ContextQueue<T> q = contexts.get(context);
+        if (q == null) {
+            return null;
+        }
+        if (source != MatchEntry.ANY && tag != MatchEntry.ANY) {
+            EntryChain<T> b = q.bin(source, tag);
+            return b == null ? null : b.head;
+        }
+        for (MatchEntry<T> e = q.list.head; e != null; e = e.listNext) {
+            if ((source == MatchEntry.ANY || e.source == source) && (tag == MatchEntry.ANY || e.tag == tag)) {
+                return e;
+            }
+        }
+        return null;
+    }
+
+    /** {@link #find} and take it out of the queue. */
+    public MatchEntry<T> take(int context, int source, int tag) {
+        MatchEntry<T> e = find(context, source, tag);
+        if (e != null) {
+            remove(e);
+        }
+        return e;
+    }
+
+    /** Takes a message out of the queue (a matched probe's). */
+    public void remove(MatchEntry<T> e) {
+        if (e.bin == null) {
+            throw new IllegalStateException("not queued: " + e);
+        }
+        e.bin.remove(e);
+        e.list.remove(e);
+        size--;
+    }
+
+    /** Takes every message of {@code context} out of the queue, in arrival order (its communicator was freed). */
+    public void removeContext(int context, java.util.function.Consumer<MatchEntry<T>> removed) {
+        ContextQueue<T> q = contexts.remove(context);
+        if (q == null) {
+            return;
+        }
+        for (MatchEntry<T> e = q.list.head; e != null; ) {
+            MatchEntry<T> next = e.listNext;
+            e.bin.remove(e);
+            q.list.remove(e);
+            size--;
+            removed.accept(e);
+            e = next;
+        }
+    }
+
+    /** Messages waiting now. */
+    public int size() {
+        return size;
+    }
+}
