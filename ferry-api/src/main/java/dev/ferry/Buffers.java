@@ -1,0 +1,124 @@
+package dev.ferry;
+
+import dev.ferry.spi.DataLayout;
+import dev.ferry.spi.IoVec;
+
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteBuffer;
+
+/**
+ * Turns what an application passes as a buffer (a memory segment, a byte buffer, or a primitive
+ * array, with an offset and a count of datatype elements) into the memory the engine moves, after
+ * checking that the count fits: nothing is ever read or written outside the buffer. An array is
+ * used in place (a heap segment over it), not copied. A {@code byte[]}, a segment and a byte
+ * buffer are raw memory: any datatype describes them; other arrays take their own kind only.
+ */
+final class Buffers {
+    private Buffers() {
+    }
+
+    /** The bytes of one array element, or 1 for a segment or byte buffer (their offsets count bytes). */
+    static int unit(Object buf) {
+        return switch (buf) {
+            case byte[] a -> 1;
+            case short[] a -> 2;
+            case char[] a -> 2;
+            case int[] a -> 4;
+            case float[] a -> 4;
+            case long[] a -> 8;
+            case double[] a -> 8;
+            default -> 1;
+        };
+    }
+
+    /** The datatype an array's elements are (bytes for a segment or byte buffer). */
+    static Datatype typeOf(Object buf, String what) {
+        return switch (buf) {
+            case byte[] a -> Datatype.BYTE;
+            case short[] a -> Datatype.SHORT;
+            case char[] a -> Datatype.CHAR;
+            case int[] a -> Datatype.INT;
+            case float[] a -> Datatype.FLOAT;
+            case long[] a -> Datatype.LONG;
+            case double[] a -> Datatype.DOUBLE;
+            case MemorySegment m -> Datatype.BYTE;
+            case ByteBuffer b -> Datatype.BYTE;
+            case null -> throw FerryException.arg(ErrorClass.BUFFER, what + " is null");
+            default -> throw notABuffer(buf, what);
+        };
+    }
+
+    private static FerryException notABuffer(Object buf, String what) {
+        return FerryException.arg(ErrorClass.BUFFER, what + ": a " + buf.getClass().getSimpleName()
+                + " is not a buffer (a MemorySegment, a ByteBuffer or an array of byte, short, char, int, long, float or double is)");
+    }
+
+    private static MemorySegment whole(Object buf, boolean writable, String what) {
+        MemorySegment m = switch (buf) {
+            case byte[] a -> MemorySegment.ofArray(a);
+            case int[] a -> MemorySegment.ofArray(a);
+            case long[] a -> MemorySegment.ofArray(a);
+            case double[] a -> MemorySegment.ofArray(a);
+            case float[] a -> MemorySegment.ofArray(a);
+            case short[] a -> MemorySegment.ofArray(a);
+            case char[] a -> MemorySegment.ofArray(a);
+            case MemorySegment s -> s;
+            case ByteBuffer b -> MemorySegment.ofBuffer(b.duplicate().clear()); // offsets count from index 0, as MPI's Java bindings do
+            case null -> throw FerryException.arg(ErrorClass.BUFFER, what + " is null");
+            default -> throw notABuffer(buf, what);
+        };
+        if (writable && m.isReadOnly()) {
+            throw FerryException.arg(ErrorClass.BUFFER, what + " is read-only: a receive writes into it");
+        }
+        return m;
+    }
+
+    /** Bytes {@code count} elements of {@code type} reach from the first one's start. */
+    static long reach(int count, Datatype type) {
+        return count == 0 ? 0 : (count - 1) * type.extent + type.span;
+    }
+
+    /** The memory from element {@code offset} of {@code buf}, checked to hold {@code count} elements of {@code type}. */
+    private static MemorySegment from(Object buf, int offset, int count, Datatype type, boolean writable, String what) {
+        if (count < 0) {
+            throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " is negative");
+        }
+        if (offset < 0) {
+            throw FerryException.arg(ErrorClass.BUFFER, "offset: " + offset + " is negative");
+        }
+        if (type == null) {
+            throw FerryException.arg(ErrorClass.TYPE, "datatype is null");
+        }
+        MemorySegment m = whole(buf, writable, what);
+        if (type.arrayClass != buf.getClass() && !(buf instanceof byte[]) && !(buf instanceof MemorySegment) && !(buf instanceof ByteBuffer)) {
+            // bytes hold anything (raw memory, as a segment); another array holds its own kind only
+            throw FerryException.arg(ErrorClass.TYPE, "datatype " + type + " does not describe the elements of a " + buf.getClass().getSimpleName());
+        }
+        long start = (long) offset * unit(buf);
+        long need = reach(count, type);
+        if (start > m.byteSize() || need > m.byteSize() - start) {
+            throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " elements of " + type + " from offset " + offset
+                    + " need " + need + " bytes from byte " + start + ", but " + what + " holds " + m.byteSize() + " bytes");
+        }
+        return m.asSlice(start, need);
+    }
+
+    /** The contiguous memory of {@code count} elements of a contiguous {@code type}. */
+    static MemorySegment contiguous(Object buf, int offset, int count, Datatype type, boolean writable, String what) {
+        return from(buf, offset, count, type, writable, what);
+    }
+
+    /** The blocks of {@code count} elements of any {@code type}, in type-map order. */
+    static DataLayout layout(Object buf, int offset, int count, Datatype type, boolean writable, String what) {
+        MemorySegment m = from(buf, offset, count, type, writable, what);
+        int blocks = type.offsets.length;
+        IoVec v = new IoVec(Math.max(1, Math.multiplyExact(count, blocks)));
+        for (int i = 0; i < count; i++) {
+            long base = i * type.extent;
+            for (int b = 0; b < blocks; b++) {
+                v.add(m.asSlice(base + type.offsets[b], type.lengths[b]));
+            }
+        }
+        return v;
+    }
+}

@@ -1,0 +1,480 @@
+package dev.ferry;
+
+import dev.ferry.core.engine.Engine;
+import dev.ferry.core.match.MatchEntry;
+import dev.ferry.spi.DataLayout;
+
+import java.lang.foreign.MemorySegment;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.stream.IntStream;
+
+/**
+ * A communicator: a group of ranks with a context of its own, so that its messages never match
+ * receives of another. Point-to-point messaging has MPI's semantics: tags and the wildcards
+ * {@link Ferry#ANY_SOURCE} and {@link Ferry#ANY_TAG}, {@link Ferry#PROC_NULL}, messages from one
+ * sender on one communicator matched in the order sent, truncation reported, never written past
+ * the buffer.
+ *
+ * <p>A buffer is a {@link MemorySegment}, a {@link java.nio.ByteBuffer} or a primitive array; the
+ * offset counts array elements for an array, bytes for the others; the count counts elements of the
+ * datatype. The forms without a datatype take the array's own element type (bytes for segments
+ * and byte buffers).
+ *
+ * <pre>{@code
+ * Comm world = ferry.world();
+ * if (world.rank() == 0) {
+ *     world.send(new int[] {1, 2, 3}, 0, 3, 1, 99);
+ * } else if (world.rank() == 1) {
+ *     int[] got = new int[3];
+ *     Status s = world.recv(got, 0, 3, Ferry.ANY_SOURCE, 99);
+ * }
+ * Comm row = world.split(world.rank() / 4, world.rank());
+ * }</pre>
+ */
+public final class Comm implements AutoCloseable {
+    private static final int CREATE_TAG = 1;
+
+    private final Ferry ferry;
+    private final Messaging messaging;
+    private final Engine engine;
+    private final int id;
+    /** The header contexts of this communicator's messages, and of its internal ones (creation). */
+    final int context;
+    private final int internal;
+    private final int[] members;
+    private final int[] localOf;
+    private final int rank;
+    private final Group group;
+    private volatile boolean freed;
+
+    Comm(Ferry ferry, int id, int[] members) {
+        this.ferry = ferry;
+        this.messaging = ferry.messaging;
+        this.engine = ferry.engine;
+        this.id = id;
+        this.context = 2 * id;
+        this.internal = 2 * id + 1;
+        this.members = members;
+        this.localOf = new int[engine.size()];
+        Arrays.fill(localOf, -1);
+        for (int i = 0; i < members.length; i++) {
+            localOf[members[i]] = i;
+        }
+        this.rank = localOf[engine.rank()];
+        this.group = new Group(members, engine.rank());
+        messaging.register(this);
+    }
+
+    /** This process's rank in the communicator. */
+    public int rank() {
+        return rank;
+    }
+
+    public int size() {
+        return members.length;
+    }
+
+    /** The members, as a group. */
+    public Group group() {
+        return group;
+    }
+
+    Messaging messaging() {
+        return messaging;
+    }
+
+    /** The job (world) rank of this communicator's rank {@code r}. */
+    int world(int r) {
+        return members[r];
+    }
+
+    /** The rank in this communicator of job rank {@code worldRank}, or -1. */
+    int local(int worldRank) {
+        return worldRank < 0 ? worldRank : localOf[worldRank];
+    }
+
+    // ---- point-to-point ---------------------------------------------------------------------------
+
+    /** Sends {@code count} elements of {@code type} from {@code buf} at {@code offset}; returns when the buffer may be reused. */
+    public void send(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        startSend(context, buf, offset, count, type, dest, tag, false).await();
+    }
+
+    /** {@link #send(Object, int, int, Datatype, int, int)} with the array's own element type. */
+    public void send(Object buf, int offset, int count, int dest, int tag) {
+        send(buf, offset, count, Buffers.typeOf(buf, "buffer"), dest, tag);
+    }
+
+    /** Starts a send; the buffer must not change until the request completes. */
+    public Request isend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        return startSend(context, buf, offset, count, type, dest, tag, false);
+    }
+
+    public Request isend(Object buf, int offset, int count, int dest, int tag) {
+        return isend(buf, offset, count, Buffers.typeOf(buf, "buffer"), dest, tag);
+    }
+
+    /** A synchronous send: returns once a receive at {@code dest} has matched the message. */
+    public void ssend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        startSend(context, buf, offset, count, type, dest, tag, true).await();
+    }
+
+    public void ssend(Object buf, int offset, int count, int dest, int tag) {
+        ssend(buf, offset, count, Buffers.typeOf(buf, "buffer"), dest, tag);
+    }
+
+    /** Starts a synchronous send: the request completes once a receive at {@code dest} matched it. */
+    public Request issend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        return startSend(context, buf, offset, count, type, dest, tag, true);
+    }
+
+    public Request issend(Object buf, int offset, int count, int dest, int tag) {
+        return issend(buf, offset, count, Buffers.typeOf(buf, "buffer"), dest, tag);
+    }
+
+    /**
+     * Receives into {@code buf} the earliest message from {@code source} (or {@link Ferry#ANY_SOURCE})
+     * with {@code tag} (or {@link Ferry#ANY_TAG}). Throws with {@link ErrorClass#TRUNCATE} when the
+     * message is longer than {@code count} elements (the buffer then holds its first part).
+     */
+    public Status recv(Object buf, int offset, int count, Datatype type, int source, int tag) {
+        return startRecv(context, buf, offset, count, type, source, tag).await();
+    }
+
+    public Status recv(Object buf, int offset, int count, int source, int tag) {
+        return recv(buf, offset, count, Buffers.typeOf(buf, "buffer"), source, tag);
+    }
+
+    /** Posts a receive; see {@link #recv(Object, int, int, Datatype, int, int)}. */
+    public Request irecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
+        return startRecv(context, buf, offset, count, type, source, tag);
+    }
+
+    public Request irecv(Object buf, int offset, int count, int source, int tag) {
+        return irecv(buf, offset, count, Buffers.typeOf(buf, "buffer"), source, tag);
+    }
+
+    /** Sends and receives at once (no deadlock between two ranks that exchange); the receive's status. */
+    public Status sendrecv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, int dest, int sendTag,
+                           Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int source, int recvTag) {
+        Request r = irecv(recvBuf, recvOffset, recvCount, recvType, source, recvTag);
+        Request s = isend(sendBuf, sendOffset, sendCount, sendType, dest, sendTag);
+        s.await();
+        return r.await();
+    }
+
+    /** Sends the buffer's elements and replaces them with those received. */
+    public Status sendrecvReplace(Object buf, int offset, int count, Datatype type, int dest, int sendTag, int source, int recvTag) {
+        checkLive();
+        MemorySegment region = Buffers.contiguous(buf, offset, count, type, true, "buffer"); // all the elements reach, gaps included
+        MemorySegment copy = MemorySegment.ofArray(new byte[(int) region.byteSize()]);
+        MemorySegment.copy(region, 0, copy, 0, region.byteSize()); // the gaps of a derived type stay as they were
+        Request r = irecv(copy, 0, count, type, source, recvTag);
+        Request s = isend(buf, offset, count, type, dest, sendTag);
+        s.await();
+        Status st = r.await();
+        MemorySegment.copy(copy, 0, region, 0, region.byteSize());
+        return st;
+    }
+
+    /** Waits for a message from {@code source} with {@code tag} (wildcards allowed) without receiving it. */
+    public Status probe(int source, int tag) {
+        long start = System.nanoTime(), now = start;
+        for (int round = 1; ; round++) {
+            Status s = iprobe(source, tag);
+            if (s != null) {
+                return s;
+            }
+            engine.idle(now - start);
+            if (Engine.clockDue(round, now - start)) {
+                now = System.nanoTime();
+            }
+        }
+    }
+
+    /** The status of a waiting message from {@code source} with {@code tag}, or null when none is there. */
+    public Status iprobe(int source, int tag) {
+        dev.ferry.core.engine.Message m = find(source, tag, false);
+        if (source == Ferry.PROC_NULL) {
+            return Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, 1);
+        }
+        return m == null ? null : Status.ok(local(m.source()), Envelope.tag(m.header()), m.length(), 1);
+    }
+
+    /** Waits for a message as {@link #probe} does and takes it: only {@link Message#recv} receives it now. */
+    public Message mprobe(int source, int tag) {
+        long start = System.nanoTime(), now = start;
+        for (int round = 1; ; round++) {
+            Message m = improbe(source, tag);
+            if (m != null) {
+                return m;
+            }
+            engine.idle(now - start);
+            if (Engine.clockDue(round, now - start)) {
+                now = System.nanoTime();
+            }
+        }
+    }
+
+    /** A waiting message taken for {@link Message#recv}, or null when none is there. */
+    public Message improbe(int source, int tag) {
+        dev.ferry.core.engine.Message m = find(source, tag, true);
+        if (source == Ferry.PROC_NULL) {
+            return new Message(this, null, Ferry.PROC_NULL, Ferry.ANY_TAG);
+        }
+        return m == null ? null : new Message(this, m, local(m.source()), Envelope.tag(m.header()));
+    }
+
+    private dev.ferry.core.engine.Message find(int source, int tag, boolean take) {
+        checkLive();
+        checkSource(source);
+        checkRecvTag(tag);
+        if (source == Ferry.PROC_NULL) {
+            return null;
+        }
+        int sw = source == Ferry.ANY_SOURCE ? MatchEntry.ANY : members[source];
+        messaging.progress();
+        dev.ferry.core.engine.Message[] found = new dev.ferry.core.engine.Message[1];
+        engine.runSerialized(() -> found[0] = take ? messaging.take(context, sw, tag) : messaging.peek(context, sw, tag));
+        if (found[0] == null && sw >= 0 && messaging.failure(sw) != null) {
+            throw new FerryException(ErrorClass.PROC_FAILED, "probe for rank " + source + ": " + messaging.failure(sw));
+        }
+        return found[0];
+    }
+
+    /** Receives a matched probe's message (package use by {@link Message}). */
+    Request receiveMatched(dev.ferry.core.engine.Message m, Object buf, int offset, int count, Datatype type) {
+        RecvOp op = newRecv(context, buf, offset, count, type, MatchEntry.ANY, MatchEntry.ANY);
+        op.matchedMessage = m;
+        engine.runSerialized(op);
+        return op;
+    }
+
+    // ---- the machinery ------------------------------------------------------------------------------
+
+    private Request startSend(int ctx, Object buf, int offset, int count, Datatype type, int dest, int tag, boolean sync) {
+        checkLive();
+        checkDest(dest);
+        if (ctx == context) {
+            checkSendTag(tag);
+        }
+        Object data = type != null && type.contiguous
+                ? Buffers.contiguous(buf, offset, count, type, false, "buffer")
+                : Buffers.layout(buf, offset, count, type, false, "buffer");
+        if (dest == Ferry.PROC_NULL) {
+            return Request.completed(messaging, Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, 1));
+        }
+        SendOp op = new SendOp(messaging, this, dest, tag, sync);
+        if (sync) {
+            long h = Envelope.header(ctx, tag, Envelope.SYNC, 0);
+            engine.runSerialized(() -> messaging.startSynchronous(op, h, data));
+        } else {
+            long h = Envelope.header(ctx, tag, Envelope.STANDARD, 0);
+            String dead = messaging.failure(op.destWorld);
+            if (dead != null) {
+                op.finish(Status.failed(dest, tag, ErrorClass.PROC_FAILED, op + ": " + dead));
+            } else if (data instanceof MemorySegment m) {
+                engine.send(op.engineSend.to(op.destWorld, h, m));
+            } else {
+                engine.send(op.engineSend.to(op.destWorld, h, (DataLayout) data));
+            }
+        }
+        return op;
+    }
+
+    private Request startRecv(int ctx, Object buf, int offset, int count, Datatype type, int source, int tag) {
+        checkLive();
+        checkSource(source);
+        if (ctx == context) {
+            checkRecvTag(tag);
+        }
+        RecvOp op = newRecv(ctx, buf, offset, count, type, source == Ferry.ANY_SOURCE ? MatchEntry.ANY : source == Ferry.PROC_NULL ? Ferry.PROC_NULL : members[source], tag);
+        if (source == Ferry.PROC_NULL) {
+            op.finish(Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, type.size()));
+            return op;
+        }
+        engine.runSerialized(op);
+        return op;
+    }
+
+    private RecvOp newRecv(int ctx, Object buf, int offset, int count, Datatype type, int sourceWorld, int tag) {
+        if (type != null && type.contiguous) {
+            return new RecvOp(messaging, this, ctx, Buffers.contiguous(buf, offset, count, type, true, "buffer"), null, type.size(), sourceWorld, tag);
+        }
+        DataLayout l = Buffers.layout(buf, offset, count, type, true, "buffer");
+        return new RecvOp(messaging, this, ctx, null, l, type.size(), sourceWorld, tag);
+    }
+
+    private void checkLive() {
+        if (freed) {
+            throw new FerryException(ErrorClass.COMM, this + " was freed");
+        }
+    }
+
+    private void checkDest(int dest) {
+        if (dest != Ferry.PROC_NULL && (dest < 0 || dest >= members.length)) {
+            throw new FerryException(ErrorClass.RANK, "dest: " + dest + " is outside the communicator's ranks 0.." + (members.length - 1));
+        }
+    }
+
+    private void checkSource(int source) {
+        if (source != Ferry.PROC_NULL && source != Ferry.ANY_SOURCE && (source < 0 || source >= members.length)) {
+            throw new FerryException(ErrorClass.RANK, "source: " + source + " is outside the communicator's ranks 0.." + (members.length - 1));
+        }
+    }
+
+    private static void checkSendTag(int tag) {
+        if (tag < 0) {
+            throw new FerryException(ErrorClass.TAG, "tag: " + tag + " is negative (a send's tag is 0.." + Ferry.TAG_UB + ")");
+        }
+    }
+
+    private static void checkRecvTag(int tag) {
+        if (tag < 0 && tag != Ferry.ANY_TAG) {
+            throw new FerryException(ErrorClass.TAG, "tag: " + tag + " is negative and not ANY_TAG");
+        }
+    }
+
+    // ---- making communicators ------------------------------------------------------------------------
+
+    /** A communicator with the same members and a new context (collective). */
+    public Comm dup() {
+        checkLive();
+        synchronized (ferry.creation) {
+            int id = agree();
+            ferry.contexts.take(id);
+            return new Comm(ferry, id, members.clone());
+        }
+    }
+
+    /**
+     * Splits by {@code color}: the ranks of one color form a new communicator, ordered by
+     * {@code key} and then by their rank here (collective). A rank with color
+     * {@link Ferry#UNDEFINED} takes part but gets null.
+     */
+    public Comm split(int color, int key) {
+        checkLive();
+        if (color < 0 && color != Ferry.UNDEFINED) {
+            throw new FerryException(ErrorClass.ARG, "color: " + color + " is negative and not UNDEFINED");
+        }
+        synchronized (ferry.creation) {
+            long[][] all = allgather(new long[] {color, key});
+            int id = agree();
+            if (color == Ferry.UNDEFINED) {
+                return null;
+            }
+            int[] chosen = IntStream.range(0, members.length).filter(r -> all[r][0] == color).boxed()
+                    .sorted(Comparator.<Integer>comparingLong(r -> all[r][1]).thenComparingInt(r -> r))
+                    .mapToInt(r -> members[r]).toArray();
+            ferry.contexts.take(id);
+            return new Comm(ferry, id, chosen);
+        }
+    }
+
+    /**
+     * A communicator of {@code group}'s members, in the group's order (collective: every rank
+     * here calls it with the same group); null at the ranks outside the group.
+     */
+    public Comm create(Group group) {
+        checkLive();
+        for (int i = 0; i < group.members.length; i++) {
+            if (localOf[group.members[i]] < 0) {
+                throw new FerryException(ErrorClass.GROUP, "group: its rank " + i + " (job rank " + group.members[i] + ") is not a member of " + this);
+            }
+        }
+        synchronized (ferry.creation) {
+            int id = agree();
+            if (group.rank() == Ferry.UNDEFINED) {
+                return null;
+            }
+            ferry.contexts.take(id);
+            return new Comm(ferry, id, group.members.clone());
+        }
+    }
+
+    /** IDENT (this object), CONGRUENT (same members in order), SIMILAR (same members) or UNEQUAL. */
+    public Comparison compare(Comm other) {
+        if (other == this) {
+            return Comparison.IDENT;
+        }
+        Comparison g = group.compare(other.group);
+        return g == Comparison.IDENT ? Comparison.CONGRUENT : g;
+    }
+
+    /** Frees the communicator: its context goes back, messages nobody received on it are dropped. */
+    public void free() {
+        if (id == ContextIds.WORLD || id == ContextIds.SELF) {
+            throw new FerryException(ErrorClass.COMM, this + " belongs to the Ferry instance and is not freed by the program");
+        }
+        checkLive();
+        freed = true;
+        messaging.unregister(this);
+        ferry.contexts.release(id);
+    }
+
+    public boolean isFreed() {
+        return freed;
+    }
+
+    /** Frees the communicator unless it is the world or self or freed already. */
+    @Override
+    public void close() {
+        if (!freed && id != ContextIds.WORLD && id != ContextIds.SELF) {
+            free();
+        }
+    }
+
+    /** Agrees with every member on the lowest context id free at all of them, and takes it for a dup. */
+    private int agree() {
+        long[][] masks = allgather(ferry.contexts.freeMask());
+        long[] and = masks[0].clone();
+        for (long[] m : masks) {
+            for (int w = 0; w < and.length; w++) {
+                and[w] &= m[w];
+            }
+        }
+        int id = ContextIds.lowestCommon(and);
+        if (id < 0) {
+            throw new FerryException(ErrorClass.NO_SPACE, "no communicator context is free at every member of " + this
+                    + " (" + ContextIds.MAX + " per instance)");
+        }
+        return id;
+    }
+
+    /** Every member's {@code mine} (all of one length), by rank: gathered at rank 0, then sent to all. */
+    private long[][] allgather(long[] mine) {
+        int n = members.length;
+        long[][] all = new long[n][];
+        if (rank == 0) {
+            all[0] = mine;
+            for (int r = 1; r < n; r++) {
+                all[r] = new long[mine.length];
+                startRecv(internal, all[r], 0, mine.length, Datatype.LONG, r, CREATE_TAG).await();
+            }
+            long[] flat = new long[n * mine.length];
+            for (int r = 0; r < n; r++) {
+                System.arraycopy(all[r], 0, flat, r * mine.length, mine.length);
+            }
+            Request[] sends = new Request[n - 1];
+            for (int r = 1; r < n; r++) {
+                sends[r - 1] = startSend(internal, flat, 0, flat.length, Datatype.LONG, r, CREATE_TAG, false);
+            }
+            Request.waitAll(sends);
+        } else {
+            startSend(internal, mine, 0, mine.length, Datatype.LONG, 0, CREATE_TAG, false).await();
+            long[] flat = new long[n * mine.length];
+            startRecv(internal, flat, 0, flat.length, Datatype.LONG, 0, CREATE_TAG).await();
+            for (int r = 0; r < n; r++) {
+                all[r] = Arrays.copyOfRange(flat, r * mine.length, (r + 1) * mine.length);
+            }
+        }
+        return all;
+    }
+
+    @Override
+    public String toString() {
+        return (id == ContextIds.WORLD ? "the world communicator" : id == ContextIds.SELF ? "the self communicator" : "communicator " + id)
+                + " (" + members.length + " ranks)";
+    }
+}

@@ -1,0 +1,208 @@
+package dev.ferry;
+
+import java.util.Arrays;
+import java.util.Objects;
+
+/**
+ * What the elements of a buffer are: a Java primitive, or a layout derived from others
+ * (contiguous, vector, indexed, struct), as MPI's datatypes. A derived type is a list of byte
+ * blocks within one element and an extent, the distance from one element to the next; sends
+ * gather its blocks and receives scatter them, without packing, straight from and into the
+ * buffer. Types are immutable and usable at once (there is nothing to commit).
+ *
+ * <pre>{@code
+ * // the first column of a 4 x 4 row-major int matrix: 4 blocks of 1 int, 4 ints apart
+ * Datatype column = Datatype.vector(4, 1, 4, Datatype.INT);
+ * comm.send(matrix, 0, 1, column, 1, 0);
+ * }</pre>
+ */
+public final class Datatype {
+    public static final Datatype BYTE = primitive("BYTE", byte[].class, 1);
+    public static final Datatype SHORT = primitive("SHORT", short[].class, 2);
+    public static final Datatype CHAR = primitive("CHAR", char[].class, 2);
+    public static final Datatype INT = primitive("INT", int[].class, 4);
+    public static final Datatype LONG = primitive("LONG", long[].class, 8);
+    public static final Datatype FLOAT = primitive("FLOAT", float[].class, 4);
+    public static final Datatype DOUBLE = primitive("DOUBLE", double[].class, 8);
+
+    private final String name;
+    /** The array class whose elements this type is made of, or null (a struct of several kinds). */
+    final Class<?> arrayClass;
+    /** Bytes of data in one element. */
+    final long size;
+    /** Bytes from one element to the next. */
+    final long extent;
+    /** The blocks of one element, in type-map order: byte offsets and lengths. */
+    final long[] offsets;
+    final long[] lengths;
+    /** The end of the furthest block: how far one element reaches. */
+    final long span;
+    final boolean contiguous;
+
+    private Datatype(String name, Class<?> arrayClass, long extent, long[] offsets, long[] lengths) {
+        this.name = name;
+        this.arrayClass = arrayClass;
+        this.extent = extent;
+        this.offsets = offsets;
+        this.lengths = lengths;
+        long s = 0, end = 0;
+        for (int i = 0; i < lengths.length; i++) {
+            s += lengths[i];
+            end = Math.max(end, offsets[i] + lengths[i]);
+        }
+        this.size = s;
+        this.span = end;
+        this.contiguous = offsets.length == 1 && offsets[0] == 0 && lengths[0] == extent;
+    }
+
+    private static Datatype primitive(String name, Class<?> arrayClass, int bytes) {
+        return new Datatype(name, arrayClass, bytes, new long[] {0}, new long[] {bytes});
+    }
+
+    /** {@code count} elements of {@code old}, one after the other. */
+    public static Datatype contiguous(int count, Datatype old) {
+        checkCount(count, "count");
+        Objects.requireNonNull(old, "old type");
+        Blocks b = new Blocks();
+        for (int i = 0; i < count; i++) {
+            b.addElement(old, i * old.extent);
+        }
+        return b.build("contiguous(" + count + ", " + old.name + ")", old.arrayClass, count * old.extent);
+    }
+
+    /**
+     * {@code count} blocks of {@code blockLength} elements of {@code old}, the starts of two blocks
+     * {@code stride} elements apart (a strided column of a matrix).
+     */
+    public static Datatype vector(int count, int blockLength, int stride, Datatype old) {
+        checkCount(count, "count");
+        checkCount(blockLength, "blockLength");
+        if (stride < 0) {
+            throw FerryException.arg(ErrorClass.ARG, "stride: " + stride + " is negative (Ferry's types grow upwards)");
+        }
+        Objects.requireNonNull(old, "old type");
+        Blocks b = new Blocks();
+        for (int i = 0; i < count; i++) {
+            for (int j = 0; j < blockLength; j++) {
+                b.addElement(old, ((long) i * stride + j) * old.extent);
+            }
+        }
+        long extent = count == 0 ? 0 : ((long) (count - 1) * stride + blockLength) * old.extent;
+        return b.build("vector(" + count + ", " + blockLength + ", " + stride + ", " + old.name + ")", old.arrayClass, extent);
+    }
+
+    /** Blocks of {@code blockLengths[i]} elements of {@code old} at {@code displacements[i]} elements from the start. */
+    public static Datatype indexed(int[] blockLengths, int[] displacements, Datatype old) {
+        Objects.requireNonNull(old, "old type");
+        if (blockLengths.length != displacements.length) {
+            throw FerryException.arg(ErrorClass.ARG, "blockLengths has " + blockLengths.length + " entries, displacements " + displacements.length);
+        }
+        Blocks b = new Blocks();
+        long extent = 0;
+        for (int i = 0; i < blockLengths.length; i++) {
+            checkCount(blockLengths[i], "blockLengths[" + i + "]");
+            if (displacements[i] < 0) {
+                throw FerryException.arg(ErrorClass.ARG, "displacements[" + i + "]: " + displacements[i] + " is negative");
+            }
+            for (int j = 0; j < blockLengths[i]; j++) {
+                b.addElement(old, ((long) displacements[i] + j) * old.extent);
+            }
+            extent = Math.max(extent, ((long) displacements[i] + blockLengths[i]) * old.extent);
+        }
+        return b.build("indexed(" + Arrays.toString(blockLengths) + ", " + Arrays.toString(displacements) + ", " + old.name + ")", old.arrayClass, extent);
+    }
+
+    /**
+     * Blocks of {@code blockLengths[i]} elements of {@code types[i]} at byte offset
+     * {@code byteDisplacements[i]} (a C struct). Over an array all types must be of the array's
+     * kind; over a memory segment or a byte buffer any mix works.
+     */
+    public static Datatype struct(int[] blockLengths, long[] byteDisplacements, Datatype[] types) {
+        if (blockLengths.length != byteDisplacements.length || blockLengths.length != types.length) {
+            throw FerryException.arg(ErrorClass.ARG, "blockLengths, byteDisplacements and types have "
+                    + blockLengths.length + ", " + byteDisplacements.length + " and " + types.length + " entries");
+        }
+        Blocks b = new Blocks();
+        long extent = 0;
+        Class<?> kind = types.length == 0 ? byte[].class : types[0].arrayClass;
+        for (int i = 0; i < types.length; i++) {
+            checkCount(blockLengths[i], "blockLengths[" + i + "]");
+            Datatype t = Objects.requireNonNull(types[i], "types[" + i + "]");
+            if (byteDisplacements[i] < 0) {
+                throw FerryException.arg(ErrorClass.ARG, "byteDisplacements[" + i + "]: " + byteDisplacements[i] + " is negative");
+            }
+            if (t.arrayClass != kind) {
+                kind = null;
+            }
+            for (int j = 0; j < blockLengths[i]; j++) {
+                b.addElement(t, byteDisplacements[i] + j * t.extent);
+            }
+            extent = Math.max(extent, byteDisplacements[i] + blockLengths[i] * t.extent);
+        }
+        return b.build("struct" + Arrays.toString(types), kind, extent);
+    }
+
+    /** Bytes of data in one element. */
+    public long size() {
+        return size;
+    }
+
+    /** Bytes from one element to the next in a buffer. */
+    public long extent() {
+        return extent;
+    }
+
+    /** Whether one element is one block with no gaps (then a count of them is one block too). */
+    public boolean isContiguous() {
+        return contiguous;
+    }
+
+    public String name() {
+        return name;
+    }
+
+    @Override
+    public String toString() {
+        return name;
+    }
+
+    private static void checkCount(int n, String what) {
+        if (n < 0) {
+            throw FerryException.arg(ErrorClass.COUNT, what + ": " + n + " is negative");
+        }
+    }
+
+    /** Collects blocks, merging one that starts where the last ended. */
+    private static final class Blocks {
+        private long[] offsets = new long[4];
+        private long[] lengths = new long[4];
+        private int n;
+
+        void addElement(Datatype t, long at) {
+            for (int i = 0; i < t.offsets.length; i++) {
+                add(at + t.offsets[i], t.lengths[i]);
+            }
+        }
+
+        void add(long offset, long length) {
+            if (length == 0) {
+                return;
+            }
+            if (n > 0 && offsets[n - 1] + lengths[n - 1] == offset) {
+                lengths[n - 1] += length;
+                return;
+            }
+            if (n == offsets.length) {
+                offsets = Arrays.copyOf(offsets, n * 2);
+                lengths = Arrays.copyOf(lengths, n * 2);
+            }
+            offsets[n] = offset;
+            lengths[n] = length;
+            n++;
+        }
+
+        Datatype build(String name, Class<?> arrayClass, long extent) {
+            return new Datatype(name, arrayClass, extent, Arrays.copyOf(offsets, n), Arrays.copyOf(lengths, n));
+        }
+    }
+}

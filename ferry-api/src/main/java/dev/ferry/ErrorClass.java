@@ -1,0 +1,38 @@
+package dev.ferry;
+
+/**
+ * What went wrong, in MPI's error classes: a {@link FerryException} and a failed request's
+ * {@link Status} carry one.
+ */
+public enum ErrorClass {
+    /** A message was longer than the receive buffer; the status tells its real length. */
+    TRUNCATE,
+    /** A peer the operation involves failed (died, closed, or broke the protocol): MPI's PROC_FAILED. */
+    PROC_FAILED,
+    /** A rank outside the communicator. */
+    RANK,
+    /** A tag out of range (negative where a wildcard is not allowed, or above {@link Ferry#TAG_UB}). */
+    TAG,
+    /** A negative count, or one the buffer cannot hold. */
+    COUNT,
+    /** A buffer of a kind Ferry cannot use, or too small for the count. */
+    BUFFER,
+    /** A datatype that does not fit the buffer. */
+    TYPE,
+    /** A freed or otherwise unusable communicator. */
+    COMM,
+    /** A group argument that is not valid (ranks out of range or repeated). */
+    GROUP,
+    /** A request used wrongly (completed, freed, or of another instance). */
+    REQUEST,
+    /** Another invalid argument. */
+    ARG,
+    /** A wait that ran out of time. */
+    TIMEOUT,
+    /** Resources ran out (communicator contexts, pending synchronous sends). */
+    NO_SPACE,
+    /** Several requests of one wait failed: see each request's status. */
+    IN_STATUS,
+    /** Ferry itself failed (the engine or its drivers). */
+    INTERN
+}

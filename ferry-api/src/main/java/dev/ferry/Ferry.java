@@ -1,0 +1,167 @@
+package dev.ferry;
+
+import dev.ferry.core.engine.Engine;
+import dev.ferry.core.engine.EngineConfig;
+import dev.ferry.launch.pmi.InProcessJob;
+import dev.ferry.launch.pmi.NodeId;
+import dev.ferry.spi.Settings;
+
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.TimeoutException;
+import java.util.stream.IntStream;
+
+/**
+ * Ferry for one rank of a parallel job: {@link #init()} under {@code ferry run}, Hydra's
+ * {@code mpiexec}, Slurm's {@code srun} or Open MPI's {@code mpirun} (or alone, as a job of one),
+ * or {@link #runInProcess} for a job whose ranks are threads of one JVM (tests, IDEs). Holds the
+ * world and self communicators. Several instances may live in one JVM, each its own rank.
+ * Closing it waits until what this rank sent has left and meets the other ranks.
+ *
+ * <pre>{@code
+ * try (Ferry ferry = Ferry.init()) {
+ *     Comm world = ferry.world();
+ *     System.out.println("hello from rank " + world.rank() + " of " + world.size());
+ * }
+ * }</pre>
+ */
+public final class Ferry implements AutoCloseable {
+    /** A receive's or probe's wildcard source. */
+    public static final int ANY_SOURCE = -1;
+    /** A receive's or probe's wildcard tag. */
+    public static final int ANY_TAG = -1;
+    /** A rank that sends and receives nothing: operations on it complete at once. */
+    public static final int PROC_NULL = -2;
+    /** A rank or count that has no value (MPI_UNDEFINED). */
+    public static final int UNDEFINED = -32766;
+    /** The largest tag. */
+    public static final int TAG_UB = Integer.MAX_VALUE;
+
+    /** What each rank of an in-process job runs. */
+    @FunctionalInterface
+    public interface RankMain {
+        void run(Ferry ferry) throws Exception;
+    }
+
+    final Engine engine;
+    final Messaging messaging = new Messaging();
+    final ContextIds contexts = new ContextIds();
+    /** Held while a communicator is made: one agreement on context ids at a time. */
+    final Object creation = new Object();
+    private final Comm world;
+    private final Comm self;
+
+    private Ferry(FerryConfig config) {
+        Settings s = config.environment() ? Settings.fromEnvironment() : Settings.defaults();
+        for (Map.Entry<String, String> e : config.settings().entrySet()) {
+            s = s.with(e.getKey(), e.getValue());
+        }
+        EngineConfig ec = new EngineConfig().settings(s);
+        if (config.bootstrap() != null) {
+            ec.bootstrap(config.bootstrap());
+        }
+        if (config.progressThread() != null) {
+            ec.progress(config.progressThread() ? EngineConfig.Progress.THREAD : EngineConfig.Progress.CALLER);
+        }
+        if (config.logger() != null) {
+            ec.logger(config.logger());
+        }
+        this.engine = Engine.init(ec, messaging);
+        messaging.attach(engine);
+        this.world = new Comm(this, ContextIds.WORLD, IntStream.range(0, engine.size()).toArray());
+        this.self = new Comm(this, ContextIds.SELF, new int[] {engine.rank()});
+    }
+
+    /** Joins the job this process was launched in (a job of one when no launcher started it); collective. */
+    public static Ferry init() {
+        return new Ferry(new FerryConfig());
+    }
+
+    /** {@link #init()} as {@code config} says. */
+    public static Ferry init(FerryConfig config) {
+        return new Ferry(config.copy());
+    }
+
+    /**
+     * Runs {@code main} as {@code ranks} ranks, each a thread of this JVM with a Ferry instance of its
+     * own (reaching the others through the self driver), and returns when all ended. A rank that
+     * throws fails the job: the first failure is thrown (naming its rank), the others suppressed.
+     * {@code bound} limits the whole run.
+     *
+     * <pre>{@code
+     * Ferry.runInProcess(4, Duration.ofMinutes(1), ferry -> {
+     *     Comm w = ferry.world();
+     *     int[] token = {w.rank()};
+     *     w.sendrecvReplace(token, 0, 1, Datatype.INT, (w.rank() + 1) % 4, 0, (w.rank() + 3) % 4, 0);
+     * });
+     * }</pre>
+     */
+    public static void runInProcess(int ranks, Duration bound, RankMain main) {
+        runInProcess(ranks, bound, new FerryConfig(), main);
+    }
+
+    /** {@link #runInProcess(int, Duration, RankMain)} with each rank's instance configured by {@code config}. */
+    public static void runInProcess(int ranks, Duration bound, FerryConfig config, RankMain main) {
+        try {
+            InProcessJob.run(ranks, bound, boot -> {
+                try (Ferry f = new Ferry(config.copy().bootstrap(boot))) {
+                    main.run(f);
+                }
+            });
+        } catch (TimeoutException e) {
+            throw new FerryException(ErrorClass.TIMEOUT, "the in-process job of " + ranks + " ranks did not end within " + bound);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new FerryException(ErrorClass.INTERN, "interrupted while the in-process job ran");
+        }
+    }
+
+    /** All ranks of the job. */
+    public Comm world() {
+        return world;
+    }
+
+    /** This rank alone. */
+    public Comm self() {
+        return self;
+    }
+
+    /** This process's rank in the job. */
+    public int rank() {
+        return engine.rank();
+    }
+
+    /** The ranks in the job. */
+    public int size() {
+        return engine.size();
+    }
+
+    /** Any thread may call. */
+    public ThreadLevel threadLevel() {
+        return ThreadLevel.MULTIPLE;
+    }
+
+    /** The name of the host this rank runs on. */
+    public String processorName() {
+        return NodeId.hostName();
+    }
+
+    /** Seconds since some fixed moment, for timing (MPI_Wtime). */
+    public static double wtime() {
+        return System.nanoTime() / 1e9;
+    }
+
+    /** The rails and protocols chosen for each kind of peer (what {@code ferry info} prints in a job). */
+    public String describe() {
+        return engine.describe();
+    }
+
+    /**
+     * Leaves the job: waits until what this rank sent has left, meets the other ranks (a bounded
+     * while), and closes the drivers. Every request of this rank must be complete.
+     */
+    @Override
+    public void close() {
+        engine.close();
+    }
+}

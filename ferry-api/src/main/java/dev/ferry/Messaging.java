@@ -1,0 +1,214 @@
+package dev.ferry;
+
+import dev.ferry.core.engine.Engine;
+import dev.ferry.core.engine.Message;
+import dev.ferry.core.engine.MessageHandler;
+import dev.ferry.core.engine.SendRequest;
+import dev.ferry.core.match.MatchEntry;
+import dev.ferry.core.match.PostedReceives;
+import dev.ferry.core.match.UnexpectedMessages;
+import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.Long2ObjectHashMap;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * MPI's matching over the engine, for one Ferry instance: every incoming message meets the posted
+ * receives (earliest accepting one wins) or waits among the unexpected ones; synchronous sends
+ * learn from an ACK that a receive matched them; a dead peer fails what involves it. All its
+ * state lives in the engine's thread of control: the handler runs there, and callers reach it
+ * through {@link Engine#runSerialized}.
+ */
+final class Messaging implements MessageHandler {
+    private static final MemorySegment EMPTY = MemorySegment.ofArray(new byte[0]);
+
+    private volatile Engine engine;
+    private final PostedReceives<RecvOp> posted = new PostedReceives<>();
+    private final UnexpectedMessages<Message> unexpected = new UnexpectedMessages<>();
+    /** Synchronous sends waiting for their ACK, by (peer, sync id). */
+    private final Long2ObjectHashMap<SendOp> awaitingAck = new Long2ObjectHashMap<>();
+    private int[] nextSyncId = new int[0];
+    /** Why each peer failed, or null while it lives. */
+    private String[] failed = new String[0];
+    /** The live communicators by context, to tell which a dead peer belongs to. */
+    private final Int2ObjectHashMap<Comm> comms = new Int2ObjectHashMap<>();
+    private final List<RequestFuture> futures = new ArrayList<>();
+
+    void attach(Engine e) {
+        nextSyncId = new int[e.size()];
+        failed = new String[e.size()];
+        engine = e;
+    }
+
+    Engine engine() {
+        Engine e = engine;
+        while (e == null) { // a message that arrives while Ferry.init still builds the engine (thread mode)
+            Thread.onSpinWait();
+            e = engine;
+        }
+        return e;
+    }
+
+    boolean progress() {
+        return engine().progress();
+    }
+
+    // ---- the handler ----------------------------------------------------------------------------
+
+    @Override
+    public void onMessage(Message m) {
+        long h = m.header();
+        int kind = Envelope.kind(h);
+        if (kind == Envelope.ACK) {
+            SendOp s = awaitingAck.remove(syncKey(m.source(), Envelope.tag(h)));
+            if (s != null) {
+                s.acked = true;
+            }
+            return; // an ACK has no bytes: letting it go gives its credit back
+        }
+        int context = Envelope.context(h);
+        int tag = Envelope.tag(h);
+        MatchEntry<RecvOp> e = posted.match(context, m.source(), tag);
+        if (e != null) {
+            e.item().deliver(m);
+        } else {
+            unexpected.add(new MatchEntry<>(m.keep()).set(context, m.source(), tag));
+        }
+    }
+
+    @Override
+    public void onPeerFailed(int rank, dev.ferry.spi.Status status, String why) {
+        String reason = "rank " + rank + " of the job failed (" + status + (why == null || why.isEmpty() ? "" : ": " + why) + ")";
+        failed[rank] = reason;
+        posted.removeFor(rank, context -> {
+            Comm c = comms.get(context);
+            return c != null && c.local(rank) >= 0;
+        }, e -> e.item().finish(Status.failed(Ferry.ANY_SOURCE, Ferry.ANY_TAG, ErrorClass.PROC_FAILED,
+                e.item() + ": " + reason)));
+        List<Long> dead = new ArrayList<>();
+        awaitingAck.forEachLong((key, s) -> {
+            if (s.destWorld == rank) {
+                dead.add(key);
+            }
+        });
+        for (long key : dead) {
+            SendOp s = awaitingAck.remove(key);
+            s.finish(Status.failed(s.dest, s.tag, ErrorClass.PROC_FAILED, s + ": " + reason));
+        }
+    }
+
+    @Override
+    public boolean onProgress() {
+        if (futures.isEmpty()) {
+            return false;
+        }
+        return futures.removeIf(RequestFuture::settle);
+    }
+
+    // ---- what callers run in the engine's thread of control -------------------------------------
+
+    /** A receive is posted: it takes the earliest unexpected message it accepts, else waits. */
+    void post(RecvOp r) {
+        int context = r.context;
+        MatchEntry<Message> u = unexpected.take(context, r.sourceWorld, r.tag);
+        if (u != null) {
+            r.deliver(u.item());
+            return;
+        }
+        String dead = r.sourceWorld >= 0 ? failed[r.sourceWorld] : null;
+        if (dead != null) {
+            r.finish(Status.failed(r.comm.local(r.sourceWorld), r.tag, ErrorClass.PROC_FAILED, r + ": " + dead));
+            return;
+        }
+        posted.add(r.entry.set(context, r.sourceWorld, r.tag));
+    }
+
+    boolean unpost(RecvOp r) {
+        return posted.remove(r.entry);
+    }
+
+    /** The earliest unexpected message of {@code context} a probe accepts, left in place; or null. */
+    Message peek(int context, int sourceWorld, int tag) {
+        MatchEntry<Message> u = unexpected.find(context, sourceWorld, tag);
+        return u == null ? null : u.item();
+    }
+
+    /** {@link #peek}, taking it out of the queue (a matched probe). */
+    Message take(int context, int sourceWorld, int tag) {
+        MatchEntry<Message> u = unexpected.take(context, sourceWorld, tag);
+        return u == null ? null : u.item();
+    }
+
+    /** Starts a synchronous send: an id its ACK will name, then the send. */
+    void startSynchronous(SendOp s, long headerWithoutId, Object data) {
+        String dead = failed[s.destWorld];
+        if (dead != null) {
+            s.finish(Status.failed(s.dest, s.tag, ErrorClass.PROC_FAILED, s + ": " + dead));
+            return;
+        }
+        int id = -1;
+        for (int i = 0; i < Envelope.SYNC_IDS; i++) {
+            int candidate = nextSyncId[s.destWorld]++ & (Envelope.SYNC_IDS - 1);
+            if (!awaitingAck.containsKey(syncKey(s.destWorld, candidate))) {
+                id = candidate;
+                break;
+            }
+        }
+        if (id < 0) {
+            s.finish(Status.failed(s.dest, s.tag, ErrorClass.NO_SPACE, s + ": " + Envelope.SYNC_IDS
+                    + " synchronous sends to this rank are pending already"));
+            return;
+        }
+        awaitingAck.put(syncKey(s.destWorld, id), s);
+        long header = headerWithoutId | (long) id << Envelope.SYNC_ID_SHIFT;
+        if (data instanceof MemorySegment m) {
+            engine.send(s.engineSend.to(s.destWorld, header, m));
+        } else {
+            engine.send(s.engineSend.to(s.destWorld, header, (dev.ferry.spi.DataLayout) data));
+        }
+    }
+
+    /** Tells a synchronous sender that a receive matched its message. */
+    void ack(int peer, int syncId) {
+        engine.send(new SendRequest().to(peer, Envelope.header(0, syncId, Envelope.ACK, 0), EMPTY));
+    }
+
+    void watch(RequestFuture f) {
+        engine().runSerialized(() -> {
+            if (!f.settle()) {
+                futures.add(f);
+            }
+        });
+    }
+
+    void register(Comm c) {
+        engine().runSerialized(() -> comms.put(c.context, c));
+    }
+
+    /** A communicator is freed: it leaves the registry, and messages nobody received on it go. */
+    void unregister(Comm c) {
+        engine().runSerialized(() -> {
+            comms.remove(c.context);
+            unexpected.removeContext(c.context, e -> e.item().drop());
+        });
+    }
+
+    /** Why a peer failed, or null. */
+    String failure(int worldRank) {
+        return failed[worldRank];
+    }
+
+    int unexpectedCount() {
+        return unexpected.size();
+    }
+
+    int postedCount() {
+        return posted.size();
+    }
+
+    private static long syncKey(int peer, int id) {
+        return (long) peer << 32 | id;
+    }
+}

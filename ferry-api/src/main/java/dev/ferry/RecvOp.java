@@ -1,0 +1,121 @@
+package dev.ferry;
+
+import dev.ferry.core.engine.Message;
+import dev.ferry.core.engine.RecvRequest;
+import dev.ferry.core.match.MatchEntry;
+import dev.ferry.spi.DataLayout;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * A receive: posted in the matching queues until a message matches it (or found an unexpected
+ * one at once), then the engine's receive of that message into the buffer. Runs its matching
+ * steps in the engine's thread of control; its completion is read from any thread.
+ */
+final class RecvOp extends Request implements Runnable {
+    final MatchEntry<RecvOp> entry = new MatchEntry<>(this);
+    final RecvRequest engineRecv = new RecvRequest();
+    final Comm comm;
+    /** The context it matches in: the communicator's user or internal one. */
+    final int context;
+    /** Where the bytes go: a contiguous segment, else a layout. */
+    final MemorySegment into;
+    final DataLayout layout;
+    final long typeSize;
+    /** The pattern: source in the job (or ANY) and tag (or ANY). */
+    final int sourceWorld;
+    final int tag;
+    /** A matched probe's message this receive takes, instead of matching (mrecv). */
+    Message matchedMessage;
+    private int matchedTag;
+    private volatile boolean matched;
+    private volatile Status finished;
+
+    RecvOp(Messaging messaging, Comm comm, int context, MemorySegment into, DataLayout layout, long typeSize, int sourceWorld, int tag) {
+        super(messaging);
+        this.comm = comm;
+        this.context = context;
+        this.into = into;
+        this.layout = layout;
+        this.typeSize = typeSize;
+        this.sourceWorld = sourceWorld;
+        this.tag = tag;
+    }
+
+    /** Posts the receive, or takes a matched probe's message (engine's thread of control). */
+    @Override
+    public void run() {
+        if (matchedMessage != null) {
+            Message m = matchedMessage;
+            matchedMessage = null;
+            deliver(m);
+        } else {
+            messaging.post(this);
+        }
+    }
+
+    /** A message matched: receive it (engine's thread of control). */
+    void deliver(Message m) {
+        long h = m.header();
+        matchedTag = Envelope.tag(h);
+        if (into != null) {
+            m.receive(into, engineRecv);
+        } else {
+            m.receive(layout, engineRecv);
+        }
+        if (Envelope.kind(h) == Envelope.SYNC) {
+            messaging.ack(m.source(), Envelope.syncId(h));
+        }
+        matched = true;
+    }
+
+    /** Ends the receive without a message (cancelled, or its source died). */
+    void finish(Status s) {
+        finished = s;
+    }
+
+    /** Cancels it while still posted (engine's thread of control). */
+    boolean cancelPosted() {
+        if (messaging.unpost(this)) {
+            finish(Status.cancelled(typeSize));
+            return true;
+        }
+        return false;
+    }
+
+    @Override
+    public boolean cancel() {
+        boolean[] done = new boolean[1];
+        messaging.engine().runSerialized(() -> done[0] = cancelPosted());
+        return done[0];
+    }
+
+    @Override
+    Status poll() {
+        Status f = finished;
+        if (f != null) {
+            return f;
+        }
+        if (!matched || !engineRecv.isDone()) {
+            return null;
+        }
+        int source = comm.local(engineRecv.source());
+        if (engineRecv.status() != dev.ferry.spi.Status.DONE) {
+            String why = engineRecv.failure();
+            return Status.failed(source, matchedTag, ErrorClass.PROC_FAILED, "receive from rank " + source + " failed: "
+                    + engineRecv.status() + (why.isEmpty() ? "" : " (" + why + ")"));
+        }
+        if (engineRecv.truncated()) {
+            long room = into != null ? into.byteSize() : layout.size();
+            return new Status(source, matchedTag, engineRecv.length(), engineRecv.received(), typeSize, ErrorClass.TRUNCATE,
+                    "a message of " + engineRecv.length() + " bytes from rank " + source + ", tag " + matchedTag
+                            + ", is longer than the receive buffer of " + room + " bytes", false);
+        }
+        return Status.ok(source, matchedTag, engineRecv.length(), typeSize);
+    }
+
+    @Override
+    public String toString() {
+        return "receive from " + (sourceWorld == MatchEntry.ANY ? "any rank" : "world rank " + sourceWorld) + ", tag " + (tag == MatchEntry.ANY ? "any" : tag);
+    }
+}

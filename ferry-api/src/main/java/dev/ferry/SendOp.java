@@ -1,0 +1,59 @@
+package dev.ferry;
+
+import dev.ferry.core.engine.SendRequest;
+
+/**
+ * A send in flight: the engine's send and, for a synchronous one, the receiver's word that a
+ * receive matched it. Complete when the engine's send is and (synchronous) the word came.
+ */
+final class SendOp extends Request {
+    final SendRequest engineSend = new SendRequest();
+    final Comm comm;
+    /** The destination's rank in the communicator and in the job. */
+    final int dest;
+    final int destWorld;
+    final int tag;
+    final boolean synchronous;
+    /** A synchronous send: a receive matched it (its ACK came). */
+    volatile boolean acked;
+    /** Set when the send ended without the engine's help (a dead peer, no sync id, PROC_NULL). */
+    private volatile Status finished;
+
+    SendOp(Messaging messaging, Comm comm, int dest, int tag, boolean synchronous) {
+        super(messaging);
+        this.comm = comm;
+        this.dest = dest;
+        this.destWorld = comm == null || dest < 0 ? dest : comm.world(dest);
+        this.tag = tag;
+        this.synchronous = synchronous;
+    }
+
+    void finish(Status s) {
+        finished = s;
+    }
+
+    @Override
+    Status poll() {
+        Status f = finished;
+        if (f != null) {
+            return f;
+        }
+        if (!engineSend.isDone()) {
+            return null;
+        }
+        if (engineSend.status() != dev.ferry.spi.Status.DONE) {
+            String why = engineSend.failure();
+            return Status.failed(dest, tag, ErrorClass.PROC_FAILED, "send to rank " + dest + " failed: "
+                    + engineSend.status() + (why.isEmpty() ? "" : " (" + why + ")"));
+        }
+        if (synchronous && !acked) {
+            return null;
+        }
+        return Status.ok(dest, tag, engineSend.length(), 1);
+    }
+
+    @Override
+    public String toString() {
+        return (synchronous ? "synchronous send" : "send") + " to rank " + dest + ", tag " + tag;
+    }
+}

@@ -1,0 +1,98 @@
+package dev.ferry;
+
+/**
+ * What a completed receive (or probe) found: the sender's rank in the communicator, the tag, the
+ * message's length, and whether it failed or was cancelled. A truncated receive's status still
+ * tells the message's real length.
+ *
+ * <pre>{@code
+ * Status s = comm.recv(buf, 0, buf.length, Datatype.INT, Ferry.ANY_SOURCE, Ferry.ANY_TAG);
+ * System.out.println(s.count() + " ints from rank " + s.source() + ", tag " + s.tag());
+ * }</pre>
+ */
+public final class Status {
+    private final int source;
+    private final int tag;
+    private final long bytes;
+    private final long receivedBytes;
+    private final long typeSize;
+    private final ErrorClass error;
+    private final String failure;
+    private final boolean cancelled;
+
+    Status(int source, int tag, long bytes, long receivedBytes, long typeSize, ErrorClass error, String failure, boolean cancelled) {
+        this.source = source;
+        this.tag = tag;
+        this.bytes = bytes;
+        this.receivedBytes = receivedBytes;
+        this.typeSize = typeSize;
+        this.error = error;
+        this.failure = failure;
+        this.cancelled = cancelled;
+    }
+
+    static Status ok(int source, int tag, long bytes, long typeSize) {
+        return new Status(source, tag, bytes, bytes, typeSize, null, null, false);
+    }
+
+    static Status failed(int source, int tag, ErrorClass error, String failure) {
+        return new Status(source, tag, 0, 0, 1, error, failure, false);
+    }
+
+    static Status cancelled(long typeSize) {
+        return new Status(Ferry.ANY_SOURCE, Ferry.ANY_TAG, 0, 0, typeSize, null, null, true);
+    }
+
+    /** The sender's rank in the communicator ({@link Ferry#PROC_NULL} for a receive from it). */
+    public int source() {
+        return source;
+    }
+
+    public int tag() {
+        return tag;
+    }
+
+    /**
+     * The message's length in elements of the receive's (or probe's) datatype: what was sent, also
+     * when it was longer than the buffer; {@link Ferry#UNDEFINED} when not a whole number of them.
+     */
+    public int count() {
+        return typeSize == 0 ? 0 : bytes % typeSize != 0 ? Ferry.UNDEFINED : (int) Math.min(Integer.MAX_VALUE, bytes / typeSize);
+    }
+
+    /** The message's length in elements of {@code type}. */
+    public int count(Datatype type) {
+        long s = type.size();
+        return s == 0 ? 0 : bytes % s != 0 ? Ferry.UNDEFINED : (int) Math.min(Integer.MAX_VALUE, bytes / s);
+    }
+
+    /** The message's length in bytes. */
+    public long bytes() {
+        return bytes;
+    }
+
+    /** Bytes placed in the receive buffer (fewer than {@link #bytes} when truncated). */
+    public long receivedBytes() {
+        return receivedBytes;
+    }
+
+    /** Why the operation failed, or null when it did not. */
+    public ErrorClass error() {
+        return error;
+    }
+
+    /** What went wrong, naming the peer or argument; null when nothing did. */
+    public String failure() {
+        return failure;
+    }
+
+    public boolean isCancelled() {
+        return cancelled;
+    }
+
+    @Override
+    public String toString() {
+        return cancelled ? "cancelled" : "source " + source + ", tag " + tag + ", " + bytes + " bytes"
+                + (error == null ? "" : ", " + error + ": " + failure);
+    }
+}
