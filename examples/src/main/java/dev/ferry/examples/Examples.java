@@ -19,9 +19,10 @@ public final class Examples {
 
     static {
         ALL.put("hello", Hello::main);
-        ALL.put("wireup", Wireup::main);
-        ALL.put("driver-pingpong", DriverPingPong::main);
         ALL.put("ring", Ring::main);
+        ALL.put("pi", Pi::main);
+        ALL.put("pingpong", PingPong::main);
+        ALL.put("wireup", Wireup::main);
         ALL.put("demo", Demo::main);
         ALL.put("put-get", PutGet::main);
         ALL.put("counter", Counter::main);

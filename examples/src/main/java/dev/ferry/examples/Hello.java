@@ -1,16 +1,10 @@
 package dev.ferry.examples;
 
-import dev.ferry.core.boot.WireUp;
-import dev.ferry.core.config.FerrySettings;
-import dev.ferry.core.driver.DriverCatalog;
-import dev.ferry.core.driver.DriverSelection;
-import dev.ferry.launch.pmi.Bootstrap;
-import dev.ferry.launch.pmi.Bootstraps;
-import dev.ferry.launch.pmi.NodeId;
+import dev.ferry.Comm;
+import dev.ferry.Ferry;
 
 /**
- * Every rank wires up (driver URLs and node identities exchanged through the launcher), then says
- * hello: {@code hello from rank R of N on node X}.
+ * Every rank joins the job and says hello: {@code hello from rank R of N on node X}.
  *
  * <pre>
  *   bin/ferry run -n 4 --example hello
@@ -21,9 +15,9 @@ public final class Hello {
     }
 
     public static void main(String[] args) {
-        try (Bootstrap boot = Bootstraps.fromEnvironment();
-             WireUp wire = WireUp.exchange(boot, DriverSelection.parse(FerrySettings.DRIVERS.value()).select(DriverCatalog.discover().all()))) {
-            System.out.println("hello from rank " + wire.rank() + " of " + wire.size() + " on node " + NodeId.hostName());
+        try (Ferry ferry = Ferry.init()) {
+            Comm world = ferry.world();
+            System.out.println("hello from rank " + world.rank() + " of " + world.size() + " on node " + ferry.processorName());
         }
     }
 }

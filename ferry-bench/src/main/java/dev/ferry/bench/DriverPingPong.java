@@ -1,4 +1,4 @@
-package dev.ferry.examples;
+package dev.ferry.bench;
 
 import dev.ferry.core.driver.DiscoveredDriver;
 import dev.ferry.core.driver.DriverCatalog;
@@ -21,7 +21,7 @@ import java.util.Map;
  * init, connect, post and poll, disconnect, close.
  *
  * <pre>
- *   java -cp ... dev.ferry.examples.DriverPingPong [ROUNDS]
+ *   java -cp ... dev.ferry.bench.DriverPingPong [ROUNDS]
  * </pre>
  */
 public final class DriverPingPong {

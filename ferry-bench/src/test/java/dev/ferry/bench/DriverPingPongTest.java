@@ -1,4 +1,4 @@
-package dev.ferry.examples;
+package dev.ferry.bench;
 
 import org.junit.jupiter.api.Test;
 
