@@ -441,6 +441,11 @@ final class TcpInstance implements DriverInstance {
         queueCount--;
     }
 
+    /** Whether a ByteBuffer can view {@code m}: off-heap memory or a byte[] (not an int[], long[]...). */
+    private static boolean asBuffer(MemorySegment m) {
+        return m.isNative() || m.heapBase().map(b -> b instanceof byte[]).orElse(false);
+    }
+
     /** Header in the (empty) staging buffer, then the packet's own segments: one gathering write. */
     private void startLarge(DataLayout layout, long size) {
         stagingStart = 0;
@@ -451,7 +456,14 @@ final class TcpInstance implements DriverInstance {
         ByteBuffer[] g = new ByteBuffer[n + 1];
         g[0] = staging;
         for (int i = 0; i < n; i++) {
-            g[i + 1] = layout.segmentBase(i).asSlice(layout.segmentOffset(i), layout.segmentLength(i)).asByteBuffer();
+            MemorySegment part = layout.segmentBase(i).asSlice(layout.segmentOffset(i), layout.segmentLength(i));
+            if (asBuffer(part)) {
+                g[i + 1] = part.asByteBuffer();
+            } else { // an int[] or long[] array: no ByteBuffer views it, so a copy is written
+                ByteBuffer copy = ByteBuffer.allocate((int) part.byteSize());
+                MemorySegment.copy(part, 0, MemorySegment.ofBuffer(copy), 0, part.byteSize());
+                g[i + 1] = copy;
+            }
         }
         gather = g;
         gatherFirst = 0;
@@ -589,7 +601,7 @@ final class TcpInstance implements DriverInstance {
                 if (remaining == 0) {
                     return complete();
                 }
-                if (remaining >= DIRECT_READ_MIN && recvCursor.remaining() >= remaining) {
+                if (remaining >= DIRECT_READ_MIN && recvCursor.remaining() >= remaining && asBuffer(recvCursor.chunkBase())) {
                     long want = Math.min(recvCursor.chunkLength(), remaining);
                     ByteBuffer direct = recvCursor.chunkBase().asSlice(recvCursor.chunkOffset(), want).asByteBuffer();
                     int n = channel.read(direct);
