@@ -160,7 +160,9 @@ public abstract sealed class Request permits SendOp, RecvOp {
             throw new FerryException(out[0].error(), out[0].failure(), out[0]);
         }
         if (!failed.isEmpty()) {
-            throw new FerryException(ErrorClass.IN_STATUS, String.join("; ", failed));
+            String list = String.join("; ", failed.subList(0, Math.min(3, failed.size())))
+                    + (failed.size() > 3 ? "; and " + (failed.size() - 3) + " more" : "");
+            throw new FerryException(ErrorClass.IN_STATUS, failed.size() + " of " + requests.length + " requests failed: " + list);
         }
         return out;
     }

@@ -1,0 +1,35 @@
+package dev.ferry;
+
+import dev.ferry.launch.run.CapturedJob;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The API across real processes, where the drivers between them matter: shm and tcp mixed, and a peer that dies. */
+class ApiJobTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(300);
+
+    /** Rank 0 hears from itself (self), rank 1 (shm) and ranks 2, 3 (tcp) through one ANY_SOURCE receive. */
+    @Test
+    void anyMatchesSelfShmAndTcpPeersInOrder() throws Exception {
+        for (String progress : new String[] {"caller", "thread"}) {
+            CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", progress), TIMEOUT, ApiRanks.class, "mixed", "400");
+            assertEquals(0, r.exit(), progress + ": " + r);
+            assertTrue(r.okLines().contains("ok mixed rank 0: 400 messages from each of 4 ranks, in order per sender"), progress + ": " + r);
+        }
+    }
+
+    @Test
+    void aDeadPeerFailsTheReceivesThatInvolveIt() throws Exception {
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, ApiRanks.class, "dead");
+        for (int rank = 0; rank < 2; rank++) {
+            int k = rank;
+            assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok dead rank " + k + ": both receives failed PROC_FAILED naming rank 2")), r.toString());
+        }
+        assertEquals(3, r.exit(), "rank 2's own status: " + r);
+    }
+}

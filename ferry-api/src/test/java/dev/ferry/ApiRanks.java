@@ -1,0 +1,103 @@
+package dev.ferry;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Programs for {@link ApiJobTest}: each rank of a real job (separate JVMs) runs one and prints
+ * {@code ok ...} lines the test checks.
+ */
+public final class ApiRanks {
+    private ApiRanks() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        switch (args[0]) {
+            case "mixed" -> mixed(Integer.parseInt(args[1]));
+            case "dead" -> dead();
+            default -> throw new IllegalArgumentException("no program " + args[0]);
+        }
+    }
+
+    /**
+     * Every rank, rank 0 included (to itself), sends {@code n} messages to rank 0, sizes from 4 B to
+     * 200 KB (immediate and rendezvous); rank 0 receives them all with ANY_SOURCE and ANY_TAG and
+     * checks that each sender's arrive whole and in order, whichever driver carried them.
+     */
+    private static void mixed(int n) {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            List<Request> sends = new ArrayList<>();
+            for (int i = 0; i < n; i++) {
+                int len = i % 10 == 0 ? 50_000 : 2 + i % 17;
+                int[] msg = new int[len];
+                msg[0] = i;
+                msg[len - 1] = w.rank();
+                sends.add(w.isend(msg, 0, len, 0, i % 5));
+                if (w.rank() == 0) {
+                    continue; // rank 0 receives below, after starting all its sends to itself
+                }
+            }
+            if (w.rank() == 0) {
+                int[] next = new int[w.size()];
+                int[] into = new int[50_000];
+                for (int k = 0; k < n * w.size(); k++) {
+                    Status s = w.recv(into, 0, into.length, Ferry.ANY_SOURCE, Ferry.ANY_TAG);
+                    int src = s.source();
+                    if (into[0] != next[src] || into[s.count() - 1] != src || s.tag() != next[src] % 5) {
+                        throw new IllegalStateException("from rank " + src + ": message " + into[0] + " (tag " + s.tag() + ") where " + next[src] + " was due");
+                    }
+                    next[src]++;
+                }
+                System.out.println("ok mixed rank 0: " + n + " messages from each of " + w.size() + " ranks, in order per sender");
+            }
+            Request.waitAll(sends.toArray(Request[]::new));
+            // the job ends together: rank 0 tells everyone it has all
+            if (w.rank() == 0) {
+                for (int r = 1; r < w.size(); r++) {
+                    w.send(new byte[0], 0, 0, r, 99);
+                }
+            } else {
+                w.recv(new byte[0], 0, 0, 0, 99);
+            }
+        }
+    }
+
+    /**
+     * Rank 2 dies (halts) once the others have a receive posted for it: their receives from it, and
+     * their ANY_SOURCE ones, fail naming it; they still talk to each other.
+     */
+    private static void dead() {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            if (w.rank() == 2) {
+                w.recv(new byte[0], 0, 0, 0, 1);
+                w.recv(new byte[0], 0, 0, 1, 1);
+                System.out.println("ok dead rank 2 dies");
+                System.out.flush();
+                Runtime.getRuntime().halt(3);
+            }
+            Request fromIt = w.irecv(new int[1], 0, 1, 2, 0);
+            Request any = w.irecv(new int[1], 0, 1, Ferry.ANY_SOURCE, 0);
+            w.send(new byte[0], 0, 0, 2, 1);
+            long t0 = System.nanoTime();
+            for (Request r : new Request[] {fromIt, any}) {
+                try {
+                    r.await();
+                    throw new IllegalStateException("a receive involving the dead rank completed: " + r.status());
+                } catch (FerryException e) {
+                    if (e.errorClass() != ErrorClass.PROC_FAILED || !e.getMessage().contains("rank 2")) {
+                        throw e;
+                    }
+                }
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            int[] v = {w.rank()};
+            w.sendrecvReplace(v, 0, 1, Datatype.INT, 1 - w.rank(), 5, 1 - w.rank(), 5);
+            if (v[0] != 1 - w.rank()) {
+                throw new IllegalStateException("the survivors' exchange gave " + v[0]);
+            }
+            System.out.println("ok dead rank " + w.rank() + ": both receives failed PROC_FAILED naming rank 2 within " + ms + " ms; the survivors still talk");
+        }
+    }
+}
