@@ -18,14 +18,18 @@ import java.util.stream.Collectors;
 public final class BenchCommand {
     public static final String USAGE = """
             usage: ferry bench (driver-latency | driver-bandwidth | engine-latency | engine-bandwidth |
-                                put-latency | get-latency | atomic-latency | put-bandwidth) [options]
+                                put-latency | get-latency | atomic-latency | put-bandwidth |
+                                latency | bw | bibw | mbw-mr) [options]
                    ferry bench jmh [JMH options]   microbenchmarks, e.g. 'jmh SpiHotPath -prof gc'
               --driver NAME        driver to measure (default self; engine-*: shm); driver-* takes a
                                    list, e.g. shm,ucx, measured one after the other. engine-* runs two
                                    ranks with FERRY_DRIVERS=NAME, after the driver's own figures;
                                    put-/get-/atomic-latency and put-bandwidth run the Portals
                                    library between two ranks over NAME (one operation and its
-                                   ack or reply per sample: median_us is the whole operation)
+                                   ack or reply per sample: median_us is the whole operation);
+                                   latency, bw, bibw and mbw-mr are OSU's benchmarks on the
+                                   application API between two ranks over NAME, with segment and
+                                   array buffers, beside engine-latency / engine-bandwidth
               --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
               --iterations N       round trips (latency) or messages (bandwidth) per size;
                                    a size moves at most 2 GiB, so large sizes run fewer
@@ -94,7 +98,7 @@ public final class BenchCommand {
     /** Runs the command; returns the exit code (2 for bad input, 1 for a failed run). */
     public static int run(List<String> args, PrintStream out, PrintStream err) {
         if (args.isEmpty()) {
-            err.println("ferry bench: which benchmark? driver-latency, driver-bandwidth, engine-latency, engine-bandwidth, put-latency, get-latency, atomic-latency or put-bandwidth");
+            err.println("ferry bench: which benchmark? " + String.join(", ", BenchOptions.KNOWN));
             return 2;
         }
         if (args.get(0).equals("--help") || args.get(0).equals("help")) {
@@ -159,7 +163,9 @@ public final class BenchCommand {
         for (DiscoveredDriver d : order) {
             List<Long> sizes = DriverBench.feasible(d, o.sizes(), note -> err.println("ferry bench: " + note));
             java.util.function.Consumer<Result> print = labelled(d, sink);
-            if (o.portals()) {
+            if (o.api()) {
+                ApiBench.run(d, o, sizes, reversed, progress, print);
+            } else if (o.portals()) {
                 PortalsBench.run(d, o, sizes, progress, print);
             } else if (o.engine()) {
                 EngineBench.run(d, o, sizes, reversed, progress, print);

@@ -32,9 +32,15 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     public static final String ATOMIC_LATENCY = "atomic-latency";
     public static final String PUT_BANDWIDTH = "put-bandwidth";
     private static final List<String> PORTALS = List.of(PUT_LATENCY, GET_LATENCY, ATOMIC_LATENCY, PUT_BANDWIDTH);
+    /** OSU's point-to-point benchmarks on the application API. */
+    public static final String API_LATENCY = "latency";
+    public static final String BW = "bw";
+    public static final String BIBW = "bibw";
+    public static final String MBW_MR = "mbw-mr";
+    private static final List<String> API = List.of(API_LATENCY, BW, BIBW, MBW_MR);
     /** Every benchmark {@code ferry bench} runs (besides {@code jmh} and {@code wireup}). */
     public static final List<String> KNOWN = List.of(LATENCY, BANDWIDTH, ENGINE_LATENCY, ENGINE_BANDWIDTH, PUT_LATENCY, GET_LATENCY,
-            ATOMIC_LATENCY, PUT_BANDWIDTH);
+            ATOMIC_LATENCY, PUT_BANDWIDTH, API_LATENCY, BW, BIBW, MBW_MR);
     /** Bytes one size may move (each way) before its iteration count is cut: keeps 4 MiB sizes to seconds. */
     public static final long BYTE_BUDGET = 2L << 30;
     /** Most rounds one command may ask for. */
@@ -50,9 +56,9 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         if (!KNOWN.contains(benchmark)) {
             throw new UsageException("unknown benchmark '" + benchmark + "' (known: " + String.join(", ", KNOWN) + ")");
         }
-        boolean lat = benchmark.endsWith("-latency");
+        boolean lat = benchmark.endsWith("latency");
         boolean portals = PORTALS.contains(benchmark);
-        String driver = benchmark.startsWith("engine-") || portals ? "shm" : "self";
+        String driver = benchmark.startsWith("engine-") || portals || API.contains(benchmark) ? "shm" : "self";
         List<Long> sizes = benchmark.equals(ATOMIC_LATENCY) ? List.of(8L)
                 : portals && lat ? List.of(8L, 4096L, 65536L, 1048576L)
                 : lat ? List.of(0L, 8L, 64L, 512L, 4096L, 32768L, 262144L, 1048576L)
@@ -95,12 +101,17 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
 
     /** Whether this is a latency (ping-pong) benchmark. */
     public boolean latency() {
-        return benchmark.endsWith("-latency");
+        return benchmark.endsWith("latency");
     }
 
-    /** Whether this measures the engine or the library (two ranks) rather than a driver alone. */
+    /** Whether this measures the engine, the library or the API (two ranks) rather than a driver alone. */
     public boolean engine() {
-        return benchmark.startsWith("engine-") || portals();
+        return benchmark.startsWith("engine-") || portals() || api();
+    }
+
+    /** Whether this measures the application API (latency, bw, bibw, mbw-mr). */
+    public boolean api() {
+        return API.contains(benchmark);
     }
 
     /** Whether this measures the Portals library (put-latency, get-latency, atomic-latency, put-bandwidth). */

@@ -1,0 +1,35 @@
+package dev.ferry.bench;
+
+import dev.ferry.core.driver.DiscoveredDriver;
+import dev.ferry.spi.Transport;
+
+import java.util.List;
+import java.util.function.Consumer;
+
+/**
+ * {@code ferry bench latency|bw|bibw|mbw-mr}: OSU's point-to-point benchmarks on the application
+ * API between two ranks (a real job of two JVMs over the driver {@code --driver}), with memory
+ * segments and with byte arrays, each run beside the engine's own figure from the same run
+ * (engine-latency or engine-bandwidth), so the API's cost reads off adjacent lines.
+ */
+final class ApiBench {
+    private ApiBench() {
+    }
+
+    static void run(DiscoveredDriver d, BenchOptions o, List<Long> sizes, boolean reversed, Progress progress, Consumer<Result> out)
+            throws Exception {
+        if (d.properties().capabilities().transport() == Transport.SELF) {
+            throw new UsageException("the API benchmarks need a driver between processes (--driver shm or tcp), not " + d.name());
+        }
+        BenchOptions engine = o.as(o.latency() ? BenchOptions.ENGINE_LATENCY : BenchOptions.ENGINE_BANDWIDTH).withSizes(sizes);
+        List<String> phases = List.of("engine", "segment", "array");
+        for (String phase : reversed ? phases.reversed() : phases) {
+            progress.update(o.benchmark() + " " + d.name() + " " + phase + " (two ranks)", 0, 1);
+            if (phase.equals("engine")) {
+                EngineBench.twoRanks(d, engine, EngineBenchRank.class, List.of(engine.benchmark(), "offheap"), out);
+            } else {
+                EngineBench.twoRanks(d, o.withSizes(sizes), ApiBenchRank.class, List.of(o.benchmark(), phase), out);
+            }
+        }
+    }
+}

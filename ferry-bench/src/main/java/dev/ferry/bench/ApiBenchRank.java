@@ -1,0 +1,158 @@
+package dev.ferry.bench;
+
+import dev.ferry.Comm;
+import dev.ferry.Datatype;
+import dev.ferry.Ferry;
+import dev.ferry.Request;
+import dev.ferry.Status;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One rank of {@code ferry bench latency|bw|bibw|mbw-mr}: OSU's point-to-point benchmarks on the
+ * application API, written against it alone, between two ranks, with off-heap memory segments
+ * ({@code segment}) or {@code byte[]} arrays ({@code array}). Rank 0 measures and prints
+ * {@code RESULT} lines; rank 1 echoes (latency), receives windows and acknowledges them (bw,
+ * mbw-mr), or sends its own windows back (bibw); a STOP message ends it.
+ */
+public final class ApiBenchRank {
+    private static final int DATA = 1, ACK = 2, STOP = 3;
+
+    private final Comm world;
+    private final Object out;
+    private final Object in;
+    private final Request[] recvs;
+    private final Request[] sends;
+
+    private ApiBenchRank(Comm world, long max, int window, boolean arrays) {
+        this.world = world;
+        int n = (int) Math.max(1, max);
+        this.out = arrays ? new byte[n] : Arena.ofAuto().allocate(n, 4096);
+        // bw's receives of one window land in one buffer, as OSU's do
+        this.in = arrays ? new byte[n] : Arena.ofAuto().allocate(n, 4096);
+        this.recvs = new Request[window];
+        this.sends = new Request[window];
+    }
+
+    public static void main(String[] args) {
+        BenchOptions o = BenchOptions.parse(args[0], List.of(args).subList(2, args.length));
+        boolean arrays = args[1].equals("array");
+        long max = o.sizes().stream().mapToLong(Long::longValue).max().orElse(0);
+        try (Ferry ferry = Ferry.init()) {
+            Comm w = ferry.world();
+            if (w.size() != 2) {
+                throw new IllegalStateException("the API benchmarks run 2 ranks, not " + w.size());
+            }
+            ApiBenchRank r = new ApiBenchRank(w, max, o.latency() ? 1 : o.window(), arrays);
+            if (w.rank() == 0) {
+                r.measure(o, arrays ? "array" : "segment");
+                w.send(r.out, 0, 0, Datatype.BYTE, 1, STOP);
+            } else {
+                r.serve(o);
+            }
+        }
+    }
+
+    private void measure(BenchOptions o, String buffers) {
+        for (long size : o.sizes()) {
+            int n = (int) size;
+            if (o.latency()) {
+                Runnable rt = () -> {
+                    world.send(out, 0, n, Datatype.BYTE, 1, DATA);
+                    world.recv(in, 0, n, Datatype.BYTE, 1, DATA);
+                };
+                o.warmUp(size, rt);
+                RoundTrips.Timing t = RoundTrips.time(o.iterationsFor(size), rt);
+                print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(t.oneWayUs()),
+                        Stats.quantile(t.oneWayUs(), 0.99), null, Map.of("buffers", buffers)));
+                continue;
+            }
+            int w = recvs.length;
+            boolean bi = o.benchmark().equals(BenchOptions.BIBW);
+            o.warmUp(size, () -> window(n, w, bi));
+            int samples = (int) Math.max(1, o.iterationsFor(size) / w);
+            double[] mbps = new double[samples];
+            double[] perMsgUs = new double[samples];
+            for (int s = 0; s < samples; s++) {
+                long t = window(n, w, bi);
+                mbps[s] = (bi ? 2.0 : 1.0) * w * size / t * 1000;
+                perMsgUs[s] = t / (double) w / 1000 / (bi ? 2 : 1);
+            }
+            double med = Stats.median(perMsgUs);
+            Map<String, Object> extra = o.benchmark().equals(BenchOptions.MBW_MR)
+                    ? Map.of("buffers", buffers, "mmsgs_per_s", Stats.round(1 / med, 4))
+                    : Map.of("buffers", buffers);
+            print(new Result(o.benchmark(), o.driver(), size, (long) samples * w, med, Stats.quantile(perMsgUs, 0.99), Stats.median(mbps), extra));
+        }
+    }
+
+    /** One window: {@code w} sends (and, bibw, as many receives), then the peer's word or its window; nanoseconds. */
+    private long window(int n, int w, boolean bi) {
+        long start = System.nanoTime();
+        if (bi) {
+            for (int i = 0; i < w; i++) {
+                recvs[i] = world.irecv(in, 0, n, Datatype.BYTE, 1, DATA);
+            }
+        }
+        for (int i = 0; i < w; i++) {
+            sends[i] = world.isend(out, 0, n, Datatype.BYTE, 1, DATA);
+        }
+        Request.waitAll(sends);
+        if (bi) {
+            Request.waitAll(recvs);
+        } else {
+            world.recv(in, 0, 0, Datatype.BYTE, 1, ACK);
+        }
+        return System.nanoTime() - start;
+    }
+
+    /** Rank 1: answers until STOP; the size of each message is what came. */
+    private void serve(BenchOptions o) {
+        int max = (int) Math.max(1, o.sizes().stream().mapToLong(Long::longValue).max().orElse(0));
+        if (o.latency()) {
+            while (true) {
+                Status s = world.recv(in, 0, max, Datatype.BYTE, 0, Ferry.ANY_TAG);
+                if (s.tag() == STOP) {
+                    return;
+                }
+                world.send(out, 0, s.count(), Datatype.BYTE, 0, DATA);
+            }
+        }
+        boolean bi = o.benchmark().equals(BenchOptions.BIBW);
+        int w = recvs.length;
+        while (true) {
+            for (int i = 0; i < w; i++) { // the next window's receives, posted ahead as OSU's are
+                recvs[i] = world.irecv(in, 0, max, Datatype.BYTE, 0, Ferry.ANY_TAG);
+            }
+            Status first = recvs[0].await();
+            if (first.tag() == STOP) {
+                for (int i = 1; i < w; i++) {
+                    recvs[i].cancel();
+                }
+                return;
+            }
+            if (bi) {
+                for (int i = 0; i < w; i++) {
+                    sends[i] = world.isend(out, 0, first.count(), Datatype.BYTE, 0, DATA);
+                }
+                Request.waitAll(sends);
+            }
+            Request.waitAll(recvs);
+            if (!bi) {
+                world.send(out, 0, 0, Datatype.BYTE, 0, ACK);
+            }
+        }
+    }
+
+    private static void print(Result r) {
+        Double mb = r.mbPerS();
+        String extra = r.extra().size() == 1 ? String.valueOf(r.extra().get("buffers"))
+                : String.join(",", r.extra().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+        System.out.println("RESULT " + r.benchmark() + " " + r.driver() + " " + r.size() + " " + r.iterations() + " "
+                + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " " + extra);
+        System.out.flush();
+    }
+}
