@@ -18,7 +18,8 @@ import java.lang.foreign.MemorySegment;
  * }</pre>
  */
 public final class RecvRequest extends Request {
-    private final IoVec single = new IoVec(1);
+    /** The one-segment layout of a rendezvous into a segment (made on first use: immediate messages never need it). */
+    private IoVec single;
     DataLayout layout;
     int source;
     long header;
@@ -36,6 +37,9 @@ public final class RecvRequest extends Request {
     dev.ferry.spi.Packet pull;
 
     RecvRequest into(MemorySegment m) {
+        if (single == null) {
+            single = new IoVec(1);
+        }
         single.clear().add(m);
         layout = single;
         return this;

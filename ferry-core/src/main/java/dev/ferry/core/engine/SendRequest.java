@@ -17,7 +17,8 @@ import java.lang.foreign.MemorySegment;
  * }</pre>
  */
 public final class SendRequest extends Request {
-    private final IoVec single = new IoVec(1);
+    /** The one-segment layout of a rendezvous of a segment (made on first use: small messages never need it). */
+    private IoVec single;
     int peer;
     long header;
     /** The one segment a send was set up with, else null (then {@link #layout} says where the bytes are). */
@@ -57,6 +58,9 @@ public final class SendRequest extends Request {
     /** The bytes as a layout (a one-segment vector for a send set up with a segment). */
     DataLayout layout() {
         if (layout == null) {
+            if (single == null) {
+                single = new IoVec(1);
+            }
             layout = single.clear().add(contiguous);
         }
         return layout;

@@ -9,7 +9,7 @@ import org.agrona.collections.Long2ObjectHashMap;
  * allocates nothing.
  */
 final class ContextQueue<T> {
-    final Long2ObjectHashMap<EntryChain<T>> bins = new Long2ObjectHashMap<>();
+    final Long2ObjectHashMap<EntryChain<T>> bins = new Long2ObjectHashMap<>(8, 0.5f); // short probes when thousands wait
     final EntryChain<T> list = new EntryChain<>(false);
 
     EntryChain<T> bin(int source, int tag) {

@@ -21,13 +21,28 @@ public final class PostedReceives<T> {
     private final Int2ObjectHashMap<ContextQueue<T>> contexts = new Int2ObjectHashMap<>();
     private long seq;
     private int size;
+    /** The last context's queue: a program talks on one communicator at a time, mostly. */
+    private int lastContext = -1;
+    private ContextQueue<T> last;
+
+    private ContextQueue<T> queue(int context) {
+        if (context == lastContext) {
+            return last;
+        }
+        ContextQueue<T> q = contexts.get(context);
+        if (q != null) {
+            lastContext = context;
+            last = q;
+        }
+        return q;
+    }
 
     /** Posts {@code e} behind every receive posted before it. */
     public void add(MatchEntry<T> e) {
         if (e.queued()) {
             throw new IllegalStateException("entry already queued: " + e);
         }
-        ContextQueue<T> q = contexts.get(e.context);
+        ContextQueue<T> q = queue(e.context);
         if (q == null) {
             q = new ContextQueue<>();
             contexts.put(e.context, q);
@@ -43,7 +58,10 @@ public final class PostedReceives<T> {
 
     /** Takes the earliest receive that accepts a message of {@code context} from {@code source} with {@code tag}, or null. */
     public MatchEntry<T> match(int context, int source, int tag) {
-        ContextQueue<T> q = contexts.get(context);
+        if (size == 0) {
+            return null;
+        }
+        ContextQueue<T> q = queue(context);
         if (q == null) {
             return null;
         }

@@ -18,6 +18,21 @@ public final class UnexpectedMessages<T> {
     private final Int2ObjectHashMap<ContextQueue<T>> contexts = new Int2ObjectHashMap<>();
     private long seq;
     private int size;
+    /** The last context's queue: a program talks on one communicator at a time, mostly. */
+    private int lastContext = -1;
+    private ContextQueue<T> last;
+
+    private ContextQueue<T> queue(int context) {
+        if (context == lastContext) {
+            return last;
+        }
+        ContextQueue<T> q = contexts.get(context);
+        if (q != null) {
+            lastContext = context;
+            last = q;
+        }
+        return q;
+    }
 
     /** Queues an arrived message (exact source and tag) behind those that came before it. */
     public void add(MatchEntry<T> e) {
@@ -27,7 +42,7 @@ public final class UnexpectedMessages<T> {
         if (!e.exact()) {
             throw new IllegalArgumentException("an arrived message has an exact source and tag: " + e);
         }
-        ContextQueue<T> q = contexts.get(e.context);
+        ContextQueue<T> q = queue(e.context);
         if (q == null) {
             q = new ContextQueue<>();
             contexts.put(e.context, q);
@@ -40,7 +55,10 @@ public final class UnexpectedMessages<T> {
 
     /** The earliest message a receive of {@code context} for {@code source} and {@code tag} (either may be ANY) accepts, left queued; or null. */
     public MatchEntry<T> find(int context, int source, int tag) {
-        ContextQueue<T> q = contexts.get(context);
+        if (size == 0) {
+            return null;
+        }
+        ContextQueue<T> q = queue(context);
         if (q == null) {
             return null;
         }
@@ -78,6 +96,10 @@ public final class UnexpectedMessages<T> {
     /** Takes every message of {@code context} out of the queue, in arrival order (its communicator was freed). */
     public void removeContext(int context, java.util.function.Consumer<MatchEntry<T>> removed) {
         ContextQueue<T> q = contexts.remove(context);
+        if (context == lastContext) {
+            lastContext = -1;
+            last = null;
+        }
         if (q == null) {
             return;
         }
