@@ -108,6 +108,21 @@ final class Buffers {
         return from(buf, offset, count, type, writable, what);
     }
 
+    /** {@link #contiguous}, answered from {@code cache} when the same buffer, start and length come again. */
+    static MemorySegment contiguous(Object buf, int offset, int count, Datatype type, boolean writable, String what, Scratch.Slice cache) {
+        if (count >= 0 && offset >= 0 && type != null && buf != null
+                && (type.arrayClass == buf.getClass() || buf instanceof MemorySegment || buf instanceof byte[])) {
+            long start = (long) offset * unit(buf);
+            long need = reach(count, type);
+            MemorySegment hit = cache.get(buf, start, need);
+            if (hit != null) {
+                return hit; // checked against this buffer when it was made
+            }
+            return cache.put(buf, start, need, from(buf, offset, count, type, writable, what));
+        }
+        return from(buf, offset, count, type, writable, what); // throws, naming what is wrong
+    }
+
     /** The blocks of {@code count} elements of any {@code type}, in type-map order. */
     static DataLayout layout(Object buf, int offset, int count, Datatype type, boolean writable, String what) {
         MemorySegment m = from(buf, offset, count, type, writable, what);

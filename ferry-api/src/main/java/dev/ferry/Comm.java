@@ -98,7 +98,21 @@ public final class Comm implements AutoCloseable {
 
     /** Sends {@code count} elements of {@code type} from {@code buf} at {@code offset}; returns when the buffer may be reused. */
     public void send(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        startSend(context, buf, offset, count, type, dest, tag, false).await();
+        blockingSend(buf, offset, count, type, dest, tag, false);
+    }
+
+    private void blockingSend(Object buf, int offset, int count, Datatype type, int dest, int tag, boolean sync) {
+        Scratch s = messaging.scratch();
+        if (s.sendBusy) { // a blocking call inside another of this thread's (a future's callback)
+            startSend(context, buf, offset, count, type, dest, tag, sync, null).await();
+            return;
+        }
+        s.sendBusy = true;
+        try {
+            startSend(context, buf, offset, count, type, dest, tag, sync, s).await();
+        } finally {
+            s.sendBusy = false;
+        }
     }
 
     /** {@link #send(Object, int, int, Datatype, int, int)} with the array's own element type. */
@@ -108,7 +122,7 @@ public final class Comm implements AutoCloseable {
 
     /** Starts a send; the buffer must not change until the request completes. */
     public Request isend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return startSend(context, buf, offset, count, type, dest, tag, false);
+        return startSend(context, buf, offset, count, type, dest, tag, false, null);
     }
 
     public Request isend(Object buf, int offset, int count, int dest, int tag) {
@@ -117,7 +131,7 @@ public final class Comm implements AutoCloseable {
 
     /** A synchronous send: returns once a receive at {@code dest} has matched the message. */
     public void ssend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        startSend(context, buf, offset, count, type, dest, tag, true).await();
+        blockingSend(buf, offset, count, type, dest, tag, true);
     }
 
     public void ssend(Object buf, int offset, int count, int dest, int tag) {
@@ -126,7 +140,7 @@ public final class Comm implements AutoCloseable {
 
     /** Starts a synchronous send: the request completes once a receive at {@code dest} matched it. */
     public Request issend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return startSend(context, buf, offset, count, type, dest, tag, true);
+        return startSend(context, buf, offset, count, type, dest, tag, true, null);
     }
 
     public Request issend(Object buf, int offset, int count, int dest, int tag) {
@@ -139,7 +153,16 @@ public final class Comm implements AutoCloseable {
      * message is longer than {@code count} elements (the buffer then holds its first part).
      */
     public Status recv(Object buf, int offset, int count, Datatype type, int source, int tag) {
-        return startRecv(context, buf, offset, count, type, source, tag).await();
+        Scratch s = messaging.scratch();
+        if (s.recvBusy) {
+            return startRecv(context, buf, offset, count, type, source, tag, null).await();
+        }
+        s.recvBusy = true;
+        try {
+            return startRecv(context, buf, offset, count, type, source, tag, s).await();
+        } finally {
+            s.recvBusy = false;
+        }
     }
 
     public Status recv(Object buf, int offset, int count, int source, int tag) {
@@ -148,7 +171,7 @@ public final class Comm implements AutoCloseable {
 
     /** Posts a receive; see {@link #recv(Object, int, int, Datatype, int, int)}. */
     public Request irecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
-        return startRecv(context, buf, offset, count, type, source, tag);
+        return startRecv(context, buf, offset, count, type, source, tag, null);
     }
 
     public Request irecv(Object buf, int offset, int count, int source, int tag) {
@@ -253,19 +276,20 @@ public final class Comm implements AutoCloseable {
 
     // ---- the machinery ------------------------------------------------------------------------------
 
-    private Request startSend(int ctx, Object buf, int offset, int count, Datatype type, int dest, int tag, boolean sync) {
+    /** Starts a send; {@code s}: the calling thread's scratch for a blocking one (its send and slice reused), or null. */
+    private Request startSend(int ctx, Object buf, int offset, int count, Datatype type, int dest, int tag, boolean sync, Scratch s) {
         checkLive();
         checkDest(dest);
         if (ctx == context) {
             checkSendTag(tag);
         }
-        Object data = type != null && type.contiguous
-                ? Buffers.contiguous(buf, offset, count, type, false, "buffer")
-                : Buffers.layout(buf, offset, count, type, false, "buffer");
+        Object data = type == null || !type.contiguous ? Buffers.layout(buf, offset, count, type, false, "buffer")
+                : s != null ? Buffers.contiguous(buf, offset, count, type, false, "buffer", s.sendSlice)
+                : Buffers.contiguous(buf, offset, count, type, false, "buffer");
         if (dest == Ferry.PROC_NULL) {
             return Request.completed(messaging, Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, 1));
         }
-        SendOp op = new SendOp(messaging, this, dest, tag, sync);
+        SendOp op = s != null ? s.send.set(this, dest, tag, sync) : new SendOp(messaging, this, dest, tag, sync);
         if (sync) {
             long h = Envelope.header(ctx, tag, Envelope.SYNC, 0);
             engine.runSerialized(() -> messaging.startSynchronous(op, h, data));
@@ -283,13 +307,17 @@ public final class Comm implements AutoCloseable {
         return op;
     }
 
-    private Request startRecv(int ctx, Object buf, int offset, int count, Datatype type, int source, int tag) {
+    /** Starts a receive; {@code s}: the calling thread's scratch for a blocking one, or null. */
+    private Request startRecv(int ctx, Object buf, int offset, int count, Datatype type, int source, int tag, Scratch s) {
         checkLive();
         checkSource(source);
         if (ctx == context) {
             checkRecvTag(tag);
         }
-        RecvOp op = newRecv(ctx, buf, offset, count, type, source == Ferry.ANY_SOURCE ? MatchEntry.ANY : source == Ferry.PROC_NULL ? Ferry.PROC_NULL : members[source], tag);
+        int sw = source == Ferry.ANY_SOURCE ? MatchEntry.ANY : source == Ferry.PROC_NULL ? Ferry.PROC_NULL : members[source];
+        RecvOp op = s != null && type != null && type.contiguous
+                ? s.recv.set(this, ctx, Buffers.contiguous(buf, offset, count, type, true, "buffer", s.recvSlice), null, type.size(), sw, tag)
+                : newRecv(ctx, buf, offset, count, type, sw, tag);
         if (source == Ferry.PROC_NULL) {
             op.finish(Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, type.size()));
             return op;
@@ -450,7 +478,7 @@ public final class Comm implements AutoCloseable {
             all[0] = mine;
             for (int r = 1; r < n; r++) {
                 all[r] = new long[mine.length];
-                startRecv(internal, all[r], 0, mine.length, Datatype.LONG, r, CREATE_TAG).await();
+                startRecv(internal, all[r], 0, mine.length, Datatype.LONG, r, CREATE_TAG, null).await();
             }
             long[] flat = new long[n * mine.length];
             for (int r = 0; r < n; r++) {
@@ -458,13 +486,13 @@ public final class Comm implements AutoCloseable {
             }
             Request[] sends = new Request[n - 1];
             for (int r = 1; r < n; r++) {
-                sends[r - 1] = startSend(internal, flat, 0, flat.length, Datatype.LONG, r, CREATE_TAG, false);
+                sends[r - 1] = startSend(internal, flat, 0, flat.length, Datatype.LONG, r, CREATE_TAG, false, null);
             }
             Request.waitAll(sends);
         } else {
-            startSend(internal, mine, 0, mine.length, Datatype.LONG, 0, CREATE_TAG, false).await();
+            startSend(internal, mine, 0, mine.length, Datatype.LONG, 0, CREATE_TAG, false, null).await();
             long[] flat = new long[n * mine.length];
-            startRecv(internal, flat, 0, flat.length, Datatype.LONG, 0, CREATE_TAG).await();
+            startRecv(internal, flat, 0, flat.length, Datatype.LONG, 0, CREATE_TAG, null).await();
             for (int r = 0; r < n; r++) {
                 all[r] = Arrays.copyOfRange(flat, r * mine.length, (r + 1) * mine.length);
             }

@@ -35,6 +35,12 @@ final class Messaging implements MessageHandler {
     /** The live communicators by context, to tell which a dead peer belongs to. */
     private final Int2ObjectHashMap<Comm> comms = new Int2ObjectHashMap<>();
     private final List<RequestFuture> futures = new ArrayList<>();
+    private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> new Scratch(this));
+
+    /** What the calling thread's blocking calls reuse. */
+    Scratch scratch() {
+        return scratch.get();
+    }
 
     void attach(Engine e) {
         nextSyncId = new int[e.size()];

@@ -15,24 +15,42 @@ import java.lang.foreign.MemorySegment;
 final class RecvOp extends Request implements Runnable {
     final MatchEntry<RecvOp> entry = new MatchEntry<>(this);
     final RecvRequest engineRecv = new RecvRequest();
-    final Comm comm;
+    Comm comm;
     /** The context it matches in: the communicator's user or internal one. */
-    final int context;
+    int context;
     /** Where the bytes go: a contiguous segment, else a layout. */
-    final MemorySegment into;
-    final DataLayout layout;
-    final long typeSize;
+    MemorySegment into;
+    DataLayout layout;
+    long typeSize;
     /** The pattern: source in the job (or ANY) and tag (or ANY). */
-    final int sourceWorld;
-    final int tag;
+    int sourceWorld;
+    int tag;
     /** A matched probe's message this receive takes, instead of matching (mrecv). */
     Message matchedMessage;
     private int matchedTag;
     private volatile boolean matched;
     private volatile Status finished;
 
+    private static final java.lang.invoke.VarHandle MATCHED, FINISHED;
+
+    static {
+        try {
+            var l = java.lang.invoke.MethodHandles.lookup();
+            MATCHED = l.findVarHandle(RecvOp.class, "matched", boolean.class);
+            FINISHED = l.findVarHandle(RecvOp.class, "finished", Status.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     RecvOp(Messaging messaging, Comm comm, int context, MemorySegment into, DataLayout layout, long typeSize, int sourceWorld, int tag) {
         super(messaging);
+        set(comm, context, into, layout, typeSize, sourceWorld, tag);
+    }
+
+    /** Sets the receive up (again: a blocking receive reuses its thread's one once it completed). */
+    RecvOp set(Comm comm, int context, MemorySegment into, DataLayout layout, long typeSize, int sourceWorld, int tag) {
+        reset();
         this.comm = comm;
         this.context = context;
         this.into = into;
@@ -40,6 +58,10 @@ final class RecvOp extends Request implements Runnable {
         this.typeSize = typeSize;
         this.sourceWorld = sourceWorld;
         this.tag = tag;
+        this.matchedMessage = null;
+        MATCHED.setRelease(this, false); // release stores: the op is published to others by the engine's own fences
+        FINISHED.setRelease(this, (Status) null);
+        return this;
     }
 
     /** Posts the receive, or takes a matched probe's message (engine's thread of control). */
@@ -66,7 +88,7 @@ final class RecvOp extends Request implements Runnable {
         if (Envelope.kind(h) == Envelope.SYNC) {
             messaging.ack(m.source(), Envelope.syncId(h));
         }
-        matched = true;
+        MATCHED.setRelease(this, true); // after the engine's receive began: a reader that sees it sees that
     }
 
     /** Ends the receive without a message (cancelled, or its source died). */

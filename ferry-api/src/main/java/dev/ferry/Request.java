@@ -25,9 +25,23 @@ public abstract sealed class Request permits SendOp, RecvOp {
     final Messaging messaging;
     /** Set once, when the request is seen complete (any thread may be first). */
     private volatile Status status;
+    private static final java.lang.invoke.VarHandle STATUS;
+
+    static {
+        try {
+            STATUS = java.lang.invoke.MethodHandles.lookup().findVarHandle(Request.class, "status", Status.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
 
     Request(Messaging messaging) {
         this.messaging = messaging;
+    }
+
+    /** Forgets the last completion, for a request set up again. */
+    final void reset() {
+        STATUS.setRelease(this, (Status) null); // a release store: no fence on the hot path (readers read it volatile)
     }
 
     /** The status if the request is complete now, else null; no progress. */
@@ -50,7 +64,7 @@ public abstract sealed class Request permits SendOp, RecvOp {
         if (s == null) {
             s = poll();
             if (s != null) {
-                status = s;
+                STATUS.setRelease(this, s); // a cache: whoever computes it computes the same
             }
         }
         return s;

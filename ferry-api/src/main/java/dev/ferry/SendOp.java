@@ -8,24 +8,45 @@ import dev.ferry.core.engine.SendRequest;
  */
 final class SendOp extends Request {
     final SendRequest engineSend = new SendRequest();
-    final Comm comm;
+    Comm comm;
     /** The destination's rank in the communicator and in the job. */
-    final int dest;
-    final int destWorld;
-    final int tag;
-    final boolean synchronous;
+    int dest;
+    int destWorld;
+    int tag;
+    boolean synchronous;
     /** A synchronous send: a receive matched it (its ACK came). */
     volatile boolean acked;
     /** Set when the send ended without the engine's help (a dead peer, no sync id, PROC_NULL). */
     private volatile Status finished;
 
+    private static final java.lang.invoke.VarHandle ACKED, FINISHED;
+
+    static {
+        try {
+            var l = java.lang.invoke.MethodHandles.lookup();
+            ACKED = l.findVarHandle(SendOp.class, "acked", boolean.class);
+            FINISHED = l.findVarHandle(SendOp.class, "finished", Status.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
     SendOp(Messaging messaging, Comm comm, int dest, int tag, boolean synchronous) {
         super(messaging);
+        set(comm, dest, tag, synchronous);
+    }
+
+    /** Sets the send up (again: a blocking send reuses its thread's one once it completed). */
+    SendOp set(Comm comm, int dest, int tag, boolean synchronous) {
+        reset();
         this.comm = comm;
         this.dest = dest;
         this.destWorld = comm == null || dest < 0 ? dest : comm.world(dest);
         this.tag = tag;
         this.synchronous = synchronous;
+        ACKED.setRelease(this, false); // release stores: the op is published to others by the engine's own fences
+        FINISHED.setRelease(this, (Status) null);
+        return this;
     }
 
     void finish(Status s) {
@@ -49,7 +70,7 @@ final class SendOp extends Request {
         if (synchronous && !acked) {
             return null;
         }
-        return Status.ok(dest, tag, engineSend.length(), 1);
+        return Status.SENT;
     }
 
     @Override

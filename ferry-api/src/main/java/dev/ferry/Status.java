@@ -31,6 +31,9 @@ public final class Status {
         this.cancelled = cancelled;
     }
 
+    /** A completed send's: a send's status tells nothing about the message (as in MPI). */
+    static final Status SENT = new Status(Ferry.ANY_SOURCE, Ferry.ANY_TAG, 0, 0, 1, null, null, false);
+
     static Status ok(int source, int tag, long bytes, long typeSize) {
         return new Status(source, tag, bytes, bytes, typeSize, null, null, false);
     }

@@ -1,0 +1,44 @@
+package dev.ferry;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * What one thread's blocking calls reuse, so that a steady exchange of blocking sends and
+ * receives allocates next to nothing: a send and a receive (each in use by one blocking call at a
+ * time; a nested one, say from a future's callback, makes its own), and the last memory slice
+ * each used (an array or segment passed again with the same offset and length maps to the same
+ * slice). It holds on to the last buffers used until the next call replaces them.
+ */
+final class Scratch {
+    final SendOp send;
+    final RecvOp recv;
+    boolean sendBusy;
+    boolean recvBusy;
+    final Slice sendSlice = new Slice();
+    final Slice recvSlice = new Slice();
+
+    Scratch(Messaging messaging) {
+        this.send = new SendOp(messaging, null, Ferry.PROC_NULL, 0, false);
+        this.recv = new RecvOp(messaging, null, 0, null, null, 1, 0, 0);
+    }
+
+    /** The last slice made of one buffer: reused while the buffer, start and length repeat. */
+    static final class Slice {
+        private Object buffer;
+        private long start;
+        private long length;
+        private MemorySegment slice;
+
+        MemorySegment get(Object buf, long start, long length) {
+            return buf == buffer && start == this.start && length == this.length ? slice : null;
+        }
+
+        MemorySegment put(Object buf, long start, long length, MemorySegment slice) {
+            this.buffer = buf;
+            this.start = start;
+            this.length = length;
+            this.slice = slice;
+            return slice;
+        }
+    }
+}
