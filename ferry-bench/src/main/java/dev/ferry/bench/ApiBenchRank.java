@@ -47,16 +47,27 @@ public final class ApiBenchRank {
                 throw new IllegalStateException("the API benchmarks run 2 ranks, not " + w.size());
             }
             ApiBenchRank r = new ApiBenchRank(w, max, o.latency() ? 1 : o.window(), arrays);
+            Request[] backlog = new Request[o.posted()];
+            for (int i = 0; i < backlog.length; i++) { // never matched: every match happens beside them
+                backlog[i] = w.irecv(new byte[1], 0, 1, Datatype.BYTE, 1 - w.rank(), 1000 + i);
+            }
             if (w.rank() == 0) {
                 r.measure(o, arrays ? "array" : "segment");
                 w.send(r.out, 0, 0, Datatype.BYTE, 1, STOP);
             } else {
                 r.serve(o);
             }
+            for (Request b : backlog) {
+                b.cancel();
+            }
         }
     }
 
     private void measure(BenchOptions o, String buffers) {
+        Map<String, Object> label = new java.util.LinkedHashMap<>(Map.of("buffers", buffers));
+        if (o.posted() > 0) {
+            label.put("posted", o.posted());
+        }
         for (long size : o.sizes()) {
             int n = (int) size;
             if (o.latency()) {
@@ -67,7 +78,7 @@ public final class ApiBenchRank {
                 o.warmUp(size, rt);
                 RoundTrips.Timing t = RoundTrips.time(o.iterationsFor(size), rt);
                 print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(t.oneWayUs()),
-                        Stats.quantile(t.oneWayUs(), 0.99), null, Map.of("buffers", buffers)));
+                        Stats.quantile(t.oneWayUs(), 0.99), null, label));
                 continue;
             }
             int w = recvs.length;
@@ -82,9 +93,7 @@ public final class ApiBenchRank {
                 perMsgUs[s] = t / (double) w / 1000 / (bi ? 2 : 1);
             }
             double med = Stats.median(perMsgUs);
-            Map<String, Object> extra = o.benchmark().equals(BenchOptions.MBW_MR)
-                    ? Map.of("buffers", buffers, "mmsgs_per_s", Stats.round(1 / med, 4))
-                    : Map.of("buffers", buffers);
+            Map<String, Object> extra = label;
             print(new Result(o.benchmark(), o.driver(), size, (long) samples * w, med, Stats.quantile(perMsgUs, 0.99), Stats.median(mbps), extra));
         }
     }

@@ -37,6 +37,8 @@ public final class BenchCommand {
                                    the JIT compiled nothing for 0.25 s (at most 5 s)
                                    (default a tenth of the iterations; 0: no warm-up)
               --window N           sends in flight per bandwidth sample (default 16)
+              --posted N           API benchmarks: each rank first posts N receives on tags nobody
+                                   sends, so every match happens beside them (default 0)
               --format FORMAT      table, csv or json (one object per line)
               --no-references      skip the reference lines (ref-shm, ref-readv, ref-nio, ref-ucp)
               --rounds N           run the whole command N times, every other round in reverse

@@ -20,9 +20,10 @@ import java.util.Locale;
  * @param format     table, csv or json
  * @param references whether to measure ref-shm and ref-nio in the same run
  * @param rounds     how many times the whole command runs, its phases interleaved (see {@link Rounds})
+ * @param posted     receives each rank posts on other tags before an API benchmark times anything
  */
 public record BenchOptions(String benchmark, String driver, List<Long> sizes, long iterations, long warmup,
-                           int window, String format, boolean references, int rounds) {
+                           int window, String format, boolean references, int rounds, int posted) {
     public static final String LATENCY = "driver-latency";
     public static final String BANDWIDTH = "driver-bandwidth";
     public static final String ENGINE_LATENCY = "engine-latency";
@@ -69,6 +70,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         String format = "table";
         boolean refs = true;
         int rounds = 1;
+        int posted = 0;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -84,6 +86,12 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
                     }
                 }
                 case "--no-references" -> refs = false;
+                case "--posted" -> {
+                    if (!API.contains(benchmark)) {
+                        throw new UsageException("--posted is for the API benchmarks (latency, bw, bibw, mbw-mr), not " + benchmark);
+                    }
+                    posted = (int) Math.min(1_000_000, nonNegative(value(args, ++i, a), a));
+                }
                 case "--rounds" -> {
                     rounds = (int) positive(value(args, ++i, a), a);
                     if (rounds > MAX_ROUNDS) {
@@ -96,7 +104,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         if (warmup < 0) {
             warmup = Math.max(10, iterations / 10);
         }
-        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds);
+        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds, posted);
     }
 
     /** Whether this is a latency (ping-pong) benchmark. */
@@ -121,12 +129,12 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
 
     /** The same options for another benchmark (the driver-level figures of an engine run). */
     public BenchOptions as(String other) {
-        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds);
+        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds, posted);
     }
 
     /** The same options with other sizes (those a driver can carry). */
     public BenchOptions withSizes(List<Long> other) {
-        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds);
+        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds, posted);
     }
 
     /** Iterations for one size: the asked count, cut so that one size moves at most {@link #BYTE_BUDGET}. */

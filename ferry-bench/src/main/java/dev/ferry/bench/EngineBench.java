@@ -66,6 +66,9 @@ final class EngineBench {
         java.addAll(first);
         java.addAll(List.of("--driver", d.name(), "--sizes", String.join(",", o.sizes().stream().map(String::valueOf).toList()),
                 "--iterations", String.valueOf(o.iterations()), "--warmup", String.valueOf(o.warmup()), "--window", String.valueOf(o.window())));
+        if (o.posted() > 0 && o.api()) {
+            java.addAll(List.of("--posted", String.valueOf(o.posted())));
+        }
         Map<String, String> env = new HashMap<>();
         env.put("FERRY_DRIVERS", d.name());
         env.put("FERRY_PROGRESS", "caller");

@@ -115,6 +115,23 @@ final class Rounds {
                     put(extra, "ratio_to_ref_ucp", paired(rs, find(BenchOptions.LATENCY, RefUcp.NAME, k.size(), null), (a, b) -> a.medianUs() / b.medianUs()));
                 }
             }
+            case BenchOptions.API_LATENCY -> {
+                put(extra, "overhead_ns_vs_engine", paired(rs, find(BenchOptions.ENGINE_LATENCY, k.driver(), k.size(), null),
+                        (a, b) -> (a.medianUs() - b.medianUs()) * 1000));
+                if (k.driver().equals("tcp")) {
+                    put(extra, "ratio_to_ref_nio", paired(rs, find(BenchOptions.LATENCY, "ref-nio", k.size(), null), (a, b) -> a.medianUs() / b.medianUs()));
+                }
+            }
+            case BenchOptions.BW, BenchOptions.BIBW, BenchOptions.MBW_MR -> {
+                put(extra, "ratio_to_engine", paired(rs, find(BenchOptions.ENGINE_BANDWIDTH, k.driver(), k.size(), "offheap"),
+                        (a, b) -> a.mbPerS() / b.mbPerS()));
+                if (k.driver().equals("tcp")) {
+                    put(extra, "ratio_to_ref_nio", paired(rs, find(BenchOptions.BANDWIDTH, "ref-nio", k.size(), null), (a, b) -> a.mbPerS() / b.mbPerS()));
+                }
+                if (k.benchmark().equals(BenchOptions.MBW_MR)) {
+                    put(extra, "mmsgs_per_s", paired(rs, rs, (a, b) -> 1 / a.medianUs()));
+                }
+            }
             default -> {
             }
         }
