@@ -26,8 +26,18 @@ class ThreadsAndFlowTest {
      */
     @Test
     void fourThreadsPerRankSendAndReceiveWithWildcardsAtOnce() {
+        stress(new FerryConfig());
+    }
+
+    /** The same with a progress thread per rank: the callers hand it their steps. */
+    @Test
+    void fourThreadsPerRankWithAProgressThread() {
+        stress(new FerryConfig().progressThread(true));
+    }
+
+    private static void stress(FerryConfig config) {
         int ranks = 4, threads = 4, perPeer = 300;
-        Ferry.runInProcess(ranks, BOUND, f -> {
+        Ferry.runInProcess(ranks, BOUND, config, f -> {
             Comm w = f.world();
             ExecutorService pool = Executors.newFixedThreadPool(threads);
             try {

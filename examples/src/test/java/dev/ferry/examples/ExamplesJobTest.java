@@ -1,0 +1,42 @@
+package dev.ferry.examples;
+
+import dev.ferry.launch.run.CapturedJob;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The API examples as real jobs; the ring and the ping-pong with 8 ranks, more than this
+ * machine's cores: blocking receives that yield and then sleep let the rank holding the message
+ * run, so both end well within their bound.
+ */
+class ExamplesJobTest {
+    private static final Duration BOUND = Duration.ofSeconds(180);
+
+    @Test
+    void aRingOfEightRanksTurnsToTheEnd() throws Exception {
+        CapturedJob.Result r = CapturedJob.run(8, Map.of(), BOUND, Ring.class, "200");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("ring: 200 rounds of 8 ranks, token 1400 (expected 1400)"), r.toString());
+    }
+
+    @Test
+    void fourPairsPingPongToTheEnd() throws Exception {
+        CapturedJob.Result r = CapturedJob.run(8, Map.of("FERRY_RANKS_PER_NODE", "4"), BOUND, PingPong.class, "2000", "64");
+        assertEquals(0, r.exit(), r.toString());
+        for (int pair = 0; pair < 8; pair += 2) {
+            assertTrue(r.out().contains("pingpong " + pair + "-" + (pair + 1) + ": 2000 rounds of 64 bytes"), r.toString());
+        }
+    }
+
+    @Test
+    void piSumsTheRanksParts() throws Exception {
+        CapturedJob.Result r = CapturedJob.run(3, Map.of(), BOUND, Pi.class, "1000000");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("pi is about 3.14159265"), r.toString());
+    }
+}
