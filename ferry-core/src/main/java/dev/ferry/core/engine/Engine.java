@@ -419,12 +419,7 @@ public final class Engine implements AutoCloseable {
             throw new IllegalStateException("the engine is closed");
         }
         if (onEngineThread()) {
-            boolean took = enter();
-            try {
-                task.run();
-            } finally {
-                exit(took);
-            }
+            runHere(task);
         } else {
             forward(task);
         }
@@ -617,6 +612,16 @@ public final class Engine implements AutoCloseable {
         }
     }
 
+    /** Runs {@code task} in this thread holding the engine's thread of control (caller mode, or on the progress thread). */
+    private void runHere(Runnable task) {
+        boolean took = enter();
+        try {
+            task.run();
+        } finally {
+            exit(took);
+        }
+    }
+
     /**
      * Runs {@code task} in the engine's thread of control and returns once it ran: in the calling
      * thread in caller mode (after any pass another thread is making), on the progress thread in
@@ -629,12 +634,7 @@ public final class Engine implements AutoCloseable {
      */
     public void runSerialized(Runnable task) {
         if (onEngineThread()) {
-            boolean took = enter();
-            try {
-                task.run();
-            } finally {
-                exit(took);
-            }
+            runHere(task);
             return;
         }
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
