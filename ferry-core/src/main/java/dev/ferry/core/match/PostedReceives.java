@@ -1,7 +1,5 @@
 package dev.ferry.core.match;
 
-import org.agrona.collections.Int2ObjectHashMap;
-
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 
@@ -18,50 +16,29 @@ import java.util.function.IntPredicate;
  * }</pre>
  */
 public final class PostedReceives<T> {
-    private final Int2ObjectHashMap<ContextQueue<T>> contexts = new Int2ObjectHashMap<>();
-    private long seq;
-    private int size;
-    /** The last context's queue: a program talks on one communicator at a time, mostly. */
-    private int lastContext = -1;
-    private ContextQueue<T> last;
-
-    private ContextQueue<T> queue(int context) {
-        if (context == lastContext) {
-            return last;
-        }
-        ContextQueue<T> q = contexts.get(context);
-        if (q != null) {
-            lastContext = context;
-            last = q;
-        }
-        return q;
-    }
+    private final ContextQueues<T> contexts = new ContextQueues<>();
 
     /** Posts {@code e} behind every receive posted before it. */
     public void add(MatchEntry<T> e) {
         if (e.queued()) {
             throw new IllegalStateException("entry already queued: " + e);
         }
-        ContextQueue<T> q = queue(e.context);
-        if (q == null) {
-            q = new ContextQueue<>();
-            contexts.put(e.context, q);
-        }
-        e.seq = ++seq;
+        ContextQueue<T> q = contexts.of(e.context);
+        e.seq = ++contexts.seq;
         if (e.exact()) {
             q.binFor(e.source, e.tag).add(e);
         } else {
             q.list.add(e);
         }
-        size++;
+        contexts.size++;
     }
 
     /** Takes the earliest receive that accepts a message of {@code context} from {@code source} with {@code tag}, or null. */
     public MatchEntry<T> match(int context, int source, int tag) {
-        if (size == 0) {
+        if (contexts.size == 0) {
             return null;
         }
-        ContextQueue<T> q = queue(context);
+        ContextQueue<T> q = contexts.find(context);
         if (q == null) {
             return null;
         }
@@ -91,7 +68,7 @@ public final class PostedReceives<T> {
         } else {
             return false;
         }
-        size--;
+        contexts.size--;
         return true;
     }
 
@@ -101,7 +78,7 @@ public final class PostedReceives<T> {
      * member of).
      */
     public void removeFor(int source, IntPredicate wildcardContexts, Consumer<MatchEntry<T>> removed) {
-        contexts.forEachInt((context, q) -> {
+        contexts.forEach((context, q) -> {
             for (EntryChain<T> b : q.bins.values()) {
                 while (b.head != null && b.head.source == source) {
                     MatchEntry<T> e = b.head;
@@ -122,6 +99,6 @@ public final class PostedReceives<T> {
 
     /** Receives posted now. */
     public int size() {
-        return size;
+        return contexts.size;
     }
 }

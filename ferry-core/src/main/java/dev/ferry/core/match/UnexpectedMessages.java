@@ -1,7 +1,5 @@
 package dev.ferry.core.match;
 
-import org.agrona.collections.Int2ObjectHashMap;
-
 /**
  * Messages that arrived before a receive asked for them, in arrival order, as MPI matches them: a
  * new receive takes the earliest one its pattern accepts. Each message sits in its context's
@@ -15,24 +13,7 @@ import org.agrona.collections.Int2ObjectHashMap;
  * }</pre>
  */
 public final class UnexpectedMessages<T> {
-    private final Int2ObjectHashMap<ContextQueue<T>> contexts = new Int2ObjectHashMap<>();
-    private long seq;
-    private int size;
-    /** The last context's queue: a program talks on one communicator at a time, mostly. */
-    private int lastContext = -1;
-    private ContextQueue<T> last;
-
-    private ContextQueue<T> queue(int context) {
-        if (context == lastContext) {
-            return last;
-        }
-        ContextQueue<T> q = contexts.get(context);
-        if (q != null) {
-            lastContext = context;
-            last = q;
-        }
-        return q;
-    }
+    private final ContextQueues<T> contexts = new ContextQueues<>();
 
     /** Queues an arrived message (exact source and tag) behind those that came before it. */
     public void add(MatchEntry<T> e) {
@@ -42,23 +23,19 @@ public final class UnexpectedMessages<T> {
         if (!e.exact()) {
             throw new IllegalArgumentException("an arrived message has an exact source and tag: " + e);
         }
-        ContextQueue<T> q = queue(e.context);
-        if (q == null) {
-            q = new ContextQueue<>();
-            contexts.put(e.context, q);
-        }
-        e.seq = ++seq;
+        ContextQueue<T> q = contexts.of(e.context);
+        e.seq = ++contexts.seq;
         q.binFor(e.source, e.tag).add(e);
         q.list.add(e);
-        size++;
+        contexts.size++;
     }
 
     /** The earliest message a receive of {@code context} for {@code source} and {@code tag} (either may be ANY) accepts, left queued; or null. */
     public MatchEntry<T> find(int context, int source, int tag) {
-        if (size == 0) {
+        if (contexts.size == 0) {
             return null;
         }
-        ContextQueue<T> q = queue(context);
+        ContextQueue<T> q = contexts.find(context);
         if (q == null) {
             return null;
         }
@@ -90,16 +67,12 @@ public final class UnexpectedMessages<T> {
         }
         e.bin.remove(e);
         e.list.remove(e);
-        size--;
+        contexts.size--;
     }
 
     /** Takes every message of {@code context} out of the queue, in arrival order (its communicator was freed). */
     public void removeContext(int context, java.util.function.Consumer<MatchEntry<T>> removed) {
         ContextQueue<T> q = contexts.remove(context);
-        if (context == lastContext) {
-            lastContext = -1;
-            last = null;
-        }
         if (q == null) {
             return;
         }
@@ -107,7 +80,7 @@ public final class UnexpectedMessages<T> {
             MatchEntry<T> next = e.listNext;
             e.bin.remove(e);
             q.list.remove(e);
-            size--;
+            contexts.size--;
             removed.accept(e);
             e = next;
         }
@@ -115,6 +88,6 @@ public final class UnexpectedMessages<T> {
 
     /** Messages waiting now. */
     public int size() {
-        return size;
+        return contexts.size;
     }
 }
