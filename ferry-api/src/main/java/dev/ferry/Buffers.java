@@ -19,6 +19,9 @@ final class Buffers {
 
     /** The bytes of one array element, or 1 for a segment or byte buffer (their offsets count bytes). */
     static int unit(Object buf) {
+        if (buf instanceof MemorySegment) {
+            return 1; // the common case of off-heap memory first
+        }
         return switch (buf) {
             case byte[] a -> 1;
             case short[] a -> 2;

@@ -203,11 +203,16 @@ public final class Comm implements AutoCloseable {
 
     /** Waits for a message from {@code source} with {@code tag} (wildcards allowed) without receiving it. */
     public Status probe(int source, int tag) {
+        return waitFor(() -> iprobe(source, tag));
+    }
+
+    /** Polls {@code look} (which makes progress) until it answers, idling between looks as every wait does. */
+    private <T> T waitFor(java.util.function.Supplier<T> look) {
         long start = System.nanoTime(), now = start;
         for (int round = 1; ; round++) {
-            Status s = iprobe(source, tag);
-            if (s != null) {
-                return s;
+            T found = look.get();
+            if (found != null) {
+                return found;
             }
             engine.idle(now - start);
             if (Engine.clockDue(round, now - start)) {
@@ -227,17 +232,7 @@ public final class Comm implements AutoCloseable {
 
     /** Waits for a message as {@link #probe} does and takes it: only {@link Message#recv} receives it now. */
     public Message mprobe(int source, int tag) {
-        long start = System.nanoTime(), now = start;
-        for (int round = 1; ; round++) {
-            Message m = improbe(source, tag);
-            if (m != null) {
-                return m;
-            }
-            engine.idle(now - start);
-            if (Engine.clockDue(round, now - start)) {
-                now = System.nanoTime();
-            }
-        }
+        return waitFor(() -> improbe(source, tag));
     }
 
     /** A waiting message taken for {@link Message#recv}, or null when none is there. */

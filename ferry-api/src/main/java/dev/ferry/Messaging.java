@@ -37,9 +37,18 @@ final class Messaging implements MessageHandler {
     private final List<RequestFuture> futures = new ArrayList<>();
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> new Scratch(this));
 
+    /** The scratch handed out last: a thread that calls again finds its own without a ThreadLocal lookup. */
+    private Scratch lastScratch;
+
     /** What the calling thread's blocking calls reuse. */
     Scratch scratch() {
-        return scratch.get();
+        Scratch s = lastScratch; // one reference read: its owner is final, so never another thread's by mistake
+        if (s != null && s.owner == Thread.currentThread()) {
+            return s;
+        }
+        s = scratch.get();
+        lastScratch = s;
+        return s;
     }
 
     void attach(Engine e) {
@@ -71,6 +80,7 @@ final class Messaging implements MessageHandler {
             SendOp s = awaitingAck.remove(syncKey(m.source(), Envelope.tag(h)));
             if (s != null) {
                 s.acked = true;
+                s.wake();
             }
             return; // an ACK has no bytes: letting it go gives its credit back
         }

@@ -89,11 +89,13 @@ final class RecvOp extends Request implements Runnable {
             messaging.ack(m.source(), Envelope.syncId(h));
         }
         MATCHED.setRelease(this, true); // after the engine's receive began: a reader that sees it sees that
+        wake();
     }
 
     /** Ends the receive without a message (cancelled, or its source died). */
     void finish(Status s) {
         finished = s;
+        wake();
     }
 
     /** Cancels it while still posted (engine's thread of control). */

@@ -141,18 +141,44 @@ public abstract sealed class Request permits SendOp, RecvOp {
         Engine e = messaging.engine();
         long start = System.nanoTime();
         long now = start;
-        for (int round = 1; current() == null; round++) {
-            if (!e.progress()) {
-                e.idle(now - start, deadline - now);
-            }
-            if (Engine.clockDue(round, now - start)) {
-                now = System.nanoTime();
-                if (now - deadline > 0) {
-                    return current() != null;
+        try {
+            for (int round = 1; current() == null; round++) {
+                if (!e.progress()) {
+                    if (now - start >= WATCHED_AFTER_NANOS && waiter == null) {
+                        waiter = Thread.currentThread(); // from now on a completion elsewhere unparks us
+                        continue; // look once more before sleeping: it may have completed meanwhile
+                    }
+                    e.idle(now - start, deadline - now);
+                }
+                if (Engine.clockDue(round, now - start)) {
+                    now = System.nanoTime();
+                    if (now - deadline > 0) {
+                        return current() != null;
+                    }
                 }
             }
+            return true;
+        } finally {
+            if (waiter != null) {
+                waiter = null;
+            }
         }
-        return true;
+    }
+
+    /**
+     * How long a waiter spins and yields before it asks to be woken: after that its idling naps and
+     * dozes, and a completion found by another thread's progress (a second caller's, or the
+     * progress thread's) unparks it rather than leave it to its nap's end.
+     */
+    private static final long WATCHED_AFTER_NANOS = 1_000_000;
+    private volatile Thread waiter;
+
+    /** Wakes a thread that waits for this request (called when it completes). */
+    final void wake() {
+        Thread w = waiter;
+        if (w != null) {
+            java.util.concurrent.locks.LockSupport.unpark(w);
+        }
     }
 
     // ---- several requests ---------------------------------------------------------------------

@@ -10,6 +10,8 @@ import java.lang.foreign.MemorySegment;
  * slice). It holds on to the last buffers used until the next call replaces them.
  */
 final class Scratch {
+    /** The thread whose calls use it. */
+    final Thread owner = Thread.currentThread();
     final SendOp send;
     final RecvOp recv;
     boolean sendBusy;

@@ -51,6 +51,7 @@ final class SendOp extends Request {
 
     void finish(Status s) {
         finished = s;
+        wake();
     }
 
     @Override

@@ -15,6 +15,7 @@ public final class ApiRanks {
         switch (args[0]) {
             case "mixed" -> mixed(Integer.parseInt(args[1]));
             case "dead" -> dead();
+            case "idle" -> idle(Long.parseLong(args[1]));
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
     }
@@ -98,6 +99,48 @@ public final class ApiRanks {
                 throw new IllegalStateException("the survivors' exchange gave " + v[0]);
             }
             System.out.println("ok dead rank " + w.rank() + ": both receives failed PROC_FAILED naming rank 2 within " + ms + " ms; the survivors still talk");
+        }
+    }
+
+    /**
+     * Rank 0 sleeps {@code ms} without calling Ferry, then sends every other rank a word; they wait
+     * for it in a blocking receive. Each prints its process's CPU as a share of a core over the wait
+     * and over its second half (the steady state, without the JIT's start-up work).
+     *
+     * <pre>
+     *   bin/ferry run -n 4 --ranks-per-node 2 -cp ferry-api/target/test-classes dev.ferry.ApiRanks idle 20000
+     * </pre>
+     */
+    private static void idle(long ms) throws InterruptedException {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            w.sendrecv(new byte[0], 0, 0, Datatype.BYTE, (w.rank() + 1) % w.size(), 1,
+                    new byte[0], 0, 0, Datatype.BYTE, (w.rank() + w.size() - 1) % w.size(), 1); // every rank is up
+            var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+            long cpu0 = os.getProcessCpuTime(), t0 = System.nanoTime();
+            long[] half = new long[2];
+            Thread midway = Thread.ofPlatform().daemon().start(() -> {
+                try {
+                    Thread.sleep(ms / 2);
+                } catch (InterruptedException e) {
+                    return;
+                }
+                half[0] = os.getProcessCpuTime();
+                half[1] = System.nanoTime();
+            });
+            if (w.rank() == 0) {
+                Thread.sleep(ms);
+                for (int r = 1; r < w.size(); r++) {
+                    w.send(new byte[1], 0, 1, r, 2);
+                }
+            } else {
+                w.recv(new byte[1], 0, 1, 0, 2);
+            }
+            long cpu1 = os.getProcessCpuTime(), t1 = System.nanoTime();
+            midway.join();
+            System.out.printf("ok idle rank %d (%s): %.1f ms of CPU in %.0f ms, %.2f%% of a core; second half %.2f%%%n", w.rank(),
+                    w.rank() == 0 ? "sleeping, no Ferry call" : "blocked in recv", (cpu1 - cpu0) / 1e6, (t1 - t0) / 1e6,
+                    100.0 * (cpu1 - cpu0) / (t1 - t0), 100.0 * (cpu1 - half[0]) / (t1 - half[1]));
         }
     }
 }
