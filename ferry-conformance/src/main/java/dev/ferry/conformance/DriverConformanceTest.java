@@ -313,6 +313,23 @@ public abstract class DriverConformanceTest extends ConformanceFixture {
         }
     }
 
+    /**
+     * Heap memory of other kinds than bytes carries packets both ways (the application API sends
+     * from and receives into int[], long[]... in place): no ByteBuffer can view an int[].
+     */
+    @Test
+    void packetsFromAnIntArrayIntoALongArray() {
+        DriverInstance inst = connectEcho();
+        long max = Math.min(caps.maxPacketSize(), 1 << 20) & ~7L;
+        for (long size : new long[] {8, 4096, max}) {
+            MemorySegment o = MemorySegment.ofArray(new int[(int) (size / 4)]);
+            MemorySegment in = MemorySegment.ofArray(new long[(int) (size / 8)]);
+            fill(o, size);
+            assertEquals(size, sendAndEcho(inst, new Packet(), new Packet(), o, in), "echoed length");
+            assertEquals(-1, checkPattern(in, size), "content of a " + size + "-byte packet from an int[] into a long[]");
+        }
+    }
+
     @Test
     void oversizedPacketIsInvalid() {
         DriverInstance inst = connectEcho();

@@ -220,6 +220,32 @@ final class Rendezvous {
     }
 
     private long readv(MemorySegment slot, DataLayout into, long keep) {
+        if (!offHeap(into)) {
+            // process_vm_readv writes to addresses: heap memory (an int[]) has none. Read into
+            // native memory, then copy: the slow path of an uncommon case, not a fault
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment tmp = a.allocate(Math.max(1, keep), 64);
+                long r = readvNative(slot, DataLayout.contiguous(tmp.asSlice(0, keep)), keep);
+                if (r > 0) {
+                    cursor.reset(into).copyFrom(tmp, 0, r);
+                }
+                return r;
+            }
+        }
+        return readvNative(slot, into, keep);
+    }
+
+    /** Whether every segment of {@code layout} is native memory (has an address). */
+    private static boolean offHeap(DataLayout layout) {
+        for (long i = 0; i < layout.segmentCount(); i++) {
+            if (layout.segmentLength(i) > 0 && !layout.segmentBase(i).isNative()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private long readvNative(MemorySegment slot, DataLayout into, long keep) {
         int count = slot.get(ValueLayout.JAVA_INT, ShmLayout.RTS_COUNT);
         MemorySegment entries = slot;
         long first = RTS_SEGMENTS;
