@@ -29,6 +29,8 @@ public final class Main {
               bench engine-bandwidth [opts]   beside the driver's own figures from the same run
               bench put-latency [opts]      the Portals library between two ranks; also get-latency,
                                               atomic-latency (fetch-add, compare-and-swap) and put-bandwidth
+              bench latency [opts]          OSU's benchmarks on the application API between two ranks;
+                                              also bw, bibw, mbw-mr; beside the engine's figure
               bench jmh [JMH options]       microbenchmarks of the hot paths, e.g. 'jmh SpiHotPath -prof gc'
               bench wireup [-n 4,16]        time from ferry run to every rank past the bootstrap exchange
               help                          this text; 'ferry bench --help' for benchmark options""";
