@@ -86,6 +86,16 @@ public class ApiHotPathBenchmark {
         return self.recv(inArray, 0, 8, Datatype.BYTE, 0, 7);
     }
 
+    /** A message that arrives before its receive (the unexpected path): a probe takes it in, then the receive. */
+    @Benchmark
+    public Object unexpected() {
+        self.send(out, 0, 8, Datatype.BYTE, 0, 7);
+        while (self.iprobe(0, 7) == null) {
+            Thread.onSpinWait();
+        }
+        return self.recv(in, 0, 8, Datatype.BYTE, 0, 7);
+    }
+
     /** isend and irecv, each a request of its own, completed by waitAll. */
     @Benchmark
     public Object nonBlocking() {
