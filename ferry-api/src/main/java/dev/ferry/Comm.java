@@ -317,7 +317,11 @@ public final class Comm implements AutoCloseable {
             op.finish(Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, type.size()));
             return op;
         }
-        engine.runSerialized(op);
+        if (s != null) {
+            engine.runSerializedThenProgress(op); // a blocking receive looks at once: one hold of the engine, not two
+        } else {
+            engine.runSerialized(op);
+        }
         return op;
     }
 

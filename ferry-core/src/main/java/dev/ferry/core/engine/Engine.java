@@ -612,6 +612,25 @@ public final class Engine implements AutoCloseable {
         }
     }
 
+    /**
+     * {@link #runSerialized} followed, in caller mode, by one progress pass in the same hold of the
+     * engine's thread of control: what a blocking receive does first (post, then look), for one
+     * compare-and-set instead of two. True when the pass did work.
+     */
+    public boolean runSerializedThenProgress(Runnable task) {
+        if (progressThread != null || owner == Thread.currentThread() || closed) {
+            runSerialized(task);
+            return false;
+        }
+        boolean took = enter();
+        try {
+            task.run();
+            return progressOnce();
+        } finally {
+            exit(took);
+        }
+    }
+
     /** Runs {@code task} in this thread holding the engine's thread of control (caller mode, or on the progress thread). */
     private void runHere(Runnable task) {
         boolean took = enter();
