@@ -29,7 +29,9 @@ public final class BenchCommand {
                                    ack or reply per sample: median_us is the whole operation);
                                    latency, bw, bibw and mbw-mr are OSU's benchmarks on the
                                    application API between two ranks over NAME, with segment and
-                                   array buffers, beside engine-latency / engine-bandwidth
+                                   array buffers, beside engine-latency / engine-bandwidth;
+                                   bw, bibw and mbw-mr add the ucx driver's bandwidth among the
+                                   references (set FERRY_UCX_TLS=sm for UCX's shared memory)
               --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
               --iterations N       round trips (latency) or messages (bandwidth) per size;
                                    a size moves at most 2 GiB, so large sizes run fewer
@@ -200,6 +202,16 @@ public final class BenchCommand {
             }
         }
         RefNio.run(ref, ref.sizes(), progress, sink);
+        if (o.api() && !o.latency()) {
+            // the goal names UCX between two processes of this machine, in the same run (FERRY_UCX_TLS=sm: its cma path)
+            java.util.Optional<DiscoveredDriver> ucx = DriverCatalog.discover().find("ucx");
+            if (ucx.isPresent() && ucx.get().available()) {
+                List<Long> sizes = DriverBench.feasible(ucx.get(), ref.sizes(), note -> err.println("ferry bench: " + note));
+                DriverBench.bandwidth(ucx.get(), ref, sizes, progress, labelled(ucx.get(), sink));
+            } else {
+                err.println("ferry bench: no ucx line: " + ucx.map(DiscoveredDriver::problem).orElse("no ucx driver on the class path"));
+            }
+        }
         if (o.latency() && !o.engine() && !o.portals() && java.util.Arrays.stream(o.driver().split(",")).anyMatch(n -> n.strip().equals("ucx"))) {
             try {
                 RefUcp.latency(ref, ref.sizes(), progress, sink);

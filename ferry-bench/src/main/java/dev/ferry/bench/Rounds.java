@@ -128,6 +128,7 @@ final class Rounds {
                 if (k.driver().equals("tcp")) {
                     put(extra, "ratio_to_ref_nio", paired(rs, find(BenchOptions.BANDWIDTH, "ref-nio", k.size(), null), (a, b) -> a.mbPerS() / b.mbPerS()));
                 }
+                put(extra, "ratio_to_ucx", paired(rs, find(BenchOptions.BANDWIDTH, "ucx", k.size(), "offheap"), (a, b) -> a.mbPerS() / b.mbPerS()));
                 if (k.benchmark().equals(BenchOptions.MBW_MR)) {
                     put(extra, "mmsgs_per_s", paired(rs, rs, (a, b) -> 1 / a.medianUs()));
                 }
