@@ -72,13 +72,8 @@ public final class Engine implements AutoCloseable {
     private final Settings settings;
     private final boolean sameProcessBySelf;
 
-    /**
-     * The thread in the engine's thread of control: in caller mode whichever caller holds it (any
-     * thread may call, MPI_THREAD_MULTIPLE; progress passes, sends and receives run one at a time),
-     * in thread mode the progress thread for good. Reentrant: a handler may send.
-     */
-    private volatile Thread owner;
-    private static final java.lang.invoke.VarHandle OWNER;
+    /** Who holds the engine's thread of control (reentrant: a handler may send). */
+    private final ControlOwner control = new ControlOwner();
     private int passes;
     /** Progress passes that did work (opaque: read by the doze's watchers). */
     @SuppressWarnings("unused")
@@ -572,14 +567,13 @@ public final class Engine implements AutoCloseable {
         if (progressThread != null || closed) {
             return false; // thread mode: the progress thread's loop makes progress, not its handlers
         }
-        Thread t = Thread.currentThread();
-        if (owner == t || !OWNER.compareAndSet(this, null, t)) {
+        if (!control.tryTake(Thread.currentThread())) {
             return false; // a handler, or another thread makes progress now
         }
         try {
             return progressOnce();
         } finally {
-            OWNER.setRelease(this, null);
+            control.release();
         }
     }
 
@@ -589,26 +583,12 @@ public final class Engine implements AutoCloseable {
      * thread (see {@link #onEngineThread}), which holds it for good.
      */
     private boolean enter() {
-        if (progressThread != null) {
-            return false;
-        }
-        Thread t = Thread.currentThread();
-        if (owner == t) {
-            return false;
-        }
-        for (int spins = 0; !OWNER.compareAndSet(this, null, t); spins++) {
-            if (spins < 200) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield(); // the holder is in a pass: a microsecond or so, unless descheduled
-            }
-        }
-        return true;
+        return progressThread == null && control.take(Thread.currentThread());
     }
 
     private void exit(boolean took) {
         if (took) {
-            OWNER.setRelease(this, null);
+            control.release();
         }
     }
 
@@ -618,7 +598,7 @@ public final class Engine implements AutoCloseable {
      * compare-and-set instead of two. True when the pass did work.
      */
     public boolean runSerializedThenProgress(Runnable task) {
-        if (progressThread != null || owner == Thread.currentThread() || closed) {
+        if (progressThread != null || control.heldBy(Thread.currentThread()) || closed) {
             runSerialized(task);
             return false;
         }
@@ -685,7 +665,6 @@ public final class Engine implements AutoCloseable {
     static {
         try {
             WORK_PASSES = java.lang.invoke.MethodHandles.lookup().findVarHandle(Engine.class, "workPasses", long.class);
-            OWNER = java.lang.invoke.MethodHandles.lookup().findVarHandle(Engine.class, "owner", Thread.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
@@ -832,7 +811,7 @@ public final class Engine implements AutoCloseable {
     }
 
     private void progressLoop() {
-        OWNER.setRelease(this, Thread.currentThread());
+        control.holdForGood(Thread.currentThread());
         int idle = 0;
         long idleSince = 0;
         while (!threadStop || !quiet() && System.nanoTime() - threadStopBy < 0) {
