@@ -220,10 +220,6 @@ final class Messaging implements MessageHandler {
         return unexpected.size();
     }
 
-    int postedCount() {
-        return posted.size();
-    }
-
     private static long syncKey(int peer, int id) {
         return (long) peer << 32 | id;
     }

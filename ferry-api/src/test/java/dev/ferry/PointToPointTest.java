@@ -251,7 +251,7 @@ class PointToPointTest {
             assertEquals(52, column.extent());
             assertEquals(12, pair.size());
             if (w.rank() == 0) {
-                int[] m = IntStream(16);
+                int[] m = range(16);
                 w.send(m, 1, 1, column, 1, 0);                        // column 1: 1, 5, 9, 13
                 w.send(m, 0, 1, diagonalish, 1, 1);                   // 0, 5, 6
                 w.send(m, 0, 2, Datatype.contiguous(2, Datatype.INT), 1, 2); // 0..3
@@ -286,7 +286,7 @@ class PointToPointTest {
         });
     }
 
-    private static int[] IntStream(int n) {
+    private static int[] range(int n) {
         return java.util.stream.IntStream.range(0, n).toArray();
     }
 

@@ -1,6 +1,7 @@
 package dev.ferry.core.match;
 
 import org.agrona.collections.Int2ObjectHashMap;
+import org.agrona.collections.IntObjConsumer;
 
 /**
  * The per-context queues of one matching queue, by context id, with the last one looked up kept
@@ -47,12 +48,7 @@ final class ContextQueues<T> {
         return byContext.remove(context);
     }
 
-    void forEach(IntObj<T> each) {
-        byContext.forEachInt(each::accept);
-    }
-
-    @FunctionalInterface
-    interface IntObj<T> {
-        void accept(int context, ContextQueue<T> q);
+    void forEach(IntObjConsumer<ContextQueue<T>> each) {
+        byContext.forEachInt(each);
     }
 }
