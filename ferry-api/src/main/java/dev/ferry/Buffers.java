@@ -34,6 +34,12 @@ final class Buffers {
         };
     }
 
+    /** The bytes of one element of the primitive array class {@code kind}. */
+    static int unitOf(Class<?> kind) {
+        return kind == long[].class || kind == double[].class ? 8 : kind == int[].class || kind == float[].class ? 4
+                : kind == short[].class || kind == char[].class ? 2 : 1;
+    }
+
     /** The datatype an array's elements are (bytes for a segment or byte buffer). */
     static Datatype typeOf(Object buf, String what) {
         return switch (buf) {
@@ -92,15 +98,25 @@ final class Buffers {
         if (type == null) {
             throw FerryException.arg(ErrorClass.TYPE, "datatype is null");
         }
+        return span(buf, offset, reach(count, type), type, writable, what, count + " elements of " + type);
+    }
+
+    /**
+     * The {@code need} bytes of {@code buf} from element {@code offset}, checked to be there and
+     * to be of {@code type}'s kind; {@code needWhat} says in an error what needed them.
+     */
+    static MemorySegment span(Object buf, int offset, long need, Datatype type, boolean writable, String what, String needWhat) {
+        if (offset < 0) {
+            throw FerryException.arg(ErrorClass.BUFFER, "offset: " + offset + " is negative");
+        }
         MemorySegment m = whole(buf, writable, what);
         if (type.arrayClass != buf.getClass() && !(buf instanceof byte[]) && !(buf instanceof MemorySegment) && !(buf instanceof ByteBuffer)) {
             // bytes hold anything (raw memory, as a segment); another array holds its own kind only
             throw FerryException.arg(ErrorClass.TYPE, "datatype " + type + " does not describe the elements of a " + buf.getClass().getSimpleName());
         }
         long start = (long) offset * unit(buf);
-        long need = reach(count, type);
         if (start > m.byteSize() || need > m.byteSize() - start) {
-            throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " elements of " + type + " from offset " + offset
+            throw FerryException.arg(ErrorClass.COUNT, "count: " + needWhat + " from offset " + offset
                     + " need " + need + " bytes from byte " + start + ", but " + what + " holds " + m.byteSize() + " bytes");
         }
         return m.asSlice(start, need);

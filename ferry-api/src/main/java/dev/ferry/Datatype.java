@@ -25,6 +25,22 @@ public final class Datatype {
     public static final Datatype FLOAT = primitive("FLOAT", float[].class, 4);
     public static final Datatype DOUBLE = primitive("DOUBLE", double[].class, 8);
 
+    /*
+     * Value-and-index pairs, for MINLOC and MAXLOC. Those of one kind (mpiJava's INT2, LONG2, ...)
+     * work over arrays of that kind, two elements per pair; the mixed ones (MPI's SHORT_INT,
+     * LONG_INT, FLOAT_INT, DOUBLE_INT) lay out as C structs do and work over segments, byte
+     * buffers and byte arrays.
+     */
+    public static final Datatype SHORT2 = pair("SHORT2", SHORT, SHORT, 2, 4);
+    public static final Datatype INT2 = pair("INT2", INT, INT, 4, 8);
+    public static final Datatype LONG2 = pair("LONG2", LONG, LONG, 8, 16);
+    public static final Datatype FLOAT2 = pair("FLOAT2", FLOAT, FLOAT, 4, 8);
+    public static final Datatype DOUBLE2 = pair("DOUBLE2", DOUBLE, DOUBLE, 8, 16);
+    public static final Datatype SHORT_INT = pair("SHORT_INT", SHORT, INT, 4, 8);
+    public static final Datatype LONG_INT = pair("LONG_INT", LONG, INT, 8, 16);
+    public static final Datatype FLOAT_INT = pair("FLOAT_INT", FLOAT, INT, 4, 8);
+    public static final Datatype DOUBLE_INT = pair("DOUBLE_INT", DOUBLE, INT, 8, 16);
+
     private final String name;
     /** The array class whose elements this type is made of, or null (a struct of several kinds). */
     final Class<?> arrayClass;
@@ -38,8 +54,17 @@ public final class Datatype {
     /** The end of the furthest block: how far one element reaches. */
     final long span;
     final boolean contiguous;
+    /** For a value-and-index pair: the value's and the index's primitive types; else null. */
+    final Datatype pairValue;
+    final Datatype pairIndex;
 
     private Datatype(String name, Class<?> arrayClass, long extent, long[] offsets, long[] lengths) {
+        this(name, arrayClass, extent, offsets, lengths, null, null);
+    }
+
+    private Datatype(String name, Class<?> arrayClass, long extent, long[] offsets, long[] lengths, Datatype pairValue, Datatype pairIndex) {
+        this.pairValue = pairValue;
+        this.pairIndex = pairIndex;
         this.name = name;
         this.arrayClass = arrayClass;
         this.extent = extent;
@@ -57,6 +82,13 @@ public final class Datatype {
 
     private static Datatype primitive(String name, Class<?> arrayClass, int bytes) {
         return new Datatype(name, arrayClass, bytes, new long[] {0}, new long[] {bytes});
+    }
+
+    private static Datatype pair(String name, Datatype value, Datatype index, long indexOffset, long extent) {
+        Class<?> kind = value.arrayClass == index.arrayClass ? value.arrayClass : null;
+        long[] offsets = indexOffset == value.size ? new long[] {0} : new long[] {0, indexOffset};
+        long[] lengths = indexOffset == value.size ? new long[] {value.size + index.size} : new long[] {value.size, index.size};
+        return new Datatype(name, kind, extent, offsets, lengths, value, index);
     }
 
     /** {@code count} elements of {@code old}, one after the other. */
@@ -155,6 +187,11 @@ public final class Datatype {
     /** Whether one element is one block with no gaps (then a count of them is one block too). */
     public boolean isContiguous() {
         return contiguous;
+    }
+
+    /** Whether this is one of the value-and-index pairs MINLOC and MAXLOC take. */
+    public boolean isPair() {
+        return pairValue != null;
     }
 
     public String name() {

@@ -19,6 +19,10 @@ public enum ErrorClass {
     BUFFER,
     /** A datatype that does not fit the buffer. */
     TYPE,
+    /** A reduction operation not defined on the datatype. */
+    OP,
+    /** A root outside the communicator. */
+    ROOT,
     /** A freed or otherwise unusable communicator. */
     COMM,
     /** A group argument that is not valid (ranks out of range or repeated). */

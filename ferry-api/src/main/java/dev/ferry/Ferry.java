@@ -36,6 +36,16 @@ public final class Ferry implements AutoCloseable {
     public static final int UNDEFINED = -32766;
     /** The largest tag. */
     public static final int TAG_UB = Integer.MAX_VALUE;
+    /**
+     * In place of a collective's send buffer (or a scatter root's receive buffer): the data is
+     * taken from, and the result left in, the other buffer, as with MPI's {@code MPI_IN_PLACE}.
+     */
+    public static final Object IN_PLACE = new Object() {
+        @Override
+        public String toString() {
+            return "IN_PLACE";
+        }
+    };
 
     /** What each rank of an in-process job runs. */
     @FunctionalInterface
@@ -46,6 +56,8 @@ public final class Ferry implements AutoCloseable {
     final Engine engine;
     final Messaging messaging = new Messaging();
     final ContextIds contexts = new ContextIds();
+    /** Which algorithm each collective takes. */
+    final CollectiveTuning tuning;
     /** Held while a communicator is made: one agreement on context ids at a time. */
     final Object creation = new Object();
     private final Comm world;
@@ -56,6 +68,7 @@ public final class Ferry implements AutoCloseable {
         for (Map.Entry<String, String> e : config.settings().entrySet()) {
             s = s.with(e.getKey(), e.getValue());
         }
+        this.tuning = new CollectiveTuning(s);
         EngineConfig ec = new EngineConfig().settings(s);
         if (config.bootstrap() != null) {
             ec.bootstrap(config.bootstrap());

@@ -35,6 +35,8 @@ final class Messaging implements MessageHandler {
     /** The live communicators by context, to tell which a dead peer belongs to. */
     private final Int2ObjectHashMap<Comm> comms = new Int2ObjectHashMap<>();
     private final List<RequestFuture> futures = new ArrayList<>();
+    /** Collectives in flight, advanced after every progress pass. */
+    private final List<CollOp> collectives = new ArrayList<>();
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> new Scratch(this));
 
     /** The scratch handed out last: a thread that calls again finds its own without a ThreadLocal lookup. */
@@ -103,6 +105,14 @@ final class Messaging implements MessageHandler {
             return c != null && c.local(rank) >= 0;
         }, e -> e.item().finish(Status.failed(Ferry.ANY_SOURCE, Ferry.ANY_TAG, ErrorClass.PROC_FAILED,
                 e.item() + ": " + reason)));
+        // a collective needs every member, if not directly then through others: all on its communicators fail
+        collectives.removeIf(op -> {
+            if (op.comm().local(rank) >= 0) {
+                op.memberFailed(reason);
+                return true;
+            }
+            return false;
+        });
         List<Long> dead = new ArrayList<>();
         awaitingAck.forEachLong((key, s) -> {
             if (s.destWorld == rank) {
@@ -117,10 +127,23 @@ final class Messaging implements MessageHandler {
 
     @Override
     public boolean onProgress() {
+        boolean work = !collectives.isEmpty() && collectives.removeIf(CollOp::advance);
         if (futures.isEmpty()) {
-            return false;
+            return work;
         }
-        return futures.removeIf(RequestFuture::settle);
+        return futures.removeIf(RequestFuture::settle) | work;
+    }
+
+    /** Starts a collective: its first rounds run now, the rest as progress finds their transfers done. */
+    void start(CollOp op) {
+        engine().runSerialized(() -> {
+            String dead = deadMember(op.comm());
+            if (dead != null) {
+                op.memberFailed(dead);
+            } else if (!op.advance()) {
+                collectives.add(op);
+            }
+        });
     }
 
     // ---- what callers run in the engine's thread of control -------------------------------------
@@ -209,6 +232,17 @@ final class Messaging implements MessageHandler {
             comms.remove(c.context);
             unexpected.removeContext(c.context, e -> e.item().drop());
         });
+    }
+
+    /** Why a member of {@code c} failed, or null while all live. */
+    private String deadMember(Comm c) {
+        for (int i = 0; i < c.size(); i++) {
+            String why = failed[c.world(i)];
+            if (why != null) {
+                return why;
+            }
+        }
+        return null;
     }
 
     /** Why a peer failed, or null. */

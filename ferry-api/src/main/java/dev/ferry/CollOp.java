@@ -1,0 +1,115 @@
+package dev.ferry;
+
+import java.util.List;
+
+/**
+ * A collective in flight at this rank: it runs its {@link Schedule} round by round in the engine's
+ * thread of control, advanced by every progress pass (whoever makes it: a waiting caller, or the
+ * progress thread while the program computes), and completes as any request does. A transfer that
+ * fails (a dead peer) fails the collective, naming the peer; its other receives are withdrawn.
+ */
+final class CollOp extends Request {
+    private static final Status DONE = Status.ok(Ferry.ANY_SOURCE, Ferry.ANY_TAG, 0, 1);
+
+    private final Comm comm;
+    private final String what;
+    private final int tag;
+    private final List<Schedule.Round> rounds;
+    private int round = -1;
+    private Request[] inflight = new Request[2];
+    private int inflightCount;
+    private volatile Status finished;
+
+    CollOp(Messaging messaging, Comm comm, String what, int tag, Schedule schedule) {
+        super(messaging);
+        this.comm = comm;
+        this.what = what;
+        this.tag = tag;
+        this.rounds = schedule.rounds();
+    }
+
+    @Override
+    Status poll() {
+        return finished;
+    }
+
+    /**
+     * Moves on as far as the transfers allow (engine's thread of control); true once finished.
+     */
+    boolean advance() {
+        if (finished != null) {
+            return true;
+        }
+        try {
+            while (true) {
+                for (int i = 0; i < inflightCount; i++) {
+                    Status s = inflight[i].current();
+                    if (s == null) {
+                        return false;
+                    }
+                    if (s.error() != null) {
+                        fail(s.error(), s.failure());
+                        return true;
+                    }
+                }
+                inflightCount = 0;
+                if (++round == rounds.size()) {
+                    finish(DONE);
+                    return true;
+                }
+                start(rounds.get(round));
+            }
+        } catch (FerryException e) {
+            fail(e.errorClass(), e.getMessage());
+            return true;
+        } catch (RuntimeException e) {
+            fail(ErrorClass.INTERN, e.toString());
+            return true;
+        }
+    }
+
+    private void start(Schedule.Round r) {
+        for (int i = 0; i < r.locals.size(); i++) {
+            r.locals.get(i).run();
+        }
+        if (inflight.length < r.transfers) {
+            inflight = new Request[r.transfers];
+        }
+        for (int i = 0; i < r.transfers; i++) {
+            // receives first within the round would not matter: every transfer is posted before any is waited for
+            inflight[inflightCount++] = r.sends[i] ? comm.collectiveSend(r.memory[i], r.peers[i], tag)
+                    : comm.collectiveRecv(r.memory[i], r.peers[i], tag);
+        }
+    }
+
+    Comm comm() {
+        return comm;
+    }
+
+    /** A member of the communicator died: the collective cannot complete (engine's thread of control). */
+    void memberFailed(String why) {
+        if (finished == null) {
+            fail(ErrorClass.PROC_FAILED, why);
+        }
+    }
+
+    private void fail(ErrorClass c, String why) {
+        for (int i = 0; i < inflightCount; i++) {
+            if (inflight[i] instanceof RecvOp r && r.current() == null) {
+                r.cancelPosted(); // nothing lands in the program's buffers after the failure
+            }
+        }
+        inflightCount = 0;
+        finish(Status.failed(Ferry.ANY_SOURCE, Ferry.ANY_TAG, c, what + " on " + comm + " failed: " + why));
+    }
+
+    private void finish(Status s) {
+        finished = s;
+        wake();
+    }
+
+    @Override
+    public String toString() {
+        return what + " on " + comm;
+    }
+}

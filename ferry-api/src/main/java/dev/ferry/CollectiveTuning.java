@@ -1,0 +1,115 @@
+package dev.ferry;
+
+import dev.ferry.spi.Settings;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Which algorithm each collective uses, by message size and number of ranks, as the tuned
+ * components of Open MPI and MPICH choose; a setting {@code FERRY_COLL_<NAME>} (say
+ * {@code FERRY_COLL_ALLREDUCE=ring}) forces one where it applies (a power-of-two algorithm on
+ * another number of ranks, or an ordered one for a non-commutative operation, falls back to the
+ * default). {@link #table()} lists the rules, for {@code info}.
+ */
+final class CollectiveTuning {
+    /** Broadcasts from this size on, on 3 ranks or more, run as a pipelined chain. */
+    static final long BCAST_PIPELINE_MIN = 64 << 10;
+    /** The pipeline's chunk. */
+    static final long BCAST_CHUNK = 64 << 10;
+    /** Allreduces (commutative, at least one element per rank) from this size on run as a ring. */
+    static final long ALLREDUCE_RING_MIN = 16 << 10;
+    /** Gathers and scatters whose total is below this go up or down a binomial tree; larger ones go direct. */
+    static final long GATHER_BINOMIAL_MAX = 32 << 10;
+    /** Allgathers on a power of two of ranks whose total is below this use recursive doubling; larger ones a ring. */
+    static final long ALLGATHER_DOUBLING_MAX = 64 << 10;
+    /** All-to-alls whose blocks are below this post everything at once; larger ones go pairwise. */
+    static final long ALLTOALL_LINEAR_MAX = 8 << 10;
+
+    static final Map<String, List<String>> ALGORITHMS = new LinkedHashMap<>();
+
+    static {
+        ALGORITHMS.put("barrier", List.of("dissemination"));
+        ALGORITHMS.put("bcast", List.of("binomial", "pipeline"));
+        ALGORITHMS.put("reduce", List.of("binomial"));
+        ALGORITHMS.put("allreduce", List.of("recursive_doubling", "ring", "reduce_bcast"));
+        ALGORITHMS.put("reduce_scatter", List.of("ring", "reduce_scatterv"));
+        ALGORITHMS.put("scan", List.of("recursive_doubling"));
+        ALGORITHMS.put("gather", List.of("binomial", "linear"));
+        ALGORITHMS.put("scatter", List.of("binomial", "linear"));
+        ALGORITHMS.put("allgather", List.of("recursive_doubling", "ring"));
+        ALGORITHMS.put("alltoall", List.of("linear", "pairwise"));
+    }
+
+    private final Map<String, String> forced = new LinkedHashMap<>();
+
+    CollectiveTuning(Settings settings) {
+        for (Map.Entry<String, List<String>> e : ALGORITHMS.entrySet()) {
+            String v = settings.get("FERRY_COLL_" + e.getKey().toUpperCase(java.util.Locale.ROOT));
+            if (v != null && !v.isBlank()) {
+                String a = v.trim().toLowerCase(java.util.Locale.ROOT);
+                if (!e.getValue().contains(a)) {
+                    throw FerryException.arg(ErrorClass.ARG, "FERRY_COLL_" + e.getKey().toUpperCase(java.util.Locale.ROOT)
+                            + "=" + v + ": not an algorithm of " + e.getKey() + " (one of " + e.getValue() + ")");
+                }
+                forced.put(e.getKey(), a);
+            }
+        }
+    }
+
+    /** The forced algorithm if it applies, else {@code chosen}. */
+    private String pick(String collective, String chosen, boolean forcedApplies) {
+        String f = forced.get(collective);
+        return f != null && forcedApplies ? f : chosen;
+    }
+
+    String bcast(long bytes, int p) {
+        return pick("bcast", bytes >= BCAST_PIPELINE_MIN && p > 2 ? "pipeline" : "binomial", true);
+    }
+
+    String allreduce(long bytes, int count, int p, boolean commutative) {
+        String chosen = commutative && count >= p && bytes >= ALLREDUCE_RING_MIN && p > 1 ? "ring" : "recursive_doubling";
+        String f = forced.get("allreduce");
+        return f != null && (commutative || !f.equals("ring")) ? f : chosen;
+    }
+
+    String reduceScatter(boolean commutative) {
+        return commutative ? pick("reduce_scatter", "ring", true) : "reduce_scatterv";
+    }
+
+    String gather(String collective, long total) {
+        return pick(collective, total < GATHER_BINOMIAL_MAX ? "binomial" : "linear", true);
+    }
+
+    String allgather(long total, int p) {
+        boolean pof2 = Integer.bitCount(p) == 1;
+        return pick("allgather", pof2 && total < ALLGATHER_DOUBLING_MAX ? "recursive_doubling" : "ring", pof2);
+    }
+
+    String alltoall(long block) {
+        return pick("alltoall", block < ALLTOALL_LINEAR_MAX ? "linear" : "pairwise", true);
+    }
+
+    /** The rules, one line per collective, and what a setting forces. */
+    static String table(Settings settings) {
+        CollectiveTuning t = new CollectiveTuning(settings);
+        StringBuilder b = new StringBuilder();
+        b.append("barrier         dissemination\n");
+        b.append("bcast           binomial; pipeline (chain, ").append(BCAST_CHUNK >> 10).append(" KiB chunks) from ")
+                .append(BCAST_PIPELINE_MIN >> 10).append(" KiB on 3+ ranks\n");
+        b.append("reduce          binomial (tree at rank 0 for non-commutative ops)\n");
+        b.append("allreduce       recursive_doubling; ring (reduce-scatter + allgather) from ").append(ALLREDUCE_RING_MIN >> 10)
+                .append(" KiB, commutative, count >= ranks; reduce_bcast on request\n");
+        b.append("reduce_scatter  ring (commutative); reduce_scatterv (binomial reduce + linear scatter) otherwise\n");
+        b.append("scan, exscan    recursive_doubling\n");
+        b.append("gather, scatter binomial below ").append(GATHER_BINOMIAL_MAX >> 10).append(" KiB in all; linear above; v forms linear\n");
+        b.append("allgather       recursive_doubling (power of two ranks) below ").append(ALLGATHER_DOUBLING_MAX >> 10)
+                .append(" KiB in all; ring otherwise; allgatherv ring\n");
+        b.append("alltoall        linear below ").append(ALLTOALL_LINEAR_MAX >> 10).append(" KiB per block; pairwise above; v and w forms linear\n");
+        for (Map.Entry<String, String> e : t.forced.entrySet()) {
+            b.append("forced          ").append(e.getKey()).append(" = ").append(e.getValue()).append('\n');
+        }
+        return b.toString();
+    }
+}

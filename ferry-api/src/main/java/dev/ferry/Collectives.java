@@ -1,0 +1,477 @@
+package dev.ferry;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The collectives of one communicator: checks the arguments, turns the buffers into packed
+ * memory ({@link CollBuffer}), picks the algorithm ({@link CollectiveTuning}), builds its
+ * {@link Schedule} and starts it as a {@link CollOp}. Every collective is non-blocking
+ * underneath; the blocking forms wait for it. Each gets the next tag of the communicator's
+ * internal context, so collectives in flight at once never take each other's messages.
+ */
+final class Collectives {
+    private final Comm comm;
+    private final Messaging messaging;
+    private final CollectiveTuning tuning;
+    private final int p, r;
+    /** The last algorithm chosen (tests and benchmarks read it). */
+    volatile String lastAlgorithm = "";
+
+    Collectives(Comm comm, Messaging messaging, CollectiveTuning tuning) {
+        this.comm = comm;
+        this.messaging = messaging;
+        this.tuning = tuning;
+        this.p = comm.size();
+        this.r = comm.rank();
+    }
+
+    private CollOp start(String what, String algorithm, Schedule s, List<Runnable> last) {
+        for (Runnable step : last) {
+            s.local(step);
+        }
+        lastAlgorithm = algorithm;
+        CollOp op = new CollOp(messaging, comm, what + " (" + algorithm + ")", comm.nextCollectiveTag(), s);
+        messaging.start(op);
+        return op;
+    }
+
+    private void checkRoot(int root) {
+        if (root < 0 || root >= p) {
+            throw FerryException.arg(ErrorClass.ROOT, "root: " + root + " is outside the communicator's ranks 0.." + (p - 1));
+        }
+    }
+
+    private static void checkOp(Op op, Datatype type) {
+        if (op == null) {
+            throw FerryException.arg(ErrorClass.OP, "op is null");
+        }
+        CollBuffer.checkType(type, "");
+        op.check(type);
+    }
+
+    private static boolean inPlace(Object buf) {
+        return buf == Ferry.IN_PLACE;
+    }
+
+    private static FerryException inPlaceHere(String what) {
+        return FerryException.arg(ErrorClass.BUFFER, what + ": IN_PLACE is not allowed here");
+    }
+
+    // ---- synchronization and broadcast ------------------------------------------------------------
+
+    Request barrier() {
+        comm.checkLive();
+        Schedule s = new Schedule();
+        DoublingAlgorithms.barrierDissemination(s, p, r);
+        return start("barrier", "dissemination", s, List.of());
+    }
+
+    Request bcast(Object buf, int offset, int count, Datatype type, int root) {
+        comm.checkLive();
+        checkRoot(root);
+        CollBuffer b = CollBuffer.of(buf, offset, count, type, r != root, "buffer");
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        MemorySegment data = r == root ? b.input(s, 0, count) : b.output(last, 0, count);
+        String alg = tuning.bcast(data.byteSize(), p);
+        if (alg.equals("pipeline")) {
+            TreeAlgorithms.bcastPipeline(s, p, r, root, data, CollectiveTuning.BCAST_CHUNK);
+        } else {
+            TreeAlgorithms.bcastBinomial(s, p, r, root, data);
+        }
+        return start("bcast", alg, s, last);
+    }
+
+    // ---- reductions --------------------------------------------------------------------------------
+
+    Request reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, int root) {
+        comm.checkLive();
+        checkRoot(root);
+        checkOp(op, type);
+        if (inPlace(sendBuf) && r != root) {
+            throw inPlaceHere("send buffer (only the root of a reduce may pass it)");
+        }
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        Reducer red = new Reducer(op, type);
+        CollBuffer out = r == root ? CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer") : null;
+        CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
+        MemorySegment input = in.input(s, 0, count);
+        MemorySegment result = out == null ? null : out.output(last, 0, count);
+        MemorySegment acc = r == root && (op.isCommutative() || root == 0) ? result : CollBuffer.temp(red.bytes(count));
+        if (!input.equals(acc)) {
+            s.local(Reducer.copy(input, acc));
+        }
+        TreeAlgorithms.reduceBinomial(s, p, r, root, acc, result, red, count);
+        return start("reduce", "binomial", s, last);
+    }
+
+    Request allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
+        comm.checkLive();
+        checkOp(op, type);
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        Reducer red = new Reducer(op, type);
+        CollBuffer out = CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer");
+        CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
+        MemorySegment input = in.input(s, 0, count);
+        MemorySegment acc = out.output(last, 0, count);
+        if (!input.equals(acc)) {
+            s.local(Reducer.copy(input, acc));
+        }
+        String alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative());
+        switch (alg) {
+            case "ring" -> RingAlgorithms.allreduce(s, p, r, acc, red, count);
+            case "reduce_bcast" -> {
+                TreeAlgorithms.reduceBinomial(s, p, r, 0, acc, acc, red, count);
+                TreeAlgorithms.bcastBinomial(s, p, r, 0, acc);
+            }
+            default -> DoublingAlgorithms.allreduce(s, p, r, acc, red, count);
+        }
+        return start("allreduce", alg, s, last);
+    }
+
+    Request reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts, Datatype type, Op op) {
+        comm.checkLive();
+        checkOp(op, type);
+        CollBuffer.checkLength(recvCounts, p, "recvCounts");
+        int[] starts = new int[p];
+        long total = 0;
+        for (int i = 0; i < p; i++) {
+            if (recvCounts[i] < 0) {
+                throw FerryException.arg(ErrorClass.COUNT, "recvCounts[" + i + "]: " + recvCounts[i] + " is negative");
+            }
+            starts[i] = (int) total;
+            total += recvCounts[i];
+        }
+        if (total > Integer.MAX_VALUE) {
+            throw FerryException.arg(ErrorClass.COUNT, "recvCounts add up to " + total + " elements, more than a count can be");
+        }
+        int n = (int) total;
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        Reducer red = new Reducer(op, type);
+        CollBuffer in = inPlace(sendBuf) ? CollBuffer.of(recvBuf, recvOffset, n, type, false, "receive buffer")
+                : CollBuffer.of(sendBuf, sendOffset, n, type, false, "send buffer");
+        MemorySegment input = in.input(s, 0, n);
+        CollBuffer out = CollBuffer.of(recvBuf, recvOffset, recvCounts[r], type, true, "receive buffer");
+        MemorySegment data = CollBuffer.temp(red.bytes(n));
+        s.local(Reducer.copy(input, data));
+        MemorySegment result = out.output(last, 0, recvCounts[r]);
+        MemorySegment mine = data.asSlice(red.bytes(starts[r]), red.bytes(recvCounts[r]));
+        String alg = tuning.reduceScatter(op.isCommutative());
+        if (alg.equals("ring")) {
+            RingAlgorithms.reduceScatter(s, p, r, data, starts, recvCounts, red);
+            s.local(Reducer.copy(mine, result));
+        } else {
+            TreeAlgorithms.reduceBinomial(s, p, r, 0, data, data, red, n);
+            MemorySegment[] blocks = new MemorySegment[p];
+            for (int j = 0; j < p; j++) {
+                blocks[j] = data.asSlice(red.bytes(starts[j]), red.bytes(recvCounts[j]));
+            }
+            LinearAlgorithms.scatter(s, p, r, 0, blocks, result);
+        }
+        return start("reduce_scatter", alg, s, last);
+    }
+
+    Request reduceScatterBlock(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int recvCount, Datatype type, Op op) {
+        if (recvCount < 0) {
+            throw FerryException.arg(ErrorClass.COUNT, "recvCount: " + recvCount + " is negative");
+        }
+        int[] counts = new int[p];
+        java.util.Arrays.fill(counts, recvCount);
+        return reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, counts, type, op);
+    }
+
+    Request scan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, boolean exclusive) {
+        comm.checkLive();
+        checkOp(op, type);
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        Reducer red = new Reducer(op, type);
+        CollBuffer out = CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer");
+        CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
+        MemorySegment input = in.input(s, 0, count);
+        MemorySegment partial = CollBuffer.temp(red.bytes(count));
+        s.local(Reducer.copy(input, partial));
+        // an exscan leaves rank 0's buffer as it was
+        MemorySegment result = exclusive && r == 0 ? CollBuffer.temp(red.bytes(count)) : out.output(last, 0, count);
+        DoublingAlgorithms.scan(s, p, r, partial, result, red, count, exclusive);
+        return start(exclusive ? "exscan" : "scan", "recursive_doubling", s, last);
+    }
+
+    // ---- gather and scatter ------------------------------------------------------------------------
+
+    Request gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                   Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        comm.checkLive();
+        checkRoot(root);
+        if (inPlace(sendBuf) && r != root) {
+            throw inPlaceHere("send buffer (only the root of a gather may pass it)");
+        }
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        CollBuffer out = r == root ? CollBuffer.of(recvBuf, recvOffset, Math.multiplyExact(p, recvCount), recvType, true, "receive buffer") : null;
+        MemorySegment mine = inPlace(sendBuf) ? null
+                : CollBuffer.of(sendBuf, sendOffset, sendCount, sendType, false, "send buffer").input(s, 0, sendCount);
+        long block = r == root ? recvCount * recvType.size : mine.byteSize();
+        String alg = tuning.gather("gather", block * p);
+        if (alg.equals("binomial")) {
+            int vr = (r - root + p) % p;
+            int low = vr == 0 ? p : Integer.lowestOneBit(vr);
+            MemorySegment tmp = CollBuffer.temp(Math.min(low, p - vr) * block);
+            MemorySegment own = mine != null ? mine : out.input(s, (long) r * recvCount, recvCount);
+            s.local(Reducer.copy(own, tmp.asSlice(0, block)));
+            TreeAlgorithms.gatherBinomial(s, p, r, root, tmp, block);
+            if (r == root) {
+                for (int j = 0; j < p; j++) {
+                    MemorySegment to = out.output(last, (long) ((j + root) % p) * recvCount, recvCount);
+                    s.local(Reducer.copy(tmp.asSlice(j * block, block), to));
+                }
+            }
+        } else {
+            MemorySegment[] blocks = r == root ? new MemorySegment[p] : null;
+            for (int j = 0; r == root && j < p; j++) {
+                blocks[j] = out.output(last, (long) j * recvCount, recvCount);
+            }
+            LinearAlgorithms.gather(s, p, r, root, mine, blocks);
+        }
+        return start("gather", alg, s, last);
+    }
+
+    Request gatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                    Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root) {
+        comm.checkLive();
+        checkRoot(root);
+        if (inPlace(sendBuf) && r != root) {
+            throw inPlaceHere("send buffer (only the root of a gatherv may pass it)");
+        }
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        MemorySegment mine = inPlace(sendBuf) ? null
+                : CollBuffer.of(sendBuf, sendOffset, sendCount, sendType, false, "send buffer").input(s, 0, sendCount);
+        MemorySegment[] blocks = null;
+        if (r == root) {
+            CollBuffer out = CollBuffer.of(recvBuf, recvOffset, recvCounts, displs, recvType, p, true, "receive buffer");
+            blocks = new MemorySegment[p];
+            for (int j = 0; j < p; j++) {
+                blocks[j] = out.output(last, displs[j], recvCounts[j]);
+            }
+        }
+        LinearAlgorithms.gather(s, p, r, root, mine, blocks);
+        return start("gatherv", "linear", s, last);
+    }
+
+    Request scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                    Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        comm.checkLive();
+        checkRoot(root);
+        if (inPlace(recvBuf) && r != root) {
+            throw inPlaceHere("receive buffer (only the root of a scatter may pass it)");
+        }
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        CollBuffer in = r == root ? CollBuffer.of(sendBuf, sendOffset, Math.multiplyExact(p, sendCount), sendType, false, "send buffer") : null;
+        MemorySegment mine = inPlace(recvBuf) ? null
+                : CollBuffer.of(recvBuf, recvOffset, recvCount, recvType, true, "receive buffer").output(last, 0, recvCount);
+        long block = r == root ? sendCount * sendType.size : mine.byteSize();
+        String alg = tuning.gather("scatter", block * p);
+        if (alg.equals("binomial")) {
+            int vr = (r - root + p) % p;
+            int low = vr == 0 ? p : Integer.lowestOneBit(vr);
+            MemorySegment tmp = CollBuffer.temp(Math.min(low, p - vr) * block);
+            if (r == root) {
+                for (int j = 0; j < p; j++) {
+                    MemorySegment from = in.input(s, (long) ((j + root) % p) * sendCount, sendCount);
+                    s.local(Reducer.copy(from, tmp.asSlice(j * block, block)));
+                }
+            }
+            TreeAlgorithms.scatterBinomial(s, p, r, root, tmp, block);
+            if (mine != null) {
+                s.local(Reducer.copy(tmp.asSlice(0, block), mine));
+            }
+        } else {
+            MemorySegment[] blocks = r == root ? new MemorySegment[p] : null;
+            for (int j = 0; r == root && j < p; j++) {
+                blocks[j] = in.input(s, (long) j * sendCount, sendCount);
+            }
+            LinearAlgorithms.scatter(s, p, r, root, blocks, mine);
+        }
+        return start("scatter", alg, s, last);
+    }
+
+    Request scatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
+                     Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        comm.checkLive();
+        checkRoot(root);
+        if (inPlace(recvBuf) && r != root) {
+            throw inPlaceHere("receive buffer (only the root of a scatterv may pass it)");
+        }
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        MemorySegment mine = inPlace(recvBuf) ? null
+                : CollBuffer.of(recvBuf, recvOffset, recvCount, recvType, true, "receive buffer").output(last, 0, recvCount);
+        MemorySegment[] blocks = null;
+        if (r == root) {
+            CollBuffer in = CollBuffer.of(sendBuf, sendOffset, sendCounts, displs, sendType, p, false, "send buffer");
+            blocks = new MemorySegment[p];
+            for (int j = 0; j < p; j++) {
+                blocks[j] = in.input(s, displs[j], sendCounts[j]);
+            }
+        }
+        LinearAlgorithms.scatter(s, p, r, root, blocks, mine);
+        return start("scatterv", "linear", s, last);
+    }
+
+    // ---- allgather and all-to-all ---------------------------------------------------------------
+
+    Request allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                      Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        comm.checkLive();
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        CollBuffer out = CollBuffer.of(recvBuf, recvOffset, Math.multiplyExact(p, recvCount), recvType, true, "receive buffer");
+        MemorySegment own = inPlace(sendBuf) ? out.input(s, (long) r * recvCount, recvCount)
+                : CollBuffer.of(sendBuf, sendOffset, sendCount, sendType, false, "send buffer").input(s, 0, sendCount);
+        long block = recvCount * recvType.size;
+        String alg = tuning.allgather(block * p, p);
+        if (alg.equals("recursive_doubling")) {
+            MemorySegment all = out.output(last, 0, p * recvCount); // packed, blocks in rank order
+            MemorySegment to = all.asSlice(r * block, block);
+            if (!own.equals(to)) {
+                s.local(Reducer.copy(own, to));
+            }
+            DoublingAlgorithms.allgather(s, p, r, all, block);
+        } else {
+            MemorySegment[] blocks = new MemorySegment[p];
+            for (int j = 0; j < p; j++) {
+                blocks[j] = out.output(last, (long) j * recvCount, recvCount);
+            }
+            if (!own.equals(blocks[r])) {
+                s.local(Reducer.copy(own, blocks[r]));
+            }
+            RingAlgorithms.allgather(s, p, r, blocks);
+        }
+        return start("allgather", alg, s, last);
+    }
+
+    Request allgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                       Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
+        comm.checkLive();
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        CollBuffer out = CollBuffer.of(recvBuf, recvOffset, recvCounts, displs, recvType, p, true, "receive buffer");
+        MemorySegment own = inPlace(sendBuf) ? out.input(s, displs[r], recvCounts[r])
+                : CollBuffer.of(sendBuf, sendOffset, sendCount, sendType, false, "send buffer").input(s, 0, sendCount);
+        MemorySegment[] blocks = new MemorySegment[p];
+        for (int j = 0; j < p; j++) {
+            blocks[j] = out.output(last, displs[j], recvCounts[j]);
+        }
+        if (!own.equals(blocks[r])) {
+            s.local(Reducer.copy(own, blocks[r]));
+        }
+        RingAlgorithms.allgather(s, p, r, blocks);
+        return start("allgatherv", "ring", s, last);
+    }
+
+    Request alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                     Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        comm.checkLive();
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        CollBuffer out = CollBuffer.of(recvBuf, recvOffset, Math.multiplyExact(p, recvCount), recvType, true, "receive buffer");
+        MemorySegment[] outBlocks = new MemorySegment[p], inBlocks = new MemorySegment[p];
+        if (inPlace(sendBuf)) {
+            long block = recvCount * recvType.size;
+            MemorySegment snapshot = CollBuffer.temp(block * p); // what goes out, before the receives overwrite it
+            for (int j = 0; j < p; j++) {
+                s.local(Reducer.copy(out.input(s, (long) j * recvCount, recvCount), snapshot.asSlice(j * block, block)));
+                outBlocks[j] = snapshot.asSlice(j * block, block);
+            }
+        } else {
+            CollBuffer in = CollBuffer.of(sendBuf, sendOffset, Math.multiplyExact(p, sendCount), sendType, false, "send buffer");
+            for (int j = 0; j < p; j++) {
+                outBlocks[j] = in.input(s, (long) j * sendCount, sendCount);
+            }
+        }
+        for (int j = 0; j < p; j++) {
+            inBlocks[j] = out.output(last, (long) j * recvCount, recvCount);
+        }
+        String alg = tuning.alltoall(inBlocks[0].byteSize());
+        if (alg.equals("pairwise")) {
+            LinearAlgorithms.alltoallPairwise(s, p, r, outBlocks, inBlocks);
+        } else {
+            LinearAlgorithms.alltoall(s, p, r, outBlocks, inBlocks);
+        }
+        return start("alltoall", alg, s, last);
+    }
+
+    Request alltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendDispls, Datatype sendType,
+                      Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls, Datatype recvType) {
+        comm.checkLive();
+        if (inPlace(sendBuf)) {
+            sendBuf = recvBuf; // the snapshot below is taken before anything arrives
+            sendOffset = recvOffset;
+            sendCounts = recvCounts;
+            sendDispls = recvDispls;
+            sendType = recvType;
+        }
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        CollBuffer in = CollBuffer.of(sendBuf, sendOffset, sendCounts, sendDispls, sendType, p, false, "send buffer");
+        CollBuffer out = CollBuffer.of(recvBuf, recvOffset, recvCounts, recvDispls, recvType, p, true, "receive buffer");
+        MemorySegment[] outBlocks = new MemorySegment[p], inBlocks = new MemorySegment[p];
+        for (int j = 0; j < p; j++) {
+            outBlocks[j] = snapshotIfShared(s, in.input(s, sendDispls[j], sendCounts[j]), sendBuf == recvBuf);
+            inBlocks[j] = out.output(last, recvDispls[j], recvCounts[j]);
+        }
+        LinearAlgorithms.alltoall(s, p, r, outBlocks, inBlocks);
+        return start("alltoallv", "linear", s, last);
+    }
+
+    Request alltoallw(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendByteDispls, Datatype[] sendTypes,
+                      Object recvBuf, int recvOffset, int[] recvCounts, int[] recvByteDispls, Datatype[] recvTypes) {
+        comm.checkLive();
+        if (inPlace(sendBuf)) {
+            sendBuf = recvBuf;
+            sendOffset = recvOffset;
+            sendCounts = recvCounts;
+            sendByteDispls = recvByteDispls;
+            sendTypes = recvTypes;
+        }
+        CollBuffer.checkLength(sendCounts, p, "sendCounts");
+        CollBuffer.checkLength(sendByteDispls, p, "sendByteDispls");
+        CollBuffer.checkLength(recvCounts, p, "recvCounts");
+        CollBuffer.checkLength(recvByteDispls, p, "recvByteDispls");
+        if (sendTypes == null || sendTypes.length < p || recvTypes == null || recvTypes.length < p) {
+            throw FerryException.arg(ErrorClass.ARG, "sendTypes and recvTypes need an entry for each of the " + p + " ranks");
+        }
+        Schedule s = new Schedule();
+        List<Runnable> last = new ArrayList<>();
+        CollBuffer in = CollBuffer.raw(sendBuf, sendOffset, false, "send buffer");
+        CollBuffer out = CollBuffer.raw(recvBuf, recvOffset, true, "receive buffer");
+        MemorySegment[] outBlocks = new MemorySegment[p], inBlocks = new MemorySegment[p];
+        for (int j = 0; j < p; j++) {
+            CollBuffer.checkType(sendTypes[j], "sendTypes[" + j + "]");
+            CollBuffer.checkType(recvTypes[j], "recvTypes[" + j + "]");
+            MemorySegment from = in.bytesAt(sendByteDispls[j], sendCounts[j], sendTypes[j], "send block " + j);
+            MemorySegment to = out.bytesAt(recvByteDispls[j], recvCounts[j], recvTypes[j], "receive block " + j);
+            outBlocks[j] = snapshotIfShared(s, CollBuffer.input(s, from, sendCounts[j], sendTypes[j]), sendBuf == recvBuf);
+            inBlocks[j] = CollBuffer.output(last, to, recvCounts[j], recvTypes[j]);
+        }
+        LinearAlgorithms.alltoall(s, p, r, outBlocks, inBlocks);
+        return start("alltoallw", "linear", s, last);
+    }
+
+    /** A copy of {@code m} taken at the start when the send and receive buffers are one (in place). */
+    private static MemorySegment snapshotIfShared(Schedule s, MemorySegment m, boolean shared) {
+        if (!shared) {
+            return m;
+        }
+        MemorySegment t = CollBuffer.temp(m.byteSize());
+        s.local(Reducer.copy(m, t));
+        return t;
+    }
+}

@@ -1,0 +1,71 @@
+package dev.ferry;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The collectives where ranks talk to the others directly: linear gather and scatter (the root
+ * posts one transfer per rank, all at once), and all-to-all either at once or in pairwise steps
+ * (step k: send to {@code rank + k}, receive from {@code rank - k}; one peer at a time, so no
+ * rank is flooded). Blocks may have any sizes: the v and w forms use these.
+ */
+final class LinearAlgorithms {
+    private LinearAlgorithms() {
+    }
+
+    /** The root receives {@code blocks[j]} from every rank j (its own copied from {@code mine} unless null: in place); the others send {@code mine}. */
+    static void gather(Schedule s, int p, int r, int root, MemorySegment mine, MemorySegment[] blocks) {
+        if (r == root) {
+            if (mine != null) {
+                s.local(Reducer.copy(mine, blocks[r]));
+            }
+            for (int j = 0; j < p; j++) {
+                if (j != r) {
+                    s.recv(j, blocks[j]);
+                }
+            }
+        } else {
+            s.send(root, mine);
+        }
+        s.next();
+    }
+
+    /** The root sends {@code blocks[j]} to every rank j (its own copied into {@code mine} unless null: in place); the others receive into {@code mine}. */
+    static void scatter(Schedule s, int p, int r, int root, MemorySegment[] blocks, MemorySegment mine) {
+        if (r == root) {
+            if (mine != null) {
+                s.local(Reducer.copy(blocks[r], mine));
+            }
+            for (int j = 0; j < p; j++) {
+                if (j != r) {
+                    s.send(j, blocks[j]);
+                }
+            }
+        } else {
+            s.recv(root, mine);
+        }
+        s.next();
+    }
+
+    /** Every transfer at once: {@code out[j]} goes to rank j, {@code in[j]} comes from it. */
+    static void alltoall(Schedule s, int p, int r, MemorySegment[] out, MemorySegment[] in) {
+        s.local(Reducer.copy(out[r], in[r]));
+        for (int k = 1; k < p; k++) { // in pairwise order, so that ranks do not all send to rank 0 first
+            int from = (r - k + p) % p;
+            s.recv(from, in[from]);
+        }
+        for (int k = 1; k < p; k++) {
+            int to = (r + k) % p;
+            s.send(to, out[to]);
+        }
+        s.next();
+    }
+
+    /** p - 1 steps of one send and one receive each. */
+    static void alltoallPairwise(Schedule s, int p, int r, MemorySegment[] out, MemorySegment[] in) {
+        s.local(Reducer.copy(out[r], in[r]));
+        for (int k = 1; k < p; k++) {
+            int to = (r + k) % p, from = (r - k + p) % p;
+            s.send(to, out[to]).recv(from, in[from]).next();
+        }
+    }
+}

@@ -1,0 +1,532 @@
+package dev.ferry;
+
+import java.lang.foreign.MemorySegment;
+
+import static java.lang.foreign.ValueLayout.*;
+
+/**
+ * The predefined reduction operations on packed elements of one primitive kind:
+ * {@code inout[i] = in[i] op inout[i]}. One loop per operation and kind, so that each is a plain
+ * counted loop the JIT compiles well (a lambda per element would not be inlined across the
+ * operations). Generated from one template; the operand order matters only to floating point and
+ * is kept the same everywhere, so results are bit-identical wherever the same operands meet.
+ */
+final class Reductions {
+    private Reductions() {
+    }
+
+    /** Applies {@code op} to {@code n} elements of the primitive {@code kind} (its array class). */
+    static void apply(Op.Code op, Class<?> kind, MemorySegment in, MemorySegment inout, long n) {
+        if (kind == int[].class) {
+            ints(op, in, inout, n);
+        } else if (kind == double[].class) {
+            doubles(op, in, inout, n);
+        } else if (kind == long[].class) {
+            longs(op, in, inout, n);
+        } else if (kind == float[].class) {
+            floats(op, in, inout, n);
+        } else if (kind == byte[].class) {
+            bytes(op, in, inout, n);
+        } else if (kind == short[].class) {
+            shorts(op, in, inout, n);
+        } else if (kind == char[].class) {
+            chars(op, in, inout, n);
+        } else {
+            throw new IllegalArgumentException("no primitive kind: " + kind);
+        }
+    }
+
+    /** Whether {@code op} is defined on the primitive {@code kind}. */
+    static boolean defined(Op.Code op, Class<?> kind) {
+        boolean floating = kind == float[].class || kind == double[].class;
+        return switch (op) {
+            case SUM, PROD, MIN, MAX -> true;
+            case LAND, LOR, LXOR, BAND, BOR, BXOR -> !floating;
+            case MINLOC, MAXLOC, REPLACE, NO_OP -> false;
+        };
+    }
+
+    private static void bytes(Op.Code op, MemorySegment a, MemorySegment b, long n) {
+        switch (op) {
+            case SUM -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i;
+                    byte x = a.get(JAVA_BYTE, o), y = b.get(JAVA_BYTE, o);
+                    b.set(JAVA_BYTE, o, (byte) (x + y));
+                }
+            }
+            case PROD -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i;
+                    byte x = a.get(JAVA_BYTE, o), y = b.get(JAVA_BYTE, o);
+                    b.set(JAVA_BYTE, o, (byte) (x * y));
+                }
+            }
+            case MIN -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i;
+                    byte x = a.get(JAVA_BYTE, o), y = b.get(JAVA_BYTE, o);
+                    b.set(JAVA_BYTE, o, (x <= y ? x : y));
+                }
+            }
+            case MAX -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i;
+                    byte x = a.get(JAVA_BYTE, o), y = b.get(JAVA_BYTE, o);
+                    b.set(JAVA_BYTE, o, (x >= y ? x : y));
+                }
+            }
+            case LAND -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i;
+                    byte x = a.get(JAVA_BYTE, o), y = b.get(JAVA_BYTE, o);
+                    b.set(JAVA_BYTE, o, (x != 0 && y != 0 ? (byte) 1 : (byte) 0));
+                }
+            }
+            case LOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i;
+                    byte x = a.get(JAVA_BYTE, o), y = b.get(JAVA_BYTE, o);
+                    b.set(JAVA_BYTE, o, (x != 0 || y != 0 ? (byte) 1 : (byte) 0));
+                }
+            }
+            case LXOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i;
+                    byte x = a.get(JAVA_BYTE, o), y = b.get(JAVA_BYTE, o);
+                    b.set(JAVA_BYTE, o, ((x != 0) != (y != 0) ? (byte) 1 : (byte) 0));
+                }
+            }
+            case BAND -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i;
+                    byte x = a.get(JAVA_BYTE, o), y = b.get(JAVA_BYTE, o);
+                    b.set(JAVA_BYTE, o, (byte) (x & y));
+                }
+            }
+            case BOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i;
+                    byte x = a.get(JAVA_BYTE, o), y = b.get(JAVA_BYTE, o);
+                    b.set(JAVA_BYTE, o, (byte) (x | y));
+                }
+            }
+            case BXOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i;
+                    byte x = a.get(JAVA_BYTE, o), y = b.get(JAVA_BYTE, o);
+                    b.set(JAVA_BYTE, o, (byte) (x ^ y));
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on byte");
+        }
+    }
+
+    private static void shorts(Op.Code op, MemorySegment a, MemorySegment b, long n) {
+        switch (op) {
+            case SUM -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    short x = a.get(JAVA_SHORT_UNALIGNED, o), y = b.get(JAVA_SHORT_UNALIGNED, o);
+                    b.set(JAVA_SHORT_UNALIGNED, o, (short) (x + y));
+                }
+            }
+            case PROD -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    short x = a.get(JAVA_SHORT_UNALIGNED, o), y = b.get(JAVA_SHORT_UNALIGNED, o);
+                    b.set(JAVA_SHORT_UNALIGNED, o, (short) (x * y));
+                }
+            }
+            case MIN -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    short x = a.get(JAVA_SHORT_UNALIGNED, o), y = b.get(JAVA_SHORT_UNALIGNED, o);
+                    b.set(JAVA_SHORT_UNALIGNED, o, (x <= y ? x : y));
+                }
+            }
+            case MAX -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    short x = a.get(JAVA_SHORT_UNALIGNED, o), y = b.get(JAVA_SHORT_UNALIGNED, o);
+                    b.set(JAVA_SHORT_UNALIGNED, o, (x >= y ? x : y));
+                }
+            }
+            case LAND -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    short x = a.get(JAVA_SHORT_UNALIGNED, o), y = b.get(JAVA_SHORT_UNALIGNED, o);
+                    b.set(JAVA_SHORT_UNALIGNED, o, (x != 0 && y != 0 ? (short) 1 : (short) 0));
+                }
+            }
+            case LOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    short x = a.get(JAVA_SHORT_UNALIGNED, o), y = b.get(JAVA_SHORT_UNALIGNED, o);
+                    b.set(JAVA_SHORT_UNALIGNED, o, (x != 0 || y != 0 ? (short) 1 : (short) 0));
+                }
+            }
+            case LXOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    short x = a.get(JAVA_SHORT_UNALIGNED, o), y = b.get(JAVA_SHORT_UNALIGNED, o);
+                    b.set(JAVA_SHORT_UNALIGNED, o, ((x != 0) != (y != 0) ? (short) 1 : (short) 0));
+                }
+            }
+            case BAND -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    short x = a.get(JAVA_SHORT_UNALIGNED, o), y = b.get(JAVA_SHORT_UNALIGNED, o);
+                    b.set(JAVA_SHORT_UNALIGNED, o, (short) (x & y));
+                }
+            }
+            case BOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    short x = a.get(JAVA_SHORT_UNALIGNED, o), y = b.get(JAVA_SHORT_UNALIGNED, o);
+                    b.set(JAVA_SHORT_UNALIGNED, o, (short) (x | y));
+                }
+            }
+            case BXOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    short x = a.get(JAVA_SHORT_UNALIGNED, o), y = b.get(JAVA_SHORT_UNALIGNED, o);
+                    b.set(JAVA_SHORT_UNALIGNED, o, (short) (x ^ y));
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on short");
+        }
+    }
+
+    private static void chars(Op.Code op, MemorySegment a, MemorySegment b, long n) {
+        switch (op) {
+            case SUM -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    char x = a.get(JAVA_CHAR_UNALIGNED, o), y = b.get(JAVA_CHAR_UNALIGNED, o);
+                    b.set(JAVA_CHAR_UNALIGNED, o, (char) (x + y));
+                }
+            }
+            case PROD -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    char x = a.get(JAVA_CHAR_UNALIGNED, o), y = b.get(JAVA_CHAR_UNALIGNED, o);
+                    b.set(JAVA_CHAR_UNALIGNED, o, (char) (x * y));
+                }
+            }
+            case MIN -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    char x = a.get(JAVA_CHAR_UNALIGNED, o), y = b.get(JAVA_CHAR_UNALIGNED, o);
+                    b.set(JAVA_CHAR_UNALIGNED, o, (x <= y ? x : y));
+                }
+            }
+            case MAX -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    char x = a.get(JAVA_CHAR_UNALIGNED, o), y = b.get(JAVA_CHAR_UNALIGNED, o);
+                    b.set(JAVA_CHAR_UNALIGNED, o, (x >= y ? x : y));
+                }
+            }
+            case LAND -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    char x = a.get(JAVA_CHAR_UNALIGNED, o), y = b.get(JAVA_CHAR_UNALIGNED, o);
+                    b.set(JAVA_CHAR_UNALIGNED, o, (x != 0 && y != 0 ? (char) 1 : (char) 0));
+                }
+            }
+            case LOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    char x = a.get(JAVA_CHAR_UNALIGNED, o), y = b.get(JAVA_CHAR_UNALIGNED, o);
+                    b.set(JAVA_CHAR_UNALIGNED, o, (x != 0 || y != 0 ? (char) 1 : (char) 0));
+                }
+            }
+            case LXOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    char x = a.get(JAVA_CHAR_UNALIGNED, o), y = b.get(JAVA_CHAR_UNALIGNED, o);
+                    b.set(JAVA_CHAR_UNALIGNED, o, ((x != 0) != (y != 0) ? (char) 1 : (char) 0));
+                }
+            }
+            case BAND -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    char x = a.get(JAVA_CHAR_UNALIGNED, o), y = b.get(JAVA_CHAR_UNALIGNED, o);
+                    b.set(JAVA_CHAR_UNALIGNED, o, (char) (x & y));
+                }
+            }
+            case BOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    char x = a.get(JAVA_CHAR_UNALIGNED, o), y = b.get(JAVA_CHAR_UNALIGNED, o);
+                    b.set(JAVA_CHAR_UNALIGNED, o, (char) (x | y));
+                }
+            }
+            case BXOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 2;
+                    char x = a.get(JAVA_CHAR_UNALIGNED, o), y = b.get(JAVA_CHAR_UNALIGNED, o);
+                    b.set(JAVA_CHAR_UNALIGNED, o, (char) (x ^ y));
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on char");
+        }
+    }
+
+    private static void ints(Op.Code op, MemorySegment a, MemorySegment b, long n) {
+        switch (op) {
+            case SUM -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    int x = a.get(JAVA_INT_UNALIGNED, o), y = b.get(JAVA_INT_UNALIGNED, o);
+                    b.set(JAVA_INT_UNALIGNED, o, (x + y));
+                }
+            }
+            case PROD -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    int x = a.get(JAVA_INT_UNALIGNED, o), y = b.get(JAVA_INT_UNALIGNED, o);
+                    b.set(JAVA_INT_UNALIGNED, o, (x * y));
+                }
+            }
+            case MIN -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    int x = a.get(JAVA_INT_UNALIGNED, o), y = b.get(JAVA_INT_UNALIGNED, o);
+                    b.set(JAVA_INT_UNALIGNED, o, (x <= y ? x : y));
+                }
+            }
+            case MAX -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    int x = a.get(JAVA_INT_UNALIGNED, o), y = b.get(JAVA_INT_UNALIGNED, o);
+                    b.set(JAVA_INT_UNALIGNED, o, (x >= y ? x : y));
+                }
+            }
+            case LAND -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    int x = a.get(JAVA_INT_UNALIGNED, o), y = b.get(JAVA_INT_UNALIGNED, o);
+                    b.set(JAVA_INT_UNALIGNED, o, (x != 0 && y != 0 ? 1 : 0));
+                }
+            }
+            case LOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    int x = a.get(JAVA_INT_UNALIGNED, o), y = b.get(JAVA_INT_UNALIGNED, o);
+                    b.set(JAVA_INT_UNALIGNED, o, (x != 0 || y != 0 ? 1 : 0));
+                }
+            }
+            case LXOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    int x = a.get(JAVA_INT_UNALIGNED, o), y = b.get(JAVA_INT_UNALIGNED, o);
+                    b.set(JAVA_INT_UNALIGNED, o, ((x != 0) != (y != 0) ? 1 : 0));
+                }
+            }
+            case BAND -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    int x = a.get(JAVA_INT_UNALIGNED, o), y = b.get(JAVA_INT_UNALIGNED, o);
+                    b.set(JAVA_INT_UNALIGNED, o, (x & y));
+                }
+            }
+            case BOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    int x = a.get(JAVA_INT_UNALIGNED, o), y = b.get(JAVA_INT_UNALIGNED, o);
+                    b.set(JAVA_INT_UNALIGNED, o, (x | y));
+                }
+            }
+            case BXOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    int x = a.get(JAVA_INT_UNALIGNED, o), y = b.get(JAVA_INT_UNALIGNED, o);
+                    b.set(JAVA_INT_UNALIGNED, o, (x ^ y));
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on int");
+        }
+    }
+
+    private static void longs(Op.Code op, MemorySegment a, MemorySegment b, long n) {
+        switch (op) {
+            case SUM -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    long x = a.get(JAVA_LONG_UNALIGNED, o), y = b.get(JAVA_LONG_UNALIGNED, o);
+                    b.set(JAVA_LONG_UNALIGNED, o, (x + y));
+                }
+            }
+            case PROD -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    long x = a.get(JAVA_LONG_UNALIGNED, o), y = b.get(JAVA_LONG_UNALIGNED, o);
+                    b.set(JAVA_LONG_UNALIGNED, o, (x * y));
+                }
+            }
+            case MIN -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    long x = a.get(JAVA_LONG_UNALIGNED, o), y = b.get(JAVA_LONG_UNALIGNED, o);
+                    b.set(JAVA_LONG_UNALIGNED, o, (x <= y ? x : y));
+                }
+            }
+            case MAX -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    long x = a.get(JAVA_LONG_UNALIGNED, o), y = b.get(JAVA_LONG_UNALIGNED, o);
+                    b.set(JAVA_LONG_UNALIGNED, o, (x >= y ? x : y));
+                }
+            }
+            case LAND -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    long x = a.get(JAVA_LONG_UNALIGNED, o), y = b.get(JAVA_LONG_UNALIGNED, o);
+                    b.set(JAVA_LONG_UNALIGNED, o, (x != 0 && y != 0 ? 1L : 0L));
+                }
+            }
+            case LOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    long x = a.get(JAVA_LONG_UNALIGNED, o), y = b.get(JAVA_LONG_UNALIGNED, o);
+                    b.set(JAVA_LONG_UNALIGNED, o, (x != 0 || y != 0 ? 1L : 0L));
+                }
+            }
+            case LXOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    long x = a.get(JAVA_LONG_UNALIGNED, o), y = b.get(JAVA_LONG_UNALIGNED, o);
+                    b.set(JAVA_LONG_UNALIGNED, o, ((x != 0) != (y != 0) ? 1L : 0L));
+                }
+            }
+            case BAND -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    long x = a.get(JAVA_LONG_UNALIGNED, o), y = b.get(JAVA_LONG_UNALIGNED, o);
+                    b.set(JAVA_LONG_UNALIGNED, o, (x & y));
+                }
+            }
+            case BOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    long x = a.get(JAVA_LONG_UNALIGNED, o), y = b.get(JAVA_LONG_UNALIGNED, o);
+                    b.set(JAVA_LONG_UNALIGNED, o, (x | y));
+                }
+            }
+            case BXOR -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    long x = a.get(JAVA_LONG_UNALIGNED, o), y = b.get(JAVA_LONG_UNALIGNED, o);
+                    b.set(JAVA_LONG_UNALIGNED, o, (x ^ y));
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on long");
+        }
+    }
+
+    private static void floats(Op.Code op, MemorySegment a, MemorySegment b, long n) {
+        switch (op) {
+            case SUM -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    float x = a.get(JAVA_FLOAT_UNALIGNED, o), y = b.get(JAVA_FLOAT_UNALIGNED, o);
+                    b.set(JAVA_FLOAT_UNALIGNED, o, (x + y));
+                }
+            }
+            case PROD -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    float x = a.get(JAVA_FLOAT_UNALIGNED, o), y = b.get(JAVA_FLOAT_UNALIGNED, o);
+                    b.set(JAVA_FLOAT_UNALIGNED, o, (x * y));
+                }
+            }
+            case MIN -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    float x = a.get(JAVA_FLOAT_UNALIGNED, o), y = b.get(JAVA_FLOAT_UNALIGNED, o);
+                    b.set(JAVA_FLOAT_UNALIGNED, o, Math.min(x, y));
+                }
+            }
+            case MAX -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 4;
+                    float x = a.get(JAVA_FLOAT_UNALIGNED, o), y = b.get(JAVA_FLOAT_UNALIGNED, o);
+                    b.set(JAVA_FLOAT_UNALIGNED, o, Math.max(x, y));
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on float");
+        }
+    }
+
+    private static void doubles(Op.Code op, MemorySegment a, MemorySegment b, long n) {
+        switch (op) {
+            case SUM -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    double x = a.get(JAVA_DOUBLE_UNALIGNED, o), y = b.get(JAVA_DOUBLE_UNALIGNED, o);
+                    b.set(JAVA_DOUBLE_UNALIGNED, o, (x + y));
+                }
+            }
+            case PROD -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    double x = a.get(JAVA_DOUBLE_UNALIGNED, o), y = b.get(JAVA_DOUBLE_UNALIGNED, o);
+                    b.set(JAVA_DOUBLE_UNALIGNED, o, (x * y));
+                }
+            }
+            case MIN -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    double x = a.get(JAVA_DOUBLE_UNALIGNED, o), y = b.get(JAVA_DOUBLE_UNALIGNED, o);
+                    b.set(JAVA_DOUBLE_UNALIGNED, o, Math.min(x, y));
+                }
+            }
+            case MAX -> {
+                for (long i = 0; i < n; i++) {
+                    long o = i * 8;
+                    double x = a.get(JAVA_DOUBLE_UNALIGNED, o), y = b.get(JAVA_DOUBLE_UNALIGNED, o);
+                    b.set(JAVA_DOUBLE_UNALIGNED, o, Math.max(x, y));
+                }
+            }
+            default -> throw new IllegalArgumentException(op + " on double");
+        }
+    }
+
+    /**
+     * MINLOC or MAXLOC on packed value-and-index pairs of {@code type}: the smaller (larger) value
+     * wins, with its index; on equal values the smaller index.
+     */
+    static void pairs(boolean max, Datatype type, MemorySegment a, MemorySegment b, long n) {
+        Datatype v = type.pairValue, x = type.pairIndex;
+        long stride = v.size + x.size;
+        boolean floating = v == Datatype.FLOAT || v == Datatype.DOUBLE;
+        for (long i = 0; i < n; i++) {
+            long o = i * stride;
+            int c = floating ? Double.compare(fp(v, a, o), fp(v, b, o)) : Long.compare(integer(v, a, o), integer(v, b, o));
+            if (c == 0) {
+                if (compareIndex(x, a, b, o + v.size) < 0) {
+                    MemorySegment.copy(a, o + v.size, b, o + v.size, x.size);
+                }
+            } else if (max == c > 0) {
+                MemorySegment.copy(a, o, b, o, stride);
+            }
+        }
+    }
+
+    private static int compareIndex(Datatype x, MemorySegment a, MemorySegment b, long o) {
+        boolean floating = x == Datatype.FLOAT || x == Datatype.DOUBLE;
+        return floating ? Double.compare(fp(x, a, o), fp(x, b, o)) : Long.compare(integer(x, a, o), integer(x, b, o));
+    }
+
+    private static long integer(Datatype t, MemorySegment m, long o) {
+        return t == Datatype.INT ? m.get(JAVA_INT_UNALIGNED, o)
+                : t == Datatype.LONG ? m.get(JAVA_LONG_UNALIGNED, o)
+                : m.get(JAVA_SHORT_UNALIGNED, o);
+    }
+
+    private static double fp(Datatype t, MemorySegment m, long o) {
+        return t == Datatype.DOUBLE ? m.get(JAVA_DOUBLE_UNALIGNED, o) : m.get(JAVA_FLOAT_UNALIGNED, o);
+    }
+}
