@@ -1,6 +1,5 @@
 package dev.ferry;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 
@@ -101,31 +100,26 @@ final class CollBuffer {
     }
 
     /** Where packed bytes for {@code count} elements at {@code displ} go: the memory itself, or a temporary unpacked by a step added to {@code last}. */
-    MemorySegment output(List<Runnable> last, long displ, int count) {
-        return output(last, block(displ, count), count, type);
+    MemorySegment output(Schedule s, List<Runnable> last, long displ, int count) {
+        return output(s, last, block(displ, count), count, type);
     }
 
     static MemorySegment input(Schedule s, MemorySegment m, int count, Datatype type) {
         if (type.contiguous) {
             return m;
         }
-        MemorySegment t = temp((long) count * type.size);
+        MemorySegment t = s.temp((long) count * type.size);
         s.local(() -> pack(m, count, type, t));
         return t;
     }
 
-    static MemorySegment output(List<Runnable> last, MemorySegment m, int count, Datatype type) {
+    static MemorySegment output(Schedule s, List<Runnable> last, MemorySegment m, int count, Datatype type) {
         if (type.contiguous) {
             return m;
         }
-        MemorySegment t = temp((long) count * type.size);
+        MemorySegment t = s.temp((long) count * type.size);
         last.add(() -> unpack(t, m, count, type));
         return t;
-    }
-
-    /** Temporary memory for a collective, off-heap (drivers move it without a copy), freed with the collective. */
-    static MemorySegment temp(long bytes) {
-        return Arena.ofAuto().allocate(Math.max(bytes, 1), 16).asSlice(0, bytes);
     }
 
     static void pack(MemorySegment from, int count, Datatype type, MemorySegment to) {

@@ -14,6 +14,7 @@ final class CollOp extends Request {
     private final Comm comm;
     private final String what;
     private final int tag;
+    private final Schedule schedule;
     private final List<Schedule.Round> rounds;
     private int round = -1;
     private Request[] inflight = new Request[2];
@@ -25,6 +26,7 @@ final class CollOp extends Request {
         this.comm = comm;
         this.what = what;
         this.tag = tag;
+        this.schedule = schedule;
         this.rounds = schedule.rounds();
     }
 
@@ -54,6 +56,7 @@ final class CollOp extends Request {
                 }
                 inflightCount = 0;
                 if (++round == rounds.size()) {
+                    schedule.release(); // every transfer completed: nothing touches the temporaries now
                     finish(DONE);
                     return true;
                 }

@@ -15,11 +15,13 @@ final class Collectives {
     private final Comm comm;
     private final Messaging messaging;
     private final CollectiveTuning tuning;
+    private final TempPool pool;
     private final int p, r;
     /** The last algorithm chosen (tests and benchmarks read it). */
     volatile String lastAlgorithm = "";
 
-    Collectives(Comm comm, Messaging messaging, CollectiveTuning tuning) {
+    Collectives(Comm comm, Messaging messaging, CollectiveTuning tuning, TempPool pool) {
+        this.pool = pool;
         this.comm = comm;
         this.messaging = messaging;
         this.tuning = tuning;
@@ -63,7 +65,7 @@ final class Collectives {
 
     Request barrier() {
         comm.checkLive();
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         DoublingAlgorithms.barrierDissemination(s, p, r);
         return start("barrier", "dissemination", s, List.of());
     }
@@ -72,9 +74,9 @@ final class Collectives {
         comm.checkLive();
         checkRoot(root);
         CollBuffer b = CollBuffer.of(buf, offset, count, type, r != root, "buffer");
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
-        MemorySegment data = r == root ? b.input(s, 0, count) : b.output(last, 0, count);
+        MemorySegment data = r == root ? b.input(s, 0, count) : b.output(s, last, 0, count);
         String alg = tuning.bcast(data.byteSize(), p);
         if (alg.equals("pipeline")) {
             TreeAlgorithms.bcastPipeline(s, p, r, root, data, CollectiveTuning.BCAST_CHUNK);
@@ -93,14 +95,14 @@ final class Collectives {
         if (inPlace(sendBuf) && r != root) {
             throw inPlaceHere("send buffer (only the root of a reduce may pass it)");
         }
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         Reducer red = new Reducer(op, type);
         CollBuffer out = r == root ? CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer") : null;
         CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
         MemorySegment input = in.input(s, 0, count);
-        MemorySegment result = out == null ? null : out.output(last, 0, count);
-        MemorySegment acc = r == root && (op.isCommutative() || root == 0) ? result : CollBuffer.temp(red.bytes(count));
+        MemorySegment result = out == null ? null : out.output(s, last, 0, count);
+        MemorySegment acc = r == root && (op.isCommutative() || root == 0) ? result : s.temp(red.bytes(count));
         if (!input.equals(acc)) {
             s.local(Reducer.copy(input, acc));
         }
@@ -111,13 +113,13 @@ final class Collectives {
     Request allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
         comm.checkLive();
         checkOp(op, type);
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         Reducer red = new Reducer(op, type);
         CollBuffer out = CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer");
         CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
         MemorySegment input = in.input(s, 0, count);
-        MemorySegment acc = out.output(last, 0, count);
+        MemorySegment acc = out.output(s, last, 0, count);
         if (!input.equals(acc)) {
             s.local(Reducer.copy(input, acc));
         }
@@ -150,16 +152,16 @@ final class Collectives {
             throw FerryException.arg(ErrorClass.COUNT, "recvCounts add up to " + total + " elements, more than a count can be");
         }
         int n = (int) total;
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         Reducer red = new Reducer(op, type);
         CollBuffer in = inPlace(sendBuf) ? CollBuffer.of(recvBuf, recvOffset, n, type, false, "receive buffer")
                 : CollBuffer.of(sendBuf, sendOffset, n, type, false, "send buffer");
         MemorySegment input = in.input(s, 0, n);
         CollBuffer out = CollBuffer.of(recvBuf, recvOffset, recvCounts[r], type, true, "receive buffer");
-        MemorySegment data = CollBuffer.temp(red.bytes(n));
+        MemorySegment data = s.temp(red.bytes(n));
         s.local(Reducer.copy(input, data));
-        MemorySegment result = out.output(last, 0, recvCounts[r]);
+        MemorySegment result = out.output(s, last, 0, recvCounts[r]);
         MemorySegment mine = data.asSlice(red.bytes(starts[r]), red.bytes(recvCounts[r]));
         String alg = tuning.reduceScatter(op.isCommutative());
         if (alg.equals("ring")) {
@@ -188,16 +190,16 @@ final class Collectives {
     Request scan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, boolean exclusive) {
         comm.checkLive();
         checkOp(op, type);
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         Reducer red = new Reducer(op, type);
         CollBuffer out = CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer");
         CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
         MemorySegment input = in.input(s, 0, count);
-        MemorySegment partial = CollBuffer.temp(red.bytes(count));
+        MemorySegment partial = s.temp(red.bytes(count));
         s.local(Reducer.copy(input, partial));
         // an exscan leaves rank 0's buffer as it was
-        MemorySegment result = exclusive && r == 0 ? CollBuffer.temp(red.bytes(count)) : out.output(last, 0, count);
+        MemorySegment result = exclusive && r == 0 ? s.temp(red.bytes(count)) : out.output(s, last, 0, count);
         DoublingAlgorithms.scan(s, p, r, partial, result, red, count, exclusive);
         return start(exclusive ? "exscan" : "scan", "recursive_doubling", s, last);
     }
@@ -211,7 +213,7 @@ final class Collectives {
         if (inPlace(sendBuf) && r != root) {
             throw inPlaceHere("send buffer (only the root of a gather may pass it)");
         }
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         CollBuffer out = r == root ? CollBuffer.of(recvBuf, recvOffset, Math.multiplyExact(p, recvCount), recvType, true, "receive buffer") : null;
         MemorySegment mine = inPlace(sendBuf) ? null
@@ -221,20 +223,20 @@ final class Collectives {
         if (alg.equals("binomial")) {
             int vr = (r - root + p) % p;
             int low = vr == 0 ? p : Integer.lowestOneBit(vr);
-            MemorySegment tmp = CollBuffer.temp(Math.min(low, p - vr) * block);
+            MemorySegment tmp = s.temp(Math.min(low, p - vr) * block);
             MemorySegment own = mine != null ? mine : out.input(s, (long) r * recvCount, recvCount);
             s.local(Reducer.copy(own, tmp.asSlice(0, block)));
             TreeAlgorithms.gatherBinomial(s, p, r, root, tmp, block);
             if (r == root) {
                 for (int j = 0; j < p; j++) {
-                    MemorySegment to = out.output(last, (long) ((j + root) % p) * recvCount, recvCount);
+                    MemorySegment to = out.output(s, last, (long) ((j + root) % p) * recvCount, recvCount);
                     s.local(Reducer.copy(tmp.asSlice(j * block, block), to));
                 }
             }
         } else {
             MemorySegment[] blocks = r == root ? new MemorySegment[p] : null;
             for (int j = 0; r == root && j < p; j++) {
-                blocks[j] = out.output(last, (long) j * recvCount, recvCount);
+                blocks[j] = out.output(s, last, (long) j * recvCount, recvCount);
             }
             LinearAlgorithms.gather(s, p, r, root, mine, blocks);
         }
@@ -248,7 +250,7 @@ final class Collectives {
         if (inPlace(sendBuf) && r != root) {
             throw inPlaceHere("send buffer (only the root of a gatherv may pass it)");
         }
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         MemorySegment mine = inPlace(sendBuf) ? null
                 : CollBuffer.of(sendBuf, sendOffset, sendCount, sendType, false, "send buffer").input(s, 0, sendCount);
@@ -257,7 +259,7 @@ final class Collectives {
             CollBuffer out = CollBuffer.of(recvBuf, recvOffset, recvCounts, displs, recvType, p, true, "receive buffer");
             blocks = new MemorySegment[p];
             for (int j = 0; j < p; j++) {
-                blocks[j] = out.output(last, displs[j], recvCounts[j]);
+                blocks[j] = out.output(s, last, displs[j], recvCounts[j]);
             }
         }
         LinearAlgorithms.gather(s, p, r, root, mine, blocks);
@@ -271,17 +273,17 @@ final class Collectives {
         if (inPlace(recvBuf) && r != root) {
             throw inPlaceHere("receive buffer (only the root of a scatter may pass it)");
         }
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         CollBuffer in = r == root ? CollBuffer.of(sendBuf, sendOffset, Math.multiplyExact(p, sendCount), sendType, false, "send buffer") : null;
         MemorySegment mine = inPlace(recvBuf) ? null
-                : CollBuffer.of(recvBuf, recvOffset, recvCount, recvType, true, "receive buffer").output(last, 0, recvCount);
+                : CollBuffer.of(recvBuf, recvOffset, recvCount, recvType, true, "receive buffer").output(s, last, 0, recvCount);
         long block = r == root ? sendCount * sendType.size : mine.byteSize();
         String alg = tuning.gather("scatter", block * p);
         if (alg.equals("binomial")) {
             int vr = (r - root + p) % p;
             int low = vr == 0 ? p : Integer.lowestOneBit(vr);
-            MemorySegment tmp = CollBuffer.temp(Math.min(low, p - vr) * block);
+            MemorySegment tmp = s.temp(Math.min(low, p - vr) * block);
             if (r == root) {
                 for (int j = 0; j < p; j++) {
                     MemorySegment from = in.input(s, (long) ((j + root) % p) * sendCount, sendCount);
@@ -309,10 +311,10 @@ final class Collectives {
         if (inPlace(recvBuf) && r != root) {
             throw inPlaceHere("receive buffer (only the root of a scatterv may pass it)");
         }
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         MemorySegment mine = inPlace(recvBuf) ? null
-                : CollBuffer.of(recvBuf, recvOffset, recvCount, recvType, true, "receive buffer").output(last, 0, recvCount);
+                : CollBuffer.of(recvBuf, recvOffset, recvCount, recvType, true, "receive buffer").output(s, last, 0, recvCount);
         MemorySegment[] blocks = null;
         if (r == root) {
             CollBuffer in = CollBuffer.of(sendBuf, sendOffset, sendCounts, displs, sendType, p, false, "send buffer");
@@ -330,7 +332,7 @@ final class Collectives {
     Request allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                       Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
         comm.checkLive();
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         CollBuffer out = CollBuffer.of(recvBuf, recvOffset, Math.multiplyExact(p, recvCount), recvType, true, "receive buffer");
         MemorySegment own = inPlace(sendBuf) ? out.input(s, (long) r * recvCount, recvCount)
@@ -338,7 +340,7 @@ final class Collectives {
         long block = recvCount * recvType.size;
         String alg = tuning.allgather(block * p, p);
         if (alg.equals("recursive_doubling")) {
-            MemorySegment all = out.output(last, 0, p * recvCount); // packed, blocks in rank order
+            MemorySegment all = out.output(s, last, 0, p * recvCount); // packed, blocks in rank order
             MemorySegment to = all.asSlice(r * block, block);
             if (!own.equals(to)) {
                 s.local(Reducer.copy(own, to));
@@ -347,7 +349,7 @@ final class Collectives {
         } else {
             MemorySegment[] blocks = new MemorySegment[p];
             for (int j = 0; j < p; j++) {
-                blocks[j] = out.output(last, (long) j * recvCount, recvCount);
+                blocks[j] = out.output(s, last, (long) j * recvCount, recvCount);
             }
             if (!own.equals(blocks[r])) {
                 s.local(Reducer.copy(own, blocks[r]));
@@ -360,14 +362,14 @@ final class Collectives {
     Request allgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                        Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
         comm.checkLive();
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         CollBuffer out = CollBuffer.of(recvBuf, recvOffset, recvCounts, displs, recvType, p, true, "receive buffer");
         MemorySegment own = inPlace(sendBuf) ? out.input(s, displs[r], recvCounts[r])
                 : CollBuffer.of(sendBuf, sendOffset, sendCount, sendType, false, "send buffer").input(s, 0, sendCount);
         MemorySegment[] blocks = new MemorySegment[p];
         for (int j = 0; j < p; j++) {
-            blocks[j] = out.output(last, displs[j], recvCounts[j]);
+            blocks[j] = out.output(s, last, displs[j], recvCounts[j]);
         }
         if (!own.equals(blocks[r])) {
             s.local(Reducer.copy(own, blocks[r]));
@@ -379,13 +381,13 @@ final class Collectives {
     Request alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                      Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
         comm.checkLive();
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         CollBuffer out = CollBuffer.of(recvBuf, recvOffset, Math.multiplyExact(p, recvCount), recvType, true, "receive buffer");
         MemorySegment[] outBlocks = new MemorySegment[p], inBlocks = new MemorySegment[p];
         if (inPlace(sendBuf)) {
             long block = recvCount * recvType.size;
-            MemorySegment snapshot = CollBuffer.temp(block * p); // what goes out, before the receives overwrite it
+            MemorySegment snapshot = s.temp(block * p); // what goes out, before the receives overwrite it
             for (int j = 0; j < p; j++) {
                 s.local(Reducer.copy(out.input(s, (long) j * recvCount, recvCount), snapshot.asSlice(j * block, block)));
                 outBlocks[j] = snapshot.asSlice(j * block, block);
@@ -397,7 +399,7 @@ final class Collectives {
             }
         }
         for (int j = 0; j < p; j++) {
-            inBlocks[j] = out.output(last, (long) j * recvCount, recvCount);
+            inBlocks[j] = out.output(s, last, (long) j * recvCount, recvCount);
         }
         String alg = tuning.alltoall(inBlocks[0].byteSize());
         if (alg.equals("pairwise")) {
@@ -418,14 +420,14 @@ final class Collectives {
             sendDispls = recvDispls;
             sendType = recvType;
         }
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         CollBuffer in = CollBuffer.of(sendBuf, sendOffset, sendCounts, sendDispls, sendType, p, false, "send buffer");
         CollBuffer out = CollBuffer.of(recvBuf, recvOffset, recvCounts, recvDispls, recvType, p, true, "receive buffer");
         MemorySegment[] outBlocks = new MemorySegment[p], inBlocks = new MemorySegment[p];
         for (int j = 0; j < p; j++) {
             outBlocks[j] = snapshotIfShared(s, in.input(s, sendDispls[j], sendCounts[j]), sendBuf == recvBuf);
-            inBlocks[j] = out.output(last, recvDispls[j], recvCounts[j]);
+            inBlocks[j] = out.output(s, last, recvDispls[j], recvCounts[j]);
         }
         LinearAlgorithms.alltoall(s, p, r, outBlocks, inBlocks);
         return start("alltoallv", "linear", s, last);
@@ -448,7 +450,7 @@ final class Collectives {
         if (sendTypes == null || sendTypes.length < p || recvTypes == null || recvTypes.length < p) {
             throw FerryException.arg(ErrorClass.ARG, "sendTypes and recvTypes need an entry for each of the " + p + " ranks");
         }
-        Schedule s = new Schedule();
+        Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         CollBuffer in = CollBuffer.raw(sendBuf, sendOffset, false, "send buffer");
         CollBuffer out = CollBuffer.raw(recvBuf, recvOffset, true, "receive buffer");
@@ -459,7 +461,7 @@ final class Collectives {
             MemorySegment from = in.bytesAt(sendByteDispls[j], sendCounts[j], sendTypes[j], "send block " + j);
             MemorySegment to = out.bytesAt(recvByteDispls[j], recvCounts[j], recvTypes[j], "receive block " + j);
             outBlocks[j] = snapshotIfShared(s, CollBuffer.input(s, from, sendCounts[j], sendTypes[j]), sendBuf == recvBuf);
-            inBlocks[j] = CollBuffer.output(last, to, recvCounts[j], recvTypes[j]);
+            inBlocks[j] = CollBuffer.output(s, last, to, recvCounts[j], recvTypes[j]);
         }
         LinearAlgorithms.alltoall(s, p, r, outBlocks, inBlocks);
         return start("alltoallw", "linear", s, last);
@@ -470,7 +472,7 @@ final class Collectives {
         if (!shared) {
             return m;
         }
-        MemorySegment t = CollBuffer.temp(m.byteSize());
+        MemorySegment t = s.temp(m.byteSize());
         s.local(Reducer.copy(m, t));
         return t;
     }

@@ -66,7 +66,7 @@ public final class Comm implements AutoCloseable {
         }
         this.rank = localOf[engine.rank()];
         this.group = new Group(members, engine.rank());
-        this.collectives = new Collectives(this, messaging, ferry.tuning);
+        this.collectives = new Collectives(this, messaging, ferry.tuning, ferry.temps);
         messaging.register(this);
     }
 

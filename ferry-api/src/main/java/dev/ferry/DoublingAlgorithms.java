@@ -16,7 +16,7 @@ final class DoublingAlgorithms {
     /** Round k: a message to {@code rank + 2^k} and one from {@code rank - 2^k}; after the last every rank heard from all. */
     static void barrierDissemination(Schedule s, int p, int r) {
         for (int k = 1; k < p; k <<= 1) {
-            s.send((r + k) % p, NOTHING).recv((r - k + p) % p, NOTHING).next();
+            s.recv((r - k + p) % p, NOTHING).send((r + k) % p, NOTHING).next();
         }
     }
 
@@ -30,7 +30,7 @@ final class DoublingAlgorithms {
     static void allreduce(Schedule s, int p, int r, MemorySegment acc, Reducer red, int count) {
         int pof2 = Integer.highestOneBit(p);
         int rem = p - pof2;
-        MemorySegment tmp = CollBuffer.temp(red.bytes(count));
+        MemorySegment tmp = s.temp(red.bytes(count));
         int newRank;
         if (r < 2 * rem) {
             if (r % 2 == 0) {
@@ -83,7 +83,7 @@ final class DoublingAlgorithms {
      * an exscan rank 0's result is left as it was (MPI leaves it undefined).
      */
     static void scan(Schedule s, int p, int r, MemorySegment partial, MemorySegment result, Reducer red, int count, boolean exclusive) {
-        MemorySegment tmp = CollBuffer.temp(red.bytes(count));
+        MemorySegment tmp = s.temp(red.bytes(count));
         boolean haveLower = false;
         if (!exclusive && partial != result) {
             s.local(Reducer.copy(partial, result));

@@ -58,6 +58,8 @@ public final class Ferry implements AutoCloseable {
     final ContextIds contexts = new ContextIds();
     /** Which algorithm each collective takes. */
     final CollectiveTuning tuning;
+    /** The collectives' temporary memory, reused. */
+    final TempPool temps = new TempPool();
     /** Held while a communicator is made: one agreement on context ids at a time. */
     final Object creation = new Object();
     private final Comm world;

@@ -24,7 +24,7 @@ final class RingAlgorithms {
         for (int c : counts) {
             max = Math.max(max, c);
         }
-        MemorySegment tmp = CollBuffer.temp(red.bytes(max));
+        MemorySegment tmp = s.temp(red.bytes(max));
         int next = (r + 1) % p, prev = (r - 1 + p) % p;
         for (int k = 0; k < p - 1; k++) {
             int out = Math.floorMod(r - k - 1, p), in = Math.floorMod(r - k - 2, p);

@@ -11,7 +11,7 @@ import java.util.List;
  * blocking collective and its non-blocking form are the same plan.
  *
  * <pre>{@code
- * Schedule s = new Schedule();
+ * Schedule s = new Schedule(pool);
  * s.send(right, mine).recv(left, theirs).next();
  * s.local(() -> op.apply(theirs, mine, count, type));
  * }</pre>
@@ -44,6 +44,28 @@ final class Schedule {
 
     private final List<Round> rounds = new ArrayList<>();
     private Round current = new Round();
+    private final TempPool pool;
+    /** The temporary blocks taken, given back when the collective completed. */
+    private final List<MemorySegment> temps = new ArrayList<>(2);
+
+    Schedule(TempPool pool) {
+        this.pool = pool;
+    }
+
+    /** Temporary memory of {@code bytes} for this collective. */
+    MemorySegment temp(long bytes) {
+        MemorySegment m = pool.take(bytes);
+        temps.add(m);
+        return m.asSlice(0, bytes);
+    }
+
+    /** Gives the temporary memory back (once nothing can touch it any more: the collective completed). */
+    void release() {
+        for (MemorySegment m : temps) {
+            pool.give(m);
+        }
+        temps.clear();
+    }
 
     /** Sends {@code m} to rank {@code peer} of the communicator in this round. */
     Schedule send(int peer, MemorySegment m) {

@@ -71,7 +71,7 @@ final class TreeAlgorithms {
         boolean ordered = !red.op.isCommutative();
         int treeRoot = ordered ? 0 : root;
         int vr = (r - treeRoot + p) % p;
-        MemorySegment tmp = CollBuffer.temp(red.bytes(count));
+        MemorySegment tmp = s.temp(red.bytes(count));
         for (int mask = 1; mask < p; mask <<= 1) {
             if ((vr & mask) == 0) {
                 int child = vr | mask;

@@ -23,6 +23,28 @@ class ApiJobTest {
         }
     }
 
+    /** Every collective across 5 JVMs, shm between pairs on a node and tcp between nodes, caller and thread progress. */
+    @Test
+    void collectivesAcrossProcessesWithShmAndTcpMixed() throws Exception {
+        for (String progress : new String[] {"caller", "thread"}) {
+            CapturedJob.Result r = CapturedJob.run(5, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", progress), TIMEOUT,
+                    ApiRanks.class, "collectives", "41", "32");
+            assertEquals(0, r.exit(), progress + ": " + r);
+            for (int rank = 0; rank < 5; rank++) {
+                assertTrue(r.okLines().contains("ok collectives rank " + rank + " of 5"), progress + ": " + r);
+            }
+        }
+    }
+
+    @Test
+    void aDeadMemberFailsTheCollectivesOfTheOthers() throws Exception {
+        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, ApiRanks.class, "collective-dead");
+        for (int rank : new int[] {0, 1, 3}) {
+            assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok collective-dead rank " + rank + ": allreduce failed PROC_FAILED")), r.toString());
+        }
+        assertEquals(3, r.exit(), "rank 2's own status: " + r);
+    }
+
     @Test
     void aDeadPeerFailsTheReceivesThatInvolveIt() throws Exception {
         CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, ApiRanks.class, "dead");

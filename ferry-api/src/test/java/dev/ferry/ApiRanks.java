@@ -15,6 +15,8 @@ public final class ApiRanks {
         switch (args[0]) {
             case "mixed" -> mixed(Integer.parseInt(args[1]));
             case "dead" -> dead();
+            case "collectives" -> collectives(Long.parseLong(args[1]), Integer.parseInt(args[2]));
+            case "collective-dead" -> collectiveDead();
             case "idle" -> idle(Long.parseLong(args[1]));
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
@@ -68,6 +70,44 @@ public final class ApiRanks {
      * Rank 2 dies (halts) once the others have a receive posted for it: their receives from it, and
      * their ANY_SOURCE ones, fail naming it; they still talk to each other.
      */
+    /** The randomized collectives of {@link CollectivesTest}, blocking then non-blocking, on the world and on a split half. */
+    private static void collectives(long seed, int trials) {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            CollectivesTest.randomCollectives(w, seed, trials, false);
+            CollectivesTest.randomCollectives(w, seed + 1, trials / 2, true);
+            try (Comm half = w.split(w.rank() % 2, w.size() - w.rank())) {
+                CollectivesTest.randomCollectives(half, seed + 2, trials / 2, false);
+            }
+            System.out.println("ok collectives rank " + w.rank() + " of " + w.size());
+        }
+    }
+
+    /** Rank 2 dies between two allreduces; the others' next allreduce fails PROC_FAILED within a bound. */
+    private static void collectiveDead() {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            int[] sum = new int[1];
+            w.allreduce(new int[] {1}, 0, sum, 0, 1, Datatype.INT, Op.SUM);
+            if (w.rank() == 2) {
+                System.out.println("ok collective-dead rank 2 dies after an allreduce of " + sum[0]);
+                System.out.flush();
+                Runtime.getRuntime().halt(3);
+            }
+            long t0 = System.nanoTime();
+            try {
+                w.allreduce(new int[] {1}, 0, sum, 0, 1, Datatype.INT, Op.SUM);
+                throw new IllegalStateException("an allreduce with a dead member completed: " + sum[0]);
+            } catch (FerryException e) {
+                if (e.errorClass() != ErrorClass.PROC_FAILED) {
+                    throw e;
+                }
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            System.out.println("ok collective-dead rank " + w.rank() + ": allreduce failed PROC_FAILED within " + ms + " ms");
+        }
+    }
+
     private static void dead() {
         try (Ferry f = Ferry.init()) {
             Comm w = f.world();

@@ -19,7 +19,8 @@ public final class BenchCommand {
     public static final String USAGE = """
             usage: ferry bench (driver-latency | driver-bandwidth | engine-latency | engine-bandwidth |
                                 put-latency | get-latency | atomic-latency | put-bandwidth |
-                                latency | bw | bibw | mbw-mr) [options]
+                                latency | bw | bibw | mbw-mr |
+                                barrier | bcast | reduce | allreduce | allgather | alltoall) [options]
                    ferry bench jmh [JMH options]   microbenchmarks, e.g. 'jmh SpiHotPath -prof gc'
               --driver NAME        driver to measure (default self; engine-*: shm); driver-* takes a
                                    list, e.g. shm,ucx, measured one after the other. engine-* runs two
@@ -32,6 +33,10 @@ public final class BenchCommand {
                                    array buffers, beside engine-latency / engine-bandwidth;
                                    bw, bibw and mbw-mr add the ucx driver's bandwidth among the
                                    references (set FERRY_UCX_TLS=sm for UCX's shared memory)
+              --ranks LIST         collectives: the numbers of ranks (default 2,4), one job each over
+                                   --driver (shm: all on this node); every line names the
+                                   algorithm, and the same operation built naively from
+                                   point-to-point (impl naive) is measured beside it, interleaved
               --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
               --iterations N       round trips (latency) or messages (bandwidth) per size;
                                    a size moves at most 2 GiB, so large sizes run fewer
@@ -136,7 +141,7 @@ public final class BenchCommand {
         ResultPrinter printer = new ResultPrinter(out, o.format());
         Progress progress = Progress.forTerminal(err);
         try {
-            if (o.rounds() == 1) {
+            if (o.rounds() == 1 && !o.collective()) {
                 measure(drivers, o, false, progress, printer::print, err);
             } else {
                 Rounds rounds = new Rounds();
@@ -167,7 +172,9 @@ public final class BenchCommand {
         for (DiscoveredDriver d : order) {
             List<Long> sizes = DriverBench.feasible(d, o.sizes(), note -> err.println("ferry bench: " + note));
             java.util.function.Consumer<Result> print = labelled(d, sink);
-            if (o.api()) {
+            if (o.collective()) {
+                CollBench.run(d, o, reversed, progress, print);
+            } else if (o.api()) {
                 ApiBench.run(d, o, sizes, reversed, progress, print);
             } else if (o.portals()) {
                 PortalsBench.run(d, o, sizes, progress, print);
@@ -187,8 +194,8 @@ public final class BenchCommand {
     /** The reference lines (ref-shm, ref-readv, ref-nio; ref-ucp for driver-latency with ucx), unless --no-references. */
     private static void references(BenchOptions o, Progress progress, java.util.function.Consumer<Result> sink, PrintStream err)
             throws Exception {
-        if (!o.references()) {
-            return;
+        if (!o.references() || o.collective()) {
+            return; // a collective's reference is its naive form, measured in the same job
         }
         BenchOptions ref = o.as(o.latency() ? BenchOptions.LATENCY : BenchOptions.BANDWIDTH);
         if (o.latency()) {

@@ -21,9 +21,10 @@ import java.util.Locale;
  * @param references whether to measure ref-shm and ref-nio in the same run
  * @param rounds     how many times the whole command runs, its phases interleaved (see {@link Rounds})
  * @param posted     receives each rank posts on other tags before an API benchmark times anything
+ * @param ranks      the numbers of ranks a collective benchmark runs on
  */
 public record BenchOptions(String benchmark, String driver, List<Long> sizes, long iterations, long warmup,
-                           int window, String format, boolean references, int rounds, int posted) {
+                           int window, String format, boolean references, int rounds, int posted, List<Integer> ranks) {
     public static final String LATENCY = "driver-latency";
     public static final String BANDWIDTH = "driver-bandwidth";
     public static final String ENGINE_LATENCY = "engine-latency";
@@ -39,9 +40,11 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     public static final String BIBW = "bibw";
     public static final String MBW_MR = "mbw-mr";
     private static final List<String> API = List.of(API_LATENCY, BW, BIBW, MBW_MR);
+    /** OSU's collective benchmarks on the application API, each beside the same operation built naively from point-to-point. */
+    public static final List<String> COLLECTIVES = List.of("barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall");
     /** Every benchmark {@code ferry bench} runs (besides {@code jmh} and {@code wireup}). */
     public static final List<String> KNOWN = List.of(LATENCY, BANDWIDTH, ENGINE_LATENCY, ENGINE_BANDWIDTH, PUT_LATENCY, GET_LATENCY,
-            ATOMIC_LATENCY, PUT_BANDWIDTH, API_LATENCY, BW, BIBW, MBW_MR);
+            ATOMIC_LATENCY, PUT_BANDWIDTH, API_LATENCY, BW, BIBW, MBW_MR, "barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall");
     /** Bytes one size may move (each way) before its iteration count is cut: keeps 4 MiB sizes to seconds. */
     public static final long BYTE_BUDGET = 2L << 30;
     /** Most rounds one command may ask for. */
@@ -59,12 +62,15 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         }
         boolean lat = benchmark.endsWith("latency");
         boolean portals = PORTALS.contains(benchmark);
-        String driver = benchmark.startsWith("engine-") || portals || API.contains(benchmark) ? "shm" : "self";
+        boolean collective = COLLECTIVES.contains(benchmark);
+        String driver = benchmark.startsWith("engine-") || portals || API.contains(benchmark) || collective ? "shm" : "self";
         List<Long> sizes = benchmark.equals(ATOMIC_LATENCY) ? List.of(8L)
                 : portals && lat ? List.of(8L, 4096L, 65536L, 1048576L)
+                : collective ? (benchmark.equals("barrier") ? List.of(0L) : List.of(8L, 1024L, 65536L, 1048576L))
                 : lat ? List.of(0L, 8L, 64L, 512L, 4096L, 32768L, 262144L, 1048576L)
                 : List.of(4096L, 65536L, 1048576L, 4194304L);
-        long iterations = lat ? 100_000 : 20_000;
+        long iterations = collective ? 2_000 : lat ? 100_000 : 20_000;
+        List<Integer> ranks = List.of(2, 4);
         long warmup = -1;
         int window = 16;
         String format = "table";
@@ -86,6 +92,20 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
                     }
                 }
                 case "--no-references" -> refs = false;
+                case "--ranks" -> {
+                    if (!collective) {
+                        throw new UsageException("--ranks is for the collective benchmarks (" + String.join(", ", COLLECTIVES) + "), not " + benchmark);
+                    }
+                    List<Integer> rs = new java.util.ArrayList<>();
+                    for (String v : value(args, ++i, a).split(",")) {
+                        long n = positive(v, a);
+                        if (n > 64) {
+                            throw new UsageException("--ranks takes at most 64 ranks, not " + v);
+                        }
+                        rs.add((int) n);
+                    }
+                    ranks = List.copyOf(rs);
+                }
                 case "--posted" -> {
                     if (!API.contains(benchmark)) {
                         throw new UsageException("--posted is for the API benchmarks (latency, bw, bibw, mbw-mr), not " + benchmark);
@@ -104,7 +124,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         if (warmup < 0) {
             warmup = Math.max(10, iterations / 10);
         }
-        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds, posted);
+        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds, posted, ranks);
     }
 
     /** Whether this is a latency (ping-pong) benchmark. */
@@ -114,12 +134,17 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
 
     /** Whether this measures the engine, the library or the API (two ranks) rather than a driver alone. */
     public boolean engine() {
-        return benchmark.startsWith("engine-") || portals() || api();
+        return benchmark.startsWith("engine-") || portals() || api() || collective();
     }
 
     /** Whether this measures the application API (latency, bw, bibw, mbw-mr). */
     public boolean api() {
         return API.contains(benchmark);
+    }
+
+    /** Whether this is a collective benchmark (barrier, bcast, reduce, allreduce, allgather, alltoall). */
+    public boolean collective() {
+        return COLLECTIVES.contains(benchmark);
     }
 
     /** Whether this measures the Portals library (put-latency, get-latency, atomic-latency, put-bandwidth). */
@@ -129,12 +154,12 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
 
     /** The same options for another benchmark (the driver-level figures of an engine run). */
     public BenchOptions as(String other) {
-        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds, posted);
+        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds, posted, ranks);
     }
 
     /** The same options with other sizes (those a driver can carry). */
     public BenchOptions withSizes(List<Long> other) {
-        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds, posted);
+        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds, posted, ranks);
     }
 
     /** Iterations for one size: the asked count, cut so that one size moves at most {@link #BYTE_BUDGET}. */

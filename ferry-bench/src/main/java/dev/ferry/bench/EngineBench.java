@@ -61,6 +61,11 @@ final class EngineBench {
      * {@code first} and then the options as arguments; hands on the RESULT lines rank 0 prints.
      */
     static void twoRanks(DiscoveredDriver d, BenchOptions o, Class<?> rank, List<String> first, Consumer<Result> out) throws Exception {
+        ranks(2, d, o, rank, first, out);
+    }
+
+    /** {@link #twoRanks} with {@code n} ranks. */
+    static void ranks(int n, DiscoveredDriver d, BenchOptions o, Class<?> rank, List<String> first, Consumer<Result> out) throws Exception {
         List<String> java = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"), rank.getName()));
         java.addAll(first);
@@ -83,10 +88,10 @@ final class EngineBench {
                 problems.add(line);
             }
         }), true, StandardCharsets.UTF_8); PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            exit = new Job(new JobSpec(2, java, env, false, Duration.ofMinutes(30), Duration.ofSeconds(5)), lines, e).run();
+            exit = new Job(new JobSpec(n, java, env, false, Duration.ofMinutes(30), Duration.ofSeconds(5)), lines, e).run();
         }
         if (exit != 0) {
-            throw new IllegalStateException("the two-rank " + rank.getSimpleName() + " job ended with status " + exit + ": "
+            throw new IllegalStateException("the " + n + "-rank " + rank.getSimpleName() + " job ended with status " + exit + ": "
                     + String.join(" | ", problems) + " " + err.toString(StandardCharsets.UTF_8).strip());
         }
     }

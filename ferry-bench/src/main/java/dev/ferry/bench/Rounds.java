@@ -134,8 +134,23 @@ final class Rounds {
                 }
             }
             default -> {
+                if (BenchOptions.COLLECTIVES.contains(k.benchmark()) && "ferry".equals(k.extra().get("impl"))) {
+                    put(extra, "ratio_to_naive", paired(rs, findNaive(k), (a, b) -> a.medianUs() / b.medianUs()));
+                }
             }
         }
+    }
+
+    /** The rounds of the naive line beside a collective's line (same benchmark, driver, size and ranks), or null. */
+    private List<Result> findNaive(Key of) {
+        for (Map.Entry<Key, List<Result>> e : lines.entrySet()) {
+            Key k = e.getKey();
+            if (k.benchmark().equals(of.benchmark()) && k.driver().equals(of.driver()) && k.size() == of.size()
+                    && "naive".equals(k.extra().get("impl")) && java.util.Objects.equals(k.extra().get("ranks"), of.extra().get("ranks"))) {
+                return e.getValue();
+            }
+        }
+        return null;
     }
 
     private static void put(Map<String, Object> extra, String name, OptionalDouble value) {

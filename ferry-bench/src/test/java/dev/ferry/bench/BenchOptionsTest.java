@@ -59,4 +59,15 @@ class BenchOptionsTest {
         UsageException u = assertThrows(UsageException.class, e);
         assertTrue(u.getMessage().contains(part), u.getMessage());
     }
+
+    @Test
+    void collectivesTakeRanksAndRunOnShmByDefault() {
+        BenchOptions o = BenchOptions.parse("allreduce", List.of("--ranks", "2,4,8"));
+        assertEquals(List.of(2, 4, 8), o.ranks());
+        assertEquals("shm", o.driver());
+        assertTrue(o.collective() && o.engine() && !o.api());
+        assertEquals(List.of(0L), BenchOptions.parse("barrier", List.of()).sizes());
+        assertMessage("--ranks is for the collective benchmarks", () -> BenchOptions.parse("latency", List.of("--ranks", "2")));
+        assertMessage("at most 64", () -> BenchOptions.parse("bcast", List.of("--ranks", "65")));
+    }
 }

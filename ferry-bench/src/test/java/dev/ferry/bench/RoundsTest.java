@@ -101,4 +101,17 @@ class RoundsTest {
         assertNull(m.get("ucx").extra().get("ratio_to_tcp"), "no tcp line, no ratio");
         assertNull(m.get("shm").extra().get("ratio_to_shm"));
     }
+
+    @Test
+    void aCollectiveIsComparedWithItsNaiveFormOfTheSameRanks() {
+        Rounds r = new Rounds();
+        for (String ranks : List.of("2", "4")) {
+            r.add(new Result("allreduce", "shm", 8, 100, ranks.equals("2") ? 1.0 : 3.0, 2, null, Map.of("ranks", ranks, "impl", "ferry", "algorithm", "ring")));
+            r.add(new Result("allreduce", "shm", 8, 100, 2.0, 4, null, Map.of("ranks", ranks, "impl", "naive", "algorithm", "naive")));
+        }
+        List<Result> m = r.merged();
+        assertEquals(0.5, m.get(0).extra().get("ratio_to_naive"));
+        assertNull(m.get(1).extra().get("ratio_to_naive"));
+        assertEquals(1.5, m.get(2).extra().get("ratio_to_naive"));
+    }
 }

@@ -1,0 +1,199 @@
+package dev.ferry.bench;
+
+import dev.ferry.Comm;
+import dev.ferry.Datatype;
+import dev.ferry.Ferry;
+import dev.ferry.Op;
+import dev.ferry.Request;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One rank of a collective benchmark: per size, Ferry's collective ({@code impl=ferry}, with the
+ * algorithm it chose) and the naive one built from point-to-point ({@code impl=naive}: the root
+ * sends to or receives from every rank in turn; allreduce and allgather are a naive reduce or
+ * gather followed by a naive bcast; alltoall posts every transfer at once), in alternating
+ * batches. As OSU does, each operation is timed alone and followed by an untimed barrier; a
+ * batch's figure is the slowest rank's mean. Reductions sum doubles in {@code double[]} arrays
+ * (size: bytes per rank); the others move bytes of off-heap segments ({@code size} bytes per rank
+ * and block). Rank 0 prints the medians over the batches.
+ */
+public final class CollBenchRank {
+    private static final int BATCHES = 10;
+    private static final int NAIVE_TAG = 77;
+
+    private final Comm w;
+    private final int p, r;
+
+    private CollBenchRank(Comm w) {
+        this.w = w;
+        this.p = w.size();
+        this.r = w.rank();
+    }
+
+    public static void main(String[] args) {
+        BenchOptions o = BenchOptions.parse(args[0], List.of(args).subList(2, args.length));
+        boolean naiveFirst = args[1].equals("naive-first");
+        try (Ferry ferry = Ferry.init()) {
+            new CollBenchRank(ferry.world()).measure(o, naiveFirst);
+        }
+    }
+
+    private void measure(BenchOptions o, boolean naiveFirst) {
+        for (long size : o.sizes()) {
+            Ops ops = ops(o.benchmark(), (int) size);
+            warmUp(o, size, ops);
+            int perBatch = (int) Math.max(1, o.iterationsFor(size) / BATCHES);
+            double[][] batches = new double[2][BATCHES];
+            for (int b = 0; b < BATCHES; b++) {
+                boolean naiveNow = naiveFirst == (b % 2 == 0);
+                batches[naiveNow ? 1 : 0][b] = batch(naiveNow ? ops.naive : ops.ferry, perBatch);
+                batches[naiveNow ? 0 : 1][b] = batch(naiveNow ? ops.ferry : ops.naive, perBatch);
+            }
+            if (r == 0) {
+                print(o, size, (long) perBatch * BATCHES, batches[0], Map.of("ranks", p, "impl", "ferry", "algorithm", ops.algorithm));
+                print(o, size, (long) perBatch * BATCHES, batches[1], Map.of("ranks", p, "impl", "naive", "algorithm", "naive"));
+            }
+        }
+        w.barrier();
+    }
+
+    /** A batch: {@code n} timed operations, a barrier after each; the slowest rank's mean in microseconds. */
+    private double batch(Runnable op, int n) {
+        w.barrier();
+        long total = 0;
+        for (int i = 0; i < n; i++) {
+            long t = System.nanoTime();
+            op.run();
+            total += System.nanoTime() - t;
+            w.barrier();
+        }
+        double[] mean = {total / 1000.0 / n};
+        w.allreduce(Ferry.IN_PLACE, 0, mean, 0, 1, Datatype.DOUBLE, Op.MAX);
+        return mean[0];
+    }
+
+    /** Warms both forms until rank 0 has seen the asked count and half a second pass (all ranks follow its word). */
+    private void warmUp(BenchOptions o, long size, Ops ops) {
+        long start = System.nanoTime(), n = o.warmupFor(size);
+        int[] more = {1};
+        for (long i = 0; more[0] != 0; i++) {
+            ops.ferry.run();
+            ops.naive.run();
+            if (i % 16 == 15) {
+                more[0] = r == 0 && (i < n || System.nanoTime() - start < o.warmupNanos()) ? 1 : 0;
+                w.bcast(more, 0, 1, Datatype.INT, 0);
+            }
+        }
+    }
+
+    private record Ops(Runnable ferry, Runnable naive, String algorithm) {
+    }
+
+    private Ops ops(String benchmark, int size) {
+        MemorySegment a = Arena.ofAuto().allocate(Math.max(1, (long) size * p), 64);
+        MemorySegment b = Arena.ofAuto().allocate(Math.max(1, (long) size * p), 64);
+        int count = Math.max(1, size / 8);
+        double[] x = new double[count], y = new double[count], tmp = new double[count];
+        java.util.Arrays.fill(x, r + 1);
+        Ops ops = switch (benchmark) {
+            case "barrier" -> new Ops(w::barrier, this::naiveBarrier, null);
+            case "bcast" -> new Ops(() -> w.bcast(a, 0, size, Datatype.BYTE, 0), () -> naiveBcast(a, size), null);
+            case "reduce" -> new Ops(() -> w.reduce(x, 0, y, 0, count, Datatype.DOUBLE, Op.SUM, 0), () -> naiveReduce(x, y, tmp), null);
+            case "allreduce" -> new Ops(() -> w.allreduce(x, 0, y, 0, count, Datatype.DOUBLE, Op.SUM), () -> {
+                naiveReduce(x, y, tmp);
+                naiveBcast(y);
+            }, null);
+            case "allgather" -> new Ops(() -> w.allgather(a, 0, size, Datatype.BYTE, b, 0, size, Datatype.BYTE), () -> naiveAllgather(a, b, size), null);
+            case "alltoall" -> new Ops(() -> w.alltoall(a, 0, size, Datatype.BYTE, b, 0, size, Datatype.BYTE), () -> naiveAlltoall(a, b, size), null);
+            default -> throw new IllegalArgumentException("not a collective benchmark: " + benchmark);
+        };
+        ops.ferry.run();
+        return new Ops(ops.ferry, ops.naive, w.lastCollectiveAlgorithm());
+    }
+
+    // ---- the naive forms, from point-to-point ------------------------------------------------------
+
+    private void naiveBarrier() {
+        byte[] none = new byte[0];
+        if (r == 0) {
+            for (int j = 1; j < p; j++) {
+                w.recv(none, 0, 0, j, NAIVE_TAG);
+            }
+            for (int j = 1; j < p; j++) {
+                w.send(none, 0, 0, j, NAIVE_TAG);
+            }
+        } else {
+            w.send(none, 0, 0, 0, NAIVE_TAG);
+            w.recv(none, 0, 0, 0, NAIVE_TAG);
+        }
+    }
+
+    private void naiveBcast(Object buf, int n) {
+        if (r == 0) {
+            for (int j = 1; j < p; j++) {
+                w.send(buf, 0, n, Datatype.BYTE, j, NAIVE_TAG);
+            }
+        } else {
+            w.recv(buf, 0, n, Datatype.BYTE, 0, NAIVE_TAG);
+        }
+    }
+
+    private void naiveBcast(double[] v) {
+        if (r == 0) {
+            for (int j = 1; j < p; j++) {
+                w.send(v, 0, v.length, j, NAIVE_TAG);
+            }
+        } else {
+            w.recv(v, 0, v.length, 0, NAIVE_TAG);
+        }
+    }
+
+    /** Every rank sends to rank 0, which adds the contributions in rank order. */
+    private void naiveReduce(double[] in, double[] out, double[] tmp) {
+        if (r == 0) {
+            System.arraycopy(in, 0, out, 0, in.length);
+            for (int j = 1; j < p; j++) {
+                w.recv(tmp, 0, tmp.length, j, NAIVE_TAG);
+                for (int i = 0; i < out.length; i++) {
+                    out[i] += tmp[i];
+                }
+            }
+        } else {
+            w.send(in, 0, in.length, 0, NAIVE_TAG);
+        }
+    }
+
+    private void naiveAllgather(MemorySegment in, MemorySegment all, int n) {
+        if (r == 0) {
+            MemorySegment.copy(in, 0, all, 0, n);
+            for (int j = 1; j < p; j++) {
+                w.recv(all.asSlice((long) j * n, n), 0, n, Datatype.BYTE, j, NAIVE_TAG);
+            }
+        } else {
+            w.send(in, 0, n, Datatype.BYTE, 0, NAIVE_TAG);
+        }
+        naiveBcast(all, n * p);
+    }
+
+    private void naiveAlltoall(MemorySegment out, MemorySegment in, int n) {
+        Request[] reqs = new Request[2 * p];
+        for (int j = 0; j < p; j++) {
+            reqs[j] = w.irecv(in.asSlice((long) j * n, n), 0, n, Datatype.BYTE, j, NAIVE_TAG);
+        }
+        for (int j = 0; j < p; j++) {
+            reqs[p + j] = w.isend(out.asSlice((long) j * n, n), 0, n, Datatype.BYTE, j, NAIVE_TAG);
+        }
+        Request.waitAll(reqs);
+    }
+
+    private static void print(BenchOptions o, long size, long iterations, double[] batches, Map<String, Object> extra) {
+        String fields = String.join(",", new java.util.TreeMap<>(extra).entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+        System.out.println("RESULT " + o.benchmark() + " " + o.driver() + " " + size + " " + iterations + " "
+                + Stats.median(batches) + " " + Stats.quantile(batches, 0.99) + " - " + fields);
+        System.out.flush();
+    }
+}
