@@ -92,8 +92,8 @@ final class CollectiveTuning {
     }
 
     /** The rules, one line per collective, and what a setting forces. */
-    static String table(Settings settings) {
-        CollectiveTuning t = new CollectiveTuning(settings);
+    String table() {
+        CollectiveTuning t = this;
         StringBuilder b = new StringBuilder();
         b.append("barrier         dissemination\n");
         b.append("bcast           binomial; pipeline (chain, ").append(BCAST_CHUNK >> 10).append(" KiB chunks) from ")

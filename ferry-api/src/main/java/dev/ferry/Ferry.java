@@ -168,7 +168,7 @@ public final class Ferry implements AutoCloseable {
 
     /** The rails and protocols chosen for each kind of peer (what {@code ferry info} prints in a job). */
     public String describe() {
-        return engine.describe();
+        return engine.describe() + "collectives (FERRY_COLL_<NAME> forces one):\n" + tuning.table().indent(2);
     }
 
     /**

@@ -1,7 +1,6 @@
 package dev.ferry.cli;
 
 import dev.ferry.core.config.FerrySettings;
-import dev.ferry.core.engine.Engine;
 import dev.ferry.core.driver.DiscoveredDriver;
 import dev.ferry.core.driver.DriverCatalog;
 import dev.ferry.core.driver.DriverSelection;
@@ -59,13 +58,14 @@ final class InfoCommand {
     }
 
     /**
-     * Inside a job ({@code ferry run -n 4 --ranks-per-node 2 info}): starts the engine like any
-     * program and prints, from rank 0, the rails and protocols chosen for each kind of peer.
+     * Inside a job ({@code ferry run -n 4 --ranks-per-node 2 info}): starts Ferry like any
+     * program and prints, from rank 0, the rails and protocols chosen for each kind of peer and
+     * the algorithm each collective takes.
      */
     private static int inJob(PrintStream out) {
-        try (Engine e = Engine.init(m -> { })) {
-            if (e.rank() == 0) {
-                out.print(e.describe());
+        try (dev.ferry.Ferry f = dev.ferry.Ferry.init()) {
+            if (f.rank() == 0) {
+                out.print(f.describe());
                 out.flush();
             }
         }

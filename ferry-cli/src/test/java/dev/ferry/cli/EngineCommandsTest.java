@@ -35,13 +35,14 @@ class EngineCommandsTest {
     }
 
     @Test
-    void infoInsideAJobShowsTheRailsPerKindOfPeer() {
+    void infoInsideAJobShowsTheRailsPerKindOfPeerAndTheCollectivesAlgorithms() {
         Run r = ferry("run", "-n", "4", "--ranks-per-node", "2", "--env", "FERRY_TCP_INTERFACES=lo", "--env", "FERRY_INFO=1", "info");
         assertEquals(0, r.code(), r.toString());
         assertTrue(r.out().contains("self      (1 peer): rails self"), r.out());
         assertTrue(r.out().contains("same node (1 peer): rails shm"), r.out());
         assertTrue(r.out().contains("remote    (2 peers): rails tcp"), r.out());
         assertTrue(r.out().contains("rendezvous"), r.out());
+        assertTrue(r.out().contains("allreduce       recursive_doubling; ring"), r.out()); // the collectives' algorithms
         // FERRY_INFO=1: every rank logs the same table at start
         assertEquals(4, r.err().lines().filter(l -> l.contains("rails shm")).count(), r.err());
     }
