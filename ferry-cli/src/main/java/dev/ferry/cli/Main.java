@@ -31,6 +31,8 @@ public final class Main {
                                               atomic-latency (fetch-add, compare-and-swap) and put-bandwidth
               bench latency [opts]          OSU's benchmarks on the application API between two ranks;
                                               also bw, bibw, mbw-mr; beside the engine's figure
+              bench allreduce [opts]        OSU's collective benchmarks on N ranks (--ranks 2,4); also
+                                              barrier, bcast, reduce, allgather, alltoall; beside naive ones
               bench jmh [JMH options]       microbenchmarks of the hot paths, e.g. 'jmh SpiHotPath -prof gc'
               bench wireup [-n 4,16]        time from ferry run to every rank past the bootstrap exchange
               help                          this text; 'ferry bench --help' for benchmark options""";
