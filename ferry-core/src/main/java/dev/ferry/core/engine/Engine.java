@@ -53,6 +53,8 @@ public final class Engine implements AutoCloseable {
 
     final int rank;
     private final int size;
+    /** How long this engine's waiters spin before they yield: short when this node runs more ranks than it has cores. */
+    private final long spinNanos;
     private final WireUp wire;
     private final boolean ownsBootstrap;
     private final MessageHandler handler;
@@ -138,6 +140,13 @@ public final class Engine implements AutoCloseable {
         this.wire = WireUp.exchange(boot, drivers, railCounts, settings);
         this.rank = wire.rank();
         this.size = wire.size();
+        int local = 0;
+        for (int r = 0; r < size; r++) {
+            if (wire.node(r).equals(wire.node(rank))) {
+                local++;
+            }
+        }
+        this.spinNanos = local > Runtime.getRuntime().availableProcessors() ? OVERSUBSCRIBED_SPIN_NANOS : SPIN_NANOS;
         this.contexts = new ArrayList<>();
         for (String name : wire.contextNames()) {
             DiscoveredDriver d = wire.driver(name);
@@ -698,7 +707,11 @@ public final class Engine implements AutoCloseable {
     /** {@link #idle(long)} that sleeps no longer than {@code remainingNanos} (a wait's deadline). */
     public void idle(long waitedNanos, long remainingNanos) {
         if (waitedNanos < Doze.AFTER_NANOS) {
-            backoff(waitedNanos);
+            if (waitedNanos < 1_000_000 && waitedNanos >= spinNanos) {
+                Thread.yield(); // more ranks than cores: the rank we wait for may need this core
+            } else {
+                backoff(waitedNanos);
+            }
         } else {
             doze.sleep(remainingNanos);
         }
@@ -706,6 +719,11 @@ public final class Engine implements AutoCloseable {
 
     /** How long a waiter spins before it starts yielding ({@link #backoff}). */
     private static final long SPIN_NANOS = 200_000;
+    /**
+     * The same on a node running more ranks than it has cores: spinning long there only keeps the
+     * rank being waited for off the core.
+     */
+    private static final long OVERSUBSCRIBED_SPIN_NANOS = 2_000;
 
     /**
      * How a waiter in caller mode idles after a fruitless pass, {@code waitedNanos} into its wait:
