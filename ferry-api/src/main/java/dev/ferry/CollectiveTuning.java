@@ -14,10 +14,18 @@ import java.util.Map;
  * default). {@link #table()} lists the rules, for {@code info}.
  */
 final class CollectiveTuning {
-    /** Broadcasts from this size on, on 3 ranks or more, run as a pipelined chain. */
-    static final long BCAST_PIPELINE_MIN = 64 << 10;
+    /**
+     * Broadcasts from this size on, on 3 ranks or more, run as a pipelined chain: none by default,
+     * since on this machine's 2 cores the chain's many small steps lost to the binomial tree at
+     * 1 MiB on 4 ranks (3.9 ms against 1.6 ms); it stays on request for more ranks and cores.
+     */
+    static final long BCAST_PIPELINE_MIN = Long.MAX_VALUE;
     /** The pipeline's chunk. */
     static final long BCAST_CHUNK = 64 << 10;
+    /** Blocking allreduces among the ranks of one node from this size on go through the node's shared arena. */
+    static final long ALLREDUCE_ARENA_MIN = 64 << 10;
+    /** Blocking broadcasts among the ranks of one node from this size on go through the arena (none by default: see the table). */
+    static final long BCAST_ARENA_MIN = Long.MAX_VALUE;
     /** Allreduces (commutative, at least one element per rank) from this size on run as a ring. */
     static final long ALLREDUCE_RING_MIN = 16 << 10;
     /** Gathers and scatters whose total is below this go up or down a binomial tree; larger ones go direct. */
@@ -31,9 +39,9 @@ final class CollectiveTuning {
 
     static {
         ALGORITHMS.put("barrier", List.of("dissemination"));
-        ALGORITHMS.put("bcast", List.of("binomial", "pipeline"));
+        ALGORITHMS.put("bcast", List.of("binomial", "pipeline", "arena"));
         ALGORITHMS.put("reduce", List.of("binomial"));
-        ALGORITHMS.put("allreduce", List.of("recursive_doubling", "ring", "reduce_bcast"));
+        ALGORITHMS.put("allreduce", List.of("recursive_doubling", "ring", "reduce_bcast", "arena"));
         ALGORITHMS.put("reduce_scatter", List.of("ring", "reduce_scatterv"));
         ALGORITHMS.put("scan", List.of("recursive_doubling"));
         ALGORITHMS.put("gather", List.of("binomial", "linear"));
@@ -64,14 +72,19 @@ final class CollectiveTuning {
         return f != null && forcedApplies ? f : chosen;
     }
 
-    String bcast(long bytes, int p) {
-        return pick("bcast", bytes >= BCAST_PIPELINE_MIN && p > 2 ? "pipeline" : "binomial", true);
+    /** {@code arena}: a blocking call among ranks of one node, which may use the node's arena. */
+    String bcast(long bytes, int p, boolean arena) {
+        String chosen = arena && bytes >= BCAST_ARENA_MIN ? "arena" : bytes >= BCAST_PIPELINE_MIN && p > 2 ? "pipeline" : "binomial";
+        String f = forced.get("bcast");
+        return f != null && (arena || !f.equals("arena")) ? f : chosen;
     }
 
-    String allreduce(long bytes, int count, int p, boolean commutative) {
-        String chosen = commutative && count >= p && bytes >= ALLREDUCE_RING_MIN && p > 1 ? "ring" : "recursive_doubling";
+    String allreduce(long bytes, int count, int p, boolean commutative, boolean arena) {
+        String chosen = arena && bytes >= ALLREDUCE_ARENA_MIN ? "arena"
+                : commutative && count >= p && bytes >= ALLREDUCE_RING_MIN && p > 1 ? "ring" : "recursive_doubling";
         String f = forced.get("allreduce");
-        return f != null && (commutative || !f.equals("ring")) ? f : chosen;
+        boolean applies = f != null && (commutative || !f.equals("ring")) && (arena || !f.equals("arena"));
+        return applies ? f : chosen;
     }
 
     String reduceScatter(boolean commutative) {
@@ -96,11 +109,12 @@ final class CollectiveTuning {
         CollectiveTuning t = this;
         StringBuilder b = new StringBuilder();
         b.append("barrier         dissemination\n");
-        b.append("bcast           binomial; pipeline (chain, ").append(BCAST_CHUNK >> 10).append(" KiB chunks) from ")
-                .append(BCAST_PIPELINE_MIN >> 10).append(" KiB on 3+ ranks\n");
+        b.append("bcast           binomial; pipeline (chain, ").append(BCAST_CHUNK >> 10)
+                .append(" KiB chunks) and arena (one node, blocking) on request\n");
         b.append("reduce          binomial (tree at rank 0 for non-commutative ops)\n");
         b.append("allreduce       recursive_doubling; ring (reduce-scatter + allgather) from ").append(ALLREDUCE_RING_MIN >> 10)
-                .append(" KiB, commutative, count >= ranks; reduce_bcast on request\n");
+                .append(" KiB, commutative, count >= ranks; arena (one node's shared memory, blocking) from ")
+                .append(ALLREDUCE_ARENA_MIN >> 10).append(" KiB; reduce_bcast on request\n");
         b.append("reduce_scatter  ring (commutative); reduce_scatterv (binomial reduce + linear scatter) otherwise\n");
         b.append("scan, exscan    recursive_doubling\n");
         b.append("gather, scatter binomial below ").append(GATHER_BINOMIAL_MAX >> 10).append(" KiB in all; linear above; v forms linear\n");

@@ -70,15 +70,22 @@ final class Collectives {
         return start("barrier", "dissemination", s, List.of());
     }
 
-    Request bcast(Object buf, int offset, int count, Datatype type, int root) {
+    /** {@code blocking}: the caller waits for it, so it may use the node's arena (which one collective at a time uses). */
+    Request bcast(Object buf, int offset, int count, Datatype type, int root, boolean blocking) {
         comm.checkLive();
         checkRoot(root);
         CollBuffer b = CollBuffer.of(buf, offset, count, type, r != root, "buffer");
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         MemorySegment data = r == root ? b.input(s, 0, count) : b.output(s, last, 0, count);
-        String alg = tuning.bcast(data.byteSize(), p);
-        if (alg.equals("pipeline")) {
+        String alg = tuning.bcast(data.byteSize(), p, blocking && comm.arena().sameNode());
+        MemorySegment[] slots = alg.equals("arena") ? comm.arena().slots(data.byteSize()) : null;
+        if (alg.equals("arena") && slots == null) {
+            alg = tuning.bcast(data.byteSize(), p, false);
+        }
+        if (slots != null) {
+            ArenaAlgorithms.bcast(s, p, r, root, slots, data);
+        } else if (alg.equals("pipeline")) {
             TreeAlgorithms.bcastPipeline(s, p, r, root, data, CollectiveTuning.BCAST_CHUNK);
         } else {
             TreeAlgorithms.bcastBinomial(s, p, r, root, data);
@@ -110,7 +117,7 @@ final class Collectives {
         return start("reduce", "binomial", s, last);
     }
 
-    Request allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
+    Request allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, boolean blocking) {
         comm.checkLive();
         checkOp(op, type);
         Schedule s = new Schedule(pool);
@@ -120,10 +127,18 @@ final class Collectives {
         CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
         MemorySegment input = in.input(s, 0, count);
         MemorySegment acc = out.output(s, last, 0, count);
+        String alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), blocking && comm.arena().sameNode());
+        MemorySegment[] slots = alg.equals("arena") ? comm.arena().slots(2 * acc.byteSize()) : null;
+        if (alg.equals("arena") && slots == null) {
+            alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), false);
+        }
+        if (slots != null) {
+            ArenaAlgorithms.allreduce(s, p, r, slots, input, acc, red, count);
+            return start("allreduce", alg, s, last);
+        }
         if (!input.equals(acc)) {
             s.local(Reducer.copy(input, acc));
         }
-        String alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative());
         switch (alg) {
             case "ring" -> RingAlgorithms.allreduce(s, p, r, acc, red, count);
             case "reduce_bcast" -> {

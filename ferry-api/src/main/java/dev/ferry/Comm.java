@@ -384,6 +384,17 @@ public final class Comm implements AutoCloseable {
         return 2 + (collectiveSeq++ & 0x3fff_ffff);
     }
 
+    private NodeArena arena;
+
+    /** The members' slots in the node's shared memory (made on first use). */
+    NodeArena arena() {
+        NodeArena a = arena;
+        if (a == null) {
+            arena = a = new NodeArena(this, engine);
+        }
+        return a;
+    }
+
     /** The algorithm the last collective started here took (its name as {@code info} lists them). */
     public String lastCollectiveAlgorithm() {
         return collectives.lastAlgorithm;
@@ -408,11 +419,11 @@ public final class Comm implements AutoCloseable {
 
     /** The root's {@code count} elements reach every member's buffer. */
     public void bcast(Object buf, int offset, int count, Datatype type, int root) {
-        collectives.bcast(buf, offset, count, type, root).await();
+        collectives.bcast(buf, offset, count, type, root, true).await();
     }
 
     public Request ibcast(Object buf, int offset, int count, Datatype type, int root) {
-        return collectives.bcast(buf, offset, count, type, root);
+        return collectives.bcast(buf, offset, count, type, root, false);
     }
 
     /**
@@ -437,11 +448,11 @@ public final class Comm implements AutoCloseable {
      * }</pre>
      */
     public void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
-        collectives.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op).await();
+        collectives.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true).await();
     }
 
     public Request iallreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
-        return collectives.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
+        return collectives.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, false);
     }
 
     /** Reduces the sum of {@code recvCounts} elements and leaves run r of the result, {@code recvCounts[r]} long, at rank r. */

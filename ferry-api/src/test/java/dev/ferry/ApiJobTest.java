@@ -31,8 +31,22 @@ class ApiJobTest {
                     ApiRanks.class, "collectives", "41", "32");
             assertEquals(0, r.exit(), progress + ": " + r);
             for (int rank = 0; rank < 5; rank++) {
-                assertTrue(r.okLines().contains("ok collectives rank " + rank + " of 5"), progress + ": " + r);
+                int k = rank;
+                assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok collectives rank " + k + " of 5")), progress + ": " + r);
             }
+        }
+    }
+
+    /** Four JVMs on one node: large blocking allreduces and bcasts go through the node's shared arena. */
+    @Test
+    void collectivesThroughTheNodesSharedArena() throws Exception {
+        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_COLL_ALLREDUCE", "arena", "FERRY_COLL_BCAST", "arena"), TIMEOUT,
+                ApiRanks.class, "collectives", "43", "48");
+        assertEquals(0, r.exit(), r.toString());
+        for (int rank = 0; rank < 4; rank++) {
+            int k = rank;
+            assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok collectives rank " + k + " of 4")
+                    && l.contains("allreduce:arena") && l.contains("bcast:arena")), r.toString());
         }
     }
 

@@ -79,7 +79,7 @@ public final class ApiRanks {
             try (Comm half = w.split(w.rank() % 2, w.size() - w.rank())) {
                 CollectivesTest.randomCollectives(half, seed + 2, trials / 2, false);
             }
-            System.out.println("ok collectives rank " + w.rank() + " of " + w.size());
+            System.out.println("ok collectives rank " + w.rank() + " of " + w.size() + " ran " + new java.util.TreeSet<>(CollectivesTest.USED));
         }
     }
 

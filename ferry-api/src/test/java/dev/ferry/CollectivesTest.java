@@ -192,7 +192,11 @@ class CollectivesTest {
             case "barrier" -> run(comm.ibarrier(), nonBlocking);
             case "bcast" -> {
                 Object buf = r == root ? mine : array(t, n);
-                run(comm.ibcast(buf, 0, n, t, root), nonBlocking);
+                if (nonBlocking) {
+                    run(comm.ibcast(buf, 0, n, t, root), true);
+                } else {
+                    comm.bcast(buf, 0, n, t, root); // the blocking form may take the node's arena
+                }
                 for (int i = 0; i < n; i++) {
                     expected[i] = get(in[root], i);
                 }
@@ -200,7 +204,13 @@ class CollectivesTest {
             }
             case "reduce", "allreduce" -> {
                 Object out = array(t, n);
-                run(c.equals("reduce") ? comm.ireduce(mine, 0, out, 0, n, t, op, root) : comm.iallreduce(mine, 0, out, 0, n, t, op), nonBlocking);
+                if (c.equals("reduce")) {
+                    run(comm.ireduce(mine, 0, out, 0, n, t, op, root), nonBlocking);
+                } else if (nonBlocking) {
+                    run(comm.iallreduce(mine, 0, out, 0, n, t, op), true);
+                } else {
+                    comm.allreduce(mine, 0, out, 0, n, t, op);
+                }
                 if (c.equals("allreduce") || r == root) {
                     for (int i = 0; i < n; i++) {
                         expected[i] = reduced(op, t, in, 0, p, i);
@@ -354,7 +364,7 @@ class CollectivesTest {
             int size = p;
             Ferry.runInProcess(p, BOUND, f -> randomCollectives(f.world(), 1000 + size, 64, false));
         }
-        for (String used : List.of("bcast:binomial", "bcast:pipeline", "allreduce:recursive_doubling", "allreduce:ring",
+        for (String used : List.of("bcast:binomial", "allreduce:recursive_doubling", "allreduce:ring",
                 "gather:binomial", "gather:linear", "scatter:binomial", "scatter:linear", "allgather:recursive_doubling",
                 "allgather:ring", "alltoall:linear", "alltoall:pairwise", "reduce_scatter:ring", "scan:recursive_doubling")) {
             assertTrue(USED.contains(used), "the random collectives never ran " + used + "; they ran " + USED);
@@ -398,7 +408,7 @@ class CollectivesTest {
 
     @Test
     void theChosenAlgorithmIsReportedAndFollowsTheSetting() {
-        Ferry.runInProcess(4, BOUND, new FerryConfig().set("FERRY_COLL_ALLREDUCE", "ring"), f -> {
+        Ferry.runInProcess(4, BOUND, new FerryConfig().set("FERRY_COLL_ALLREDUCE", "ring").set("FERRY_COLL_BCAST", "pipeline"), f -> {
             int[] v = new int[8];
             f.world().allreduce(Ferry.IN_PLACE, 0, v, 0, 8, Datatype.INT, Op.SUM);
             assertEquals("ring", f.world().lastCollectiveAlgorithm());
@@ -406,8 +416,10 @@ class CollectivesTest {
             assertEquals("ring", f.world().lastCollectiveAlgorithm());
             f.world().bcast(new byte[1 << 20], 0, 1 << 20, Datatype.BYTE, 0);
             assertEquals("pipeline", f.world().lastCollectiveAlgorithm());
-            f.world().bcast(new byte[8], 0, 8, Datatype.BYTE, 0);
-            assertEquals("binomial", f.world().lastCollectiveAlgorithm());
+            f.world().bcast(new byte[8], 0, 8, Datatype.BYTE, 0); // forced too: the setting is not about size
+            assertEquals("pipeline", f.world().lastCollectiveAlgorithm());
+            f.world().allreduce(Ferry.IN_PLACE, 0, new double[1 << 15], 0, 1 << 15, Datatype.DOUBLE, Op.SUM);
+            assertEquals("ring", f.world().lastCollectiveAlgorithm()); // forced: not the arena a blocking call on one node could take
         });
         RuntimeException x = assertThrows(RuntimeException.class,
                 () -> Ferry.runInProcess(1, BOUND, new FerryConfig().set("FERRY_COLL_BCAST", "magic"), f -> { }));

@@ -1,0 +1,60 @@
+package dev.ferry;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Collectives among the ranks of one node through their {@link NodeArena} slots: data is copied
+ * into one's own slot once, then read in place by the others. The rounds between the steps are
+ * dissemination barriers of empty messages, which also order the memory (a slot's writes happen
+ * before the message that says they are done); a last barrier keeps the slots of one collective
+ * from being overwritten by the next while a slower member still reads them.
+ */
+final class ArenaAlgorithms {
+    private ArenaAlgorithms() {
+    }
+
+    /**
+     * Allreduce: every rank copies its data to the first half of its slot; rank r then reduces
+     * chunk r over all ranks, reading their slots, into the second half of its own, folding from
+     * the right ({@code x0 op (x1 op (... op x(p-1)))}, rank order kept, so non-commutative
+     * operations work); then every rank copies every chunk from its owner's slot.
+     */
+    static void allreduce(Schedule s, int p, int r, MemorySegment[] slots, MemorySegment input, MemorySegment output,
+                          Reducer red, int count) {
+        long n = red.bytes(count);
+        int[] starts = new int[p], counts = new int[p];
+        RingAlgorithms.split(count, starts, counts);
+        s.local(Reducer.copy(input, slots[r].asSlice(0, n)));
+        DoublingAlgorithms.barrierDissemination(s, p, r);
+        long off = red.bytes(starts[r]), len = red.bytes(counts[r]);
+        int mine = counts[r];
+        s.local(() -> {
+            MemorySegment acc = slots[r].asSlice(n + off, len);
+            MemorySegment.copy(slots[p - 1], off, acc, 0, len);
+            for (int j = p - 2; j >= 0; j--) {
+                red.op.apply(slots[j].asSlice(off, len), acc, mine, red.type);
+            }
+        });
+        DoublingAlgorithms.barrierDissemination(s, p, r);
+        s.local(() -> {
+            for (int j = 0; j < p; j++) {
+                long o = red.bytes(starts[j]);
+                MemorySegment.copy(slots[j], n + o, output, o, red.bytes(counts[j]));
+            }
+        });
+        DoublingAlgorithms.barrierDissemination(s, p, r);
+    }
+
+    /** Bcast: the root copies the data into its slot; after a barrier every other rank copies it out; a last barrier frees the slot. */
+    static void bcast(Schedule s, int p, int r, int root, MemorySegment[] slots, MemorySegment data) {
+        long n = data.byteSize();
+        if (r == root) {
+            s.local(Reducer.copy(data, slots[r].asSlice(0, n)));
+        }
+        DoublingAlgorithms.barrierDissemination(s, p, r);
+        if (r != root) {
+            s.local(() -> MemorySegment.copy(slots[root], 0, data, 0, n));
+        }
+        DoublingAlgorithms.barrierDissemination(s, p, r);
+    }
+}
