@@ -17,7 +17,7 @@ import java.util.Map;
  * sends to or receives from every rank in turn; allreduce and allgather are a naive reduce or
  * gather followed by a naive bcast; alltoall posts every transfer at once), in alternating
  * batches. As OSU does, each operation is timed alone and followed by an untimed barrier; a
- * batch's figure is the slowest rank's mean. Reductions sum doubles in {@code double[]} arrays
+ * batch's figure is the slowest rank's median. Reductions sum doubles in {@code double[]} arrays
  * (size: bytes per rank); the others move bytes of off-heap segments ({@code size} bytes per rank
  * and block). Rank 0 prints the medians over the batches.
  */
@@ -61,31 +61,41 @@ public final class CollBenchRank {
         w.barrier();
     }
 
-    /** A batch: {@code n} timed operations, a barrier after each; the slowest rank's mean in microseconds. */
+    /**
+     * A batch: {@code n} timed operations, a barrier after each; the slowest rank's median in
+     * microseconds (a median, not OSU's mean: on these shared 2-core machines a few operations
+     * delayed by milliseconds of stolen time would otherwise decide the figure).
+     */
     private double batch(Runnable op, int n) {
         w.barrier();
-        long total = 0;
+        double[] each = new double[n];
         for (int i = 0; i < n; i++) {
             long t = System.nanoTime();
             op.run();
-            total += System.nanoTime() - t;
+            each[i] = (System.nanoTime() - t) / 1000.0;
             w.barrier();
         }
-        double[] mean = {total / 1000.0 / n};
-        w.allreduce(Ferry.IN_PLACE, 0, mean, 0, 1, Datatype.DOUBLE, Op.MAX);
-        return mean[0];
+        double[] median = {Stats.median(each)};
+        w.allreduce(Ferry.IN_PLACE, 0, median, 0, 1, Datatype.DOUBLE, Op.MAX);
+        return median[0];
     }
 
-    /** Warms both forms until rank 0 has seen the asked count and half a second pass (all ranks follow its word). */
+    /**
+     * Warms both forms until every rank has run the asked count and its JIT has been quiet for a
+     * while ({@link JitQuiet}): with every core busy with ranks, the compiler threads get little
+     * time, and the first thousands of operations ran 10 to 50 times slower than later ones. The
+     * ranks agree to stop by an allreduce of their wishes every 16 rounds.
+     */
     private void warmUp(BenchOptions o, long size, Ops ops) {
-        long start = System.nanoTime(), n = o.warmupFor(size);
+        long n = o.warmupFor(size);
+        JitQuiet quiet = new JitQuiet(o.warmupNanos());
         int[] more = {1};
         for (long i = 0; more[0] != 0; i++) {
             ops.ferry.run();
             ops.naive.run();
             if (i % 16 == 15) {
-                more[0] = r == 0 && (i < n || System.nanoTime() - start < o.warmupNanos()) ? 1 : 0;
-                w.bcast(more, 0, 1, Datatype.INT, 0);
+                more[0] = i < n || !quiet.settled() ? 1 : 0;
+                w.allreduce(Ferry.IN_PLACE, 0, more, 0, 1, Datatype.INT, Op.MAX);
             }
         }
     }
@@ -179,14 +189,21 @@ public final class CollBenchRank {
         naiveBcast(all, n * p);
     }
 
+    /** Every transfer at once; its own block copied (a job of shm alone has no driver to itself). */
     private void naiveAlltoall(MemorySegment out, MemorySegment in, int n) {
-        Request[] reqs = new Request[2 * p];
+        Request[] reqs = new Request[2 * (p - 1)];
+        int k = 0;
         for (int j = 0; j < p; j++) {
-            reqs[j] = w.irecv(in.asSlice((long) j * n, n), 0, n, Datatype.BYTE, j, NAIVE_TAG);
+            if (j != r) {
+                reqs[k++] = w.irecv(in.asSlice((long) j * n, n), 0, n, Datatype.BYTE, j, NAIVE_TAG);
+            }
         }
         for (int j = 0; j < p; j++) {
-            reqs[p + j] = w.isend(out.asSlice((long) j * n, n), 0, n, Datatype.BYTE, j, NAIVE_TAG);
+            if (j != r) {
+                reqs[k++] = w.isend(out.asSlice((long) j * n, n), 0, n, Datatype.BYTE, j, NAIVE_TAG);
+            }
         }
+        MemorySegment.copy(out, (long) r * n, in, (long) r * n, n);
         Request.waitAll(reqs);
     }
 
