@@ -38,10 +38,10 @@ final class CollectiveTuning {
     static final Map<String, List<String>> ALGORITHMS = new LinkedHashMap<>();
 
     static {
-        ALGORITHMS.put("barrier", List.of("dissemination"));
-        ALGORITHMS.put("bcast", List.of("binomial", "pipeline", "arena"));
-        ALGORITHMS.put("reduce", List.of("binomial"));
-        ALGORITHMS.put("allreduce", List.of("recursive_doubling", "ring", "reduce_bcast", "arena"));
+        ALGORITHMS.put("barrier", List.of("dissemination", "node_aware"));
+        ALGORITHMS.put("bcast", List.of("binomial", "pipeline", "arena", "node_aware"));
+        ALGORITHMS.put("reduce", List.of("binomial", "node_aware"));
+        ALGORITHMS.put("allreduce", List.of("recursive_doubling", "ring", "reduce_bcast", "arena", "node_aware"));
         ALGORITHMS.put("reduce_scatter", List.of("ring", "reduce_scatterv"));
         ALGORITHMS.put("scan", List.of("recursive_doubling"));
         ALGORITHMS.put("gather", List.of("binomial", "linear"));
@@ -72,19 +72,39 @@ final class CollectiveTuning {
         return f != null && forcedApplies ? f : chosen;
     }
 
-    /** {@code arena}: a blocking call among ranks of one node, which may use the node's arena. */
-    String bcast(long bytes, int p, boolean arena) {
-        String chosen = arena && bytes >= BCAST_ARENA_MIN ? "arena" : bytes >= BCAST_PIPELINE_MIN && p > 2 ? "pipeline" : "binomial";
-        String f = forced.get("bcast");
-        return f != null && (arena || !f.equals("arena")) ? f : chosen;
+    /**
+     * The algorithm for a collective, from the rule's choice and the setting: a forced algorithm
+     * applies unless it is the arena without {@code arena} (a blocking call on one node), node-aware
+     * without {@code nodeAware} (several nodes, one with several members; commutative for reductions),
+     * or the ring for a non-commutative operation.
+     */
+    private String choose(String collective, String chosen, boolean arena, boolean nodeAware, boolean commutative) {
+        String f = forced.get(collective);
+        if (f == null || f.equals("arena") && !arena || f.equals("node_aware") && !nodeAware || f.equals("ring") && !commutative) {
+            return chosen;
+        }
+        return f;
     }
 
-    String allreduce(long bytes, int count, int p, boolean commutative, boolean arena) {
-        String chosen = arena && bytes >= ALLREDUCE_ARENA_MIN ? "arena"
+    String barrier(boolean nodeAware) {
+        return choose("barrier", nodeAware ? "node_aware" : "dissemination", false, nodeAware, true);
+    }
+
+    /** {@code arena}: a blocking call among ranks of one node, which may use the node's arena. */
+    String bcast(long bytes, int p, boolean arena, boolean nodeAware) {
+        String chosen = nodeAware ? "node_aware" : arena && bytes >= BCAST_ARENA_MIN ? "arena"
+                : bytes >= BCAST_PIPELINE_MIN && p > 2 ? "pipeline" : "binomial";
+        return choose("bcast", chosen, arena, nodeAware, true);
+    }
+
+    String reduce(boolean nodeAware, boolean commutative) {
+        return choose("reduce", nodeAware && commutative ? "node_aware" : "binomial", false, nodeAware && commutative, commutative);
+    }
+
+    String allreduce(long bytes, int count, int p, boolean commutative, boolean arena, boolean nodeAware) {
+        String chosen = nodeAware && commutative ? "node_aware" : arena && bytes >= ALLREDUCE_ARENA_MIN ? "arena"
                 : commutative && count >= p && bytes >= ALLREDUCE_RING_MIN && p > 1 ? "ring" : "recursive_doubling";
-        String f = forced.get("allreduce");
-        boolean applies = f != null && (commutative || !f.equals("ring")) && (arena || !f.equals("arena"));
-        return applies ? f : chosen;
+        return choose("allreduce", chosen, arena, nodeAware && commutative, commutative);
     }
 
     String reduceScatter(boolean commutative) {
@@ -108,10 +128,12 @@ final class CollectiveTuning {
     String table() {
         CollectiveTuning t = this;
         StringBuilder b = new StringBuilder();
-        b.append("barrier         dissemination\n");
+        b.append("barrier         dissemination; node_aware on several nodes\n");
         b.append("bcast           binomial; pipeline (chain, ").append(BCAST_CHUNK >> 10)
                 .append(" KiB chunks) and arena (one node, blocking) on request\n");
-        b.append("reduce          binomial (tree at rank 0 for non-commutative ops)\n");
+        b.append("reduce          binomial (tree at rank 0 for non-commutative ops); node_aware on several nodes (commutative)\n");
+        b.append("node_aware      (barrier, bcast, reduce, allreduce on a communicator over several nodes, one of them\n")
+                .append("                with several members) the members of each node first, one leader per node on the network\n");
         b.append("allreduce       recursive_doubling; ring (reduce-scatter + allgather) from ").append(ALLREDUCE_RING_MIN >> 10)
                 .append(" KiB, commutative, count >= ranks; arena (one node's shared memory, blocking) from ")
                 .append(ALLREDUCE_ARENA_MIN >> 10).append(" KiB; reduce_bcast on request\n");

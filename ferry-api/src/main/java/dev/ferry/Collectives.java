@@ -66,8 +66,13 @@ final class Collectives {
     Request barrier() {
         comm.checkLive();
         Schedule s = new Schedule(pool);
-        DoublingAlgorithms.barrierDissemination(s, p, r);
-        return start("barrier", "dissemination", s, List.of());
+        String alg = tuning.barrier(comm.nodeMap().worthIt());
+        if (alg.equals("node_aware")) {
+            NodeAwareAlgorithms.barrier(s, comm.nodeMap());
+        } else {
+            DoublingAlgorithms.barrierDissemination(s, p, r);
+        }
+        return start("barrier", alg, s, List.of());
     }
 
     /** {@code blocking}: the caller waits for it, so it may use the node's arena (which one collective at a time uses). */
@@ -78,12 +83,15 @@ final class Collectives {
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         MemorySegment data = r == root ? b.input(s, 0, count) : b.output(s, last, 0, count);
-        String alg = tuning.bcast(data.byteSize(), p, blocking && comm.arena().sameNode());
+        boolean nodeAware = comm.nodeMap().worthIt();
+        String alg = tuning.bcast(data.byteSize(), p, blocking && comm.arena().sameNode(), nodeAware);
         MemorySegment[] slots = alg.equals("arena") ? comm.arena().slots(data.byteSize()) : null;
         if (alg.equals("arena") && slots == null) {
-            alg = tuning.bcast(data.byteSize(), p, false);
+            alg = tuning.bcast(data.byteSize(), p, false, nodeAware);
         }
-        if (slots != null) {
+        if (alg.equals("node_aware")) {
+            NodeAwareAlgorithms.bcast(s, comm.nodeMap(), root, data);
+        } else if (slots != null) {
             ArenaAlgorithms.bcast(s, p, r, root, slots, data);
         } else if (alg.equals("pipeline")) {
             TreeAlgorithms.bcastPipeline(s, p, r, root, data, CollectiveTuning.BCAST_CHUNK);
@@ -113,8 +121,13 @@ final class Collectives {
         if (!input.equals(acc)) {
             s.local(Reducer.copy(input, acc));
         }
-        TreeAlgorithms.reduceBinomial(s, p, r, root, acc, result, red, count);
-        return start("reduce", "binomial", s, last);
+        String alg = tuning.reduce(comm.nodeMap().worthIt(), op.isCommutative());
+        if (alg.equals("node_aware")) {
+            NodeAwareAlgorithms.reduce(s, comm.nodeMap(), root, acc, result, red, count);
+        } else {
+            TreeAlgorithms.reduceBinomial(s, p, r, root, acc, result, red, count);
+        }
+        return start("reduce", alg, s, last);
     }
 
     Request allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, boolean blocking) {
@@ -127,10 +140,11 @@ final class Collectives {
         CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
         MemorySegment input = in.input(s, 0, count);
         MemorySegment acc = out.output(s, last, 0, count);
-        String alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), blocking && comm.arena().sameNode());
+        boolean nodeAware = comm.nodeMap().worthIt();
+        String alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), blocking && comm.arena().sameNode(), nodeAware);
         MemorySegment[] slots = alg.equals("arena") ? comm.arena().slots(2 * acc.byteSize()) : null;
         if (alg.equals("arena") && slots == null) {
-            alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), false);
+            alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), false, nodeAware);
         }
         if (slots != null) {
             ArenaAlgorithms.allreduce(s, p, r, slots, input, acc, red, count);
@@ -141,6 +155,7 @@ final class Collectives {
         }
         switch (alg) {
             case "ring" -> RingAlgorithms.allreduce(s, p, r, acc, red, count);
+            case "node_aware" -> NodeAwareAlgorithms.allreduce(s, comm.nodeMap(), acc, red, count);
             case "reduce_bcast" -> {
                 TreeAlgorithms.reduceBinomial(s, p, r, 0, acc, acc, red, count);
                 TreeAlgorithms.bcastBinomial(s, p, r, 0, acc);

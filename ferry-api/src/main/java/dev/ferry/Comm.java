@@ -385,6 +385,16 @@ public final class Comm implements AutoCloseable {
     }
 
     private NodeArena arena;
+    private NodeMap nodeMap;
+
+    /** Which node each member runs on (made on first use). */
+    NodeMap nodeMap() {
+        NodeMap m = nodeMap;
+        if (m == null) {
+            nodeMap = m = new NodeMap(this, engine);
+        }
+        return m;
+    }
 
     /** The members' slots in the node's shared memory (made on first use). */
     NodeArena arena() {

@@ -67,15 +67,28 @@ final class Schedule {
         temps.clear();
     }
 
-    /** Sends {@code m} to rank {@code peer} of the communicator in this round. */
+    /** The ranks the algorithm being added runs over (its rank i is communicator rank {@code view[i]}), or null: all. */
+    private int[] view;
+
+    /**
+     * Runs what is added next over a subset of the communicator: an algorithm given
+     * {@code ranks.length} ranks and rank i talks to communicator rank {@code ranks[i]}; null goes
+     * back to the whole communicator.
+     */
+    Schedule over(int[] ranks) {
+        view = ranks;
+        return this;
+    }
+
+    /** Sends {@code m} to rank {@code peer} (of the communicator, or of the current {@link #over} view) in this round. */
     Schedule send(int peer, MemorySegment m) {
-        current.add(true, peer, m);
+        current.add(true, view == null ? peer : view[peer], m);
         return this;
     }
 
     /** Receives into {@code m} from rank {@code peer} in this round. */
     Schedule recv(int peer, MemorySegment m) {
-        current.add(false, peer, m);
+        current.add(false, view == null ? peer : view[peer], m);
         return this;
     }
 

@@ -32,7 +32,10 @@ class ApiJobTest {
             assertEquals(0, r.exit(), progress + ": " + r);
             for (int rank = 0; rank < 5; rank++) {
                 int k = rank;
-                assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok collectives rank " + k + " of 5")), progress + ": " + r);
+                // nodes {0, 1}, {2, 3}, {4}: the world's barrier, bcast, reduce and allreduce go node-aware
+                assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok collectives rank " + k + " of 5")
+                        && l.contains("allreduce:node_aware") && l.contains("bcast:node_aware") && l.contains("reduce:node_aware")
+                        && l.contains("barrier:node_aware")), progress + ": " + r);
             }
         }
     }
