@@ -47,6 +47,10 @@ public final class CollBenchRank {
             Ops ops = ops(o.benchmark(), (int) size);
             warmUp(o, size, ops);
             int perBatch = (int) Math.max(1, o.iterationsFor(size) / BATCHES);
+            // one batch of each, untimed: the timing loop itself is compiled before it counts (the
+            // first size measured ran 10x slower than the next without it)
+            batch(ops.ferry, perBatch);
+            batch(ops.naive, perBatch);
             double[][] batches = new double[2][BATCHES];
             for (int b = 0; b < BATCHES; b++) {
                 boolean naiveNow = naiveFirst == (b % 2 == 0);
