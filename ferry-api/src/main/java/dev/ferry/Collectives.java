@@ -57,8 +57,13 @@ final class Collectives {
         return buf == Ferry.IN_PLACE;
     }
 
-    private static FerryException inPlaceHere(String what) {
-        return FerryException.arg(ErrorClass.BUFFER, what + ": IN_PLACE is not allowed here");
+    /** The checks of a rooted collective: a live communicator, a root in it, IN_PLACE ({@code buf}) only at the root. */
+    private void checkRooted(int root, Object buf, String which, String collective) {
+        comm.checkLive();
+        checkRoot(root);
+        if (inPlace(buf) && r != root) {
+            throw FerryException.arg(ErrorClass.BUFFER, which + ": IN_PLACE is not allowed here (only the root of a " + collective + " may pass it)");
+        }
     }
 
     // ---- synchronization and broadcast ------------------------------------------------------------
@@ -104,12 +109,8 @@ final class Collectives {
     // ---- reductions --------------------------------------------------------------------------------
 
     Request reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, int root) {
-        comm.checkLive();
-        checkRoot(root);
+        checkRooted(root, sendBuf, "send buffer", "reduce");
         checkOp(op, type);
-        if (inPlace(sendBuf) && r != root) {
-            throw inPlaceHere("send buffer (only the root of a reduce may pass it)");
-        }
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         Reducer red = new Reducer(op, type);
@@ -238,11 +239,7 @@ final class Collectives {
 
     Request gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                    Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
-        comm.checkLive();
-        checkRoot(root);
-        if (inPlace(sendBuf) && r != root) {
-            throw inPlaceHere("send buffer (only the root of a gather may pass it)");
-        }
+        checkRooted(root, sendBuf, "send buffer", "gather");
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         CollBuffer out = r == root ? CollBuffer.of(recvBuf, recvOffset, Math.multiplyExact(p, recvCount), recvType, true, "receive buffer") : null;
@@ -275,11 +272,7 @@ final class Collectives {
 
     Request gatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                     Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root) {
-        comm.checkLive();
-        checkRoot(root);
-        if (inPlace(sendBuf) && r != root) {
-            throw inPlaceHere("send buffer (only the root of a gatherv may pass it)");
-        }
+        checkRooted(root, sendBuf, "send buffer", "gatherv");
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         MemorySegment mine = inPlace(sendBuf) ? null
@@ -298,11 +291,7 @@ final class Collectives {
 
     Request scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                     Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
-        comm.checkLive();
-        checkRoot(root);
-        if (inPlace(recvBuf) && r != root) {
-            throw inPlaceHere("receive buffer (only the root of a scatter may pass it)");
-        }
+        checkRooted(root, recvBuf, "receive buffer", "scatter");
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         CollBuffer in = r == root ? CollBuffer.of(sendBuf, sendOffset, Math.multiplyExact(p, sendCount), sendType, false, "send buffer") : null;
@@ -336,11 +325,7 @@ final class Collectives {
 
     Request scatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
                      Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
-        comm.checkLive();
-        checkRoot(root);
-        if (inPlace(recvBuf) && r != root) {
-            throw inPlaceHere("receive buffer (only the root of a scatterv may pass it)");
-        }
+        checkRooted(root, recvBuf, "receive buffer", "scatterv");
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         MemorySegment mine = inPlace(recvBuf) ? null
