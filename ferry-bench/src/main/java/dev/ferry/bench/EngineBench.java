@@ -66,7 +66,10 @@ final class EngineBench {
 
     /** {@link #twoRanks} with {@code n} ranks. */
     static void ranks(int n, DiscoveredDriver d, BenchOptions o, Class<?> rank, List<String> first, Consumer<Result> out) throws Exception {
+        // a fixed heap touched at start: on this VM the first touch of a page costs ~10 us, and
+        // code that allocates (collectives) ran 10x slower while its young generation was new
         List<String> java = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
+                "-Xms512m", "-Xmx512m", "-XX:+AlwaysPreTouch",
                 "-cp", System.getProperty("java.class.path"), rank.getName()));
         java.addAll(first);
         java.addAll(List.of("--driver", d.name(), "--sizes", String.join(",", o.sizes().stream().map(String::valueOf).toList()),
