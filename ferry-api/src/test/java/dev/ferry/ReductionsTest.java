@@ -1,0 +1,93 @@
+package dev.ferry;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** The predefined operations on each primitive kind, edge values included: {@code inout = in op inout}. */
+class ReductionsTest {
+    private static int[] ints(Op op, int[] in, int[] inout) {
+        int[] out = inout.clone();
+        op.apply(MemorySegment.ofArray(in), MemorySegment.ofArray(out), in.length, Datatype.INT);
+        return out;
+    }
+
+    @Test
+    void integerOperationsWrapAndTreatNonZeroAsTrue() {
+        int[] a = {Integer.MAX_VALUE, 6, -3, 0, 5}, b = {1, 3, 4, 7, 0};
+        assertArrayEquals(new int[] {Integer.MIN_VALUE, 9, 1, 7, 5}, ints(Op.SUM, a, b));
+        assertArrayEquals(new int[] {Integer.MAX_VALUE, 18, -12, 0, 0}, ints(Op.PROD, a, b));
+        assertArrayEquals(new int[] {1, 3, -3, 0, 0}, ints(Op.MIN, a, b));
+        assertArrayEquals(new int[] {Integer.MAX_VALUE, 6, 4, 7, 5}, ints(Op.MAX, a, b));
+        assertArrayEquals(new int[] {1, 1, 1, 0, 0}, ints(Op.LAND, a, b));
+        assertArrayEquals(new int[] {1, 1, 1, 1, 1}, ints(Op.LOR, a, b));
+        assertArrayEquals(new int[] {0, 0, 0, 1, 1}, ints(Op.LXOR, a, b));
+        assertArrayEquals(new int[] {1, 2, 4, 0, 0}, ints(Op.BAND, a, b));
+        assertArrayEquals(new int[] {Integer.MAX_VALUE, 7, -3, 7, 5}, ints(Op.BOR, a, b));
+        assertArrayEquals(new int[] {Integer.MAX_VALUE - 1, 5, -7, 7, 5}, ints(Op.BXOR, a, b));
+    }
+
+    @Test
+    void narrowKindsWrapAsTheirJavaTypesAndCharIsUnsigned() {
+        byte[] bi = {127, -128}, bo = {1, -1};
+        Op.SUM.apply(MemorySegment.ofArray(bi), MemorySegment.ofArray(bo), 2, Datatype.BYTE);
+        assertArrayEquals(new byte[] {-128, 127}, bo);
+        short[] si = {Short.MAX_VALUE}, so = {2};
+        Op.SUM.apply(MemorySegment.ofArray(si), MemorySegment.ofArray(so), 1, Datatype.SHORT);
+        assertEquals((short) (Short.MAX_VALUE + 2), so[0]);
+        char[] ci = {65535, 1}, co = {1, 2};
+        Op.MAX.apply(MemorySegment.ofArray(ci), MemorySegment.ofArray(co), 2, Datatype.CHAR);
+        assertArrayEquals(new char[] {65535, 2}, co); // unsigned: 65535 is the largest
+        long[] li = {Long.MAX_VALUE}, lo = {1};
+        Op.SUM.apply(MemorySegment.ofArray(li), MemorySegment.ofArray(lo), 1, Datatype.LONG);
+        assertEquals(Long.MIN_VALUE, lo[0]);
+    }
+
+    @Test
+    void floatingPointFollowsJavasArithmetic() {
+        double[] di = {0.1, -0.0, Double.NaN, 1e308}, d = {0.2, 0.0, 1, 1e308};
+        Op.SUM.apply(MemorySegment.ofArray(di), MemorySegment.ofArray(d), 4, Datatype.DOUBLE);
+        assertEquals(0.1 + 0.2, d[0]);
+        assertEquals(0.0, d[1]);
+        assertTrue(Double.isNaN(d[2]));
+        assertEquals(Double.POSITIVE_INFINITY, d[3]);
+        double[] mi = {-0.0}, mo = {0.0};
+        Op.MIN.apply(MemorySegment.ofArray(mi), MemorySegment.ofArray(mo), 1, Datatype.DOUBLE);
+        assertEquals(Double.doubleToRawLongBits(-0.0), Double.doubleToRawLongBits(mo[0]));
+        float[] fi = {1.5f, 2f}, fo = {2f, 3f};
+        Op.PROD.apply(MemorySegment.ofArray(fi), MemorySegment.ofArray(fo), 2, Datatype.FLOAT);
+        assertArrayEquals(new float[] {3f, 6f}, fo);
+    }
+
+    @Test
+    void minlocAndMaxlocKeepTheValuesIndexAndTheLowerIndexOnTies() {
+        int[] in = {5, 9, 7, 1, 4, 2}, inout = {5, 3, 7, 8, 6, 0};
+        int[] min = inout.clone(), max = inout.clone();
+        Op.MINLOC.apply(MemorySegment.ofArray(in), MemorySegment.ofArray(min), 3, Datatype.INT2);
+        Op.MAXLOC.apply(MemorySegment.ofArray(in), MemorySegment.ofArray(max), 3, Datatype.INT2);
+        assertArrayEquals(new int[] {5, 3, 7, 1, 4, 2}, min);
+        assertArrayEquals(new int[] {5, 3, 7, 1, 6, 0}, max);
+        // DOUBLE_INT packed: 8 bytes of value, 4 of index
+        MemorySegment a = MemorySegment.ofArray(new byte[12]), b = MemorySegment.ofArray(new byte[12]);
+        a.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, 2.5);
+        a.set(ValueLayout.JAVA_INT_UNALIGNED, 8, 7);
+        b.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0, 2.5);
+        b.set(ValueLayout.JAVA_INT_UNALIGNED, 8, 9);
+        Op.MINLOC.apply(a, b, 1, Datatype.DOUBLE_INT);
+        assertEquals(7, b.get(ValueLayout.JAVA_INT_UNALIGNED, 8));
+    }
+
+    @Test
+    void anOperationNotDefinedOnATypeIsNamed() {
+        FerryException x = assertThrows(FerryException.class, () -> Op.BXOR.check(Datatype.FLOAT));
+        assertEquals(ErrorClass.OP, x.errorClass());
+        assertThrows(FerryException.class, () -> Op.SUM.check(Datatype.INT2));
+        assertThrows(FerryException.class, () -> Op.SUM.check(Datatype.struct(new int[] {1, 1}, new long[] {0, 8},
+                new Datatype[] {Datatype.DOUBLE, Datatype.INT})));
+        Op.SUM.check(Datatype.vector(2, 1, 3, Datatype.LONG)); // one kind: fine
+        Op.create((in, inout, count, type) -> { }, false).check(Datatype.INT2); // user ops take anything
+    }
+}
