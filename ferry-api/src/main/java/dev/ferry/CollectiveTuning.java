@@ -15,17 +15,13 @@ import java.util.Map;
  */
 final class CollectiveTuning {
     /**
-     * Broadcasts from this size on, on 3 ranks or more, run as a pipelined chain: none by default,
-     * since on this machine's 2 cores the chain's many small steps lost to the binomial tree at
-     * 1 MiB on 4 ranks (3.9 ms against 1.6 ms); it stays on request for more ranks and cores.
+     * The pipelined bcast's chunk. The pipeline and the arena are bcast algorithms on request
+     * only: on this machine's 2 cores the chain's many small steps lost to the binomial tree at
+     * 1 MiB on 4 ranks (3.9 ms against 1.6 ms), and the arena did not beat it either.
      */
-    static final long BCAST_PIPELINE_MIN = Long.MAX_VALUE;
-    /** The pipeline's chunk. */
     static final long BCAST_CHUNK = 64 << 10;
     /** Blocking allreduces among the ranks of one node from this size on go through the node's shared arena. */
     static final long ALLREDUCE_ARENA_MIN = 64 << 10;
-    /** Blocking broadcasts among the ranks of one node from this size on go through the arena (none by default: see the table). */
-    static final long BCAST_ARENA_MIN = Long.MAX_VALUE;
     /** Allreduces (commutative, at least one element per rank) from this size on run as a ring. */
     static final long ALLREDUCE_RING_MIN = 16 << 10;
     /** Gathers and scatters whose total is below this go up or down a binomial tree; larger ones go direct. */
@@ -66,12 +62,6 @@ final class CollectiveTuning {
         }
     }
 
-    /** The forced algorithm if it applies, else {@code chosen}. */
-    private String pick(String collective, String chosen, boolean forcedApplies) {
-        String f = forced.get(collective);
-        return f != null && forcedApplies ? f : chosen;
-    }
-
     /**
      * The algorithm for a collective, from the rule's choice and the setting: a forced algorithm
      * applies unless it is the arena without {@code arena} (a blocking call on one node), node-aware
@@ -91,10 +81,8 @@ final class CollectiveTuning {
     }
 
     /** {@code arena}: a blocking call among ranks of one node, which may use the node's arena. */
-    String bcast(long bytes, int p, boolean arena, boolean nodeAware) {
-        String chosen = nodeAware ? "node_aware" : arena && bytes >= BCAST_ARENA_MIN ? "arena"
-                : bytes >= BCAST_PIPELINE_MIN && p > 2 ? "pipeline" : "binomial";
-        return choose("bcast", chosen, arena, nodeAware, true);
+    String bcast(boolean arena, boolean nodeAware) {
+        return choose("bcast", nodeAware ? "node_aware" : "binomial", arena, nodeAware, true);
     }
 
     String reduce(boolean nodeAware, boolean commutative) {
@@ -108,20 +96,21 @@ final class CollectiveTuning {
     }
 
     String reduceScatter(boolean commutative) {
-        return commutative ? pick("reduce_scatter", "ring", true) : "reduce_scatterv";
+        return commutative ? choose("reduce_scatter", "ring", false, false, true) : "reduce_scatterv";
     }
 
     String gather(String collective, long total) {
-        return pick(collective, total < GATHER_BINOMIAL_MAX ? "binomial" : "linear", true);
+        return choose(collective, total < GATHER_BINOMIAL_MAX ? "binomial" : "linear", false, false, true);
     }
 
     String allgather(long total, int p) {
         boolean pof2 = Integer.bitCount(p) == 1;
-        return pick("allgather", pof2 && total < ALLGATHER_DOUBLING_MAX ? "recursive_doubling" : "ring", pof2);
+        String a = choose("allgather", pof2 && total < ALLGATHER_DOUBLING_MAX ? "recursive_doubling" : "ring", false, false, true);
+        return pof2 ? a : "ring"; // recursive doubling needs a power of two of ranks
     }
 
     String alltoall(long block) {
-        return pick("alltoall", block < ALLTOALL_LINEAR_MAX ? "linear" : "pairwise", true);
+        return choose("alltoall", block < ALLTOALL_LINEAR_MAX ? "linear" : "pairwise", false, false, true);
     }
 
     /** The rules, one line per collective, and what a setting forces. */

@@ -17,6 +17,9 @@ final class Collectives {
     private final CollectiveTuning tuning;
     private final TempPool pool;
     private final int p, r;
+    /** Where the members run, and their slots in the node's shared memory: made on first use. */
+    private NodeMap nodeMap;
+    private NodeArena arena;
     /** The last algorithm chosen (tests and benchmarks read it). */
     volatile String lastAlgorithm = "";
 
@@ -27,6 +30,20 @@ final class Collectives {
         this.tuning = tuning;
         this.p = comm.size();
         this.r = comm.rank();
+    }
+
+    private NodeMap nodeMap() {
+        if (nodeMap == null) {
+            nodeMap = new NodeMap(comm, messaging.engine());
+        }
+        return nodeMap;
+    }
+
+    private NodeArena arena() {
+        if (arena == null) {
+            arena = new NodeArena(comm, messaging.engine());
+        }
+        return arena;
     }
 
     private CollOp start(String what, String algorithm, Schedule s, List<Runnable> last) {
@@ -71,9 +88,9 @@ final class Collectives {
     Request barrier() {
         comm.checkLive();
         Schedule s = new Schedule(pool);
-        String alg = tuning.barrier(comm.nodeMap().worthIt());
+        String alg = tuning.barrier(nodeMap().worthIt());
         if (alg.equals("node_aware")) {
-            NodeAwareAlgorithms.barrier(s, comm.nodeMap());
+            NodeAwareAlgorithms.barrier(s, nodeMap());
         } else {
             DoublingAlgorithms.barrierDissemination(s, p, r);
         }
@@ -88,14 +105,14 @@ final class Collectives {
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         MemorySegment data = r == root ? b.input(s, 0, count) : b.output(s, last, 0, count);
-        boolean nodeAware = comm.nodeMap().worthIt();
-        String alg = tuning.bcast(data.byteSize(), p, blocking && comm.arena().sameNode(), nodeAware);
-        MemorySegment[] slots = alg.equals("arena") ? comm.arena().slots(data.byteSize()) : null;
+        boolean nodeAware = nodeMap().worthIt();
+        String alg = tuning.bcast(blocking && arena().sameNode(), nodeAware);
+        MemorySegment[] slots = alg.equals("arena") ? arena().slots(data.byteSize()) : null;
         if (alg.equals("arena") && slots == null) {
-            alg = tuning.bcast(data.byteSize(), p, false, nodeAware);
+            alg = tuning.bcast(false, nodeAware);
         }
         if (alg.equals("node_aware")) {
-            NodeAwareAlgorithms.bcast(s, comm.nodeMap(), root, data);
+            NodeAwareAlgorithms.bcast(s, nodeMap(), root, data);
         } else if (slots != null) {
             ArenaAlgorithms.bcast(s, p, r, root, slots, data);
         } else if (alg.equals("pipeline")) {
@@ -122,9 +139,9 @@ final class Collectives {
         if (!input.equals(acc)) {
             s.local(Reducer.copy(input, acc));
         }
-        String alg = tuning.reduce(comm.nodeMap().worthIt(), op.isCommutative());
+        String alg = tuning.reduce(nodeMap().worthIt(), op.isCommutative());
         if (alg.equals("node_aware")) {
-            NodeAwareAlgorithms.reduce(s, comm.nodeMap(), root, acc, result, red, count);
+            NodeAwareAlgorithms.reduce(s, nodeMap(), root, acc, result, red, count);
         } else {
             TreeAlgorithms.reduceBinomial(s, p, r, root, acc, result, red, count);
         }
@@ -141,9 +158,9 @@ final class Collectives {
         CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
         MemorySegment input = in.input(s, 0, count);
         MemorySegment acc = out.output(s, last, 0, count);
-        boolean nodeAware = comm.nodeMap().worthIt();
-        String alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), blocking && comm.arena().sameNode(), nodeAware);
-        MemorySegment[] slots = alg.equals("arena") ? comm.arena().slots(2 * acc.byteSize()) : null;
+        boolean nodeAware = nodeMap().worthIt();
+        String alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), blocking && arena().sameNode(), nodeAware);
+        MemorySegment[] slots = alg.equals("arena") ? arena().slots(2 * acc.byteSize()) : null;
         if (alg.equals("arena") && slots == null) {
             alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), false, nodeAware);
         }
@@ -156,7 +173,7 @@ final class Collectives {
         }
         switch (alg) {
             case "ring" -> RingAlgorithms.allreduce(s, p, r, acc, red, count);
-            case "node_aware" -> NodeAwareAlgorithms.allreduce(s, comm.nodeMap(), acc, red, count);
+            case "node_aware" -> NodeAwareAlgorithms.allreduce(s, nodeMap(), acc, red, count);
             case "reduce_bcast" -> {
                 TreeAlgorithms.reduceBinomial(s, p, r, 0, acc, acc, red, count);
                 TreeAlgorithms.bcastBinomial(s, p, r, 0, acc);

@@ -33,13 +33,12 @@ import java.util.stream.IntStream;
  * }</pre>
  */
 public final class Comm implements AutoCloseable {
-    private static final int CREATE_TAG = 1;
 
     private final Ferry ferry;
     private final Messaging messaging;
     private final Engine engine;
     private final int id;
-    /** The header contexts of this communicator's messages, and of its internal ones (creation). */
+    /** The header contexts of this communicator's messages, and of its internal ones (collectives, creation). */
     final int context;
     private final int internal;
     private final int[] members;
@@ -377,32 +376,11 @@ public final class Comm implements AutoCloseable {
     }
 
     /**
-     * The tag of the next collective: every member starts the collectives of a communicator in
-     * the same order, so they agree on it without a word; 0 and 1 belong to communicator creation.
+     * The tag of the next collective (communicator creation's exchanges included): every member
+     * starts the collectives of a communicator in the same order, so they agree on it without a word.
      */
     int nextCollectiveTag() {
-        return 2 + (collectiveSeq++ & 0x3fff_ffff);
-    }
-
-    private NodeArena arena;
-    private NodeMap nodeMap;
-
-    /** Which node each member runs on (made on first use). */
-    NodeMap nodeMap() {
-        NodeMap m = nodeMap;
-        if (m == null) {
-            nodeMap = m = new NodeMap(this, engine);
-        }
-        return m;
-    }
-
-    /** The members' slots in the node's shared memory (made on first use). */
-    NodeArena arena() {
-        NodeArena a = arena;
-        if (a == null) {
-            arena = a = new NodeArena(this, engine);
-        }
-        return a;
+        return collectiveSeq++ & 0x7fff_ffff;
     }
 
     /** The algorithm the last collective started here took (its name as {@code info} lists them). */
@@ -704,32 +682,14 @@ public final class Comm implements AutoCloseable {
         return id;
     }
 
-    /** Every member's {@code mine} (all of one length), by rank: gathered at rank 0, then sent to all. */
+    /** Every member's {@code mine} (all of one length), by rank. */
     private long[][] allgather(long[] mine) {
-        int n = members.length;
+        int n = members.length, len = mine.length;
+        long[] flat = new long[n * len];
+        collectives.allgather(mine, 0, len, Datatype.LONG, flat, 0, len, Datatype.LONG).await();
         long[][] all = new long[n][];
-        if (rank == 0) {
-            all[0] = mine;
-            for (int r = 1; r < n; r++) {
-                all[r] = new long[mine.length];
-                startRecv(internal, all[r], 0, mine.length, Datatype.LONG, r, CREATE_TAG, null).await();
-            }
-            long[] flat = new long[n * mine.length];
-            for (int r = 0; r < n; r++) {
-                System.arraycopy(all[r], 0, flat, r * mine.length, mine.length);
-            }
-            Request[] sends = new Request[n - 1];
-            for (int r = 1; r < n; r++) {
-                sends[r - 1] = startSend(internal, flat, 0, flat.length, Datatype.LONG, r, CREATE_TAG, false, null);
-            }
-            Request.waitAll(sends);
-        } else {
-            startSend(internal, mine, 0, mine.length, Datatype.LONG, 0, CREATE_TAG, false, null).await();
-            long[] flat = new long[n * mine.length];
-            startRecv(internal, flat, 0, flat.length, Datatype.LONG, 0, CREATE_TAG, null).await();
-            for (int r = 0; r < n; r++) {
-                all[r] = Arrays.copyOfRange(flat, r * mine.length, (r + 1) * mine.length);
-            }
+        for (int r = 0; r < n; r++) {
+            all[r] = Arrays.copyOfRange(flat, r * len, (r + 1) * len);
         }
         return all;
     }

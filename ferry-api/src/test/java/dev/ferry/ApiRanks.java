@@ -74,12 +74,12 @@ public final class ApiRanks {
     private static void collectives(long seed, int trials) {
         try (Ferry f = Ferry.init()) {
             Comm w = f.world();
-            CollectivesTest.randomCollectives(w, seed, trials, false);
-            CollectivesTest.randomCollectives(w, seed + 1, trials / 2, true);
+            RandomCollectives.randomCollectives(w, seed, trials, false);
+            RandomCollectives.randomCollectives(w, seed + 1, trials / 2, true);
             try (Comm half = w.split(w.rank() % 2, w.size() - w.rank())) {
-                CollectivesTest.randomCollectives(half, seed + 2, trials / 2, false);
+                RandomCollectives.randomCollectives(half, seed + 2, trials / 2, false);
             }
-            System.out.println("ok collectives rank " + w.rank() + " of " + w.size() + " ran " + new java.util.TreeSet<>(CollectivesTest.USED));
+            System.out.println("ok collectives rank " + w.rank() + " of " + w.size() + " ran " + new java.util.TreeSet<>(RandomCollectives.USED));
         }
     }
 
