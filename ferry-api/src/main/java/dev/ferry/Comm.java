@@ -87,6 +87,10 @@ public final class Comm implements AutoCloseable {
         return messaging;
     }
 
+    Ferry ferry() {
+        return ferry;
+    }
+
     /** The job (world) rank of this communicator's rank {@code r}. */
     int world(int r) {
         return members[r];

@@ -7,7 +7,8 @@ package dev.ferry;
  *   bits  0..31  tag       (32)  the sender's tag; for an ACK, the synchronous send's id
  *   bits 32..47  context   (16)  the communicator's context (2 per communicator: user, internal)
  *   bits 48..49  kind      (2)   STANDARD, SYNC (wants an ACK once matched), ACK
- *   bits 50..63  sync id   (14)  a SYNC message's id among its sender's pending ones to this peer
+ *   bits 50..62  sync id   (13)  a SYNC message's id among its sender's pending ones to this peer
+ *   bit  63      library   (1)   0; set on the messages of the Portals library the windows use
  * </pre>
  * The source is not in the word: the engine knows which peer a message came from.
  */
@@ -17,7 +18,7 @@ final class Envelope {
     static final int CONTEXT_BITS = 16;
     static final int KIND_SHIFT = 48;
     static final int SYNC_ID_SHIFT = 50;
-    static final int SYNC_ID_BITS = 14;
+    static final int SYNC_ID_BITS = 13;
 
     static final int STANDARD = 0, SYNC = 1, ACK = 2;
     /** Contexts a header can name. */
@@ -45,6 +46,11 @@ final class Envelope {
 
     static int kind(long header) {
         return (int) (header >>> KIND_SHIFT) & 3;
+    }
+
+    /** Whether the word is a Portals library message's (the windows'), not the API's. */
+    static boolean isLibrary(long header) {
+        return header < 0;
     }
 
     static int syncId(long header) {

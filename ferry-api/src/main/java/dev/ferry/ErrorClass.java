@@ -37,6 +37,16 @@ public enum ErrorClass {
     NO_SPACE,
     /** Several requests of one wait failed: see each request's status. */
     IN_STATUS,
+    /** A window used wrongly (freed, or of another communicator): MPI's ERR_WIN. */
+    WIN,
+    /** A one-sided operation or synchronization call outside its epoch, or epochs mixed: MPI's ERR_RMA_SYNC. */
+    RMA_SYNC,
+    /** A one-sided access outside the target's window: MPI's ERR_RMA_RANGE. */
+    RMA_RANGE,
+    /** A negative or otherwise invalid displacement or displacement unit: MPI's ERR_DISP. */
+    DISP,
+    /** Shared window memory that cannot be had (ranks on several nodes, no shared arena): MPI's ERR_RMA_SHARED. */
+    RMA_SHARED,
     /** Ferry itself failed (the engine or its drivers). */
     INTERN
 }

@@ -62,6 +62,8 @@ public final class Ferry implements AutoCloseable {
     final TempPool temps = new TempPool();
     /** Held while a communicator is made: one agreement on context ids at a time. */
     final Object creation = new Object();
+    /** What the windows share, from the first window on (under {@link #creation}). */
+    WindowLibrary windows;
     private final Comm world;
     private final Comm self;
 
@@ -177,6 +179,17 @@ public final class Ferry implements AutoCloseable {
      */
     @Override
     public void close() {
-        engine.close();
+        WindowLibrary w;
+        synchronized (creation) {
+            w = windows;
+            windows = null;
+        }
+        try {
+            if (w != null) {
+                w.close();
+            }
+        } finally {
+            engine.close();
+        }
     }
 }

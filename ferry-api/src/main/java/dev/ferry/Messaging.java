@@ -69,14 +69,51 @@ final class Messaging implements MessageHandler {
     }
 
     boolean progress() {
+        dev.ferry.portals.PortalsLibrary p = hosted;
+        if (p != null) {
+            p.touch(); // the program is active: the windows' passive-progress thread keeps out of its way
+        }
         return engine().progress();
     }
 
     // ---- the handler ----------------------------------------------------------------------------
 
+    /**
+     * The Portals library the windows ride, hosted on this engine once the first window is made
+     * (null before): its messages, peer failures and progress passes go to it.
+     */
+    private volatile MessageHandler library;
+    private volatile dev.ferry.portals.PortalsLibrary hosted;
+
+    void hostLibrary(dev.ferry.portals.PortalsLibrary p) {
+        hosted = p;
+        library = p == null ? null : p.handler();
+    }
+
+    /** Why the failed ranks failed, or that none did. */
+    String failures() {
+        StringBuilder b = new StringBuilder();
+        for (String f : failed) {
+            if (f != null) {
+                b.append(b.isEmpty() ? "" : "; ").append(f);
+            }
+        }
+        return b.isEmpty() ? "no rank is known to have failed" : b.toString();
+    }
+
     @Override
     public void onMessage(Message m) {
         long h = m.header();
+        if (Envelope.isLibrary(h)) {
+            MessageHandler l = library;
+            if (l != null) {
+                l.onMessage(m);
+            } else {
+                engine().logger().log(System.Logger.Level.WARNING, "rank {0}: a window message from rank {1} came before any window was made here: dropped",
+                        engine().rank(), m.source());
+            }
+            return;
+        }
         int kind = Envelope.kind(h);
         if (kind == Envelope.ACK) {
             SendOp s = awaitingAck.remove(syncKey(m.source(), Envelope.tag(h)));
@@ -123,11 +160,19 @@ final class Messaging implements MessageHandler {
             SendOp s = awaitingAck.remove(key);
             s.finish(Status.failed(s.dest, s.tag, ErrorClass.PROC_FAILED, s + ": " + reason));
         }
+        MessageHandler l = library;
+        if (l != null) {
+            l.onPeerFailed(rank, status, why);
+        }
     }
 
     @Override
     public boolean onProgress() {
         boolean work = !collectives.isEmpty() && collectives.removeIf(CollOp::advance);
+        MessageHandler l = library;
+        if (l != null) {
+            work |= l.onProgress();
+        }
         if (futures.isEmpty()) {
             return work;
         }

@@ -54,6 +54,10 @@ public final class Op {
     public static final Op BXOR = new Op(Code.BXOR);
     public static final Op MINLOC = new Op(Code.MINLOC);
     public static final Op MAXLOC = new Op(Code.MAXLOC);
+    /** One-sided only ({@link Window#accumulate}, {@link Window#fetchAndOp}): the target takes the origin's value. */
+    public static final Op REPLACE = new Op(Code.REPLACE);
+    /** One-sided only ({@link Window#getAccumulate}, {@link Window#fetchAndOp}): the target is read, unchanged. */
+    public static final Op NO_OP = new Op(Code.NO_OP);
 
     final Code code;
     private final Function function;

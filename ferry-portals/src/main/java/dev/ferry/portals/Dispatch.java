@@ -18,7 +18,7 @@ import java.util.function.Supplier;
  * MdHandle h = dispatch.call(() -> lib.mdBind(ni, md));
  * }</pre>
  */
-abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
+abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatch.Thread {
     final Engine engine;
 
     Dispatch(Engine engine) {
@@ -31,6 +31,14 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
      */
     static Dispatch of(Engine engine, boolean passive) {
         return engine.progressThreadMode() ? new Thread(engine) : new Caller(engine, passive);
+    }
+
+    /**
+     * For a library hosted on an engine another layer owns and makes progress on (the
+     * application API): the engine's own thread of control serializes, as the host's state does.
+     */
+    static Dispatch hosted(Engine engine, boolean passive) {
+        return engine.progressThreadMode() ? new Thread(engine) : new Hosted(engine, passive);
     }
 
     /** Starts what the dispatch runs of its own, once the library is built. */
@@ -138,6 +146,91 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Thread {
                 return done.getAsBoolean();
             } finally {
                 lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Caller mode on a host's engine: the calling thread holds the engine's thread of control
+     * ({@link Engine#holdControl}), which the host's own progress (and so the library's handler)
+     * also needs; no lock of the library's own.
+     */
+    static final class Hosted extends Dispatch {
+        final PassiveProgress passive;
+        /** Whether each nested {@link #enter} took the control (bit 0 the innermost); only its holder touches it. */
+        private long took;
+        private int pollsSinceProgress;
+
+        Hosted(Engine engine, boolean passive) {
+            super(engine);
+            this.passive = passive ? new PassiveProgress(engine, null, engine.rank()) : null;
+        }
+
+        @Override
+        void start() {
+            if (passive != null) {
+                passive.start();
+            }
+        }
+
+        @Override
+        void stop() {
+            if (passive != null) {
+                passive.stop();
+            }
+        }
+
+        /** The program is active: the passive thread keeps out of its way (the host calls it on its own entries too). */
+        void touch() {
+            if (passive != null) {
+                passive.touch();
+            }
+        }
+
+        @Override
+        <T> T call(Supplier<T> f) {
+            touch();
+            boolean t = engine.holdControl();
+            try {
+                return f.get();
+            } finally {
+                engine.releaseControl(t);
+            }
+        }
+
+        @Override
+        boolean enter() {
+            touch();
+            boolean t = engine.holdControl();
+            took = took << 1 | (t ? 1 : 0);
+            return true;
+        }
+
+        @Override
+        void leave() {
+            boolean t = (took & 1) != 0;
+            took >>>= 1;
+            engine.releaseControl(t);
+        }
+
+        @Override
+        boolean poll(java.util.function.BooleanSupplier done) {
+            touch();
+            if ((++pollsSinceProgress & 7) != 0 && holding(done)) { // as Caller.poll: serve peers every 8th time
+                worked = false;
+                return true;
+            }
+            pollsSinceProgress = 0;
+            worked = engine.progress();
+            return holding(done);
+        }
+
+        private boolean holding(java.util.function.BooleanSupplier done) {
+            boolean t = engine.holdControl();
+            try {
+                return done.getAsBoolean();
+            } finally {
+                engine.releaseControl(t);
             }
         }
     }

@@ -139,7 +139,7 @@ final class Initiator {
         if (carriesData && !inline) {
             // the data as a message of its own, moved from the MD itself (zero-copy for large ones)
             SendRequest s = new SendRequest();
-            lib.engine.send(s.to(target, PtlWire.DATA | o.id(), putMd.region.layout(putOff, length)));
+            lib.engine.send(s.to(target, PtlWire.LIBRARY | PtlWire.DATA | o.id(), putMd.region.layout(putOff, length)));
             o.dataSend = s;
             o.waitSend = true;
             sending.add(o);

@@ -37,6 +37,8 @@ final class Library implements MessageHandler {
     static final long MIN_EAGER = 512;
 
     final Engine engine;
+    /** The engine is a host's ({@link PortalsLibrary#host}): not ours to close. */
+    final boolean hosted;
     final Dispatch dispatch;
     final int rank;
     final int size;
@@ -94,10 +96,21 @@ final class Library implements MessageHandler {
     }
 
     Library(PortalsConfig config, MessageHandlerSlot slot) {
-        this.engine = Engine.init(config.engine(), slot);
+        this(Engine.init(config.engine(), slot), slot);
+    }
+
+    /**
+     * A library on {@code engine}: its own (from {@link PortalsLibrary#open}, {@code slot} its
+     * handler) or a host's ({@code slot} null: the host routes the library's messages here and
+     * keeps the engine).
+     */
+    Library(Engine engine, MessageHandlerSlot slot) {
+        this.engine = engine;
+        this.hosted = slot == null;
         this.log = engine.logger();
         try {
-            this.dispatch = Dispatch.of(engine, PortalsSettings.passiveProgress(engine.settings()));
+            boolean passive = PortalsSettings.passiveProgress(engine.settings());
+            this.dispatch = hosted ? Dispatch.hosted(engine, passive) : Dispatch.of(engine, passive);
             this.rank = engine.rank();
             this.size = engine.size();
             this.uid = currentUid();
@@ -125,11 +138,15 @@ final class Library implements MessageHandler {
             this.initiator = new Initiator(this);
             this.barriers = new Barriers(rank, size, failedRank, this::barrierMessage);
         } catch (RuntimeException e) {
-            slot.abandon();
-            engine.close();
+            if (!hosted) {
+                slot.abandon();
+                engine.close();
+            }
             throw e;
         }
-        slot.publish(this);
+        if (!hosted) {
+            slot.publish(this);
+        }
         dispatch.start();
     }
 
@@ -435,7 +452,7 @@ final class Library implements MessageHandler {
                     TargetOp t = moving(type, e, ev, wantEvent, unlinkNow);
                     t.mlength = mlength;
                     t.send = new SendRequest();
-                    engine.send(t.send.to(src, PtlWire.DATA | id, e.region.layout(offset, mlength)));
+                    engine.send(t.send.to(src, PtlWire.LIBRARY | PtlWire.DATA | id, e.region.layout(offset, mlength)));
                     moving.add(t);
                 }
             }

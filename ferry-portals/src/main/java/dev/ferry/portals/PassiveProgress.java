@@ -52,6 +52,7 @@ final class PassiveProgress implements Runnable {
     private long activity;
     private volatile boolean stop;
 
+    /** {@code lock} is the caller dispatch's, or null for a hosted library (the engine's thread of control serializes). */
     PassiveProgress(Engine engine, ProgressLock lock, int rank) {
         this.engine = engine;
         this.lock = lock;
@@ -81,7 +82,9 @@ final class PassiveProgress implements Runnable {
                 continue;
             }
             boolean worked = false;
-            if (lock.tryLock()) {
+            if (lock == null) {
+                worked = !stop && engine.progress(); // hosted: the engine's own thread of control is the lock
+            } else if (lock.tryLock()) {
                 try {
                     if (!stop) {
                         worked = engine.progress();

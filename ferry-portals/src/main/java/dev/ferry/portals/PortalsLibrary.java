@@ -1,6 +1,7 @@
 package dev.ferry.portals;
 
 import dev.ferry.core.engine.Engine;
+import dev.ferry.core.engine.MessageHandler;
 
 import java.lang.foreign.MemorySegment;
 import java.util.function.BooleanSupplier;
@@ -60,6 +61,48 @@ public final class PortalsLibrary implements AutoCloseable {
         }
     }
 
+    /**
+     * Extension: a library over an engine another layer owns and drives (the application API,
+     * whose windows ride this library), sharing its connections, its progress and its thread of
+     * control. The host hands {@link #handler()} every message for which
+     * {@link #isLibraryMessage} holds, every peer failure and every progress pass. Not
+     * collective; the host sees that a peer's library exists before sending it anything. Its
+     * {@link #fini()} does not meet the other ranks (the host does, when it closes) and leaves
+     * the engine open.
+     *
+     * <pre>{@code
+     * PortalsLibrary ptl = PortalsLibrary.host(engine);   // then: if (isLibraryMessage(m.header())) ptl.handler().onMessage(m)
+     * }</pre>
+     */
+    public static PortalsLibrary host(Engine engine) {
+        try {
+            return new PortalsLibrary(new Library(engine, null));
+        } catch (RuntimeException e) {
+            throw e instanceof PtlException p ? p : new PtlException(ReturnCode.FAIL, "the library did not start: " + e.getMessage(), e);
+        }
+    }
+
+    /** Whether an engine header word is one of a library's messages (see {@link #host}). */
+    public static boolean isLibraryMessage(long header) {
+        return (header & PtlWire.LIBRARY) != 0;
+    }
+
+    /** Where a host routes the library's messages, peer failures and progress passes (see {@link #host}). */
+    public MessageHandler handler() {
+        return lib();
+    }
+
+    /**
+     * Extension: the program is active in the library's host (a hosted library's passive-progress
+     * thread then keeps out of its way, as it does while the program calls the library itself).
+     */
+    public void touch() {
+        Library l = lib;
+        if (l != null && l.dispatch instanceof Dispatch.Hosted h) {
+            h.touch();
+        }
+    }
+
     /** The library from the launcher's environment ({@code new PortalsConfig()}). */
     public static PortalsLibrary open() {
         return open(new PortalsConfig());
@@ -93,6 +136,16 @@ public final class PortalsLibrary implements AutoCloseable {
     public void fini() {
         synchronized (lifecycle) {
             Library l = lib();
+            if (l.hosted) {
+                try {
+                    l.dispatch.call(l.directory::close); // the host met its peers: none works on our memory any more
+                    waitFor(l, () -> l.quiet() || l.failure() != null, 30_000);
+                } finally {
+                    l.dispatch.stop();
+                    lib = null;
+                }
+                return;
+            }
             try {
                 l.dispatch.call(() -> {
                     l.barriers.enterFini();

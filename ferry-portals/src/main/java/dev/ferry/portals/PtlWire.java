@@ -30,9 +30,11 @@ import java.lang.foreign.ValueLayout;
  * 56     4    operandLen  bytes of operand after the header
  * 60     4    reserved
  * </pre>
- * The engine's 64-bit header word is 0 for these, or {@link #DATA} | id for the data of an
- * operation sent on its own (large puts, large replies), which the receiver places directly
- * (the engine's rendezvous pulls it when it is large: target-initiated, seed 001).
+ * The engine's 64-bit header word is {@link #LIBRARY} for these, or {@code LIBRARY | DATA | id}
+ * for the data of an operation sent on its own (large puts, large replies), which the receiver
+ * places directly (the engine's rendezvous pulls it when it is large: target-initiated, seed 001).
+ * Bit 63 ({@link #LIBRARY}) marks every library message, so that a layer hosting the library on
+ * its own engine (the application API's windows) tells the library's messages from its own.
  *
  * <pre>{@code
  * PtlWire.type(buf, PtlWire.PUT);
@@ -48,7 +50,9 @@ final class PtlWire {
     static final byte SEPARATE = 1, SILENT = 2;
     /** In the ack field: answer this request even when no ack is due (see the layout). */
     static final int ORDERED = 0x80;
-    /** Engine header word of a data message; the low 62 bits are the operation id. */
+    /** Set in the engine header word of every library message (see the layout). */
+    static final long LIBRARY = 1L << 63;
+    /** Engine header word of a data message (with {@link #LIBRARY}); the low 62 bits are the operation id. */
     static final long DATA = 1L << 62;
     static final long ID_MASK = DATA - 1;
 

@@ -602,6 +602,32 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
+     * Caller mode: takes the engine's thread of control for a layer that runs several steps in
+     * one hold (a library hosted on this engine, whose state lives in that thread of control and
+     * which takes no lock of its own), waiting while another thread holds it. Answers whether it
+     * was taken: false when this thread holds it already (a handler) or in thread mode, where only
+     * the progress thread holds it. Pair with {@link #releaseControl}.
+     *
+     * <pre>{@code
+     * boolean took = engine.holdControl();
+     * try { ... } finally { engine.releaseControl(took); }
+     * }</pre>
+     */
+    public boolean holdControl() {
+        return enter();
+    }
+
+    /** Ends what {@link #holdControl} began; {@code took} is what it answered. */
+    public void releaseControl(boolean took) {
+        exit(took);
+    }
+
+    /** Whether the calling thread holds the engine's thread of control now. */
+    public boolean holdsControl() {
+        return control.heldBy(Thread.currentThread());
+    }
+
+    /**
      * {@link #runSerialized} followed, in caller mode, by one progress pass in the same hold of the
      * engine's thread of control: what a blocking receive does first (post, then look), for one
      * compare-and-set instead of two. True when the pass did work.

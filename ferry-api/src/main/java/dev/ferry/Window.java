@@ -1,0 +1,1077 @@
+package dev.ferry;
+
+import dev.ferry.portals.MdHandle;
+import dev.ferry.portals.Me;
+import dev.ferry.portals.MeHandle;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+
+import static dev.ferry.portals.Portals.*;
+
+/**
+ * A one-sided communication window (MPI's RMA): memory each rank of a communicator exposes, which
+ * the others put to, get from and update atomically without the target taking part. The target
+ * need not call anything: its Portals library serves the operations (by message, or, for a
+ * window in the node's shared arena, the origin copies or applies the atomic itself).
+ *
+ * <p>Operations happen in epochs: between two {@link #fence()}s; inside {@link #start} ..
+ * {@link #complete()} (to targets that opened theirs with {@link #post} .. {@link #waitFor()});
+ * or under a {@link #lock} or {@link #lockAll()} (passive target). Issuing an operation returns
+ * at once; the origin buffer may be reused at once (its data is staged). Gets and fetches fill
+ * the result buffer when the operation completes: at the flush, unlock, fence or complete that
+ * ends it, or when its request (the {@code r} forms) completes. Accumulates on one location are
+ * atomic with respect to each other, whichever path each takes. Displacements count the target's
+ * displacement unit.
+ *
+ * <pre>{@code
+ * try (Window w = Window.allocate(world, 8 * n, 8)) {
+ *     w.lock(Window.LockType.SHARED, 0);
+ *     w.accumulate(new long[] {1}, 0, 1, Datatype.LONG, 0, 0, Op.SUM);   // counter at rank 0 += 1
+ *     long[] seen = new long[1];
+ *     w.fetchAndOp(new long[] {1}, 0, seen, 0, Datatype.LONG, 0, 1, Op.SUM);
+ *     w.unlock(0);                                                      // seen[0] is here now
+ *     w.fence();
+ * }
+ * }</pre>
+ */
+public final class Window implements AutoCloseable {
+    /** A passive-target lock: several SHARED holders at once, or one EXCLUSIVE. */
+    public enum LockType { SHARED, EXCLUSIVE }
+
+    /** Match bits of a window's entries on its portal table entry. */
+    private static final long DATA_BITS = 0, LOCK_BITS = 1;
+    /** In a lock word: an exclusive holder; the low 32 bits count shared holders. */
+    private static final long EXCLUSIVE_HELD = 1L << 32;
+    /** Point-to-point tags of the general active-target synchronization, on the window's own communicator. */
+    private static final int POST_TAG = 1, COMPLETE_TAG = 2;
+    private static final byte[] NOTHING = new byte[0];
+
+    private final WindowLibrary lib;
+    private final Comm userComm;
+    /** The window's own communicator (a duplicate): its synchronization traffic meets nobody else's. */
+    private final Comm comm;
+    private final int pt;
+    /** This rank's window memory. */
+    private final MemorySegment memory;
+    /** The arena memory behind {@link #memory} when Ferry allocated it, else null. */
+    private final MemorySegment allocated;
+    private final long[] sizes;
+    private final int[] dispUnits;
+    private final int lockSlot;
+    private final MeHandle dataMe;
+    private final MeHandle lockMe;
+    /** allocateShared: each member's memory mapped into this process (this rank's own included). */
+    private final MemorySegment[] shared;
+
+    // epochs (under lib.lock)
+    private boolean fenceOpen;
+    private final byte[] locked;
+    private int lockedCount;
+    private boolean lockedAll;
+    private boolean[] access;
+    private int[] accessRanks;
+    private int[] exposureRanks;
+    private boolean freed;
+
+    private Window(WindowLibrary lib, Comm userComm, Comm comm, int pt, MemorySegment memory, MemorySegment allocated, int dispUnit,
+                   boolean share) {
+        this.lib = lib;
+        this.userComm = userComm;
+        this.comm = comm;
+        this.pt = pt;
+        this.memory = memory;
+        this.allocated = allocated;
+        this.lockSlot = lib.takeLock();
+        this.dataMe = memory.byteSize() > 0 ? append(memory, DATA_BITS) : null;
+        this.lockMe = append(lib.lockWord(lockSlot), LOCK_BITS);
+        int n = comm.size();
+        this.locked = new byte[n];
+        long[] mine = {memory.byteSize(), dispUnit};
+        long[] all = new long[2 * n];
+        comm.allgather(mine, 0, 2, Datatype.LONG, all, 0, 2, Datatype.LONG); // also: every entry is appended before anyone goes on
+        this.sizes = new long[n];
+        this.dispUnits = new int[n];
+        for (int r = 0; r < n; r++) {
+            sizes[r] = all[2 * r];
+            dispUnits[r] = (int) all[2 * r + 1];
+        }
+        this.shared = share ? mapShared() : null;
+    }
+
+    private MeHandle append(MemorySegment m, long bits) {
+        Me me = new Me();
+        me.start = m;
+        me.length = m.byteSize();
+        me.options = ME_OP_PUT | ME_OP_GET;
+        me.matchBits = bits;
+        return lib.ptl.meAppend(lib.ni, pt, me, PRIORITY_LIST, null);
+    }
+
+    // ---- creation -------------------------------------------------------------------------------
+
+    /**
+     * {@code bytes} of zeroed memory at each rank, from the node's shared arena where there is one
+     * (same-node origins then reach it directly); collective over {@code comm}. Ranks may ask for
+     * different sizes (0 included).
+     *
+     * <pre>{@code
+     * Window w = Window.allocate(world, 1 << 20, 1);
+     * MemorySegment mine = w.memory();
+     * }</pre>
+     */
+    public static Window allocate(Comm comm, long bytes, int dispUnit) {
+        return make(comm, null, bytes, dispUnit, false, "allocate");
+    }
+
+    /**
+     * A window over {@code memory}, off-heap memory of the caller's (a {@code MemorySegment} of an
+     * {@code Arena}); collective. Operations reach it by message: the target's library applies them.
+     */
+    public static Window create(Comm comm, MemorySegment memory, int dispUnit) {
+        if (memory == null || !memory.isNative()) {
+            throw FerryException.arg(ErrorClass.BUFFER, "Window.create: the memory must be off-heap (a MemorySegment from an Arena), not "
+                    + (memory == null ? "null" : "a heap segment"));
+        }
+        return make(comm, memory, memory.byteSize(), dispUnit, false, "create");
+    }
+
+    /**
+     * {@link #allocate}, with every member's memory also loadable and storable directly by the
+     * others ({@link #sharedQuery}); every rank of {@code comm} must be on this node and the node
+     * must have a shared arena (the shm driver); else an RMA_SHARED error at every rank.
+     */
+    public static Window allocateShared(Comm comm, long bytes, int dispUnit) {
+        return make(comm, null, bytes, dispUnit, true, "allocateShared");
+    }
+
+    private static Window make(Comm comm, MemorySegment memory, long bytes, int dispUnit, boolean share, String what) {
+        if (comm == null) {
+            throw FerryException.arg(ErrorClass.COMM, "Window." + what + ": the communicator is null");
+        }
+        if (bytes < 0) {
+            throw FerryException.arg(ErrorClass.ARG, "Window." + what + ": the size " + bytes + " is negative");
+        }
+        if (dispUnit <= 0) {
+            throw FerryException.arg(ErrorClass.DISP, "Window." + what + ": the displacement unit " + dispUnit + " is not positive");
+        }
+        Ferry f = comm.ferry();
+        WindowLibrary lib = WindowLibrary.of(f);
+        Comm own = comm.dup(); // after hosting: no peer's library message reaches this rank before its library exists
+        lib.lock.lock();
+        try {
+            long[] free = lib.freePts();
+            long[] common = new long[free.length];
+            own.allreduce(free, 0, common, 0, free.length, Datatype.LONG, Op.BAND);
+            int pt = -1;
+            for (int i = 0; i < common.length && pt < 0; i++) {
+                if (common[i] != 0) {
+                    pt = 64 * i + Long.numberOfTrailingZeros(common[i]);
+                }
+            }
+            if (pt < 0) {
+                throw new FerryException(ErrorClass.NO_SPACE, "Window." + what + ": no portal table index is free at every rank (too many live windows)");
+            }
+            MemorySegment whole = memory == null ? lib.allocate(bytes) : null;
+            lib.takePt(pt);
+            return new Window(lib, comm, own, pt, memory != null ? memory : whole.asSlice(0, bytes), whole, dispUnit, share);
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    private MemorySegment[] mapShared() {
+        Ferry f = comm.ferry();
+        int n = comm.size();
+        byte[] key = f.engine.shareKey(allocated);
+        int len = key == null ? -1 : key.length;
+        int[] lens = new int[n];
+        comm.allgather(new int[] {len}, 0, 1, Datatype.INT, lens, 0, 1, Datatype.INT);
+        String why = null;
+        int max = 0;
+        for (int r = 0; r < n; r++) {
+            if (lens[r] < 0) {
+                why = "rank " + r + "'s window memory is not in a shared arena (no shm driver there)";
+            }
+            max = Math.max(max, lens[r]);
+        }
+        byte[] keys = new byte[max * n];
+        byte[] mine = Arrays.copyOf(key == null ? NOTHING : key, max);
+        comm.allgather(mine, 0, max, Datatype.BYTE, keys, 0, max, Datatype.BYTE);
+        MemorySegment[] out = new MemorySegment[n];
+        for (int r = 0; r < n && why == null; r++) {
+            if (r == comm.rank()) {
+                out[r] = memory;
+                continue;
+            }
+            byte[] k = Arrays.copyOfRange(keys, r * max, r * max + lens[r]);
+            int peer = comm.world(r);
+            MemorySegment[] m = new MemorySegment[1];
+            f.engine.runSerialized(() -> m[0] = f.engine.peerMemory(peer, k));
+            if (m[0] == null) {
+                why = "rank " + r + "'s window memory cannot be mapped here (another node, or no shared arena between us)";
+            } else {
+                out[r] = m[0].asSlice(0, sizes[r]);
+            }
+        }
+        int[] ok = {why == null ? 1 : 0};
+        int[] all = new int[1];
+        comm.allreduce(ok, 0, all, 0, 1, Datatype.INT, Op.MIN);
+        if (all[0] == 0) {
+            freeResources();
+            throw new FerryException(ErrorClass.RMA_SHARED, "Window.allocateShared: "
+                    + (why != null ? why : "another rank could not map every member's memory"));
+        }
+        return out;
+    }
+
+    // ---- what the window is ---------------------------------------------------------------------
+
+    /** This rank's window memory (empty when it exposes none). */
+    public MemorySegment memory() {
+        return memory;
+    }
+
+    /** The communicator the window was made on. */
+    public Comm comm() {
+        return userComm;
+    }
+
+    /** Bytes of rank {@code rank}'s window. */
+    public long size(int rank) {
+        checkRank(rank, "size");
+        return sizes[rank];
+    }
+
+    /** Rank {@code rank}'s displacement unit. */
+    public int dispUnit(int rank) {
+        checkRank(rank, "dispUnit");
+        return dispUnits[rank];
+    }
+
+    /**
+     * (allocateShared) rank {@code rank}'s window memory, mapped into this process: loads and stores
+     * on it reach that rank's memory directly. Order them with the window's synchronization (or
+     * {@link #sync()} inside a lock epoch), as with any shared memory.
+     *
+     * <pre>{@code
+     * MemorySegment left = w.sharedQuery((comm.rank() + n - 1) % n);
+     * long v = left.get(ValueLayout.JAVA_LONG, 0);
+     * }</pre>
+     */
+    public MemorySegment sharedQuery(int rank) {
+        checkOpen("sharedQuery");
+        if (shared == null) {
+            throw FerryException.arg(ErrorClass.RMA_SHARED, "sharedQuery: the window was not made by allocateShared");
+        }
+        checkRank(rank, "sharedQuery");
+        return shared[rank];
+    }
+
+    // ---- communication --------------------------------------------------------------------------
+
+    /** Puts {@code count} elements of {@code type} from {@code origin} at displacement {@code disp} of rank {@code target}. */
+    public void put(Object origin, int offset, int count, Datatype type, int target, long disp) {
+        put(origin, offset, count, type, target, disp, count, type);
+    }
+
+    /**
+     * Puts {@code count} elements of {@code type} from {@code origin} into {@code targetCount}
+     * elements of {@code targetType} at displacement {@code disp} of rank {@code target} (the
+     * two must hold the same number of bytes).
+     */
+    public void put(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
+        lib.lock.lock();
+        try {
+            transfer(true, origin, offset, count, type, target, disp, targetCount, targetType, "put");
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** Gets {@code count} elements of {@code type} into {@code result} from displacement {@code disp} of rank {@code target}. */
+    public void get(Object result, int offset, int count, Datatype type, int target, long disp) {
+        get(result, offset, count, type, target, disp, count, type);
+    }
+
+    /** {@link #get} with the target's layout of its own. The result is there once the operation completes. */
+    public void get(Object result, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
+        lib.lock.lock();
+        try {
+            transfer(false, result, offset, count, type, target, disp, targetCount, targetType, "get");
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /**
+     * Combines {@code count} elements of {@code type} from {@code origin} into the target's with
+     * {@code op} (a predefined operation but MINLOC and MAXLOC, or {@link Op#REPLACE}), element by
+     * element, each atomically.
+     */
+    public void accumulate(Object origin, int offset, int count, Datatype type, int target, long disp, Op op) {
+        accumulate(origin, offset, count, type, target, disp, count, type, op);
+    }
+
+    /** {@link #accumulate} with the target's layout of its own (of the same kind of element). */
+    public void accumulate(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType, Op op) {
+        lib.lock.lock();
+        try {
+            atomics(origin, offset, count, type, null, 0, target, disp, targetCount, targetType, op, "accumulate");
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /**
+     * {@link #accumulate}, first fetching the target's elements into {@code result} (as many as
+     * the target's, of {@code type}'s kind), each fetch and update atomic; with
+     * {@link Op#NO_OP} the target is only read (atomically) and {@code origin} is ignored.
+     */
+    public void getAccumulate(Object origin, int offset, Object result, int resultOffset, int count, Datatype type, int target, long disp, Op op) {
+        getAccumulate(origin, offset, result, resultOffset, count, type, target, disp, count, type, op);
+    }
+
+    /** {@link #getAccumulate} with the target's layout of its own. */
+    public void getAccumulate(Object origin, int offset, Object result, int resultOffset, int count, Datatype type, int target, long disp,
+                              int targetCount, Datatype targetType, Op op) {
+        if (result == null) {
+            throw FerryException.arg(ErrorClass.BUFFER, "getAccumulate: the result buffer is null");
+        }
+        lib.lock.lock();
+        try {
+            atomics(origin, offset, count, type, result, resultOffset, target, disp, targetCount, targetType, op, "getAccumulate");
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** One element: {@code result = target; target = target op origin} (MPI's fetch-and-op), atomically. */
+    public void fetchAndOp(Object origin, int offset, Object result, int resultOffset, Datatype type, int target, long disp, Op op) {
+        getAccumulate(origin, offset, result, resultOffset, 1, type, target, disp, 1, type, op);
+    }
+
+    /**
+     * One element: {@code result = target; if (target == compare) target = origin}, atomically
+     * (MPI's compare-and-swap; integer types).
+     */
+    public void compareAndSwap(Object origin, int offset, Object compare, int compareOffset, Object result, int resultOffset, Datatype type,
+                               int target, long disp) {
+        lib.lock.lock();
+        try {
+            dev.ferry.portals.Datatype dt = RmaKinds.element(type, "compareAndSwap");
+            if (!type.contiguous || type.size != dt.size() || dt == dev.ferry.portals.Datatype.FLOAT || dt == dev.ferry.portals.Datatype.DOUBLE) {
+                throw FerryException.arg(ErrorClass.TYPE, "compareAndSwap: " + type + " is not one integer element");
+            }
+            MemorySegment src = CollBuffer.of(origin, offset, 1, type, false, "compareAndSwap origin").region;
+            MemorySegment cmp = CollBuffer.of(compare, compareOffset, 1, type, false, "compareAndSwap compare").region;
+            MemorySegment res = CollBuffer.of(result, resultOffset, 1, type, true, "compareAndSwap result").region;
+            long at = checkTarget(target, disp, 1, type, type.size, "compareAndSwap");
+            int size = dt.size();
+            long s = lib.stage(3L * 8);
+            MemorySegment st = lib.staging;
+            MemorySegment.copy(src, 0, st, s, size);
+            MemorySegment.copy(cmp, 0, st, s + 8, size);
+            lib.ptl.swap(lib.md, s + 16, lib.md, s, size, id(target), pt, DATA_BITS, at, null, 0, st.asSlice(s + 8, size),
+                    dev.ferry.portals.Op.CSWAP, dt);
+            lib.issued(1);
+            lib.whenQuiet(() -> MemorySegment.copy(st, s + 16, res, 0, size));
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /**
+     * Ferry extension (seed 004's MskCmpSwap) on the 64-bit word at displacement {@code disp} of
+     * {@code target}: {@code if (((compare ^ word) & compareMask) == 0) word = (word & ~swapMask)
+     * | (swap & swapMask)}, atomically; answers the word's old value (waiting for it, and for every
+     * operation of this instance in flight).
+     *
+     * <pre>{@code
+     * long old = w.maskedCompareSwap(0, 0, 0L, 0xffL, 0x42L, 0xffL);   // set the low byte if it was 0
+     * }</pre>
+     */
+    public long maskedCompareSwap(int target, long disp, long compare, long compareMask, long swap, long swapMask) {
+        lib.lock.lock();
+        try {
+            long at = checkTarget(target, disp, 1, Datatype.LONG, 8, "maskedCompareSwap");
+            long s = lib.stage(5L * 8);
+            MemorySegment st = lib.staging;
+            st.set(ValueLayout.JAVA_LONG, s, swap);
+            st.set(ValueLayout.JAVA_LONG, s + 8, compare);
+            st.set(ValueLayout.JAVA_LONG, s + 16, compareMask);
+            st.set(ValueLayout.JAVA_LONG, s + 24, swapMask);
+            lib.ptl.swap(lib.md, s + 32, lib.md, s, 8, id(target), pt, DATA_BITS, at, null, 0, st.asSlice(s + 8, 24),
+                    dev.ferry.portals.Op.MSK_CSWAP, dev.ferry.portals.Datatype.UINT64_T);
+            lib.issued(1);
+            long[] old = new long[1];
+            lib.whenQuiet(() -> old[0] = st.get(ValueLayout.JAVA_LONG, s + 32));
+            lib.quiesce();
+            return old[0];
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /**
+     * Ferry extension (seed 004's MFetchAdd) on the 64-bit word at displacement {@code disp} of
+     * {@code target}: adds {@code addend} field by field, a bit set in {@code boundaries} ending a
+     * field (no carry passes from that bit to the next), atomically; answers the word's old value
+     * (waiting for it, and for every operation of this instance in flight).
+     *
+     * <pre>{@code
+     * long old = w.maskedFetchAdd(0, 0, 0x0001_0001L, 0x8000_8000L);   // two 16-bit counters += 1
+     * }</pre>
+     */
+    public long maskedFetchAdd(int target, long disp, long addend, long boundaries) {
+        lib.lock.lock();
+        try {
+            long at = checkTarget(target, disp, 1, Datatype.LONG, 8, "maskedFetchAdd");
+            long s = lib.stage(3L * 8);
+            MemorySegment st = lib.staging;
+            st.set(ValueLayout.JAVA_LONG, s, addend);
+            st.set(ValueLayout.JAVA_LONG, s + 8, boundaries);
+            lib.ptl.swap(lib.md, s + 16, lib.md, s, 8, id(target), pt, DATA_BITS, at, null, 0, st.asSlice(s + 8, 8),
+                    dev.ferry.portals.Op.MFETCH_ADD, dev.ferry.portals.Datatype.UINT64_T);
+            lib.issued(1);
+            long[] old = new long[1];
+            lib.whenQuiet(() -> old[0] = st.get(ValueLayout.JAVA_LONG, s + 16));
+            lib.quiesce();
+            return old[0];
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    // ---- request forms --------------------------------------------------------------------------
+
+    /** {@link #put}, with a request that completes when the put has (at the target too). */
+    public Request rput(Object origin, int offset, int count, Datatype type, int target, long disp) {
+        lib.lock.lock();
+        try {
+            put(origin, offset, count, type, target, disp);
+            return lib.request("rput to rank " + target);
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** {@link #get}, with a request that completes when the result is in {@code result}. */
+    public Request rget(Object result, int offset, int count, Datatype type, int target, long disp) {
+        lib.lock.lock();
+        try {
+            get(result, offset, count, type, target, disp);
+            return lib.request("rget from rank " + target);
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** {@link #accumulate}, with a request that completes when it has. */
+    public Request raccumulate(Object origin, int offset, int count, Datatype type, int target, long disp, Op op) {
+        lib.lock.lock();
+        try {
+            accumulate(origin, offset, count, type, target, disp, op);
+            return lib.request("raccumulate to rank " + target);
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** {@link #getAccumulate}, with a request that completes when the result is in {@code result}. */
+    public Request rgetAccumulate(Object origin, int offset, Object result, int resultOffset, int count, Datatype type, int target, long disp,
+                                  Op op) {
+        lib.lock.lock();
+        try {
+            getAccumulate(origin, offset, result, resultOffset, count, type, target, disp, op);
+            return lib.request("rgetAccumulate at rank " + target);
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    // ---- the operations' common parts -----------------------------------------------------------
+
+    private void transfer(boolean put, Object buf, int offset, int count, Datatype type, int target, long disp, int targetCount,
+                          Datatype targetType, String what) {
+        checkOpen(what);
+        CollBuffer.checkType(type, what);
+        MemorySegment user = CollBuffer.of(buf, offset, count, type, !put, what + (put ? " origin" : " result")).region;
+        long bytes = (long) count * type.size;
+        long base = checkTarget(target, disp, targetCount, targetType, bytes, what);
+        if (bytes == 0) {
+            return;
+        }
+        Staged s = stage(bytes);
+        if (put) {
+            CollBuffer.pack(user, count, type, s.mem.asSlice(s.off, bytes));
+        }
+        long pos = 0;
+        Blocks b = blocks(base, targetCount, targetType, Long.MAX_VALUE);
+        for (int i = 0; i < b.n; i++) {
+            if (put) {
+                lib.ptl.put(s.md, s.off + pos, b.len[i], CT_ACK_REQ, id(target), pt, DATA_BITS, b.at[i], null, 0);
+            } else {
+                lib.ptl.get(s.md, s.off + pos, b.len[i], id(target), pt, DATA_BITS, b.at[i], null);
+            }
+            pos += b.len[i];
+        }
+        lib.issued(b.n);
+        if (!put) {
+            MemorySegment from = s.mem.asSlice(s.off, bytes);
+            lib.whenQuiet(() -> CollBuffer.unpack(from, user, count, type));
+        }
+    }
+
+    private void atomics(Object origin, int offset, int count, Datatype type, Object result, int resultOffset, int target, long disp,
+                         int targetCount, Datatype targetType, Op op, String what) {
+        checkOpen(what);
+        CollBuffer.checkType(type, what);
+        dev.ferry.portals.Datatype dt = RmaKinds.element(type, what);
+        if (RmaKinds.element(targetType, what + " target") != dt) {
+            throw FerryException.arg(ErrorClass.TYPE, what + ": the target's " + targetType + " is not of the origin's kind of element (" + type + ")");
+        }
+        if (op == null) {
+            throw FerryException.arg(ErrorClass.OP, what + ": the operation is null");
+        }
+        boolean replace = op.code == Op.Code.REPLACE, noOp = op.code == Op.Code.NO_OP;
+        if (noOp && result == null) {
+            throw FerryException.arg(ErrorClass.OP, what + ": NO_OP only reads: use getAccumulate or fetchAndOp");
+        }
+        dev.ferry.portals.Op pop = replace ? dev.ferry.portals.Op.SWAP : noOp ? null : RmaKinds.op(op, dt, what);
+        MemorySegment src = noOp ? null : CollBuffer.of(origin, offset, count, type, false, what + " origin").region;
+        MemorySegment res = result == null ? null : CollBuffer.of(result, resultOffset, count, type, true, what + " result").region;
+        long bytes = (long) count * type.size;
+        long base = checkTarget(target, disp, targetCount, targetType, bytes, what);
+        if (bytes == 0) {
+            return;
+        }
+        boolean fetch = result != null || replace; // a replace is a swap, which fetches (into the staging area when nobody wants it)
+        Staged s = stage(fetch ? 2 * bytes : bytes);
+        MemorySegment data = s.mem.asSlice(s.off, bytes);
+        if (noOp) {
+            pop = dt == dev.ferry.portals.Datatype.FLOAT || dt == dev.ferry.portals.Datatype.DOUBLE ? dev.ferry.portals.Op.SUM : dev.ferry.portals.Op.BOR;
+            fillNeutral(data, dt); // x + -0.0 == x for every x, -0.0 included; x | 0 == x
+        } else {
+            CollBuffer.pack(src, count, type, data);
+        }
+        long chunk = Math.max(dt.size(), lib.maxAtomic / dt.size() * dt.size());
+        Blocks b = blocks(base, targetCount, targetType, chunk);
+        long pos = 0;
+        for (int i = 0; i < b.n; i++) {
+            long from = s.off + pos, into = s.off + bytes + pos;
+            if (replace) {
+                lib.ptl.swap(s.md, into, s.md, from, b.len[i], id(target), pt, DATA_BITS, b.at[i], null, 0, null, pop, dt);
+            } else if (fetch) {
+                lib.ptl.fetchAtomic(s.md, into, s.md, from, b.len[i], id(target), pt, DATA_BITS, b.at[i], null, 0, pop, dt);
+            } else {
+                lib.ptl.atomic(s.md, from, b.len[i], CT_ACK_REQ, id(target), pt, DATA_BITS, b.at[i], null, 0, pop, dt);
+            }
+            pos += b.len[i];
+        }
+        lib.issued(b.n);
+        if (res != null) {
+            MemorySegment got = s.mem.asSlice(s.off + bytes, bytes);
+            lib.whenQuiet(() -> CollBuffer.unpack(got, res, count, type));
+        }
+    }
+
+    private static void fillNeutral(MemorySegment m, dev.ferry.portals.Datatype dt) {
+        if (dt == dev.ferry.portals.Datatype.DOUBLE) {
+            for (long i = 0; i < m.byteSize(); i += 8) {
+                m.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, -0.0);
+            }
+        } else if (dt == dev.ferry.portals.Datatype.FLOAT) {
+            for (long i = 0; i < m.byteSize(); i += 4) {
+                m.set(ValueLayout.JAVA_FLOAT_UNALIGNED, i, -0.0f);
+            }
+        } else {
+            m.fill((byte) 0);
+        }
+    }
+
+    /** Where an operation's origin side lives: the shared staging area, or memory of its own when larger. */
+    private record Staged(MdHandle md, MemorySegment mem, long off) {
+    }
+
+    private Staged stage(long bytes) {
+        long at = lib.stage(bytes);
+        if (at >= 0) {
+            return new Staged(lib.md, lib.staging, at);
+        }
+        java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared();
+        MemorySegment m = arena.allocate(bytes, 8);
+        MdHandle h = lib.bind(m, lib.ct);
+        lib.whenQuiet(() -> {
+            lib.ptl.mdRelease(h);
+            arena.close();
+        });
+        return new Staged(h, m, 0);
+    }
+
+    /** The contiguous byte ranges at the target of {@code count} elements of {@code type} from byte {@code base}, each at most {@code max}. */
+    private static final class Blocks {
+        long[] at = new long[4];
+        long[] len = new long[4];
+        int n;
+
+        void add(long a, long l, long max) {
+            if (n > 0 && at[n - 1] + len[n - 1] == a && len[n - 1] + l <= max) {
+                len[n - 1] += l;
+                return;
+            }
+            while (l > max) {
+                add(a, max, max);
+                a += max;
+                l -= max;
+            }
+            if (n == at.length) {
+                at = Arrays.copyOf(at, 2 * n);
+                len = Arrays.copyOf(len, 2 * n);
+            }
+            at[n] = a;
+            len[n] = l;
+            n++;
+        }
+    }
+
+    private static Blocks blocks(long base, int count, Datatype type, long max) {
+        Blocks b = new Blocks();
+        if (type.contiguous) {
+            b.add(base, (long) count * type.size, max);
+            return b;
+        }
+        for (int i = 0; i < count; i++) {
+            long e = base + i * type.extent;
+            for (int k = 0; k < type.offsets.length; k++) {
+                b.add(e + type.offsets[k], type.lengths[k], max);
+            }
+        }
+        return b;
+    }
+
+    /**
+     * Checks an access to {@code target} (rank, epoch, range, signature): answers the byte offset
+     * of its displacement in the target's window.
+     */
+    private long checkTarget(int target, long disp, int targetCount, Datatype targetType, long originBytes, String what) {
+        checkOpen(what);
+        checkRank(target, what);
+        if (!fenceOpen && !lockedAll && locked[target] == 0 && (access == null || !access[target])) {
+            throw FerryException.arg(ErrorClass.RMA_SYNC, what + " to rank " + target
+                    + " outside an access epoch: call fence, start (with the target in its group), lock or lockAll first");
+        }
+        CollBuffer.checkType(targetType, what + " target");
+        if (targetCount < 0) {
+            throw FerryException.arg(ErrorClass.COUNT, what + ": the target count " + targetCount + " is negative");
+        }
+        if (disp < 0) {
+            throw FerryException.arg(ErrorClass.DISP, what + ": the displacement " + disp + " is negative");
+        }
+        long tbytes = (long) targetCount * targetType.size;
+        if (tbytes != originBytes) {
+            throw FerryException.arg(ErrorClass.COUNT, what + ": the origin holds " + originBytes + " bytes but the target's "
+                    + targetCount + " elements of " + targetType + " hold " + tbytes);
+        }
+        long at = Math.multiplyHigh(disp, dispUnits[target]) != 0 ? Long.MAX_VALUE : disp * dispUnits[target];
+        long reach = Buffers.reach(targetCount, targetType);
+        if (at > sizes[target] || reach > sizes[target] - at) {
+            throw FerryException.arg(ErrorClass.RMA_RANGE, what + ": " + targetCount + " elements of " + targetType + " at displacement "
+                    + disp + " (byte " + at + ", " + reach + " bytes) do not fit rank " + target + "'s window of " + sizes[target] + " bytes");
+        }
+        return at;
+    }
+
+    private dev.ferry.portals.ProcessId id(int target) {
+        return lib.ids[comm.world(target)];
+    }
+
+    private void checkRank(int rank, String what) {
+        if (rank < 0 || rank >= comm.size()) {
+            throw FerryException.arg(ErrorClass.RANK, what + ": rank " + rank + " is not in the window's communicator (size " + comm.size() + ")");
+        }
+    }
+
+    private void checkOpen(String what) {
+        if (freed) {
+            throw FerryException.arg(ErrorClass.WIN, what + ": the window was freed");
+        }
+    }
+
+    // ---- synchronization ------------------------------------------------------------------------
+
+    /**
+     * Ends the current fence epoch and opens the next (collective): every operation issued by
+     * any rank before it is complete, at origin and target, when it returns.
+     */
+    public void fence() {
+        lib.lock.lock();
+        try {
+            checkOpen("fence");
+            if (lockedAll || lockedCount > 0 || accessRanks != null || exposureRanks != null) {
+                throw FerryException.arg(ErrorClass.RMA_SYNC, "fence inside a lock, lockAll, start or post epoch");
+            }
+            lib.quiesce();
+        } finally {
+            lib.lock.unlock();
+        }
+        comm.barrier();
+        fenceOpen = true;
+    }
+
+    /**
+     * Opens an exposure epoch for the origins in {@code group} (ranks of the window's
+     * communicator's group): they may access this rank's window after their {@link #start};
+     * {@link #waitFor()} ends it.
+     */
+    public void post(Group group) {
+        int[] ranks = ranksOf(group, "post");
+        lib.lock.lock();
+        try {
+            checkOpen("post");
+            if (exposureRanks != null) {
+                throw FerryException.arg(ErrorClass.RMA_SYNC, "post: an exposure epoch is open already (waitFor ends it)");
+            }
+            exposureRanks = ranks;
+            fenceOpen = false;
+        } finally {
+            lib.lock.unlock();
+        }
+        for (int r : ranks) {
+            comm.send(NOTHING, 0, 0, Datatype.BYTE, r, POST_TAG);
+        }
+    }
+
+    /** Opens an access epoch to the targets in {@code group}, once each has posted. */
+    public void start(Group group) {
+        int[] ranks = ranksOf(group, "start");
+        lib.lock.lock();
+        try {
+            checkOpen("start");
+            if (accessRanks != null || lockedAll || lockedCount > 0) {
+                throw FerryException.arg(ErrorClass.RMA_SYNC, "start: another access epoch (start, lock or lockAll) is open");
+            }
+        } finally {
+            lib.lock.unlock();
+        }
+        for (int r : ranks) {
+            comm.recv(NOTHING, 0, 0, Datatype.BYTE, r, POST_TAG);
+        }
+        lib.lock.lock();
+        try {
+            fenceOpen = false;
+            access = new boolean[comm.size()];
+            for (int r : ranks) {
+                access[r] = true;
+            }
+            accessRanks = ranks;
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** Ends the access epoch {@link #start} opened: the operations are complete at the targets, which learn so. */
+    public void complete() {
+        int[] ranks;
+        lib.lock.lock();
+        try {
+            checkOpen("complete");
+            if (accessRanks == null) {
+                throw FerryException.arg(ErrorClass.RMA_SYNC, "complete without start");
+            }
+            lib.quiesce();
+            ranks = accessRanks;
+            accessRanks = null;
+            access = null;
+        } finally {
+            lib.lock.unlock();
+        }
+        for (int r : ranks) {
+            comm.send(NOTHING, 0, 0, Datatype.BYTE, r, COMPLETE_TAG);
+        }
+    }
+
+    /** Ends the exposure epoch {@link #post} opened, once every origin in its group has completed (MPI's MPI_Win_wait). */
+    public void waitFor() {
+        int[] ranks = exposure("waitFor");
+        for (int r : ranks) {
+            comm.recv(NOTHING, 0, 0, Datatype.BYTE, r, COMPLETE_TAG);
+        }
+        endExposure();
+    }
+
+    /** {@link #waitFor()} without waiting: true (and the epoch ended) when every origin has completed. */
+    public boolean test() {
+        int[] ranks = exposure("test");
+        for (int r : ranks) {
+            if (comm.iprobe(r, COMPLETE_TAG) == null) {
+                return false;
+            }
+        }
+        for (int r : ranks) {
+            comm.recv(NOTHING, 0, 0, Datatype.BYTE, r, COMPLETE_TAG);
+        }
+        endExposure();
+        return true;
+    }
+
+    private int[] exposure(String what) {
+        lib.lock.lock();
+        try {
+            checkOpen(what);
+            if (exposureRanks == null) {
+                throw FerryException.arg(ErrorClass.RMA_SYNC, what + " without post");
+            }
+            return exposureRanks;
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    private void endExposure() {
+        lib.lock.lock();
+        try {
+            exposureRanks = null;
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    private int[] ranksOf(Group group, String what) {
+        if (group == null) {
+            throw FerryException.arg(ErrorClass.GROUP, what + ": the group is null");
+        }
+        int[] out = new int[group.size()];
+        for (int i = 0; i < out.length; i++) {
+            out[i] = comm.local(group.members[i]);
+            if (out[i] < 0) {
+                throw FerryException.arg(ErrorClass.GROUP, what + ": the group's rank " + i + " (job rank " + group.members[i]
+                        + ") is not in the window's communicator");
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Opens a passive-target access epoch to {@code target}: waits until the lock is had
+     * (EXCLUSIVE: nobody else holds it; SHARED: no exclusive holder). The target takes no part.
+     */
+    public void lock(LockType type, int target) {
+        lib.lock.lock();
+        try {
+            checkOpen("lock");
+            checkRank(target, "lock");
+            if (type == null) {
+                throw FerryException.arg(ErrorClass.ARG, "lock: the lock type is null");
+            }
+            if (locked[target] != 0 || lockedAll || accessRanks != null) {
+                throw FerryException.arg(ErrorClass.RMA_SYNC, "lock: rank " + target + " is locked already, or a lockAll or start epoch is open");
+            }
+            acquire(type, target);
+            locked[target] = (byte) (type == LockType.EXCLUSIVE ? 2 : 1);
+            lockedCount++;
+            fenceOpen = false;
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** Ends the epoch {@link #lock} opened: every operation to {@code target} is complete there, then the lock is let go. */
+    public void unlock(int target) {
+        lib.lock.lock();
+        try {
+            checkOpen("unlock");
+            checkRank(target, "unlock");
+            if (locked[target] == 0) {
+                throw FerryException.arg(ErrorClass.RMA_SYNC, "unlock: rank " + target + " is not locked");
+            }
+            lib.quiesce();
+            boolean exclusive = locked[target] == 2;
+            locked[target] = 0;
+            lockedCount--;
+            releaseLock(exclusive, target);
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** A shared lock on every rank (MPI's lockAll). */
+    public void lockAll() {
+        lib.lock.lock();
+        try {
+            checkOpen("lockAll");
+            if (lockedAll || lockedCount > 0 || accessRanks != null) {
+                throw FerryException.arg(ErrorClass.RMA_SYNC, "lockAll: a lock, lockAll or start epoch is open");
+            }
+            for (int r = 0; r < comm.size(); r++) {
+                acquire(LockType.SHARED, r);
+            }
+            lockedAll = true;
+            fenceOpen = false;
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** Ends {@link #lockAll()}'s epoch. */
+    public void unlockAll() {
+        lib.lock.lock();
+        try {
+            checkOpen("unlockAll");
+            if (!lockedAll) {
+                throw FerryException.arg(ErrorClass.RMA_SYNC, "unlockAll without lockAll");
+            }
+            lib.quiesce();
+            lockedAll = false;
+            for (int r = 0; r < comm.size(); r++) {
+                releaseLock(false, r);
+            }
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /**
+     * Completes every operation issued to {@code target}, at the target too, inside a passive
+     * epoch. (Ferry completes every operation of the instance in flight: a superset.)
+     */
+    public void flush(int target) {
+        checkRank(target, "flush");
+        flushAll();
+    }
+
+    /** {@link #flush} for every target. */
+    public void flushAll() {
+        lib.lock.lock();
+        try {
+            checkOpen("flushAll");
+            if (!lockedAll && lockedCount == 0) {
+                throw FerryException.arg(ErrorClass.RMA_SYNC, "flush outside a lock or lockAll epoch");
+            }
+            lib.quiesce();
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /**
+     * Completes the operations to {@code target} at this rank: origin buffers reusable, results
+     * here. (Origin data is staged at issue, so this is when the results are in: the same wait as
+     * {@link #flush}.)
+     */
+    public void flushLocal(int target) {
+        flush(target);
+    }
+
+    /** {@link #flushLocal} for every target. */
+    public void flushLocalAll() {
+        flushAll();
+    }
+
+    /** Orders this rank's loads and stores on the window memory (and shared windows' peers') with the window's other accesses: a full fence. */
+    public void sync() {
+        checkOpen("sync");
+        java.lang.invoke.VarHandle.fullFence();
+    }
+
+    private void acquire(LockType type, int target) {
+        MemorySegment st = lib.staging;
+        long start = System.nanoTime();
+        while (true) {
+            long s = lib.stage(4L * 8);
+            if (type == LockType.EXCLUSIVE) {
+                st.set(ValueLayout.JAVA_LONG, s, EXCLUSIVE_HELD);
+                st.set(ValueLayout.JAVA_LONG, s + 8, 0L);
+                lib.ptl.swap(lib.md, s + 16, lib.md, s, 8, id(target), pt, LOCK_BITS, 0, null, 0, st.asSlice(s + 8, 8),
+                        dev.ferry.portals.Op.CSWAP, dev.ferry.portals.Datatype.INT64_T);
+            } else {
+                st.set(ValueLayout.JAVA_LONG, s, 1L);
+                lib.ptl.fetchAtomic(lib.md, s + 16, lib.md, s, 8, id(target), pt, LOCK_BITS, 0, null, 0,
+                        dev.ferry.portals.Op.SUM, dev.ferry.portals.Datatype.INT64_T);
+            }
+            lib.issued(1);
+            long[] old = new long[1];
+            lib.whenQuiet(() -> old[0] = st.get(ValueLayout.JAVA_LONG, s + 16));
+            lib.quiesce();
+            if (type == LockType.EXCLUSIVE ? old[0] == 0 : (old[0] & EXCLUSIVE_HELD) == 0) {
+                return;
+            }
+            if (type == LockType.SHARED) {
+                addToLock(target, -1); // an exclusive holder: step back and try again
+            }
+            lib.lock.unlock(); // let this instance's other threads (and the progress they make) in while we back off
+            try {
+                comm.ferry().engine.idle(System.nanoTime() - start);
+            } finally {
+                lib.lock.lock();
+            }
+        }
+    }
+
+    private void releaseLock(boolean exclusive, int target) {
+        addToLock(target, exclusive ? -EXCLUSIVE_HELD : -1);
+    }
+
+    private void addToLock(int target, long delta) {
+        long s = lib.stage(8);
+        lib.staging.set(ValueLayout.JAVA_LONG, s, delta);
+        lib.ptl.atomic(lib.md, s, 8, CT_ACK_REQ, id(target), pt, LOCK_BITS, 0, null, 0, dev.ferry.portals.Op.SUM,
+                dev.ferry.portals.Datatype.INT64_T);
+        lib.issued(1);
+        lib.quiesce();
+    }
+
+    // ---- the end ----------------------------------------------------------------------------------
+
+    /**
+     * Frees the window (collective): every epoch must be closed; waits for every rank's
+     * operations to complete, then withdraws the memory. Calls after it are WIN errors.
+     */
+    public void free() {
+        lib.lock.lock();
+        try {
+            checkOpen("free");
+            if (lockedAll || lockedCount > 0 || accessRanks != null || exposureRanks != null) {
+                throw FerryException.arg(ErrorClass.RMA_SYNC, "free: an epoch is still open (unlock, unlockAll, complete or waitFor first)");
+            }
+            lib.quiesce();
+        } finally {
+            lib.lock.unlock();
+        }
+        comm.barrier(); // every rank's operations on this window are complete
+        lib.lock.lock();
+        try {
+            freeResources();
+        } finally {
+            lib.lock.unlock();
+        }
+        comm.free();
+    }
+
+    private void freeResources() {
+        freed = true;
+        if (dataMe != null) {
+            lib.ptl.meUnlink(dataMe);
+        }
+        lib.ptl.meUnlink(lockMe);
+        lib.releasePt(pt);
+        lib.releaseLock(lockSlot);
+        if (allocated != null) {
+            lib.release(allocated);
+        }
+    }
+
+    /** {@link #free()}, unless it was freed already. */
+    @Override
+    public void close() {
+        if (!freed) {
+            free();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "window on " + userComm + " (" + memory.byteSize() + " bytes here)";
+    }
+}

@@ -1,0 +1,270 @@
+package dev.ferry;
+
+import dev.ferry.portals.CtEvent;
+import dev.ferry.portals.CtHandle;
+import dev.ferry.portals.Md;
+import dev.ferry.portals.MdHandle;
+import dev.ferry.portals.NiHandle;
+import dev.ferry.portals.NiInitResult;
+import dev.ferry.portals.PortalsLibrary;
+import dev.ferry.portals.ProcessId;
+
+import java.lang.foreign.MemorySegment;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+import static dev.ferry.portals.Portals.*;
+
+/**
+ * What every window of one Ferry instance shares: the Portals library hosted on the instance's
+ * engine (made with the first window), one matching interface with the job's ranks as its logical
+ * map, the portal table indices the live windows hold, and the origin side of every operation: a
+ * staging area in the node's shared arena, bound once as a memory descriptor whose counter counts
+ * each operation's completion (its ack or reply). Origin data is packed into the staging area
+ * (so the caller's buffer is free at once, as with a buffered send); results land there and are
+ * copied to the caller's buffer when the operations complete. The area is reused from its start
+ * once every operation in it has completed.
+ *
+ * <p>All of it is used under this object's monitor: the window calls of one instance run one at a
+ * time (the library itself takes the engine's thread of control inside each call).
+ */
+final class WindowLibrary {
+    /** Bytes of the staging area; a larger operation stages in memory of its own. */
+    static final long STAGING = 1 << 20;
+    /** Memory handed back by freed windows, by size, for the next allocation (the arena is not returned to the driver). */
+    private final TreeMap<Long, List<MemorySegment>> pool = new TreeMap<>();
+
+    /** Serializes the window calls of this instance; a request's poll only tries it (it may run in a handler). */
+    final java.util.concurrent.locks.ReentrantLock lock = new java.util.concurrent.locks.ReentrantLock();
+    final Ferry ferry;
+    final PortalsLibrary ptl;
+    final NiHandle ni;
+    final long maxAtomic;
+    /** The target of each job rank, made once (operations name it). */
+    final ProcessId[] ids;
+    /** Portal table indices held by live windows. */
+    private final boolean[] ptTaken;
+
+    final MemorySegment staging;
+    final CtHandle ct;
+    final MdHandle md;
+    /** Bytes of the staging area in use by operations not yet known complete. */
+    private long used;
+    /** Operations counted on {@link #ct} so far. */
+    private long issued;
+    /** Failures already reported. */
+    private long failuresSeen;
+    /** Work to do once the operations in flight have completed: results to copy out, memory to release. */
+    private final List<Runnable> onQuiet = new ArrayList<>();
+    /** Windows' lock words: 8 bytes each, in one page of shared-arena memory, by slot. */
+    private final MemorySegment lockPage;
+    private final boolean[] lockTaken = new boolean[512];
+
+    private WindowLibrary(Ferry ferry) {
+        this.ferry = ferry;
+        this.ptl = PortalsLibrary.host(ferry.engine);
+        ferry.messaging.hostLibrary(ptl);
+        try {
+            NiInitResult r = ptl.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null);
+            this.ni = r.niHandle();
+            this.maxAtomic = r.actual().maxAtomicSize;
+            this.ptTaken = new boolean[r.actual().maxPtIndex + 1];
+            this.ids = new ProcessId[ferry.size()];
+            for (int i = 0; i < ids.length; i++) {
+                ids[i] = ProcessId.ofRank(i);
+            }
+            this.staging = ptl.memAlloc(STAGING);
+            this.ct = ptl.ctAlloc(ni);
+            this.md = bind(staging, ct);
+            this.lockPage = ptl.memAlloc(8L * lockTaken.length);
+        } catch (RuntimeException e) {
+            ptl.close();
+            ferry.messaging.hostLibrary(null);
+            throw e;
+        }
+    }
+
+    /** The instance's window library, hosted now if this is its first window. */
+    static WindowLibrary of(Ferry f) {
+        synchronized (f.creation) {
+            if (f.windows == null) {
+                f.windows = new WindowLibrary(f);
+            }
+            return f.windows;
+        }
+    }
+
+    MdHandle bind(MemorySegment m, CtHandle counter) {
+        Md d = new Md();
+        d.start = m;
+        d.length = m.byteSize();
+        d.options = MD_EVENT_CT_ACK | MD_EVENT_CT_REPLY | MD_EVENT_SUCCESS_DISABLE | MD_EVENT_SEND_DISABLE;
+        d.ctHandle = counter;
+        return ptl.mdBind(ni, d);
+    }
+
+    // ---- portal table indices ---------------------------------------------------------------
+
+    /** This rank's free indices as a bit set (a bit set: free), for the creating ranks to agree on one. */
+    long[] freePts() {
+        long[] bits = new long[(ptTaken.length + 63) / 64];
+        for (int i = 0; i < ptTaken.length; i++) {
+            if (!ptTaken[i]) {
+                bits[i >>> 6] |= 1L << (i & 63);
+            }
+        }
+        return bits;
+    }
+
+    int takePt(int index) {
+        ptTaken[index] = true;
+        return ptl.ptAlloc(ni, 0, EQ_NONE, index);
+    }
+
+    void releasePt(int index) {
+        ptl.ptFree(ni, index);
+        ptTaken[index] = false;
+    }
+
+    // ---- memory -------------------------------------------------------------------------------
+
+    /**
+     * At least {@code bytes} (and 8) of zeroed memory from the shared arena, reusing a freed
+     * window's when one of up to twice the size is there; the caller slices it and hands the
+     * whole back to {@link #release}.
+     */
+    MemorySegment allocate(long bytes) {
+        long want = Math.max(bytes, 8);
+        var e = pool.ceilingEntry(want);
+        if (e != null && e.getKey() <= 2 * want) {
+            MemorySegment m = e.getValue().removeLast();
+            if (e.getValue().isEmpty()) {
+                pool.remove(e.getKey());
+            }
+            m.fill((byte) 0);
+            return m;
+        }
+        return ptl.memAlloc(want);
+    }
+
+    /** Takes back what {@link #allocate} answered. */
+    void release(MemorySegment whole) {
+        pool.computeIfAbsent(whole.byteSize(), k -> new ArrayList<>()).add(whole);
+    }
+
+    /** A free lock word (zero), by slot. */
+    int takeLock() {
+        for (int i = 0; i < lockTaken.length; i++) {
+            if (!lockTaken[i]) {
+                lockTaken[i] = true;
+                lockPage.set(java.lang.foreign.ValueLayout.JAVA_LONG, 8L * i, 0);
+                return i;
+            }
+        }
+        throw new FerryException(ErrorClass.NO_SPACE, "more than " + lockTaken.length + " windows live at once");
+    }
+
+    MemorySegment lockWord(int slot) {
+        return lockPage.asSlice(8L * slot, 8);
+    }
+
+    void releaseLock(int slot) {
+        lockTaken[slot] = false;
+    }
+
+    // ---- origin staging and completion -------------------------------------------------------
+
+    /**
+     * {@code bytes} of staging memory (8-aligned) for one operation, as an offset into
+     * {@link #staging}; -1 when it is larger than the whole area. Waits for the operations in
+     * flight when the area is full.
+     */
+    long stage(long bytes) {
+        if (bytes > STAGING) {
+            return -1;
+        }
+        long need = (bytes + 7) & ~7L;
+        if (used + need > STAGING) {
+            quiesce();
+        }
+        long at = used;
+        used += need;
+        return at;
+    }
+
+    /** Operations known complete: {@link #issued} at the last time every one had completed. */
+    private volatile long completedThrough;
+    /** Failures found at that time, and what they were, for the requests it completed. */
+    private volatile String lastFailure;
+
+    /** A request for the operations issued so far: complete once they all are. */
+    Request request(String what) {
+        return new RmaRequest(ferry.messaging, this, issued, what);
+    }
+
+    /** Whether every operation up to {@code ticket} has completed; tries to find out (a progress pass) when the lock is free. Null: not yet. */
+    Status pollThrough(long ticket, String what) {
+        if (completedThrough < ticket && lock.tryLock()) {
+            try {
+                CtEvent c = ptl.ctGet(ct);
+                if (c.success() + c.failure() >= issued) {
+                    try {
+                        quiesce();
+                    } catch (FerryException e) {
+                        lastFailure = e.getMessage();
+                    }
+                }
+            } finally {
+                lock.unlock();
+            }
+        }
+        if (completedThrough < ticket) {
+            return null;
+        }
+        String f = lastFailure;
+        return f == null ? RmaRequest.DONE : Status.failed(Ferry.ANY_SOURCE, Ferry.ANY_TAG, ErrorClass.PROC_FAILED, what + ": " + f);
+    }
+
+    /** One more operation is counted on {@link #ct}. */
+    void issued(int n) {
+        issued += n;
+    }
+
+    /** Runs {@code r} once every operation issued so far has completed. */
+    void whenQuiet(Runnable r) {
+        onQuiet.add(r);
+    }
+
+    /**
+     * Waits until every operation issued has completed (acked, or its reply arrived), then copies
+     * results out and resets the staging area. A failed operation (its target died) is an error
+     * naming how many failed.
+     */
+    void quiesce() {
+        CtEvent c = ptl.ctGet(ct);
+        long start = System.nanoTime();
+        while (c.success() + c.failure() < issued) {
+            ferry.engine.idle(System.nanoTime() - start);
+            c = ptl.ctGet(ct);
+        }
+        used = 0;
+        completedThrough = issued;
+        for (Runnable r : onQuiet) {
+            r.run();
+        }
+        onQuiet.clear();
+        if (c.failure() > failuresSeen) {
+            long n = c.failure() - failuresSeen;
+            failuresSeen = c.failure();
+            throw new FerryException(ErrorClass.PROC_FAILED, n + " one-sided operation" + (n == 1 ? "" : "s")
+                    + " failed: " + ferry.messaging.failures());
+        }
+    }
+
+    /** Ends the hosted library (Ferry's close, after its peers have met). */
+    void close() {
+        ferry.messaging.hostLibrary(null);
+        ptl.close();
+    }
+}

@@ -1,0 +1,290 @@
+package dev.ferry;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.time.Duration;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/** Windows with ranks as threads of one JVM: each synchronization mode, each operation, the errors. */
+class WindowTest {
+    static final Duration BOUND = Duration.ofMinutes(2);
+
+    @Test
+    void fencePutGetAndAccumulate() {
+        Ferry.runInProcess(4, BOUND, f -> {
+            Comm w = f.world();
+            int n = w.size(), me = w.rank();
+            try (Window win = Window.allocate(w, 8L * n, 8)) {
+                win.fence();
+                win.put(new long[] {100 + me}, 0, 1, Datatype.LONG, (me + 1) % n, me);
+                win.accumulate(new long[] {me + 1}, 0, 1, Datatype.LONG, 0, 0, Op.SUM);
+                win.fence();
+                for (int r = 0; r < n; r++) {
+                    long want = r == (me + n - 1) % n ? 100 + r : 0;
+                    if (me == 0 && r == 0) {
+                        want += n * (n + 1) / 2;
+                    }
+                    assertEquals(want, win.memory().get(ValueLayout.JAVA_LONG, 8L * r), "slot " + r + " at rank " + me);
+                }
+                long[] got = new long[n];
+                win.get(got, 0, n, Datatype.LONG, (me + 1) % n, 0);
+                win.fence();
+                assertEquals(100 + me, got[me]);
+            }
+        });
+    }
+
+    @Test
+    void exclusiveLocksSerializeReadModifyWriteAndSharedLocksCountAtomically() {
+        int rounds = 50;
+        Ferry.runInProcess(4, BOUND, f -> {
+            Comm w = f.world();
+            int n = w.size();
+            try (Window win = Window.allocate(w, 16, 8)) {
+                long[] v = new long[1];
+                for (int i = 0; i < rounds; i++) {
+                    win.lock(Window.LockType.EXCLUSIVE, 0); // a non-atomic get, add, put: only the lock makes it safe
+                    win.get(v, 0, 1, Datatype.LONG, 0, 0);
+                    win.flush(0);
+                    v[0]++;
+                    win.put(v, 0, 1, Datatype.LONG, 0, 0);
+                    win.unlock(0);
+                    win.lock(Window.LockType.SHARED, 0);
+                    win.accumulate(new long[] {2}, 0, 1, Datatype.LONG, 0, 1, Op.SUM);
+                    win.unlock(0);
+                }
+                w.barrier();
+                if (w.rank() == 0) {
+                    assertEquals((long) n * rounds, win.memory().get(ValueLayout.JAVA_LONG, 0));
+                    assertEquals(2L * n * rounds, win.memory().get(ValueLayout.JAVA_LONG, 8));
+                }
+                w.barrier();
+            }
+        });
+    }
+
+    @Test
+    void postStartCompleteWaitAndTest() {
+        Ferry.runInProcess(4, BOUND, f -> {
+            Comm w = f.world();
+            int me = w.rank();
+            try (Window win = Window.allocate(w, 8L * 4, 8)) {
+                Group g = w.group();
+                if (me == 0) { // the target of ranks 1..3
+                    win.post(g.incl(1, 2, 3));
+                    win.waitFor();
+                    for (int r = 1; r < 4; r++) {
+                        assertEquals(r * 10L, win.memory().get(ValueLayout.JAVA_LONG, 8L * r));
+                    }
+                    win.post(g.incl(1, 2, 3));
+                    long deadline = System.nanoTime() + BOUND.toNanos();
+                    while (!win.test()) {
+                        assertTrue(System.nanoTime() < deadline, "test never saw the origins complete");
+                    }
+                    assertEquals(3L, win.memory().get(ValueLayout.JAVA_LONG, 0));
+                } else {
+                    win.start(g.incl(0));
+                    win.put(new long[] {me * 10L}, 0, 1, Datatype.LONG, 0, me);
+                    win.complete();
+                    win.start(g.incl(0));
+                    win.accumulate(new long[] {1}, 0, 1, Datatype.LONG, 0, 0, Op.SUM);
+                    win.complete();
+                }
+            }
+        });
+    }
+
+    @Test
+    void atomicsFetchCompareAndSwapReplaceNoOpAndTheMaskedExtensions() {
+        Ferry.runInProcess(3, BOUND, f -> {
+            Comm w = f.world();
+            int n = w.size(), me = w.rank();
+            try (Window win = Window.allocate(w, 64, 8)) {
+                win.lockAll();
+                long[] old = new long[1];
+                win.fetchAndOp(new long[] {1}, 0, old, 0, Datatype.LONG, 0, 0, Op.SUM);
+                win.flushAll();
+                assertTrue(old[0] >= 0 && old[0] < n);
+                // compare-and-swap: exactly one rank wins slot 1
+                long[] won = new long[1];
+                win.compareAndSwap(new long[] {me + 1}, 0, new long[] {0}, 0, won, 0, Datatype.LONG, 0, 1);
+                win.flushAll();
+                int[] winners = new int[1];
+                w.allreduce(new int[] {won[0] == 0 ? 1 : 0}, 0, winners, 0, 1, Datatype.INT, Op.SUM);
+                assertEquals(1, winners[0]);
+                w.barrier();
+                // NO_OP reads, REPLACE writes
+                long[] seen = new long[1];
+                win.fetchAndOp(null, 0, seen, 0, Datatype.LONG, 0, 0, Op.NO_OP);
+                win.flushAll();
+                assertEquals(n, seen[0]);
+                w.barrier();
+                if (me == 1) {
+                    win.accumulate(new double[] {2.5}, 0, 1, Datatype.DOUBLE, 0, 2, Op.REPLACE);
+                    win.accumulate(new double[] {-7.25}, 0, 1, Datatype.DOUBLE, 0, 3, Op.REPLACE);
+                    win.flushAll();
+                }
+                w.barrier();
+                double[] d = new double[2];
+                win.getAccumulate(null, 0, d, 0, 2, Datatype.DOUBLE, 0, 2, Op.NO_OP);
+                win.flushAll();
+                assertArrayEquals(new double[] {2.5, -7.25}, d);
+                w.barrier();
+                // the masked extensions: each rank adds 1 to its own 16-bit field of one word; a field's carry stays in it
+                long field = 1L << (16 * me);
+                win.maskedFetchAdd(0, 5, field, 0x8000_8000_8000_8000L);
+                w.barrier();
+                long word = win.maskedCompareSwap(0, 5, 0, 0, 0, 0); // compare nothing, swap nothing: a read
+                assertEquals(0x0000_0001_0001_0001L, word);
+                w.barrier();
+                if (me == 0) {
+                    assertEquals(word, win.maskedCompareSwap(0, 5, 0x01L, 0xffL, 0xabL << 56, 0xffL << 56));
+                    assertEquals(0xab00_0001_0001_0001L, win.maskedCompareSwap(0, 5, 0, 0, 0, 0));
+                    assertEquals(0xab00_0001_0001_0001L, win.maskedFetchAdd(0, 5, 0xffffL, 0x8000L)); // the low field wraps alone
+                    assertEquals(0xab00_0001_0001_0000L, win.maskedCompareSwap(0, 5, 0, 0, 0, 0));
+                }
+                win.unlockAll();
+            }
+        });
+    }
+
+    @Test
+    void noncontiguousTargetsRequestFormsAndWindowsOverTheCallersMemory() {
+        Ferry.runInProcess(2, BOUND, f -> {
+            Comm w = f.world();
+            int me = w.rank(), peer = 1 - me;
+            try (Arena a = Arena.ofConfined()) {
+                MemorySegment mem = a.allocate(8 * 16, 8);
+                try (Window win = Window.create(w, mem, 4)) {
+                    win.lock(Window.LockType.EXCLUSIVE, peer);
+                    Datatype everyOther = Datatype.vector(4, 1, 2, Datatype.INT);
+                    Request r = win.rput(new int[] {1, 2, 3, 4}, 0, 4, Datatype.INT, peer, 0);
+                    r.await();
+                    win.put(new int[] {7, 8, 9, 10}, 0, 4, Datatype.INT, peer, 8, 1, everyOther);
+                    int[] back = new int[8];
+                    Request g = win.rget(back, 0, 8, Datatype.INT, peer, 8);
+                    g.await();
+                    assertArrayEquals(new int[] {7, 0, 8, 0, 9, 0, 10, 0}, back);
+                    win.accumulate(new int[] {1, 1, 1, 1}, 0, 4, Datatype.INT, peer, 8, 1, everyOther, Op.SUM);
+                    int[] res = new int[4];
+                    win.rgetAccumulate(new int[] {0, 0, 0, 0}, 0, res, 0, 4, Datatype.INT, peer, 0, Op.BOR).await();
+                    assertArrayEquals(new int[] {1, 2, 3, 4}, res);
+                    win.unlock(peer);
+                    w.barrier();
+                    assertEquals(8, mem.get(ValueLayout.JAVA_INT, 4 * 8));
+                    assertEquals(0, mem.get(ValueLayout.JAVA_INT, 4 * 9));
+                    assertEquals(11, mem.get(ValueLayout.JAVA_INT, 4 * 14));
+                    w.barrier();
+                }
+            }
+        });
+    }
+
+    @Test
+    void aTargetThatNeverCallsStillServesLocksPutsAndAtomics() {
+        Ferry.runInProcess(2, BOUND, f -> {
+            Comm w = f.world();
+            try (Window win = Window.allocate(w, 8, 8)) {
+                if (w.rank() == 0) {
+                    win.lock(Window.LockType.EXCLUSIVE, 1);
+                    win.accumulate(new long[] {41}, 0, 1, Datatype.LONG, 1, 0, Op.SUM);
+                    win.accumulate(new long[] {1}, 0, 1, Datatype.LONG, 1, 0, Op.SUM);
+                    win.unlock(1);
+                    w.send(new byte[0], 0, 0, 1, 0);
+                } else {
+                    // compute (no Ferry call) until the value appears: only passive progress can serve rank 0
+                    long deadline = System.nanoTime() + BOUND.toNanos();
+                    while (win.memory().get(ValueLayout.JAVA_LONG, 0) != 42) {
+                        assertTrue(System.nanoTime() < deadline, "the passive target never got the accumulates");
+                        Thread.onSpinWait();
+                    }
+                    w.recv(new byte[0], 0, 0, 0, 0);
+                }
+            }
+        });
+    }
+
+    @Test
+    void withAProgressThread() {
+        Ferry.runInProcess(3, BOUND, new FerryConfig().progressThread(true), f -> {
+            Comm w = f.world();
+            try (Window win = Window.allocate(w, 8, 8)) {
+                win.lockAll();
+                win.accumulate(new long[] {w.rank() + 1}, 0, 1, Datatype.LONG, 0, 0, Op.SUM);
+                win.unlockAll();
+                w.barrier();
+                win.fence();
+                long[] v = new long[1];
+                win.get(v, 0, 1, Datatype.LONG, 0, 0);
+                win.fence();
+                assertEquals(6, v[0]);
+            }
+        });
+    }
+
+    @Test
+    void misuseIsAClearErrorAndNeverTouchesMemoryOutsideTheWindow() {
+        Ferry.runInProcess(2, BOUND, f -> {
+            Comm w = f.world();
+            Window win = Window.allocate(w, 16, 8);
+            FerryException e = assertThrows(FerryException.class, () -> win.put(new long[] {1}, 0, 1, Datatype.LONG, 1, 0));
+            assertEquals(ErrorClass.RMA_SYNC, e.errorClass());
+            win.fence();
+            e = assertThrows(FerryException.class, () -> win.put(new long[] {1, 2}, 0, 2, Datatype.LONG, 1, 1));
+            assertEquals(ErrorClass.RMA_RANGE, e.errorClass());
+            assertTrue(e.getMessage().contains("16 bytes"), e.getMessage());
+            e = assertThrows(FerryException.class, () -> win.get(new long[1], 0, 1, Datatype.LONG, 1, -1));
+            assertEquals(ErrorClass.DISP, e.errorClass());
+            e = assertThrows(FerryException.class, () -> win.put(new long[1], 0, 1, Datatype.LONG, 2, 0));
+            assertEquals(ErrorClass.RANK, e.errorClass());
+            e = assertThrows(FerryException.class, () -> win.accumulate(new double[1], 0, 1, Datatype.DOUBLE, 1, 0, Op.BXOR));
+            assertEquals(ErrorClass.OP, e.errorClass());
+            e = assertThrows(FerryException.class, () -> win.accumulate(new int[2], 0, 1, Datatype.INT2, 1, 0, Op.MAXLOC));
+            assertEquals(ErrorClass.OP, e.errorClass());
+            e = assertThrows(FerryException.class, () -> win.flushAll());
+            assertEquals(ErrorClass.RMA_SYNC, e.errorClass());
+            e = assertThrows(FerryException.class, () -> win.unlock(1));
+            assertEquals(ErrorClass.RMA_SYNC, e.errorClass());
+            e = assertThrows(FerryException.class, () -> win.sharedQuery(0));
+            assertEquals(ErrorClass.RMA_SHARED, e.errorClass());
+            win.fence();
+            assertEquals(0, win.memory().get(ValueLayout.JAVA_LONG, 8), "a refused put wrote nothing");
+            win.free();
+            e = assertThrows(FerryException.class, () -> win.fence());
+            assertEquals(ErrorClass.WIN, e.errorClass());
+            e = assertThrows(FerryException.class, () -> Window.allocate(w, 8, 0));
+            assertEquals(ErrorClass.DISP, e.errorClass());
+        });
+    }
+
+    @Test
+    void manyWindowsComeAndGoAndLargeTransfersStageOnTheirOwn() {
+        Ferry.runInProcess(2, BOUND, f -> {
+            Comm w = f.world();
+            int big = (int) (WindowLibrary.STAGING / 4) + 1000; // ints: larger than the staging area
+            for (int i = 0; i < 20; i++) {
+                try (Window win = Window.allocate(w, 4L * big, 4)) {
+                    win.fence();
+                    if (i % 5 == 0 && w.rank() == 0) {
+                        int[] data = new int[big];
+                        for (int k = 0; k < big; k++) {
+                            data[k] = k ^ i;
+                        }
+                        win.put(data, 0, big, Datatype.INT, 1, 0);
+                    }
+                    win.fence();
+                    if (i % 5 == 0 && w.rank() == 1) {
+                        for (int k = 0; k < big; k += 997) {
+                            assertEquals(k ^ i, win.memory().get(ValueLayout.JAVA_INT, 4L * k));
+                        }
+                    }
+                }
+            }
+        });
+    }
+}
