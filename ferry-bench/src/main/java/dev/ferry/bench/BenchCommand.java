@@ -18,16 +18,22 @@ import java.util.stream.Collectors;
 public final class BenchCommand {
     public static final String USAGE = """
             usage: ferry bench (driver-latency | driver-bandwidth | engine-latency | engine-bandwidth |
-                                put-latency | get-latency | atomic-latency | put-bandwidth |
+                                ptl-put-latency | ptl-get-latency | ptl-atomic-latency | ptl-put-bandwidth |
+                                put-latency | get-latency | acc-latency | fetch-op-latency | cas-latency |
+                                put-bw | get-bw |
                                 latency | bw | bibw | mbw-mr |
                                 barrier | bcast | reduce | allreduce | allgather | alltoall) [options]
                    ferry bench jmh [JMH options]   microbenchmarks, e.g. 'jmh SpiHotPath -prof gc'
               --driver NAME        driver to measure (default self; engine-*: shm); driver-* takes a
                                    list, e.g. shm,ucx, measured one after the other. engine-* runs two
                                    ranks with FERRY_DRIVERS=NAME, after the driver's own figures;
-                                   put-/get-/atomic-latency and put-bandwidth run the Portals
-                                   library between two ranks over NAME (one operation and its
-                                   ack or reply per sample: median_us is the whole operation);
+                                   ptl-put-/get-/atomic-latency and ptl-put-bandwidth run the
+                                   Portals library between two ranks over NAME (one operation and
+                                   its ack or reply per sample: median_us is the whole operation);
+                                   put-/get-/acc-/fetch-op-/cas-latency, put-bw and get-bw are
+                                   OSU's one-sided benchmarks on the API's windows (lock once,
+                                   then one operation and a flush per sample, or a window of
+                                   operations and a flush);
                                    latency, bw, bibw and mbw-mr are OSU's benchmarks on the
                                    application API between two ranks over NAME, with segment and
                                    array buffers, beside engine-latency / engine-bandwidth;
@@ -176,6 +182,8 @@ public final class BenchCommand {
                 CollBench.run(d, o, reversed, progress, print);
             } else if (o.api()) {
                 ApiBench.run(d, o, sizes, reversed, progress, print);
+            } else if (o.windows()) {
+                WindowBench.run(d, o, sizes, progress, print);
             } else if (o.portals()) {
                 PortalsBench.run(d, o, sizes, progress, print);
             } else if (o.engine()) {
@@ -219,7 +227,7 @@ public final class BenchCommand {
                 err.println("ferry bench: no ucx line: " + ucx.map(DiscoveredDriver::problem).orElse("no ucx driver on the class path"));
             }
         }
-        if (o.latency() && !o.engine() && !o.portals() && java.util.Arrays.stream(o.driver().split(",")).anyMatch(n -> n.strip().equals("ucx"))) {
+        if (o.latency() && !o.engine() && java.util.Arrays.stream(o.driver().split(",")).anyMatch(n -> n.strip().equals("ucx"))) {
             try {
                 RefUcp.latency(ref, ref.sizes(), progress, sink);
             } catch (IllegalStateException e) {

@@ -29,11 +29,20 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     public static final String BANDWIDTH = "driver-bandwidth";
     public static final String ENGINE_LATENCY = "engine-latency";
     public static final String ENGINE_BANDWIDTH = "engine-bandwidth";
+    public static final String PTL_PUT_LATENCY = "ptl-put-latency";
+    public static final String PTL_GET_LATENCY = "ptl-get-latency";
+    public static final String PTL_ATOMIC_LATENCY = "ptl-atomic-latency";
+    public static final String PTL_PUT_BANDWIDTH = "ptl-put-bandwidth";
+    private static final List<String> PORTALS = List.of(PTL_PUT_LATENCY, PTL_GET_LATENCY, PTL_ATOMIC_LATENCY, PTL_PUT_BANDWIDTH);
+    /** OSU's one-sided benchmarks on the application API's windows (passive target: lock once, flush per operation or window). */
     public static final String PUT_LATENCY = "put-latency";
     public static final String GET_LATENCY = "get-latency";
-    public static final String ATOMIC_LATENCY = "atomic-latency";
-    public static final String PUT_BANDWIDTH = "put-bandwidth";
-    private static final List<String> PORTALS = List.of(PUT_LATENCY, GET_LATENCY, ATOMIC_LATENCY, PUT_BANDWIDTH);
+    public static final String ACC_LATENCY = "acc-latency";
+    public static final String FETCH_OP_LATENCY = "fetch-op-latency";
+    public static final String CAS_LATENCY = "cas-latency";
+    public static final String PUT_BW = "put-bw";
+    public static final String GET_BW = "get-bw";
+    public static final List<String> WINDOWS = List.of(PUT_LATENCY, GET_LATENCY, ACC_LATENCY, FETCH_OP_LATENCY, CAS_LATENCY, PUT_BW, GET_BW);
     /** OSU's point-to-point benchmarks on the application API. */
     public static final String API_LATENCY = "latency";
     public static final String BW = "bw";
@@ -43,8 +52,9 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     /** OSU's collective benchmarks on the application API, each beside the same operation built naively from point-to-point. */
     public static final List<String> COLLECTIVES = List.of("barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall");
     /** Every benchmark {@code ferry bench} runs (besides {@code jmh} and {@code wireup}). */
-    public static final List<String> KNOWN = List.of(LATENCY, BANDWIDTH, ENGINE_LATENCY, ENGINE_BANDWIDTH, PUT_LATENCY, GET_LATENCY,
-            ATOMIC_LATENCY, PUT_BANDWIDTH, API_LATENCY, BW, BIBW, MBW_MR, "barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall");
+    public static final List<String> KNOWN = List.of(LATENCY, BANDWIDTH, ENGINE_LATENCY, ENGINE_BANDWIDTH, PTL_PUT_LATENCY, PTL_GET_LATENCY,
+            PTL_ATOMIC_LATENCY, PTL_PUT_BANDWIDTH, PUT_LATENCY, GET_LATENCY, ACC_LATENCY, FETCH_OP_LATENCY, CAS_LATENCY, PUT_BW, GET_BW,
+            API_LATENCY, BW, BIBW, MBW_MR, "barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall");
     /** Bytes one size may move (each way) before its iteration count is cut: keeps 4 MiB sizes to seconds. */
     public static final long BYTE_BUDGET = 2L << 30;
     /** Most rounds one command may ask for. */
@@ -63,8 +73,10 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         boolean lat = benchmark.endsWith("latency");
         boolean portals = PORTALS.contains(benchmark);
         boolean collective = COLLECTIVES.contains(benchmark);
-        String driver = benchmark.startsWith("engine-") || portals || API.contains(benchmark) || collective ? "shm" : "self";
-        List<Long> sizes = benchmark.equals(ATOMIC_LATENCY) ? List.of(8L)
+        boolean windows = WINDOWS.contains(benchmark);
+        String driver = benchmark.startsWith("engine-") || portals || windows || API.contains(benchmark) || collective ? "shm" : "self";
+        List<Long> sizes = benchmark.equals(PTL_ATOMIC_LATENCY) || List.of(ACC_LATENCY, FETCH_OP_LATENCY, CAS_LATENCY).contains(benchmark) ? List.of(8L)
+                : windows && lat ? List.of(8L, 4096L, 65536L, 1048576L)
                 : portals && lat ? List.of(8L, 4096L, 65536L, 1048576L)
                 : collective ? (benchmark.equals("barrier") ? List.of(0L) : List.of(8L, 1024L, 65536L, 1048576L))
                 : lat ? List.of(0L, 8L, 64L, 512L, 4096L, 32768L, 262144L, 1048576L)
@@ -134,7 +146,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
 
     /** Whether this measures the engine, the library or the API (two ranks) rather than a driver alone. */
     public boolean engine() {
-        return benchmark.startsWith("engine-") || portals() || api() || collective();
+        return benchmark.startsWith("engine-") || portals() || windows() || api() || collective();
     }
 
     /** Whether this measures the application API (latency, bw, bibw, mbw-mr). */
@@ -150,6 +162,11 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     /** Whether this measures the Portals library (put-latency, get-latency, atomic-latency, put-bandwidth). */
     public boolean portals() {
         return PORTALS.contains(benchmark);
+    }
+
+    /** Whether this measures the application API's windows (put-latency .. get-bw). */
+    public boolean windows() {
+        return WINDOWS.contains(benchmark);
     }
 
     /** The same options for another benchmark (the driver-level figures of an engine run). */

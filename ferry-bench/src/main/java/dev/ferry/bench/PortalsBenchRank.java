@@ -82,15 +82,15 @@ public final class PortalsBenchRank {
         md = mdBind(ni, m);
         for (long size : o.sizes()) {
             switch (o.benchmark()) {
-                case BenchOptions.PUT_LATENCY -> latency(o, size, "put+ack", () -> {
+                case BenchOptions.PTL_PUT_LATENCY -> latency(o, size, "put+ack", () -> {
                     put(md, 0, size, CT_ACK_REQ, peer, pt, WINDOW_BITS, 0, null, 0);
                     await();
                 });
-                case BenchOptions.GET_LATENCY -> latency(o, size, "get+reply", () -> {
+                case BenchOptions.PTL_GET_LATENCY -> latency(o, size, "get+reply", () -> {
                     get(md, 0, size, peer, pt, WINDOW_BITS, 0, null);
                     await();
                 });
-                case BenchOptions.ATOMIC_LATENCY -> {
+                case BenchOptions.PTL_ATOMIC_LATENCY -> {
                     local.set(ValueLayout.JAVA_LONG, 0, 1);
                     latency(o, 8, "fetch-add", () -> {
                         fetchAtomic(md, 8, md, 0, 8, peer, pt, WINDOW_BITS, 0, null, 0, SUM, INT64_T);
@@ -104,7 +104,7 @@ public final class PortalsBenchRank {
                         await();
                     });
                 }
-                case BenchOptions.PUT_BANDWIDTH -> bandwidth(o, size, pt);
+                case BenchOptions.PTL_PUT_BANDWIDTH -> bandwidth(o, size, pt);
                 default -> throw new IllegalArgumentException(o.benchmark());
             }
         }

@@ -98,7 +98,8 @@ final class Rounds {
                     put(extra, "ratio_to_memcpy", paired(rs, find(BenchOptions.BANDWIDTH, "ref-shm", k.size(), null), (a, b) -> a.mbPerS() / b.mbPerS()));
                 }
             }
-            case BenchOptions.PUT_LATENCY, BenchOptions.GET_LATENCY, BenchOptions.ATOMIC_LATENCY -> {
+            case BenchOptions.PTL_PUT_LATENCY, BenchOptions.PTL_GET_LATENCY, BenchOptions.PTL_ATOMIC_LATENCY, BenchOptions.PUT_LATENCY,
+                 BenchOptions.GET_LATENCY, BenchOptions.ACC_LATENCY, BenchOptions.FETCH_OP_LATENCY, BenchOptions.CAS_LATENCY -> {
                 for (String ref : List.of("ref-shm", "ref-nio")) {
                     put(extra, "ratio_to_" + ref.replace('-', '_') + "_round_trip",
                             paired(rs, find(BenchOptions.LATENCY, ref, k.size(), null), (a, b) -> a.medianUs() / (2 * b.medianUs())));

@@ -27,8 +27,11 @@ public final class Main {
               bench driver-bandwidth [opts] bandwidth through a driver, with ref-shm and ref-nio
               bench engine-latency [opts]   latency, and bandwidth, through the engine between two ranks,
               bench engine-bandwidth [opts]   beside the driver's own figures from the same run
-              bench put-latency [opts]      the Portals library between two ranks; also get-latency,
-                                              atomic-latency (fetch-add, compare-and-swap) and put-bandwidth
+              bench ptl-put-latency [opts]  the Portals library between two ranks; also ptl-get-latency,
+                                              ptl-atomic-latency (fetch-add, compare-and-swap) and ptl-put-bandwidth
+              bench put-latency [opts]      OSU's one-sided benchmarks on the API's windows between two ranks;
+                                              also get-latency, acc-latency, fetch-op-latency, cas-latency,
+                                              put-bw and get-bw (lock once, flush per operation)
               bench latency [opts]          OSU's benchmarks on the application API between two ranks;
                                               also bw, bibw, mbw-mr; beside the engine's figure
               bench allreduce [opts]        OSU's collective benchmarks on N ranks (--ranks 2,4); also

@@ -1,0 +1,49 @@
+package dev.ferry;
+
+import dev.ferry.launch.run.CapturedJob;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Windows across real processes: shm and tcp mixed, every synchronization mode, shared memory, a dead target. */
+class WindowJobTest {
+    private static final Duration TIMEOUT = Duration.ofSeconds(300);
+
+    /** Random concurrent fetch-and-adds and xor-accumulates among 5 JVMs (pairs on a node: shm and tcp), caller and thread progress. */
+    @Test
+    void randomAtomicsInEveryModeAcrossShmAndTcp() throws Exception {
+        for (String progress : new String[] {"caller", "thread"}) {
+            CapturedJob.Result r = CapturedJob.run(5, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", progress), TIMEOUT,
+                    WindowRanks.class, "random", "17", "200");
+            assertEquals(0, r.exit(), progress + ": " + r);
+            for (int rank = 0; rank < 5; rank++) {
+                int k = rank;
+                assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok random rank " + k + " of 5")), progress + ": " + r);
+            }
+        }
+    }
+
+    @Test
+    void allocateSharedMapsEveryRanksMemory() throws Exception {
+        CapturedJob.Result r = CapturedJob.run(3, Map.of(), TIMEOUT, WindowRanks.class, "shared");
+        assertEquals(0, r.exit(), r.toString());
+        for (int rank = 0; rank < 3; rank++) {
+            int k = rank;
+            assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok shared rank " + k + " of 3")), r.toString());
+        }
+    }
+
+    @Test
+    void aDeadTargetFailsTheOperationsAimedAtIt() throws Exception {
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, WindowRanks.class, "dead");
+        for (int rank = 0; rank < 2; rank++) {
+            int k = rank;
+            assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok dead rank " + k + ": operations to rank 2 failed PROC_FAILED")), r.toString());
+        }
+        assertEquals(3, r.exit(), "rank 2's own status: " + r);
+    }
+}

@@ -1,0 +1,259 @@
+package dev.ferry;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Random;
+
+/** The window programs {@link WindowJobTest} runs as real JVMs; each prints "ok ..." lines the test checks. */
+public final class WindowRanks {
+    private WindowRanks() {
+    }
+
+    public static void main(String[] args) {
+        try {
+            switch (args[0]) {
+                case "random" -> random(Long.parseLong(args[1]), Integer.parseInt(args[2]));
+                case "shared" -> shared();
+                case "dead" -> dead();
+                default -> throw new IllegalArgumentException("no program " + args[0]);
+            }
+        } catch (Throwable t) {
+            // a failed check must not leave this rank in a collective free the others never reach
+            t.printStackTrace();
+            System.err.flush();
+            Runtime.getRuntime().halt(1);
+        }
+    }
+
+    /** Slots per rank: the first half take fetch-and-adds only, the second half xor-accumulates only. */
+    private static final int SLOTS = 8;
+
+    /**
+     * Rounds of random concurrent fetch-and-adds and xor-accumulates from every rank to every
+     * rank, each round in another synchronization mode (fence, lockAll, lock per target, start /
+     * post to everyone), then each rank checks its own window exactly: every slot's final value,
+     * and that the values the fetch-and-adds saw chain one into the next.
+     */
+    private static void random(long seed, int opsPerRound) {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            int n = w.size(), me = w.rank();
+            String[] modes = {"fence", "lockAll", "lock", "pscw"};
+            Window win = Window.allocate(w, 8L * SLOTS, 8); // freed at the end, not by a try: a failed check halts instead
+            {
+                List<long[]> all = new ArrayList<>(); // every rank's (target, slot, added, fetched) of every round
+                long[] xors = new long[n * SLOTS];
+                for (int round = 0; round < modes.length; round++) {
+                    Random rnd = new Random(seed * 31 + round * 7919L + me);
+                    long[] mine = new long[4 * opsPerRound];
+                    long[][] fetched = new long[opsPerRound][1];
+                    long[] xorOut = new long[n * SLOTS];
+                    open(win, modes[round], n);
+                    int lockedTarget = -1;
+                    for (int i = 0; i < opsPerRound; i++) {
+                        int t = rnd.nextInt(n);
+                        if (modes[round].equals("lock") && t != lockedTarget) {
+                            if (lockedTarget >= 0) {
+                                win.unlock(lockedTarget);
+                            }
+                            win.lock(rnd.nextBoolean() ? Window.LockType.SHARED : Window.LockType.EXCLUSIVE, t);
+                            lockedTarget = t;
+                        }
+                        if (rnd.nextBoolean()) {
+                            int slot = rnd.nextInt(SLOTS / 2);
+                            long v = 1 + rnd.nextInt(1000);
+                            win.fetchAndOp(new long[] {v}, 0, fetched[i], 0, Datatype.LONG, t, slot, Op.SUM);
+                            mine[4 * i] = t;
+                            mine[4 * i + 1] = slot;
+                            mine[4 * i + 2] = v;
+                        } else {
+                            int slot = SLOTS / 2 + rnd.nextInt(SLOTS / 2);
+                            long v = rnd.nextLong();
+                            win.accumulate(new long[] {v}, 0, 1, Datatype.LONG, t, slot, Op.BXOR);
+                            xorOut[t * SLOTS + slot] ^= v;
+                            mine[4 * i] = -1;
+                        }
+                    }
+                    if (lockedTarget >= 0) {
+                        win.unlock(lockedTarget);
+                    }
+                    close(win, modes[round], n);
+                    for (int i = 0; i < opsPerRound; i++) {
+                        mine[4 * i + 3] = fetched[i][0];
+                    }
+                    long[] every = new long[4 * opsPerRound * n];
+                    w.allgather(mine, 0, mine.length, Datatype.LONG, every, 0, mine.length, Datatype.LONG);
+                    all.add(every);
+                    long[] x = new long[n * SLOTS];
+                    w.allreduce(xorOut, 0, x, 0, x.length, Datatype.LONG, Op.BXOR);
+                    for (int k = 0; k < x.length; k++) {
+                        xors[k] ^= x[k];
+                    }
+                }
+                w.barrier();
+                int checked = check(win.memory(), all, xors, me);
+                System.out.println("ok random rank " + me + " of " + n + ": " + checked + " fetch-and-adds chain exactly, "
+                        + SLOTS + " slots exact after " + modes.length + " rounds (" + String.join(", ", modes) + ")");
+            }
+            win.free();
+        }
+    }
+
+    private static void open(Window win, String mode, int n) {
+        switch (mode) {
+            case "fence" -> win.fence();
+            case "lockAll" -> win.lockAll();
+            case "pscw" -> {
+                Group everyone = win.comm().group();
+                win.post(everyone);
+                win.start(everyone);
+            }
+            default -> {
+            }
+        }
+    }
+
+    private static void close(Window win, String mode, int n) {
+        switch (mode) {
+            case "fence" -> win.fence();
+            case "lockAll" -> win.unlockAll();
+            case "pscw" -> {
+                win.complete();
+                win.waitFor();
+            }
+            default -> win.comm().barrier();
+        }
+    }
+
+    private static int check(MemorySegment mem, List<long[]> all, long[] xors, int me) {
+        int checked = 0;
+        for (int slot = 0; slot < SLOTS / 2; slot++) {
+            List<long[]> ops = new ArrayList<>();
+            for (long[] every : all) {
+                for (int i = 0; i < every.length; i += 4) {
+                    if (every[i] == me && every[i + 1] == slot) {
+                        ops.add(new long[] {every[i + 2], every[i + 3]});
+                    }
+                }
+            }
+            ops.sort((a, b) -> Long.compare(a[1], b[1]));
+            long value = 0;
+            for (long[] op : ops) {
+                if (op[1] != value) {
+                    throw new IllegalStateException("rank " + me + " slot " + slot + ": a fetch-and-add saw " + op[1] + " where the chain of "
+                            + ops.size() + " adds says " + value);
+                }
+                value += op[0];
+                checked++;
+            }
+            long got = mem.get(ValueLayout.JAVA_LONG, 8L * slot);
+            if (got != value) {
+                throw new IllegalStateException("rank " + me + " slot " + slot + " holds " + got + ", the adds make " + value);
+            }
+        }
+        for (int slot = SLOTS / 2; slot < SLOTS; slot++) {
+            long got = mem.get(ValueLayout.JAVA_LONG, 8L * slot);
+            if (got != xors[me * SLOTS + slot]) {
+                throw new IllegalStateException("rank " + me + " slot " + slot + " holds " + got + ", the xors make " + xors[me * SLOTS + slot]);
+            }
+        }
+        return checked;
+    }
+
+    /** allocateShared on one node: each rank stores into its own memory, then loads every other rank's directly. */
+    private static void shared() {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            int n = w.size(), me = w.rank();
+            Window win = Window.allocateShared(w, 8L * (me + 1), 8);
+            {
+                for (int k = 0; k <= me; k++) {
+                    win.memory().set(ValueLayout.JAVA_LONG, 8L * k, 1000L * me + k);
+                }
+                win.sync();
+                w.barrier();
+                win.sync();
+                long sum = 0;
+                for (int r = 0; r < n; r++) {
+                    MemorySegment m = win.sharedQuery(r);
+                    if (m.byteSize() != 8L * (r + 1)) {
+                        throw new IllegalStateException("rank " + r + "'s shared memory is " + m.byteSize() + " bytes here");
+                    }
+                    for (int k = 0; k <= r; k++) {
+                        long v = m.get(ValueLayout.JAVA_LONG, 8L * k);
+                        if (v != 1000L * r + k) {
+                            throw new IllegalStateException("rank " + r + "'s word " + k + " reads " + v + " here");
+                        }
+                        sum += v;
+                    }
+                }
+                w.barrier(); // everyone has read before anyone stores
+                // a store through the mapping lands in the owner's memory
+                win.sharedQuery((me + 1) % n).set(ValueLayout.JAVA_LONG, 0, -1 - me);
+                win.sync();
+                w.barrier();
+                win.sync();
+                long mine = win.memory().get(ValueLayout.JAVA_LONG, 0);
+                if (mine != -1 - (me + n - 1) % n) {
+                    throw new IllegalStateException("my word 0 is " + mine + " after my left neighbour's store");
+                }
+                System.out.println("ok shared rank " + me + " of " + n + ": read every rank's memory directly (sum " + sum
+                        + ") and a neighbour's store landed");
+            }
+            win.free();
+        }
+    }
+
+    /** Rank 2 dies; the others' operations aimed at it fail PROC_FAILED within a bound, and they still reach each other. */
+    private static void dead() {
+        Ferry f = Ferry.init();
+        Comm w = f.world();
+        Window win = Window.allocate(w, 64, 8);
+        if (w.rank() == 2) {
+            System.out.println("ok dead rank 2 dies with its window");
+            System.out.flush();
+            Runtime.getRuntime().halt(3);
+        }
+        long t0 = System.nanoTime();
+        String failed;
+        try {
+            win.lock(Window.LockType.SHARED, 2);
+            for (int i = 0; i < 1000; i++) {
+                win.accumulate(new long[] {1}, 0, 1, Datatype.LONG, 2, 0, Op.SUM);
+                win.flush(2);
+            }
+            throw new IllegalStateException("1000 flushed accumulates to a dead rank succeeded");
+        } catch (FerryException e) {
+            if (e.errorClass() != ErrorClass.PROC_FAILED) {
+                throw e;
+            }
+            failed = e.getMessage();
+        }
+        long ms = (System.nanoTime() - t0) / 1_000_000;
+        Window survivors = null;
+        // the live peer is still served: the other survivor's window takes an accumulate
+        int other = 1 - w.rank();
+        Window again = win;
+        try {
+            again.unlock(2);
+        } catch (FerryException e) {
+            // the lock's release could not reach the dead rank either
+        }
+        again.lock(Window.LockType.EXCLUSIVE, other);
+        again.accumulate(new long[] {5}, 0, 1, Datatype.LONG, other, 1, Op.SUM);
+        again.unlock(other);
+        w.send(new byte[0], 0, 0, other, 9);
+        w.recv(new byte[0], 0, 0, other, 9);
+        long v = win.memory().get(ValueLayout.JAVA_LONG, 8);
+        if (v != 5) {
+            throw new IllegalStateException("the survivor's accumulate left " + v);
+        }
+        System.out.println("ok dead rank " + w.rank() + ": operations to rank 2 failed PROC_FAILED within " + ms + " ms ("
+                + failed.lines().findFirst().orElse("") + "); the survivors still reach each other");
+        System.out.flush();
+        Runtime.getRuntime().halt(0);
+    }
+}
