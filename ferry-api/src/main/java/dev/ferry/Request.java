@@ -141,17 +141,27 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest 
         Engine e = messaging.engine();
         long start = System.nanoTime();
         long now = start;
+        // idle time counts from the last pass that did work: a waiter that serves peers meanwhile
+        // (one-sided operations on its windows, rendezvous pulls) stays responsive to them
+        long idleSince = start;
+        boolean worked = false;
         try {
             for (int round = 1; current() == null; round++) {
-                if (!e.progress()) {
+                if (messaging.progress()) {
+                    worked = true;
+                } else {
                     if (now - start >= WATCHED_AFTER_NANOS && waiter == null) {
                         waiter = Thread.currentThread(); // from now on a completion elsewhere unparks us
                         continue; // look once more before sleeping: it may have completed meanwhile
                     }
-                    e.idle(now - start, deadline - now);
+                    e.idle(now - idleSince, deadline - now);
                 }
-                if (Engine.clockDue(round, now - start)) {
+                if (Engine.clockDue(round, now - idleSince)) {
                     now = System.nanoTime();
+                    if (worked) {
+                        idleSince = now;
+                        worked = false;
+                    }
                     if (now - deadline > 0) {
                         return current() != null;
                     }
