@@ -47,6 +47,8 @@ public enum ErrorClass {
     DISP,
     /** Shared window memory that cannot be had (ranks on several nodes, no shared arena): MPI's ERR_RMA_SHARED. */
     RMA_SHARED,
+    /** Memory a dynamic window cannot attach or detach (not off-heap, not attached, too many): MPI's ERR_RMA_ATTACH. */
+    RMA_ATTACH,
     /** Ferry itself failed (the engine or its drivers). */
     INTERN
 }

@@ -90,7 +90,7 @@ final class Messaging implements MessageHandler {
         library = p == null ? null : p.handler();
     }
 
-    /** Why the failed ranks failed, or that none did. */
+    /** Why the failed ranks failed, or null when none did. */
     String failures() {
         StringBuilder b = new StringBuilder();
         for (String f : failed) {
@@ -98,7 +98,7 @@ final class Messaging implements MessageHandler {
                 b.append(b.isEmpty() ? "" : "; ").append(f);
             }
         }
-        return b.isEmpty() ? "no rank is known to have failed" : b.toString();
+        return b.isEmpty() ? null : b.toString();
     }
 
     @Override

@@ -64,6 +64,12 @@ public final class Window implements AutoCloseable {
     private final MeHandle lockMe;
     /** allocateShared: each member's memory mapped into this process (this rank's own included). */
     private final MemorySegment[] shared;
+    /** createDynamic: this rank's attachments, and copies of the targets' tables (null until read); else null. */
+    private final Attachments attachments;
+    private final MemorySegment[] tables;
+    private final MeHandle tableMe;
+    /** The match bits of the operation being issued (set by {@link #checkTarget}). */
+    private long opBits;
 
     // epochs (under lib.lock)
     private boolean fenceOpen;
@@ -76,7 +82,7 @@ public final class Window implements AutoCloseable {
     private boolean freed;
 
     private Window(WindowLibrary lib, Comm userComm, Comm comm, int pt, MemorySegment memory, MemorySegment allocated, int dispUnit,
-                   boolean share) {
+                   boolean share, boolean dynamic) {
         this.lib = lib;
         this.userComm = userComm;
         this.comm = comm;
@@ -86,6 +92,9 @@ public final class Window implements AutoCloseable {
         this.lockSlot = lib.takeLock();
         this.dataMe = memory.byteSize() > 0 ? append(memory, DATA_BITS) : null;
         this.lockMe = append(lib.lockWord(lockSlot), LOCK_BITS);
+        this.attachments = dynamic ? new Attachments(lib.allocate(Attachments.BYTES)) : null;
+        this.tableMe = dynamic ? append(attachments.table, Attachments.TABLE_BITS) : null;
+        this.tables = dynamic ? new MemorySegment[comm.size()] : null;
         int n = comm.size();
         this.locked = new byte[n];
         long[] mine = {memory.byteSize(), dispUnit};
@@ -146,7 +155,28 @@ public final class Window implements AutoCloseable {
         return make(comm, null, bytes, dispUnit, true, "allocateShared");
     }
 
+    /**
+     * A window with no memory yet (collective): each rank then {@link #attach}es and
+     * {@link #detach}es off-heap memory of its own, and origins address it by its address at the
+     * target ({@code segment.address()}, passed to them by a message), displacement unit 1.
+     *
+     * <pre>{@code
+     * Window w = Window.createDynamic(world);
+     * w.attach(mine);                                   // mine: a MemorySegment from an Arena
+     * world.allgather(new long[] {mine.address()}, 0, 1, Datatype.LONG, bases, 0, 1, Datatype.LONG);
+     * w.lock(Window.LockType.SHARED, 1);
+     * w.put(data, 0, 4, Datatype.INT, 1, bases[1] + 16);   // 16 bytes into rank 1's attachment
+     * }</pre>
+     */
+    public static Window createDynamic(Comm comm) {
+        return make(comm, MemorySegment.ofArray(new byte[0]), 0, 1, false, true, "createDynamic");
+    }
+
     private static Window make(Comm comm, MemorySegment memory, long bytes, int dispUnit, boolean share, String what) {
+        return make(comm, memory, bytes, dispUnit, share, false, what);
+    }
+
+    private static Window make(Comm comm, MemorySegment memory, long bytes, int dispUnit, boolean share, boolean dynamic, String what) {
         if (comm == null) {
             throw FerryException.arg(ErrorClass.COMM, "Window." + what + ": the communicator is null");
         }
@@ -175,7 +205,7 @@ public final class Window implements AutoCloseable {
             }
             MemorySegment whole = memory == null ? lib.allocate(bytes) : null;
             lib.takePt(pt);
-            return new Window(lib, comm, own, pt, memory != null ? memory : whole.asSlice(0, bytes), whole, dispUnit, share);
+            return new Window(lib, comm, own, pt, memory != null ? memory : whole.asSlice(0, bytes), whole, dispUnit, share, dynamic);
         } finally {
             lib.lock.unlock();
         }
@@ -267,6 +297,45 @@ public final class Window implements AutoCloseable {
         }
         checkRank(rank, "sharedQuery");
         return shared[rank];
+    }
+
+    /**
+     * (createDynamic) exposes {@code memory}, off-heap memory of the caller's, to the window's
+     * origins from now on (not collective); they address it by {@code memory.address()}.
+     */
+    public void attach(MemorySegment memory) {
+        lib.lock.lock();
+        try {
+            checkOpen("attach");
+            if (attachments == null) {
+                throw FerryException.arg(ErrorClass.RMA_ATTACH, "attach: the window was not made by createDynamic");
+            }
+            if (memory == null || !memory.isNative() || memory.byteSize() == 0) {
+                throw FerryException.arg(ErrorClass.RMA_ATTACH, "attach: the memory must be off-heap and not empty (a MemorySegment from an Arena)");
+            }
+            int k = attachments.freeSlot();
+            if (k < 0) {
+                throw FerryException.arg(ErrorClass.RMA_ATTACH, "attach: " + Attachments.MAX + " segments are attached already");
+            }
+            attachments.add(k, memory, append(memory, Attachments.FIRST_BITS + k));
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** (createDynamic) withdraws what {@link #attach} exposed (the same address and size). */
+    public void detach(MemorySegment memory) {
+        lib.lock.lock();
+        try {
+            checkOpen("detach");
+            int k = attachments == null || memory == null ? -1 : attachments.slotOf(memory);
+            if (k < 0) {
+                throw FerryException.arg(ErrorClass.RMA_ATTACH, "detach: " + memory + " is not attached to this window");
+            }
+            lib.ptl.meUnlink(attachments.remove(k));
+        } finally {
+            lib.lock.unlock();
+        }
     }
 
     // ---- communication --------------------------------------------------------------------------
@@ -373,7 +442,7 @@ public final class Window implements AutoCloseable {
             MemorySegment st = lib.staging;
             MemorySegment.copy(src, 0, st, s, size);
             MemorySegment.copy(cmp, 0, st, s + 8, size);
-            lib.ptl.swap(lib.md, s + 16, lib.md, s, size, id(target), pt, DATA_BITS, at, null, 0, st.asSlice(s + 8, size),
+            lib.ptl.swap(lib.md, s + 16, lib.md, s, size, id(target), pt, opBits, at, null, 0, st.asSlice(s + 8, size),
                     dev.ferry.portals.Op.CSWAP, dt);
             lib.issued(1);
             lib.whenQuiet(() -> MemorySegment.copy(st, s + 16, res, 0, size));
@@ -402,7 +471,7 @@ public final class Window implements AutoCloseable {
             st.set(ValueLayout.JAVA_LONG, s + 8, compare);
             st.set(ValueLayout.JAVA_LONG, s + 16, compareMask);
             st.set(ValueLayout.JAVA_LONG, s + 24, swapMask);
-            lib.ptl.swap(lib.md, s + 32, lib.md, s, 8, id(target), pt, DATA_BITS, at, null, 0, st.asSlice(s + 8, 24),
+            lib.ptl.swap(lib.md, s + 32, lib.md, s, 8, id(target), pt, opBits, at, null, 0, st.asSlice(s + 8, 24),
                     dev.ferry.portals.Op.MSK_CSWAP, dev.ferry.portals.Datatype.UINT64_T);
             lib.issued(1);
             long[] old = new long[1];
@@ -432,7 +501,7 @@ public final class Window implements AutoCloseable {
             MemorySegment st = lib.staging;
             st.set(ValueLayout.JAVA_LONG, s, addend);
             st.set(ValueLayout.JAVA_LONG, s + 8, boundaries);
-            lib.ptl.swap(lib.md, s + 16, lib.md, s, 8, id(target), pt, DATA_BITS, at, null, 0, st.asSlice(s + 8, 8),
+            lib.ptl.swap(lib.md, s + 16, lib.md, s, 8, id(target), pt, opBits, at, null, 0, st.asSlice(s + 8, 8),
                     dev.ferry.portals.Op.MFETCH_ADD, dev.ferry.portals.Datatype.UINT64_T);
             lib.issued(1);
             long[] old = new long[1];
@@ -511,9 +580,9 @@ public final class Window implements AutoCloseable {
         Blocks b = blocks(base, targetCount, targetType, Long.MAX_VALUE);
         for (int i = 0; i < b.n; i++) {
             if (put) {
-                lib.ptl.put(s.md, s.off + pos, b.len[i], CT_ACK_REQ, id(target), pt, DATA_BITS, b.at[i], null, 0);
+                lib.ptl.put(s.md, s.off + pos, b.len[i], CT_ACK_REQ, id(target), pt, opBits, b.at[i], null, 0);
             } else {
-                lib.ptl.get(s.md, s.off + pos, b.len[i], id(target), pt, DATA_BITS, b.at[i], null);
+                lib.ptl.get(s.md, s.off + pos, b.len[i], id(target), pt, opBits, b.at[i], null);
             }
             pos += b.len[i];
         }
@@ -562,11 +631,11 @@ public final class Window implements AutoCloseable {
         for (int i = 0; i < b.n; i++) {
             long from = s.off + pos, into = s.off + bytes + pos;
             if (replace) {
-                lib.ptl.swap(s.md, into, s.md, from, b.len[i], id(target), pt, DATA_BITS, b.at[i], null, 0, null, pop, dt);
+                lib.ptl.swap(s.md, into, s.md, from, b.len[i], id(target), pt, opBits, b.at[i], null, 0, null, pop, dt);
             } else if (fetch) {
-                lib.ptl.fetchAtomic(s.md, into, s.md, from, b.len[i], id(target), pt, DATA_BITS, b.at[i], null, 0, pop, dt);
+                lib.ptl.fetchAtomic(s.md, into, s.md, from, b.len[i], id(target), pt, opBits, b.at[i], null, 0, pop, dt);
             } else {
-                lib.ptl.atomic(s.md, from, b.len[i], CT_ACK_REQ, id(target), pt, DATA_BITS, b.at[i], null, 0, pop, dt);
+                lib.ptl.atomic(s.md, from, b.len[i], CT_ACK_REQ, id(target), pt, opBits, b.at[i], null, 0, pop, dt);
             }
             pos += b.len[i];
         }
@@ -674,13 +743,38 @@ public final class Window implements AutoCloseable {
             throw FerryException.arg(ErrorClass.COUNT, what + ": the origin holds " + originBytes + " bytes but the target's "
                     + targetCount + " elements of " + targetType + " hold " + tbytes);
         }
-        long at = Math.multiplyHigh(disp, dispUnits[target]) != 0 ? Long.MAX_VALUE : disp * dispUnits[target];
         long reach = Buffers.reach(targetCount, targetType);
+        if (attachments != null) {
+            return attached(target, disp, reach, targetCount, targetType, what);
+        }
+        opBits = DATA_BITS;
+        long at = Math.multiplyHigh(disp, dispUnits[target]) != 0 ? Long.MAX_VALUE : disp * dispUnits[target];
         if (at > sizes[target] || reach > sizes[target] - at) {
             throw FerryException.arg(ErrorClass.RMA_RANGE, what + ": " + targetCount + " elements of " + targetType + " at displacement "
                     + disp + " (byte " + at + ", " + reach + " bytes) do not fit rank " + target + "'s window of " + sizes[target] + " bytes");
         }
         return at;
+    }
+
+    private final long[] found = new long[2];
+
+    /** A dynamic window's target range: the slot covering it (reading the target's table again when this copy has none). */
+    private long attached(int target, long address, long reach, int targetCount, Datatype targetType, String what) {
+        if (tables[target] == null || !Attachments.find(tables[target], address, reach, found)) {
+            long s = lib.stage(Attachments.BYTES);
+            lib.ptl.get(lib.md, s, Attachments.BYTES, id(target), pt, Attachments.TABLE_BITS, 0, null);
+            lib.issued(1);
+            lib.quiesce();
+            MemorySegment copy = tables[target] != null ? tables[target] : MemorySegment.ofArray(new long[(int) (Attachments.BYTES / 8)]);
+            MemorySegment.copy(lib.staging, s, copy, 0, Attachments.BYTES);
+            tables[target] = copy;
+            if (!Attachments.find(copy, address, reach, found)) {
+                throw FerryException.arg(ErrorClass.RMA_RANGE, what + ": " + targetCount + " elements of " + targetType + " at address 0x"
+                        + Long.toHexString(address) + " (" + reach + " bytes) are not in memory rank " + target + " has attached");
+            }
+        }
+        opBits = found[0];
+        return found[1];
     }
 
     private dev.ferry.portals.ProcessId id(int target) {
@@ -1055,6 +1149,15 @@ public final class Window implements AutoCloseable {
             lib.ptl.meUnlink(dataMe);
         }
         lib.ptl.meUnlink(lockMe);
+        if (attachments != null) {
+            for (MeHandle h : attachments.all()) {
+                if (h != null) {
+                    lib.ptl.meUnlink(h);
+                }
+            }
+            lib.ptl.meUnlink(tableMe);
+            lib.release(attachments.whole);
+        }
         lib.releasePt(pt);
         lib.releaseLock(lockSlot);
         if (allocated != null) {

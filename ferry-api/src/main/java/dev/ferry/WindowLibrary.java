@@ -257,8 +257,12 @@ final class WindowLibrary {
         if (c.failure() > failuresSeen) {
             long n = c.failure() - failuresSeen;
             failuresSeen = c.failure();
-            throw new FerryException(ErrorClass.PROC_FAILED, n + " one-sided operation" + (n == 1 ? "" : "s")
-                    + " failed: " + ferry.messaging.failures());
+            String dead = ferry.messaging.failures();
+            if (dead == null) { // nobody died: the target had nothing there any more
+                throw new FerryException(ErrorClass.RMA_ATTACH, n + " one-sided operation" + (n == 1 ? "" : "s")
+                        + " found no memory at the target (detached from a dynamic window, or the window freed there)");
+            }
+            throw new FerryException(ErrorClass.PROC_FAILED, n + " one-sided operation" + (n == 1 ? "" : "s") + " failed: " + dead);
         }
     }
 

@@ -186,6 +186,50 @@ class WindowTest {
     }
 
     @Test
+    void dynamicWindowsAttachDetachAndAddressByTheTargetsAddress() {
+        Ferry.runInProcess(3, BOUND, f -> {
+            Comm w = f.world();
+            int n = w.size(), me = w.rank();
+            try (Arena a = Arena.ofShared(); Window win = Window.createDynamic(w)) {
+                MemorySegment first = a.allocate(64, 8), second = a.allocate(32, 8);
+                win.attach(first);
+                win.attach(second);
+                long[] bases = new long[2 * n];
+                w.allgather(new long[] {first.address(), second.address()}, 0, 2, Datatype.LONG, bases, 0, 2, Datatype.LONG);
+                int right = (me + 1) % n;
+                win.lock(Window.LockType.SHARED, right);
+                win.put(new long[] {me, me + 100}, 0, 2, Datatype.LONG, right, bases[2 * right] + 8);
+                win.accumulate(new int[] {5}, 0, 1, Datatype.INT, right, bases[2 * right + 1] + 4, Op.SUM);
+                win.unlock(right);
+                FerryException outside = assertThrows(FerryException.class,
+                        () -> win.put(new long[1], 0, 1, Datatype.LONG, right, bases[2 * right] + 60)); // runs 4 bytes past the end
+                assertEquals(ErrorClass.RMA_SYNC, outside.errorClass(), "outside an epoch first");
+                win.lock(Window.LockType.SHARED, right);
+                outside = assertThrows(FerryException.class, () -> win.put(new long[1], 0, 1, Datatype.LONG, right, bases[2 * right] + 60));
+                assertEquals(ErrorClass.RMA_RANGE, outside.errorClass());
+                win.unlock(right);
+                w.barrier();
+                int left = (me + n - 1) % n;
+                assertEquals(left, first.get(ValueLayout.JAVA_LONG, 8));
+                assertEquals(left + 100, first.get(ValueLayout.JAVA_LONG, 16));
+                assertEquals(5, second.get(ValueLayout.JAVA_INT, 4));
+                win.detach(second);
+                FerryException notThere = assertThrows(FerryException.class, () -> win.detach(second));
+                assertEquals(ErrorClass.RMA_ATTACH, notThere.errorClass());
+                w.barrier();
+                // the origin's copy of the table still shows the detached range: the operation finds nothing there
+                win.lock(Window.LockType.SHARED, right);
+                win.accumulate(new int[] {1}, 0, 1, Datatype.INT, right, bases[2 * right + 1], Op.SUM);
+                FerryException gone = assertThrows(FerryException.class, () -> win.flush(right));
+                assertEquals(ErrorClass.RMA_ATTACH, gone.errorClass());
+                win.unlock(right);
+                w.barrier();
+                assertEquals(5, second.get(ValueLayout.JAVA_INT, 4), "detached memory was not touched");
+            }
+        });
+    }
+
+    @Test
     void aTargetThatNeverCallsStillServesLocksPutsAndAtomics() {
         Ferry.runInProcess(2, BOUND, f -> {
             Comm w = f.world();
