@@ -41,9 +41,7 @@ public final class Window implements AutoCloseable {
     public enum LockType { SHARED, EXCLUSIVE }
 
     /** Match bits of a window's entries on its portal table entry. */
-    private static final long DATA_BITS = 0, LOCK_BITS = 1;
-    /** In a lock word: an exclusive holder; the low 32 bits count shared holders. */
-    private static final long EXCLUSIVE_HELD = 1L << 32;
+    private static final long DATA_BITS = 0;
     /** Point-to-point tags of the general active-target synchronization, on the window's own communicator. */
     private static final int POST_TAG = 1, COMPLETE_TAG = 2;
     private static final byte[] NOTHING = new byte[0];
@@ -70,6 +68,10 @@ public final class Window implements AutoCloseable {
     private final MeHandle tableMe;
     /** The match bits of the operation being issued (set by {@link #checkTarget}). */
     private long opBits;
+    private final WindowLocks locks;
+    // reused by every operation (under the library's lock): no garbage on the hot path
+    private final TargetBlocks blocks = new TargetBlocks();
+    private final Scratch.Slice originCache = new Scratch.Slice(), resultCache = new Scratch.Slice(), compareCache = new Scratch.Slice();
 
     // epochs (under lib.lock)
     private boolean fenceOpen;
@@ -91,7 +93,8 @@ public final class Window implements AutoCloseable {
         this.allocated = allocated;
         this.lockSlot = lib.takeLock();
         this.dataMe = memory.byteSize() > 0 ? append(memory, DATA_BITS) : null;
-        this.lockMe = append(lib.lockWord(lockSlot), LOCK_BITS);
+        this.lockMe = append(lib.lockWord(lockSlot), WindowLocks.BITS);
+        this.locks = new WindowLocks(lib, pt);
         this.attachments = dynamic ? new Attachments(lib.allocate(Attachments.BYTES)) : null;
         this.tableMe = dynamic ? append(attachments.table, Attachments.TABLE_BITS) : null;
         this.tables = dynamic ? new MemorySegment[comm.size()] : null;
@@ -433,19 +436,19 @@ public final class Window implements AutoCloseable {
             if (!type.contiguous || type.size != dt.size() || dt == dev.ferry.portals.Datatype.FLOAT || dt == dev.ferry.portals.Datatype.DOUBLE) {
                 throw FerryException.arg(ErrorClass.TYPE, "compareAndSwap: " + type + " is not one integer element");
             }
-            MemorySegment src = CollBuffer.of(origin, offset, 1, type, false, "compareAndSwap origin").region;
-            MemorySegment cmp = CollBuffer.of(compare, compareOffset, 1, type, false, "compareAndSwap compare").region;
-            MemorySegment res = CollBuffer.of(result, resultOffset, 1, type, true, "compareAndSwap result").region;
+            MemorySegment src = Buffers.contiguous(origin, offset, 1, type, false, "compareAndSwap origin", originCache);
+            MemorySegment cmp = Buffers.contiguous(compare, compareOffset, 1, type, false, "compareAndSwap compare", compareCache);
+            MemorySegment res = Buffers.contiguous(result, resultOffset, 1, type, true, "compareAndSwap result", resultCache);
             long at = checkTarget(target, disp, 1, type, type.size, "compareAndSwap");
             int size = dt.size();
-            long s = lib.stage(3L * 8);
-            MemorySegment st = lib.staging;
-            MemorySegment.copy(src, 0, st, s, size);
-            MemorySegment.copy(cmp, 0, st, s + 8, size);
-            lib.ptl.swap(lib.md, s + 16, lib.md, s, size, id(target), pt, opBits, at, null, 0, st.asSlice(s + 8, size),
+            lib.stage(16);
+            MemorySegment.copy(src, 0, lib.opMem, lib.opOff, size);
+            MemorySegment operand = lib.operand(size);
+            MemorySegment.copy(cmp, 0, operand, 0, size);
+            lib.ptl.swap(lib.opMd, lib.opOff + 8, lib.opMd, lib.opOff, size, id(target), pt, opBits, at, null, 0, operand,
                     dev.ferry.portals.Op.CSWAP, dt);
             lib.issued(1);
-            lib.whenQuiet(() -> MemorySegment.copy(st, s + 16, res, 0, size));
+            lib.copyOut(lib.opMem, lib.opOff + 8, res, 1, type);
         } finally {
             lib.lock.unlock();
         }
@@ -465,19 +468,19 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             long at = checkTarget(target, disp, 1, Datatype.LONG, 8, "maskedCompareSwap");
-            long s = lib.stage(5L * 8);
-            MemorySegment st = lib.staging;
-            st.set(ValueLayout.JAVA_LONG, s, swap);
-            st.set(ValueLayout.JAVA_LONG, s + 8, compare);
-            st.set(ValueLayout.JAVA_LONG, s + 16, compareMask);
-            st.set(ValueLayout.JAVA_LONG, s + 24, swapMask);
-            lib.ptl.swap(lib.md, s + 32, lib.md, s, 8, id(target), pt, opBits, at, null, 0, st.asSlice(s + 8, 24),
+            lib.stage(16);
+            MemorySegment st = lib.opMem;
+            long o = lib.opOff;
+            st.set(ValueLayout.JAVA_LONG, o, swap);
+            MemorySegment operand = lib.operand(24);
+            operand.set(ValueLayout.JAVA_LONG, 0, compare);
+            operand.set(ValueLayout.JAVA_LONG, 8, compareMask);
+            operand.set(ValueLayout.JAVA_LONG, 16, swapMask);
+            lib.ptl.swap(lib.opMd, o + 8, lib.opMd, o, 8, id(target), pt, opBits, at, null, 0, operand,
                     dev.ferry.portals.Op.MSK_CSWAP, dev.ferry.portals.Datatype.UINT64_T);
             lib.issued(1);
-            long[] old = new long[1];
-            lib.whenQuiet(() -> old[0] = st.get(ValueLayout.JAVA_LONG, s + 32));
             lib.quiesce();
-            return old[0];
+            return st.get(ValueLayout.JAVA_LONG, o + 8); // intact: nothing was staged since
         } finally {
             lib.lock.unlock();
         }
@@ -497,17 +500,17 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             long at = checkTarget(target, disp, 1, Datatype.LONG, 8, "maskedFetchAdd");
-            long s = lib.stage(3L * 8);
-            MemorySegment st = lib.staging;
-            st.set(ValueLayout.JAVA_LONG, s, addend);
-            st.set(ValueLayout.JAVA_LONG, s + 8, boundaries);
-            lib.ptl.swap(lib.md, s + 16, lib.md, s, 8, id(target), pt, opBits, at, null, 0, st.asSlice(s + 8, 8),
+            lib.stage(16);
+            MemorySegment st = lib.opMem;
+            long o = lib.opOff;
+            st.set(ValueLayout.JAVA_LONG, o, addend);
+            MemorySegment operand = lib.operand(8);
+            operand.set(ValueLayout.JAVA_LONG, 0, boundaries);
+            lib.ptl.swap(lib.opMd, o + 8, lib.opMd, o, 8, id(target), pt, opBits, at, null, 0, operand,
                     dev.ferry.portals.Op.MFETCH_ADD, dev.ferry.portals.Datatype.UINT64_T);
             lib.issued(1);
-            long[] old = new long[1];
-            lib.whenQuiet(() -> old[0] = st.get(ValueLayout.JAVA_LONG, s + 16));
             lib.quiesce();
-            return old[0];
+            return st.get(ValueLayout.JAVA_LONG, o + 8); // intact: nothing was staged since
         } finally {
             lib.lock.unlock();
         }
@@ -566,31 +569,33 @@ public final class Window implements AutoCloseable {
                           Datatype targetType, String what) {
         checkOpen(what);
         CollBuffer.checkType(type, what);
-        MemorySegment user = CollBuffer.of(buf, offset, count, type, !put, what + (put ? " origin" : " result")).region;
+        MemorySegment user = Buffers.contiguous(buf, offset, count, type, !put, put ? "the origin buffer" : "the result buffer", put ? originCache : resultCache);
         long bytes = (long) count * type.size;
         long base = checkTarget(target, disp, targetCount, targetType, bytes, what);
         if (bytes == 0) {
             return;
         }
-        Staged s = stage(bytes);
-        if (put) {
-            CollBuffer.pack(user, count, type, s.mem.asSlice(s.off, bytes));
+        if (type.contiguous && user.isNative() && bytes >= WindowLibrary.IN_PLACE) {
+            lib.inPlace(user); // no copy: MPI lets neither side touch the buffer before the operation completes
+        } else {
+            lib.stage(bytes);
+            if (put) {
+                WindowLibrary.pack(user, count, type, lib.opMem, lib.opOff);
+            } else {
+                lib.copyOut(lib.opMem, lib.opOff, user, count, type);
+            }
         }
-        long pos = 0;
-        Blocks b = blocks(base, targetCount, targetType, Long.MAX_VALUE);
+        TargetBlocks b = blocks.of(base, targetCount, targetType, Long.MAX_VALUE);
+        long pos = lib.opOff;
         for (int i = 0; i < b.n; i++) {
             if (put) {
-                lib.ptl.put(s.md, s.off + pos, b.len[i], CT_ACK_REQ, id(target), pt, opBits, b.at[i], null, 0);
+                lib.ptl.put(lib.opMd, pos, b.len[i], CT_ACK_REQ, id(target), pt, opBits, b.at[i], null, 0);
             } else {
-                lib.ptl.get(s.md, s.off + pos, b.len[i], id(target), pt, opBits, b.at[i], null);
+                lib.ptl.get(lib.opMd, pos, b.len[i], id(target), pt, opBits, b.at[i], null);
             }
             pos += b.len[i];
         }
         lib.issued(b.n);
-        if (!put) {
-            MemorySegment from = s.mem.asSlice(s.off, bytes);
-            lib.whenQuiet(() -> CollBuffer.unpack(from, user, count, type));
-        }
     }
 
     private void atomics(Object origin, int offset, int count, Datatype type, Object result, int resultOffset, int target, long disp,
@@ -598,7 +603,7 @@ public final class Window implements AutoCloseable {
         checkOpen(what);
         CollBuffer.checkType(type, what);
         dev.ferry.portals.Datatype dt = RmaKinds.element(type, what);
-        if (RmaKinds.element(targetType, what + " target") != dt) {
+        if (RmaKinds.element(targetType, what) != dt) {
             throw FerryException.arg(ErrorClass.TYPE, what + ": the target's " + targetType + " is not of the origin's kind of element (" + type + ")");
         }
         if (op == null) {
@@ -609,115 +614,54 @@ public final class Window implements AutoCloseable {
             throw FerryException.arg(ErrorClass.OP, what + ": NO_OP only reads: use getAccumulate or fetchAndOp");
         }
         dev.ferry.portals.Op pop = replace ? dev.ferry.portals.Op.SWAP : noOp ? null : RmaKinds.op(op, dt, what);
-        MemorySegment src = noOp ? null : CollBuffer.of(origin, offset, count, type, false, what + " origin").region;
-        MemorySegment res = result == null ? null : CollBuffer.of(result, resultOffset, count, type, true, what + " result").region;
+        MemorySegment src = noOp ? null : Buffers.contiguous(origin, offset, count, type, false, "the origin buffer", originCache);
+        MemorySegment res = result == null ? null : Buffers.contiguous(result, resultOffset, count, type, true, "the result buffer", resultCache);
         long bytes = (long) count * type.size;
         long base = checkTarget(target, disp, targetCount, targetType, bytes, what);
         if (bytes == 0) {
             return;
         }
         boolean fetch = result != null || replace; // a replace is a swap, which fetches (into the staging area when nobody wants it)
-        Staged s = stage(fetch ? 2 * bytes : bytes);
-        MemorySegment data = s.mem.asSlice(s.off, bytes);
+        lib.stage(fetch ? 2 * bytes : bytes);
+        MdHandle md = lib.opMd;
+        long from = lib.opOff, into = lib.opOff + bytes;
         if (noOp) {
             pop = dt == dev.ferry.portals.Datatype.FLOAT || dt == dev.ferry.portals.Datatype.DOUBLE ? dev.ferry.portals.Op.SUM : dev.ferry.portals.Op.BOR;
-            fillNeutral(data, dt); // x + -0.0 == x for every x, -0.0 included; x | 0 == x
+            fillNeutral(lib.opMem, from, bytes, dt); // x + -0.0 == x for every x, -0.0 included; x | 0 == x
         } else {
-            CollBuffer.pack(src, count, type, data);
+            WindowLibrary.pack(src, count, type, lib.opMem, from);
+        }
+        if (res != null) {
+            lib.copyOut(lib.opMem, into, res, count, type);
         }
         long chunk = Math.max(dt.size(), lib.maxAtomic / dt.size() * dt.size());
-        Blocks b = blocks(base, targetCount, targetType, chunk);
-        long pos = 0;
+        TargetBlocks b = blocks.of(base, targetCount, targetType, chunk);
         for (int i = 0; i < b.n; i++) {
-            long from = s.off + pos, into = s.off + bytes + pos;
             if (replace) {
-                lib.ptl.swap(s.md, into, s.md, from, b.len[i], id(target), pt, opBits, b.at[i], null, 0, null, pop, dt);
+                lib.ptl.swap(md, into, md, from, b.len[i], id(target), pt, opBits, b.at[i], null, 0, null, pop, dt);
             } else if (fetch) {
-                lib.ptl.fetchAtomic(s.md, into, s.md, from, b.len[i], id(target), pt, opBits, b.at[i], null, 0, pop, dt);
+                lib.ptl.fetchAtomic(md, into, md, from, b.len[i], id(target), pt, opBits, b.at[i], null, 0, pop, dt);
             } else {
-                lib.ptl.atomic(s.md, from, b.len[i], CT_ACK_REQ, id(target), pt, opBits, b.at[i], null, 0, pop, dt);
+                lib.ptl.atomic(md, from, b.len[i], CT_ACK_REQ, id(target), pt, opBits, b.at[i], null, 0, pop, dt);
             }
-            pos += b.len[i];
+            from += b.len[i];
+            into += b.len[i];
         }
         lib.issued(b.n);
-        if (res != null) {
-            MemorySegment got = s.mem.asSlice(s.off + bytes, bytes);
-            lib.whenQuiet(() -> CollBuffer.unpack(got, res, count, type));
-        }
     }
 
-    private static void fillNeutral(MemorySegment m, dev.ferry.portals.Datatype dt) {
+    private static void fillNeutral(MemorySegment m, long at, long bytes, dev.ferry.portals.Datatype dt) {
         if (dt == dev.ferry.portals.Datatype.DOUBLE) {
-            for (long i = 0; i < m.byteSize(); i += 8) {
-                m.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, i, -0.0);
+            for (long i = 0; i < bytes; i += 8) {
+                m.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at + i, -0.0);
             }
         } else if (dt == dev.ferry.portals.Datatype.FLOAT) {
-            for (long i = 0; i < m.byteSize(); i += 4) {
-                m.set(ValueLayout.JAVA_FLOAT_UNALIGNED, i, -0.0f);
+            for (long i = 0; i < bytes; i += 4) {
+                m.set(ValueLayout.JAVA_FLOAT_UNALIGNED, at + i, -0.0f);
             }
         } else {
-            m.fill((byte) 0);
+            m.asSlice(at, bytes).fill((byte) 0);
         }
-    }
-
-    /** Where an operation's origin side lives: the shared staging area, or memory of its own when larger. */
-    private record Staged(MdHandle md, MemorySegment mem, long off) {
-    }
-
-    private Staged stage(long bytes) {
-        long at = lib.stage(bytes);
-        if (at >= 0) {
-            return new Staged(lib.md, lib.staging, at);
-        }
-        java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared();
-        MemorySegment m = arena.allocate(bytes, 8);
-        MdHandle h = lib.bind(m, lib.ct);
-        lib.whenQuiet(() -> {
-            lib.ptl.mdRelease(h);
-            arena.close();
-        });
-        return new Staged(h, m, 0);
-    }
-
-    /** The contiguous byte ranges at the target of {@code count} elements of {@code type} from byte {@code base}, each at most {@code max}. */
-    private static final class Blocks {
-        long[] at = new long[4];
-        long[] len = new long[4];
-        int n;
-
-        void add(long a, long l, long max) {
-            if (n > 0 && at[n - 1] + len[n - 1] == a && len[n - 1] + l <= max) {
-                len[n - 1] += l;
-                return;
-            }
-            while (l > max) {
-                add(a, max, max);
-                a += max;
-                l -= max;
-            }
-            if (n == at.length) {
-                at = Arrays.copyOf(at, 2 * n);
-                len = Arrays.copyOf(len, 2 * n);
-            }
-            at[n] = a;
-            len[n] = l;
-            n++;
-        }
-    }
-
-    private static Blocks blocks(long base, int count, Datatype type, long max) {
-        Blocks b = new Blocks();
-        if (type.contiguous) {
-            b.add(base, (long) count * type.size, max);
-            return b;
-        }
-        for (int i = 0; i < count; i++) {
-            long e = base + i * type.extent;
-            for (int k = 0; k < type.offsets.length; k++) {
-                b.add(e + type.offsets[k], type.lengths[k], max);
-            }
-        }
-        return b;
     }
 
     /**
@@ -731,7 +675,7 @@ public final class Window implements AutoCloseable {
             throw FerryException.arg(ErrorClass.RMA_SYNC, what + " to rank " + target
                     + " outside an access epoch: call fence, start (with the target in its group), lock or lockAll first");
         }
-        CollBuffer.checkType(targetType, what + " target");
+        CollBuffer.checkType(targetType, what);
         if (targetCount < 0) {
             throw FerryException.arg(ErrorClass.COUNT, what + ": the target count " + targetCount + " is negative");
         }
@@ -761,12 +705,12 @@ public final class Window implements AutoCloseable {
     /** A dynamic window's target range: the slot covering it (reading the target's table again when this copy has none). */
     private long attached(int target, long address, long reach, int targetCount, Datatype targetType, String what) {
         if (tables[target] == null || !Attachments.find(tables[target], address, reach, found)) {
-            long s = lib.stage(Attachments.BYTES);
-            lib.ptl.get(lib.md, s, Attachments.BYTES, id(target), pt, Attachments.TABLE_BITS, 0, null);
-            lib.issued(1);
-            lib.quiesce();
             MemorySegment copy = tables[target] != null ? tables[target] : MemorySegment.ofArray(new long[(int) (Attachments.BYTES / 8)]);
-            MemorySegment.copy(lib.staging, s, copy, 0, Attachments.BYTES);
+            lib.stage(Attachments.BYTES);
+            lib.ptl.get(lib.opMd, lib.opOff, Attachments.BYTES, id(target), pt, Attachments.TABLE_BITS, 0, null);
+            lib.issued(1);
+            lib.copyOut(lib.opMem, lib.opOff, copy, (int) Attachments.BYTES, Datatype.BYTE);
+            lib.quiesce();
             tables[target] = copy;
             if (!Attachments.find(copy, address, reach, found)) {
                 throw FerryException.arg(ErrorClass.RMA_RANGE, what + ": " + targetCount + " elements of " + targetType + " at address 0x"
@@ -1070,50 +1014,11 @@ public final class Window implements AutoCloseable {
     }
 
     private void acquire(LockType type, int target) {
-        MemorySegment st = lib.staging;
-        long start = System.nanoTime();
-        while (true) {
-            long s = lib.stage(4L * 8);
-            if (type == LockType.EXCLUSIVE) {
-                st.set(ValueLayout.JAVA_LONG, s, EXCLUSIVE_HELD);
-                st.set(ValueLayout.JAVA_LONG, s + 8, 0L);
-                lib.ptl.swap(lib.md, s + 16, lib.md, s, 8, id(target), pt, LOCK_BITS, 0, null, 0, st.asSlice(s + 8, 8),
-                        dev.ferry.portals.Op.CSWAP, dev.ferry.portals.Datatype.INT64_T);
-            } else {
-                st.set(ValueLayout.JAVA_LONG, s, 1L);
-                lib.ptl.fetchAtomic(lib.md, s + 16, lib.md, s, 8, id(target), pt, LOCK_BITS, 0, null, 0,
-                        dev.ferry.portals.Op.SUM, dev.ferry.portals.Datatype.INT64_T);
-            }
-            lib.issued(1);
-            long[] old = new long[1];
-            lib.whenQuiet(() -> old[0] = st.get(ValueLayout.JAVA_LONG, s + 16));
-            lib.quiesce();
-            if (type == LockType.EXCLUSIVE ? old[0] == 0 : (old[0] & EXCLUSIVE_HELD) == 0) {
-                return;
-            }
-            if (type == LockType.SHARED) {
-                addToLock(target, -1); // an exclusive holder: step back and try again
-            }
-            lib.lock.unlock(); // let this instance's other threads (and the progress they make) in while we back off
-            try {
-                comm.ferry().engine.idle(System.nanoTime() - start);
-            } finally {
-                lib.lock.lock();
-            }
-        }
+        locks.acquire(type, id(target));
     }
 
     private void releaseLock(boolean exclusive, int target) {
-        addToLock(target, exclusive ? -EXCLUSIVE_HELD : -1);
-    }
-
-    private void addToLock(int target, long delta) {
-        long s = lib.stage(8);
-        lib.staging.set(ValueLayout.JAVA_LONG, s, delta);
-        lib.ptl.atomic(lib.md, s, 8, CT_ACK_REQ, id(target), pt, LOCK_BITS, 0, null, 0, dev.ferry.portals.Op.SUM,
-                dev.ferry.portals.Datatype.INT64_T);
-        lib.issued(1);
-        lib.quiesce();
+        locks.release(exclusive, id(target));
     }
 
     // ---- the end ----------------------------------------------------------------------------------

@@ -175,23 +175,131 @@ final class WindowLibrary {
 
     // ---- origin staging and completion -------------------------------------------------------
 
+    /** From this size on, contiguous off-heap origin memory is used in place (bound for the operation) rather than staged. */
+    static final long IN_PLACE = 64 * 1024;
+
+    /** Where the operation being issued has its origin side: set by {@link #stage} or {@link #inPlace}. */
+    MdHandle opMd;
+    MemorySegment opMem;
+    long opOff;
+
     /**
-     * {@code bytes} of staging memory (8-aligned) for one operation, as an offset into
-     * {@link #staging}; -1 when it is larger than the whole area. Waits for the operations in
-     * flight when the area is full.
+     * {@code bytes} of staging memory (8-aligned) for one operation: {@link #opMd},
+     * {@link #opMem} and {@link #opOff} say where. Waits for the operations in flight when the
+     * area is full; an operation larger than the whole area gets memory of its own.
      */
-    long stage(long bytes) {
+    void stage(long bytes) {
         if (bytes > STAGING) {
-            return -1;
+            java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared();
+            MemorySegment m = arena.allocate(bytes, 8);
+            MdHandle h = bind(m, ct);
+            whenQuiet(() -> {
+                ptl.mdRelease(h);
+                arena.close();
+            });
+            opMd = h;
+            opMem = m;
+            opOff = 0;
+            return;
         }
         long need = (bytes + 7) & ~7L;
         if (used + need > STAGING) {
             quiesce();
         }
-        long at = used;
+        opMd = md;
+        opMem = staging;
+        opOff = used;
         used += need;
-        return at;
     }
+
+    /** The operation works on {@code user}'s memory in place (large, contiguous, off-heap): bound until it completes. */
+    void inPlace(MemorySegment user) {
+        MdHandle h = bind(user, ct);
+        whenQuiet(() -> ptl.mdRelease(h));
+        opMd = h;
+        opMem = user;
+        opOff = 0;
+    }
+
+    // results to copy out at the next quiescence, without a lambda per operation
+    private MemorySegment[] outFrom = new MemorySegment[16];
+    private long[] outAt = new long[16];
+    private MemorySegment[] outTo = new MemorySegment[16];
+    private int[] outCount = new int[16];
+    private Datatype[] outType = new Datatype[16];
+    private int outs;
+
+    /** Copies {@code count} packed elements at {@code from[at..]} into {@code to} as {@code type} lays them out, once complete. */
+    void copyOut(MemorySegment from, long at, MemorySegment to, int count, Datatype type) {
+        if (outs == outTo.length) {
+            int n = 2 * outs;
+            outFrom = java.util.Arrays.copyOf(outFrom, n);
+            outAt = java.util.Arrays.copyOf(outAt, n);
+            outTo = java.util.Arrays.copyOf(outTo, n);
+            outCount = java.util.Arrays.copyOf(outCount, n);
+            outType = java.util.Arrays.copyOf(outType, n);
+        }
+        outFrom[outs] = from;
+        outAt[outs] = at;
+        outTo[outs] = to;
+        outCount[outs] = count;
+        outType[outs] = type;
+        outs++;
+    }
+
+    private void copyOuts() {
+        for (int i = 0; i < outs; i++) {
+            unpack(outFrom[i], outAt[i], outTo[i], outCount[i], outType[i]);
+            outFrom[i] = null;
+            outTo[i] = null;
+            outType[i] = null;
+        }
+        outs = 0;
+    }
+
+    /** Packs {@code count} elements of {@code type} from {@code from} into {@code to[at..]}. */
+    static void pack(MemorySegment from, int count, Datatype type, MemorySegment to, long at) {
+        long bytes = (long) count * type.size;
+        if (type.contiguous) {
+            MemorySegment.copy(from, 0, to, at, bytes);
+        } else {
+            CollBuffer.pack(from, count, type, to.asSlice(at, bytes));
+        }
+    }
+
+    /** Unpacks {@code count} packed elements at {@code from[at..]} into {@code to} as {@code type} lays them out. */
+    static void unpack(MemorySegment from, long at, MemorySegment to, int count, Datatype type) {
+        long bytes = (long) count * type.size;
+        if (type.contiguous) {
+            MemorySegment.copy(from, at, to, 0, bytes);
+        } else {
+            CollBuffer.unpack(from.asSlice(at, bytes), to, count, type);
+        }
+    }
+
+    /** A swap's operand of {@code size} bytes (1, 2, 4, 8 or 24), reused: the library reads it during the call. */
+    MemorySegment operand(int size) {
+        return operands[size];
+    }
+
+    private final MemorySegment[] operands = new MemorySegment[25];
+
+    {
+        MemorySegment all = java.lang.foreign.Arena.ofAuto().allocate(24, 8);
+        for (int size : new int[] {1, 2, 4, 8, 24}) {
+            operands[size] = all.asSlice(0, size);
+        }
+    }
+
+    /** Operations completed, successfully or not (one progress pass first); the counter's event does not escape, so it costs no garbage. */
+    private long completed() {
+        CtEvent c = ptl.ctGet(ct);
+        failures = c.failure();
+        return c.success() + c.failure();
+    }
+
+    /** The counter's failures at its last reading. */
+    private long failures;
 
     /** Operations known complete: {@link #issued} at the last time every one had completed. */
     private volatile long completedThrough;
@@ -207,8 +315,7 @@ final class WindowLibrary {
     Status pollThrough(long ticket, String what) {
         if (completedThrough < ticket && lock.tryLock()) {
             try {
-                CtEvent c = ptl.ctGet(ct);
-                if (c.success() + c.failure() >= issued) {
+                if (completed() >= issued) {
                     try {
                         quiesce();
                     } catch (FerryException e) {
@@ -242,21 +349,24 @@ final class WindowLibrary {
      * naming how many failed.
      */
     void quiesce() {
-        CtEvent c = ptl.ctGet(ct);
-        long start = System.nanoTime();
-        while (c.success() + c.failure() < issued) {
-            ferry.engine.idle(System.nanoTime() - start);
-            c = ptl.ctGet(ct);
+        if (completed() < issued) {
+            long start = System.nanoTime();
+            while (completed() < issued) {
+                ferry.engine.idle(System.nanoTime() - start);
+            }
         }
         used = 0;
         completedThrough = issued;
-        for (Runnable r : onQuiet) {
-            r.run();
+        copyOuts();
+        if (!onQuiet.isEmpty()) {
+            for (Runnable r : onQuiet) {
+                r.run();
+            }
+            onQuiet.clear();
         }
-        onQuiet.clear();
-        if (c.failure() > failuresSeen) {
-            long n = c.failure() - failuresSeen;
-            failuresSeen = c.failure();
+        if (failures > failuresSeen) {
+            long n = failures - failuresSeen;
+            failuresSeen = failures;
             String dead = ferry.messaging.failures();
             if (dead == null) { // nobody died: the target had nothing there any more
                 throw new FerryException(ErrorClass.RMA_ATTACH, n + " one-sided operation" + (n == 1 ? "" : "s")

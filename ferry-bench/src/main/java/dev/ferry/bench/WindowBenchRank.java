@@ -73,15 +73,26 @@ public final class WindowBenchRank {
         win.unlock(1);
     }
 
+    /** Bytes this thread allocates in {@code n} runs of {@code one}, per run (the hot path's garbage; 0 is the goal). */
+    private static double allocatedPerOp(Runnable one, int n) {
+        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+        long before = mx.getCurrentThreadAllocatedBytes();
+        for (int i = 0; i < n; i++) {
+            one.run();
+        }
+        return (double) (mx.getCurrentThreadAllocatedBytes() - before) / n;
+    }
+
     private static void latency(BenchOptions o, long size, String op, Runnable one) {
         o.warmUp(size, one);
+        double alloc = allocatedPerOp(one, 10_000);
         RoundTrips.Timing t = RoundTrips.time(o.iterationsFor(size), one);
         double[] whole = t.oneWayUs().clone();
         for (int i = 0; i < whole.length; i++) {
             whole[i] *= 2; // RoundTrips halves a round trip; an operation with its flush is the whole of it
         }
         print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(whole), Stats.quantile(whole, 0.99), null,
-                Map.of("op", op, "sync", "lock/flush")));
+                Map.of("op", op, "sync", "lock/flush", "alloc_b_per_op", Math.round(alloc))));
     }
 
     private static void bandwidth(BenchOptions o, long size, String op, Runnable one, Window win) {
@@ -96,6 +107,7 @@ public final class WindowBenchRank {
             win.flush(1);
         };
         o.warmUp(size, window);
+        double alloc = allocatedPerOp(window, Math.max(1, 1000 / w)) / w;
         for (int s = 0; s < samples; s++) {
             long t0 = System.nanoTime();
             window.run();
@@ -104,13 +116,13 @@ public final class WindowBenchRank {
             perOpUs[s] = t / (double) w / 1000;
         }
         print(new Result(o.benchmark(), o.driver(), size, (long) samples * w, Stats.median(perOpUs), Stats.quantile(perOpUs, 0.99),
-                Stats.median(mbps), Map.of("op", op + "*" + w + "+flush", "sync", "lock/flush")));
+                Stats.median(mbps), Map.of("op", op + "*" + w + "+flush", "sync", "lock/flush", "alloc_b_per_op", Math.round(alloc))));
     }
 
     private static void print(Result r) {
         Double mb = r.mbPerS();
         System.out.println("RESULT " + r.benchmark() + " " + r.driver() + " " + r.size() + " " + r.iterations() + " "
-                + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " op=" + r.extra().get("op") + ",sync=" + r.extra().get("sync"));
+                + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " op=" + r.extra().get("op") + ",sync=" + r.extra().get("sync") + ",alloc_b_per_op=" + r.extra().get("alloc_b_per_op"));
         System.out.flush();
     }
 }

@@ -1,0 +1,89 @@
+package dev.ferry;
+
+import dev.ferry.portals.ProcessId;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * The passive-target locks of one window: at each rank a 64-bit lock word in the shared arena,
+ * exposed as the window's list entry with {@link #BITS}, changed only by the library's atomics
+ * (so a same-node origin changes it directly, a remote one by message, and the target takes no
+ * part). The word's layout:
+ * <pre>
+ *   bits  0..31  shared holders (a count)
+ *   bit   32     an exclusive holder
+ * </pre>
+ * Exclusive: compare-and-swap 0 to {@link #EXCLUSIVE_HELD}; shared: fetch-add 1, stepping back
+ * (add -1) when the exclusive bit was set. Both retry with the common idle strategy. Every call
+ * waits for its own operation (and every other in flight) to complete; the window library's lock
+ * is held, and let go while backing off.
+ *
+ * <pre>{@code
+ * locks.acquire(Window.LockType.EXCLUSIVE, target);
+ * ... operations, then a quiesce ...
+ * locks.release(true, target);
+ * }</pre>
+ */
+final class WindowLocks {
+    /** Match bits of the lock word's list entry. */
+    static final long BITS = 1;
+    static final long EXCLUSIVE_HELD = 1L << 32;
+    private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG;
+
+    private final WindowLibrary lib;
+    private final int pt;
+
+    WindowLocks(WindowLibrary lib, int pt) {
+        this.lib = lib;
+        this.pt = pt;
+    }
+
+    void acquire(Window.LockType type, ProcessId target) {
+        long start = System.nanoTime();
+        while (true) {
+            lib.stage(16);
+            MemorySegment st = lib.opMem;
+            long s = lib.opOff;
+            if (type == Window.LockType.EXCLUSIVE) {
+                st.set(I64, s, EXCLUSIVE_HELD);
+                MemorySegment zero = lib.operand(8);
+                zero.set(I64, 0, 0L);
+                lib.ptl.swap(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, BITS, 0, null, 0, zero,
+                        dev.ferry.portals.Op.CSWAP, dev.ferry.portals.Datatype.INT64_T);
+            } else {
+                st.set(I64, s, 1L);
+                lib.ptl.fetchAtomic(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, BITS, 0, null, 0,
+                        dev.ferry.portals.Op.SUM, dev.ferry.portals.Datatype.INT64_T);
+            }
+            lib.issued(1);
+            lib.quiesce();
+            long old = st.get(I64, s + 8); // intact: nothing was staged since
+            if (type == Window.LockType.EXCLUSIVE ? old == 0 : (old & EXCLUSIVE_HELD) == 0) {
+                return;
+            }
+            if (type == Window.LockType.SHARED) {
+                add(target, -1); // an exclusive holder: step back and try again
+            }
+            lib.lock.unlock(); // let this instance's other threads (and the progress they make) in while we back off
+            try {
+                lib.ferry.engine.idle(System.nanoTime() - start);
+            } finally {
+                lib.lock.lock();
+            }
+        }
+    }
+
+    void release(boolean exclusive, ProcessId target) {
+        add(target, exclusive ? -EXCLUSIVE_HELD : -1);
+    }
+
+    private void add(ProcessId target, long delta) {
+        lib.stage(8);
+        lib.opMem.set(I64, lib.opOff, delta);
+        lib.ptl.atomic(lib.opMd, lib.opOff, 8, dev.ferry.portals.Portals.CT_ACK_REQ, target, pt, BITS, 0, null, 0,
+                dev.ferry.portals.Op.SUM, dev.ferry.portals.Datatype.INT64_T);
+        lib.issued(1);
+        lib.quiesce();
+    }
+}
