@@ -73,15 +73,9 @@ public final class Window implements AutoCloseable {
     private final TargetBlocks blocks = new TargetBlocks();
     private final Scratch.Slice originCache = new Scratch.Slice(), resultCache = new Scratch.Slice(), compareCache = new Scratch.Slice();
 
-    // epochs (under lib.lock)
-    private boolean fenceOpen;
-    private final byte[] locked;
-    private int lockedCount;
-    private boolean lockedAll;
-    private boolean[] access;
-    private int[] accessRanks;
-    private int[] exposureRanks;
-    private boolean freed;
+    /** The open epochs (under the library's lock). */
+    private final WindowEpochs epochs;
+    private volatile boolean freed;
 
     private Window(WindowLibrary lib, Comm userComm, Comm comm, int pt, MemorySegment memory, MemorySegment allocated, int dispUnit,
                    boolean share, boolean dynamic) {
@@ -99,7 +93,7 @@ public final class Window implements AutoCloseable {
         this.tableMe = dynamic ? append(attachments.table, Attachments.TABLE_BITS) : null;
         this.tables = dynamic ? new MemorySegment[comm.size()] : null;
         int n = comm.size();
-        this.locked = new byte[n];
+        this.epochs = new WindowEpochs(n);
         long[] mine = {memory.byteSize(), dispUnit};
         long[] all = new long[2 * n];
         comm.allgather(mine, 0, 2, Datatype.LONG, all, 0, 2, Datatype.LONG); // also: every entry is appended before anyone goes on
@@ -671,7 +665,7 @@ public final class Window implements AutoCloseable {
     private long checkTarget(int target, long disp, int targetCount, Datatype targetType, long originBytes, String what) {
         checkOpen(what);
         checkRank(target, what);
-        if (!fenceOpen && !lockedAll && locked[target] == 0 && (access == null || !access[target])) {
+        if (!epochs.mayAccess(target)) {
             throw FerryException.arg(ErrorClass.RMA_SYNC, what + " to rank " + target
                     + " outside an access epoch: call fence, start (with the target in its group), lock or lockAll first");
         }
@@ -747,15 +741,18 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             checkOpen("fence");
-            if (lockedAll || lockedCount > 0 || accessRanks != null || exposureRanks != null) {
-                throw FerryException.arg(ErrorClass.RMA_SYNC, "fence inside a lock, lockAll, start or post epoch");
-            }
+            epochs.checkFence();
             lib.quiesce();
         } finally {
             lib.lock.unlock();
         }
         comm.barrier();
-        fenceOpen = true;
+        lib.lock.lock();
+        try {
+            epochs.fenced();
+        } finally {
+            lib.lock.unlock();
+        }
     }
 
     /**
@@ -768,11 +765,7 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             checkOpen("post");
-            if (exposureRanks != null) {
-                throw FerryException.arg(ErrorClass.RMA_SYNC, "post: an exposure epoch is open already (waitFor ends it)");
-            }
-            exposureRanks = ranks;
-            fenceOpen = false;
+            epochs.post(ranks);
         } finally {
             lib.lock.unlock();
         }
@@ -787,9 +780,7 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             checkOpen("start");
-            if (accessRanks != null || lockedAll || lockedCount > 0) {
-                throw FerryException.arg(ErrorClass.RMA_SYNC, "start: another access epoch (start, lock or lockAll) is open");
-            }
+            epochs.checkAccess("start");
         } finally {
             lib.lock.unlock();
         }
@@ -798,12 +789,7 @@ public final class Window implements AutoCloseable {
         }
         lib.lock.lock();
         try {
-            fenceOpen = false;
-            access = new boolean[comm.size()];
-            for (int r : ranks) {
-                access[r] = true;
-            }
-            accessRanks = ranks;
+            epochs.started(ranks);
         } finally {
             lib.lock.unlock();
         }
@@ -815,13 +801,8 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             checkOpen("complete");
-            if (accessRanks == null) {
-                throw FerryException.arg(ErrorClass.RMA_SYNC, "complete without start");
-            }
+            ranks = epochs.complete();
             lib.quiesce();
-            ranks = accessRanks;
-            accessRanks = null;
-            access = null;
         } finally {
             lib.lock.unlock();
         }
@@ -858,10 +839,7 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             checkOpen(what);
-            if (exposureRanks == null) {
-                throw FerryException.arg(ErrorClass.RMA_SYNC, what + " without post");
-            }
-            return exposureRanks;
+            return epochs.exposure(what);
         } finally {
             lib.lock.unlock();
         }
@@ -870,7 +848,7 @@ public final class Window implements AutoCloseable {
     private void endExposure() {
         lib.lock.lock();
         try {
-            exposureRanks = null;
+            epochs.exposed();
         } finally {
             lib.lock.unlock();
         }
@@ -903,13 +881,9 @@ public final class Window implements AutoCloseable {
             if (type == null) {
                 throw FerryException.arg(ErrorClass.ARG, "lock: the lock type is null");
             }
-            if (locked[target] != 0 || lockedAll || accessRanks != null) {
-                throw FerryException.arg(ErrorClass.RMA_SYNC, "lock: rank " + target + " is locked already, or a lockAll or start epoch is open");
-            }
-            acquire(type, target);
-            locked[target] = (byte) (type == LockType.EXCLUSIVE ? 2 : 1);
-            lockedCount++;
-            fenceOpen = false;
+            epochs.checkLock(target);
+            locks.acquire(type, id(target));
+            epochs.locked(target, type == LockType.EXCLUSIVE);
         } finally {
             lib.lock.unlock();
         }
@@ -921,14 +895,13 @@ public final class Window implements AutoCloseable {
         try {
             checkOpen("unlock");
             checkRank(target, "unlock");
-            if (locked[target] == 0) {
-                throw FerryException.arg(ErrorClass.RMA_SYNC, "unlock: rank " + target + " is not locked");
+            boolean exclusive = epochs.checkUnlock(target);
+            epochs.unlocked(target);
+            try {
+                lib.quiesce();
+            } finally {
+                locks.release(exclusive, id(target)); // let go even when an operation failed
             }
-            lib.quiesce();
-            boolean exclusive = locked[target] == 2;
-            locked[target] = 0;
-            lockedCount--;
-            releaseLock(exclusive, target);
         } finally {
             lib.lock.unlock();
         }
@@ -939,14 +912,11 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             checkOpen("lockAll");
-            if (lockedAll || lockedCount > 0 || accessRanks != null) {
-                throw FerryException.arg(ErrorClass.RMA_SYNC, "lockAll: a lock, lockAll or start epoch is open");
-            }
+            epochs.checkLockAll();
             for (int r = 0; r < comm.size(); r++) {
-                acquire(LockType.SHARED, r);
+                locks.acquire(LockType.SHARED, id(r));
             }
-            lockedAll = true;
-            fenceOpen = false;
+            epochs.lockedAll();
         } finally {
             lib.lock.unlock();
         }
@@ -957,13 +927,14 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             checkOpen("unlockAll");
-            if (!lockedAll) {
-                throw FerryException.arg(ErrorClass.RMA_SYNC, "unlockAll without lockAll");
-            }
-            lib.quiesce();
-            lockedAll = false;
-            for (int r = 0; r < comm.size(); r++) {
-                releaseLock(false, r);
+            epochs.checkUnlockAll();
+            epochs.unlockedAll();
+            try {
+                lib.quiesce();
+            } finally {
+                for (int r = 0; r < comm.size(); r++) {
+                    locks.release(false, id(r));
+                }
             }
         } finally {
             lib.lock.unlock();
@@ -984,9 +955,7 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             checkOpen("flushAll");
-            if (!lockedAll && lockedCount == 0) {
-                throw FerryException.arg(ErrorClass.RMA_SYNC, "flush outside a lock or lockAll epoch");
-            }
+            epochs.checkFlush();
             lib.quiesce();
         } finally {
             lib.lock.unlock();
@@ -1013,14 +982,6 @@ public final class Window implements AutoCloseable {
         java.lang.invoke.VarHandle.fullFence();
     }
 
-    private void acquire(LockType type, int target) {
-        locks.acquire(type, id(target));
-    }
-
-    private void releaseLock(boolean exclusive, int target) {
-        locks.release(exclusive, id(target));
-    }
-
     // ---- the end ----------------------------------------------------------------------------------
 
     /**
@@ -1031,9 +992,7 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             checkOpen("free");
-            if (lockedAll || lockedCount > 0 || accessRanks != null || exposureRanks != null) {
-                throw FerryException.arg(ErrorClass.RMA_SYNC, "free: an epoch is still open (unlock, unlockAll, complete or waitFor first)");
-            }
+            epochs.checkFree();
             lib.quiesce();
         } finally {
             lib.lock.unlock();
