@@ -1,6 +1,5 @@
 package dev.ferry;
 
-import dev.ferry.portals.MdHandle;
 import dev.ferry.portals.Me;
 import dev.ferry.portals.MeHandle;
 
@@ -40,8 +39,6 @@ public final class Window implements AutoCloseable {
     /** A passive-target lock: several SHARED holders at once, or one EXCLUSIVE. */
     public enum LockType { SHARED, EXCLUSIVE }
 
-    /** Match bits of a window's entries on its portal table entry. */
-    private static final long DATA_BITS = 0;
     /** Point-to-point tags of the general active-target synchronization, on the window's own communicator. */
     private static final int POST_TAG = 1, COMPLETE_TAG = 2;
     private static final byte[] NOTHING = new byte[0];
@@ -55,8 +52,6 @@ public final class Window implements AutoCloseable {
     private final MemorySegment memory;
     /** The arena memory behind {@link #memory} when Ferry allocated it, else null. */
     private final MemorySegment allocated;
-    private final long[] sizes;
-    private final int[] dispUnits;
     private final int lockSlot;
     private final MeHandle dataMe;
     private final MeHandle lockMe;
@@ -64,17 +59,13 @@ public final class Window implements AutoCloseable {
     private final MemorySegment[] shared;
     /** createDynamic: this rank's attachments, and copies of the targets' tables (null until read); else null. */
     private final Attachments attachments;
-    private final MemorySegment[] tables;
     private final MeHandle tableMe;
-    /** The match bits of the operation being issued (set by {@link #checkTarget}). */
-    private long opBits;
     private final WindowLocks locks;
-    // reused by every operation (under the library's lock): no garbage on the hot path
-    private final TargetBlocks blocks = new TargetBlocks();
-    private final Scratch.Slice originCache = new Scratch.Slice(), resultCache = new Scratch.Slice(), compareCache = new Scratch.Slice();
 
     /** The open epochs (under the library's lock). */
     private final WindowEpochs epochs;
+    /** Issues the operations (under the library's lock). */
+    private final WindowOps ops;
     private volatile boolean freed;
 
     private Window(WindowLibrary lib, Comm userComm, Comm comm, int pt, MemorySegment memory, MemorySegment allocated, int dispUnit,
@@ -86,23 +77,23 @@ public final class Window implements AutoCloseable {
         this.memory = memory;
         this.allocated = allocated;
         this.lockSlot = lib.takeLock();
-        this.dataMe = memory.byteSize() > 0 ? append(memory, DATA_BITS) : null;
+        this.dataMe = memory.byteSize() > 0 ? append(memory, WindowOps.DATA_BITS) : null;
         this.lockMe = append(lib.lockWord(lockSlot), WindowLocks.BITS);
         this.locks = new WindowLocks(lib, pt);
         this.attachments = dynamic ? new Attachments(lib.allocate(Attachments.BYTES)) : null;
         this.tableMe = dynamic ? append(attachments.table, Attachments.TABLE_BITS) : null;
-        this.tables = dynamic ? new MemorySegment[comm.size()] : null;
         int n = comm.size();
         this.epochs = new WindowEpochs(n);
         long[] mine = {memory.byteSize(), dispUnit};
         long[] all = new long[2 * n];
         comm.allgather(mine, 0, 2, Datatype.LONG, all, 0, 2, Datatype.LONG); // also: every entry is appended before anyone goes on
-        this.sizes = new long[n];
-        this.dispUnits = new int[n];
+        long[] sizes = new long[n];
+        int[] dispUnits = new int[n];
         for (int r = 0; r < n; r++) {
             sizes[r] = all[2 * r];
             dispUnits[r] = (int) all[2 * r + 1];
         }
+        this.ops = new WindowOps(lib, comm, pt, sizes, dispUnits, dynamic, epochs);
         this.shared = share ? mapShared() : null;
     }
 
@@ -239,7 +230,7 @@ public final class Window implements AutoCloseable {
             if (m[0] == null) {
                 why = "rank " + r + "'s window memory cannot be mapped here (another node, or no shared arena between us)";
             } else {
-                out[r] = m[0].asSlice(0, sizes[r]);
+                out[r] = m[0].asSlice(0, ops.sizes[r]);
             }
         }
         int[] ok = {why == null ? 1 : 0};
@@ -267,14 +258,14 @@ public final class Window implements AutoCloseable {
 
     /** Bytes of rank {@code rank}'s window. */
     public long size(int rank) {
-        checkRank(rank, "size");
-        return sizes[rank];
+        ops.checkRank(rank, "size");
+        return ops.sizes[rank];
     }
 
     /** Rank {@code rank}'s displacement unit. */
     public int dispUnit(int rank) {
-        checkRank(rank, "dispUnit");
-        return dispUnits[rank];
+        ops.checkRank(rank, "dispUnit");
+        return ops.dispUnits[rank];
     }
 
     /**
@@ -292,7 +283,7 @@ public final class Window implements AutoCloseable {
         if (shared == null) {
             throw FerryException.arg(ErrorClass.RMA_SHARED, "sharedQuery: the window was not made by allocateShared");
         }
-        checkRank(rank, "sharedQuery");
+        ops.checkRank(rank, "sharedQuery");
         return shared[rank];
     }
 
@@ -350,7 +341,8 @@ public final class Window implements AutoCloseable {
     public void put(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
         lib.lock.lock();
         try {
-            transfer(true, origin, offset, count, type, target, disp, targetCount, targetType, "put");
+            checkOpen("put");
+            ops.transfer(true, origin, offset, count, type, target, disp, targetCount, targetType, "put");
         } finally {
             lib.lock.unlock();
         }
@@ -365,7 +357,8 @@ public final class Window implements AutoCloseable {
     public void get(Object result, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
         lib.lock.lock();
         try {
-            transfer(false, result, offset, count, type, target, disp, targetCount, targetType, "get");
+            checkOpen("get");
+            ops.transfer(false, result, offset, count, type, target, disp, targetCount, targetType, "get");
         } finally {
             lib.lock.unlock();
         }
@@ -384,7 +377,8 @@ public final class Window implements AutoCloseable {
     public void accumulate(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType, Op op) {
         lib.lock.lock();
         try {
-            atomics(origin, offset, count, type, null, 0, target, disp, targetCount, targetType, op, "accumulate");
+            checkOpen("accumulate");
+            ops.atomics(origin, offset, count, type, null, 0, target, disp, targetCount, targetType, op, "accumulate");
         } finally {
             lib.lock.unlock();
         }
@@ -407,7 +401,8 @@ public final class Window implements AutoCloseable {
         }
         lib.lock.lock();
         try {
-            atomics(origin, offset, count, type, result, resultOffset, target, disp, targetCount, targetType, op, "getAccumulate");
+            checkOpen("getAccumulate");
+            ops.atomics(origin, offset, count, type, result, resultOffset, target, disp, targetCount, targetType, op, "getAccumulate");
         } finally {
             lib.lock.unlock();
         }
@@ -426,23 +421,8 @@ public final class Window implements AutoCloseable {
                                int target, long disp) {
         lib.lock.lock();
         try {
-            dev.ferry.portals.Datatype dt = RmaKinds.element(type, "compareAndSwap");
-            if (!type.contiguous || type.size != dt.size() || dt == dev.ferry.portals.Datatype.FLOAT || dt == dev.ferry.portals.Datatype.DOUBLE) {
-                throw FerryException.arg(ErrorClass.TYPE, "compareAndSwap: " + type + " is not one integer element");
-            }
-            MemorySegment src = Buffers.contiguous(origin, offset, 1, type, false, "compareAndSwap origin", originCache);
-            MemorySegment cmp = Buffers.contiguous(compare, compareOffset, 1, type, false, "compareAndSwap compare", compareCache);
-            MemorySegment res = Buffers.contiguous(result, resultOffset, 1, type, true, "compareAndSwap result", resultCache);
-            long at = checkTarget(target, disp, 1, type, type.size, "compareAndSwap");
-            int size = dt.size();
-            lib.stage(16);
-            MemorySegment.copy(src, 0, lib.opMem, lib.opOff, size);
-            MemorySegment operand = lib.operand(size);
-            MemorySegment.copy(cmp, 0, operand, 0, size);
-            lib.ptl.swap(lib.opMd, lib.opOff + 8, lib.opMd, lib.opOff, size, id(target), pt, opBits, at, null, 0, operand,
-                    dev.ferry.portals.Op.CSWAP, dt);
-            lib.issued(1);
-            lib.copyOut(lib.opMem, lib.opOff + 8, res, 1, type);
+            checkOpen("compareAndSwap");
+            ops.compareAndSwap(origin, offset, compare, compareOffset, result, resultOffset, type, target, disp);
         } finally {
             lib.lock.unlock();
         }
@@ -461,20 +441,8 @@ public final class Window implements AutoCloseable {
     public long maskedCompareSwap(int target, long disp, long compare, long compareMask, long swap, long swapMask) {
         lib.lock.lock();
         try {
-            long at = checkTarget(target, disp, 1, Datatype.LONG, 8, "maskedCompareSwap");
-            lib.stage(16);
-            MemorySegment st = lib.opMem;
-            long o = lib.opOff;
-            st.set(ValueLayout.JAVA_LONG, o, swap);
-            MemorySegment operand = lib.operand(24);
-            operand.set(ValueLayout.JAVA_LONG, 0, compare);
-            operand.set(ValueLayout.JAVA_LONG, 8, compareMask);
-            operand.set(ValueLayout.JAVA_LONG, 16, swapMask);
-            lib.ptl.swap(lib.opMd, o + 8, lib.opMd, o, 8, id(target), pt, opBits, at, null, 0, operand,
-                    dev.ferry.portals.Op.MSK_CSWAP, dev.ferry.portals.Datatype.UINT64_T);
-            lib.issued(1);
-            lib.quiesce();
-            return st.get(ValueLayout.JAVA_LONG, o + 8); // intact: nothing was staged since
+            checkOpen("maskedCompareSwap");
+            return ops.maskedCompareSwap(target, disp, compare, compareMask, swap, swapMask);
         } finally {
             lib.lock.unlock();
         }
@@ -493,18 +461,8 @@ public final class Window implements AutoCloseable {
     public long maskedFetchAdd(int target, long disp, long addend, long boundaries) {
         lib.lock.lock();
         try {
-            long at = checkTarget(target, disp, 1, Datatype.LONG, 8, "maskedFetchAdd");
-            lib.stage(16);
-            MemorySegment st = lib.opMem;
-            long o = lib.opOff;
-            st.set(ValueLayout.JAVA_LONG, o, addend);
-            MemorySegment operand = lib.operand(8);
-            operand.set(ValueLayout.JAVA_LONG, 0, boundaries);
-            lib.ptl.swap(lib.opMd, o + 8, lib.opMd, o, 8, id(target), pt, opBits, at, null, 0, operand,
-                    dev.ferry.portals.Op.MFETCH_ADD, dev.ferry.portals.Datatype.UINT64_T);
-            lib.issued(1);
-            lib.quiesce();
-            return st.get(ValueLayout.JAVA_LONG, o + 8); // intact: nothing was staged since
+            checkOpen("maskedFetchAdd");
+            return ops.maskedFetchAdd(target, disp, addend, boundaries);
         } finally {
             lib.lock.unlock();
         }
@@ -554,174 +512,6 @@ public final class Window implements AutoCloseable {
             return lib.request("rgetAccumulate at rank " + target);
         } finally {
             lib.lock.unlock();
-        }
-    }
-
-    // ---- the operations' common parts -----------------------------------------------------------
-
-    private void transfer(boolean put, Object buf, int offset, int count, Datatype type, int target, long disp, int targetCount,
-                          Datatype targetType, String what) {
-        checkOpen(what);
-        CollBuffer.checkType(type, what);
-        MemorySegment user = Buffers.contiguous(buf, offset, count, type, !put, put ? "the origin buffer" : "the result buffer", put ? originCache : resultCache);
-        long bytes = (long) count * type.size;
-        long base = checkTarget(target, disp, targetCount, targetType, bytes, what);
-        if (bytes == 0) {
-            return;
-        }
-        if (type.contiguous && user.isNative() && bytes >= WindowLibrary.IN_PLACE) {
-            lib.inPlace(user); // no copy: MPI lets neither side touch the buffer before the operation completes
-        } else {
-            lib.stage(bytes);
-            if (put) {
-                WindowLibrary.pack(user, count, type, lib.opMem, lib.opOff);
-            } else {
-                lib.copyOut(lib.opMem, lib.opOff, user, count, type);
-            }
-        }
-        TargetBlocks b = blocks.of(base, targetCount, targetType, Long.MAX_VALUE);
-        long pos = lib.opOff;
-        for (int i = 0; i < b.n; i++) {
-            if (put) {
-                lib.ptl.put(lib.opMd, pos, b.len[i], CT_ACK_REQ, id(target), pt, opBits, b.at[i], null, 0);
-            } else {
-                lib.ptl.get(lib.opMd, pos, b.len[i], id(target), pt, opBits, b.at[i], null);
-            }
-            pos += b.len[i];
-        }
-        lib.issued(b.n);
-    }
-
-    private void atomics(Object origin, int offset, int count, Datatype type, Object result, int resultOffset, int target, long disp,
-                         int targetCount, Datatype targetType, Op op, String what) {
-        checkOpen(what);
-        CollBuffer.checkType(type, what);
-        dev.ferry.portals.Datatype dt = RmaKinds.element(type, what);
-        if (RmaKinds.element(targetType, what) != dt) {
-            throw FerryException.arg(ErrorClass.TYPE, what + ": the target's " + targetType + " is not of the origin's kind of element (" + type + ")");
-        }
-        if (op == null) {
-            throw FerryException.arg(ErrorClass.OP, what + ": the operation is null");
-        }
-        boolean replace = op.code == Op.Code.REPLACE, noOp = op.code == Op.Code.NO_OP;
-        if (noOp && result == null) {
-            throw FerryException.arg(ErrorClass.OP, what + ": NO_OP only reads: use getAccumulate or fetchAndOp");
-        }
-        dev.ferry.portals.Op pop = replace ? dev.ferry.portals.Op.SWAP : noOp ? null : RmaKinds.op(op, dt, what);
-        MemorySegment src = noOp ? null : Buffers.contiguous(origin, offset, count, type, false, "the origin buffer", originCache);
-        MemorySegment res = result == null ? null : Buffers.contiguous(result, resultOffset, count, type, true, "the result buffer", resultCache);
-        long bytes = (long) count * type.size;
-        long base = checkTarget(target, disp, targetCount, targetType, bytes, what);
-        if (bytes == 0) {
-            return;
-        }
-        boolean fetch = result != null || replace; // a replace is a swap, which fetches (into the staging area when nobody wants it)
-        lib.stage(fetch ? 2 * bytes : bytes);
-        MdHandle md = lib.opMd;
-        long from = lib.opOff, into = lib.opOff + bytes;
-        if (noOp) {
-            pop = dt == dev.ferry.portals.Datatype.FLOAT || dt == dev.ferry.portals.Datatype.DOUBLE ? dev.ferry.portals.Op.SUM : dev.ferry.portals.Op.BOR;
-            fillNeutral(lib.opMem, from, bytes, dt); // x + -0.0 == x for every x, -0.0 included; x | 0 == x
-        } else {
-            WindowLibrary.pack(src, count, type, lib.opMem, from);
-        }
-        if (res != null) {
-            lib.copyOut(lib.opMem, into, res, count, type);
-        }
-        long chunk = Math.max(dt.size(), lib.maxAtomic / dt.size() * dt.size());
-        TargetBlocks b = blocks.of(base, targetCount, targetType, chunk);
-        for (int i = 0; i < b.n; i++) {
-            if (replace) {
-                lib.ptl.swap(md, into, md, from, b.len[i], id(target), pt, opBits, b.at[i], null, 0, null, pop, dt);
-            } else if (fetch) {
-                lib.ptl.fetchAtomic(md, into, md, from, b.len[i], id(target), pt, opBits, b.at[i], null, 0, pop, dt);
-            } else {
-                lib.ptl.atomic(md, from, b.len[i], CT_ACK_REQ, id(target), pt, opBits, b.at[i], null, 0, pop, dt);
-            }
-            from += b.len[i];
-            into += b.len[i];
-        }
-        lib.issued(b.n);
-    }
-
-    private static void fillNeutral(MemorySegment m, long at, long bytes, dev.ferry.portals.Datatype dt) {
-        if (dt == dev.ferry.portals.Datatype.DOUBLE) {
-            for (long i = 0; i < bytes; i += 8) {
-                m.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, at + i, -0.0);
-            }
-        } else if (dt == dev.ferry.portals.Datatype.FLOAT) {
-            for (long i = 0; i < bytes; i += 4) {
-                m.set(ValueLayout.JAVA_FLOAT_UNALIGNED, at + i, -0.0f);
-            }
-        } else {
-            m.asSlice(at, bytes).fill((byte) 0);
-        }
-    }
-
-    /**
-     * Checks an access to {@code target} (rank, epoch, range, signature): answers the byte offset
-     * of its displacement in the target's window.
-     */
-    private long checkTarget(int target, long disp, int targetCount, Datatype targetType, long originBytes, String what) {
-        checkOpen(what);
-        checkRank(target, what);
-        if (!epochs.mayAccess(target)) {
-            throw FerryException.arg(ErrorClass.RMA_SYNC, what + " to rank " + target
-                    + " outside an access epoch: call fence, start (with the target in its group), lock or lockAll first");
-        }
-        CollBuffer.checkType(targetType, what);
-        if (targetCount < 0) {
-            throw FerryException.arg(ErrorClass.COUNT, what + ": the target count " + targetCount + " is negative");
-        }
-        if (disp < 0) {
-            throw FerryException.arg(ErrorClass.DISP, what + ": the displacement " + disp + " is negative");
-        }
-        long tbytes = (long) targetCount * targetType.size;
-        if (tbytes != originBytes) {
-            throw FerryException.arg(ErrorClass.COUNT, what + ": the origin holds " + originBytes + " bytes but the target's "
-                    + targetCount + " elements of " + targetType + " hold " + tbytes);
-        }
-        long reach = Buffers.reach(targetCount, targetType);
-        if (attachments != null) {
-            return attached(target, disp, reach, targetCount, targetType, what);
-        }
-        opBits = DATA_BITS;
-        long at = Math.multiplyHigh(disp, dispUnits[target]) != 0 ? Long.MAX_VALUE : disp * dispUnits[target];
-        if (at > sizes[target] || reach > sizes[target] - at) {
-            throw FerryException.arg(ErrorClass.RMA_RANGE, what + ": " + targetCount + " elements of " + targetType + " at displacement "
-                    + disp + " (byte " + at + ", " + reach + " bytes) do not fit rank " + target + "'s window of " + sizes[target] + " bytes");
-        }
-        return at;
-    }
-
-    private final long[] found = new long[2];
-
-    /** A dynamic window's target range: the slot covering it (reading the target's table again when this copy has none). */
-    private long attached(int target, long address, long reach, int targetCount, Datatype targetType, String what) {
-        if (tables[target] == null || !Attachments.find(tables[target], address, reach, found)) {
-            MemorySegment copy = tables[target] != null ? tables[target] : MemorySegment.ofArray(new long[(int) (Attachments.BYTES / 8)]);
-            lib.stage(Attachments.BYTES);
-            lib.ptl.get(lib.opMd, lib.opOff, Attachments.BYTES, id(target), pt, Attachments.TABLE_BITS, 0, null);
-            lib.issued(1);
-            lib.copyOut(lib.opMem, lib.opOff, copy, (int) Attachments.BYTES, Datatype.BYTE);
-            lib.quiesce();
-            tables[target] = copy;
-            if (!Attachments.find(copy, address, reach, found)) {
-                throw FerryException.arg(ErrorClass.RMA_RANGE, what + ": " + targetCount + " elements of " + targetType + " at address 0x"
-                        + Long.toHexString(address) + " (" + reach + " bytes) are not in memory rank " + target + " has attached");
-            }
-        }
-        opBits = found[0];
-        return found[1];
-    }
-
-    private dev.ferry.portals.ProcessId id(int target) {
-        return lib.ids[comm.world(target)];
-    }
-
-    private void checkRank(int rank, String what) {
-        if (rank < 0 || rank >= comm.size()) {
-            throw FerryException.arg(ErrorClass.RANK, what + ": rank " + rank + " is not in the window's communicator (size " + comm.size() + ")");
         }
     }
 
@@ -877,12 +667,12 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             checkOpen("lock");
-            checkRank(target, "lock");
+            ops.checkRank(target, "lock");
             if (type == null) {
                 throw FerryException.arg(ErrorClass.ARG, "lock: the lock type is null");
             }
             epochs.checkLock(target);
-            locks.acquire(type, id(target));
+            locks.acquire(type, ops.id(target));
             epochs.locked(target, type == LockType.EXCLUSIVE);
         } finally {
             lib.lock.unlock();
@@ -894,13 +684,13 @@ public final class Window implements AutoCloseable {
         lib.lock.lock();
         try {
             checkOpen("unlock");
-            checkRank(target, "unlock");
+            ops.checkRank(target, "unlock");
             boolean exclusive = epochs.checkUnlock(target);
             epochs.unlocked(target);
             try {
                 lib.quiesce();
             } finally {
-                locks.release(exclusive, id(target)); // let go even when an operation failed
+                locks.release(exclusive, ops.id(target)); // let go even when an operation failed
             }
         } finally {
             lib.lock.unlock();
@@ -914,7 +704,7 @@ public final class Window implements AutoCloseable {
             checkOpen("lockAll");
             epochs.checkLockAll();
             for (int r = 0; r < comm.size(); r++) {
-                locks.acquire(LockType.SHARED, id(r));
+                locks.acquire(LockType.SHARED, ops.id(r));
             }
             epochs.lockedAll();
         } finally {
@@ -933,7 +723,7 @@ public final class Window implements AutoCloseable {
                 lib.quiesce();
             } finally {
                 for (int r = 0; r < comm.size(); r++) {
-                    locks.release(false, id(r));
+                    locks.release(false, ops.id(r));
                 }
             }
         } finally {
@@ -946,7 +736,7 @@ public final class Window implements AutoCloseable {
      * epoch. (Ferry completes every operation of the instance in flight: a superset.)
      */
     public void flush(int target) {
-        checkRank(target, "flush");
+        ops.checkRank(target, "flush");
         flushAll();
     }
 
