@@ -4,7 +4,6 @@ import dev.ferry.portals.Me;
 import dev.ferry.portals.MeHandle;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 
 import static dev.ferry.portals.Portals.*;
@@ -131,6 +130,10 @@ public final class Window implements AutoCloseable {
             throw FerryException.arg(ErrorClass.BUFFER, "Window.create: the memory must be off-heap (a MemorySegment from an Arena), not "
                     + (memory == null ? "null" : "a heap segment"));
         }
+        if (!sharedAcrossThreads(memory)) {
+            throw FerryException.arg(ErrorClass.BUFFER, "Window.create: the memory is confined to one thread; Ferry's progress writes to it "
+                    + "from others (use Arena.ofShared(), ofAuto() or global())");
+        }
         return make(comm, memory, memory.byteSize(), dispUnit, false, "create");
     }
 
@@ -158,6 +161,11 @@ public final class Window implements AutoCloseable {
      */
     public static Window createDynamic(Comm comm) {
         return make(comm, MemorySegment.ofArray(new byte[0]), 0, 1, false, true, "createDynamic");
+    }
+
+    /** Whether threads other than the caller may access {@code m} (not a confined arena's). */
+    private static boolean sharedAcrossThreads(MemorySegment m) {
+        return m.isAccessibleBy(Thread.ofPlatform().unstarted(() -> { }));
     }
 
     private static Window make(Comm comm, MemorySegment memory, long bytes, int dispUnit, boolean share, String what) {
@@ -298,8 +306,9 @@ public final class Window implements AutoCloseable {
             if (attachments == null) {
                 throw FerryException.arg(ErrorClass.RMA_ATTACH, "attach: the window was not made by createDynamic");
             }
-            if (memory == null || !memory.isNative() || memory.byteSize() == 0) {
-                throw FerryException.arg(ErrorClass.RMA_ATTACH, "attach: the memory must be off-heap and not empty (a MemorySegment from an Arena)");
+            if (memory == null || !memory.isNative() || memory.byteSize() == 0 || !sharedAcrossThreads(memory)) {
+                throw FerryException.arg(ErrorClass.RMA_ATTACH, "attach: the memory must be off-heap, not empty and not confined to one thread "
+                        + "(a MemorySegment from Arena.ofShared(), ofAuto() or global())");
             }
             int k = attachments.freeSlot();
             if (k < 0) {

@@ -27,6 +27,17 @@ class WindowJobTest {
         }
     }
 
+    /** Seed 004's masked atomics, directly over shm and by message over tcp, against its pseudo-code. */
+    @Test
+    void maskedAtomicsAgreeWithTheSeedAcrossShmAndTcp() throws Exception {
+        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, WindowRanks.class, "masked", "4004", "300");
+        assertEquals(0, r.exit(), r.toString());
+        for (int rank = 0; rank < 4; rank++) {
+            int k = rank;
+            assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok masked rank " + k + " of 4")), r.toString());
+        }
+    }
+
     @Test
     void allocateSharedMapsEveryRanksMemory() throws Exception {
         CapturedJob.Result r = CapturedJob.run(3, Map.of(), TIMEOUT, WindowRanks.class, "shared");

@@ -154,11 +154,36 @@ class WindowTest {
     }
 
     @Test
+    void maskedAtomicsAgreeWithTheSeedsPseudoCodeOnRandomVectors() {
+        assertEquals(0x0102_0300_0408_fe00L, Seed004.maskedFetchAdd(0x0001_02ff_0305_fdffL, 0x0101_0101_0103_0101L, 0x8080_8080_8080_8080L),
+                "the transcription itself, on a vector worked out by hand");
+        Ferry.runInProcess(2, BOUND, f -> {
+            Comm w = f.world();
+            try (Window win = Window.allocate(w, 16, 8)) {
+                if (w.rank() == 0) {
+                    win.lock(Window.LockType.EXCLUSIVE, 1);
+                    long last = Seed004.check(win, 1, 1, 2004, 500, 0);
+                    win.unlock(1);
+                    w.send(new long[] {last}, 0, 1, 1, 0);
+                } else {
+                    long[] last = new long[1];
+                    w.recv(last, 0, 1, 0, 0);
+                    assertEquals(last[0], win.memory().get(ValueLayout.JAVA_LONG, 8));
+                }
+            }
+        });
+    }
+
+    @Test
     void noncontiguousTargetsRequestFormsAndWindowsOverTheCallersMemory() {
         Ferry.runInProcess(2, BOUND, f -> {
             Comm w = f.world();
             int me = w.rank(), peer = 1 - me;
-            try (Arena a = Arena.ofConfined()) {
+            try (Arena confined = Arena.ofConfined()) {
+                FerryException e = assertThrows(FerryException.class, () -> Window.create(w, confined.allocate(64), 4));
+                assertEquals(ErrorClass.BUFFER, e.errorClass(), "the library writes from other threads: refused before anyone waits");
+            }
+            try (Arena a = Arena.ofShared()) {
                 MemorySegment mem = a.allocate(8 * 16, 8);
                 try (Window win = Window.create(w, mem, 4)) {
                     win.lock(Window.LockType.EXCLUSIVE, peer);

@@ -82,16 +82,21 @@ final class PassiveProgress implements Runnable {
                 continue;
             }
             boolean worked = false;
-            if (lock == null) {
-                worked = !stop && engine.progress(); // hosted: the engine's own thread of control is the lock
-            } else if (lock.tryLock()) {
-                try {
-                    if (!stop) {
-                        worked = engine.progress();
+            try {
+                if (lock == null) {
+                    worked = !stop && engine.progress(); // hosted: the engine's own thread of control is the lock
+                } else if (lock.tryLock()) {
+                    try {
+                        if (!stop) {
+                            worked = engine.progress();
+                        }
+                    } finally {
+                        lock.unlock();
                     }
-                } finally {
-                    lock.unlock();
                 }
+            } catch (RuntimeException e) {
+                // a handler's failure must not end the serving of every peer from now on
+                engine.logger().log(System.Logger.Level.ERROR, "rank " + engine.rank() + ": passive progress: " + e, e);
             }
             long now = System.nanoTime();
             if (worked) {
