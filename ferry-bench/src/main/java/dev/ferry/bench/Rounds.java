@@ -31,9 +31,17 @@ final class Rounds {
 
     private final Map<Key, List<Result>> lines = new LinkedHashMap<>();
 
+    /** Extra fields that are measurements, not kinds: not part of a line's key; the merged line keeps their largest value. */
+    private static final List<String> MEASURED = List.of("alloc_b_per_op");
+
     /** One line of one round. */
     void add(Result r) {
-        lines.computeIfAbsent(new Key(r.benchmark(), r.driver(), r.size(), r.extra()), k -> new ArrayList<>()).add(r);
+        Map<String, Object> kind = r.extra();
+        if (MEASURED.stream().anyMatch(kind::containsKey)) {
+            kind = new HashMap<>(kind);
+            kind.keySet().removeAll(MEASURED);
+        }
+        lines.computeIfAbsent(new Key(r.benchmark(), r.driver(), r.size(), kind), k -> new ArrayList<>()).add(r);
     }
 
     /** One line per kind, in the order the kinds first came. */
@@ -63,6 +71,10 @@ final class Rounds {
                 }
             }
             Map<String, Object> extra = new HashMap<>(e.getKey().extra());
+            for (String m : MEASURED) {
+                rs.stream().map(r -> r.extra().get(m)).filter(java.util.Objects::nonNull).map(v -> Double.parseDouble(v.toString()))
+                        .max(Double::compare).ifPresent(v -> extra.put(m, Math.round(v)));
+            }
             extra.put("rounds", n);
             extra.put("round_medians_us", roundMedians);
             if (bandwidth) {

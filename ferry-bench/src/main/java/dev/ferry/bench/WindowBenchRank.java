@@ -39,7 +39,7 @@ public final class WindowBenchRank {
 
     private static void measure(Window win, BenchOptions o, long max) {
         MemorySegment local = Arena.ofShared().allocate(max, 4096);
-        long[] one = {1}, got = new long[1], cmp = new long[1];
+        long[] one = {1}, got = new long[1], cmp = new long[1], swap = new long[1];
         win.lock(Window.LockType.SHARED, 1);
         for (long size : o.sizes()) {
             int n = (int) size;
@@ -62,7 +62,8 @@ public final class WindowBenchRank {
                 });
                 case BenchOptions.CAS_LATENCY -> latency(o, 8, "compare_and_swap+flush", () -> {
                     cmp[0] = got[0]; // what the last one found: every swap takes
-                    win.compareAndSwap(new long[] {got[0] + 1}, 0, cmp, 0, got, 0, Datatype.LONG, 1, 0);
+                    swap[0] = got[0] + 1;
+                    win.compareAndSwap(swap, 0, cmp, 0, got, 0, Datatype.LONG, 1, 0);
                     win.flush(1);
                 });
                 case BenchOptions.PUT_BW -> bandwidth(o, size, "put", () -> win.put(local, 0, n, Datatype.BYTE, 1, 0), win);

@@ -54,6 +54,18 @@ class RoundsTest {
     }
 
     @Test
+    void aMeasuredFieldDoesNotSplitALineAndKeepsItsLargestValue() {
+        Rounds r = new Rounds();
+        for (long alloc : new long[] {0, 120, 0}) {
+            r.add(new Result("acc-latency", "tcp", 8, 100, 15.0, 60, null, Map.of("op", "accumulate(sum)+flush", "alloc_b_per_op", alloc)));
+        }
+        List<Result> m = r.merged();
+        assertEquals(1, m.size(), "rounds that allocated differently are still one kind of line");
+        assertEquals(3, m.get(0).extra().get("rounds"));
+        assertEquals(120L, m.get(0).extra().get("alloc_b_per_op"));
+    }
+
+    @Test
     void goalsAreComparedRoundByRoundAgainstTheLineOfTheSameRound() {
         Rounds r = new Rounds();
         double[] driver = {0.40, 0.30, 0.50};
