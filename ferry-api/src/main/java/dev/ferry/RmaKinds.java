@@ -3,8 +3,9 @@ package dev.ferry;
 /**
  * How the window operations name the library's atomic types and operations: each of the API's
  * primitive kinds is one of the library's datatypes (char is unsigned), and each predefined
- * reduction one of its operations. MINLOC, MAXLOC and user-defined operations have no atomic
- * form in the library and are refused; REPLACE and NO_OP are handled by the window itself.
+ * reduction one of its operations. User-defined operations have none (MPI allows none in
+ * one-sided calls); the window itself handles REPLACE and NO_OP (as swaps and neutral fetches)
+ * and MINLOC / MAXLOC (under a mutex, {@link WindowOps}).
  */
 final class RmaKinds {
     private RmaKinds() {
@@ -51,7 +52,7 @@ final class RmaKinds {
             case BOR -> dev.ferry.portals.Op.BOR;
             case BXOR -> dev.ferry.portals.Op.BXOR;
             case null, default -> throw FerryException.arg(ErrorClass.OP, what + ": " + op
-                    + " has no one-sided form (the predefined operations but MINLOC and MAXLOC, REPLACE and NO_OP have)");
+                    + " has no one-sided form (the predefined operations, REPLACE and NO_OP have)");
         };
         boolean integer = type != dev.ferry.portals.Datatype.FLOAT && type != dev.ferry.portals.Datatype.DOUBLE;
         if (!integer && p.ordinal() >= dev.ferry.portals.Op.LOR.ordinal()) {

@@ -54,6 +54,9 @@ public final class Window implements AutoCloseable {
     private final int lockSlot;
     private final MeHandle dataMe;
     private final MeHandle lockMe;
+    /** The accumulate mutex (MINLOC / MAXLOC): a second word of the lock page, and its entry. */
+    private final int mutexSlot;
+    private final MeHandle mutexMe;
     /** allocateShared: each member's memory mapped into this process (this rank's own included). */
     private final MemorySegment[] shared;
     /** createDynamic: this rank's attachments, and copies of the targets' tables (null until read); else null. */
@@ -78,6 +81,8 @@ public final class Window implements AutoCloseable {
         this.lockSlot = lib.takeLock();
         this.dataMe = memory.byteSize() > 0 ? append(memory, WindowOps.DATA_BITS) : null;
         this.lockMe = append(lib.lockWord(lockSlot), WindowLocks.BITS);
+        this.mutexSlot = lib.takeLock();
+        this.mutexMe = append(lib.lockWord(mutexSlot), WindowLocks.MUTEX_BITS);
         this.locks = new WindowLocks(lib, pt);
         this.attachments = dynamic ? new Attachments(lib.allocate(Attachments.BYTES)) : null;
         this.tableMe = dynamic ? append(attachments.table, Attachments.TABLE_BITS) : null;
@@ -92,7 +97,7 @@ public final class Window implements AutoCloseable {
             sizes[r] = all[2 * r];
             dispUnits[r] = (int) all[2 * r + 1];
         }
-        this.ops = new WindowOps(lib, comm, pt, sizes, dispUnits, dynamic, epochs);
+        this.ops = new WindowOps(lib, comm, pt, sizes, dispUnits, dynamic, epochs, locks);
         this.shared = share ? mapShared() : null;
     }
 
@@ -375,8 +380,10 @@ public final class Window implements AutoCloseable {
 
     /**
      * Combines {@code count} elements of {@code type} from {@code origin} into the target's with
-     * {@code op} (a predefined operation but MINLOC and MAXLOC, or {@link Op#REPLACE}), element by
-     * element, each atomically.
+     * {@code op} (a predefined operation, or {@link Op#REPLACE}), element by element, each
+     * atomically. MINLOC and MAXLOC (on a pair type) have no atomic in the library: Ferry takes
+     * the target window's accumulate mutex, reads, combines and writes back, so they are atomic
+     * with respect to each other, and complete when the call returns (up to 256 KiB a call).
      */
     public void accumulate(Object origin, int offset, int count, Datatype type, int target, long disp, Op op) {
         accumulate(origin, offset, count, type, target, disp, count, type, op);
@@ -812,6 +819,8 @@ public final class Window implements AutoCloseable {
             lib.ptl.meUnlink(dataMe);
         }
         lib.ptl.meUnlink(lockMe);
+        lib.ptl.meUnlink(mutexMe);
+        lib.releaseLock(mutexSlot);
         if (attachments != null) {
             for (MeHandle h : attachments.all()) {
                 if (h != null) {

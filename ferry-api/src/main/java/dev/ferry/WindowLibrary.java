@@ -162,7 +162,7 @@ final class WindowLibrary {
                 return i;
             }
         }
-        throw new FerryException(ErrorClass.NO_SPACE, "more than " + lockTaken.length + " windows live at once");
+        throw new FerryException(ErrorClass.NO_SPACE, "more than " + lockTaken.length / 2 + " windows live at once");
     }
 
     MemorySegment lockWord(int slot) {

@@ -26,8 +26,8 @@ import java.lang.foreign.ValueLayout;
  * }</pre>
  */
 final class WindowLocks {
-    /** Match bits of the lock word's list entry. */
-    static final long BITS = 1;
+    /** Match bits of the lock word's list entry, and of the accumulate mutex's (a second word: 0 free, 1 held). */
+    static final long BITS = 1, MUTEX_BITS = 3;
     static final long EXCLUSIVE_HELD = 1L << 32;
     private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG;
 
@@ -63,7 +63,7 @@ final class WindowLocks {
                 return;
             }
             if (type == Window.LockType.SHARED) {
-                add(target, -1); // an exclusive holder: step back and try again
+                add(target, BITS, -1); // an exclusive holder: step back and try again
             }
             lib.lock.unlock(); // let this instance's other threads (and the progress they make) in while we back off
             try {
@@ -75,13 +75,43 @@ final class WindowLocks {
     }
 
     void release(boolean exclusive, ProcessId target) {
-        add(target, exclusive ? -EXCLUSIVE_HELD : -1);
+        add(target, BITS, exclusive ? -EXCLUSIVE_HELD : -1);
     }
 
-    private void add(ProcessId target, long delta) {
+    /** Takes the target's accumulate mutex (the emulated MINLOC / MAXLOC hold it): compare-and-swap 0 to 1 until it takes. */
+    void lockMutex(ProcessId target) {
+        long start = System.nanoTime();
+        while (true) {
+            lib.stage(16);
+            MemorySegment st = lib.opMem;
+            long s = lib.opOff;
+            st.set(I64, s, 1L);
+            MemorySegment zero = lib.operand(8);
+            zero.set(I64, 0, 0L);
+            lib.ptl.swap(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, MUTEX_BITS, 0, null, 0, zero,
+                    dev.ferry.portals.Op.CSWAP, dev.ferry.portals.Datatype.INT64_T);
+            lib.issued(1);
+            lib.quiesce();
+            if (st.get(I64, s + 8) == 0) {
+                return;
+            }
+            lib.lock.unlock();
+            try {
+                lib.ferry.engine.idle(System.nanoTime() - start);
+            } finally {
+                lib.lock.lock();
+            }
+        }
+    }
+
+    void unlockMutex(ProcessId target) {
+        add(target, MUTEX_BITS, -1);
+    }
+
+    private void add(ProcessId target, long bits, long delta) {
         lib.stage(8);
         lib.opMem.set(I64, lib.opOff, delta);
-        lib.ptl.atomic(lib.opMd, lib.opOff, 8, dev.ferry.portals.Portals.CT_ACK_REQ, target, pt, BITS, 0, null, 0,
+        lib.ptl.atomic(lib.opMd, lib.opOff, 8, dev.ferry.portals.Portals.CT_ACK_REQ, target, pt, bits, 0, null, 0,
                 dev.ferry.portals.Op.SUM, dev.ferry.portals.Datatype.INT64_T);
         lib.issued(1);
         lib.quiesce();

@@ -32,14 +32,16 @@ final class WindowOps {
     /** A dynamic window's copies of the targets' attachment tables (null until read); null for the others. */
     private final MemorySegment[] tables;
     private final WindowEpochs epochs;
+    private final WindowLocks locks;
     /** The match bits of the operation being issued (set by {@link #checkTarget}). */
     private long opBits;
     // reused by every operation (under the library's lock): no garbage on the hot path
     private final TargetBlocks blocks = new TargetBlocks();
     private final Scratch.Slice originCache = new Scratch.Slice(), resultCache = new Scratch.Slice(), compareCache = new Scratch.Slice();
 
-    WindowOps(WindowLibrary lib, Comm comm, int pt, long[] sizes, int[] dispUnits, boolean dynamic, WindowEpochs epochs) {
+    WindowOps(WindowLibrary lib, Comm comm, int pt, long[] sizes, int[] dispUnits, boolean dynamic, WindowEpochs epochs, WindowLocks locks) {
         this.lib = lib;
+        this.locks = locks;
         this.comm = comm;
         this.pt = pt;
         this.sizes = sizes;
@@ -139,6 +141,10 @@ final class WindowOps {
     void atomics(Object origin, int offset, int count, Datatype type, Object result, int resultOffset, int target, long disp,
                          int targetCount, Datatype targetType, Op op, String what) {
         CollBuffer.checkType(type, what);
+        if (op != null && (op.code == Op.Code.MINLOC || op.code == Op.Code.MAXLOC)) {
+            pairs(origin, offset, count, type, result, resultOffset, target, disp, targetCount, targetType, op, what);
+            return;
+        }
         dev.ferry.portals.Datatype dt = RmaKinds.element(type, what);
         if (RmaKinds.element(targetType, what) != dt) {
             throw FerryException.arg(ErrorClass.TYPE, what + ": the target's " + targetType + " is not of the origin's kind of element (" + type + ")");
@@ -185,6 +191,64 @@ final class WindowOps {
             into += b.len[i];
         }
         lib.issued(b.n);
+    }
+
+    /** Most bytes of pairs one MINLOC / MAXLOC accumulate takes (the current and the origin's values fit the staging area). */
+    static final long MAX_PAIR_BYTES = WindowLibrary.STAGING / 4;
+
+    /**
+     * MINLOC / MAXLOC, which the library has no atomic for: under the target window's accumulate
+     * mutex (so atomic with respect to every other MINLOC / MAXLOC on the window), get the
+     * target's pairs, combine the origin's into them here, put them back. Complete on return.
+     */
+    private void pairs(Object origin, int offset, int count, Datatype type, Object result, int resultOffset, int target, long disp,
+                       int targetCount, Datatype targetType, Op op, String what) {
+        if (!type.isPair() || targetType != type) {
+            throw FerryException.arg(ErrorClass.TYPE, what + ": " + op + " takes one predefined pair type on both sides (INT2, DOUBLE_INT...), not "
+                    + type + " and " + targetType);
+        }
+        MemorySegment src = Buffers.contiguous(origin, offset, count, type, false, "the origin buffer", originCache);
+        MemorySegment res = result == null ? null : Buffers.contiguous(result, resultOffset, count, type, true, "the result buffer", resultCache);
+        long bytes = (long) count * type.size;
+        long base = checkTarget(target, disp, targetCount, targetType, bytes, what);
+        if (bytes == 0) {
+            return;
+        }
+        if (bytes > MAX_PAIR_BYTES) {
+            throw FerryException.arg(ErrorClass.COUNT, what + ": " + op + " on " + bytes + " bytes of pairs at once; Ferry takes up to "
+                    + MAX_PAIR_BYTES + " (split the call)");
+        }
+        long bits = opBits;
+        dev.ferry.portals.ProcessId to = id(target);
+        locks.lockMutex(to);
+        try {
+            lib.stage(2 * bytes); // nothing else is staged until the put back is complete: both halves stay ours
+            MdHandle md = lib.opMd;
+            MemorySegment mem = lib.opMem;
+            long current = lib.opOff, mine = current + bytes;
+            TargetBlocks b = blocks.of(base, targetCount, targetType, Long.MAX_VALUE);
+            long pos = current;
+            for (int i = 0; i < b.n; i++) {
+                lib.ptl.get(md, pos, b.len[i], to, pt, bits, b.at[i], null);
+                pos += b.len[i];
+            }
+            lib.issued(b.n);
+            WindowLibrary.pack(src, count, type, mem, mine);
+            lib.quiesce();
+            if (res != null) {
+                WindowLibrary.unpack(mem, current, res, count, type);
+            }
+            op.apply(mem.asSlice(mine, bytes), mem.asSlice(current, bytes), count, type);
+            pos = current;
+            for (int i = 0; i < b.n; i++) {
+                lib.ptl.put(md, pos, b.len[i], CT_ACK_REQ, to, pt, bits, b.at[i], null, 0);
+                pos += b.len[i];
+            }
+            lib.issued(b.n);
+            lib.quiesce();
+        } finally {
+            locks.unlockMutex(to);
+        }
     }
 
     private static void fillNeutral(MemorySegment m, long at, long bytes, dev.ferry.portals.Datatype dt) {

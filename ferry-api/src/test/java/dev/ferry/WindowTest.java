@@ -175,6 +175,69 @@ class WindowTest {
     }
 
     @Test
+    void minlocAndMaxlocAccumulateAtomicallyFromEveryRank() {
+        Ferry.runInProcess(4, BOUND, f -> {
+            Comm w = f.world();
+            int n = w.size(), me = w.rank();
+            try (Window win = Window.allocate(w, 4 * 16, 8)) { // four DOUBLE_INT pairs (16-byte extent) at rank 0
+                if (me == 0) {
+                    for (int k = 0; k < 4; k++) {
+                        win.memory().set(ValueLayout.JAVA_DOUBLE, 16L * k, k < 2 ? Double.MAX_VALUE : -Double.MAX_VALUE);
+                        win.memory().set(ValueLayout.JAVA_INT, 16L * k + 8, -1);
+                    }
+                }
+                w.barrier();
+                win.lockAll();
+                java.util.Random rnd = new java.util.Random(me);
+                MemorySegment pair = Arena.ofAuto().allocate(2 * 16, 8);
+                for (int i = 0; i < 50; i++) {
+                    double v = rnd.nextInt(1000); // ties among ranks: the lower index must win
+                    for (int k = 0; k < 2; k++) {
+                        pair.set(ValueLayout.JAVA_DOUBLE, 16L * k, v);
+                        pair.set(ValueLayout.JAVA_INT, 16L * k + 8, me * 1000 + i);
+                    }
+                    win.accumulate(pair, 0, 2, Datatype.DOUBLE_INT, 0, 0, Op.MINLOC); // pairs 0 and 1
+                    win.accumulate(pair, 0, 2, Datatype.DOUBLE_INT, 0, 4, Op.MAXLOC); // pairs 2 and 3 (bytes 32..63: 4 units of 8)
+                }
+                win.unlockAll();
+                double[] all = new double[n * 50];
+                double[] mine = new double[50];
+                rnd = new java.util.Random(me);
+                for (int i = 0; i < 50; i++) {
+                    mine[i] = rnd.nextInt(1000);
+                }
+                w.allgather(mine, 0, 50, Datatype.DOUBLE, all, 0, 50, Datatype.DOUBLE);
+                w.barrier();
+                if (me == 0) {
+                    double min = Double.MAX_VALUE, max = -Double.MAX_VALUE;
+                    int minAt = Integer.MAX_VALUE, maxAt = Integer.MAX_VALUE;
+                    for (int r = 0; r < n; r++) {
+                        for (int i = 0; i < 50; i++) {
+                            double v = all[r * 50 + i];
+                            int at = r * 1000 + i;
+                            if (v < min || (v == min && at < minAt)) {
+                                min = v;
+                                minAt = at;
+                            }
+                            if (v > max || (v == max && at < maxAt)) {
+                                max = v;
+                                maxAt = at;
+                            }
+                        }
+                    }
+                    for (int k = 0; k < 2; k++) {
+                        assertEquals(min, win.memory().get(ValueLayout.JAVA_DOUBLE, 16L * k));
+                        assertEquals(minAt, win.memory().get(ValueLayout.JAVA_INT, 16L * k + 8));
+                        assertEquals(max, win.memory().get(ValueLayout.JAVA_DOUBLE, 16L * (k + 2)));
+                        assertEquals(maxAt, win.memory().get(ValueLayout.JAVA_INT, 16L * (k + 2) + 8));
+                    }
+                }
+                w.barrier();
+            }
+        });
+    }
+
+    @Test
     void noncontiguousTargetsRequestFormsAndWindowsOverTheCallersMemory() {
         Ferry.runInProcess(2, BOUND, f -> {
             Comm w = f.world();
@@ -313,8 +376,10 @@ class WindowTest {
             assertEquals(ErrorClass.RANK, e.errorClass());
             e = assertThrows(FerryException.class, () -> win.accumulate(new double[1], 0, 1, Datatype.DOUBLE, 1, 0, Op.BXOR));
             assertEquals(ErrorClass.OP, e.errorClass());
-            e = assertThrows(FerryException.class, () -> win.accumulate(new int[2], 0, 1, Datatype.INT2, 1, 0, Op.MAXLOC));
-            assertEquals(ErrorClass.OP, e.errorClass());
+            e = assertThrows(FerryException.class, () -> win.accumulate(new int[2], 0, 1, Datatype.INT, 1, 0, Op.MAXLOC));
+            assertEquals(ErrorClass.TYPE, e.errorClass(), "MAXLOC takes pairs");
+            e = assertThrows(FerryException.class, () -> win.accumulate(new int[2], 0, 1, Datatype.INT2, 1, 0, Op.create((a, b, n, t) -> { }, true)));
+            assertEquals(ErrorClass.OP, e.errorClass(), "no user-defined operation one-sided (MPI)");
             e = assertThrows(FerryException.class, () -> win.flushAll());
             assertEquals(ErrorClass.RMA_SYNC, e.errorClass());
             e = assertThrows(FerryException.class, () -> win.unlock(1));
