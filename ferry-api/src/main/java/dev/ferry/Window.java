@@ -17,7 +17,9 @@ import static dev.ferry.portals.Portals.*;
  * <p>Operations happen in epochs: between two {@link #fence()}s; inside {@link #start} ..
  * {@link #complete()} (to targets that opened theirs with {@link #post} .. {@link #waitFor()});
  * or under a {@link #lock} or {@link #lockAll()} (passive target). Issuing an operation returns
- * at once; the origin buffer may be reused at once (its data is staged). Gets and fetches fill
+ * at once; the origin buffer may be reused at once (its data is staged), except a contiguous
+ * off-heap one of 64 KiB or more, which is read in place until the operation completes (as MPI
+ * allows for every origin buffer). Gets and fetches fill
  * the result buffer when the operation completes: at the flush, unlock, fence or complete that
  * ends it, or when its request (the {@code r} forms) completes. Accumulates on one location are
  * atomic with respect to each other, whichever path each takes. Displacements count the target's
@@ -30,7 +32,6 @@ import static dev.ferry.portals.Portals.*;
  *     long[] seen = new long[1];
  *     w.fetchAndOp(new long[] {1}, 0, seen, 0, Datatype.LONG, 0, 1, Op.SUM);
  *     w.unlock(0);                                                      // seen[0] is here now
- *     w.fence();
  * }
  * }</pre>
  */

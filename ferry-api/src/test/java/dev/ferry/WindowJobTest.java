@@ -38,6 +38,17 @@ class WindowJobTest {
         }
     }
 
+    /** A target on a node of its own (tcp) that makes no call serves locks and accumulates from two origins, caller and thread progress. */
+    @Test
+    void aTargetThatMakesNoCallServesOverTcp() throws Exception {
+        for (String progress : new String[] {"caller", "thread"}) {
+            CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", progress), TIMEOUT,
+                    WindowRanks.class, "passive", "100");
+            assertEquals(0, r.exit(), progress + ": " + r);
+            assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok passive rank 2: 200 accumulates landed")), progress + ": " + r);
+        }
+    }
+
     @Test
     void allocateSharedMapsEveryRanksMemory() throws Exception {
         CapturedJob.Result r = CapturedJob.run(3, Map.of(), TIMEOUT, WindowRanks.class, "shared");

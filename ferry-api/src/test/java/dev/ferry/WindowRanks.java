@@ -19,6 +19,7 @@ public final class WindowRanks {
                 case "shared" -> shared();
                 case "dead" -> dead();
                 case "masked" -> masked(Long.parseLong(args[1]), Integer.parseInt(args[2]));
+                case "passive" -> passive(Integer.parseInt(args[1]));
                 default -> throw new IllegalArgumentException("no program " + args[0]);
             }
         } catch (Throwable t) {
@@ -191,6 +192,41 @@ public final class WindowRanks {
             }
             win.free();
             System.out.println("ok masked rank " + me + " of " + size + ": " + n * size + " masked operations agree with the seed's pseudo-code");
+        }
+    }
+
+    /**
+     * The last rank computes without calling Ferry until its window holds what the others' locked
+     * accumulates add up to: only its passive progress can serve them (over tcp when it is on a
+     * node of its own).
+     */
+    private static void passive(int n) {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            int size = w.size(), me = w.rank(), target = size - 1;
+            Window win = Window.allocate(w, 8, 8);
+            w.barrier();
+            if (me == target) {
+                long want = (long) n * (size - 1), deadline = System.nanoTime() + 120_000_000_000L;
+                long t0 = System.nanoTime();
+                java.lang.invoke.VarHandle word = ValueLayout.JAVA_LONG.varHandle();
+                while ((long) word.getVolatile(win.memory(), 0L) != want) { // no Ferry call in this loop; a volatile read the JIT cannot hoist
+                    if (System.nanoTime() > deadline) {
+                        throw new IllegalStateException("the window holds " + win.memory().get(ValueLayout.JAVA_LONG, 0) + " after 120 s, not " + want);
+                    }
+                    Thread.onSpinWait();
+                }
+                System.out.println("ok passive rank " + me + ": " + want + " accumulates landed in " + (System.nanoTime() - t0) / 1_000_000
+                        + " ms while it made no call");
+            } else {
+                for (int i = 0; i < n; i++) {
+                    win.lock(i % 2 == 0 ? Window.LockType.EXCLUSIVE : Window.LockType.SHARED, target);
+                    win.accumulate(new long[] {1}, 0, 1, Datatype.LONG, target, 0, Op.SUM);
+                    win.unlock(target);
+                }
+                System.out.println("ok passive rank " + me + ": " + n + " locked accumulates done");
+            }
+            win.free();
         }
     }
 

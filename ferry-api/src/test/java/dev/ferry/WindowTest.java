@@ -331,7 +331,8 @@ class WindowTest {
                 } else {
                     // compute (no Ferry call) until the value appears: only passive progress can serve rank 0
                     long deadline = System.nanoTime() + BOUND.toNanos();
-                    while (win.memory().get(ValueLayout.JAVA_LONG, 0) != 42) {
+                    java.lang.invoke.VarHandle word = ValueLayout.JAVA_LONG.varHandle();
+                    while ((long) word.getVolatile(win.memory(), 0L) != 42) { // a volatile read the JIT cannot hoist
                         assertTrue(System.nanoTime() < deadline, "the passive target never got the accumulates");
                         Thread.onSpinWait();
                     }
