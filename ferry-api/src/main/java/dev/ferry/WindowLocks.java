@@ -42,35 +42,17 @@ final class WindowLocks {
     void acquire(Window.LockType type, ProcessId target) {
         long start = System.nanoTime();
         while (true) {
-            lib.stage(16);
-            MemorySegment st = lib.opMem;
-            long s = lib.opOff;
             if (type == Window.LockType.EXCLUSIVE) {
-                st.set(I64, s, EXCLUSIVE_HELD);
-                MemorySegment zero = lib.operand(8);
-                zero.set(I64, 0, 0L);
-                lib.ptl.swap(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, BITS, 0, null, 0, zero,
-                        dev.ferry.portals.Op.CSWAP, dev.ferry.portals.Datatype.INT64_T);
+                if (swapFromZero(target, BITS, EXCLUSIVE_HELD) == 0) {
+                    return;
+                }
             } else {
-                st.set(I64, s, 1L);
-                lib.ptl.fetchAtomic(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, BITS, 0, null, 0,
-                        dev.ferry.portals.Op.SUM, dev.ferry.portals.Datatype.INT64_T);
-            }
-            lib.issued(1);
-            lib.quiesce();
-            long old = st.get(I64, s + 8); // intact: nothing was staged since
-            if (type == Window.LockType.EXCLUSIVE ? old == 0 : (old & EXCLUSIVE_HELD) == 0) {
-                return;
-            }
-            if (type == Window.LockType.SHARED) {
+                if ((fetchAdd(target, BITS, 1) & EXCLUSIVE_HELD) == 0) {
+                    return;
+                }
                 add(target, BITS, -1); // an exclusive holder: step back and try again
             }
-            lib.lock.unlock(); // let this instance's other threads (and the progress they make) in while we back off
-            try {
-                lib.ferry.engine.idle(System.nanoTime() - start);
-            } finally {
-                lib.lock.lock();
-            }
+            backOff(start);
         }
     }
 
@@ -81,26 +63,8 @@ final class WindowLocks {
     /** Takes the target's accumulate mutex (the emulated MINLOC / MAXLOC hold it): compare-and-swap 0 to 1 until it takes. */
     void lockMutex(ProcessId target) {
         long start = System.nanoTime();
-        while (true) {
-            lib.stage(16);
-            MemorySegment st = lib.opMem;
-            long s = lib.opOff;
-            st.set(I64, s, 1L);
-            MemorySegment zero = lib.operand(8);
-            zero.set(I64, 0, 0L);
-            lib.ptl.swap(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, MUTEX_BITS, 0, null, 0, zero,
-                    dev.ferry.portals.Op.CSWAP, dev.ferry.portals.Datatype.INT64_T);
-            lib.issued(1);
-            lib.quiesce();
-            if (st.get(I64, s + 8) == 0) {
-                return;
-            }
-            lib.lock.unlock();
-            try {
-                lib.ferry.engine.idle(System.nanoTime() - start);
-            } finally {
-                lib.lock.lock();
-            }
+        while (swapFromZero(target, MUTEX_BITS, 1) != 0) {
+            backOff(start);
         }
     }
 
@@ -108,6 +72,45 @@ final class WindowLocks {
         add(target, MUTEX_BITS, -1);
     }
 
+    /** Lets this instance's other threads (and the progress they make) in while it waits to try again. */
+    private void backOff(long start) {
+        lib.lock.unlock();
+        try {
+            lib.ferry.engine.idle(System.nanoTime() - start);
+        } finally {
+            lib.lock.lock();
+        }
+    }
+
+    /** Compare-and-swap 0 to {@code value} on the word with {@code bits}; its old value (waits). */
+    private long swapFromZero(ProcessId target, long bits, long value) {
+        lib.stage(16);
+        MemorySegment st = lib.opMem;
+        long s = lib.opOff;
+        st.set(I64, s, value);
+        MemorySegment zero = lib.operand(8);
+        zero.set(I64, 0, 0L);
+        lib.ptl.swap(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, bits, 0, null, 0, zero,
+                dev.ferry.portals.Op.CSWAP, dev.ferry.portals.Datatype.INT64_T);
+        lib.issued(1);
+        lib.quiesce();
+        return st.get(I64, s + 8); // intact: nothing was staged since
+    }
+
+    /** Fetch-and-add on the word with {@code bits}; its old value (waits). */
+    private long fetchAdd(ProcessId target, long bits, long delta) {
+        lib.stage(16);
+        MemorySegment st = lib.opMem;
+        long s = lib.opOff;
+        st.set(I64, s, delta);
+        lib.ptl.fetchAtomic(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, bits, 0, null, 0,
+                dev.ferry.portals.Op.SUM, dev.ferry.portals.Datatype.INT64_T);
+        lib.issued(1);
+        lib.quiesce();
+        return st.get(I64, s + 8);
+    }
+
+    /** Adds {@code delta} to the word with {@code bits} (waits). */
     private void add(ProcessId target, long bits, long delta) {
         lib.stage(8);
         lib.opMem.set(I64, lib.opOff, delta);

@@ -75,32 +75,28 @@ final class WindowOps {
     /** Seed 004's masked compare-and-swap on one 64-bit word; answers its old value (waits). */
     long maskedCompareSwap(int target, long disp, long compare, long compareMask, long swap, long swapMask) {
         long at = checkTarget(target, disp, 1, Datatype.LONG, 8, "maskedCompareSwap");
-        lib.stage(16);
-        MemorySegment st = lib.opMem;
-        long o = lib.opOff;
-        st.set(ValueLayout.JAVA_LONG, o, swap);
         MemorySegment operand = lib.operand(24);
         operand.set(ValueLayout.JAVA_LONG, 0, compare);
         operand.set(ValueLayout.JAVA_LONG, 8, compareMask);
         operand.set(ValueLayout.JAVA_LONG, 16, swapMask);
-        lib.ptl.swap(lib.opMd, o + 8, lib.opMd, o, 8, id(target), pt, opBits, at, null, 0, operand,
-                dev.ferry.portals.Op.MSK_CSWAP, dev.ferry.portals.Datatype.UINT64_T);
-        lib.issued(1);
-        lib.quiesce();
-        return st.get(ValueLayout.JAVA_LONG, o + 8); // intact: nothing was staged since
+        return swap64(target, at, swap, operand, dev.ferry.portals.Op.MSK_CSWAP);
     }
 
     /** Seed 004's masked fetch-and-add on one 64-bit word; answers its old value (waits). */
     long maskedFetchAdd(int target, long disp, long addend, long boundaries) {
         long at = checkTarget(target, disp, 1, Datatype.LONG, 8, "maskedFetchAdd");
+        MemorySegment operand = lib.operand(8);
+        operand.set(ValueLayout.JAVA_LONG, 0, boundaries);
+        return swap64(target, at, addend, operand, dev.ferry.portals.Op.MFETCH_ADD);
+    }
+
+    /** One of the library's swaps on the 64-bit word at byte {@code at} of {@code target}, waited for; the word's old value. */
+    private long swap64(int target, long at, long data, MemorySegment operand, dev.ferry.portals.Op op) {
         lib.stage(16);
         MemorySegment st = lib.opMem;
         long o = lib.opOff;
-        st.set(ValueLayout.JAVA_LONG, o, addend);
-        MemorySegment operand = lib.operand(8);
-        operand.set(ValueLayout.JAVA_LONG, 0, boundaries);
-        lib.ptl.swap(lib.opMd, o + 8, lib.opMd, o, 8, id(target), pt, opBits, at, null, 0, operand,
-                dev.ferry.portals.Op.MFETCH_ADD, dev.ferry.portals.Datatype.UINT64_T);
+        st.set(ValueLayout.JAVA_LONG, o, data);
+        lib.ptl.swap(lib.opMd, o + 8, lib.opMd, o, 8, id(target), pt, opBits, at, null, 0, operand, op, dev.ferry.portals.Datatype.UINT64_T);
         lib.issued(1);
         lib.quiesce();
         return st.get(ValueLayout.JAVA_LONG, o + 8); // intact: nothing was staged since

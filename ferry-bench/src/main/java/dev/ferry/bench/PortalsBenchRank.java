@@ -121,13 +121,7 @@ public final class PortalsBenchRank {
     private void latency(BenchOptions o, long size, String op, Runnable one) {
         o.warmUp(size, one);
         long direct0 = directOps();
-        RoundTrips.Timing t = RoundTrips.time(o.iterationsFor(size), one);
-        String path = path(directOps() - direct0, t.roundTrips());
-        double[] whole = t.oneWayUs().clone();
-        for (int i = 0; i < whole.length; i++) {
-            whole[i] *= 2; // RoundTrips halves a round trip; an operation is the whole of it
-        }
-        print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(whole), Stats.quantile(whole, 0.99), null, Map.of("op", op, "path", path)));
+        WholeOperations.print(WholeOperations.latency(o, size, one, n -> Map.of("op", op, "path", path(directOps() - direct0, n))));
     }
 
     /** How the timed operations went: all directly on the target's shared memory, all by message, or some of each. */
@@ -137,9 +131,6 @@ public final class PortalsBenchRank {
 
     private void bandwidth(BenchOptions o, long size, int pt) {
         int w = o.window();
-        int samples = (int) Math.max(1, o.iterationsFor(size) / w);
-        double[] mbps = new double[samples];
-        double[] perMsgUs = new double[samples];
         Runnable window = () -> {
             for (int i = 0; i < w; i++) {
                 put(md, 0, size, CT_ACK_REQ, peer, pt, WINDOW_BITS, 0, null, 0);
@@ -152,21 +143,6 @@ public final class PortalsBenchRank {
         };
         o.warmUp(size, window);
         long direct0 = directOps();
-        for (int s = 0; s < samples; s++) {
-            long t0 = System.nanoTime();
-            window.run();
-            long t = System.nanoTime() - t0;
-            mbps[s] = (double) w * size / t * 1000;
-            perMsgUs[s] = t / (double) w / 1000;
-        }
-        print(new Result(o.benchmark(), o.driver(), size, (long) samples * w, Stats.median(perMsgUs), Stats.quantile(perMsgUs, 0.99),
-                Stats.median(mbps), Map.of("op", "put+ack", "path", path(directOps() - direct0, (long) samples * w))));
-    }
-
-    private static void print(Result r) {
-        Double mb = r.mbPerS();
-        System.out.println("RESULT " + r.benchmark() + " " + r.driver() + " " + r.size() + " " + r.iterations() + " "
-                + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " op=" + r.extra().get("op") + ",path=" + r.extra().get("path"));
-        System.out.flush();
+        WholeOperations.print(WholeOperations.bandwidth(o, size, window, n -> Map.of("op", "put+ack", "path", path(directOps() - direct0, n))));
     }
 }

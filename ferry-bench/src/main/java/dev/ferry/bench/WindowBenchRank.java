@@ -74,33 +74,14 @@ public final class WindowBenchRank {
         win.unlock(1);
     }
 
-    /** Bytes this thread allocates in {@code n} runs of {@code one}, per run (the hot path's garbage; 0 is the goal). */
-    private static double allocatedPerOp(Runnable one, int n) {
-        com.sun.management.ThreadMXBean mx = (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
-        long before = mx.getCurrentThreadAllocatedBytes();
-        for (int i = 0; i < n; i++) {
-            one.run();
-        }
-        return (double) (mx.getCurrentThreadAllocatedBytes() - before) / n;
-    }
-
     private static void latency(BenchOptions o, long size, String op, Runnable one) {
         o.warmUp(size, one);
-        double alloc = allocatedPerOp(one, 10_000);
-        RoundTrips.Timing t = RoundTrips.time(o.iterationsFor(size), one);
-        double[] whole = t.oneWayUs().clone();
-        for (int i = 0; i < whole.length; i++) {
-            whole[i] *= 2; // RoundTrips halves a round trip; an operation with its flush is the whole of it
-        }
-        print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(whole), Stats.quantile(whole, 0.99), null,
-                Map.of("op", op, "sync", "lock/flush", "alloc_b_per_op", Math.round(alloc))));
+        double alloc = WholeOperations.allocatedPerRun(one, 10_000);
+        WholeOperations.print(WholeOperations.latency(o, size, one, n -> extra(op, alloc)));
     }
 
     private static void bandwidth(BenchOptions o, long size, String op, Runnable one, Window win) {
         int w = o.window();
-        int samples = (int) Math.max(1, o.iterationsFor(size) / w);
-        double[] mbps = new double[samples];
-        double[] perOpUs = new double[samples];
         Runnable window = () -> {
             for (int i = 0; i < w; i++) {
                 one.run();
@@ -108,22 +89,15 @@ public final class WindowBenchRank {
             win.flush(1);
         };
         o.warmUp(size, window);
-        double alloc = allocatedPerOp(window, Math.max(1, 1000 / w)) / w;
-        for (int s = 0; s < samples; s++) {
-            long t0 = System.nanoTime();
-            window.run();
-            long t = System.nanoTime() - t0;
-            mbps[s] = (double) w * size / t * 1000;
-            perOpUs[s] = t / (double) w / 1000;
-        }
-        print(new Result(o.benchmark(), o.driver(), size, (long) samples * w, Stats.median(perOpUs), Stats.quantile(perOpUs, 0.99),
-                Stats.median(mbps), Map.of("op", op + "*" + w + "+flush", "sync", "lock/flush", "alloc_b_per_op", Math.round(alloc))));
+        double alloc = WholeOperations.allocatedPerRun(window, Math.max(1, 1000 / w)) / w;
+        WholeOperations.print(WholeOperations.bandwidth(o, size, window, n -> extra(op + "*" + w + "+flush", alloc)));
     }
 
-    private static void print(Result r) {
-        Double mb = r.mbPerS();
-        System.out.println("RESULT " + r.benchmark() + " " + r.driver() + " " + r.size() + " " + r.iterations() + " "
-                + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " op=" + r.extra().get("op") + ",sync=" + r.extra().get("sync") + ",alloc_b_per_op=" + r.extra().get("alloc_b_per_op"));
-        System.out.flush();
+    private static Map<String, Object> extra(String op, double alloc) {
+        Map<String, Object> m = new java.util.LinkedHashMap<>();
+        m.put("op", op);
+        m.put("sync", "lock/flush");
+        m.put("alloc_b_per_op", Math.round(alloc));
+        return m;
     }
 }

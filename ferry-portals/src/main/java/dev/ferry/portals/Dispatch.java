@@ -41,12 +41,28 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
         return engine.progressThreadMode() ? new Thread(engine) : new Hosted(engine, passive);
     }
 
+    /** Serves peers while the program makes no call (caller and hosted modes); null without one. */
+    PassiveProgress passive;
+
     /** Starts what the dispatch runs of its own, once the library is built. */
     void start() {
+        if (passive != null) {
+            passive.start();
+        }
     }
 
     /** Ends what the dispatch runs of its own (before the engine closes). */
     void stop() {
+        if (passive != null) {
+            passive.stop();
+        }
+    }
+
+    /** The program is active in the library (or its host): the passive thread keeps out of its way. */
+    void touch() {
+        if (passive != null) {
+            passive.touch();
+        }
     }
 
     /** Runs {@code f} in the library, answers its result, rethrows its exception. */
@@ -75,8 +91,6 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
     /** Caller mode: the caller's thread, under the lock. */
     static final class Caller extends Dispatch {
         final ProgressLock lock = new ProgressLock();
-        /** Serves peers while the program makes no call; null in pure caller mode. */
-        final PassiveProgress passive;
 
         Caller(Engine engine, boolean passive) {
             super(engine);
@@ -84,24 +98,8 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
         }
 
         @Override
-        void start() {
-            if (passive != null) {
-                passive.start();
-            }
-        }
-
-        @Override
-        void stop() {
-            if (passive != null) {
-                passive.stop();
-            }
-        }
-
-        @Override
         <T> T call(Supplier<T> f) {
-            if (passive != null) {
-                passive.touch();
-            }
+            touch();
             lock.lock();
             try {
                 return f.get();
@@ -112,9 +110,7 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
 
         @Override
         boolean enter() {
-            if (passive != null) {
-                passive.touch();
-            }
+            touch();
             lock.lock();
             return true;
         }
@@ -129,9 +125,7 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
 
         @Override
         boolean poll(java.util.function.BooleanSupplier done) {
-            if (passive != null) {
-                passive.touch();
-            }
+            touch();
             lock.lock();
             try {
                 // a process that never has to wait (its operations complete at once: direct access)
@@ -156,7 +150,6 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
      * also needs; no lock of the library's own.
      */
     static final class Hosted extends Dispatch {
-        final PassiveProgress passive;
         /** Whether each nested {@link #enter} took the control (bit 0 the innermost); only its holder touches it. */
         private long took;
         private int pollsSinceProgress;
@@ -164,27 +157,6 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
         Hosted(Engine engine, boolean passive) {
             super(engine);
             this.passive = passive ? new PassiveProgress(engine, null, engine.rank()) : null;
-        }
-
-        @Override
-        void start() {
-            if (passive != null) {
-                passive.start();
-            }
-        }
-
-        @Override
-        void stop() {
-            if (passive != null) {
-                passive.stop();
-            }
-        }
-
-        /** The program is active: the passive thread keeps out of its way (the host calls it on its own entries too). */
-        void touch() {
-            if (passive != null) {
-                passive.touch();
-            }
         }
 
         @Override

@@ -98,8 +98,8 @@ public final class PortalsLibrary implements AutoCloseable {
      */
     public void touch() {
         Library l = lib;
-        if (l != null && l.dispatch instanceof Dispatch.Hosted h) {
-            h.touch();
+        if (l != null) {
+            l.dispatch.touch();
         }
     }
 
