@@ -20,6 +20,8 @@ final class Collectives {
     /** Where the members run, and their slots in the node's shared memory: made on first use. */
     private NodeMap nodeMap;
     private NodeArena arena;
+    /** Small blocking allreduce and bcast, run in the caller's thread: made on first use. */
+    private DirectCollectives direct;
     /** The last algorithm chosen (tests and benchmarks read it). */
     volatile String lastAlgorithm = "";
 
@@ -37,6 +39,24 @@ final class Collectives {
             nodeMap = new NodeMap(comm, messaging.engine());
         }
         return nodeMap;
+    }
+
+    private DirectCollectives direct() {
+        if (direct == null) {
+            direct = new DirectCollectives(comm, messaging, pool);
+        }
+        return direct;
+    }
+
+    private static final Status DONE = Status.ok(Ferry.ANY_SOURCE, Ferry.ANY_TAG, 0, 1);
+    /** What a collective done in the caller's thread answers: complete, and the same every time. */
+    private Request done;
+
+    private Request done() {
+        if (done == null) {
+            done = Request.completed(messaging, DONE);
+        }
+        return done;
     }
 
     private NodeArena arena() {
@@ -102,6 +122,12 @@ final class Collectives {
         comm.checkLive();
         checkRoot(root);
         CollBuffer b = CollBuffer.of(buf, offset, count, type, r != root, "buffer");
+        if (blocking && p > 1 && (long) count * type.size <= DirectCollectives.MAX_BYTES
+                && tuning.bcast(arena().sameNode(), nodeMap().worthIt()).equals("binomial")) {
+            lastAlgorithm = "binomial";
+            direct().bcast(b.block(0, count), count, type, root, "bcast (binomial)");
+            return done();
+        }
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         MemorySegment data = r == root ? b.input(s, 0, count) : b.output(s, last, 0, count);
@@ -151,11 +177,19 @@ final class Collectives {
     Request allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, boolean blocking) {
         comm.checkLive();
         checkOp(op, type);
+        CollBuffer out = CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer");
+        CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
+        long bytes = (long) count * type.size;
+        // the choice depends on nothing a rank may have of its own (a datatype's layout): every member makes the same
+        if (blocking && p > 1 && op.isCommutative() && bytes <= DirectCollectives.MAX_BYTES
+                && tuning.allreduce(bytes, count, p, true, arena().sameNode(), nodeMap().worthIt()).equals("recursive_doubling")) {
+            lastAlgorithm = "recursive_doubling";
+            direct().allreduce(in.block(0, count), out.block(0, count), op, type, count, "allreduce (recursive_doubling)");
+            return done();
+        }
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         Reducer red = new Reducer(op, type);
-        CollBuffer out = CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer");
-        CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
         MemorySegment input = in.input(s, 0, count);
         MemorySegment acc = out.output(s, last, 0, count);
         boolean nodeAware = nodeMap().worthIt();

@@ -379,6 +379,16 @@ public final class Comm implements AutoCloseable {
         return startRecv(internal, m, 0, (int) m.byteSize(), Datatype.BYTE, source, tag, null);
     }
 
+    /** {@link #collectiveSend} on the calling thread's reused send request ({@code s}: its scratch, or null for a new one). */
+    Request collectiveSend(MemorySegment m, int dest, int tag, Scratch s) {
+        return startSend(internal, m, 0, (int) m.byteSize(), Datatype.BYTE, dest, tag, false, s);
+    }
+
+    /** {@link #collectiveRecv} on the calling thread's reused receive request ({@code s}: its scratch, or null for a new one). */
+    Request collectiveRecv(MemorySegment m, int source, int tag, Scratch s) {
+        return startRecv(internal, m, 0, (int) m.byteSize(), Datatype.BYTE, source, tag, s);
+    }
+
     /**
      * The tag of the next collective (communicator creation's exchanges included): every member
      * starts the collectives of a communicator in the same order, so they agree on it without a word.

@@ -280,7 +280,7 @@ final class Messaging implements MessageHandler {
     }
 
     /** Why a member of {@code c} failed, or null while all live. */
-    private String deadMember(Comm c) {
+    String deadMember(Comm c) {
         for (int i = 0; i < c.size(); i++) {
             String why = failed[c.world(i)];
             if (why != null) {

@@ -1,0 +1,174 @@
+package dev.ferry;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Small blocking collectives run straight in the caller's thread: the same exchanges as their
+ * schedules ({@link DoublingAlgorithms#allreduce}, {@link TreeAlgorithms#bcastBinomial}), posted
+ * and awaited one step after another, with no schedule, no collective request and no progress
+ * pass between steps; for the few microseconds an 8-byte collective takes, those cost as much as
+ * the messages. Only for (allreduce) commutative operations, where the result is the same to the
+ * bit as the schedule's: each step combines {@code received op mine}. Every transfer carries the
+ * one tag {@link #TAG} rather than a number of the collectives' sequence: a blocking collective
+ * starts only once this rank's previous one ended, and messages between two ranks keep their
+ * order, so consecutive calls cannot take each other's messages; and a fixed key leaves no
+ * matching bin behind per call. Non-contiguous data is packed first (the choice of this path
+ * must not depend on a rank's own datatype layout).
+ * A member's death fails the call (checked while it waits), as it fails a scheduled collective.
+ *
+ * <pre>{@code
+ * direct.allreduce(input, result, op, type, count, "allreduce (recursive_doubling)");
+ * }</pre>
+ */
+final class DirectCollectives {
+    /** Largest collective (bytes) taken this way; beyond, the transfers dominate and the schedules' pipelining matters. */
+    static final long MAX_BYTES = 4096;
+    /** The tag of every transfer (on the communicator's internal context; the sequence numbers are never negative). */
+    static final int TAG = -2;
+    /** How often a wait looks whether a member died (a live partner that gave up never sends). */
+    private static final long DEATH_CHECK_NANOS = 10_000_000;
+
+    private final Comm comm;
+    private final Messaging messaging;
+    private final TempPool pool;
+
+    DirectCollectives(Comm comm, Messaging messaging, TempPool pool) {
+        this.comm = comm;
+        this.messaging = messaging;
+        this.pool = pool;
+    }
+
+    /**
+     * The calling thread's scratch, taken for the whole collective (its one send and one receive
+     * request are reused: no garbage), or null when a blocking call of this thread holds it already.
+     */
+    private Scratch take() {
+        Scratch s = messaging.scratch();
+        if (s.sendBusy || s.recvBusy) {
+            return null;
+        }
+        s.sendBusy = true;
+        s.recvBusy = true;
+        return s;
+    }
+
+    private static void give(Scratch s) {
+        if (s != null) {
+            s.sendBusy = false;
+            s.recvBusy = false;
+        }
+    }
+
+    /**
+     * Recursive doubling, folding the ranks beyond the largest power of two in first and out last:
+     * {@code result} (laid out as {@code type}) gets the reduction of every rank's {@code input}
+     * (the same memory for IN_PLACE).
+     */
+    void allreduce(MemorySegment input, MemorySegment result, Op op, Datatype type, int count, String what) {
+        int p = comm.size(), r = comm.rank();
+        int tag = TAG;
+        long bytes = (long) count * type.size;
+        MemorySegment block = pool.take(2 * bytes);
+        MemorySegment tmp = block.asSlice(0, bytes);
+        MemorySegment acc;
+        if (type.contiguous) {
+            acc = result;
+            if (!input.equals(result)) {
+                MemorySegment.copy(input, 0, result, 0, bytes);
+            }
+        } else {
+            acc = block.asSlice(bytes, bytes);
+            CollBuffer.pack(input, count, type, acc);
+        }
+        Scratch s = take();
+        try {
+            int pof2 = Integer.highestOneBit(p);
+            int rem = p - pof2;
+            int newRank;
+            if (r < 2 * rem) {
+                if (r % 2 == 0) {
+                    await(comm.collectiveSend(acc, r + 1, tag, s), what);
+                    newRank = -1;
+                } else {
+                    await(comm.collectiveRecv(tmp, r - 1, tag, s), what);
+                    op.apply(tmp, acc, count, type);
+                    newRank = r / 2;
+                }
+            } else {
+                newRank = r - rem;
+            }
+            if (newRank >= 0) {
+                for (int mask = 1; mask < pof2; mask <<= 1) {
+                    int partnerNew = newRank ^ mask;
+                    int partner = partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem;
+                    Request in = comm.collectiveRecv(tmp, partner, tag, s);
+                    Request out = comm.collectiveSend(acc, partner, tag, s);
+                    await(in, what);
+                    await(out, what);
+                    op.apply(tmp, acc, count, type);
+                }
+            }
+            if (r < 2 * rem) {
+                await(r % 2 == 1 ? comm.collectiveSend(acc, r - 1, tag, s) : comm.collectiveRecv(acc, r + 1, tag, s), what);
+            }
+            if (!type.contiguous) {
+                CollBuffer.unpack(acc, result, count, type);
+            }
+        } finally {
+            give(s);
+            pool.give(block);
+        }
+    }
+
+    /** Binomial tree from {@code root}: receive from the parent, then send to each child, largest subtree first. */
+    void bcast(MemorySegment buffer, int count, Datatype type, int root, String what) {
+        int p = comm.size(), r = comm.rank();
+        int tag = TAG;
+        int vr = (r - root + p) % p;
+        long bytes = (long) count * type.size;
+        MemorySegment block = type.contiguous ? null : pool.take(bytes);
+        MemorySegment data = type.contiguous ? buffer : block.asSlice(0, bytes);
+        if (!type.contiguous && r == root) {
+            CollBuffer.pack(buffer, count, type, data);
+        }
+        Scratch s = take();
+        try {
+            int mask = 1;
+            while (mask < p) {
+                if ((vr & mask) != 0) {
+                    await(comm.collectiveRecv(data, (r - mask + p) % p, tag, s), what);
+                    break;
+                }
+                mask <<= 1;
+            }
+            for (mask >>= 1; mask > 0; mask >>= 1) {
+                if (vr + mask < p) {
+                    await(comm.collectiveSend(data, (r + mask) % p, tag, s), what); // small: eager, complete at once
+                }
+            }
+            if (!type.contiguous && r != root) {
+                CollBuffer.unpack(data, buffer, count, type);
+            }
+        } finally {
+            give(s);
+            if (block != null) {
+                pool.give(block);
+            }
+        }
+    }
+
+    /** Waits for {@code q}; a failed transfer, or a member's death seen while waiting, is an error naming the collective. */
+    private void await(Request q, String what) {
+        while (!q.awaitUntil(System.nanoTime() + DEATH_CHECK_NANOS)) {
+            String dead = messaging.deadMember(comm);
+            if (dead != null) {
+                q.cancel(); // a receive: nothing lands in the program's buffer after the failure
+                throw new FerryException(ErrorClass.PROC_FAILED, what + " on " + comm + " failed: " + dead);
+            }
+        }
+        Status s = q.current();
+        if (s.error() != null) {
+            throw new FerryException(s.error(), what + " on " + comm + " failed: " + s.failure(), s);
+        }
+    }
+}
