@@ -22,6 +22,8 @@ final class Collectives {
     private NodeArena arena;
     /** Small blocking allreduce and bcast, run in the caller's thread: made on first use. */
     private DirectCollectives direct;
+    /** Their buffers' last views, reused when the same buffer comes again (blocking collectives: one caller at a time). */
+    private final Scratch.Slice bufferView = new Scratch.Slice(), sendView = new Scratch.Slice();
     /** The last algorithm chosen (tests and benchmarks read it). */
     volatile String lastAlgorithm = "";
 
@@ -121,13 +123,17 @@ final class Collectives {
     Request bcast(Object buf, int offset, int count, Datatype type, int root, boolean blocking) {
         comm.checkLive();
         checkRoot(root);
-        CollBuffer b = CollBuffer.of(buf, offset, count, type, r != root, "buffer");
-        if (blocking && p > 1 && (long) count * type.size <= DirectCollectives.MAX_BYTES
+        CollBuffer.checkType(type, "buffer");
+        if (blocking && p > 1 && count >= 0 && (long) count * type.size <= DirectCollectives.MAX_BYTES
                 && tuning.bcast(arena().sameNode(), nodeMap().worthIt()).equals("binomial")) {
             lastAlgorithm = "binomial";
-            direct().bcast(b.block(0, count), count, type, root, "bcast (binomial)");
+            // the same buffer again (a loop) costs no new view of it: checked when first seen
+            MemorySegment data = type.contiguous ? Buffers.contiguous(buf, offset, count, type, r != root, "buffer", bufferView)
+                    : CollBuffer.of(buf, offset, count, type, r != root, "buffer").block(0, count);
+            direct().bcast(data, count, type, root, "bcast (binomial)");
             return done();
         }
+        CollBuffer b = CollBuffer.of(buf, offset, count, type, r != root, "buffer");
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         MemorySegment data = r == root ? b.input(s, 0, count) : b.output(s, last, 0, count);
@@ -177,16 +183,18 @@ final class Collectives {
     Request allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, boolean blocking) {
         comm.checkLive();
         checkOp(op, type);
-        CollBuffer out = CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer");
-        CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
         long bytes = (long) count * type.size;
         // the choice depends on nothing a rank may have of its own (a datatype's layout): every member makes the same
-        if (blocking && p > 1 && op.isCommutative() && bytes <= DirectCollectives.MAX_BYTES
+        if (blocking && p > 1 && count >= 0 && op.isCommutative() && bytes <= DirectCollectives.MAX_BYTES
                 && tuning.allreduce(bytes, count, p, true, arena().sameNode(), nodeMap().worthIt()).equals("recursive_doubling")) {
             lastAlgorithm = "recursive_doubling";
-            direct().allreduce(in.block(0, count), out.block(0, count), op, type, count, "allreduce (recursive_doubling)");
+            MemorySegment result = Buffers.contiguous(recvBuf, recvOffset, count, type, true, "receive buffer", bufferView);
+            MemorySegment input = inPlace(sendBuf) ? result : Buffers.contiguous(sendBuf, sendOffset, count, type, false, "send buffer", sendView);
+            direct().allreduce(input, result, op, type, count, "allreduce (recursive_doubling)");
             return done();
         }
+        CollBuffer out = CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer");
+        CollBuffer in = inPlace(sendBuf) ? out : CollBuffer.of(sendBuf, sendOffset, count, type, false, "send buffer");
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         Reducer red = new Reducer(op, type);
