@@ -33,6 +33,20 @@ class ExamplesJobTest {
         }
     }
 
+    /** The window examples over shm and tcp (two ranks per node): every rank's greeting lands, every ticket is taken once. */
+    @Test
+    void putGetAndTheCounterOnWindows() throws Exception {
+        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), BOUND, PutGet.class);
+        assertEquals(0, r.exit(), r.toString());
+        for (int rank = 0; rank < 4; rank++) {
+            assertTrue(r.out().contains("rank " + rank + ": my window holds \"hello from rank " + (rank + 3) % 4 + "\"; rank " + (rank + 2) % 4
+                    + "'s holds \"hello from rank " + (rank + 1) % 4 + "\""), r.toString());
+        }
+        r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), BOUND, Counter.class, "300");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.out().contains("counter = 1200 (4 ranks x 300)"), r.toString());
+    }
+
     @Test
     void piSumsTheRanksParts() throws Exception {
         CapturedJob.Result r = CapturedJob.run(3, Map.of(), BOUND, Pi.class, "1000000");
