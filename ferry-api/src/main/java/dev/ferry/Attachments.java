@@ -86,16 +86,6 @@ final class Attachments {
         return e;
     }
 
-    /** Whether anything is attached. */
-    boolean any() {
-        for (MemorySegment m : attached) {
-            if (m != null) {
-                return true;
-            }
-        }
-        return false;
-    }
-
     /** Every attachment's list entry (the window is freed). */
     MeHandle[] all() {
         return entries.clone();

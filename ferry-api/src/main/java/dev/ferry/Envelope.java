@@ -48,11 +48,6 @@ final class Envelope {
         return (int) (header >>> KIND_SHIFT) & 3;
     }
 
-    /** Whether the word is a Portals library message's (the windows'), not the API's. */
-    static boolean isLibrary(long header) {
-        return header < 0;
-    }
-
     static int syncId(long header) {
         return (int) (header >>> SYNC_ID_SHIFT) & (SYNC_IDS - 1);
     }

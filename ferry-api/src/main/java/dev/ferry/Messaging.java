@@ -104,7 +104,7 @@ final class Messaging implements MessageHandler {
     @Override
     public void onMessage(Message m) {
         long h = m.header();
-        if (Envelope.isLibrary(h)) {
+        if (dev.ferry.portals.PortalsLibrary.isLibraryMessage(h)) {
             MessageHandler l = library;
             if (l != null) {
                 l.onMessage(m);
