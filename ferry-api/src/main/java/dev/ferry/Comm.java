@@ -627,6 +627,21 @@ public final class Comm implements AutoCloseable {
     }
 
     /**
+     * The members that run on this node (and so share its memory), ordered by {@code key} and
+     * then by their rank here (collective; MPI_Comm_split_type with MPI_COMM_TYPE_SHARED).
+     *
+     * <pre>{@code
+     * Comm node = world.splitShared(world.rank());
+     * Window w = Window.allocateShared(node, 4096, 1);
+     * }</pre>
+     */
+    public Comm splitShared(int key) {
+        checkLive();
+        NodeMap map = new NodeMap(this, messaging.engine());
+        return split(map.myNode, key);
+    }
+
+    /**
      * A communicator of {@code group}'s members, in the group's order (collective: every rank
      * here calls it with the same group); null at the ranks outside the group.
      */

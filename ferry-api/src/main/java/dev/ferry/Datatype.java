@@ -1,5 +1,6 @@
 package dev.ferry;
 
+import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -172,6 +173,40 @@ public final class Datatype {
             extent = Math.max(extent, byteDisplacements[i] + blockLengths[i] * t.extent);
         }
         return b.build("struct" + Arrays.toString(types), kind, extent);
+    }
+
+    /**
+     * Packs {@code count} elements of this type from {@code in} (at element {@code offset}) into
+     * {@code out} from byte {@code position}, as MPI_Pack does; the position after them.
+     *
+     * <pre>{@code
+     * byte[] packed = new byte[64];
+     * int at = Datatype.INT.pack(ints, 0, 4, packed, 0);
+     * at = Datatype.DOUBLE.pack(doubles, 0, 2, packed, at);
+     * }</pre>
+     */
+    public int pack(Object in, int offset, int count, byte[] out, int position) {
+        MemorySegment from = Buffers.span(in, offset, Buffers.reach(count, this), this, false, "in", count + " elements of " + this);
+        long bytes = count * size;
+        checkPacked(out, position, bytes, "out");
+        CollBuffer.pack(from, count, this, MemorySegment.ofArray(out).asSlice(position, bytes));
+        return Math.toIntExact(position + bytes);
+    }
+
+    /** Unpacks {@code count} elements of this type from {@code in} at byte {@code position} into {@code out} (MPI_Unpack); the position after them. */
+    public int unpack(byte[] in, int position, Object out, int offset, int count) {
+        MemorySegment to = Buffers.span(out, offset, Buffers.reach(count, this), this, true, "out", count + " elements of " + this);
+        long bytes = count * size;
+        checkPacked(in, position, bytes, "in");
+        CollBuffer.unpack(MemorySegment.ofArray(in).asSlice(position, bytes), to, count, this);
+        return Math.toIntExact(position + bytes);
+    }
+
+    private static void checkPacked(byte[] packed, int position, long bytes, String what) {
+        if (position < 0 || position + bytes > packed.length) {
+            throw FerryException.arg(ErrorClass.COUNT, what + ": " + bytes + " packed bytes from position " + position
+                    + " do not fit its " + packed.length + " bytes");
+        }
     }
 
     /** Bytes of data in one element. */

@@ -92,6 +92,34 @@ public final class Op {
         return code != null;
     }
 
+    /**
+     * Combines locally, with no communication (MPI_Reduce_local): element by element,
+     * {@code inout = in op inout} over {@code count} elements of {@code type}.
+     *
+     * <pre>{@code
+     * int[] a = {1, 2}, b = {10, 20};
+     * Op.SUM.reduceLocal(a, 0, b, 0, 2, Datatype.INT);   // b is {11, 22}
+     * }</pre>
+     */
+    public void reduceLocal(Object in, int inOffset, Object inout, int inoutOffset, int count, Datatype type) {
+        check(type);
+        if (code == Code.REPLACE || code == Code.NO_OP) {
+            throw FerryException.arg(ErrorClass.OP, "op " + name + " is one-sided only");
+        }
+        MemorySegment a = Buffers.span(in, inOffset, Buffers.reach(count, type), type, false, "in", count + " elements of " + type);
+        MemorySegment b = Buffers.span(inout, inoutOffset, Buffers.reach(count, type), type, true, "inout", count + " elements of " + type);
+        if (type.contiguous) {
+            apply(a, b, count, type);
+            return;
+        }
+        MemorySegment pa = MemorySegment.ofArray(new byte[Math.toIntExact(count * type.size)]);
+        MemorySegment pb = MemorySegment.ofArray(new byte[Math.toIntExact(count * type.size)]);
+        CollBuffer.pack(a, count, type, pa);
+        CollBuffer.pack(b, count, type, pb);
+        apply(pa, pb, count, type);
+        CollBuffer.unpack(pb, b, count, type);
+    }
+
     /** Throws, naming both, when this operation is not defined on {@code type}. */
     void check(Datatype type) {
         if (code == null) {

@@ -532,6 +532,51 @@ public final class Window implements AutoCloseable {
         }
     }
 
+    /** {@link #rput} with the target's layout of its own. */
+    public Request rput(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
+        lib.lock.lock();
+        try {
+            put(origin, offset, count, type, target, disp, targetCount, targetType);
+            return lib.request("rput to rank " + target);
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** {@link #rget} with the target's layout of its own. */
+    public Request rget(Object result, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
+        lib.lock.lock();
+        try {
+            get(result, offset, count, type, target, disp, targetCount, targetType);
+            return lib.request("rget from rank " + target);
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** {@link #raccumulate} with the target's layout of its own. */
+    public Request raccumulate(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType, Op op) {
+        lib.lock.lock();
+        try {
+            accumulate(origin, offset, count, type, target, disp, targetCount, targetType, op);
+            return lib.request("raccumulate to rank " + target);
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
+    /** {@link #rgetAccumulate} with the target's layout of its own. */
+    public Request rgetAccumulate(Object origin, int offset, Object result, int resultOffset, int count, Datatype type, int target, long disp,
+                                  int targetCount, Datatype targetType, Op op) {
+        lib.lock.lock();
+        try {
+            getAccumulate(origin, offset, result, resultOffset, count, type, target, disp, targetCount, targetType, op);
+            return lib.request("rgetAccumulate at rank " + target);
+        } finally {
+            lib.lock.unlock();
+        }
+    }
+
     private void checkOpen(String what) {
         if (freed) {
             throw FerryException.arg(ErrorClass.WIN, what + ": the window was freed");

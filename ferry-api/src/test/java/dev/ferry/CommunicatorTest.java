@@ -93,4 +93,16 @@ class CommunicatorTest {
             assertEquals(ErrorClass.GROUP, x.errorClass());
         });
     }
+
+    /** In one JVM every rank is on one node: the shared split is everybody, ordered by key. */
+    @Test
+    void splitSharedGroupsTheRanksOfANode() {
+        Ferry.runInProcess(3, BOUND, f -> {
+            Comm w = f.world();
+            Comm node = w.splitShared(-w.rank());
+            assertEquals(3, node.size());
+            assertEquals(2 - w.rank(), node.rank());
+            node.free();
+        });
+    }
 }

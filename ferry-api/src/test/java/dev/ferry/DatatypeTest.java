@@ -55,4 +55,21 @@ class DatatypeTest {
         e = assertThrows(FerryException.class, () -> Datatype.contiguous(-1, Datatype.INT));
         assertEquals(ErrorClass.COUNT, e.errorClass());
     }
+
+    @Test
+    void packAndUnpackGatherAndScatterTheBlocksInTypeMapOrder() {
+        int[] in = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+        Datatype column = Datatype.vector(3, 1, 3, Datatype.INT); // 0, 3, 6
+        byte[] packed = new byte[32];
+        int at = column.pack(in, 1, 1, packed, 4); // from element 1: 1, 4, 7
+        assertEquals(16, at);
+        at = Datatype.INT.pack(in, 8, 1, packed, at);
+        assertEquals(20, at);
+        int[] out = new int[9];
+        assertEquals(16, column.unpack(packed, 4, out, 2, 1));
+        assertArrayEquals(new int[] {0, 0, 1, 0, 0, 4, 0, 0, 7}, out);
+        FerryException e = assertThrows(FerryException.class, () -> Datatype.LONG.pack(new long[4], 0, 4, new byte[16], 0));
+        assertEquals(ErrorClass.COUNT, e.errorClass());
+        assertTrue(e.getMessage().startsWith("out:"), e.getMessage());
+    }
 }

@@ -90,4 +90,18 @@ class ReductionsTest {
         Op.SUM.check(Datatype.vector(2, 1, 3, Datatype.LONG)); // one kind: fine
         Op.create((in, inout, count, type) -> { }, false).check(Datatype.INT2); // user ops take anything
     }
+
+    @Test
+    void reduceLocalCombinesInPlaceAlsoThroughAStridedType() {
+        int[] a = {1, 2, 3, 4}, b = {10, 20, 30, 40};
+        Op.SUM.reduceLocal(a, 1, b, 0, 2, Datatype.INT);
+        assertArrayEquals(new int[] {12, 23, 30, 40}, b);
+        double[] x = {1, -1, 5, -1}, y = {2, 9, 3, 9};
+        Op.MAX.reduceLocal(x, 0, y, 0, 2, Datatype.vector(1, 1, 2, Datatype.DOUBLE)); // one block of one double: elements 0 and 1
+        assertArrayEquals(new double[] {2, 9, 3, 9}, y);
+        Op.MAX.reduceLocal(x, 0, y, 0, 1, Datatype.vector(2, 1, 2, Datatype.DOUBLE)); // elements 0 and 2
+        assertArrayEquals(new double[] {2, 9, 5, 9}, y);
+        assertThrows(FerryException.class, () -> Op.REPLACE.reduceLocal(a, 0, b, 0, 1, Datatype.INT));
+        assertThrows(FerryException.class, () -> Op.BAND.reduceLocal(x, 0, y, 0, 1, Datatype.DOUBLE));
+    }
 }
