@@ -38,8 +38,13 @@ public final class CapturedJob {
 
     /** Runs {@code main} with {@code args} in {@code ranks} JVMs; gives up after {@code timeout}. */
     public static Result run(int ranks, Map<String, String> env, Duration timeout, Class<?> main, String... args) throws Exception {
+        return run(ranks, env, timeout, System.getProperty("java.class.path"), main.getName(), args);
+    }
+
+    /** Runs class {@code main} of class path {@code classPath} with {@code args} in {@code ranks} JVMs. */
+    public static Result run(int ranks, Map<String, String> env, Duration timeout, String classPath, String main, String... args) throws Exception {
         List<String> java = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC",
-                "-cp", System.getProperty("java.class.path"), main.getName()));
+                "-cp", classPath, main));
         java.addAll(List.of(args));
         Map<String, String> e = new HashMap<>(env);
         e.putIfAbsent("FERRY_TCP_INTERFACES", "lo");

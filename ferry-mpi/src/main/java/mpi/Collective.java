@@ -1,0 +1,237 @@
+package mpi;
+
+import dev.ferry.Ferry;
+
+/**
+ * One collective call on a communicator: adapts the two APIs' buffers to Ferry's collectives
+ * ({@code boolean[]} through a byte copy written back when the operation completes; MPI.OBJECT by
+ * serialization, for the blocking data movers) and returns the non-blocking forms' requests.
+ */
+final class Collective {
+    private final Comm owner;
+    final dev.ferry.Comm c;
+
+    Collective(Comm owner, dev.ferry.Comm c) {
+        this.owner = owner;
+        this.c = c;
+    }
+
+    private static Object in(Object buf) {
+        if (buf == MPI.IN_PLACE) {
+            return Ferry.IN_PLACE;
+        }
+        return buf == null ? null : Comm.data(buf);
+    }
+
+    private static Object out(Object buf) {
+        return buf == null ? null : Comm.data(buf);
+    }
+
+    private static int off(Object buf, int offset) {
+        return buf == null || buf == MPI.IN_PLACE ? offset : Buf.offset(buf, offset);
+    }
+
+    private static dev.ferry.Datatype t(Datatype type, String what) {
+        return type == null ? null : Comm.t(type, what);
+    }
+
+    private static boolean objects(Datatype... types) {
+        for (Datatype t : types) {
+            if (t != null && t.isObject()) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Completes: blocking, waits and writes back; non-blocking, a request that writes back when it completes. */
+    private Request finish(dev.ferry.Request r, boolean nonblocking, Object user, Object staged) {
+        if (!nonblocking) {
+            r.await();
+            Comm.back(user, staged);
+            return null;
+        }
+        Request q = new Request(r, owner.errhandler, null);
+        if (user instanceof boolean[]) {
+            q.finisher = s -> Comm.back(user, staged);
+        }
+        return q;
+    }
+
+    private static MPIException noObjects(String what) {
+        return new MPIException(MPI.ERR_TYPE, what + ": MPI.OBJECT is supported by the blocking bcast, gather, scatter, allgather and alltoall only");
+    }
+
+    void bcast(Object buf, int offset, int count, Datatype type, int root) {
+        if (objects(type)) {
+            ObjectCollectives.bcast(c, ObjectCodec.array(buf, "buf"), offset, count, root);
+            return;
+        }
+        Object d = out(buf);
+        c.bcast(d, off(buf, offset), count, t(type, "type"), root);
+        Comm.back(buf, d);
+    }
+
+    Request ibcast(Object buf, int offset, int count, Datatype type, int root) {
+        if (objects(type)) {
+            throw noObjects("ibcast");
+        }
+        Object d = out(buf);
+        return finish(c.ibcast(d, off(buf, offset), count, t(type, "type"), root), true, buf, d);
+    }
+
+    Request gather(Object sendbuf, int soff, int scount, Datatype stype, Object recvbuf, int roff, int rcount, Datatype rtype, int root, boolean nb) {
+        if (objects(stype, rtype)) {
+            if (nb) {
+                throw noObjects("igather");
+            }
+            ObjectCollectives.gather(c, sendbuf, soff, scount, recvbuf, roff, rcount, root);
+            return null;
+        }
+        Object r = out(recvbuf);
+        dev.ferry.Request q = c.igather(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"), root);
+        return finish(q, nb, recvbuf, r);
+    }
+
+    Request gatherv(Object sendbuf, int soff, int scount, Datatype stype, Object recvbuf, int roff, int[] rcounts, int[] displs, Datatype rtype, int root, boolean nb) {
+        if (objects(stype, rtype)) {
+            throw noObjects("gatherv");
+        }
+        Object r = out(recvbuf);
+        dev.ferry.Request q = c.igatherv(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcounts, displs, t(rtype, "recvtype"), root);
+        return finish(q, nb, recvbuf, r);
+    }
+
+    Request scatter(Object sendbuf, int soff, int scount, Datatype stype, Object recvbuf, int roff, int rcount, Datatype rtype, int root, boolean nb) {
+        if (objects(stype, rtype)) {
+            if (nb) {
+                throw noObjects("iscatter");
+            }
+            ObjectCollectives.scatter(c, sendbuf, soff, scount, recvbuf, roff, rcount, root);
+            return null;
+        }
+        Object r = recvbuf == MPI.IN_PLACE ? Ferry.IN_PLACE : out(recvbuf);
+        dev.ferry.Request q = c.iscatter(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"), root);
+        return finish(q, nb, recvbuf, r);
+    }
+
+    Request scatterv(Object sendbuf, int soff, int[] scounts, int[] displs, Datatype stype, Object recvbuf, int roff, int rcount, Datatype rtype, int root, boolean nb) {
+        if (objects(stype, rtype)) {
+            throw noObjects("scatterv");
+        }
+        Object r = recvbuf == MPI.IN_PLACE ? Ferry.IN_PLACE : out(recvbuf);
+        dev.ferry.Request q = c.iscatterv(in(sendbuf), off(sendbuf, soff), scounts, displs, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"), root);
+        return finish(q, nb, recvbuf, r);
+    }
+
+    Request allgather(Object sendbuf, int soff, int scount, Datatype stype, Object recvbuf, int roff, int rcount, Datatype rtype, boolean nb) {
+        if (objects(stype, rtype)) {
+            if (nb) {
+                throw noObjects("iallgather");
+            }
+            ObjectCollectives.allgather(c, sendbuf, soff, scount, recvbuf, roff, rcount);
+            return null;
+        }
+        Object r = out(recvbuf);
+        dev.ferry.Request q = c.iallgather(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"));
+        return finish(q, nb, recvbuf, r);
+    }
+
+    Request allgatherv(Object sendbuf, int soff, int scount, Datatype stype, Object recvbuf, int roff, int[] rcounts, int[] displs, Datatype rtype, boolean nb) {
+        if (objects(stype, rtype)) {
+            throw noObjects("allgatherv");
+        }
+        Object r = out(recvbuf);
+        dev.ferry.Request q = c.iallgatherv(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcounts, displs, t(rtype, "recvtype"));
+        return finish(q, nb, recvbuf, r);
+    }
+
+    Request alltoall(Object sendbuf, int soff, int scount, Datatype stype, Object recvbuf, int roff, int rcount, Datatype rtype, boolean nb) {
+        if (objects(stype, rtype)) {
+            if (nb) {
+                throw noObjects("ialltoall");
+            }
+            ObjectCollectives.alltoall(c, sendbuf, soff, scount, recvbuf, roff, rcount);
+            return null;
+        }
+        Object r = out(recvbuf);
+        dev.ferry.Request q = c.ialltoall(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"));
+        return finish(q, nb, recvbuf, r);
+    }
+
+    Request alltoallv(Object sendbuf, int soff, int[] scounts, int[] sdispls, Datatype stype, Object recvbuf, int roff, int[] rcounts, int[] rdispls, Datatype rtype, boolean nb) {
+        if (objects(stype, rtype)) {
+            throw noObjects("alltoallv");
+        }
+        Object r = out(recvbuf);
+        dev.ferry.Request q = c.ialltoallv(in(sendbuf), off(sendbuf, soff), scounts, sdispls, t(stype, "sendtype"), r, off(recvbuf, roff), rcounts, rdispls, t(rtype, "recvtype"));
+        return finish(q, nb, recvbuf, r);
+    }
+
+    Request alltoallw(Object sendbuf, int[] scounts, int[] sdispls, Datatype[] stypes, Object recvbuf, int[] rcounts, int[] rdispls, Datatype[] rtypes, boolean nb) {
+        dev.ferry.Datatype[] st = new dev.ferry.Datatype[stypes.length];
+        dev.ferry.Datatype[] rt = new dev.ferry.Datatype[rtypes.length];
+        for (int i = 0; i < st.length; i++) {
+            st[i] = t(stypes[i], "sendTypes[" + i + "]");
+        }
+        for (int i = 0; i < rt.length; i++) {
+            rt[i] = t(rtypes[i], "recvTypes[" + i + "]");
+        }
+        Object r = out(recvbuf);
+        dev.ferry.Request q = c.ialltoallw(in(sendbuf), 0, scounts, sdispls, st, r, 0, rcounts, rdispls, rt);
+        return finish(q, nb, recvbuf, r);
+    }
+
+    private static dev.ferry.Op op(Op op, Datatype type) {
+        if (op == null) {
+            throw new MPIException(MPI.ERR_OP, "op is null");
+        }
+        if (type != null && type.isObject()) {
+            throw new MPIException(MPI.ERR_TYPE, "type: Ferry does not reduce MPI.OBJECT data");
+        }
+        return op.ferry(type);
+    }
+
+    Request reduce(Object sendbuf, int soff, Object recvbuf, int roff, int count, Datatype type, Op op, int root, boolean nb) {
+        dev.ferry.Op o = op(op, type);
+        Object r = out(recvbuf);
+        return finish(c.ireduce(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), count, t(type, "type"), o, root), nb, recvbuf, r);
+    }
+
+    Request allreduce(Object sendbuf, int soff, Object recvbuf, int roff, int count, Datatype type, Op op, boolean nb) {
+        dev.ferry.Op o = op(op, type);
+        if (!nb && !(recvbuf instanceof boolean[])) {
+            // the blocking form: Ferry's small blocking path runs in the caller's thread
+            c.allreduce(in(sendbuf), off(sendbuf, soff), Buf.target(recvbuf), off(recvbuf, roff), count, t(type, "type"), o);
+            return null;
+        }
+        Object r = out(recvbuf);
+        return finish(c.iallreduce(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), count, t(type, "type"), o), nb, recvbuf, r);
+    }
+
+    Request reduceScatter(Object sendbuf, int soff, Object recvbuf, int roff, int[] counts, Datatype type, Op op, boolean nb) {
+        dev.ferry.Op o = op(op, type);
+        Object r = out(recvbuf);
+        return finish(c.ireduceScatter(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), counts, t(type, "type"), o), nb, recvbuf, r);
+    }
+
+    Request reduceScatterBlock(Object sendbuf, int soff, Object recvbuf, int roff, int count, Datatype type, Op op, boolean nb) {
+        dev.ferry.Op o = op(op, type);
+        Object r = out(recvbuf);
+        return finish(c.ireduceScatterBlock(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), count, t(type, "type"), o), nb, recvbuf, r);
+    }
+
+    Request scan(Object sendbuf, int soff, Object recvbuf, int roff, int count, Datatype type, Op op, boolean exclusive, boolean nb) {
+        dev.ferry.Op o = op(op, type);
+        Object r = out(recvbuf);
+        dev.ferry.Request q = exclusive ? c.iexscan(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), count, t(type, "type"), o)
+                : c.iscan(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), count, t(type, "type"), o);
+        return finish(q, nb, recvbuf, r);
+    }
+
+    static void reduceLocal(Object inbuf, Object inoutbuf, int count, Datatype type, Op op) {
+        Object io = Comm.data(inoutbuf);
+        op(op, type).reduceLocal(Comm.data(inbuf), Buf.offset(inbuf, 0), io, Buf.offset(inoutbuf, 0), count, Comm.t(type, "datatype"));
+        Comm.back(inoutbuf, io);
+    }
+}

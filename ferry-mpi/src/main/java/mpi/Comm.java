@@ -1,0 +1,1225 @@
+package mpi;
+
+import java.nio.Buffer;
+
+/**
+ * A communicator: point-to-point messaging and (on an intracommunicator) collectives among its
+ * members, in the Open MPI bindings' names ({@link #send(Object, int, Datatype, int, int)},
+ * {@link #iRecv}, {@link #getRank()}) and mpiJava 1.2's ({@link #Send}, {@link #Irecv},
+ * {@link #Rank()}). Buffers are arrays of a primitive type (also {@code boolean[]} for
+ * {@link MPI#BOOLEAN} and {@code Object[]} for {@link MPI#OBJECT}) or {@code java.nio} buffers,
+ * direct ones without a copy.
+ *
+ * <pre>{@code
+ * int[] token = {0};
+ * if (MPI.COMM_WORLD.getRank() == 0) MPI.COMM_WORLD.send(token, 1, MPI.INT, 1, 7);
+ * else MPI.COMM_WORLD.recv(token, 1, MPI.INT, 0, 7);
+ * }</pre>
+ */
+public class Comm implements Freeable, Cloneable {
+    /** The split type of {@link Intracomm#splitType}: processes that share memory (one node). */
+    public static final int TYPE_SHARED = 0;
+
+    /** Ferry's communicator; null for COMM_NULL and for COMM_WORLD / COMM_SELF before MPI.Init. */
+    dev.ferry.Comm comm;
+    volatile Errhandler errhandler = MPI.ERRORS_ARE_FATAL;
+    /** mpiJava's public view of the group. */
+    public Group group;
+    private String name;
+    private Info info;
+    private final Attributes attributes = new Attributes();
+    /** The virtual topology (grid or graph), or null. */
+    Topology topology;
+
+    Comm(dev.ferry.Comm comm) {
+        bind(comm);
+    }
+
+    final void bind(dev.ferry.Comm c) {
+        this.comm = c;
+        this.group = c == null ? null : new Group(c.group());
+    }
+
+    final Errhandler errhandler() {
+        return errhandler;
+    }
+
+    /** Ferry's communicator, or an error naming {@code what}. */
+    final dev.ferry.Comm ferry(String what) {
+        dev.ferry.Comm c = comm;
+        if (c == null) {
+            throw new MPIException(MPI.ERR_COMM, what + ": " + (this == MPI.COMM_NULL || name == null ? "the communicator is MPI.COMM_NULL or MPI is not initialized" : name + " is not usable"));
+        }
+        return c;
+    }
+
+    /** The exception to throw for {@code e}, under this communicator's handler. */
+    final MPIException fail(RuntimeException e) {
+        return Errors.raise(errhandler, e);
+    }
+
+    /** A communicator of this class over {@code c} (null stays null), with this one's handler. */
+    Comm wrap(dev.ferry.Comm c) {
+        if (c == null) {
+            return null;
+        }
+        Comm w = new Comm(c);
+        w.errhandler = errhandler;
+        return w;
+    }
+
+    // --- buffers -------------------------------------------------------------------------------
+
+    static Object data(Object buf) {
+        return buf instanceof boolean[] b ? Bools.toBytes(b) : Buf.target(buf);
+    }
+
+    static void back(Object user, Object staged) {
+        if (user instanceof boolean[] b && staged instanceof byte[] s) {
+            Bools.copyBack(s, b);
+        }
+    }
+
+    static dev.ferry.Datatype t(Datatype type, String what) {
+        if (type == null) {
+            throw new MPIException(MPI.ERR_TYPE, what + " is null");
+        }
+        return type.ferry(what);
+    }
+
+    static boolean special(Object buf, Datatype type) {
+        return type == null || type.type == null || buf instanceof boolean[];
+    }
+
+    // --- basics --------------------------------------------------------------------------------
+
+    @Override
+    public Comm clone() {
+        return dup();
+    }
+
+    /** A communicator with the same members and a new context (collective). */
+    public Comm dup() {
+        try {
+            Comm c = wrap(ferry("comm").dup());
+            c.info = info == null ? null : info.dup();
+            return c;
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** {@link #dup()}; Ferry makes the communicator before returning, so the request is already complete. */
+    public Comm iDup() {
+        Comm c = dup();
+        c.pendingDup = Request.nullRequest();
+        return c;
+    }
+
+    private Request pendingDup;
+
+    /** The request of an {@link #iDup()} (complete). */
+    public final Request getRequest() {
+        return pendingDup == null ? Request.nullRequest() : pendingDup;
+    }
+
+    public Comm dupWithInfo(Info info) {
+        Comm c = dup();
+        c.info = info == null ? null : info.dup();
+        return c;
+    }
+
+    public final int getSize() {
+        try {
+            return ferry("getSize").size();
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final int getRank() {
+        try {
+            return ferry("getRank").rank();
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** {@link MPI#IDENT}, {@link MPI#CONGRUENT}, {@link MPI#SIMILAR} or {@link MPI#UNEQUAL}. */
+    public static int compare(Comm comm1, Comm comm2) {
+        try {
+            return MPI.comparison(comm1.ferry("comm1").compare(comm2.ferry("comm2")));
+        } catch (RuntimeException e) {
+            throw comm1.fail(e);
+        }
+    }
+
+    @Override
+    public final void free() {
+        if (this == MPI.COMM_WORLD || this == MPI.COMM_SELF) {
+            throw fail(new MPIException(MPI.ERR_COMM, "comm: " + name + " cannot be freed"));
+        }
+        dev.ferry.Comm c = comm;
+        if (c != null) {
+            c.free();
+            comm = null;
+        }
+    }
+
+    public final boolean isNull() {
+        return comm == null;
+    }
+
+    public final void setInfo(Info info) {
+        this.info = info == null ? null : info.dup();
+    }
+
+    public final Info getInfo() {
+        return info == null ? new Info() : info.dup();
+    }
+
+    /** Frees the communicator (Ferry's free already waits for nothing pending). */
+    public final void disconnect() {
+        free();
+    }
+
+    public final Group getGroup() {
+        try {
+            return new Group(ferry("getGroup").group());
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final boolean isInter() {
+        return this instanceof Intercomm;
+    }
+
+    /** Not available: Ferry has no intercommunicators; the error says so. */
+    public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag) {
+        throw fail(new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, "createIntercomm: Ferry has no intercommunicators"));
+    }
+
+    // --- point-to-point (Open MPI bindings) ----------------------------------------------------
+
+    public final void send(Object buf, int count, Datatype type, int dest, int tag) {
+        Send(buf, 0, count, type, dest, tag);
+    }
+
+    public final Status recv(Object buf, int count, Datatype type, int source, int tag) {
+        return Recv(buf, 0, count, type, source, tag);
+    }
+
+    public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
+                                 Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) {
+        return Sendrecv(sendbuf, 0, sendcount, sendtype, dest, sendtag, recvbuf, 0, recvcount, recvtype, source, recvtag);
+    }
+
+    public final Status sendRecvReplace(Object buf, int count, Datatype type, int dest, int sendtag, int source, int recvtag) {
+        return Sendrecv_replace(buf, 0, count, type, dest, sendtag, source, recvtag);
+    }
+
+    /** A buffered send: Ferry's standard send never waits for the receiver to post, so it serves. */
+    public final void bSend(Object buf, int count, Datatype type, int dest, int tag) {
+        Send(buf, 0, count, type, dest, tag);
+    }
+
+    public final void sSend(Object buf, int count, Datatype type, int dest, int tag) {
+        Ssend(buf, 0, count, type, dest, tag);
+    }
+
+    /** A ready send: the receive is posted already, so a standard send is one. */
+    public final void rSend(Object buf, int count, Datatype type, int dest, int tag) {
+        Send(buf, 0, count, type, dest, tag);
+    }
+
+    public final Request iSend(Buffer buf, int count, Datatype type, int dest, int tag) {
+        return Isend(buf, 0, count, type, dest, tag);
+    }
+
+    public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) {
+        return Isend(buf, 0, count, type, dest, tag);
+    }
+
+    public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) {
+        return Issend(buf, 0, count, type, dest, tag);
+    }
+
+    public final Request irSend(Buffer buf, int count, Datatype type, int dest, int tag) {
+        return Isend(buf, 0, count, type, dest, tag);
+    }
+
+    public final Request iRecv(Buffer buf, int count, Datatype type, int source, int tag) {
+        return Irecv(buf, 0, count, type, source, tag);
+    }
+
+    public final Prequest sendInit(Buffer buf, int count, Datatype type, int dest, int tag) {
+        return Send_init(buf, 0, count, type, dest, tag);
+    }
+
+    public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) {
+        return Send_init(buf, 0, count, type, dest, tag);
+    }
+
+    public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) {
+        return Ssend_init(buf, 0, count, type, dest, tag);
+    }
+
+    public final Prequest rSendInit(Buffer buf, int count, Datatype type, int dest, int tag) {
+        return Send_init(buf, 0, count, type, dest, tag);
+    }
+
+    public final Prequest recvInit(Buffer buf, int count, Datatype type, int source, int tag) {
+        return Recv_init(buf, 0, count, type, source, tag);
+    }
+
+    /** Packs {@code incount} elements into {@code outbuf} from {@code position}; the position after them. */
+    public final int pack(Object inbuf, int incount, Datatype type, byte[] outbuf, int position) {
+        try {
+            return Packing.pack(inbuf, 0, incount, type, outbuf, position);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** Unpacks {@code outcount} elements from {@code inbuf} at {@code position}; the position after them. */
+    public final int unpack(byte[] inbuf, int position, Object outbuf, int outcount, Datatype type) {
+        try {
+            return Packing.unpack(inbuf, position, outbuf, 0, outcount, type);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** Bytes {@link #pack} takes for {@code incount} elements. */
+    public final int packSize(int incount, Datatype type) {
+        try {
+            return Math.toIntExact(incount * t(type, "type").size());
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Status iProbe(int source, int tag) {
+        return Iprobe(source, tag);
+    }
+
+    public final Status probe(int source, int tag) {
+        return Probe(source, tag);
+    }
+
+    // --- point-to-point (mpiJava 1.2) ----------------------------------------------------------
+
+    public void Send(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        try {
+            if (special(buf, datatype)) {
+                sendSpecial(buf, offset, count, datatype, dest, tag, false);
+                return;
+            }
+            ferry("send").send(Buf.target(buf), Buf.offset(buf, offset), count, datatype.type, dest, tag);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        try {
+            if (special(buf, datatype)) {
+                sendSpecial(buf, offset, count, datatype, dest, tag, true);
+                return;
+            }
+            ferry("ssend").ssend(Buf.target(buf), Buf.offset(buf, offset), count, datatype.type, dest, tag);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public void Bsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        Send(buf, offset, count, datatype, dest, tag);
+    }
+
+    public void Rsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        Send(buf, offset, count, datatype, dest, tag);
+    }
+
+    private void sendSpecial(Object buf, int offset, int count, Datatype datatype, int dest, int tag, boolean sync) {
+        dev.ferry.Comm c = ferry("send");
+        if (datatype != null && datatype.isObject()) {
+            byte[] bytes = ObjectCodec.write(ObjectCodec.array(buf, "buf"), offset, count, "buf");
+            if (sync) {
+                c.ssend(bytes, 0, bytes.length, dev.ferry.Datatype.BYTE, dest, tag);
+            } else {
+                c.send(bytes, 0, bytes.length, dev.ferry.Datatype.BYTE, dest, tag);
+            }
+            return;
+        }
+        dev.ferry.Datatype t = t(datatype, "datatype");
+        if (sync) {
+            c.ssend(data(buf), Buf.offset(buf, offset), count, t, dest, tag);
+        } else {
+            c.send(data(buf), Buf.offset(buf, offset), count, t, dest, tag);
+        }
+    }
+
+    public Request Isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return isend(buf, offset, count, datatype, dest, tag, false);
+    }
+
+    public Request Ibsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return isend(buf, offset, count, datatype, dest, tag, false);
+    }
+
+    public Request Issend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return isend(buf, offset, count, datatype, dest, tag, true);
+    }
+
+    public Request Irsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return isend(buf, offset, count, datatype, dest, tag, false);
+    }
+
+    final Request isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag, boolean sync) {
+        try {
+            dev.ferry.Comm c = ferry("isend");
+            Object target;
+            int off;
+            dev.ferry.Datatype t;
+            if (datatype != null && datatype.isObject()) {
+                byte[] bytes = ObjectCodec.write(ObjectCodec.array(buf, "buf"), offset, count, "buf");
+                target = bytes;
+                off = 0;
+                count = bytes.length;
+                t = dev.ferry.Datatype.BYTE;
+            } else {
+                target = special(buf, datatype) ? data(buf) : Buf.target(buf);
+                off = Buf.offset(buf, offset);
+                t = t(datatype, "datatype");
+            }
+            dev.ferry.Request r = sync ? c.issend(target, off, count, t, dest, tag) : c.isend(target, off, count, t, dest, tag);
+            return new Request(r, errhandler, null);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public Status Recv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        try {
+            if (special(buf, datatype)) {
+                return recvSpecial(buf, offset, count, datatype, source, tag);
+            }
+            return new Status(ferry("recv").recv(Buf.target(buf), Buf.offset(buf, offset), count, datatype.type, source, tag)).counted(datatype);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    private Status recvSpecial(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        dev.ferry.Comm c = ferry("recv");
+        if (datatype != null && datatype.isObject()) {
+            Object[] a = ObjectCodec.array(buf, "buf");
+            ObjectCodec.checkRange(a, offset, count, "buf");
+            if (source == MPI.PROC_NULL) {
+                return procNull();
+            }
+            dev.ferry.Message m = c.mprobe(source, tag);
+            byte[] bytes = new byte[Math.toIntExact(m.bytes())];
+            Status s = new Status(m.recv(bytes, 0, bytes.length, dev.ferry.Datatype.BYTE));
+            s.objects = ObjectCodec.read(bytes, a, offset, count, "buf");
+            return s.counted(datatype);
+        }
+        dev.ferry.Datatype t = t(datatype, "datatype");
+        Object staged = data(buf);
+        Status s = new Status(c.recv(staged, Buf.offset(buf, offset), count, t, source, tag)).counted(datatype);
+        back(buf, staged);
+        return s;
+    }
+
+    private static Status procNull() {
+        Status s = new Status(MPI.PROC_NULL, MPI.ANY_TAG, 0);
+        s.objects = 0;
+        return s;
+    }
+
+    public Request Irecv(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        try {
+            dev.ferry.Comm c = ferry("irecv");
+            if (datatype != null && datatype.isObject()) {
+                return objectIrecv(c, buf, offset, count, datatype, source, tag);
+            }
+            dev.ferry.Datatype t = t(datatype, "datatype");
+            if (buf instanceof boolean[]) {
+                Object staged = data(buf);
+                Request r = new Request(c.irecv(staged, Buf.offset(buf, offset), count, t, source, tag), errhandler, datatype);
+                r.finisher = s -> back(buf, staged);
+                return r;
+            }
+            return new Request(c.irecv(Buf.target(buf), Buf.offset(buf, offset), count, t, source, tag), errhandler, datatype);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** An MPI.OBJECT receive is matched first (its size is unknown), then received and read. */
+    private Request objectIrecv(dev.ferry.Comm c, Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        Object[] a = ObjectCodec.array(buf, "buf");
+        ObjectCodec.checkRange(a, offset, count, "buf");
+        return Request.deferred((block, owner) -> {
+            dev.ferry.Message m = block ? c.mprobe(source, tag) : c.improbe(source, tag);
+            if (m == null) {
+                return null;
+            }
+            byte[] bytes = new byte[Math.toIntExact(m.bytes())];
+            owner.finisher = s -> s.objects = ObjectCodec.read(bytes, a, offset, count, "buf");
+            return m.irecv(bytes, 0, bytes.length, dev.ferry.Datatype.BYTE);
+        }, errhandler, datatype);
+    }
+
+    public Status Sendrecv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype, int dest, int sendtag,
+                           Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int source, int recvtag) {
+        try {
+            if (special(sendbuf, sendtype) || special(recvbuf, recvtype)) {
+                Request r = Irecv(recvbuf, recvoffset, recvcount, recvtype, source, recvtag);
+                Send(sendbuf, sendoffset, sendcount, sendtype, dest, sendtag);
+                return r.Wait();
+            }
+            return new Status(ferry("sendrecv").sendrecv(Buf.target(sendbuf), Buf.offset(sendbuf, sendoffset), sendcount, sendtype.type, dest, sendtag,
+                    Buf.target(recvbuf), Buf.offset(recvbuf, recvoffset), recvcount, recvtype.type, source, recvtag)).counted(recvtype);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public Status Sendrecv_replace(Object buf, int offset, int count, Datatype datatype, int dest, int sendtag, int source, int recvtag) {
+        try {
+            if (special(buf, datatype)) {
+                Object copy = buf instanceof Object[] a ? a.clone() : buf instanceof boolean[] b ? b.clone() : buf;
+                return Sendrecv(copy, offset, count, datatype, dest, sendtag, buf, offset, count, datatype, source, recvtag);
+            }
+            return new Status(ferry("sendrecvReplace").sendrecvReplace(Buf.target(buf), Buf.offset(buf, offset), count, datatype.type,
+                    dest, sendtag, source, recvtag)).counted(datatype);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** The status of a waiting message, or null when none is there. */
+    public Status Iprobe(int source, int tag) {
+        try {
+            dev.ferry.Status s = ferry("iprobe").iprobe(source, tag);
+            return s == null ? null : new Status(s);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public Status Probe(int source, int tag) {
+        try {
+            return new Status(ferry("probe").probe(source, tag));
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public int Pack_size(int incount, Datatype datatype) {
+        return packSize(incount, datatype);
+    }
+
+    public Prequest Send_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        ferryChecked("sendInit");
+        return new Prequest(() -> isend(buf, offset, count, datatype, dest, tag, false), errhandler);
+    }
+
+    public Prequest Bsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return Send_init(buf, offset, count, datatype, dest, tag);
+    }
+
+    public Prequest Rsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        return Send_init(buf, offset, count, datatype, dest, tag);
+    }
+
+    public Prequest Ssend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
+        ferryChecked("ssendInit");
+        return new Prequest(() -> isend(buf, offset, count, datatype, dest, tag, true), errhandler);
+    }
+
+    public Prequest Recv_init(Object buf, int offset, int count, Datatype datatype, int source, int tag) {
+        ferryChecked("recvInit");
+        return new Prequest(() -> Irecv(buf, offset, count, datatype, source, tag), errhandler);
+    }
+
+    private void ferryChecked(String what) {
+        try {
+            ferry(what);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    // --- attributes, topology, errors, names ---------------------------------------------------
+
+    public static int createKeyval() {
+        return Attributes.createKeyval();
+    }
+
+    public static void freeKeyval(int keyval) {
+        Attributes.freeKeyval(keyval);
+    }
+
+    public final void setAttr(int keyval, Object value) {
+        attributes.set(keyval, value);
+    }
+
+    /** A cached attribute; for the predefined keys ({@link MPI#TAG_UB}, ...) their value. */
+    public final Object getAttr(int keyval) {
+        Object v = MPI.predefinedAttribute(keyval);
+        return v != null ? v : attributes.get(keyval);
+    }
+
+    public final void deleteAttr(int keyval) {
+        attributes.delete(keyval);
+    }
+
+    public Object Attr_get(int keyval) {
+        return getAttr(keyval);
+    }
+
+    public void Attr_delete(int keyval) {
+        deleteAttr(keyval);
+    }
+
+    /** {@link MPI#CART}, {@link MPI#GRAPH} or {@link MPI#UNDEFINED}. */
+    public int getTopology() {
+        return topology == null ? MPI.UNDEFINED : topology.kind;
+    }
+
+    public int Topo_test() {
+        return getTopology();
+    }
+
+    /** Ends the whole job with {@code errorcode} as its exit status. */
+    public final void abort(int errorcode) {
+        MPI.abortJob(errorcode, "MPI abort on " + this + " with error code " + errorcode);
+    }
+
+    public void Abort(int errorcode) {
+        abort(errorcode);
+    }
+
+    public final void setErrhandler(Errhandler errhandler) {
+        this.errhandler = java.util.Objects.requireNonNull(errhandler, "errhandler");
+    }
+
+    public final Errhandler getErrhandler() {
+        return errhandler;
+    }
+
+    public void Errhandler_set(Errhandler errhandler) {
+        setErrhandler(errhandler);
+    }
+
+    public Errhandler Errhandler_get() {
+        return errhandler;
+    }
+
+    /** Raises error class {@code errorCode} through this communicator's handler. */
+    public void callErrhandler(int errorCode) {
+        throw fail(new MPIException(errorCode, "error " + MPI.errorName(errorCode) + " raised by the program on " + this));
+    }
+
+    public final void setName(String name) {
+        this.name = name;
+    }
+
+    public final String getName() {
+        return name == null ? "" : name;
+    }
+
+    // --- mpiJava 1.2 basics --------------------------------------------------------------------
+
+    public int Size() {
+        return getSize();
+    }
+
+    public int Rank() {
+        return getRank();
+    }
+
+    public Group Group() {
+        return getGroup();
+    }
+
+    public static int Compare(Comm comm1, Comm comm2) {
+        return compare(comm1, comm2);
+    }
+
+    public void Free() {
+        free();
+    }
+
+    public boolean Test_inter() {
+        return isInter();
+    }
+
+    public Intercomm Create_intercomm(Comm local_comm, int local_leader, int remote_leader, int tag) {
+        return createIntercomm(local_comm, local_leader, remote_leader, tag);
+    }
+
+    // --- collectives (Open MPI bindings; intracommunicators) -------------------------------------
+
+    final Collective coll(String what) {
+        if (this instanceof Intercomm) {
+            throw new MPIException(MPI.ERR_COMM, what + ": Ferry has no collectives on intercommunicators");
+        }
+        return new Collective(this, ferry(what));
+    }
+
+    public final void barrier() {
+        try {
+            coll("barrier").c.barrier();
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iBarrier() {
+        try {
+            return new Request(coll("iBarrier").c.ibarrier(), errhandler, null);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void bcast(Object buf, int count, Datatype type, int root) {
+        coll(buf, 0, count, type, root, "bcast");
+    }
+
+    private void coll(Object buf, int offset, int count, Datatype type, int root, String what) {
+        try {
+            coll(what).bcast(buf, offset, count, type, root);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iBcast(Buffer buf, int count, Datatype type, int root) {
+        try {
+            return coll("iBcast").ibcast(buf, 0, count, type, root);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void gather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) {
+        try {
+            coll("gather").gather(sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** In place: at the root {@code buf} receives and its own block stays; elsewhere it is what is sent. */
+    public final void gather(Object buf, int count, Datatype type, int root) {
+        try {
+            Collective k = coll("gather");
+            if (getRank() == root) {
+                k.gather(MPI.IN_PLACE, 0, count, type, buf, 0, count, type, root, false);
+            } else {
+                k.gather(buf, 0, count, type, null, 0, count, type, root, false);
+            }
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) {
+        try {
+            return coll("iGather").gather(sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, root, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iGather(Buffer buf, int count, Datatype type, int root) {
+        try {
+            Collective k = coll("iGather");
+            return getRank() == root ? k.gather(MPI.IN_PLACE, 0, count, type, buf, 0, count, type, root, true)
+                    : k.gather(buf, 0, count, type, null, 0, count, type, root, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        try {
+            coll("gatherv").gatherv(sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, displs, recvtype, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** In place at the root. */
+    public final void gatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        try {
+            coll("gatherv").gatherv(MPI.IN_PLACE, 0, 0, recvtype, recvbuf, 0, recvcount, displs, recvtype, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** In place: the sending side of a non-root. */
+    public final void gatherv(Object sendbuf, int sendcount, Datatype sendtype, int root) {
+        try {
+            coll("gatherv").gatherv(sendbuf, 0, sendcount, sendtype, null, 0, null, null, sendtype, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        try {
+            return coll("iGatherv").gatherv(sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, displs, recvtype, root, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iGatherv(Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        try {
+            return coll("iGatherv").gatherv(MPI.IN_PLACE, 0, 0, recvtype, recvbuf, 0, recvcount, displs, recvtype, root, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, int root) {
+        try {
+            return coll("iGatherv").gatherv(sendbuf, 0, sendcount, sendtype, null, 0, null, null, sendtype, root, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void scatter(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) {
+        try {
+            coll("scatter").scatter(sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** In place: at the root {@code buf} is sent from and its own block stays; elsewhere it receives. */
+    public final void scatter(Object buf, int count, Datatype type, int root) {
+        try {
+            Collective k = coll("scatter");
+            if (getRank() == root) {
+                k.scatter(buf, 0, count, type, MPI.IN_PLACE, 0, count, type, root, false);
+            } else {
+                k.scatter(null, 0, count, type, buf, 0, count, type, root, false);
+            }
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iScatter(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) {
+        try {
+            return coll("iScatter").scatter(sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, root, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iScatter(Buffer buf, int count, Datatype type, int root) {
+        try {
+            Collective k = coll("iScatter");
+            return getRank() == root ? k.scatter(buf, 0, count, type, MPI.IN_PLACE, 0, count, type, root, true)
+                    : k.scatter(null, 0, count, type, buf, 0, count, type, root, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype, int root) {
+        try {
+            coll("scatterv").scatterv(sendbuf, 0, sendcount, displs, sendtype, recvbuf, 0, recvcount, recvtype, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** In place at the root. */
+    public final void scatterv(Object sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) {
+        try {
+            coll("scatterv").scatterv(sendbuf, 0, sendcount, displs, sendtype, MPI.IN_PLACE, 0, 0, sendtype, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** In place: the receiving side of a non-root. */
+    public final void scatterv(Object recvbuf, int recvcount, Datatype recvtype, int root) {
+        try {
+            coll("scatterv").scatterv(null, 0, null, null, recvtype, recvbuf, 0, recvcount, recvtype, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype, int root) {
+        try {
+            return coll("iScatterv").scatterv(sendbuf, 0, sendcount, displs, sendtype, recvbuf, 0, recvcount, recvtype, root, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iScatterv(Buffer sendbuf, int[] sendcount, int[] displs, Datatype sendtype, int root) {
+        try {
+            return coll("iScatterv").scatterv(sendbuf, 0, sendcount, displs, sendtype, MPI.IN_PLACE, 0, 0, sendtype, root, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iScatterv(Buffer recvbuf, int recvcount, Datatype recvtype, int root) {
+        try {
+            return coll("iScatterv").scatterv(null, 0, null, null, recvtype, recvbuf, 0, recvcount, recvtype, root, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void allGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) {
+        try {
+            coll("allGather").allgather(sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void allGather(Object buf, int count, Datatype type) {
+        try {
+            coll("allGather").allgather(MPI.IN_PLACE, 0, count, type, buf, 0, count, type, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) {
+        try {
+            return coll("iAllGather").allgather(sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iAllGather(Buffer buf, int count, Datatype type) {
+        try {
+            return coll("iAllGather").allgather(MPI.IN_PLACE, 0, count, type, buf, 0, count, type, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void allGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
+        try {
+            coll("allGatherv").allgatherv(sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, displs, recvtype, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void allGatherv(Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
+        try {
+            coll("allGatherv").allgatherv(MPI.IN_PLACE, 0, 0, recvtype, recvbuf, 0, recvcount, displs, recvtype, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
+        try {
+            return coll("iAllGatherv").allgatherv(sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, displs, recvtype, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iAllGatherv(Buffer buf, int[] count, int[] displs, Datatype type) {
+        try {
+            return coll("iAllGatherv").allgatherv(MPI.IN_PLACE, 0, 0, type, buf, 0, count, displs, type, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void allToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) {
+        try {
+            coll("allToAll").alltoall(sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) {
+        try {
+            return coll("iAllToAll").alltoall(sendbuf, 0, sendcount, sendtype, recvbuf, 0, recvcount, recvtype, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void allToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        try {
+            coll("allToAllv").alltoallv(sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0, recvcount, rdispls, recvtype, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                    Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        try {
+            return coll("iAllToAllv").alltoallv(sendbuf, 0, sendcount, sdispls, sendtype, recvbuf, 0, recvcount, rdispls, recvtype, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** Displacements in bytes, a datatype per peer. */
+    public final void allToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+                                Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) {
+        try {
+            coll("allToAllw").alltoallw(sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iAllToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+                                    Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) {
+        try {
+            return coll("iAllToAllw").alltoallw(sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    // neighbourhood collectives: on a Cartesian or graph communicator, among its neighbours
+
+    public final void neighborAllGather(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) {
+        try {
+            Neighbors.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).waitFor();
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iNeighborAllGather(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) {
+        try {
+            return Neighbors.allGather(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void neighborAllGatherv(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
+        try {
+            Neighbors.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype).waitFor();
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iNeighborAllGatherv(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int[] recvcount, int[] displs, Datatype recvtype) {
+        try {
+            return Neighbors.allGatherv(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, displs, recvtype);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void neighborAllToAll(Object sendbuf, int sendcount, Datatype sendtype, Object recvbuf, int recvcount, Datatype recvtype) {
+        try {
+            Neighbors.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype).waitFor();
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iNeighborAllToAll(Buffer sendbuf, int sendcount, Datatype sendtype, Buffer recvbuf, int recvcount, Datatype recvtype) {
+        try {
+            return Neighbors.allToAll(this, sendbuf, sendcount, sendtype, recvbuf, recvcount, recvtype);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void neighborAllToAllv(Object sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                        Object recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        try {
+            Neighbors.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype).waitFor();
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iNeighborAllToAllv(Buffer sendbuf, int[] sendcount, int[] sdispls, Datatype sendtype,
+                                            Buffer recvbuf, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        try {
+            return Neighbors.allToAllv(this, sendbuf, sendcount, sdispls, sendtype, recvbuf, recvcount, rdispls, recvtype);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void reduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op, int root) {
+        try {
+            coll("reduce").reduce(sendbuf, 0, recvbuf, 0, count, type, op, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** In place: at the root {@code buf} holds its contribution and receives the result. */
+    public final void reduce(Object buf, int count, Datatype type, Op op, int root) {
+        try {
+            Collective k = coll("reduce");
+            if (getRank() == root) {
+                k.reduce(MPI.IN_PLACE, 0, buf, 0, count, type, op, root, false);
+            } else {
+                k.reduce(buf, 0, null, 0, count, type, op, root, false);
+            }
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op, int root) {
+        try {
+            return coll("iReduce").reduce(sendbuf, 0, recvbuf, 0, count, type, op, root, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iReduce(Buffer buf, int count, Datatype type, Op op, int root) {
+        try {
+            Collective k = coll("iReduce");
+            return getRank() == root ? k.reduce(MPI.IN_PLACE, 0, buf, 0, count, type, op, root, true)
+                    : k.reduce(buf, 0, null, 0, count, type, op, root, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void allReduce(Object sendbuf, Object recvbuf, int count, Datatype type, Op op) {
+        try {
+            coll("allReduce").allreduce(sendbuf, 0, recvbuf, 0, count, type, op, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void allReduce(Object buf, int count, Datatype type, Op op) {
+        try {
+            coll("allReduce").allreduce(MPI.IN_PLACE, 0, buf, 0, count, type, op, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iAllReduce(Buffer sendbuf, Buffer recvbuf, int count, Datatype type, Op op) {
+        try {
+            return coll("iAllReduce").allreduce(sendbuf, 0, recvbuf, 0, count, type, op, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iAllReduce(Buffer buf, int count, Datatype type, Op op) {
+        try {
+            return coll("iAllReduce").allreduce(MPI.IN_PLACE, 0, buf, 0, count, type, op, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void reduceScatter(Object sendbuf, Object recvbuf, int[] recvcounts, Datatype type, Op op) {
+        try {
+            coll("reduceScatter").reduceScatter(sendbuf, 0, recvbuf, 0, recvcounts, type, op, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void reduceScatter(Object buf, int[] counts, Datatype type, Op op) {
+        try {
+            coll("reduceScatter").reduceScatter(MPI.IN_PLACE, 0, buf, 0, counts, type, op, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iReduceScatter(Buffer sendbuf, Buffer recvbuf, int[] recvcounts, Datatype type, Op op) {
+        try {
+            return coll("iReduceScatter").reduceScatter(sendbuf, 0, recvbuf, 0, recvcounts, type, op, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iReduceScatter(Buffer buf, int[] counts, Datatype type, Op op) {
+        try {
+            return coll("iReduceScatter").reduceScatter(MPI.IN_PLACE, 0, buf, 0, counts, type, op, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void reduceScatterBlock(Object sendbuf, Object recvbuf, int recvcount, Datatype type, Op op) {
+        try {
+            coll("reduceScatterBlock").reduceScatterBlock(sendbuf, 0, recvbuf, 0, recvcount, type, op, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final void reduceScatterBlock(Object buf, int count, Datatype type, Op op) {
+        try {
+            coll("reduceScatterBlock").reduceScatterBlock(MPI.IN_PLACE, 0, buf, 0, count, type, op, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iReduceScatterBlock(Buffer sendbuf, Buffer recvbuf, int recvcount, Datatype type, Op op) {
+        try {
+            return coll("iReduceScatterBlock").reduceScatterBlock(sendbuf, 0, recvbuf, 0, recvcount, type, op, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public final Request iReduceScatterBlock(Buffer buf, int count, Datatype type, Op op) {
+        try {
+            return coll("iReduceScatterBlock").reduceScatterBlock(MPI.IN_PLACE, 0, buf, 0, count, type, op, true);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** {@code inoutbuf[i] = inbuf[i] op inoutbuf[i]} locally, no communication. */
+    public static void reduceLocal(Object inbuf, Object inoutbuf, int count, Datatype datatype, Op op) {
+        try {
+            Collective.reduceLocal(inbuf, inoutbuf, count, datatype, op);
+        } catch (RuntimeException e) {
+            throw Errors.raise(MPI.COMM_WORLD.errhandler(), e);
+        }
+    }
+
+    @Override
+    public String toString() {
+        return name != null ? name : comm == null ? "MPI.COMM_NULL" : comm.toString();
+    }
+}

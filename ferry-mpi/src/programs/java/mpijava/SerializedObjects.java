@@ -1,0 +1,52 @@
+package mpijava;
+
+import mpi.*;
+
+import java.io.Serializable;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * MPI.OBJECT (mpiJava 1.2): serializable objects by Send / Recv (with ANY_SOURCE and Probe), Bcast
+ * and Gather; and a counter of tickets handed out by rank 0 on request, by message.
+ */
+public class SerializedObjects {
+    record Order(int from, String item, List<Integer> amounts) implements Serializable {
+    }
+
+    public static void main(String[] args) throws Exception {
+        MPI.Init(args);
+        int rank = MPI.COMM_WORLD.Rank(), size = MPI.COMM_WORLD.Size();
+        Object[] one = new Object[1];
+        if (rank == 0) {
+            one[0] = new ArrayList<>(List.of("config", size, 3.5));
+        }
+        MPI.COMM_WORLD.Bcast(one, 0, 1, MPI.OBJECT, 0);
+        boolean ok = one[0].equals(List.of("config", size, 3.5));
+        if (rank != 0) {
+            Object[] order = {new Order(rank, "item-" + rank, List.of(rank, rank * 2))};
+            MPI.COMM_WORLD.Send(order, 0, 1, MPI.OBJECT, 0, 9);
+        } else {
+            for (int i = 1; i < size; i++) {
+                Status probe = MPI.COMM_WORLD.Probe(MPI.ANY_SOURCE, 9);
+                Object[] got = new Object[1];
+                Status s = MPI.COMM_WORLD.Recv(got, 0, 1, MPI.OBJECT, probe.source, 9);
+                Order o = (Order) got[0];
+                ok &= o.from() == s.source && o.item().equals("item-" + s.source) && o.amounts().equals(List.of(s.source, s.source * 2));
+            }
+        }
+        Object[] names = new Object[size];
+        MPI.COMM_WORLD.Gather(new Object[] {"rank-" + rank}, 0, 1, MPI.OBJECT, names, 0, 1, MPI.OBJECT, 0);
+        if (rank == 0) {
+            for (int i = 0; i < size; i++) {
+                ok &= ("rank-" + i).equals(names[i]);
+            }
+        }
+        boolean[] flag = {ok}, all = {false};
+        MPI.COMM_WORLD.Allreduce(flag, 0, all, 0, 1, MPI.BOOLEAN, MPI.LAND);
+        if (rank == 0) {
+            System.out.println((all[0] ? "ok" : "WRONG") + " objects: bcast, " + (size - 1) + " orders by ANY_SOURCE, gather of " + size + " names");
+        }
+        MPI.Finalize();
+    }
+}
