@@ -20,6 +20,9 @@ public final class Main {
               run -n N [opts] PROGRAM       start a job of N ranks on this machine ('ferry run --help')
               demo                          a 4-rank job as 2 nodes x 2 ranks: which pairs use which driver, how fast
               exec PROGRAM                  run one rank under another launcher (mpiexec.hydra, srun)
+              classpath                     Ferry's class path, to compile and run programs with javac and java
+                                              (the mpi package of Open MPI's Java bindings and mpiJava included)
+              javac [javac args]            JDK 25's javac with Ferry's class path added (as mpijavac)
               soak [-n N] [--duration S] [--chaos]   random checksummed traffic over every driver; counts
                                             lost, duplicated, corrupted, reordered ('ferry soak --help')
               info [--format text|json]     drivers found, their capabilities and profile, FERRY_* settings
@@ -68,6 +71,45 @@ public final class Main {
         return RunCommand.run(run, out, err);
     }
 
+    /**
+     * {@code ferry classpath}: the class path programs compile and run with, as {@code mpijavac}
+     * gives it for Open MPI's Java bindings: {@code javac -cp "$(ferry classpath)" Hello.java}.
+     */
+    static int classpath(List<String> args, PrintStream out, PrintStream err) {
+        if (!args.isEmpty()) {
+            err.println("ferry classpath: takes no arguments (it prints the class path: javac -cp \"$(bin/ferry classpath)\" Prog.java)");
+            return 2;
+        }
+        out.println(System.getProperty("java.class.path"));
+        return 0;
+    }
+
+    /**
+     * {@code ferry javac}: this JDK's compiler with Ferry's class path added to the program's (as
+     * Open MPI's {@code mpijavac} does): {@code ferry javac -d classes Hello.java}.
+     */
+    static int javac(List<String> args, PrintStream out, PrintStream err) {
+        javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+        if (javac == null) {
+            err.println("ferry javac: this Java (" + System.getProperty("java.home") + ") has no compiler; use a JDK 25");
+            return 2;
+        }
+        List<String> all = new java.util.ArrayList<>(args);
+        String ferry = System.getProperty("java.class.path");
+        int cp = -1;
+        for (int i = 0; i + 1 < all.size(); i++) {
+            if (List.of("-cp", "-classpath", "--class-path").contains(all.get(i))) {
+                cp = i + 1;
+            }
+        }
+        if (cp >= 0) {
+            all.set(cp, all.get(cp) + java.io.File.pathSeparator + ferry);
+        } else {
+            all.addAll(0, List.of("-cp", ferry));
+        }
+        return javac.run(null, out, err, all.toArray(new String[0]));
+    }
+
     /** Runs one command; returns its exit code (2 for bad input). */
     static int run(List<String> args, PrintStream out, PrintStream err) {
         if (args.isEmpty()) {
@@ -81,6 +123,8 @@ public final class Main {
             case "demo" -> demo(rest, out, err);
             case "soak" -> SoakCommand.run(rest, out, err);
             case "exec" -> ExecCommand.run(rest, err);
+            case "classpath" -> classpath(rest, out, err);
+            case "javac" -> javac(rest, out, err);
             case "bench" -> !rest.isEmpty() && rest.get(0).equals("wireup")
                     ? WireupBench.run(rest.subList(1, rest.size()), out, err)
                     : BenchCommand.run(rest, out, err);
