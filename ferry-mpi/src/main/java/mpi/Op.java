@@ -1,5 +1,8 @@
 package mpi;
 
+import java.lang.foreign.MemorySegment;
+import java.nio.ByteOrder;
+
 /**
  * A reduction operation: one of MPI's predefined ones ({@link MPI#SUM}, {@link MPI#MAXLOC}, ...)
  * or the program's own, given as an Open MPI {@link UserFunction} or an mpiJava
@@ -59,8 +62,12 @@ public class Op implements Freeable {
         }
         return dev.ferry.Op.create((in, inout, count, t) -> {
             if (function != null) {
-                function.call(in.asByteBuffer().order(java.nio.ByteOrder.nativeOrder()),
-                        inout.asByteBuffer().order(java.nio.ByteOrder.nativeOrder()), count, type);
+                // a buffer views native memory or a byte[]; the packed elements of other arrays go through a byte copy
+                MemorySegment a = viewable(in), b = viewable(inout);
+                function.call(a.asByteBuffer().order(ByteOrder.nativeOrder()), b.asByteBuffer().order(ByteOrder.nativeOrder()), count, type);
+                if (b != inout) {
+                    inout.copyFrom(b);
+                }
             } else {
                 Object a = Vectors.toArray(in, type, "op");
                 Object b = Vectors.toArray(inout, type, "op");
@@ -68,6 +75,13 @@ public class Op implements Freeable {
                 Vectors.fromArray(b, inout, type);
             }
         }, commute);
+    }
+
+    private static MemorySegment viewable(MemorySegment s) {
+        if (s.isNative() || s.heapBase().orElse(null) instanceof byte[]) {
+            return s;
+        }
+        return MemorySegment.ofArray(new byte[Math.toIntExact(s.byteSize())]).copyFrom(s);
     }
 
     public boolean isCommutative() {

@@ -147,6 +147,11 @@ public final class Win implements Freeable {
     }
 
     public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) {
+        put(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType);
+    }
+
+    /** With a displacement beyond an int: a dynamic window's address (Ferry's extension; see {@link #getAddress(Buffer)}). */
+    public void put(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount, Datatype targetType) {
         try {
             w("put").put(o(origin), off(origin), orgCount, Comm.t(orgType, "orgType"), targetRank, targetDisp, targetCount, Comm.t(targetType, "targetType"));
         } catch (RuntimeException e) {
@@ -155,6 +160,11 @@ public final class Win implements Freeable {
     }
 
     public void get(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) {
+        get(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType);
+    }
+
+    /** With a displacement beyond an int: a dynamic window's address (Ferry's extension; see {@link #getAddress(Buffer)}). */
+    public void get(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount, Datatype targetType) {
         try {
             w("get").get(o(origin), off(origin), orgCount, Comm.t(orgType, "orgType"), targetRank, targetDisp, targetCount, Comm.t(targetType, "targetType"));
         } catch (RuntimeException e) {
@@ -163,6 +173,11 @@ public final class Win implements Freeable {
     }
 
     public void accumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) {
+        accumulate(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType, op);
+    }
+
+    /** With a displacement beyond an int: a dynamic window's address (Ferry's extension; see {@link #getAddress(Buffer)}). */
+    public void accumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount, Datatype targetType, Op op) {
         try {
             w("accumulate").accumulate(o(origin), off(origin), orgCount, Comm.t(orgType, "orgType"), targetRank, targetDisp,
                     targetCount, Comm.t(targetType, "targetType"), op.ferry(orgType));
@@ -172,6 +187,11 @@ public final class Win implements Freeable {
     }
 
     public final Request rPut(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) {
+        return rPut(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType);
+    }
+
+    /** With a displacement beyond an int: a dynamic window's address (Ferry's extension; see {@link #getAddress(Buffer)}). */
+    public final Request rPut(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount, Datatype targetType) {
         try {
             return new Request(w("rPut").rput(o(origin), off(origin), orgCount, Comm.t(orgType, "orgType"), targetRank, targetDisp,
                     targetCount, Comm.t(targetType, "targetType")), errhandler, null);
@@ -181,6 +201,11 @@ public final class Win implements Freeable {
     }
 
     public final Request rGet(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType) {
+        return rGet(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType);
+    }
+
+    /** With a displacement beyond an int: a dynamic window's address (Ferry's extension; see {@link #getAddress(Buffer)}). */
+    public final Request rGet(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount, Datatype targetType) {
         try {
             return new Request(w("rGet").rget(o(origin), off(origin), orgCount, Comm.t(orgType, "orgType"), targetRank, targetDisp,
                     targetCount, Comm.t(targetType, "targetType")), errhandler, null);
@@ -190,6 +215,11 @@ public final class Win implements Freeable {
     }
 
     public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) {
+        return rAccumulate(origin, orgCount, orgType, targetRank, (long) targetDisp, targetCount, targetType, op);
+    }
+
+    /** With a displacement beyond an int: a dynamic window's address (Ferry's extension; see {@link #getAddress(Buffer)}). */
+    public Request rAccumulate(Buffer origin, int orgCount, Datatype orgType, int targetRank, long targetDisp, int targetCount, Datatype targetType, Op op) {
         try {
             return new Request(w("rAccumulate").raccumulate(o(origin), off(origin), orgCount, Comm.t(orgType, "orgType"), targetRank, targetDisp,
                     targetCount, Comm.t(targetType, "targetType"), op.ferry(orgType)), errhandler, null);
@@ -201,6 +231,12 @@ public final class Win implements Freeable {
     /** Fetches the target's elements into {@code resultAddr}, then accumulates {@code origin} into them (atomically per element). */
     public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount, Datatype resultType,
                               int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) {
+        getAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, (long) targetDisp, targetCount, targetType, op);
+    }
+
+    /** With a displacement beyond an int: a dynamic window's address (Ferry's extension; see {@link #getAddress(Buffer)}). */
+    public void getAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount, Datatype resultType,
+                              int targetRank, long targetDisp, int targetCount, Datatype targetType, Op op) {
         try {
             w("getAccumulate").getAccumulate(origin == null ? null : o(origin), origin == null ? 0 : off(origin), o(resultAddr), off(resultAddr),
                     resultCount, Comm.t(resultType, "resultType"), targetRank, targetDisp, targetCount, Comm.t(targetType, "targetType"), op.ferry(resultType));
@@ -211,6 +247,12 @@ public final class Win implements Freeable {
 
     public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount, Datatype resultType,
                                   int targetRank, int targetDisp, int targetCount, Datatype targetType, Op op) {
+        return rGetAccumulate(origin, orgCount, orgType, resultAddr, resultCount, resultType, targetRank, (long) targetDisp, targetCount, targetType, op);
+    }
+
+    /** With a displacement beyond an int: a dynamic window's address (Ferry's extension; see {@link #getAddress(Buffer)}). */
+    public Request rGetAccumulate(Buffer origin, int orgCount, Datatype orgType, Buffer resultAddr, int resultCount, Datatype resultType,
+                                  int targetRank, long targetDisp, int targetCount, Datatype targetType, Op op) {
         try {
             return new Request(w("rGetAccumulate").rgetAccumulate(origin == null ? null : o(origin), origin == null ? 0 : off(origin), o(resultAddr),
                     off(resultAddr), resultCount, Comm.t(resultType, "resultType"), targetRank, targetDisp, targetCount,
@@ -221,6 +263,11 @@ public final class Win implements Freeable {
     }
 
     public void compareAndSwap(Buffer origin, Buffer compareAddr, Buffer resultAddr, Datatype dataType, int targetRank, int targetDisp) {
+        compareAndSwap(origin, compareAddr, resultAddr, dataType, targetRank, (long) targetDisp);
+    }
+
+    /** With a displacement beyond an int: a dynamic window's address (Ferry's extension; see {@link #getAddress(Buffer)}). */
+    public void compareAndSwap(Buffer origin, Buffer compareAddr, Buffer resultAddr, Datatype dataType, int targetRank, long targetDisp) {
         try {
             w("compareAndSwap").compareAndSwap(o(origin), off(origin), o(compareAddr), off(compareAddr), o(resultAddr), off(resultAddr),
                     Comm.t(dataType, "dataType"), targetRank, targetDisp);
@@ -230,6 +277,11 @@ public final class Win implements Freeable {
     }
 
     public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank, int targetDisp, Op op) {
+        fetchAndOp(origin, resultAddr, dataType, targetRank, (long) targetDisp, op);
+    }
+
+    /** With a displacement beyond an int: a dynamic window's address (Ferry's extension; see {@link #getAddress(Buffer)}). */
+    public void fetchAndOp(Buffer origin, Buffer resultAddr, Datatype dataType, int targetRank, long targetDisp, Op op) {
         try {
             w("fetchAndOp").fetchAndOp(origin == null ? null : o(origin), origin == null ? 0 : off(origin), o(resultAddr), off(resultAddr),
                     Comm.t(dataType, "dataType"), targetRank, targetDisp, op.ferry(dataType));

@@ -5,7 +5,7 @@ import mpi.*;
 /** C = A x B with Scatter, Bcast and Gather at offsets into the arrays (mpiJava 1.2), checked serially. */
 public class MatMul {
     public static void main(String[] args) throws Exception {
-        MPI.Init(args);
+        args = MPI.Init(args); // MPJ Express passes arguments of its own and strips them here
         int rank = MPI.COMM_WORLD.Rank(), size = MPI.COMM_WORLD.Size();
         int n = 6 * size, rows = n / size, pad = 3;
         long[] a = new long[pad + n * n], b = new long[n * n], c = new long[pad + n * n];

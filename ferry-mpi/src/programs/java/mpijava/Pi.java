@@ -5,7 +5,7 @@ import mpi.*;
 /** Pi by the midpoint rule, each rank a share, summed by Reduce and Allreduce (mpiJava 1.2). */
 public class Pi {
     public static void main(String[] args) throws Exception {
-        MPI.Init(args);
+        args = MPI.Init(args); // MPJ Express passes arguments of its own and strips them here
         int rank = MPI.COMM_WORLD.Rank(), size = MPI.COMM_WORLD.Size();
         int[] n = {args.length > 0 ? Integer.parseInt(args[0]) : 1_000_000};
         MPI.COMM_WORLD.Bcast(n, 0, 1, MPI.INT, 0);

@@ -5,7 +5,7 @@ import mpi.*;
 /** Pairs of ranks (0-1, 2-3, ...) bounce a message back and forth (mpiJava 1.2). */
 public class PingPong {
     public static void main(String[] args) throws Exception {
-        MPI.Init(args);
+        args = MPI.Init(args); // MPJ Express passes arguments of its own and strips them here
         int rank = MPI.COMM_WORLD.Rank(), size = MPI.COMM_WORLD.Size();
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int n = args.length > 1 ? Integer.parseInt(args[1]) : 16;

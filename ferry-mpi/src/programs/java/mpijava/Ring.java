@@ -5,7 +5,7 @@ import mpi.*;
 /** Every rank passes its value around the ring with Isend / Irecv / Waitall until it has all of them (mpiJava 1.2). */
 public class Ring {
     public static void main(String[] args) throws Exception {
-        MPI.Init(args);
+        args = MPI.Init(args); // MPJ Express passes arguments of its own and strips them here
         int rank = MPI.COMM_WORLD.Rank(), size = MPI.COMM_WORLD.Size();
         int next = (rank + 1) % size, prev = (rank + size - 1) % size;
         long[] pass = {rank * 10L}, got = new long[1];

@@ -15,7 +15,7 @@ public class SerializedObjects {
     }
 
     public static void main(String[] args) throws Exception {
-        MPI.Init(args);
+        args = MPI.Init(args); // MPJ Express passes arguments of its own and strips them here
         int rank = MPI.COMM_WORLD.Rank(), size = MPI.COMM_WORLD.Size();
         Object[] one = new Object[1];
         if (rank == 0) {

@@ -11,7 +11,7 @@ public class Stencil {
     static final int N = 24, STEPS = 20;
 
     public static void main(String[] args) throws Exception {
-        MPI.Init(args);
+        args = MPI.Init(args); // MPJ Express passes arguments of its own and strips them here
         int size = MPI.COMM_WORLD.Size();
         int[] dims = {0, 0};
         Cartcomm.Dims_create(size, dims);

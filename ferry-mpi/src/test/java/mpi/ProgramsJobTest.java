@@ -6,6 +6,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -52,6 +53,17 @@ class ProgramsJobTest {
             default -> 1;
         };
         assertEquals(expected, oks, r.toString());
+    }
+
+    /** Every call of the package, checked for its exact result, on one rank, on three (shm and tcp), on four (two per node). */
+    @ParameterizedTest(name = "{0} ranks, {1} per node")
+    @CsvSource({"1, 0", "3, 2", "4, 2"})
+    void everyCallGivesItsExactResult(int ranks, int perNode) throws Exception {
+        CapturedJob.Result r = run(ranks, perNode, "checks.ApiChecks");
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals(List.of("ok point-to-point", "ok requests", "ok booleans, objects and structs", "ok collectives (Open MPI names)",
+                "ok collectives (mpiJava names)", "ok operations", "ok groups and communicators", "ok topologies", "ok packing", "ok windows",
+                "ok errors"), r.okLines(), r.toString());
     }
 
     /** ERRORS_RETURN: an exception with the class and the argument; ERRORS_ARE_FATAL: the job ends, non-zero, saying why. */
