@@ -79,6 +79,37 @@ class LaunchersTest {
     }
 
     /**
+     * Java MPI programs of both families (ferry-mpi's {@code src/programs}, compiled here against
+     * the {@code mpi} package) started by the launcher as plain {@code java} processes, as their
+     * users start them: every program checks its own result and prints "ok".
+     */
+    @ParameterizedTest(name = "{0} -n {1} {2}")
+    @CsvSource({
+            "hydra, 4, openmpi.Stencil, 1", "hydra, 3, mpijava.Pi, 1", "hydra, 3, checks.ApiChecks, 11",
+            "mpirun, 4, openmpi.Counter, 1", "mpirun, 2, mpijava.PingPong, 1", "mpirun, 4, mpijava.SerializedObjects, 1",
+            "srun-pmi2, 4, mpijava.MatMul, 1", "srun-pmi2, 3, openmpi.Ring, 1",
+            "srun-pmix, 4, openmpi.Pi, 1", "srun-pmix, 4, mpijava.Stencil, 1"})
+    void anMpiProgramRunsUnderTheLauncher(String launcher, int n, String program, int oks) throws Exception {
+        Job job = run(launcher, n, List.of(program), mpiPrograms() + java.io.File.pathSeparator + System.getProperty("java.class.path"));
+        assertEquals(0, job.exit, job.context);
+        assertFalse(job.out.contains("WRONG") || job.out.contains("Exception"), job.context);
+        assertEquals(oks, job.out.lines().filter(l -> l.startsWith("ok ")).count(), job.context);
+    }
+
+    private static synchronized String mpiPrograms() throws Exception {
+        Path out = Path.of("target/mpi-programs");
+        List<String> args = new ArrayList<>(List.of("-d", out.toString(), "-cp", System.getProperty("java.class.path"), "-nowarn"));
+        try (var files = Files.walk(Path.of("../ferry-mpi/src/programs/java"))) {
+            files.filter(f -> f.toString().endsWith(".java")).forEach(f -> args.add(f.toString()));
+        }
+        java.io.ByteArrayOutputStream diagnostics = new java.io.ByteArrayOutputStream();
+        if (javax.tools.ToolProvider.getSystemJavaCompiler().run(null, diagnostics, diagnostics, args.toArray(new String[0])) != 0) {
+            throw new AssertionError("the mpi programs do not compile:\n" + diagnostics);
+        }
+        return out.toAbsolutePath().toString();
+    }
+
+    /**
      * A rank that throws ends the job as the launcher ends a job whose process failed (mpirun
      * always; srun with {@code -K}, --kill-on-bad-exit, as for any MPI program), and the error
      * names the rank; the others, waiting in a fence it never enters, do not hang. (Not Hydra
@@ -114,6 +145,11 @@ class LaunchersTest {
     }
 
     private static Job run(String launcher, int n, List<String> program) throws Exception {
+        return run(launcher, n, program, null);
+    }
+
+    /** With {@code classPath} set, the program is a plain java main class on it; else a ferry exec program. */
+    private static Job run(String launcher, int n, List<String> program, String classPath) throws Exception {
         List<String> cmd = new ArrayList<>();
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
         switch (launcher) {
@@ -135,8 +171,12 @@ class LaunchersTest {
             }
             default -> throw new IllegalArgumentException(launcher);
         }
-        cmd.addAll(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(), "--enable-native-access=ALL-UNNAMED",
-                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "exec"));
+        if (classPath != null) {
+            cmd.addAll(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(), "--enable-native-access=ALL-UNNAMED", "-cp", classPath));
+        } else {
+            cmd.addAll(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(), "--enable-native-access=ALL-UNNAMED",
+                    "-cp", System.getProperty("java.class.path"), Main.class.getName(), "exec"));
+        }
         cmd.addAll(program);
         pb.environment().put("FERRY_TCP_INTERFACES", "lo");
         Process p = pb.start();
