@@ -28,6 +28,7 @@ public class Comm implements Freeable, Cloneable {
     private String name;
     private Info info;
     private final Attributes attributes = new Attributes();
+    private boolean freed;
     /** The virtual topology (grid or graph), or null. */
     Topology topology;
 
@@ -48,7 +49,9 @@ public class Comm implements Freeable, Cloneable {
     final dev.ferry.Comm ferry(String what) {
         dev.ferry.Comm c = comm;
         if (c == null) {
-            throw new MPIException(MPI.ERR_COMM, what + ": " + (this == MPI.COMM_NULL || name == null ? "the communicator is MPI.COMM_NULL or MPI is not initialized" : name + " is not usable"));
+            throw new MPIException(MPI.ERR_COMM, what + ": " + (freed ? "the communicator was freed"
+                    : this == MPI.COMM_NULL ? "the communicator is MPI.COMM_NULL"
+                    : MPI.isFinalized() ? "MPI was finalized" : "MPI is not initialized (call MPI.Init first)"));
         }
         return c;
     }
@@ -163,6 +166,7 @@ public class Comm implements Freeable, Cloneable {
         if (c != null) {
             c.free();
             comm = null;
+            freed = true;
         }
     }
 

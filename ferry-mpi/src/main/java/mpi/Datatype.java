@@ -140,7 +140,7 @@ public class Datatype implements Freeable, Cloneable {
 
     @Override
     public void free() {
-        if (baseType != OBJECT && type != null && name.equals(type.name()) && MPI.isPredefined(this)) {
+        if (MPI.isPredefined(this)) {
             throw wrap(new MPIException(MPI.ERR_TYPE, "datatype " + name + " is predefined and cannot be freed"));
         }
         freed = true;
