@@ -54,6 +54,19 @@ final class Buf {
         return s;
     }
 
+    /** The bytes of one element of array {@code buf} (1 for a byte array or anything else). */
+    static int arrayUnit(Object buf) {
+        return switch (buf) {
+            case short[] a -> 2;
+            case char[] a -> 2;
+            case int[] a -> 4;
+            case float[] a -> 4;
+            case long[] a -> 8;
+            case double[] a -> 8;
+            default -> 1;
+        };
+    }
+
     /** The bytes of one element of {@code b} (1 for a byte buffer). */
     static int unit(Buffer b) {
         return switch (b) {

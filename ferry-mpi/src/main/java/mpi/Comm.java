@@ -601,7 +601,7 @@ public class Comm implements Freeable, Cloneable {
 
     /** Ends the whole job with {@code errorcode} as its exit status. */
     public final void abort(int errorcode) {
-        MPI.abortJob(errorcode, "MPI abort on " + this + " with error code " + errorcode);
+        MPI.abortJob(errorcode, "MPI abort on " + this + " with error code " + errorcode, null);
     }
 
     public void Abort(int errorcode) {

@@ -8,8 +8,6 @@ import dev.ferry.FerryException;
  * class (ERRORS_RETURN), or the end of the job with a message naming the error (ERRORS_ARE_FATAL).
  */
 final class Errors {
-    private static final System.Logger LOG = System.getLogger("mpi");
-
     private Errors() {
     }
 
@@ -70,7 +68,6 @@ final class Errors {
     /** MPI_ERRORS_ARE_FATAL: the job ends, its exit status the error class (or 1). */
     private static void fatal(MPIException m) {
         String text = "MPI error (ERRORS_ARE_FATAL) of class " + MPI.errorName(m.getErrorClass()) + ": " + m.getMessage();
-        LOG.log(System.Logger.Level.ERROR, text, m);
-        MPI.abortJob(m.getErrorClass() > 0 && m.getErrorClass() < 256 ? m.getErrorClass() : 1, text);
+        MPI.abortJob(m.getErrorClass() > 0 && m.getErrorClass() < 256 ? m.getErrorClass() : 1, text, m);
     }
 }

@@ -460,8 +460,8 @@ public final class MPI {
     }
 
     /** Ends the whole job: the launcher sees this rank exit with {@code code} and stops the others. */
-    static void abortJob(int code, String message) {
-        System.getLogger("mpi").log(System.Logger.Level.ERROR, message);
+    static void abortJob(int code, String message, Throwable cause) {
+        System.getLogger("mpi").log(System.Logger.Level.ERROR, message, cause);
         System.out.flush();
         System.exit(code == 0 ? 1 : code);
     }

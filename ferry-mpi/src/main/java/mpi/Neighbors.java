@@ -31,19 +31,7 @@ final class Neighbors {
         if (buf instanceof java.nio.Buffer b) {
             return b.isDirect() ? Math.toIntExact(bytes) : b.arrayOffset() + Math.toIntExact(bytes / Buf.unit(b));
         }
-        return Math.toIntExact(bytes / unitOf(buf));
-    }
-
-    private static int unitOf(Object buf) {
-        return switch (buf) {
-            case short[] a -> 2;
-            case char[] a -> 2;
-            case int[] a -> 4;
-            case float[] a -> 4;
-            case long[] a -> 8;
-            case double[] a -> 8;
-            default -> 1;
-        };
+        return Math.toIntExact(bytes / Buf.arrayUnit(buf));
     }
 
     private static Request run(Comm comm, Object sendbuf, int[] scounts, int[] sdispls, Datatype stype,
