@@ -212,7 +212,7 @@ public final class MPI {
                 throw Errors.raise(COMM_WORLD.errhandler(), ERR_OTHER, finalized ? "MPI.Finalize: called twice" : "MPI.Finalize: MPI was not initialized");
             }
             try {
-                ferry.world().barrier(); // MPI_Finalize is collective: nobody leaves while a peer may still talk to it
+                leave(ferry.world());
                 ferry.close();
             } catch (RuntimeException e) {
                 throw Errors.raise(COMM_WORLD.errhandler(), e);
@@ -223,6 +223,27 @@ public final class MPI {
                 COMM_SELF.bind(null);
             }
         }
+    }
+
+    /**
+     * MPI_Finalize is collective: nobody leaves while a peer may still talk to it. A barrier alone
+     * is not enough where the launcher's closing fence does not wait (Hydra's PMI-2): a rank that
+     * left it at once could close while another is still in it, which fails that rank's barrier.
+     * So after the barrier every rank says goodbye to every other by message and closes only once
+     * it has heard from all: by then nobody is still inside a collective with it, and its own
+     * goodbyes are read by the others before its close is seen.
+     */
+    private static void leave(dev.ferry.Comm world) {
+        dev.ferry.Comm c = world.dup();
+        c.barrier();
+        int n = c.size(), me = c.rank();
+        dev.ferry.Request[] r = new dev.ferry.Request[2 * (n - 1)];
+        byte[] none = new byte[0];
+        for (int i = 1, k = 0; i < n; i++) {
+            r[k++] = c.irecv(new byte[0], 0, 0, dev.ferry.Datatype.BYTE, (me + n - i) % n, 0);
+            r[k++] = c.isend(none, 0, 0, dev.ferry.Datatype.BYTE, (me + i) % n, 0);
+        }
+        dev.ferry.Request.waitAll(r);
     }
 
     public static boolean isInitialized() {
