@@ -693,12 +693,8 @@ public class Comm implements Freeable, Cloneable {
     }
 
     public final void bcast(Object buf, int count, Datatype type, int root) {
-        coll(buf, 0, count, type, root, "bcast");
-    }
-
-    private void coll(Object buf, int offset, int count, Datatype type, int root, String what) {
         try {
-            coll(what).bcast(buf, offset, count, type, root);
+            coll("bcast").bcast(buf, 0, count, type, root);
         } catch (RuntimeException e) {
             throw fail(e);
         }

@@ -125,14 +125,14 @@ public class Datatype implements Freeable, Cloneable {
 
     /** Nothing to do: Ferry's types are ready when made. */
     public void commit() {
-        ferryOrNull();
+        checkNotFreed();
     }
 
     public void Commit() {
         commit();
     }
 
-    private void ferryOrNull() {
+    private void checkNotFreed() {
         if (freed) {
             throw wrap(new MPIException(MPI.ERR_TYPE, "datatype " + name + " was freed"));
         }
@@ -156,7 +156,7 @@ public class Datatype implements Freeable, Cloneable {
     }
 
     public Datatype dup() {
-        ferryOrNull();
+        checkNotFreed();
         return new Datatype(type, baseType, baseSize, name);
     }
 

@@ -489,47 +489,23 @@ public final class Window implements AutoCloseable {
 
     /** {@link #put}, with a request that completes when the put has (at the target too). */
     public Request rput(Object origin, int offset, int count, Datatype type, int target, long disp) {
-        lib.lock.lock();
-        try {
-            put(origin, offset, count, type, target, disp);
-            return lib.request("rput to rank " + target);
-        } finally {
-            lib.lock.unlock();
-        }
+        return rput(origin, offset, count, type, target, disp, count, type);
     }
 
     /** {@link #get}, with a request that completes when the result is in {@code result}. */
     public Request rget(Object result, int offset, int count, Datatype type, int target, long disp) {
-        lib.lock.lock();
-        try {
-            get(result, offset, count, type, target, disp);
-            return lib.request("rget from rank " + target);
-        } finally {
-            lib.lock.unlock();
-        }
+        return rget(result, offset, count, type, target, disp, count, type);
     }
 
     /** {@link #accumulate}, with a request that completes when it has. */
     public Request raccumulate(Object origin, int offset, int count, Datatype type, int target, long disp, Op op) {
-        lib.lock.lock();
-        try {
-            accumulate(origin, offset, count, type, target, disp, op);
-            return lib.request("raccumulate to rank " + target);
-        } finally {
-            lib.lock.unlock();
-        }
+        return raccumulate(origin, offset, count, type, target, disp, count, type, op);
     }
 
     /** {@link #getAccumulate}, with a request that completes when the result is in {@code result}. */
     public Request rgetAccumulate(Object origin, int offset, Object result, int resultOffset, int count, Datatype type, int target, long disp,
                                   Op op) {
-        lib.lock.lock();
-        try {
-            getAccumulate(origin, offset, result, resultOffset, count, type, target, disp, op);
-            return lib.request("rgetAccumulate at rank " + target);
-        } finally {
-            lib.lock.unlock();
-        }
+        return rgetAccumulate(origin, offset, result, resultOffset, count, type, target, disp, count, type, op);
     }
 
     /** {@link #rput} with the target's layout of its own. */
