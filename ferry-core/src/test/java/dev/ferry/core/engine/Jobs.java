@@ -26,4 +26,10 @@ final class Jobs {
         CapturedJob.Result r = CapturedJob.run(ranks, env, timeout, EngineRanks.class, args);
         return new Result(r.exit(), r.out(), r.err());
     }
+
+    /** As {@link #run(int, Map, Duration, String...)}, the others killed {@code grace} after a rank failed. */
+    static Result run(int ranks, Map<String, String> env, Duration timeout, Duration grace, String... args) throws Exception {
+        CapturedJob.Result r = CapturedJob.run(ranks, env, timeout, grace, EngineRanks.class, args);
+        return new Result(r.exit(), r.out(), r.err());
+    }
 }

@@ -41,8 +41,22 @@ public final class CapturedJob {
         return run(ranks, env, timeout, System.getProperty("java.class.path"), main.getName(), args);
     }
 
+    /**
+     * As {@link #run(int, Map, Duration, Class, String...)}, with the others killed {@code grace}
+     * after a rank failed (20 s otherwise): for jobs whose other ranks wait to be ended.
+     */
+    public static Result run(int ranks, Map<String, String> env, Duration timeout, Duration grace, Class<?> main, String... args)
+            throws Exception {
+        return run(ranks, env, timeout, grace, System.getProperty("java.class.path"), main.getName(), args);
+    }
+
     /** Runs class {@code main} of class path {@code classPath} with {@code args} in {@code ranks} JVMs. */
     public static Result run(int ranks, Map<String, String> env, Duration timeout, String classPath, String main, String... args) throws Exception {
+        return run(ranks, env, timeout, Duration.ofSeconds(20), classPath, main, args);
+    }
+
+    private static Result run(int ranks, Map<String, String> env, Duration timeout, Duration grace, String classPath, String main,
+                              String... args) throws Exception {
         List<String> java = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC",
                 "-cp", classPath, main));
         java.addAll(List.of(args));
@@ -52,7 +66,7 @@ public final class CapturedJob {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit;
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8); PrintStream er = new PrintStream(err, true, StandardCharsets.UTF_8)) {
-            exit = new Job(new JobSpec(ranks, java, e, true, timeout, Duration.ofSeconds(20)), o, er).run();
+            exit = new Job(new JobSpec(ranks, java, e, true, timeout, grace), o, er).run();
         }
         return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
