@@ -4,11 +4,13 @@ import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 
 /**
- * The receives posted and not yet matched, as MPI matches them: an arriving message (context,
- * source, tag) takes the earliest posted receive whose pattern accepts it. Exact patterns sit in
- * hash bins by (source, tag), so with thousands posted a match still costs O(1) expected; wildcard
- * patterns sit in one list per context, and the earlier of a bin's head and the first accepting
- * wildcard wins (MPICH's and UCX's scheme). One thread of control uses it.
+ * The receives posted and not yet matched, as MPI matches them, and a Portals list's match
+ * entries as Portals matches them: an arriving message (context, source, bits) takes the earliest
+ * posted pattern that accepts it. Exact patterns (a source, no ignore bits) sit in hash bins by
+ * (source, bits), so with thousands posted a match still costs O(1) expected; the others sit in
+ * one list per context, and the earlier of the bin's first and the list's first accepting entry
+ * wins (MPICH's and UCX's scheme). An {@link Eligibility} passes over entries the pattern alone
+ * cannot rule out; {@link #find} leaves a persistent entry in place. One thread of control uses it.
  *
  * <pre>{@code
  * posted.add(entry.set(context, MatchEntry.ANY, tag));
@@ -26,7 +28,7 @@ public final class PostedReceives<T> {
         ContextQueue<T> q = contexts.of(e.context);
         e.seq = ++contexts.seq;
         if (e.exact()) {
-            q.binFor(e.source, e.tag).add(e);
+            q.binFor(e.source, e.bits).add(e);
         } else {
             q.list.add(e);
         }
@@ -35,6 +37,18 @@ public final class PostedReceives<T> {
 
     /** Takes the earliest receive that accepts a message of {@code context} from {@code source} with {@code tag}, or null. */
     public MatchEntry<T> match(int context, int source, int tag) {
+        MatchEntry<T> best = find(context, source, MatchEntry.bits(tag), null);
+        if (best != null) {
+            remove(best);
+        }
+        return best;
+    }
+
+    /**
+     * The earliest entry that accepts a message of {@code context} from {@code source} with
+     * match bits {@code bits} and that {@code eligible} (null: any) lets take it, left posted; or null.
+     */
+    public MatchEntry<T> find(int context, int source, long bits, Eligibility<T> eligible) {
         if (contexts.size == 0) {
             return null;
         }
@@ -42,19 +56,24 @@ public final class PostedReceives<T> {
         if (q == null) {
             return null;
         }
-        EntryChain<T> b = q.bin(source, tag);
-        MatchEntry<T> best = b == null ? null : b.head;
+        EntryChain<T> b = q.bin(source, bits);
+        MatchEntry<T> best = null;
+        if (b != null) {
+            for (MatchEntry<T> e = b.head; e != null; e = e.binNext) {
+                if (e.accepts(source, bits) && (eligible == null || eligible.eligible(e.item()))) { // a shared key is rare
+                    best = e;
+                    break;
+                }
+            }
+        }
         for (MatchEntry<T> w = q.list.head; w != null; w = w.listNext) {
             if (best != null && w.seq > best.seq) {
                 break; // the list is in posting order: nothing further along comes earlier
             }
-            if (w.accepts(source, tag)) {
+            if (w.accepts(source, bits) && (eligible == null || eligible.eligible(w.item()))) {
                 best = w;
                 break;
             }
-        }
-        if (best != null) {
-            remove(best);
         }
         return best;
     }
@@ -80,10 +99,13 @@ public final class PostedReceives<T> {
     public void removeFor(int source, IntPredicate wildcardContexts, Consumer<MatchEntry<T>> removed) {
         contexts.forEach((context, q) -> {
             for (EntryChain<T> b : q.bins.values()) {
-                while (b.head != null && b.head.source == source) {
-                    MatchEntry<T> e = b.head;
-                    remove(e);
-                    removed.accept(e);
+                for (MatchEntry<T> e = b.head; e != null; ) {
+                    MatchEntry<T> next = e.binNext;
+                    if (e.source == source) {
+                        remove(e);
+                        removed.accept(e);
+                    }
+                    e = next;
                 }
             }
             for (MatchEntry<T> w = q.list.head; w != null; ) {

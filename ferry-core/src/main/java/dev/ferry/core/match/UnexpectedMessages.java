@@ -1,11 +1,11 @@
 package dev.ferry.core.match;
 
 /**
- * Messages that arrived before a receive asked for them, in arrival order, as MPI matches them: a
- * new receive takes the earliest one its pattern accepts. Each message sits in its context's
- * arrival list and in a hash bin by (source, tag), so an exact receive finds its message in O(1)
- * expected however many wait; a wildcard receive walks the arrival list. One thread of control
- * uses it.
+ * Messages that arrived before a receive asked for them, in arrival order, as MPI matches them
+ * (and Portals' unexpected headers): a new receive takes the earliest one its pattern accepts.
+ * Each message sits in its context's arrival list and in a hash bin by (source, bits), so an
+ * exact pattern finds its message in O(1) expected however many wait; a wildcard one walks the
+ * arrival list. One thread of control uses it.
  *
  * <pre>{@code
  * unexpected.add(entry.set(context, source, tag));
@@ -25,13 +25,22 @@ public final class UnexpectedMessages<T> {
         }
         ContextQueue<T> q = contexts.of(e.context);
         e.seq = ++contexts.seq;
-        q.binFor(e.source, e.tag).add(e);
+        q.binFor(e.source, e.bits).add(e);
         q.list.add(e);
         contexts.size++;
     }
 
     /** The earliest message a receive of {@code context} for {@code source} and {@code tag} (either may be ANY) accepts, left queued; or null. */
     public MatchEntry<T> find(int context, int source, int tag) {
+        return find(context, source, MatchEntry.bits(tag), tag == MatchEntry.ANY ? -1L : 0L, null);
+    }
+
+    /**
+     * The earliest message of {@code context} that the pattern ({@code source}, which may be ANY;
+     * {@code bits} with {@code ignore} bits) accepts and {@code eligible} (null: any) lets it take,
+     * left queued; or null.
+     */
+    public MatchEntry<T> find(int context, int source, long bits, long ignore, Eligibility<T> eligible) {
         if (contexts.size == 0) {
             return null;
         }
@@ -39,12 +48,26 @@ public final class UnexpectedMessages<T> {
         if (q == null) {
             return null;
         }
-        if (source != MatchEntry.ANY && tag != MatchEntry.ANY) {
-            EntryChain<T> b = q.bin(source, tag);
-            return b == null ? null : b.head;
+        if (source != MatchEntry.ANY && ignore == 0) {
+            EntryChain<T> b = q.bin(source, bits);
+            return b == null ? null : next(b.head, true, source, bits, ignore, eligible);
         }
-        for (MatchEntry<T> e = q.list.head; e != null; e = e.listNext) {
-            if ((source == MatchEntry.ANY || e.source == source) && (tag == MatchEntry.ANY || e.tag == tag)) {
+        return next(q.list.head, false, source, bits, ignore, eligible);
+    }
+
+    /**
+     * The next message after {@code after} (still queued, found by {@link #find} with the same
+     * pattern) that the pattern accepts and {@code eligible} lets it take; or null. To walk every
+     * match, as a Portals search does.
+     */
+    public MatchEntry<T> findAfter(MatchEntry<T> after, int source, long bits, long ignore, Eligibility<T> eligible) {
+        boolean inBin = source != MatchEntry.ANY && ignore == 0;
+        return next(inBin ? after.binNext : after.listNext, inBin, source, bits, ignore, eligible);
+    }
+
+    private MatchEntry<T> next(MatchEntry<T> from, boolean inBin, int source, long bits, long ignore, Eligibility<T> eligible) {
+        for (MatchEntry<T> e = from; e != null; e = inBin ? e.binNext : e.listNext) {
+            if (e.acceptedBy(source, bits & ~ignore, ignore) && (eligible == null || eligible.eligible(e.item()))) {
                 return e;
             }
         }
@@ -70,7 +93,7 @@ public final class UnexpectedMessages<T> {
         contexts.size--;
     }
 
-    /** Takes every message of {@code context} out of the queue, in arrival order (its communicator was freed). */
+    /** Takes every message of {@code context} out of the queue, in arrival order (its communicator was freed, its list cleared). */
     public void removeContext(int context, java.util.function.Consumer<MatchEntry<T>> removed) {
         ContextQueue<T> q = contexts.remove(context);
         if (q == null) {

@@ -91,6 +91,119 @@ class MatchingModelTest {
         }
     }
 
+    /** A Portals-like pattern: source (or ANY), bits with ignore bits, a capacity (NO_TRUNCATE), kinds allowed, persistent or use-once. */
+    record Entry(int id, int source, long bits, long ignore, int capacity, int kinds, boolean persistent) {
+        boolean accepts(int src, long b) {
+            return (source == MatchEntry.ANY || source == src) && ((b ^ bits) & ~ignore) == 0;
+        }
+    }
+
+    /** A Portals-like message or unexpected header: source, bits, length, kind (1 put, 2 get). */
+    record Arrival(int id, int source, long bits, int length, int kind) {
+    }
+
+    private static long randomBits(Random rnd) {
+        long b = rnd.nextInt(6);
+        return rnd.nextInt(3) == 0 ? b | (long) (1 + rnd.nextInt(3)) << 40 : b; // some beyond 32 bits: the other key form
+    }
+
+    private static long randomIgnore(Random rnd) {
+        return switch (rnd.nextInt(6)) {
+            case 0 -> -1L;
+            case 1 -> 0x3L;
+            case 2 -> 0x3L << 40 | 0x1;
+            default -> 0;
+        };
+    }
+
+    /**
+     * The same queues with 64 match bits, ignore bits, entries passed over (too short, wrong
+     * operation), persistent entries and searches that walk every match, against two plain lists.
+     */
+    @Test
+    void matchBitsWithIgnoreBitsEligibilityAndPersistentEntriesMatchAsTheReferenceModelDoes() {
+        for (long seed = 1; seed <= 40; seed++) {
+            Random rnd = new Random(seed);
+            PostedReceives<Entry> list = new PostedReceives<>();
+            UnexpectedMessages<Arrival> headers = new UnexpectedMessages<>();
+            List<MatchEntry<Entry>> modelList = new ArrayList<>();
+            List<MatchEntry<Arrival>> modelHeaders = new ArrayList<>();
+            int sources = 1 + rnd.nextInt(4);
+            int ids = 0;
+            for (int step = 0; step < 4000; step++) {
+                int op = rnd.nextInt(10);
+                if (op < 4) { // an entry is appended: first it walks the headers it accepts (a search), maybe taking them
+                    int src = rnd.nextInt(4) == 0 ? MatchEntry.ANY : rnd.nextInt(sources);
+                    Entry p = new Entry(ids++, src, randomBits(rnd), randomIgnore(rnd), rnd.nextInt(3) == 0 ? 64 : Integer.MAX_VALUE,
+                            1 + rnd.nextInt(3), rnd.nextInt(3) == 0);
+                    Eligibility<Arrival> kinds = a -> (p.kinds() & a.kind()) != 0;
+                    List<MatchEntry<Arrival>> expected = new ArrayList<>();
+                    for (MatchEntry<Arrival> h : modelHeaders) {
+                        if (p.accepts(h.item().source(), h.item().bits()) && kinds.eligible(h.item())) {
+                            expected.add(h);
+                        }
+                    }
+                    List<MatchEntry<Arrival>> walked = new ArrayList<>();
+                    for (MatchEntry<Arrival> h = headers.find(0, src, p.bits(), p.ignore(), kinds); h != null;
+                         h = headers.findAfter(h, src, p.bits(), p.ignore(), kinds)) {
+                        walked.add(h);
+                    }
+                    long fSeed = seed;
+                    assertEquals(expected, walked, () -> "seed " + fSeed + ", search of " + p);
+                    int take = rnd.nextInt(3); // 0: none, 1: the first, 2: all
+                    for (int i = 0; i < (take == 0 ? 0 : take == 1 ? Math.min(1, walked.size()) : walked.size()); i++) {
+                        headers.remove(walked.get(i));
+                        modelHeaders.remove(walked.get(i));
+                    }
+                    MatchEntry<Entry> e = new MatchEntry<>(p).setBits(0, src, p.bits(), p.ignore());
+                    list.add(e);
+                    modelList.add(e);
+                } else if (op < 9) { // a message arrives: the earliest eligible entry takes it (and stays if persistent), else a header
+                    int length = rnd.nextInt(128);
+                    Arrival a = new Arrival(ids++, rnd.nextInt(sources), randomBits(rnd), length, 1 + rnd.nextInt(2));
+                    Eligibility<Entry> fits = p -> length <= p.capacity() && (p.kinds() & a.kind()) != 0;
+                    MatchEntry<Entry> expected = null;
+                    for (MatchEntry<Entry> r : modelList) {
+                        if (r.item().accepts(a.source(), a.bits()) && fits.eligible(r.item())) {
+                            expected = r;
+                            break;
+                        }
+                    }
+                    MatchEntry<Entry> got = list.find(0, a.source(), a.bits(), fits);
+                    long fSeed = seed;
+                    assertSame(expected, got, () -> "seed " + fSeed + ", arrival " + a);
+                    if (got == null) {
+                        MatchEntry<Arrival> h = new MatchEntry<>(a).setBits(0, a.source(), a.bits(), 0);
+                        headers.add(h);
+                        modelHeaders.add(h);
+                    } else if (!got.item().persistent()) {
+                        assertTrue(list.remove(got));
+                        modelList.remove(got);
+                    }
+                } else if (!modelList.isEmpty()) { // an entry is unlinked
+                    MatchEntry<Entry> c = modelList.remove(rnd.nextInt(modelList.size()));
+                    assertTrue(list.remove(c));
+                }
+                assertEquals(modelList.size(), list.size());
+                assertEquals(modelHeaders.size(), headers.size());
+            }
+        }
+    }
+
+    @Test
+    void anMpiTagAndItsBitsAreOneKey() {
+        PostedReceives<String> posted = new PostedReceives<>();
+        MatchEntry<String> tag = new MatchEntry<>("tag 7").set(0, 1, 7);
+        posted.add(tag);
+        assertEquals(7, tag.tag());
+        assertEquals(7L, tag.bits());
+        assertSame(tag, posted.find(0, 1, 7L, null));
+        assertNull(posted.find(0, 1, 7L | 1L << 32, null), "bits beyond the tag's 32 differ");
+        MatchEntry<String> any = new MatchEntry<>("any tag").set(0, 1, MatchEntry.ANY);
+        assertEquals(MatchEntry.ANY, any.tag());
+        assertEquals(-1L, any.ignoreBits());
+    }
+
     @Test
     void aPeersDeathTakesItsReceivesAndTheWildcardOnes() {
         PostedReceives<String> posted = new PostedReceives<>();
