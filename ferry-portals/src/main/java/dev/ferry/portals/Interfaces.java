@@ -106,7 +106,7 @@ final class Interfaces {
                 }
                 p.list(k).clear();
             }
-            p.unexpected.clear();
+            p.unexpected.removeContext(0, h -> { });
             p.allocated = false;
         }
         for (EventQueue q : ni.eqList) {
@@ -207,7 +207,7 @@ final class Interfaces {
             throw new PtlException(ReturnCode.PT_IN_USE, "portal table entry " + index + " still has " + (p.priority.size() + p.overflow.size()) + " list entries");
         }
         ni.unexpectedHeaders -= p.unexpected.size();
-        p.unexpected.clear();
+        p.unexpected.removeContext(0, h -> { });
         p.allocated = false;
         p.enabled = false;
         p.eq = null;

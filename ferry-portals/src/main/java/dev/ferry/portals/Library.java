@@ -404,7 +404,7 @@ final class Library implements MessageHandler {
         }
         if (list == ListKind.OVERFLOW_LIST && !e.has(ME_UNEXPECTED_HDR_DISABLE)) {
             if (ni.unexpectedHeaders < ni.limits.maxUnexpectedHeaders) {
-                pt.unexpected.add(new Unexpected(kindOf(type), who, ev.uid, bits, rlength, mlength, offset, ev.hdrData, op, dt, e));
+                MatchLists.keep(pt, ni, new Unexpected(kindOf(type), who, ev.uid, bits, rlength, mlength, offset, ev.hdrData, op, dt, e));
                 ni.unexpectedHeaders++;
                 e.unexpectedRefs++;
             } else {

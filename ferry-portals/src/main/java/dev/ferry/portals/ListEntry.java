@@ -1,5 +1,7 @@
 package dev.ferry.portals;
 
+import dev.ferry.core.match.MatchEntry;
+
 /**
  * A match list entry (ME, matching interface) or list entry (LE, non-matching interface) on a
  * portal table entry's priority or overflow list (library side).
@@ -23,6 +25,8 @@ final class ListEntry {
     final Object userPtr;
     final ListKind list;
     final Handle handle;
+    /** Its pattern in its list's matching queues: source, match bits and ignore bits. */
+    final MatchEntry<ListEntry> pattern = new MatchEntry<>(this);
     Object registration;
     /** MANAGE_LOCAL: where the next message goes. */
     long localOffset;
@@ -54,6 +58,13 @@ final class ListEntry {
         this.userPtr = userPtr;
         this.list = list;
         this.handle = matching ? new MeHandle(this) : new LeHandle(this);
+        int source = !matching ? MatchEntry.ANY : ni.logical ? matchId.rank : matchId.phys.pid; // RANK_ANY and PID_ANY are ANY
+        pattern.setBits(0, source == Portals.RANK_ANY ? MatchEntry.ANY : source, matching ? matchBits : 0, matching ? ignoreBits : -1L);
+    }
+
+    /** The source an incoming header from {@code who} matches with: its logical rank, or its pid (the engine rank). */
+    static int sourceOf(Ni ni, ProcessId who) {
+        return ni.logical ? who.rank : who.phys.pid;
     }
 
     boolean has(int option) {

@@ -1,10 +1,10 @@
 package dev.ferry.portals;
 
 import dev.ferry.core.engine.Engine;
+import dev.ferry.core.match.Eligibility;
+import dev.ferry.core.match.MatchEntry;
 
 import java.lang.foreign.MemorySegment;
-import java.util.Iterator;
-import java.util.List;
 
 import static dev.ferry.portals.Portals.*;
 
@@ -12,8 +12,11 @@ import static dev.ferry.portals.Portals.*;
  * The lists of the portal table entries (library side): appending and unlinking match list
  * entries and list entries, matching an incoming header against a list, the unexpected headers of
  * messages that landed in the overflow list (taken by new priority entries, reported or deleted by
- * searches), and the link, unlink and free events that go with them. Runs in the library's one
- * thread of control.
+ * searches), and the link, unlink and free events that go with them. The lists and the headers
+ * sit in the matching queues of {@code dev.ferry.core.match}, which the application API's
+ * receives use too; what a pattern of source and bits cannot say (an entry too short for
+ * NO_TRUNCATE, an operation it does not permit, a physical id's node) is checked as the queues
+ * walk their candidates. Runs in the library's one thread of control.
  *
  * <pre>{@code
  * ListEntry e = lists.match(pt.priority, ni, initiator, bits, rlength, offset);
@@ -22,6 +25,10 @@ import static dev.ferry.portals.Portals.*;
 final class MatchLists {
     private final Engine engine;
     private final Directory directory;
+    /** The incoming header being matched (one thread of control: reused, so matching allocates nothing). */
+    private final ArrivalCheck arrival = new ArrivalCheck();
+    /** The entry whose pattern walks the unexpected headers. */
+    private final HeaderCheck header = new HeaderCheck();
 
     MatchLists(Engine engine, Directory directory) {
         this.engine = engine;
@@ -34,11 +41,11 @@ final class MatchLists {
         if (ni.entries >= ni.limits.maxEntries) {
             throw new PtlException(ReturnCode.NO_SPACE, "max_entries " + ni.limits.maxEntries + " list entries are appended");
         }
-        List<ListEntry> list = p.list(e.list);
+        MatchList list = p.list(e.list);
         if (list.size() >= ni.limits.maxListSize) {
             throw new PtlException(ReturnCode.LIST_TOO_LONG, "the " + e.list + " of portal table entry " + ptIndex + " holds max_list_size " + ni.limits.maxListSize + " entries");
         }
-        if (e.list == ListKind.PRIORITY_LIST && !p.unexpected.isEmpty()) {
+        if (e.list == ListKind.PRIORITY_LIST && p.unexpected.size() != 0) {
             // seed: a new priority entry first takes the unexpected headers it matches
             if (takeUnexpected(p, e)) {
                 return e.handle; // used up at once (use-once): never linked
@@ -60,13 +67,12 @@ final class MatchLists {
 
     /** Takes the matching unexpected headers for a new priority entry; true when it was used up. */
     private boolean takeUnexpected(PtEntry p, ListEntry e) {
-        Iterator<Unexpected> it = p.unexpected.iterator();
-        while (it.hasNext()) {
-            Unexpected u = it.next();
-            if (!searchMatches(e, u)) {
-                continue;
-            }
-            it.remove();
+        header.probe = e;
+        MatchEntry<ListEntry> pat = e.pattern;
+        for (MatchEntry<Unexpected> h = p.unexpected.find(0, pat.source(), pat.bits(), pat.ignoreBits(), header); h != null; ) {
+            MatchEntry<Unexpected> next = p.unexpected.findAfter(h, pat.source(), pat.bits(), pat.ignoreBits(), header);
+            Unexpected u = h.item();
+            p.unexpected.remove(h);
             e.ni.unexpectedHeaders--;
             EventKind k = switch (u.kind()) {
                 case EVENT_GET -> EventKind.EVENT_GET_OVERFLOW;
@@ -85,6 +91,7 @@ final class MatchLists {
             if (e.has(ME_USE_ONCE)) {
                 return true;
             }
+            h = next;
         }
         return false;
     }
@@ -121,17 +128,30 @@ final class MatchLists {
         }
     }
 
-    private boolean searchMatches(ListEntry e, Unexpected u) {
-        if (e.matching) {
-            if (((u.matchBits() ^ e.matchBits) & ~e.ignoreBits) != 0 || !idMatches(e, u.initiator())) {
-                return false;
-            }
+    /** Keeps the header of a message that landed in an overflow entry, behind those before it. */
+    static void keep(PtEntry p, Ni ni, Unexpected u) {
+        p.unexpected.add(new MatchEntry<>(u).setBits(0, ListEntry.sourceOf(ni, u.initiator()), u.matchBits(), 0));
+    }
+
+    /** Whether {@code e}, whose pattern accepts the header's source and bits, may take it: its node (physical ids) and operation. */
+    private boolean mayTake(ListEntry e, Unexpected u) {
+        if (e.matching && !e.ni.logical && !idMatches(e, u.initiator())) {
+            return false;
         }
         return switch (u.kind()) {
             case EVENT_GET -> e.has(ME_OP_GET);
             case EVENT_FETCH_ATOMIC -> e.has(ME_OP_GET) && e.has(ME_OP_PUT);
             default -> e.has(ME_OP_PUT);
         };
+    }
+
+    private final class HeaderCheck implements Eligibility<Unexpected> {
+        ListEntry probe;
+
+        @Override
+        public boolean eligible(Unexpected u) {
+            return mayTake(probe, u);
+        }
     }
 
     Void unlink(ListEntry e) {
@@ -160,12 +180,11 @@ final class MatchLists {
     Void search(ListEntry probe, SearchOp op, Object userPtr) {
         PtEntry p = probe.pt;
         boolean found = false;
-        Iterator<Unexpected> it = p.unexpected.iterator();
-        while (it.hasNext()) {
-            Unexpected u = it.next();
-            if (!searchMatches(probe, u)) {
-                continue;
-            }
+        header.probe = probe;
+        MatchEntry<ListEntry> pat = probe.pattern;
+        for (MatchEntry<Unexpected> h = p.unexpected.find(0, pat.source(), pat.bits(), pat.ignoreBits(), header); h != null; ) {
+            MatchEntry<Unexpected> next = p.unexpected.findAfter(h, pat.source(), pat.bits(), pat.ignoreBits(), header);
+            Unexpected u = h.item();
             found = true;
             if (p.eq != null) {
                 p.eq.post(eventFromHeader(EventKind.EVENT_SEARCH, p, u, userPtr));
@@ -176,9 +195,10 @@ final class MatchLists {
             if (op == SearchOp.SEARCH_ONLY) {
                 break;
             }
-            it.remove();
+            p.unexpected.remove(h);
             probe.ni.unexpectedHeaders--;
             released(u.entry());
+            h = next;
         }
         if (!found && p.eq != null) {
             Event ev = new Event();
@@ -199,23 +219,34 @@ final class MatchLists {
         return (m.phys.nid == NID_ANY || m.phys.nid == who.phys.nid) && (m.phys.pid == PID_ANY || m.phys.pid == who.phys.pid);
     }
 
-    ListEntry match(List<ListEntry> list, Ni ni, ProcessId who, long bits, long rlength, long roff) {
-        for (int i = 0; i < list.size(); i++) {
-            ListEntry e = list.get(i);
-            if (e.matching) {
-                if (((bits ^ e.matchBits) & ~e.ignoreBits) != 0 || !idMatches(e, who)) {
-                    continue;
-                }
+    /** The first entry of {@code list} that takes a message from {@code who} with {@code bits} of {@code rlength} bytes at {@code roff}; or null. */
+    ListEntry match(MatchList list, Ni ni, ProcessId who, long bits, long rlength, long roff) {
+        if (list.isEmpty()) {
+            return null;
+        }
+        arrival.who = who;
+        arrival.rlength = rlength;
+        arrival.roff = roff;
+        return list.find(ListEntry.sourceOf(ni, who), bits, arrival);
+    }
+
+    /** What an entry whose pattern accepts the header's source and bits must also meet: its node (physical ids) and NO_TRUNCATE. */
+    private final class ArrivalCheck implements Eligibility<ListEntry> {
+        ProcessId who;
+        long rlength;
+        long roff;
+
+        @Override
+        public boolean eligible(ListEntry e) {
+            if (e.matching && !e.ni.logical && !idMatches(e, who)) {
+                return false;
             }
             if (e.has(ME_NO_TRUNCATE)) {
                 long offset = e.has(ME_MANAGE_LOCAL) ? e.localOffset : roff;
-                if (offset < 0 || rlength > e.region.length() - offset) { // unsigned: a negative offset is beyond any entry
-                    continue;
-                }
+                return offset >= 0 && rlength <= e.region.length() - offset; // unsigned: a negative offset is beyond any entry
             }
-            return e;
+            return true;
         }
-        return null;
     }
 
     static Event targetEvent(EventKind k, PtEntry pt, ListEntry e, NiFail fail) {

@@ -1,7 +1,6 @@
 package dev.ferry.portals;
 
-import java.util.ArrayList;
-import java.util.List;
+import dev.ferry.core.match.UnexpectedMessages;
 
 /**
  * A portal table entry (library side): its options, event queue, the priority and overflow
@@ -18,15 +17,16 @@ final class PtEntry {
     boolean enabled;
     int options;
     EventQueue eq;
-    final List<ListEntry> priority = new ArrayList<>();
-    final List<ListEntry> overflow = new ArrayList<>();
-    final List<Unexpected> unexpected = new ArrayList<>();
+    final MatchList priority = new MatchList();
+    final MatchList overflow = new MatchList();
+    /** In arrival order, binned by (source, bits) as the API's unexpected messages are. */
+    final UnexpectedMessages<Unexpected> unexpected = new UnexpectedMessages<>();
 
     PtEntry(int index) {
         this.index = index;
     }
 
-    List<ListEntry> list(ListKind k) {
+    MatchList list(ListKind k) {
         return k == ListKind.PRIORITY_LIST ? priority : overflow;
     }
 }

@@ -5,7 +5,7 @@ package dev.ferry.portals;
  * to the priority list matches it (an _OVERFLOW event) or a search deletes it.
  *
  * <pre>{@code
- * pt.unexpected.add(new Unexpected(EventKind.EVENT_PUT, initiator, uid, bits, rlength, mlength, offset, hdr, null, null, entry));
+ * MatchLists.keep(pt, ni, new Unexpected(EventKind.EVENT_PUT, initiator, uid, bits, rlength, mlength, offset, hdr, null, null, entry));
  * }</pre>
  */
 record Unexpected(EventKind kind, ProcessId initiator, int uid, long matchBits, long rlength, long mlength, long offset,

@@ -179,6 +179,53 @@ class PortalsSemanticsTest {
         eqFree(ieq);
     }
 
+    /**
+     * The lists match through the same hash-binned queues as the API's receives: an earlier entry
+     * that ignores bits wins over a later exact one, an entry too short for NO_TRUNCATE is passed
+     * over, a persistent entry stays, and 10 000 exact entries on other bits change nothing.
+     */
+    @Test
+    void entriesMatchInAppendOrderWhetherExactOrIgnoringBits() {
+        EqHandle teq = eqAlloc(ni, 64);
+        int pt = ptAlloc(ni, 0, teq, PT_ANY);
+        List<MeHandle> linked = new ArrayList<>();
+        for (int i = 0; i < 10_000; i++) {
+            linked.add(meAppend(ni, pt, me(bytes(8, 0), 0x1_0000_0000L + i, ME_OP_PUT | ME_EVENT_LINK_DISABLE, CT_NONE), PRIORITY_LIST, "other " + i));
+        }
+        linked.add(meAppend(ni, pt, me(bytes(4, 0), 0x107, ME_OP_PUT | ME_NO_TRUNCATE | ME_EVENT_LINK_DISABLE, CT_NONE), PRIORITY_LIST, "a"));
+        Me wild = me(bytes(64, 0), 0x100, ME_OP_PUT | ME_EVENT_LINK_DISABLE, CT_NONE);
+        wild.ignoreBits = 0xff;
+        MeHandle b = meAppend(ni, pt, wild, PRIORITY_LIST, "b");
+        meAppend(ni, pt, me(bytes(64, 0), 0x107, ME_OP_PUT | ME_USE_ONCE | ME_EVENT_LINK_DISABLE | ME_EVENT_UNLINK_DISABLE, CT_NONE),
+                PRIORITY_LIST, "c");
+        MdHandle d = md(bytes(64, 3), EQ_NONE, CT_NONE, 0);
+        record Put(long bits, int length, String takenBy) {
+        }
+        List<Put> puts = List.of(new Put(0x107, 8, "b"), new Put(0x1ff, 8, "b"), new Put(0x1_0000_0000L + 5000, 8, "other 5000"));
+        for (Put p : puts) {
+            put(d, 0, p.length(), NO_ACK_REQ, ME, pt, p.bits(), 0, null, 0);
+            Event e = next(teq);
+            assertEquals(EVENT_PUT, e.type, p.toString());
+            assertEquals(p.takenBy(), e.userPtr, p.toString());
+        }
+        meUnlink(b);
+        for (Put p : List.of(new Put(0x107, 8, "c"), new Put(0x107, 2, "a"), new Put(0x107, 3, "a"))) {
+            put(d, 0, p.length(), NO_ACK_REQ, ME, pt, p.bits(), 0, null, 0);
+            Event e = next(teq);
+            assertEquals(EVENT_PUT, e.type, p.toString());
+            assertEquals(p.takenBy(), e.userPtr, p.toString());
+        }
+        int drops = niStatus(ni, SR_DROP_COUNT);
+        put(d, 0, 8, NO_ACK_REQ, ME, pt, 0x107, 0, null, 0); // a is too short, b and c are gone
+        put(d, 0, 1, NO_ACK_REQ, ME, pt, 0x107, 0, null, 0);
+        assertEquals("a", next(teq).userPtr, "the dropped put left the lists as they were");
+        assertEquals(drops + 1, niStatus(ni, SR_DROP_COUNT));
+        linked.forEach(Portals::meUnlink);
+        mdRelease(d);
+        ptFree(ni, pt);
+        eqFree(teq);
+    }
+
     @Test
     void truncationUseOnceManageLocalAndNoTruncate() {
         CtHandle ct = ctAlloc(ni);
