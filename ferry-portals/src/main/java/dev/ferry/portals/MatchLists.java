@@ -135,7 +135,7 @@ final class MatchLists {
 
     /** Whether {@code e}, whose pattern accepts the header's source and bits, may take it: its node (physical ids) and operation. */
     private boolean mayTake(ListEntry e, Unexpected u) {
-        if (e.matching && !e.ni.logical && !idMatches(e, u.initiator())) {
+        if (e.matching && !e.ni.logical && !physicalIdMatches(e, u.initiator().phys.nid, u.initiator().phys.pid)) {
             return false;
         }
         return switch (u.kind()) {
@@ -211,12 +211,10 @@ final class MatchLists {
         return null;
     }
 
-    private boolean idMatches(ListEntry e, ProcessId who) {
+    /** A physical interface's match id against a sender's (a logical rank is the pattern's source). */
+    private static boolean physicalIdMatches(ListEntry e, int nid, int pid) {
         ProcessId m = e.matchId;
-        if (e.ni.logical) {
-            return m.rank == RANK_ANY || m.rank == who.rank;
-        }
-        return (m.phys.nid == NID_ANY || m.phys.nid == who.phys.nid) && (m.phys.pid == PID_ANY || m.phys.pid == who.phys.pid);
+        return (m.phys.nid == NID_ANY || m.phys.nid == nid) && (m.phys.pid == PID_ANY || m.phys.pid == pid);
     }
 
     /** The first entry of {@code list} that takes a message from {@code who} with {@code bits} of {@code rlength} bytes at {@code roff}; or null. */
@@ -224,7 +222,8 @@ final class MatchLists {
         if (list.isEmpty()) {
             return null;
         }
-        arrival.who = who;
+        arrival.nid = who.phys.nid; // not the id itself: kept in a field, it would no longer be scalar-replaced
+        arrival.pid = who.phys.pid;
         arrival.rlength = rlength;
         arrival.roff = roff;
         return list.find(ListEntry.sourceOf(ni, who), bits, arrival);
@@ -232,13 +231,14 @@ final class MatchLists {
 
     /** What an entry whose pattern accepts the header's source and bits must also meet: its node (physical ids) and NO_TRUNCATE. */
     private final class ArrivalCheck implements Eligibility<ListEntry> {
-        ProcessId who;
+        int nid;
+        int pid;
         long rlength;
         long roff;
 
         @Override
         public boolean eligible(ListEntry e) {
-            if (e.matching && !e.ni.logical && !idMatches(e, who)) {
+            if (e.matching && !e.ni.logical && !physicalIdMatches(e, nid, pid)) {
                 return false;
             }
             if (e.has(ME_NO_TRUNCATE)) {

@@ -13,6 +13,7 @@ import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Measurement;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -31,10 +32,13 @@ import static dev.ferry.portals.Portals.*;
  * ack, a get with its reply, a fetch-add, each waited for on a counting event, and the four kinds
  * mixed. Against
  * {@code EngineHotPath} this is the library's cost per operation. Run with {@code -prof gc}:
- * {@code gc.alloc.rate.norm} is what one operation allocates.
+ * {@code gc.alloc.rate.norm} is what one operation allocates. {@code entries} match entries on
+ * other bits are appended before the one the operations match: the lists match through hash
+ * bins, so they cost nothing (a walk of the list would pass over them all).
  *
  * <pre>
  *   bin/ferry bench jmh PortalsHotPath -prof gc
+ *   bin/ferry bench jmh PortalsHotPath.putWithAck -p entries=0,10000
  * </pre>
  */
 @State(Scope.Thread)
@@ -46,6 +50,9 @@ import static dev.ferry.portals.Portals.*;
 public class PortalsHotPathBenchmark {
     private static final ProcessId SELF = ProcessId.ofRank(0);
     private static final long BITS = 42;
+
+    @Param({"0"})
+    public int entries;
 
     private NiHandle ni;
     private int pt;
@@ -59,6 +66,15 @@ public class PortalsHotPathBenchmark {
         init();
         ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
         pt = ptAlloc(ni, 0, EQ_NONE, PT_ANY);
+        for (int i = 0; i < entries; i++) {
+            Me other = new Me();
+            other.start = Arena.ofAuto().allocate(8, 8);
+            other.length = 8;
+            other.matchBits = 1_000_000 + i;
+            other.options = ME_OP_PUT | ME_OP_GET;
+            other.ctHandle = CT_NONE;
+            meAppend(ni, pt, other, PRIORITY_LIST, null);
+        }
         Me me = new Me();
         me.start = Arena.ofAuto().allocate(64, 8);
         me.length = 64;

@@ -105,6 +105,11 @@ public final class MatchEntry<T> {
         return source != ANY && ignore == 0;
     }
 
+    /** Whether a posted pattern sits in a bin: it ignores no bits (its source may be ANY). */
+    boolean binned() {
+        return ignore == 0;
+    }
+
     /**
      * The bin key of (source, bits), mixed by MurmurHash3's finalizer because the map's own hash
      * of a long is weak, and pairs of consecutive tags and sources clustered in its table (10 000

@@ -6,10 +6,10 @@ import java.util.function.IntPredicate;
 /**
  * The receives posted and not yet matched, as MPI matches them, and a Portals list's match
  * entries as Portals matches them: an arriving message (context, source, bits) takes the earliest
- * posted pattern that accepts it. Exact patterns (a source, no ignore bits) sit in hash bins by
- * (source, bits), so with thousands posted a match still costs O(1) expected; the others sit in
- * one list per context, and the earlier of the bin's first and the list's first accepting entry
- * wins (MPICH's and UCX's scheme). An {@link Eligibility} passes over entries the pattern alone
+ * posted pattern that accepts it. Patterns that ignore no bits sit in hash bins by (source, bits),
+ * those of any source in bins by (ANY, bits), so with thousands posted a match still costs O(1)
+ * expected; the others sit in one list per context, and the earliest of the two bins' first and
+ * the list's first accepting entry wins (MPICH's and UCX's scheme). An {@link Eligibility} passes over entries the pattern alone
  * cannot rule out; {@link #find} leaves a persistent entry in place. One thread of control uses it.
  *
  * <pre>{@code
@@ -19,6 +19,8 @@ import java.util.function.IntPredicate;
  */
 public final class PostedReceives<T> {
     private final ContextQueues<T> contexts = new ContextQueues<>();
+    /** Patterns of any source in bins: while there are none, a match looks in one bin only. */
+    private int anySourceBinned;
 
     /** Posts {@code e} behind every receive posted before it. */
     public void add(MatchEntry<T> e) {
@@ -27,8 +29,11 @@ public final class PostedReceives<T> {
         }
         ContextQueue<T> q = contexts.of(e.context);
         e.seq = ++contexts.seq;
-        if (e.exact()) {
+        if (e.binned()) {
             q.binFor(e.source, e.bits).add(e);
+            if (e.source == MatchEntry.ANY) {
+                anySourceBinned++;
+            }
         } else {
             q.list.add(e);
         }
@@ -56,14 +61,11 @@ public final class PostedReceives<T> {
         if (q == null) {
             return null;
         }
-        EntryChain<T> b = q.bin(source, bits);
-        MatchEntry<T> best = null;
-        if (b != null) {
-            for (MatchEntry<T> e = b.head; e != null; e = e.binNext) {
-                if (e.accepts(source, bits) && (eligible == null || eligible.eligible(e.item()))) { // a shared key is rare
-                    best = e;
-                    break;
-                }
+        MatchEntry<T> best = first(q.bin(source, bits), source, bits, eligible);
+        if (anySourceBinned > 0) {
+            MatchEntry<T> any = first(q.bin(MatchEntry.ANY, bits), source, bits, eligible);
+            if (any != null && (best == null || any.seq < best.seq)) {
+                best = any;
             }
         }
         for (MatchEntry<T> w = q.list.head; w != null; w = w.listNext) {
@@ -78,10 +80,26 @@ public final class PostedReceives<T> {
         return best;
     }
 
+    /** The first entry of bin {@code b} (null: none) that accepts the message and may take it. */
+    private static <T> MatchEntry<T> first(EntryChain<T> b, int source, long bits, Eligibility<T> eligible) {
+        if (b == null) {
+            return null;
+        }
+        for (MatchEntry<T> e = b.head; e != null; e = e.binNext) {
+            if (e.accepts(source, bits) && (eligible == null || eligible.eligible(e.item()))) { // a shared key is rare
+                return e;
+            }
+        }
+        return null;
+    }
+
     /** Removes a posted receive (cancelled); false when it is no longer posted. */
     public boolean remove(MatchEntry<T> e) {
         if (e.bin != null) {
             e.bin.remove(e);
+            if (e.source == MatchEntry.ANY) {
+                anySourceBinned--;
+            }
         } else if (e.list != null) {
             e.list.remove(e);
         } else {
@@ -101,7 +119,7 @@ public final class PostedReceives<T> {
             for (EntryChain<T> b : q.bins.values()) {
                 for (MatchEntry<T> e = b.head; e != null; ) {
                     MatchEntry<T> next = e.binNext;
-                    if (e.source == source) {
+                    if (e.source == source || e.source == MatchEntry.ANY && wildcardContexts.test(context)) {
                         remove(e);
                         removed.accept(e);
                     }
