@@ -22,11 +22,15 @@ final class CollectiveTuning {
     static final long BCAST_CHUNK = 64 << 10;
     /** Blocking allreduces among the ranks of one node from this size on go through the node's shared arena. */
     static final long ALLREDUCE_ARENA_MIN = 64 << 10;
-    /** Allreduces (commutative, at least one element per rank) from this size on run as a ring. */
+    /**
+     * Allreduces (commutative, at least one element per rank) from this size on run as a ring.
+     * Rabenseifner's is on request only: on this machine's 2 cores it did not beat the ring or
+     * recursive doubling at 16 KiB to 1 MiB on 3 and 4 ranks (docs/performance.md).
+     */
     static final long ALLREDUCE_RING_MIN = 16 << 10;
     /** Gathers and scatters whose total is below this go up or down a binomial tree; larger ones go direct. */
     static final long GATHER_BINOMIAL_MAX = 32 << 10;
-    /** Allgathers on a power of two of ranks whose total is below this use recursive doubling; larger ones a ring. */
+    /** Allgathers whose total is below this use recursive doubling (a power of two of ranks) or Bruck's; larger ones a ring. */
     static final long ALLGATHER_DOUBLING_MAX = 64 << 10;
     /** All-to-alls whose blocks are below this post everything at once; larger ones go pairwise. */
     static final long ALLTOALL_LINEAR_MAX = 8 << 10;
@@ -37,12 +41,12 @@ final class CollectiveTuning {
         ALGORITHMS.put("barrier", List.of("dissemination", "node_aware"));
         ALGORITHMS.put("bcast", List.of("binomial", "pipeline", "arena", "node_aware"));
         ALGORITHMS.put("reduce", List.of("binomial", "node_aware"));
-        ALGORITHMS.put("allreduce", List.of("recursive_doubling", "ring", "reduce_bcast", "arena", "node_aware"));
+        ALGORITHMS.put("allreduce", List.of("recursive_doubling", "rabenseifner", "ring", "reduce_bcast", "arena", "node_aware"));
         ALGORITHMS.put("reduce_scatter", List.of("ring", "reduce_scatterv"));
         ALGORITHMS.put("scan", List.of("recursive_doubling"));
         ALGORITHMS.put("gather", List.of("binomial", "linear"));
         ALGORITHMS.put("scatter", List.of("binomial", "linear"));
-        ALGORITHMS.put("allgather", List.of("recursive_doubling", "ring"));
+        ALGORITHMS.put("allgather", List.of("recursive_doubling", "bruck", "ring"));
         ALGORITHMS.put("alltoall", List.of("linear", "pairwise"));
     }
 
@@ -66,11 +70,12 @@ final class CollectiveTuning {
      * The algorithm for a collective, from the rule's choice and the setting: a forced algorithm
      * applies unless it is the arena without {@code arena} (a blocking call on one node), node-aware
      * without {@code nodeAware} (several nodes, one with several members; commutative for reductions),
-     * or the ring for a non-commutative operation.
+     * or the ring or Rabenseifner's for a non-commutative operation.
      */
     private String choose(String collective, String chosen, boolean arena, boolean nodeAware, boolean commutative) {
         String f = forced.get(collective);
-        if (f == null || f.equals("arena") && !arena || f.equals("node_aware") && !nodeAware || f.equals("ring") && !commutative) {
+        if (f == null || f.equals("arena") && !arena || f.equals("node_aware") && !nodeAware
+                || (f.equals("ring") || f.equals("rabenseifner")) && !commutative) {
             return chosen;
         }
         return f;
@@ -105,8 +110,9 @@ final class CollectiveTuning {
 
     String allgather(long total, int p) {
         boolean pof2 = Integer.bitCount(p) == 1;
-        String a = choose("allgather", pof2 && total < ALLGATHER_DOUBLING_MAX ? "recursive_doubling" : "ring", false, false, true);
-        return pof2 ? a : "ring"; // recursive doubling needs a power of two of ranks
+        String chosen = total >= ALLGATHER_DOUBLING_MAX ? "ring" : pof2 ? "recursive_doubling" : "bruck";
+        String a = choose("allgather", chosen, false, false, true);
+        return a.equals("recursive_doubling") && !pof2 ? chosen : a; // recursive doubling needs a power of two of ranks
     }
 
     String alltoall(long block) {
@@ -125,12 +131,12 @@ final class CollectiveTuning {
                 .append("                with several members) the members of each node first, one leader per node on the network\n");
         b.append("allreduce       recursive_doubling; ring (reduce-scatter + allgather) from ").append(ALLREDUCE_RING_MIN >> 10)
                 .append(" KiB, commutative, count >= ranks; arena (one node's shared memory, blocking) from ")
-                .append(ALLREDUCE_ARENA_MIN >> 10).append(" KiB; reduce_bcast on request\n");
+                .append(ALLREDUCE_ARENA_MIN >> 10).append(" KiB; rabenseifner and reduce_bcast on request\n");
         b.append("reduce_scatter  ring (commutative); reduce_scatterv (binomial reduce + linear scatter) otherwise\n");
         b.append("scan, exscan    recursive_doubling\n");
         b.append("gather, scatter binomial below ").append(GATHER_BINOMIAL_MAX >> 10).append(" KiB in all; linear above; v forms linear\n");
-        b.append("allgather       recursive_doubling (power of two ranks) below ").append(ALLGATHER_DOUBLING_MAX >> 10)
-                .append(" KiB in all; ring otherwise; allgatherv ring\n");
+        b.append("allgather       recursive_doubling (power of two ranks) or bruck (others) below ").append(ALLGATHER_DOUBLING_MAX >> 10)
+                .append(" KiB in all; ring above; allgatherv ring\n");
         b.append("alltoall        linear below ").append(ALLTOALL_LINEAR_MAX >> 10).append(" KiB per block; pairwise above; v and w forms linear\n");
         for (Map.Entry<String, String> e : t.forced.entrySet()) {
             b.append("forced          ").append(e.getKey()).append(" = ").append(e.getValue()).append('\n');

@@ -215,6 +215,7 @@ final class Collectives {
         }
         switch (alg) {
             case "ring" -> RingAlgorithms.allreduce(s, p, r, acc, red, count);
+            case "rabenseifner" -> DoublingAlgorithms.allreduceRabenseifner(s, p, r, acc, red, count);
             case "node_aware" -> NodeAwareAlgorithms.allreduce(s, nodeMap(), acc, red, count);
             case "reduce_bcast" -> {
                 TreeAlgorithms.reduceBinomial(s, p, r, 0, acc, acc, red, count);
@@ -413,13 +414,17 @@ final class Collectives {
                 : CollBuffer.of(sendBuf, sendOffset, sendCount, sendType, false, "send buffer").input(s, 0, sendCount);
         long block = recvCount * recvType.size;
         String alg = tuning.allgather(block * p, p);
-        if (alg.equals("recursive_doubling")) {
+        if (alg.equals("recursive_doubling") || alg.equals("bruck")) {
             MemorySegment all = out.output(s, last, 0, p * recvCount); // packed, blocks in rank order
             MemorySegment to = all.asSlice(r * block, block);
             if (!own.equals(to)) {
                 s.local(Reducer.copy(own, to));
             }
-            DoublingAlgorithms.allgather(s, p, r, all, block);
+            if (alg.equals("bruck")) {
+                DoublingAlgorithms.allgatherBruck(s, p, r, all, block);
+            } else {
+                DoublingAlgorithms.allgather(s, p, r, all, block);
+            }
         } else {
             MemorySegment[] blocks = new MemorySegment[p];
             for (int j = 0; j < p; j++) {

@@ -4,8 +4,10 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * The collectives that pair ranks at doubling distances: the dissemination barrier, recursive
- * doubling allreduce and allgather, and the recursive doubling scan and exscan (MPICH's).
- * {@code ceil(log2 p)} rounds, each a send and a receive per rank.
+ * doubling allreduce and allgather, Rabenseifner's allreduce (recursive halving reduce-scatter,
+ * then recursive doubling allgather), Bruck's allgather, and the recursive doubling scan and
+ * exscan (MPICH's). {@code ceil(log2 p)} rounds (twice that for Rabenseifner's), each a send and a
+ * receive per rank.
  */
 final class DoublingAlgorithms {
     private static final MemorySegment NOTHING = MemorySegment.ofArray(new byte[0]);
@@ -31,19 +33,7 @@ final class DoublingAlgorithms {
         int pof2 = Integer.highestOneBit(p);
         int rem = p - pof2;
         MemorySegment tmp = s.temp(red.bytes(count));
-        int newRank;
-        if (r < 2 * rem) {
-            if (r % 2 == 0) {
-                s.send(r + 1, acc).next();
-                newRank = -1;
-            } else {
-                s.recv(r - 1, tmp).next();
-                s.local(red.leftInto(tmp, acc, count));
-                newRank = r / 2;
-            }
-        } else {
-            newRank = r - rem;
-        }
+        int newRank = fold(s, r, rem, acc, tmp, red, count);
         if (newRank >= 0) {
             for (int mask = 1; mask < pof2; mask <<= 1) {
                 int partnerNew = newRank ^ mask;
@@ -52,6 +42,29 @@ final class DoublingAlgorithms {
                 s.local(partner < r ? red.leftInto(tmp, acc, count) : red.rightInto(acc, tmp, count));
             }
         }
+        unfold(s, r, rem, acc);
+    }
+
+    /**
+     * With p not a power of two, the first {@code 2 * rem} ranks fold in pairs: the even one hands
+     * its data to the odd one and sits out. The rank's number among the {@code pof2} that go on,
+     * or -1.
+     */
+    private static int fold(Schedule s, int r, int rem, MemorySegment acc, MemorySegment tmp, Reducer red, int count) {
+        if (r >= 2 * rem) {
+            return r - rem;
+        }
+        if (r % 2 == 0) {
+            s.send(r + 1, acc).next();
+            return -1;
+        }
+        s.recv(r - 1, tmp).next();
+        s.local(red.leftInto(tmp, acc, count));
+        return r / 2;
+    }
+
+    /** The odd rank of a folded pair hands the result back to the even one. */
+    private static void unfold(Schedule s, int r, int rem, MemorySegment acc) {
         if (r < 2 * rem) {
             if (r % 2 == 1) {
                 s.send(r - 1, acc);
@@ -73,6 +86,107 @@ final class DoublingAlgorithms {
             long mine = (r & ~(mask - 1)) * block, theirs = (partner & ~(mask - 1)) * block;
             s.send(partner, all.asSlice(mine, mask * block)).recv(partner, all.asSlice(theirs, mask * block)).next();
         }
+    }
+
+    /**
+     * Rabenseifner's allreduce over {@code acc} (MPICH's reduce_scatter_allgather), for long
+     * messages: the data is split into {@code pof2} chunks; recursive halving (distance 1, 2, 4,
+     * ...) leaves each rank holding one chunk reduced over all, exchanging half of what it holds at
+     * each step, then recursive doubling gathers the chunks back (distances in reverse). Each rank
+     * sends about {@code 2 (p - 1) / p} of the data in {@code 2 log2 p} steps, where recursive
+     * doubling sends all of it {@code log2 p} times. With p not a power of two the first
+     * {@code 2 * rem} ranks fold in pairs first, as in {@link #allreduce}. A chunk's partial
+     * results always cover a run of consecutive ranks, and the lower run goes on the left.
+     */
+    static void allreduceRabenseifner(Schedule s, int p, int r, MemorySegment acc, Reducer red, int count) {
+        int pof2 = Integer.highestOneBit(p);
+        int rem = p - pof2;
+        MemorySegment tmp = s.temp(red.bytes(count));
+        int newRank = fold(s, r, rem, acc, tmp, red, count);
+        if (newRank >= 0) {
+            int[] starts = new int[pof2 + 1], counts = new int[pof2];
+            RingAlgorithms.split(count, starts, counts);
+            starts[pof2] = count;
+            int sendIdx = 0, recvIdx = 0, lastIdx = pof2, mask = 1;
+            for (; mask < pof2; mask <<= 1) { // reduce-scatter by recursive halving
+                int partnerNew = newRank ^ mask;
+                int partner = partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem;
+                int sendFrom, sendTo, recvFrom, recvTo;
+                if (newRank < partnerNew) {
+                    sendIdx = recvIdx + pof2 / (mask * 2);
+                    sendFrom = sendIdx;
+                    sendTo = lastIdx;
+                    recvFrom = recvIdx;
+                    recvTo = sendIdx;
+                } else {
+                    recvIdx = sendIdx + pof2 / (mask * 2);
+                    sendFrom = sendIdx;
+                    sendTo = recvIdx;
+                    recvFrom = recvIdx;
+                    recvTo = lastIdx;
+                }
+                int n = starts[recvTo] - starts[recvFrom];
+                MemorySegment in = elements(tmp, red, starts[recvFrom], n);
+                MemorySegment into = elements(acc, red, starts[recvFrom], n);
+                s.send(partner, elements(acc, red, starts[sendFrom], starts[sendTo] - starts[sendFrom])).recv(partner, in).next();
+                s.local(partner < r ? red.leftInto(in, into, n) : red.rightInto(into, in, n));
+                sendIdx = recvIdx;
+                if (mask * 2 < pof2) {
+                    lastIdx = recvIdx + pof2 / (mask * 2);
+                }
+            }
+            for (mask >>= 1; mask > 0; mask >>= 1) { // allgather by recursive doubling
+                int partnerNew = newRank ^ mask;
+                int partner = partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem;
+                int sendFrom, sendTo, recvFrom, recvTo;
+                if (newRank < partnerNew) {
+                    if (mask != pof2 / 2) {
+                        lastIdx += pof2 / (mask * 2);
+                    }
+                    recvIdx = sendIdx + pof2 / (mask * 2);
+                    sendFrom = sendIdx;
+                    sendTo = recvIdx;
+                    recvFrom = recvIdx;
+                    recvTo = lastIdx;
+                } else {
+                    recvIdx = sendIdx - pof2 / (mask * 2);
+                    sendFrom = sendIdx;
+                    sendTo = lastIdx;
+                    recvFrom = recvIdx;
+                    recvTo = sendIdx;
+                }
+                s.send(partner, elements(acc, red, starts[sendFrom], starts[sendTo] - starts[sendFrom]))
+                        .recv(partner, elements(acc, red, starts[recvFrom], starts[recvTo] - starts[recvFrom])).next();
+                if (newRank > partnerNew) {
+                    sendIdx = recvIdx;
+                }
+            }
+        }
+        unfold(s, r, rem, acc);
+    }
+
+    private static MemorySegment elements(MemorySegment data, Reducer red, int from, int n) {
+        return data.asSlice(red.bytes(from), red.bytes(n));
+    }
+
+    /**
+     * Bruck's allgather, for any number of ranks: {@code ceil(log2 p)} rounds. A temporary holds
+     * the blocks rotated so that this rank's comes first; at distance d a rank sends its first
+     * {@code min(d, p - d)} blocks to {@code rank - d} and receives as many from {@code rank + d}
+     * behind them, so that block i of the temporary is rank {@code rank + i}'s; at the end they
+     * are copied into place in {@code all} (block j at {@code j * block}, this rank's given).
+     */
+    static void allgatherBruck(Schedule s, int p, int r, MemorySegment all, long block) {
+        MemorySegment tmp = s.temp(p * block);
+        s.local(() -> MemorySegment.copy(all, r * block, tmp, 0, block));
+        for (int d = 1; d < p; d <<= 1) {
+            int n = Math.min(d, p - d);
+            s.send((r - d + p) % p, tmp.asSlice(0, n * block)).recv((r + d) % p, tmp.asSlice(d * block, n * block)).next();
+        }
+        s.local(() -> {
+            MemorySegment.copy(tmp, 0, all, r * block, (p - r) * block); // blocks of ranks r .. p - 1
+            MemorySegment.copy(tmp, (p - r) * block, all, 0, r * block); // then 0 .. r - 1
+        });
     }
 
     /**

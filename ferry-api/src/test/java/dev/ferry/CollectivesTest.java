@@ -82,9 +82,11 @@ class CollectivesTest {
                 {"FERRY_COLL_ALLREDUCE", "ring"}, {"FERRY_COLL_ALLREDUCE", "reduce_bcast"}, {"FERRY_COLL_ALLREDUCE", "recursive_doubling"},
                 {"FERRY_COLL_REDUCE_SCATTER", "reduce_scatterv"}, {"FERRY_COLL_GATHER", "linear"}, {"FERRY_COLL_GATHER", "binomial"},
                 {"FERRY_COLL_SCATTER", "linear"}, {"FERRY_COLL_SCATTER", "binomial"}, {"FERRY_COLL_ALLGATHER", "ring"},
-                {"FERRY_COLL_ALLGATHER", "recursive_doubling"}, {"FERRY_COLL_ALLTOALL", "pairwise"}, {"FERRY_COLL_ALLTOALL", "linear"}};
+                {"FERRY_COLL_ALLGATHER", "recursive_doubling"}, {"FERRY_COLL_ALLTOALL", "pairwise"}, {"FERRY_COLL_ALLTOALL", "linear"},
+                {"FERRY_COLL_ALLREDUCE", "rabenseifner"}, {"FERRY_COLL_ALLGATHER", "bruck"}};
         for (String[] f : forced) {
-            for (int p : new int[] {3, 4}) {
+            boolean doubling = f[1].equals("rabenseifner") || f[1].equals("bruck"); // their index arithmetic: more sizes of job
+            for (int p : doubling ? new int[] {3, 4, 6, 7} : new int[] {3, 4}) {
                 FerryConfig config = new FerryConfig().set(f[0], f[1]);
                 Ferry.runInProcess(p, BOUND, config, ferry -> RandomCollectives.randomCollectives(ferry.world(), f[1].hashCode() + p, 32, false));
             }
@@ -105,6 +107,18 @@ class CollectivesTest {
             assertEquals("pipeline", f.world().lastCollectiveAlgorithm());
             f.world().allreduce(Ferry.IN_PLACE, 0, new double[1 << 15], 0, 1 << 15, Datatype.DOUBLE, Op.SUM);
             assertEquals("ring", f.world().lastCollectiveAlgorithm()); // forced: not the arena a blocking call on one node could take
+        });
+        Ferry.runInProcess(3, BOUND, f -> {
+            int[] all = new int[3 * 8];
+            f.world().allgather(new int[8], 0, 8, Datatype.INT, all, 0, 8, Datatype.INT);
+            assertEquals("bruck", f.world().lastCollectiveAlgorithm(), "small, not a power of two of ranks");
+            all = new int[3 * 8192];
+            f.world().allgather(new int[8192], 0, 8192, Datatype.INT, all, 0, 8192, Datatype.INT);
+            assertEquals("ring", f.world().lastCollectiveAlgorithm(), "large");
+        });
+        Ferry.runInProcess(3, BOUND, new FerryConfig().set("FERRY_COLL_ALLGATHER", "recursive_doubling"), f -> {
+            f.world().allgather(new int[8], 0, 8, Datatype.INT, new int[3 * 8], 0, 8, Datatype.INT);
+            assertEquals("bruck", f.world().lastCollectiveAlgorithm(), "recursive doubling needs a power of two: the rule's own choice");
         });
         RuntimeException x = assertThrows(RuntimeException.class,
                 () -> Ferry.runInProcess(1, BOUND, new FerryConfig().set("FERRY_COLL_BCAST", "magic"), f -> { }));
