@@ -37,7 +37,7 @@ final class DoublingAlgorithms {
         if (newRank >= 0) {
             for (int mask = 1; mask < pof2; mask <<= 1) {
                 int partnerNew = newRank ^ mask;
-                int partner = partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem;
+                int partner = folded(partnerNew, rem);
                 s.send(partner, acc).recv(partner, tmp).next();
                 s.local(partner < r ? red.leftInto(tmp, acc, count) : red.rightInto(acc, tmp, count));
             }
@@ -61,6 +61,11 @@ final class DoublingAlgorithms {
         s.recv(r - 1, tmp).next();
         s.local(red.leftInto(tmp, acc, count));
         return r / 2;
+    }
+
+    /** The communicator rank of number {@code newRank} among those that go on after {@link #fold}. */
+    private static int folded(int newRank, int rem) {
+        return newRank < rem ? newRank * 2 + 1 : newRank + rem;
     }
 
     /** The odd rank of a folded pair hands the result back to the even one. */
@@ -110,7 +115,7 @@ final class DoublingAlgorithms {
             int sendIdx = 0, recvIdx = 0, lastIdx = pof2, mask = 1;
             for (; mask < pof2; mask <<= 1) { // reduce-scatter by recursive halving
                 int partnerNew = newRank ^ mask;
-                int partner = partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem;
+                int partner = folded(partnerNew, rem);
                 int sendFrom, sendTo, recvFrom, recvTo;
                 if (newRank < partnerNew) {
                     sendIdx = recvIdx + pof2 / (mask * 2);
@@ -137,7 +142,7 @@ final class DoublingAlgorithms {
             }
             for (mask >>= 1; mask > 0; mask >>= 1) { // allgather by recursive doubling
                 int partnerNew = newRank ^ mask;
-                int partner = partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem;
+                int partner = folded(partnerNew, rem);
                 int sendFrom, sendTo, recvFrom, recvTo;
                 if (newRank < partnerNew) {
                     if (mask != pof2 / 2) {
