@@ -726,7 +726,7 @@ public final class Window implements AutoCloseable {
             boolean exclusive = epochs.checkUnlock(target);
             epochs.unlocked(target);
             try {
-                lib.quiesce();
+                lib.flush(ops.id(target).rank);
             } finally {
                 locks.release(exclusive, ops.id(target)); // let go even when an operation failed
             }
@@ -771,11 +771,18 @@ public final class Window implements AutoCloseable {
 
     /**
      * Completes every operation issued to {@code target}, at the target too, inside a passive
-     * epoch. (Ferry completes every operation of the instance in flight: a superset.)
+     * epoch; operations to other targets go on (their failures are not this flush's).
      */
     public void flush(int target) {
-        ops.checkRank(target, "flush");
-        flushAll();
+        lib.lock.lock();
+        try {
+            checkOpen("flush");
+            ops.checkRank(target, "flush");
+            epochs.checkFlush();
+            lib.flush(ops.id(target).rank);
+        } finally {
+            lib.lock.unlock();
+        }
     }
 
     /** {@link #flush} for every target. */

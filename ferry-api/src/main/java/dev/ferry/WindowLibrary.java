@@ -20,8 +20,9 @@ import static dev.ferry.portals.Portals.*;
  * What every window of one Ferry instance shares: the Portals library hosted on the instance's
  * engine (made with the first window), one matching interface with the job's ranks as its logical
  * map, the portal table indices the live windows hold, and the origin side of every operation: a
- * staging area in the node's shared arena, bound once as a memory descriptor whose counter counts
- * each operation's completion (its ack or reply). Origin data is packed into the staging area
+ * staging area in the node's shared arena, bound once per target as a memory descriptor whose
+ * counter counts the completions (acks or replies) of the operations aimed at that target, so
+ * that a flush of one target waits for its operations alone. Origin data is packed into the staging area
  * (so the caller's buffer is free at once, as with a buffered send); results land there and are
  * copied to the caller's buffer when the operations complete. The area is reused from its start
  * once every operation in it has completed.
@@ -47,13 +48,19 @@ final class WindowLibrary {
     private final boolean[] ptTaken;
 
     final MemorySegment staging;
-    final CtHandle ct;
-    final MdHandle md;
+    /** Per target job rank, made when first aimed at: its operations' counter, and the staging area bound with it. */
+    private final CtHandle[] cts;
+    private final MdHandle[] mds;
+    /** Per target: operations issued, and failures already reported. */
+    private final long[] issuedTo, failuresSeenTo;
+    /** The targets that have a counter, in the order they got it. */
+    private final int[] touched;
+    private int touchedCount;
     /** Bytes of the staging area in use by operations not yet known complete. */
     private long used;
-    /** Operations counted on {@link #ct} so far. */
+    /** Operations issued so far, to every target. */
     private long issued;
-    /** Failures already reported. */
+    /** Failures already reported, of every target. */
     private long failuresSeen;
     /** Work to do once the operations in flight have completed: results to copy out, memory to release. */
     private final List<Runnable> onQuiet = new ArrayList<>();
@@ -75,8 +82,11 @@ final class WindowLibrary {
                 ids[i] = ProcessId.ofRank(i);
             }
             this.staging = ptl.memAlloc(STAGING);
-            this.ct = ptl.ctAlloc(ni);
-            this.md = bind(staging, ct);
+            this.cts = new CtHandle[ids.length];
+            this.mds = new MdHandle[ids.length];
+            this.issuedTo = new long[ids.length];
+            this.failuresSeenTo = new long[ids.length];
+            this.touched = new int[ids.length];
             this.lockPage = ptl.memAlloc(8L * lockTaken.length);
         } catch (RuntimeException e) {
             ptl.close();
@@ -178,17 +188,31 @@ final class WindowLibrary {
     /** From this size on, contiguous off-heap origin memory is used in place (bound for the operation) rather than staged. */
     static final long IN_PLACE = 64 * 1024;
 
-    /** Where the operation being issued has its origin side: set by {@link #stage} or {@link #inPlace}. */
+    /** Where the operation being issued has its origin side, and its target: set by {@link #stage} or {@link #inPlace}. */
     MdHandle opMd;
     MemorySegment opMem;
     long opOff;
+    private int opTarget;
+
+    /** The counter of {@code target}'s operations, made with the staging area's binding on first use. */
+    private CtHandle counter(int target) {
+        if (cts[target] == null) {
+            CtHandle c = ptl.ctAlloc(ni);
+            mds[target] = bind(staging, c);
+            cts[target] = c;
+            touched[touchedCount++] = target;
+        }
+        return cts[target];
+    }
 
     /**
-     * {@code bytes} of staging memory (8-aligned) for one operation: {@link #opMd},
-     * {@link #opMem} and {@link #opOff} say where. Waits for the operations in flight when the
-     * area is full; an operation larger than the whole area gets memory of its own.
+     * {@code bytes} of staging memory (8-aligned) for one operation to {@code target}:
+     * {@link #opMd}, {@link #opMem} and {@link #opOff} say where. Waits for the operations in
+     * flight when the area is full; an operation larger than the whole area gets memory of its own.
      */
-    void stage(long bytes) {
+    void stage(long bytes, ProcessId target) {
+        opTarget = target.rank;
+        CtHandle ct = counter(opTarget);
         if (bytes > STAGING) {
             java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared();
             MemorySegment m = arena.allocate(bytes, 8);
@@ -206,15 +230,16 @@ final class WindowLibrary {
         if (used + need > STAGING) {
             quiesce();
         }
-        opMd = md;
+        opMd = mds[opTarget];
         opMem = staging;
         opOff = used;
         used += need;
     }
 
-    /** The operation works on {@code user}'s memory in place (large, contiguous, off-heap): bound until it completes. */
-    void inPlace(MemorySegment user) {
-        MdHandle h = bind(user, ct);
+    /** The operation to {@code target} works on {@code user}'s memory in place (large, contiguous, off-heap): bound until it completes. */
+    void inPlace(MemorySegment user, ProcessId target) {
+        opTarget = target.rank;
+        MdHandle h = bind(user, counter(opTarget));
         whenQuiet(() -> ptl.mdRelease(h));
         opMd = h;
         opMem = user;
@@ -227,6 +252,7 @@ final class WindowLibrary {
     private MemorySegment[] outTo = new MemorySegment[16];
     private int[] outCount = new int[16];
     private Datatype[] outType = new Datatype[16];
+    private int[] outTarget = new int[16];
     private int outs;
 
     /** Copies {@code count} packed elements at {@code from[at..]} into {@code to} as {@code type} lays them out, once complete. */
@@ -238,23 +264,39 @@ final class WindowLibrary {
             outTo = java.util.Arrays.copyOf(outTo, n);
             outCount = java.util.Arrays.copyOf(outCount, n);
             outType = java.util.Arrays.copyOf(outType, n);
+            outTarget = java.util.Arrays.copyOf(outTarget, n);
         }
         outFrom[outs] = from;
         outAt[outs] = at;
         outTo[outs] = to;
         outCount[outs] = count;
         outType[outs] = type;
+        outTarget[outs] = opTarget;
         outs++;
     }
 
-    private void copyOuts() {
+    /** Copies out the results of the operations to {@code target} (every target: -1), keeping the others' in order. */
+    private void copyOuts(int target) {
+        int kept = 0;
         for (int i = 0; i < outs; i++) {
-            unpack(outFrom[i], outAt[i], outTo[i], outCount[i], outType[i]);
+            if (target < 0 || outTarget[i] == target) {
+                unpack(outFrom[i], outAt[i], outTo[i], outCount[i], outType[i]);
+            } else {
+                outFrom[kept] = outFrom[i];
+                outAt[kept] = outAt[i];
+                outTo[kept] = outTo[i];
+                outCount[kept] = outCount[i];
+                outType[kept] = outType[i];
+                outTarget[kept] = outTarget[i];
+                kept++;
+            }
+        }
+        for (int i = kept; i < outs; i++) {
             outFrom[i] = null;
             outTo[i] = null;
             outType[i] = null;
         }
-        outs = 0;
+        outs = kept;
     }
 
     /** Packs {@code count} elements of {@code type} from {@code from} into {@code to[at..]}. */
@@ -291,15 +333,27 @@ final class WindowLibrary {
         }
     }
 
-    /** Operations completed, successfully or not (one progress pass first); the counter's event does not escape, so it costs no garbage. */
+    /** Operations completed, successfully or not, to every target (one progress pass each); the counters' events do not escape, so it costs no garbage. */
     private long completed() {
-        CtEvent c = ptl.ctGet(ct);
-        failures = c.failure();
+        long done = 0, failed = 0;
+        for (int i = 0; i < touchedCount; i++) {
+            CtEvent c = ptl.ctGet(cts[touched[i]]);
+            failed += c.failure();
+            done += c.success() + c.failure();
+        }
+        failures = failed;
+        return done;
+    }
+
+    /** Operations to {@code target} completed, successfully or not; its failures go to {@link #targetFailures}. */
+    private long completed(int target) {
+        CtEvent c = ptl.ctGet(cts[target]);
+        targetFailures = c.failure();
         return c.success() + c.failure();
     }
 
-    /** The counter's failures at its last reading. */
-    private long failures;
+    /** The counters' failures at their last reading: all of them, one target's. */
+    private long failures, targetFailures;
 
     /** Operations known complete: {@link #issued} at the last time every one had completed. */
     private volatile long completedThrough;
@@ -333,9 +387,10 @@ final class WindowLibrary {
         return f == null ? RmaRequest.DONE : Status.failed(Ferry.ANY_SOURCE, Ferry.ANY_TAG, ErrorClass.PROC_FAILED, what + ": " + f);
     }
 
-    /** One more operation is counted on {@link #ct}. */
+    /** {@code n} more operations to the target of the last {@link #stage} or {@link #inPlace} are counted. */
     void issued(int n) {
         issued += n;
+        issuedTo[opTarget] += n;
     }
 
     /** Runs {@code r} once every operation issued so far has completed. */
@@ -355,9 +410,14 @@ final class WindowLibrary {
                 ferry.engine.idle(System.nanoTime() - start);
             }
         }
+        settle();
+    }
+
+    /** Every operation issued has completed ({@link #failures} read): results out, the staging area reset, failures reported. */
+    private void settle() {
         used = 0;
         completedThrough = issued;
-        copyOuts();
+        copyOuts(-1);
         if (!onQuiet.isEmpty()) {
             for (Runnable r : onQuiet) {
                 r.run();
@@ -367,13 +427,53 @@ final class WindowLibrary {
         if (failures > failuresSeen) {
             long n = failures - failuresSeen;
             failuresSeen = failures;
-            String dead = ferry.messaging.failures();
-            if (dead == null) { // nobody died: the target had nothing there any more
-                throw new FerryException(ErrorClass.RMA_ATTACH, n + " one-sided operation" + (n == 1 ? "" : "s")
-                        + " found no memory at the target (detached from a dynamic window, or the window freed there)");
+            for (int i = 0; i < touchedCount; i++) { // reported here: not again at a flush of one of them
+                failuresSeenTo[touched[i]] = ptl.ctGet(cts[touched[i]]).failure();
             }
-            throw new FerryException(ErrorClass.PROC_FAILED, n + " one-sided operation" + (n == 1 ? "" : "s") + " failed: " + dead);
+            throwFailed(n);
         }
+    }
+
+    /**
+     * Waits until every operation issued to {@code target} (a job rank) has completed and copies
+     * their results out; the operations to other targets go on. A failed one is an error, as in
+     * {@link #quiesce}.
+     */
+    void flush(int target) {
+        if (cts[target] == null) {
+            return; // nothing was ever aimed at it
+        }
+        if (completed(target) < issuedTo[target]) {
+            long start = System.nanoTime();
+            while (completed(target) < issuedTo[target]) {
+                ferry.engine.idle(System.nanoTime() - start);
+            }
+        }
+        if (touchedCount == 1) { // its operations are all there are
+            failures = targetFailures;
+            settle();
+            return;
+        }
+        if ((!onQuiet.isEmpty() || used > STAGING / 2) && completed() >= issued) {
+            settle(); // nothing else in flight either: let go of what waits for that, reset the staging area
+            return;
+        }
+        copyOuts(target);
+        if (targetFailures > failuresSeenTo[target]) {
+            long n = targetFailures - failuresSeenTo[target];
+            failuresSeenTo[target] = targetFailures;
+            failuresSeen += n; // reported here: not again at the next quiescence
+            throwFailed(n);
+        }
+    }
+
+    private void throwFailed(long n) {
+        String dead = ferry.messaging.failures();
+        if (dead == null) { // nobody died: the target had nothing there any more
+            throw new FerryException(ErrorClass.RMA_ATTACH, n + " one-sided operation" + (n == 1 ? "" : "s")
+                    + " found no memory at the target (detached from a dynamic window, or the window freed there)");
+        }
+        throw new FerryException(ErrorClass.PROC_FAILED, n + " one-sided operation" + (n == 1 ? "" : "s") + " failed: " + dead);
     }
 
     /** Ends the hosted library (Ferry's close, after its peers have met). */

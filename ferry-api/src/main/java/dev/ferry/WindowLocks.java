@@ -84,7 +84,7 @@ final class WindowLocks {
 
     /** Compare-and-swap 0 to {@code value} on the word with {@code bits}; its old value (waits). */
     private long swapFromZero(ProcessId target, long bits, long value) {
-        lib.stage(16);
+        lib.stage(16, target);
         MemorySegment st = lib.opMem;
         long s = lib.opOff;
         st.set(I64, s, value);
@@ -93,30 +93,30 @@ final class WindowLocks {
         lib.ptl.swap(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, bits, 0, null, 0, zero,
                 dev.ferry.portals.Op.CSWAP, dev.ferry.portals.Datatype.INT64_T);
         lib.issued(1);
-        lib.quiesce();
+        lib.flush(target.rank);
         return st.get(I64, s + 8); // intact: nothing was staged since
     }
 
     /** Fetch-and-add on the word with {@code bits}; its old value (waits). */
     private long fetchAdd(ProcessId target, long bits, long delta) {
-        lib.stage(16);
+        lib.stage(16, target);
         MemorySegment st = lib.opMem;
         long s = lib.opOff;
         st.set(I64, s, delta);
         lib.ptl.fetchAtomic(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, bits, 0, null, 0,
                 dev.ferry.portals.Op.SUM, dev.ferry.portals.Datatype.INT64_T);
         lib.issued(1);
-        lib.quiesce();
+        lib.flush(target.rank);
         return st.get(I64, s + 8);
     }
 
     /** Adds {@code delta} to the word with {@code bits} (waits). */
     private void add(ProcessId target, long bits, long delta) {
-        lib.stage(8);
+        lib.stage(8, target);
         lib.opMem.set(I64, lib.opOff, delta);
         lib.ptl.atomic(lib.opMd, lib.opOff, 8, dev.ferry.portals.Portals.CT_ACK_REQ, target, pt, bits, 0, null, 0,
                 dev.ferry.portals.Op.SUM, dev.ferry.portals.Datatype.INT64_T);
         lib.issued(1);
-        lib.quiesce();
+        lib.flush(target.rank);
     }
 }

@@ -62,7 +62,7 @@ final class WindowOps {
         MemorySegment res = Buffers.contiguous(result, resultOffset, 1, type, true, "compareAndSwap result", resultCache);
         long at = checkTarget(target, disp, 1, type, type.size, "compareAndSwap");
         int size = dt.size();
-        lib.stage(16);
+        lib.stage(16, id(target));
         MemorySegment.copy(src, 0, lib.opMem, lib.opOff, size);
         MemorySegment operand = lib.operand(size);
         MemorySegment.copy(cmp, 0, operand, 0, size);
@@ -92,13 +92,13 @@ final class WindowOps {
 
     /** One of the library's swaps on the 64-bit word at byte {@code at} of {@code target}, waited for; the word's old value. */
     private long swap64(int target, long at, long data, MemorySegment operand, dev.ferry.portals.Op op) {
-        lib.stage(16);
+        lib.stage(16, id(target));
         MemorySegment st = lib.opMem;
         long o = lib.opOff;
         st.set(ValueLayout.JAVA_LONG, o, data);
         lib.ptl.swap(lib.opMd, o + 8, lib.opMd, o, 8, id(target), pt, opBits, at, null, 0, operand, op, dev.ferry.portals.Datatype.UINT64_T);
         lib.issued(1);
-        lib.quiesce();
+        lib.flush(id(target).rank);
         return st.get(ValueLayout.JAVA_LONG, o + 8); // intact: nothing was staged since
     }
 
@@ -112,9 +112,9 @@ final class WindowOps {
             return;
         }
         if (type.contiguous && user.isNative() && bytes >= WindowLibrary.IN_PLACE) {
-            lib.inPlace(user); // no copy: MPI lets neither side touch the buffer before the operation completes
+            lib.inPlace(user, id(target)); // no copy: MPI lets neither side touch the buffer before the operation completes
         } else {
-            lib.stage(bytes);
+            lib.stage(bytes, id(target));
             if (put) {
                 WindowLibrary.pack(user, count, type, lib.opMem, lib.opOff);
             } else {
@@ -161,7 +161,7 @@ final class WindowOps {
             return;
         }
         boolean fetch = result != null || replace; // a replace is a swap, which fetches (into the staging area when nobody wants it)
-        lib.stage(fetch ? 2 * bytes : bytes);
+        lib.stage(fetch ? 2 * bytes : bytes, id(target));
         MdHandle md = lib.opMd;
         long from = lib.opOff, into = lib.opOff + bytes;
         if (noOp) {
@@ -218,7 +218,7 @@ final class WindowOps {
         dev.ferry.portals.ProcessId to = id(target);
         locks.lockMutex(to);
         try {
-            lib.stage(2 * bytes); // nothing else is staged until the put back is complete: both halves stay ours
+            lib.stage(2 * bytes, to); // nothing else is staged until the put back is complete: both halves stay ours
             MdHandle md = lib.opMd;
             MemorySegment mem = lib.opMem;
             long current = lib.opOff, mine = current + bytes;
@@ -302,7 +302,7 @@ final class WindowOps {
     private long attached(int target, long address, long reach, int targetCount, Datatype targetType, String what) {
         if (tables[target] == null || !Attachments.find(tables[target], address, reach, found)) {
             MemorySegment copy = tables[target] != null ? tables[target] : MemorySegment.ofArray(new long[(int) (Attachments.BYTES / 8)]);
-            lib.stage(Attachments.BYTES);
+            lib.stage(Attachments.BYTES, id(target));
             lib.ptl.get(lib.opMd, lib.opOff, Attachments.BYTES, id(target), pt, Attachments.TABLE_BITS, 0, null);
             lib.issued(1);
             lib.copyOut(lib.opMem, lib.opOff, copy, (int) Attachments.BYTES, Datatype.BYTE);

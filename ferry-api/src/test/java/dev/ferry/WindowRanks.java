@@ -279,15 +279,18 @@ public final class WindowRanks {
         Ferry f = Ferry.init();
         Comm w = f.world();
         Window win = Window.allocate(w, 64, 8);
-        if (w.rank() == 2) {
+        if (w.rank() == 2) { // dies once both others hold a shared lock on it: their epochs outlive it
+            w.recv(new byte[0], 0, 0, 0, 8);
+            w.recv(new byte[0], 0, 0, 1, 8);
             System.out.println("ok dead rank 2 dies with its window");
             System.out.flush();
             Runtime.getRuntime().halt(3);
         }
+        win.lock(Window.LockType.SHARED, 2);
+        w.send(new byte[0], 0, 0, 2, 8);
         long t0 = System.nanoTime();
         String failed;
         try {
-            win.lock(Window.LockType.SHARED, 2);
             for (int i = 0; i < 1000; i++) {
                 win.accumulate(new long[] {1}, 0, 1, Datatype.LONG, 2, 0, Op.SUM);
                 win.flush(2);
@@ -304,14 +307,24 @@ public final class WindowRanks {
         // the live peer is still served: the other survivor's window takes an accumulate
         int other = 1 - w.rank();
         Window again = win;
+        again.lock(Window.LockType.EXCLUSIVE, other); // the shared lock on rank 2 is still held: a failed flush ends no epoch
+        again.accumulate(new long[] {1}, 0, 1, Datatype.LONG, 2, 0, Op.SUM); // fails, but at a flush of rank 2
+        again.accumulate(new long[] {5}, 0, 1, Datatype.LONG, other, 1, Op.SUM);
+        again.flush(other); // the live peer's operations alone: not held up, nor failed, by the dead rank's
+        try {
+            again.flush(2);
+            throw new IllegalStateException("a flush of the dead rank succeeded");
+        } catch (FerryException e) {
+            if (e.errorClass() != ErrorClass.PROC_FAILED) {
+                throw e;
+            }
+        }
+        again.unlock(other);
         try {
             again.unlock(2);
         } catch (FerryException e) {
             // the lock's release could not reach the dead rank either
         }
-        again.lock(Window.LockType.EXCLUSIVE, other);
-        again.accumulate(new long[] {5}, 0, 1, Datatype.LONG, other, 1, Op.SUM);
-        again.unlock(other);
         w.send(new byte[0], 0, 0, other, 9);
         w.recv(new byte[0], 0, 0, other, 9);
         long v = win.memory().get(ValueLayout.JAVA_LONG, 8);
