@@ -989,6 +989,12 @@ public class Comm implements Freeable, Cloneable {
     /** Displacements in bytes, a datatype per peer. */
     public final void allToAllw(Buffer sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
                                 Buffer recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) {
+        allToAllw((Object) sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes);
+    }
+
+    /** Open MPI 5's form: arrays as well as buffers. */
+    public final void allToAllw(Object sendBuf, int[] sendCount, int[] sDispls, Datatype[] sendTypes,
+                                Object recvBuf, int[] recvCount, int[] rDispls, Datatype[] recvTypes) {
         try {
             coll("allToAllw").alltoallw(sendBuf, sendCount, sDispls, sendTypes, recvBuf, recvCount, rDispls, recvTypes, false);
         } catch (RuntimeException e) {

@@ -44,7 +44,7 @@ final class Errors {
     static MPIException raise(Errhandler handler, RuntimeException e) {
         MPIException m = translate(e);
         if (handler != null && handler.fatal) {
-            fatal(m);
+            fatal(handler, m);
         }
         return m;
     }
@@ -65,9 +65,13 @@ final class Errors {
         };
     }
 
-    /** MPI_ERRORS_ARE_FATAL: the job ends, its exit status the error class (or 1). */
-    private static void fatal(MPIException m) {
-        String text = "MPI error (ERRORS_ARE_FATAL) of class " + MPI.errorName(m.getErrorClass()) + ": " + m.getMessage();
+    /**
+     * MPI_ERRORS_ARE_FATAL: the job ends, its exit status the error class (or 1). MPI_ERRORS_ABORT
+     * (MPI-4: the communicator's processes end) ends the whole job too, there being no process
+     * outside it that could go on without them.
+     */
+    private static void fatal(Errhandler handler, MPIException m) {
+        String text = "MPI error (" + handler + ") of class " + MPI.errorName(m.getErrorClass()) + ": " + m.getMessage();
         MPI.abortJob(m.getErrorClass() > 0 && m.getErrorClass() < 256 ? m.getErrorClass() : 1, text, m);
     }
 }

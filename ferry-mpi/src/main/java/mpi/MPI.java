@@ -70,7 +70,7 @@ public final class MPI {
             ERR_NAME = 38, ERR_NO_MEM = 39, ERR_NOT_SAME = 40, ERR_NO_SPACE = 41, ERR_NO_SUCH_FILE = 42, ERR_PORT = 43,
             ERR_QUOTA = 44, ERR_READ_ONLY = 45, ERR_RMA_CONFLICT = 46, ERR_RMA_SYNC = 47, ERR_SERVICE = 48, ERR_SIZE = 49,
             ERR_SPAWN = 50, ERR_UNSUPPORTED_DATAREP = 51, ERR_UNSUPPORTED_OPERATION = 52, ERR_WIN = 53,
-            ERR_RMA_RANGE = 55, ERR_RMA_ATTACH = 56, ERR_RMA_SHARED = 58, ERR_PROC_FAILED = 75, ERR_LASTCODE = 92,
+            ERR_RMA_RANGE = 55, ERR_RMA_ATTACH = 56, ERR_RMA_SHARED = 58, ERR_PROC_ABORTED = 74, ERR_PROC_FAILED = 75, ERR_LASTCODE = 92,
             ERR_SYSRESOURCE = -2;
 
     // --- datatypes ----------------------------------------------------------------------------------
@@ -119,6 +119,8 @@ public final class MPI {
     // --- error handlers, communicators, groups, requests, infos --------------------------------------
     public static final Errhandler ERRORS_ARE_FATAL = new Errhandler(true, "ERRORS_ARE_FATAL");
     public static final Errhandler ERRORS_RETURN = new Errhandler(false, "ERRORS_RETURN");
+    /** Open MPI 5 (MPI-4): fatal, as {@link #ERRORS_ARE_FATAL}. */
+    public static final Errhandler ERRORS_ABORT = new Errhandler(true, "ERRORS_ABORT");
     /** All the job's processes; usable once {@link #Init} has run. */
     public static final Intracomm COMM_WORLD = new Intracomm(null);
     /** The calling process alone. */

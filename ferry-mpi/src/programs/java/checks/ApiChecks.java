@@ -265,6 +265,23 @@ public class ApiChecks {
         for (int i = 0; i < vr.length; i++) {
             check(vr[i] == i / (rank + 1), "allToAllv");
         }
+        // allToAllw: byte displacements, a type per peer; arrays (Open MPI 5) and buffers (4.1)
+        int[] wCounts = new int[size], wDispls = new int[size];
+        Datatype[] wTypes = new Datatype[size];
+        int[] ws = new int[size], wr = new int[size];
+        IntBuffer wsb = MPI.newIntBuffer(size), wrb = MPI.newIntBuffer(size);
+        for (int i = 0; i < size; i++) {
+            wCounts[i] = 1;
+            wDispls[i] = 4 * i;
+            wTypes[i] = MPI.INT;
+            ws[i] = rank * 100 + i;
+            wsb.put(i, rank * 100 + i);
+        }
+        world.allToAllw(ws, wCounts, wDispls, wTypes, wr, wCounts, wDispls, wTypes);
+        world.allToAllw(wsb, wCounts, wDispls, wTypes, wrb, wCounts, wDispls, wTypes);
+        for (int i = 0; i < size; i++) {
+            check(wr[i] == i * 100 + rank && wrb.get(i) == i * 100 + rank, "allToAllw");
+        }
         // reductions: in place, scan, exScan, reduceScatterBlock
         double[] sum = {rank + 1.0};
         if (rank == 0) {

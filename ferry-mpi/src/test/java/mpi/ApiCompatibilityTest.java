@@ -58,6 +58,11 @@ class ApiCompatibilityTest {
     }
 
     @Test
+    void openMpiFiveJavaBindings() throws IOException {
+        check("/mpi/reference/openmpi-5.0.7.sig");
+    }
+
+    @Test
     void mpiJavaAsMpjExpressHasIt() throws IOException {
         check("/mpi/reference/mpj-express-0.44.sig");
     }

@@ -23,6 +23,14 @@ class ValuesTest {
     }
 
     @Test
+    void openMpiFivesErrorHandlerAndClassAreThere() {
+        assertTrue(MPI.ERRORS_ABORT.fatal, "ERRORS_ABORT ends the job as ERRORS_ARE_FATAL does");
+        assertEquals("ERRORS_ABORT", MPI.ERRORS_ABORT.toString());
+        assertEquals(74, MPI.ERR_PROC_ABORTED); // Open MPI 5's mpi.h
+        assertEquals("ERR_PROC_ABORTED", MPI.errorName(MPI.ERR_PROC_ABORTED));
+    }
+
+    @Test
     void sizesAndExtentsCountBaseElements() {
         Datatype v = Datatype.createVector(3, 2, 5, MPI.INT);
         assertEquals(6, v.getSize());
