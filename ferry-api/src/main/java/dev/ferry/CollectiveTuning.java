@@ -23,6 +23,12 @@ final class CollectiveTuning {
     /** Blocking allreduces among the ranks of one node from this size on go through the node's shared arena. */
     static final long ALLREDUCE_ARENA_MIN = 64 << 10;
     /**
+     * Bcasts and allreduces up to this size on a crowded node (one node, more members than it has
+     * cores) go linearly, to and from one rank: a tree's inner ranks would each wait to be
+     * scheduled before passing the data on.
+     */
+    static final long CROWDED_LINEAR_MAX = 4096;
+    /**
      * Allreduces (commutative, at least one element per rank) from this size on run as a ring.
      * Rabenseifner's is on request only: on this machine's 2 cores it did not beat the ring or
      * recursive doubling at 16 KiB to 1 MiB on 3 and 4 ranks (docs/performance.md).
@@ -39,9 +45,9 @@ final class CollectiveTuning {
 
     static {
         ALGORITHMS.put("barrier", List.of("dissemination", "node_aware"));
-        ALGORITHMS.put("bcast", List.of("binomial", "pipeline", "arena", "node_aware"));
+        ALGORITHMS.put("bcast", List.of("binomial", "linear", "pipeline", "arena", "node_aware"));
         ALGORITHMS.put("reduce", List.of("binomial", "node_aware"));
-        ALGORITHMS.put("allreduce", List.of("recursive_doubling", "rabenseifner", "ring", "reduce_bcast", "arena", "node_aware"));
+        ALGORITHMS.put("allreduce", List.of("recursive_doubling", "linear", "rabenseifner", "ring", "reduce_bcast", "arena", "node_aware"));
         ALGORITHMS.put("reduce_scatter", List.of("ring", "reduce_scatterv"));
         ALGORITHMS.put("scan", List.of("recursive_doubling"));
         ALGORITHMS.put("gather", List.of("binomial", "linear"));
@@ -85,17 +91,21 @@ final class CollectiveTuning {
         return choose("barrier", nodeAware ? "node_aware" : "dissemination", false, nodeAware, true);
     }
 
-    /** {@code arena}: a blocking call among ranks of one node, which may use the node's arena. */
-    String bcast(boolean arena, boolean nodeAware) {
-        return choose("bcast", nodeAware ? "node_aware" : "binomial", arena, nodeAware, true);
+    /**
+     * {@code arena}: a blocking call among ranks of one node, which may use the node's arena;
+     * {@code crowded}: one node running more members than it has cores.
+     */
+    String bcast(long bytes, boolean arena, boolean nodeAware, boolean crowded) {
+        return choose("bcast", nodeAware ? "node_aware" : crowded && bytes <= CROWDED_LINEAR_MAX ? "linear" : "binomial", arena, nodeAware, true);
     }
 
     String reduce(boolean nodeAware, boolean commutative) {
         return choose("reduce", nodeAware && commutative ? "node_aware" : "binomial", false, nodeAware && commutative, commutative);
     }
 
-    String allreduce(long bytes, int count, int p, boolean commutative, boolean arena, boolean nodeAware) {
+    String allreduce(long bytes, int count, int p, boolean commutative, boolean arena, boolean nodeAware, boolean crowded) {
         String chosen = nodeAware && commutative ? "node_aware" : arena && bytes >= ALLREDUCE_ARENA_MIN ? "arena"
+                : crowded && bytes <= CROWDED_LINEAR_MAX ? "linear"
                 : commutative && count >= p && bytes >= ALLREDUCE_RING_MIN && p > 1 ? "ring" : "recursive_doubling";
         return choose("allreduce", chosen, arena, nodeAware && commutative, commutative);
     }
@@ -124,12 +134,14 @@ final class CollectiveTuning {
         CollectiveTuning t = this;
         StringBuilder b = new StringBuilder();
         b.append("barrier         dissemination; node_aware on several nodes\n");
-        b.append("bcast           binomial; pipeline (chain, ").append(BCAST_CHUNK >> 10)
+        b.append("bcast           binomial; linear up to ").append(CROWDED_LINEAR_MAX >> 10)
+                .append(" KiB on a crowded node (more members than cores); pipeline (chain, ").append(BCAST_CHUNK >> 10)
                 .append(" KiB chunks) and arena (one node, blocking) on request\n");
         b.append("reduce          binomial (tree at rank 0 for non-commutative ops); node_aware on several nodes (commutative)\n");
         b.append("node_aware      (barrier, bcast, reduce, allreduce on a communicator over several nodes, one of them\n")
                 .append("                with several members) the members of each node first, one leader per node on the network\n");
-        b.append("allreduce       recursive_doubling; ring (reduce-scatter + allgather) from ").append(ALLREDUCE_RING_MIN >> 10)
+        b.append("allreduce       recursive_doubling; linear up to ").append(CROWDED_LINEAR_MAX >> 10)
+                .append(" KiB on a crowded node; ring (reduce-scatter + allgather) from ").append(ALLREDUCE_RING_MIN >> 10)
                 .append(" KiB, commutative, count >= ranks; arena (one node's shared memory, blocking) from ")
                 .append(ALLREDUCE_ARENA_MIN >> 10).append(" KiB; rabenseifner and reduce_bcast on request\n");
         b.append("reduce_scatter  ring (commutative); reduce_scatterv (binomial reduce + linear scatter) otherwise\n");

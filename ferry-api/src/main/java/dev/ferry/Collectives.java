@@ -36,6 +36,11 @@ final class Collectives {
         this.r = comm.rank();
     }
 
+    /** Whether this communicator lives on one node that runs more of its members than it has cores (every member sees the same). */
+    private boolean crowded() {
+        return nodeMap().nodes.length == 1 && p > Runtime.getRuntime().availableProcessors();
+    }
+
     private NodeMap nodeMap() {
         if (nodeMap == null) {
             nodeMap = new NodeMap(comm, messaging.engine());
@@ -124,13 +129,19 @@ final class Collectives {
         comm.checkLive();
         checkRoot(root);
         CollBuffer.checkType(type, "buffer");
-        if (blocking && p > 1 && count >= 0 && (long) count * type.size <= DirectCollectives.MAX_BYTES
-                && tuning.bcast(arena().sameNode(), nodeMap().worthIt()).equals("binomial")) {
-            lastAlgorithm = "binomial";
+        long size = (long) count * type.size;
+        String small = blocking && p > 1 && count >= 0 && size <= DirectCollectives.MAX_BYTES
+                ? tuning.bcast(size, arena().sameNode(), nodeMap().worthIt(), crowded()) : "";
+        if (small.equals("binomial") || small.equals("linear")) {
+            lastAlgorithm = small;
             // the same buffer again (a loop) costs no new view of it: checked when first seen
             MemorySegment data = type.contiguous ? Buffers.contiguous(buf, offset, count, type, r != root, "buffer", bufferView)
                     : CollBuffer.of(buf, offset, count, type, r != root, "buffer").block(0, count);
-            direct().bcast(data, count, type, root, "bcast (binomial)");
+            if (small.equals("linear")) {
+                direct().bcastLinear(data, count, type, root, "bcast (linear)");
+            } else {
+                direct().bcast(data, count, type, root, "bcast (binomial)");
+            }
             return done();
         }
         CollBuffer b = CollBuffer.of(buf, offset, count, type, r != root, "buffer");
@@ -138,10 +149,10 @@ final class Collectives {
         List<Runnable> last = new ArrayList<>();
         MemorySegment data = r == root ? b.input(s, 0, count) : b.output(s, last, 0, count);
         boolean nodeAware = nodeMap().worthIt();
-        String alg = tuning.bcast(blocking && arena().sameNode(), nodeAware);
+        String alg = tuning.bcast(size, blocking && arena().sameNode(), nodeAware, crowded());
         MemorySegment[] slots = alg.equals("arena") ? arena().slots(data.byteSize()) : null;
         if (alg.equals("arena") && slots == null) {
-            alg = tuning.bcast(false, nodeAware);
+            alg = tuning.bcast(size, false, nodeAware, crowded());
         }
         if (alg.equals("node_aware")) {
             NodeAwareAlgorithms.bcast(s, nodeMap(), root, data);
@@ -149,6 +160,8 @@ final class Collectives {
             ArenaAlgorithms.bcast(s, p, r, root, slots, data);
         } else if (alg.equals("pipeline")) {
             TreeAlgorithms.bcastPipeline(s, p, r, root, data, CollectiveTuning.BCAST_CHUNK);
+        } else if (alg.equals("linear")) {
+            LinearAlgorithms.bcast(s, p, r, root, data);
         } else {
             TreeAlgorithms.bcastBinomial(s, p, r, root, data);
         }
@@ -185,12 +198,17 @@ final class Collectives {
         checkOp(op, type);
         long bytes = (long) count * type.size;
         // the choice depends on nothing a rank may have of its own (a datatype's layout): every member makes the same
-        if (blocking && p > 1 && count >= 0 && op.isCommutative() && bytes <= DirectCollectives.MAX_BYTES
-                && tuning.allreduce(bytes, count, p, true, arena().sameNode(), nodeMap().worthIt()).equals("recursive_doubling")) {
-            lastAlgorithm = "recursive_doubling";
+        String small = blocking && p > 1 && count >= 0 && op.isCommutative() && bytes <= DirectCollectives.MAX_BYTES
+                ? tuning.allreduce(bytes, count, p, true, arena().sameNode(), nodeMap().worthIt(), crowded()) : "";
+        if (small.equals("recursive_doubling") || small.equals("linear")) {
+            lastAlgorithm = small;
             MemorySegment result = Buffers.contiguous(recvBuf, recvOffset, count, type, true, "receive buffer", bufferView);
             MemorySegment input = inPlace(sendBuf) ? result : Buffers.contiguous(sendBuf, sendOffset, count, type, false, "send buffer", sendView);
-            direct().allreduce(input, result, op, type, count, "allreduce (recursive_doubling)");
+            if (small.equals("linear")) {
+                direct().allreduceLinear(input, result, op, type, count, "allreduce (linear)");
+            } else {
+                direct().allreduce(input, result, op, type, count, "allreduce (recursive_doubling)");
+            }
             return done();
         }
         CollBuffer out = CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer");
@@ -201,10 +219,10 @@ final class Collectives {
         MemorySegment input = in.input(s, 0, count);
         MemorySegment acc = out.output(s, last, 0, count);
         boolean nodeAware = nodeMap().worthIt();
-        String alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), blocking && arena().sameNode(), nodeAware);
+        String alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), blocking && arena().sameNode(), nodeAware, crowded());
         MemorySegment[] slots = alg.equals("arena") ? arena().slots(2 * acc.byteSize()) : null;
         if (alg.equals("arena") && slots == null) {
-            alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), false, nodeAware);
+            alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), false, nodeAware, crowded());
         }
         if (slots != null) {
             ArenaAlgorithms.allreduce(s, p, r, slots, input, acc, red, count);
@@ -216,6 +234,7 @@ final class Collectives {
         switch (alg) {
             case "ring" -> RingAlgorithms.allreduce(s, p, r, acc, red, count);
             case "rabenseifner" -> DoublingAlgorithms.allreduceRabenseifner(s, p, r, acc, red, count);
+            case "linear" -> LinearAlgorithms.allreduce(s, p, r, acc, red, count);
             case "node_aware" -> NodeAwareAlgorithms.allreduce(s, nodeMap(), acc, red, count);
             case "reduce_bcast" -> {
                 TreeAlgorithms.reduceBinomial(s, p, r, 0, acc, acc, red, count);

@@ -65,6 +65,7 @@ final class DirectCollectives {
      * (the same memory for IN_PLACE).
      */
     void allreduce(MemorySegment input, MemorySegment result, Op op, Datatype type, int count, String what) {
+        checkMembers(what);
         int p = comm.size(), r = comm.rank();
         int tag = TAG;
         long bytes = (long) count * type.size;
@@ -120,8 +121,81 @@ final class DirectCollectives {
         }
     }
 
+    /**
+     * Linear, for a node running more ranks than it has cores, where a tree's inner ranks must
+     * each be scheduled in turn: every rank sends its {@code input} to rank 0, which combines them
+     * in rank order ({@code x_j op acc}: commutative operations) and sends {@code result} to all.
+     */
+    void allreduceLinear(MemorySegment input, MemorySegment result, Op op, Datatype type, int count, String what) {
+        checkMembers(what);
+        int p = comm.size(), r = comm.rank();
+        long bytes = (long) count * type.size;
+        MemorySegment block = pool.take(2 * bytes);
+        MemorySegment tmp = block.asSlice(0, bytes);
+        MemorySegment acc = type.contiguous ? result : block.asSlice(bytes, bytes);
+        if (!type.contiguous) {
+            CollBuffer.pack(input, count, type, acc);
+        } else if (!input.equals(result)) {
+            MemorySegment.copy(input, 0, result, 0, bytes);
+        }
+        Scratch s = take();
+        try {
+            if (r == 0) {
+                for (int j = 1; j < p; j++) {
+                    await(comm.collectiveRecv(tmp, j, TAG, s), what); // in rank order: the same bits every run
+                    op.apply(tmp, acc, count, type);
+                }
+                for (int j = 1; j < p; j++) {
+                    await(comm.collectiveSend(acc, j, TAG, s), what); // small: eager, complete at once
+                }
+            } else {
+                await(comm.collectiveSend(acc, 0, TAG, s), what);
+                await(comm.collectiveRecv(acc, 0, TAG, s), what);
+            }
+            if (!type.contiguous) {
+                CollBuffer.unpack(acc, result, count, type);
+            }
+        } finally {
+            give(s);
+            pool.give(block);
+        }
+    }
+
+    /** Linear from {@code root} (see {@link #allreduceLinear}): the root sends to every other rank. */
+    void bcastLinear(MemorySegment buffer, int count, Datatype type, int root, String what) {
+        checkMembers(what);
+        int p = comm.size(), r = comm.rank();
+        long bytes = (long) count * type.size;
+        MemorySegment block = type.contiguous ? null : pool.take(bytes);
+        MemorySegment data = type.contiguous ? buffer : block.asSlice(0, bytes);
+        if (!type.contiguous && r == root) {
+            CollBuffer.pack(buffer, count, type, data);
+        }
+        Scratch s = take();
+        try {
+            if (r == root) {
+                for (int j = 0; j < p; j++) {
+                    if (j != r) {
+                        await(comm.collectiveSend(data, j, TAG, s), what);
+                    }
+                }
+            } else {
+                await(comm.collectiveRecv(data, root, TAG, s), what);
+                if (!type.contiguous) {
+                    CollBuffer.unpack(data, buffer, count, type);
+                }
+            }
+        } finally {
+            give(s);
+            if (block != null) {
+                pool.give(block);
+            }
+        }
+    }
+
     /** Binomial tree from {@code root}: receive from the parent, then send to each child, largest subtree first. */
     void bcast(MemorySegment buffer, int count, Datatype type, int root, String what) {
+        checkMembers(what);
         int p = comm.size(), r = comm.rank();
         int tag = TAG;
         int vr = (r - root + p) % p;
@@ -154,6 +228,17 @@ final class DirectCollectives {
             if (block != null) {
                 pool.give(block);
             }
+        }
+    }
+
+    /**
+     * A member known dead fails the collective before it starts, as it fails a scheduled one: a
+     * linear exchange may not touch that member, but the collective still involves it.
+     */
+    private void checkMembers(String what) {
+        String dead = messaging.deadMember(comm);
+        if (dead != null) {
+            throw new FerryException(ErrorClass.PROC_FAILED, what + " on " + comm + " failed: " + dead);
         }
     }
 

@@ -3,8 +3,9 @@ package dev.ferry;
 import java.lang.foreign.MemorySegment;
 
 /**
- * The collectives where ranks talk to the others directly: linear gather and scatter (the root
- * posts one transfer per rank, all at once), and all-to-all either at once or in pairwise steps
+ * The collectives where ranks talk to the others directly: linear bcast, allreduce (to the root
+ * and back), gather and scatter (the root posts one transfer per rank, all at once), and
+ * all-to-all either at once or in pairwise steps
  * (step k: send to {@code rank + k}, receive from {@code rank - k}; one peer at a time, so no
  * rank is flooded). Blocks may have any sizes: the v and w forms use these.
  */
@@ -44,6 +45,41 @@ final class LinearAlgorithms {
             s.recv(root, mine);
         }
         s.next();
+    }
+
+    /** The root sends {@code data} to every other rank at once; they receive it. */
+    static void bcast(Schedule s, int p, int r, int root, MemorySegment data) {
+        if (r == root) {
+            for (int j = 0; j < p; j++) {
+                if (j != r) {
+                    s.send(j, data);
+                }
+            }
+        } else {
+            s.recv(root, data);
+        }
+        s.next();
+    }
+
+    /**
+     * Every rank sends {@code acc} to rank 0, which folds them in rank order ({@code x0 op x1 op
+     * ...}: a non-commutative operation works) and sends the result back to all.
+     */
+    static void allreduce(Schedule s, int p, int r, MemorySegment acc, Reducer red, int count) {
+        if (r == 0) {
+            MemorySegment[] in = new MemorySegment[p];
+            for (int j = 1; j < p; j++) {
+                in[j] = s.temp(red.bytes(count));
+                s.recv(j, in[j]);
+            }
+            s.next();
+            for (int j = 1; j < p; j++) {
+                s.local(red.rightInto(acc, in[j], count));
+            }
+        } else {
+            s.send(0, acc).next();
+        }
+        bcast(s, p, r, 0, acc);
     }
 
     /** Every transfer at once: {@code out[j]} goes to rank j, {@code in[j]} comes from it. */

@@ -32,6 +32,8 @@ final class Messaging implements MessageHandler {
     private int[] nextSyncId = new int[0];
     /** Why each peer failed, or null while it lives. */
     private String[] failed = new String[0];
+    /** Peers failed so far: while none, no communicator has a dead member (checked before each small collective). */
+    private volatile int failedPeers;
     /** The live communicators by context, to tell which a dead peer belongs to. */
     private final Int2ObjectHashMap<Comm> comms = new Int2ObjectHashMap<>();
     private final List<RequestFuture> futures = new ArrayList<>();
@@ -137,6 +139,7 @@ final class Messaging implements MessageHandler {
     public void onPeerFailed(int rank, dev.ferry.spi.Status status, String why) {
         String reason = "rank " + rank + " of the job failed (" + status + (why == null || why.isEmpty() ? "" : ": " + why) + ")";
         failed[rank] = reason;
+        failedPeers++; // the engine's thread of control alone writes it
         posted.removeFor(rank, context -> {
             Comm c = comms.get(context);
             return c != null && c.local(rank) >= 0;
@@ -281,6 +284,9 @@ final class Messaging implements MessageHandler {
 
     /** Why a member of {@code c} failed, or null while all live. */
     String deadMember(Comm c) {
+        if (failedPeers == 0) {
+            return null;
+        }
         for (int i = 0; i < c.size(); i++) {
             String why = failed[c.world(i)];
             if (why != null) {

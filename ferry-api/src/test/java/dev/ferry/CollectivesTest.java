@@ -83,7 +83,8 @@ class CollectivesTest {
                 {"FERRY_COLL_REDUCE_SCATTER", "reduce_scatterv"}, {"FERRY_COLL_GATHER", "linear"}, {"FERRY_COLL_GATHER", "binomial"},
                 {"FERRY_COLL_SCATTER", "linear"}, {"FERRY_COLL_SCATTER", "binomial"}, {"FERRY_COLL_ALLGATHER", "ring"},
                 {"FERRY_COLL_ALLGATHER", "recursive_doubling"}, {"FERRY_COLL_ALLTOALL", "pairwise"}, {"FERRY_COLL_ALLTOALL", "linear"},
-                {"FERRY_COLL_ALLREDUCE", "rabenseifner"}, {"FERRY_COLL_ALLGATHER", "bruck"}};
+                {"FERRY_COLL_ALLREDUCE", "rabenseifner"}, {"FERRY_COLL_ALLGATHER", "bruck"},
+                {"FERRY_COLL_BCAST", "linear"}, {"FERRY_COLL_ALLREDUCE", "linear"}};
         for (String[] f : forced) {
             boolean doubling = f[1].equals("rabenseifner") || f[1].equals("bruck"); // their index arithmetic: more sizes of job
             for (int p : doubling ? new int[] {3, 4, 6, 7} : new int[] {3, 4}) {
@@ -108,6 +109,22 @@ class CollectivesTest {
             f.world().allreduce(Ferry.IN_PLACE, 0, new double[1 << 15], 0, 1 << 15, Datatype.DOUBLE, Op.SUM);
             assertEquals("ring", f.world().lastCollectiveAlgorithm()); // forced: not the arena a blocking call on one node could take
         });
+        // a crowded node (more ranks than cores): small bcasts and allreduces go linearly; otherwise by tree
+        int crowded = Runtime.getRuntime().availableProcessors() + 1;
+        Ferry.runInProcess(crowded, BOUND, f -> {
+            f.world().bcast(new int[8], 0, 8, Datatype.INT, 0);
+            assertEquals("linear", f.world().lastCollectiveAlgorithm());
+            f.world().allreduce(Ferry.IN_PLACE, 0, new int[8], 0, 8, Datatype.INT, Op.SUM);
+            assertEquals("linear", f.world().lastCollectiveAlgorithm());
+            f.world().bcast(new int[1 << 14], 0, 1 << 14, Datatype.INT, 0);
+            assertEquals("binomial", f.world().lastCollectiveAlgorithm(), "large");
+        });
+        if (crowded > 3) { // at least 2 cores: 2 ranks are not crowded
+            Ferry.runInProcess(2, BOUND, f -> {
+                f.world().bcast(new int[8], 0, 8, Datatype.INT, 0);
+                assertEquals("binomial", f.world().lastCollectiveAlgorithm(), "2 ranks on at least 2 cores");
+            });
+        }
         Ferry.runInProcess(3, BOUND, f -> {
             int[] all = new int[3 * 8];
             f.world().allgather(new int[8], 0, 8, Datatype.INT, all, 0, 8, Datatype.INT);

@@ -42,7 +42,7 @@ class EngineCommandsTest {
         assertTrue(r.out().contains("same node (1 peer): rails shm"), r.out());
         assertTrue(r.out().contains("remote    (2 peers): rails tcp"), r.out());
         assertTrue(r.out().contains("rendezvous"), r.out());
-        assertTrue(r.out().contains("allreduce       recursive_doubling; ring"), r.out()); // the collectives' algorithms
+        assertTrue(r.out().contains("allreduce       recursive_doubling; linear"), r.out()); // the collectives' algorithms
         // FERRY_INFO=1: every rank logs the same table at start
         assertEquals(4, r.err().lines().filter(l -> l.contains("rails shm")).count(), r.err());
     }
