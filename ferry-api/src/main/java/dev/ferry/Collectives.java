@@ -36,9 +36,14 @@ final class Collectives {
         this.r = comm.rank();
     }
 
-    /** Whether this communicator lives on one node that runs more of its members than it has cores (every member sees the same). */
+    /** 1 when this communicator lives on one node that runs more of its members than it has cores (every member sees the same), 0 when not, -1 until known. */
+    private int crowded = -1;
+
     private boolean crowded() {
-        return nodeMap().nodes.length == 1 && p > Runtime.getRuntime().availableProcessors();
+        if (crowded < 0) { // once: availableProcessors reads the container's limits each time
+            crowded = nodeMap().nodes.length == 1 && p > Runtime.getRuntime().availableProcessors() ? 1 : 0;
+        }
+        return crowded == 1;
     }
 
     private NodeMap nodeMap() {
