@@ -142,11 +142,8 @@ final class Collectives {
             // the same buffer again (a loop) costs no new view of it: checked when first seen
             MemorySegment data = type.contiguous ? Buffers.contiguous(buf, offset, count, type, r != root, "buffer", bufferView)
                     : CollBuffer.of(buf, offset, count, type, r != root, "buffer").block(0, count);
-            if (small.equals("linear")) {
-                direct().bcastLinear(data, count, type, root, "bcast (linear)");
-            } else {
-                direct().bcast(data, count, type, root, "bcast (binomial)");
-            }
+            boolean linear = small.equals("linear");
+            direct().bcast(data, count, type, root, linear, linear ? "bcast (linear)" : "bcast (binomial)");
             return done();
         }
         CollBuffer b = CollBuffer.of(buf, offset, count, type, r != root, "buffer");
@@ -209,11 +206,8 @@ final class Collectives {
             lastAlgorithm = small;
             MemorySegment result = Buffers.contiguous(recvBuf, recvOffset, count, type, true, "receive buffer", bufferView);
             MemorySegment input = inPlace(sendBuf) ? result : Buffers.contiguous(sendBuf, sendOffset, count, type, false, "send buffer", sendView);
-            if (small.equals("linear")) {
-                direct().allreduceLinear(input, result, op, type, count, "allreduce (linear)");
-            } else {
-                direct().allreduce(input, result, op, type, count, "allreduce (recursive_doubling)");
-            }
+            boolean linear = small.equals("linear");
+            direct().allreduce(input, result, op, type, count, linear, linear ? "allreduce (linear)" : "allreduce (recursive_doubling)");
             return done();
         }
         CollBuffer out = CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer");

@@ -4,7 +4,8 @@ import java.lang.foreign.MemorySegment;
 
 /**
  * Small blocking collectives run straight in the caller's thread: the same exchanges as their
- * schedules ({@link DoublingAlgorithms#allreduce}, {@link TreeAlgorithms#bcastBinomial}), posted
+ * schedules ({@link DoublingAlgorithms#allreduce}, {@link TreeAlgorithms#bcastBinomial}, or the
+ * linear forms of {@link LinearAlgorithms} on a crowded node), posted
  * and awaited one step after another, with no schedule, no collective request and no progress
  * pass between steps; for the few microseconds an 8-byte collective takes, those cost as much as
  * the messages. Only for (allreduce) commutative operations, where the result is the same to the
@@ -17,7 +18,7 @@ import java.lang.foreign.MemorySegment;
  * A member's death fails the call (checked while it waits), as it fails a scheduled collective.
  *
  * <pre>{@code
- * direct.allreduce(input, result, op, type, count, "allreduce (recursive_doubling)");
+ * direct.allreduce(input, result, op, type, count, false, "allreduce (recursive_doubling)");
  * }</pre>
  */
 final class DirectCollectives {
@@ -62,9 +63,12 @@ final class DirectCollectives {
     /**
      * Recursive doubling, folding the ranks beyond the largest power of two in first and out last:
      * {@code result} (laid out as {@code type}) gets the reduction of every rank's {@code input}
-     * (the same memory for IN_PLACE).
+     * (the same memory for IN_PLACE). Or, {@code linear}, for a node running more ranks than it
+     * has cores, where a tree's inner ranks must each be scheduled in turn: every rank sends its
+     * input to rank 0, which combines them in rank order ({@code x_j op acc}) and sends the
+     * result to all.
      */
-    void allreduce(MemorySegment input, MemorySegment result, Op op, Datatype type, int count, String what) {
+    void allreduce(MemorySegment input, MemorySegment result, Op op, Datatype type, int count, boolean linear, String what) {
         checkMembers(what);
         int p = comm.size(), r = comm.rank();
         int tag = TAG;
@@ -83,34 +87,21 @@ final class DirectCollectives {
         }
         Scratch s = take();
         try {
-            int pof2 = Integer.highestOneBit(p);
-            int rem = p - pof2;
-            int newRank;
-            if (r < 2 * rem) {
-                if (r % 2 == 0) {
-                    await(comm.collectiveSend(acc, r + 1, tag, s), what);
-                    newRank = -1;
+            if (linear) {
+                if (r == 0) {
+                    for (int j = 1; j < p; j++) {
+                        await(comm.collectiveRecv(tmp, j, tag, s), what); // in rank order: the same bits every run
+                        op.apply(tmp, acc, count, type);
+                    }
+                    for (int j = 1; j < p; j++) {
+                        await(comm.collectiveSend(acc, j, tag, s), what); // small: eager, complete at once
+                    }
                 } else {
-                    await(comm.collectiveRecv(tmp, r - 1, tag, s), what);
-                    op.apply(tmp, acc, count, type);
-                    newRank = r / 2;
+                    await(comm.collectiveSend(acc, 0, tag, s), what);
+                    await(comm.collectiveRecv(acc, 0, tag, s), what);
                 }
             } else {
-                newRank = r - rem;
-            }
-            if (newRank >= 0) {
-                for (int mask = 1; mask < pof2; mask <<= 1) {
-                    int partnerNew = newRank ^ mask;
-                    int partner = partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem;
-                    Request in = comm.collectiveRecv(tmp, partner, tag, s);
-                    Request out = comm.collectiveSend(acc, partner, tag, s);
-                    await(in, what);
-                    await(out, what);
-                    op.apply(tmp, acc, count, type);
-                }
-            }
-            if (r < 2 * rem) {
-                await(r % 2 == 1 ? comm.collectiveSend(acc, r - 1, tag, s) : comm.collectiveRecv(acc, r + 1, tag, s), what);
+                recursiveDoubling(acc, tmp, op, type, count, s, what);
             }
             if (!type.contiguous) {
                 CollBuffer.unpack(acc, result, count, type);
@@ -118,83 +109,50 @@ final class DirectCollectives {
         } finally {
             give(s);
             pool.give(block);
+        }
+    }
+
+    /** Recursive doubling's exchanges over {@code acc} ({@code tmp}: what a partner sends). */
+    private void recursiveDoubling(MemorySegment acc, MemorySegment tmp, Op op, Datatype type, int count, Scratch s, String what) {
+        int p = comm.size(), r = comm.rank();
+        int tag = TAG;
+        int pof2 = Integer.highestOneBit(p);
+        int rem = p - pof2;
+        int newRank;
+        if (r < 2 * rem) {
+            if (r % 2 == 0) {
+                await(comm.collectiveSend(acc, r + 1, tag, s), what);
+                newRank = -1;
+            } else {
+                await(comm.collectiveRecv(tmp, r - 1, tag, s), what);
+                op.apply(tmp, acc, count, type);
+                newRank = r / 2;
+            }
+        } else {
+            newRank = r - rem;
+        }
+        if (newRank >= 0) {
+            for (int mask = 1; mask < pof2; mask <<= 1) {
+                int partnerNew = newRank ^ mask;
+                int partner = partnerNew < rem ? partnerNew * 2 + 1 : partnerNew + rem;
+                Request in = comm.collectiveRecv(tmp, partner, tag, s);
+                Request out = comm.collectiveSend(acc, partner, tag, s);
+                await(in, what);
+                await(out, what);
+                op.apply(tmp, acc, count, type);
+            }
+        }
+        if (r < 2 * rem) {
+            await(r % 2 == 1 ? comm.collectiveSend(acc, r - 1, tag, s) : comm.collectiveRecv(acc, r + 1, tag, s), what);
         }
     }
 
     /**
-     * Linear, for a node running more ranks than it has cores, where a tree's inner ranks must
-     * each be scheduled in turn: every rank sends its {@code input} to rank 0, which combines them
-     * in rank order ({@code x_j op acc}: commutative operations) and sends {@code result} to all.
+     * Binomial tree from {@code root}: receive from the parent, then send to each child, largest
+     * subtree first; or, {@code linear} (see {@link #allreduceLinear}), the root sends to every
+     * other rank itself.
      */
-    void allreduceLinear(MemorySegment input, MemorySegment result, Op op, Datatype type, int count, String what) {
-        checkMembers(what);
-        int p = comm.size(), r = comm.rank();
-        long bytes = (long) count * type.size;
-        MemorySegment block = pool.take(2 * bytes);
-        MemorySegment tmp = block.asSlice(0, bytes);
-        MemorySegment acc = type.contiguous ? result : block.asSlice(bytes, bytes);
-        if (!type.contiguous) {
-            CollBuffer.pack(input, count, type, acc);
-        } else if (!input.equals(result)) {
-            MemorySegment.copy(input, 0, result, 0, bytes);
-        }
-        Scratch s = take();
-        try {
-            if (r == 0) {
-                for (int j = 1; j < p; j++) {
-                    await(comm.collectiveRecv(tmp, j, TAG, s), what); // in rank order: the same bits every run
-                    op.apply(tmp, acc, count, type);
-                }
-                for (int j = 1; j < p; j++) {
-                    await(comm.collectiveSend(acc, j, TAG, s), what); // small: eager, complete at once
-                }
-            } else {
-                await(comm.collectiveSend(acc, 0, TAG, s), what);
-                await(comm.collectiveRecv(acc, 0, TAG, s), what);
-            }
-            if (!type.contiguous) {
-                CollBuffer.unpack(acc, result, count, type);
-            }
-        } finally {
-            give(s);
-            pool.give(block);
-        }
-    }
-
-    /** Linear from {@code root} (see {@link #allreduceLinear}): the root sends to every other rank. */
-    void bcastLinear(MemorySegment buffer, int count, Datatype type, int root, String what) {
-        checkMembers(what);
-        int p = comm.size(), r = comm.rank();
-        long bytes = (long) count * type.size;
-        MemorySegment block = type.contiguous ? null : pool.take(bytes);
-        MemorySegment data = type.contiguous ? buffer : block.asSlice(0, bytes);
-        if (!type.contiguous && r == root) {
-            CollBuffer.pack(buffer, count, type, data);
-        }
-        Scratch s = take();
-        try {
-            if (r == root) {
-                for (int j = 0; j < p; j++) {
-                    if (j != r) {
-                        await(comm.collectiveSend(data, j, TAG, s), what);
-                    }
-                }
-            } else {
-                await(comm.collectiveRecv(data, root, TAG, s), what);
-                if (!type.contiguous) {
-                    CollBuffer.unpack(data, buffer, count, type);
-                }
-            }
-        } finally {
-            give(s);
-            if (block != null) {
-                pool.give(block);
-            }
-        }
-    }
-
-    /** Binomial tree from {@code root}: receive from the parent, then send to each child, largest subtree first. */
-    void bcast(MemorySegment buffer, int count, Datatype type, int root, String what) {
+    void bcast(MemorySegment buffer, int count, Datatype type, int root, boolean linear, String what) {
         checkMembers(what);
         int p = comm.size(), r = comm.rank();
         int tag = TAG;
@@ -207,17 +165,28 @@ final class DirectCollectives {
         }
         Scratch s = take();
         try {
-            int mask = 1;
-            while (mask < p) {
-                if ((vr & mask) != 0) {
-                    await(comm.collectiveRecv(data, (r - mask + p) % p, tag, s), what);
-                    break;
+            if (linear) {
+                for (int j = 0; j < p; j++) {
+                    if (r == root && j != r) {
+                        await(comm.collectiveSend(data, j, tag, s), what);
+                    }
                 }
-                mask <<= 1;
-            }
-            for (mask >>= 1; mask > 0; mask >>= 1) {
-                if (vr + mask < p) {
-                    await(comm.collectiveSend(data, (r + mask) % p, tag, s), what); // small: eager, complete at once
+                if (r != root) {
+                    await(comm.collectiveRecv(data, root, tag, s), what);
+                }
+            } else {
+                int mask = 1;
+                while (mask < p) {
+                    if ((vr & mask) != 0) {
+                        await(comm.collectiveRecv(data, (r - mask + p) % p, tag, s), what);
+                        break;
+                    }
+                    mask <<= 1;
+                }
+                for (mask >>= 1; mask > 0; mask >>= 1) {
+                    if (vr + mask < p) {
+                        await(comm.collectiveSend(data, (r + mask) % p, tag, s), what); // small: eager, complete at once
+                    }
                 }
             }
             if (!type.contiguous && r != root) {
