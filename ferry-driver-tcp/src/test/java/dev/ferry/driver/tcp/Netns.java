@@ -75,6 +75,24 @@ final class Netns {
         run("ip", "link", "add", a, "type", "veth", "peer", "name", b);
         place(a, nsA, ipA);
         place(b, nsB, ipB);
+        awaitCarrier(a, nsA);
+        awaitCarrier(b, nsB);
+    }
+
+    /**
+     * Waits until {@code link} has its carrier (LOWER_UP): a veth end is running only once the
+     * kernel has seen its peer up too, a moment after both were set up, and a driver that looks
+     * before then finds no usable interface.
+     */
+    private static void awaitCarrier(String link, String ns) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+        String state;
+        while (!(state = run(withNs(ns, "ip", "-o", "link", "show", "dev", link))).contains("LOWER_UP")) {
+            if (System.nanoTime() > deadline) {
+                throw new IllegalStateException(link + " has no carrier 10 s after both ends were set up: " + state);
+            }
+            Thread.onSpinWait(); // each look is a process: no need to wait more between them
+        }
     }
 
     private static void place(String link, String ns, String ip) {
