@@ -1,5 +1,7 @@
 package dev.ferry;
 
+import java.lang.foreign.MemorySegment;
+
 import dev.ferry.core.engine.Engine;
 import dev.ferry.core.engine.EngineConfig;
 import dev.ferry.launch.pmi.InProcessJob;
@@ -138,6 +140,44 @@ public final class Ferry implements AutoCloseable {
         return world;
     }
 
+    /** The tag of the goodbyes at close (on the world's internal context; collectives' tags are never negative but -2). */
+    private static final int GOODBYE_TAG = -3;
+    /** How long close waits for the other ranks' goodbyes (as long as the engine's closing meet). */
+    private static final long GOODBYE_NANOS = 3_000_000_000L;
+    private boolean saidGoodbye;
+
+    /**
+     * Tells every other rank by message that this one is done, and waits (bounded) until each has
+     * said the same or failed: a rank that closed while another was still inside a collective
+     * with it would fail that collective, and the launcher's closing fence does not always wait
+     * (Hydra's PMI-2). A goodbye is sent after this rank's last collective, and read before its
+     * close is seen, so by the time every goodbye is in nobody still needs this rank.
+     */
+    private void sayGoodbye() {
+        int n = size(), me = rank();
+        if (n < 2 || saidGoodbye) {
+            return;
+        }
+        saidGoodbye = true;
+        MemorySegment none = MemorySegment.ofArray(new byte[0]);
+        Request[] r = new Request[2 * (n - 1)];
+        for (int i = 1, k = 0; i < n; i++) {
+            r[k++] = world.collectiveRecv(none, (me + n - i) % n, GOODBYE_TAG);
+            r[k++] = world.collectiveSend(none, (me + i) % n, GOODBYE_TAG);
+        }
+        long deadline = System.nanoTime() + GOODBYE_NANOS;
+        for (Request q : r) {
+            if (!q.awaitUntil(deadline)) {
+                engine.logger().log(System.Logger.Level.INFO, "rank {0}: closing without every rank''s goodbye within {1} s (some are still at work)",
+                        me, GOODBYE_NANOS / 1_000_000_000L);
+                for (Request c : r) {
+                    c.cancel();
+                }
+                return;
+            }
+        }
+    }
+
     /** This rank alone. */
     public Comm self() {
         return self;
@@ -179,6 +219,11 @@ public final class Ferry implements AutoCloseable {
      */
     @Override
     public void close() {
+        try {
+            sayGoodbye();
+        } catch (RuntimeException e) { // closing goes on: a peer that failed meanwhile is no reason to stay
+            engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: goodbyes at close: {1}", rank(), e.getMessage());
+        }
         WindowLibrary w;
         synchronized (creation) {
             w = windows;
