@@ -228,24 +228,12 @@ public final class MPI {
     }
 
     /**
-     * MPI_Finalize is collective: nobody leaves while a peer may still talk to it. A barrier alone
-     * is not enough where the launcher's closing fence does not wait (Hydra's PMI-2): a rank that
-     * left it at once could close while another is still in it, which fails that rank's barrier.
-     * So after the barrier every rank says goodbye to every other by message and closes only once
-     * it has heard from all: by then nobody is still inside a collective with it, and its own
-     * goodbyes are read by the others before its close is seen.
+     * MPI_Finalize is collective: nobody leaves while a peer may still be at work, however long
+     * it takes (a barrier on a communicator of its own). Ferry's close then exchanges goodbyes, so
+     * that no rank closes while another is still in that barrier with it.
      */
     private static void leave(dev.ferry.Comm world) {
-        dev.ferry.Comm c = world.dup();
-        c.barrier();
-        int n = c.size(), me = c.rank();
-        dev.ferry.Request[] r = new dev.ferry.Request[2 * (n - 1)];
-        byte[] none = new byte[0];
-        for (int i = 1, k = 0; i < n; i++) {
-            r[k++] = c.irecv(new byte[0], 0, 0, dev.ferry.Datatype.BYTE, (me + n - i) % n, 0);
-            r[k++] = c.isend(none, 0, 0, dev.ferry.Datatype.BYTE, (me + i) % n, 0);
-        }
-        dev.ferry.Request.waitAll(r);
+        world.dup().barrier();
     }
 
     public static boolean isInitialized() {
