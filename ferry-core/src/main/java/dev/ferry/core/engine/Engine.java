@@ -779,6 +779,18 @@ public final class Engine implements AutoCloseable {
         return (round & 63) == 0 || waitedNanos >= SPIN_NANOS;
     }
 
+    /**
+     * The state of every connected gate, one per line, for the message of a wait that timed out
+     * (read without the thread of control: a snapshot that may be a moment old).
+     */
+    String stateReport() {
+        StringBuilder b = new StringBuilder("rank ").append(rank).append(" after ").append(passes).append(" progress passes:");
+        for (Gate g : active) {
+            b.append("\n  gate to ").append(g.stateReport());
+        }
+        return b.toString();
+    }
+
     /** Progress passes so far (wrapping): a send can tell whether one ran since an earlier send. */
     int passes() {
         return passes;

@@ -531,6 +531,18 @@ final class Gate {
         return work;
     }
 
+    /** What this gate holds now, for a timeout's message: queues, rendezvous in flight, credits, each rail. */
+    String stateReport() {
+        StringBuilder b = new StringBuilder("rank ").append(rank).append(": state ").append(state)
+                .append(", out ").append(outQueue.size()).append(", cts ").append(ctsQueue.size())
+                .append(", rdv out ").append(rdvOut.size()).append(", rdv in ").append(rdvIn.size())
+                .append(", credits ").append(credits).append(", owed ").append(creditsOwed);
+        for (Rail r : rails) {
+            b.append("; ").append(r.stateReport());
+        }
+        return b.toString();
+    }
+
     boolean quiet() {
         if (!outQueue.isEmpty() || !ctsQueue.isEmpty() || !rdvOut.isEmpty()) {
             return false;

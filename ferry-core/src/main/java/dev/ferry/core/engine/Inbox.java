@@ -80,7 +80,7 @@ public final class Inbox implements MessageHandler {
             }
             if (System.nanoTime() - end > 0) {
                 throw new IllegalStateException("no message within " + timeout.toMillis() + " ms"
-                        + (failure == null ? "" : "; last peer failure: " + failure));
+                        + (failure == null ? "" : "; last peer failure: " + failure) + (engine == null ? "" : "\n" + engine.stateReport()));
             }
             if (engine == null || !engine.callerProgress()) {
                 if (round < 10_000) {

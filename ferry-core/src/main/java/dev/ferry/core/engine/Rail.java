@@ -107,6 +107,13 @@ final class Rail {
         }
     }
 
+    /** What this rail holds now, for {@link Gate#stateReport}. */
+    String stateReport() {
+        return ec.name() + ": send state " + sendState + ", packed " + packedCount + ", chunks " + chunks.size()
+                + ", announced " + announcedCount + ", raw " + rawCount + ", exposed " + exposedCount + ", pulling " + pulling.size()
+                + ", expected " + expectedCount + (rawPosted ? " (posted)" : "") + (recvPosted ? ", receive posted" : "") + "; " + out;
+    }
+
     boolean idle() {
         return sendState == SEND_IDLE && announcedCount == 0 && chunks.isEmpty() && rawCount == 0 && exposedCount == 0 && pulling.isEmpty();
     }

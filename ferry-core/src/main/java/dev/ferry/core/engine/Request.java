@@ -90,7 +90,8 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
     public final void join(Duration timeout) {
         Status s = await(timeout);
         if (s == Status.NOT_YET) {
-            throw new IllegalStateException(this + " not complete after " + timeout.toMillis() + " ms");
+            throw new IllegalStateException(this + " not complete after " + timeout.toMillis() + " ms"
+                    + (engine == null ? "" : "\n" + engine.stateReport()));
         }
         if (s != Status.DONE) {
             throw new IllegalStateException(this + " failed: " + s + (failure.isEmpty() ? "" : " (" + failure + ")"));

@@ -46,6 +46,21 @@ class EngineSingleRankTest {
         return m;
     }
 
+    /** A wait that times out says what the engine holds: here a rendezvous to itself nobody receives. */
+    @Test
+    void aTimedOutWaitReportsEveryGatesState() {
+        long n = e.eagerLimit(0) + 1;
+        SendRequest s = new SendRequest();
+        e.send(s.to(0, 7, pattern(n)));
+        IllegalStateException x = assertThrows(IllegalStateException.class, () -> s.join(Duration.ofMillis(50)));
+        assertTrue(x.getMessage().startsWith("send of " + n + " bytes to rank 0 not complete after 50 ms\nrank 0 after "), x.getMessage());
+        assertTrue(x.getMessage().contains("gate to rank 0: state 1, out 0, cts 0, rdv out 1, rdv in 0"), x.getMessage());
+        x = assertThrows(IllegalStateException.class, () -> inbox.take(m -> false, Duration.ofMillis(50)));
+        assertTrue(x.getMessage().contains("no message within 50 ms\nrank 0 after "), x.getMessage());
+        inbox.take(BOUND).drop();
+        s.join(BOUND);
+    }
+
     @Test
     void immediateAndRendezvousArriveWithTheirHeaderAndBytes() {
         for (long n : new long[] {0, 1, e.eagerLimit(0), e.eagerLimit(0) + 1, 1 << 20}) {

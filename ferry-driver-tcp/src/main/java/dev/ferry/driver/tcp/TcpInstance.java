@@ -688,6 +688,8 @@ final class TcpInstance implements DriverInstance {
 
     @Override
     public String toString() {
-        return "tcp instance -> " + (targets != null ? targets : "unconnected");
+        return "tcp instance -> " + (targets != null ? targets : "unconnected") + " (state " + state + ", staged " + (stagingEnd - stagingStart)
+                + " B, queued " + queueCount + (gather != null ? ", gathering" : "") + ", inbound " + (inEnd - inStart) + " B"
+                + (inPayload ? ", in a frame, " + remaining + " B to come" : "") + ")";
     }
 }
