@@ -100,7 +100,11 @@ public final class EngineRanks {
                     e.send(sends[p].to(p, size, out.asSlice(0, size)));
                 }
                 for (int k = 0; k < n; k++) {
-                    Message m = inbox.take(BOUND);
+                    // One message per source, each source's first: taking whichever came first could
+                    // take a faster rank's next size in place of this rank's rendezvous to itself,
+                    // and the join below would then wait for a send only this rank can receive.
+                    int from = (me + k) % n;
+                    Message m = inbox.take(x -> x.source() == from, BOUND);
                     long due = SIZES[next[m.source()]++];
                     if (m.header() != due || m.length() != due) {
                         throw new IllegalStateException("expected a message of " + due + " bytes from rank " + m.source() + ", got " + m);
