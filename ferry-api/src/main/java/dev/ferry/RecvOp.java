@@ -30,6 +30,8 @@ final class RecvOp extends Request implements Runnable {
     private int matchedTag;
     private volatile boolean matched;
     private volatile Status finished;
+    /** The last successful status this op answered: the next, when alike, is that one (no allocation on a blocking receive's path). */
+    private Status lastOk;
 
     private static final java.lang.invoke.VarHandle MATCHED, FINISHED;
 
@@ -135,7 +137,11 @@ final class RecvOp extends Request implements Runnable {
                     "a message of " + engineRecv.length() + " bytes from rank " + source + ", tag " + matchedTag
                             + ", is longer than the receive buffer of " + room + " bytes", false);
         }
-        return Status.ok(source, matchedTag, engineRecv.length(), typeSize);
+        Status last = lastOk;
+        if (last != null && last.is(source, matchedTag, engineRecv.length(), typeSize)) {
+            return last; // a status is immutable: a blocking receive in a loop (one reused op) answers the same one
+        }
+        return lastOk = Status.ok(source, matchedTag, engineRecv.length(), typeSize);
     }
 
     @Override

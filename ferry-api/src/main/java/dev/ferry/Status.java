@@ -38,6 +38,12 @@ public final class Status {
         return new Status(source, tag, bytes, bytes, typeSize, null, null, false);
     }
 
+    /** Whether this is a successful status of exactly these values ({@link #ok}'s). */
+    boolean is(int source, int tag, long bytes, long typeSize) {
+        return this.source == source && this.tag == tag && this.bytes == bytes && receivedBytes == bytes
+                && this.typeSize == typeSize && error == null && !cancelled;
+    }
+
     static Status failed(int source, int tag, ErrorClass error, String failure) {
         return new Status(source, tag, 0, 0, 1, error, failure, false);
     }

@@ -61,6 +61,34 @@ class PointToPointTest {
         });
     }
 
+    /** A blocking receive in a loop allocates no status: an alike one is the same object, a different one is new. */
+    @Test
+    void aBlockingReceiveAnswersTheSameStatusWhenItIsAlike() {
+        Ferry.runInProcess(2, BOUND, f -> {
+            Comm w = f.world();
+            int[] v = new int[2];
+            if (w.rank() == 0) {
+                w.send(v, 0, 2, 1, 4);
+                w.send(v, 0, 2, 1, 4);
+                w.send(v, 0, 1, 1, 4);
+                w.send(v, 0, 1, 1, 5);
+            } else {
+                Status a = w.recv(v, 0, 2, 0, 4);
+                Status b = w.recv(v, 0, 2, 0, 4);
+                Status c = w.recv(v, 0, 2, 0, 4);
+                Status d = w.recv(v, 0, 2, 0, Ferry.ANY_TAG);
+                assertSame(a, b);
+                assertEquals(2, b.count());
+                assertNotSame(b, c);
+                assertEquals(1, c.count());
+                assertNotSame(c, d);
+                assertEquals(5, d.tag());
+                assertEquals(4, a.tag()); // the first is unchanged by the later ones
+                assertEquals(2, a.count());
+            }
+        });
+    }
+
     @Test
     void messagesOfOneSenderAreReceivedInOrderWhateverTheirSize() {
         int n = 40;
