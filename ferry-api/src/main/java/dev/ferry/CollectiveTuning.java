@@ -23,6 +23,12 @@ final class CollectiveTuning {
     /** Blocking allreduces among the ranks of one node from this size on go through the node's shared arena. */
     static final long ALLREDUCE_ARENA_MIN = 64 << 10;
     /**
+     * Blocking node-aware bcasts and allreduces from this size on move data within each node
+     * through the node's shared arena (one copy in, one copy out per member; the reduction reads
+     * the members' data in place) instead of point-to-point copies.
+     */
+    static final long NODE_ARENA_MIN = 64 << 10;
+    /**
      * Bcasts and allreduces up to this size on a crowded node (one node, more members than it has
      * cores) go linearly, to and from one rank: a tree's inner ranks would each wait to be
      * scheduled before passing the data on.
@@ -139,7 +145,9 @@ final class CollectiveTuning {
                 .append(" KiB chunks) and arena (one node, blocking) on request\n");
         b.append("reduce          binomial (tree at rank 0 for non-commutative ops); node_aware on several nodes (commutative)\n");
         b.append("node_aware      (barrier, bcast, reduce, allreduce on a communicator over several nodes, one of them\n")
-                .append("                with several members) the members of each node first, one leader per node on the network\n");
+                .append("                with several members) the members of each node first, one leader per node on the network;\n")
+                .append("                from ").append(NODE_ARENA_MIN >> 10).append(" KiB, blocking bcast and allreduce within a node through\n")
+                .append("                the node's shared arena (node_aware_arena)\n");
         b.append("allreduce       recursive_doubling; linear up to ").append(CROWDED_LINEAR_MAX >> 10)
                 .append(" KiB on a crowded node; ring (reduce-scatter + allgather) from ").append(ALLREDUCE_RING_MIN >> 10)
                 .append(" KiB, commutative, count >= ranks; arena (one node's shared memory, blocking) from ")

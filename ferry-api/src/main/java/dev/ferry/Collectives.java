@@ -78,6 +78,31 @@ final class Collectives {
         return arena;
     }
 
+    /** The members on this rank's node, split off on first need, and their slots in the node's shared memory. */
+    private Comm nodeComm;
+    private NodeArena nodeArena;
+
+    /**
+     * This node's members' slots for a node-aware collective's phases within nodes, or null (a
+     * node of one, or memory that cannot be shared). Collective over the whole communicator the
+     * first time (the node communicator is split off), then over the node's members: every
+     * member asks at the same point of its collectives, with the same size.
+     */
+    private MemorySegment[] nodeSlots(long bytes) {
+        if (nodeComm == null) {
+            nodeComm = comm.split(nodeMap().myNode, comm.rank());
+            nodeArena = new NodeArena(nodeComm, messaging.engine());
+        }
+        return nodeArena.slots(bytes);
+    }
+
+    /** Frees what the collectives made for themselves (the node communicator), with their communicator. */
+    void free() {
+        if (nodeComm != null) {
+            nodeComm.free();
+        }
+    }
+
     private CollOp start(String what, String algorithm, Schedule s, List<Runnable> last) {
         for (Runnable step : last) {
             s.local(step);
@@ -157,7 +182,11 @@ final class Collectives {
             alg = tuning.bcast(size, false, nodeAware, crowded());
         }
         if (alg.equals("node_aware")) {
-            NodeAwareAlgorithms.bcast(s, nodeMap(), root, data);
+            MemorySegment[] local = blocking && size >= CollectiveTuning.NODE_ARENA_MIN ? nodeSlots(size) : null;
+            NodeAwareAlgorithms.bcast(s, nodeMap(), root, data, local);
+            if (local != null) {
+                alg = "node_aware_arena";
+            }
         } else if (slots != null) {
             ArenaAlgorithms.bcast(s, p, r, root, slots, data);
         } else if (alg.equals("pipeline")) {
@@ -226,6 +255,13 @@ final class Collectives {
         if (slots != null) {
             ArenaAlgorithms.allreduce(s, p, r, slots, input, acc, red, count);
             return start("allreduce", alg, s, last);
+        }
+        if (alg.equals("node_aware") && blocking && acc.byteSize() >= CollectiveTuning.NODE_ARENA_MIN) {
+            MemorySegment[] local = nodeSlots(2 * acc.byteSize());
+            if (local != null) {
+                NodeAwareAlgorithms.allreduceArena(s, nodeMap(), local, input, acc, red, count);
+                return start("allreduce", "node_aware_arena", s, last);
+            }
         }
         if (!input.equals(acc)) {
             s.local(Reducer.copy(input, acc));

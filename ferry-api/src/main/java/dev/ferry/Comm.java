@@ -678,6 +678,7 @@ public final class Comm implements AutoCloseable {
         }
         checkLive();
         freed = true;
+        collectives.free();
         messaging.unregister(this);
         ferry.contexts.release(id);
     }

@@ -27,8 +27,30 @@ final class NodeAwareAlgorithms {
         s.over(null);
     }
 
-    /** The root's node is led by the root: bcast among the leaders from it, then within each node from its leader. */
-    static void bcast(Schedule s, NodeMap m, int root, MemorySegment data) {
+    /**
+     * {@link #allreduce} whose phases within a node go through the node's shared arena
+     * ({@code slots}: every member's slot, in node order, of twice the data): the members' data
+     * is reduced into the leader's {@code acc} reading their slots in place, and the result
+     * spread by one copy into the leader's slot and one copy out of it per member.
+     */
+    static void allreduceArena(Schedule s, NodeMap m, MemorySegment[] slots, MemorySegment input, MemorySegment acc, Reducer red, int count) {
+        int[] local = m.nodes[m.myNode], leaders = m.leaders(-1);
+        s.over(local);
+        ArenaAlgorithms.reduce(s, local.length, m.myLocal, 0, slots, input, acc, red, count);
+        if (m.myLocal == 0) {
+            s.over(leaders);
+            DoublingAlgorithms.allreduce(s, leaders.length, m.myNode, acc, red, count);
+        }
+        s.over(local);
+        ArenaAlgorithms.bcast(s, local.length, m.myLocal, 0, slots, acc);
+        s.over(null);
+    }
+
+    /**
+     * The root's node is led by the root: bcast among the leaders from it, then within each node
+     * from its leader, through the node's shared arena when {@code slots} is not null.
+     */
+    static void bcast(Schedule s, NodeMap m, int root, MemorySegment data, MemorySegment[] slots) {
         int[] local = m.nodes[m.myNode], leaders = m.leaders(root);
         int me = local[m.myLocal], leaderLocal = NodeMap.indexOf(local, leaders[m.myNode]);
         if (me == leaders[m.myNode]) {
@@ -36,7 +58,11 @@ final class NodeAwareAlgorithms {
             TreeAlgorithms.bcastBinomial(s, leaders.length, m.myNode, m.nodeOf[root], data);
         }
         s.over(local);
-        TreeAlgorithms.bcastBinomial(s, local.length, m.myLocal, leaderLocal, data);
+        if (slots != null) {
+            ArenaAlgorithms.bcast(s, local.length, m.myLocal, leaderLocal, slots, data);
+        } else {
+            TreeAlgorithms.bcastBinomial(s, local.length, m.myLocal, leaderLocal, data);
+        }
         s.over(null);
     }
 

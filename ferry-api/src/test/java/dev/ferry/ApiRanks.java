@@ -17,6 +17,7 @@ public final class ApiRanks {
             case "dead" -> dead();
             case "collectives" -> collectives(Long.parseLong(args[1]), Integer.parseInt(args[2]));
             case "collective-dead" -> collectiveDead();
+            case "node-arena" -> nodeArena();
             case "idle" -> idle(Long.parseLong(args[1]));
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
@@ -80,6 +81,48 @@ public final class ApiRanks {
                 RandomCollectives.randomCollectives(half, seed + 2, trials / 2, false);
             }
             System.out.println("ok collectives rank " + w.rank() + " of " + w.size() + " ran " + new java.util.TreeSet<>(RandomCollectives.USED));
+        }
+    }
+
+    /**
+     * Large blocking allreduces and bcasts on the world of a job over several nodes: within each
+     * node through its shared arena. Sizes grow (the slots grow with them), roots and operations
+     * change, and a non-blocking allreduce (never through the arena) comes between; every element
+     * is checked. Prints the algorithms each rank used.
+     */
+    private static void nodeArena() {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            int p = w.size(), me = w.rank();
+            java.util.Set<String> used = new java.util.TreeSet<>();
+            int round = 0;
+            for (int n : new int[] {20_000, 50_000, 150_000, 50_000}) {
+                round++;
+                long[] mine = new long[n], sum = new long[n], max = new long[n];
+                for (int i = 0; i < n; i++) {
+                    mine[i] = (long) (me + 1) * (i + round);
+                }
+                w.allreduce(mine, 0, sum, 0, n, Datatype.LONG, Op.SUM);
+                used.add("allreduce:" + w.lastCollectiveAlgorithm());
+                w.iallreduce(mine, 0, max, 0, n, Datatype.LONG, Op.MAX).await();
+                double[] data = new double[n];
+                int root = round % p;
+                if (me == root) {
+                    for (int i = 0; i < n; i++) {
+                        data[i] = i * 0.5 + round;
+                    }
+                }
+                w.bcast(data, 0, n, Datatype.DOUBLE, root);
+                used.add("bcast:" + w.lastCollectiveAlgorithm());
+                long ranks = (long) p * (p + 1) / 2;
+                for (int i = 0; i < n; i++) {
+                    if (sum[i] != ranks * (i + round) || max[i] != (long) p * (i + round) || data[i] != i * 0.5 + round) {
+                        throw new IllegalStateException("round " + round + ", element " + i + " of " + n + ": sum " + sum[i]
+                                + ", max " + max[i] + ", bcast " + data[i]);
+                    }
+                }
+            }
+            System.out.println("ok node-arena rank " + me + " of " + p + " ran " + used);
         }
     }
 
