@@ -51,9 +51,10 @@ final class CollectiveTuning {
 
     static {
         ALGORITHMS.put("barrier", List.of("dissemination", "node_aware"));
-        ALGORITHMS.put("bcast", List.of("binomial", "linear", "pipeline", "arena", "node_aware"));
+        ALGORITHMS.put("bcast", List.of("binomial", "linear", "pipeline", "arena", "node_aware", "node_aware_arena"));
         ALGORITHMS.put("reduce", List.of("binomial", "node_aware"));
-        ALGORITHMS.put("allreduce", List.of("recursive_doubling", "linear", "rabenseifner", "ring", "reduce_bcast", "arena", "node_aware"));
+        ALGORITHMS.put("allreduce", List.of("recursive_doubling", "linear", "rabenseifner", "ring", "reduce_bcast", "arena", "node_aware",
+                "node_aware_arena"));
         ALGORITHMS.put("reduce_scatter", List.of("ring", "reduce_scatterv"));
         ALGORITHMS.put("scan", List.of("recursive_doubling"));
         ALGORITHMS.put("gather", List.of("binomial", "linear"));
@@ -82,11 +83,13 @@ final class CollectiveTuning {
      * The algorithm for a collective, from the rule's choice and the setting: a forced algorithm
      * applies unless it is the arena without {@code arena} (a blocking call on one node), node-aware
      * without {@code nodeAware} (several nodes, one with several members; commutative for reductions),
-     * or the ring or Rabenseifner's for a non-commutative operation.
+     * node-aware through the nodes' arenas without {@code nodeAware} or {@code blocking}, or the ring
+     * or Rabenseifner's for a non-commutative operation.
      */
-    private String choose(String collective, String chosen, boolean arena, boolean nodeAware, boolean commutative) {
+    private String choose(String collective, String chosen, boolean arena, boolean nodeAware, boolean commutative, boolean blocking) {
         String f = forced.get(collective);
-        if (f == null || f.equals("arena") && !arena || f.equals("node_aware") && !nodeAware
+        if (f == null || f.equals("arena") && !arena || f.startsWith("node_aware") && !nodeAware
+                || f.equals("node_aware_arena") && !blocking
                 || (f.equals("ring") || f.equals("rabenseifner")) && !commutative) {
             return chosen;
         }
@@ -94,45 +97,48 @@ final class CollectiveTuning {
     }
 
     String barrier(boolean nodeAware) {
-        return choose("barrier", nodeAware ? "node_aware" : "dissemination", false, nodeAware, true);
+        return choose("barrier", nodeAware ? "node_aware" : "dissemination", false, nodeAware, true, false);
     }
 
     /**
      * {@code arena}: a blocking call among ranks of one node, which may use the node's arena;
      * {@code crowded}: one node running more members than it has cores.
      */
-    String bcast(long bytes, boolean arena, boolean nodeAware, boolean crowded) {
-        return choose("bcast", nodeAware ? "node_aware" : crowded && bytes <= CROWDED_LINEAR_MAX ? "linear" : "binomial", arena, nodeAware, true);
+    String bcast(long bytes, boolean arena, boolean nodeAware, boolean crowded, boolean blocking) {
+        String chosen = nodeAware ? (blocking && bytes >= NODE_ARENA_MIN ? "node_aware_arena" : "node_aware")
+                : crowded && bytes <= CROWDED_LINEAR_MAX ? "linear" : "binomial";
+        return choose("bcast", chosen, arena, nodeAware, true, blocking);
     }
 
     String reduce(boolean nodeAware, boolean commutative) {
-        return choose("reduce", nodeAware && commutative ? "node_aware" : "binomial", false, nodeAware && commutative, commutative);
+        return choose("reduce", nodeAware && commutative ? "node_aware" : "binomial", false, nodeAware && commutative, commutative, false);
     }
 
-    String allreduce(long bytes, int count, int p, boolean commutative, boolean arena, boolean nodeAware, boolean crowded) {
-        String chosen = nodeAware && commutative ? "node_aware" : arena && bytes >= ALLREDUCE_ARENA_MIN ? "arena"
+    String allreduce(long bytes, int count, int p, boolean commutative, boolean arena, boolean nodeAware, boolean crowded, boolean blocking) {
+        String chosen = nodeAware && commutative ? (blocking && bytes >= NODE_ARENA_MIN ? "node_aware_arena" : "node_aware")
+                : arena && bytes >= ALLREDUCE_ARENA_MIN ? "arena"
                 : crowded && bytes <= CROWDED_LINEAR_MAX ? "linear"
                 : commutative && count >= p && bytes >= ALLREDUCE_RING_MIN && p > 1 ? "ring" : "recursive_doubling";
-        return choose("allreduce", chosen, arena, nodeAware && commutative, commutative);
+        return choose("allreduce", chosen, arena, nodeAware && commutative, commutative, blocking);
     }
 
     String reduceScatter(boolean commutative) {
-        return commutative ? choose("reduce_scatter", "ring", false, false, true) : "reduce_scatterv";
+        return commutative ? choose("reduce_scatter", "ring", false, false, true, false) : "reduce_scatterv";
     }
 
     String gather(String collective, long total) {
-        return choose(collective, total < GATHER_BINOMIAL_MAX ? "binomial" : "linear", false, false, true);
+        return choose(collective, total < GATHER_BINOMIAL_MAX ? "binomial" : "linear", false, false, true, false);
     }
 
     String allgather(long total, int p) {
         boolean pof2 = Integer.bitCount(p) == 1;
         String chosen = total >= ALLGATHER_DOUBLING_MAX ? "ring" : pof2 ? "recursive_doubling" : "bruck";
-        String a = choose("allgather", chosen, false, false, true);
+        String a = choose("allgather", chosen, false, false, true, false);
         return a.equals("recursive_doubling") && !pof2 ? chosen : a; // recursive doubling needs a power of two of ranks
     }
 
     String alltoall(long block) {
-        return choose("alltoall", block < ALLTOALL_LINEAR_MAX ? "linear" : "pairwise", false, false, true);
+        return choose("alltoall", block < ALLTOALL_LINEAR_MAX ? "linear" : "pairwise", false, false, true, false);
     }
 
     /** The rules, one line per collective, and what a setting forces. */
@@ -147,7 +153,7 @@ final class CollectiveTuning {
         b.append("node_aware      (barrier, bcast, reduce, allreduce on a communicator over several nodes, one of them\n")
                 .append("                with several members) the members of each node first, one leader per node on the network;\n")
                 .append("                from ").append(NODE_ARENA_MIN >> 10).append(" KiB, blocking bcast and allreduce within a node through\n")
-                .append("                the node's shared arena (node_aware_arena)\n");
+                .append("                the node's shared arena (node_aware_arena; node_aware forces point-to-point)\n");
         b.append("allreduce       recursive_doubling; linear up to ").append(CROWDED_LINEAR_MAX >> 10)
                 .append(" KiB on a crowded node; ring (reduce-scatter + allgather) from ").append(ALLREDUCE_RING_MIN >> 10)
                 .append(" KiB, commutative, count >= ranks; arena (one node's shared memory, blocking) from ")

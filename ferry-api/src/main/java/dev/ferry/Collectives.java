@@ -161,7 +161,7 @@ final class Collectives {
         CollBuffer.checkType(type, "buffer");
         long size = (long) count * type.size;
         String small = blocking && p > 1 && count >= 0 && size <= DirectCollectives.MAX_BYTES
-                ? tuning.bcast(size, arena().sameNode(), nodeMap().worthIt(), crowded()) : "";
+                ? tuning.bcast(size, arena().sameNode(), nodeMap().worthIt(), crowded(), true) : "";
         if (small.equals("binomial") || small.equals("linear")) {
             lastAlgorithm = small;
             // the same buffer again (a loop) costs no new view of it: checked when first seen
@@ -176,16 +176,16 @@ final class Collectives {
         List<Runnable> last = new ArrayList<>();
         MemorySegment data = r == root ? b.input(s, 0, count) : b.output(s, last, 0, count);
         boolean nodeAware = nodeMap().worthIt();
-        String alg = tuning.bcast(size, blocking && arena().sameNode(), nodeAware, crowded());
+        String alg = tuning.bcast(size, blocking && arena().sameNode(), nodeAware, crowded(), blocking);
         MemorySegment[] slots = alg.equals("arena") ? arena().slots(data.byteSize()) : null;
         if (alg.equals("arena") && slots == null) {
-            alg = tuning.bcast(size, false, nodeAware, crowded());
+            alg = tuning.bcast(size, false, nodeAware, crowded(), blocking);
         }
-        if (alg.equals("node_aware")) {
-            MemorySegment[] local = blocking && size >= CollectiveTuning.NODE_ARENA_MIN ? nodeSlots(size) : null;
+        if (alg.startsWith("node_aware")) {
+            MemorySegment[] local = alg.equals("node_aware_arena") ? nodeSlots(size) : null;
             NodeAwareAlgorithms.bcast(s, nodeMap(), root, data, local);
-            if (local != null) {
-                alg = "node_aware_arena";
+            if (local == null) {
+                alg = "node_aware";
             }
         } else if (slots != null) {
             ArenaAlgorithms.bcast(s, p, r, root, slots, data);
@@ -230,7 +230,7 @@ final class Collectives {
         long bytes = (long) count * type.size;
         // the choice depends on nothing a rank may have of its own (a datatype's layout): every member makes the same
         String small = blocking && p > 1 && count >= 0 && op.isCommutative() && bytes <= DirectCollectives.MAX_BYTES
-                ? tuning.allreduce(bytes, count, p, true, arena().sameNode(), nodeMap().worthIt(), crowded()) : "";
+                ? tuning.allreduce(bytes, count, p, true, arena().sameNode(), nodeMap().worthIt(), crowded(), true) : "";
         if (small.equals("recursive_doubling") || small.equals("linear")) {
             lastAlgorithm = small;
             MemorySegment result = Buffers.contiguous(recvBuf, recvOffset, count, type, true, "receive buffer", bufferView);
@@ -247,21 +247,22 @@ final class Collectives {
         MemorySegment input = in.input(s, 0, count);
         MemorySegment acc = out.output(s, last, 0, count);
         boolean nodeAware = nodeMap().worthIt();
-        String alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), blocking && arena().sameNode(), nodeAware, crowded());
+        String alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), blocking && arena().sameNode(), nodeAware, crowded(), blocking);
         MemorySegment[] slots = alg.equals("arena") ? arena().slots(2 * acc.byteSize()) : null;
         if (alg.equals("arena") && slots == null) {
-            alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), false, nodeAware, crowded());
+            alg = tuning.allreduce(acc.byteSize(), count, p, op.isCommutative(), false, nodeAware, crowded(), blocking);
         }
         if (slots != null) {
             ArenaAlgorithms.allreduce(s, p, r, slots, input, acc, red, count);
             return start("allreduce", alg, s, last);
         }
-        if (alg.equals("node_aware") && blocking && acc.byteSize() >= CollectiveTuning.NODE_ARENA_MIN) {
+        if (alg.equals("node_aware_arena")) {
             MemorySegment[] local = nodeSlots(2 * acc.byteSize());
             if (local != null) {
                 NodeAwareAlgorithms.allreduceArena(s, nodeMap(), local, input, acc, red, count);
-                return start("allreduce", "node_aware_arena", s, last);
+                return start("allreduce", alg, s, last);
             }
+            alg = "node_aware"; // a node of one, or memory that cannot be shared: point-to-point within it
         }
         if (!input.equals(acc)) {
             s.local(Reducer.copy(input, acc));
