@@ -14,6 +14,13 @@ import java.util.Map;
  * default). {@link #table()} lists the rules, for {@code info}.
  */
 final class CollectiveTuning {
+    /*
+     * Node-aware bcast and allreduce through each node's shared arena (node_aware_arena) are on
+     * request only: on this machine (4 ranks as 2 nodes of 2 on 2 cores, tcp between) their four
+     * barriers within a node cost more than the two point-to-point transfers they replace (1 MiB
+     * allreduce 1.03-1.17x naive, against 0.77-0.93x point-to-point, docs/performance.md).
+     */
+
     /**
      * The pipelined bcast's chunk. The pipeline and the arena are bcast algorithms on request
      * only: on this machine's 2 cores the chain's many small steps lost to the binomial tree at
@@ -22,12 +29,7 @@ final class CollectiveTuning {
     static final long BCAST_CHUNK = 64 << 10;
     /** Blocking allreduces among the ranks of one node from this size on go through the node's shared arena. */
     static final long ALLREDUCE_ARENA_MIN = 64 << 10;
-    /**
-     * Blocking node-aware bcasts and allreduces from this size on move data within each node
-     * through the node's shared arena (one copy in, one copy out per member; the reduction reads
-     * the members' data in place) instead of point-to-point copies.
-     */
-    static final long NODE_ARENA_MIN = 64 << 10;
+
     /**
      * Bcasts and allreduces up to this size on a crowded node (one node, more members than it has
      * cores) go linearly, to and from one rank: a tree's inner ranks would each wait to be
@@ -105,8 +107,7 @@ final class CollectiveTuning {
      * {@code crowded}: one node running more members than it has cores.
      */
     String bcast(long bytes, boolean arena, boolean nodeAware, boolean crowded, boolean blocking) {
-        String chosen = nodeAware ? (blocking && bytes >= NODE_ARENA_MIN ? "node_aware_arena" : "node_aware")
-                : crowded && bytes <= CROWDED_LINEAR_MAX ? "linear" : "binomial";
+        String chosen = nodeAware ? "node_aware" : crowded && bytes <= CROWDED_LINEAR_MAX ? "linear" : "binomial";
         return choose("bcast", chosen, arena, nodeAware, true, blocking);
     }
 
@@ -115,8 +116,7 @@ final class CollectiveTuning {
     }
 
     String allreduce(long bytes, int count, int p, boolean commutative, boolean arena, boolean nodeAware, boolean crowded, boolean blocking) {
-        String chosen = nodeAware && commutative ? (blocking && bytes >= NODE_ARENA_MIN ? "node_aware_arena" : "node_aware")
-                : arena && bytes >= ALLREDUCE_ARENA_MIN ? "arena"
+        String chosen = nodeAware && commutative ? "node_aware" : arena && bytes >= ALLREDUCE_ARENA_MIN ? "arena"
                 : crowded && bytes <= CROWDED_LINEAR_MAX ? "linear"
                 : commutative && count >= p && bytes >= ALLREDUCE_RING_MIN && p > 1 ? "ring" : "recursive_doubling";
         return choose("allreduce", chosen, arena, nodeAware && commutative, commutative, blocking);
@@ -152,8 +152,8 @@ final class CollectiveTuning {
         b.append("reduce          binomial (tree at rank 0 for non-commutative ops); node_aware on several nodes (commutative)\n");
         b.append("node_aware      (barrier, bcast, reduce, allreduce on a communicator over several nodes, one of them\n")
                 .append("                with several members) the members of each node first, one leader per node on the network;\n")
-                .append("                from ").append(NODE_ARENA_MIN >> 10).append(" KiB, blocking bcast and allreduce within a node through\n")
-                .append("                the node's shared arena (node_aware_arena; node_aware forces point-to-point)\n");
+                .append("                node_aware_arena on request: blocking bcast and allreduce within each node through\n")
+                .append("                the node's shared arena\n");
         b.append("allreduce       recursive_doubling; linear up to ").append(CROWDED_LINEAR_MAX >> 10)
                 .append(" KiB on a crowded node; ring (reduce-scatter + allgather) from ").append(ALLREDUCE_RING_MIN >> 10)
                 .append(" KiB, commutative, count >= ranks; arena (one node's shared memory, blocking) from ")
