@@ -21,39 +21,30 @@ final class ArenaAlgorithms {
      */
     static void allreduce(Schedule s, int p, int r, MemorySegment[] slots, MemorySegment input, MemorySegment output,
                           Reducer red, int count) {
-        long n = red.bytes(count);
-        int[] starts = new int[p], counts = new int[p];
-        RingAlgorithms.split(count, starts, counts);
-        s.local(Reducer.copy(input, slots[r].asSlice(0, n)));
-        DoublingAlgorithms.barrierDissemination(s, p, r);
-        long off = red.bytes(starts[r]), len = red.bytes(counts[r]);
-        int mine = counts[r];
-        s.local(() -> {
-            MemorySegment acc = slots[r].asSlice(n + off, len);
-            MemorySegment.copy(slots[p - 1], off, acc, 0, len);
-            for (int j = p - 2; j >= 0; j--) {
-                red.op.apply(slots[j].asSlice(off, len), acc, mine, red.type);
-            }
-        });
-        DoublingAlgorithms.barrierDissemination(s, p, r);
-        s.local(() -> {
-            for (int j = 0; j < p; j++) {
-                long o = red.bytes(starts[j]);
-                MemorySegment.copy(slots[j], n + o, output, o, red.bytes(counts[j]));
-            }
-        });
+        s.local(reduceChunks(s, p, r, slots, input, red, count, output));
         DoublingAlgorithms.barrierDissemination(s, p, r);
     }
 
     /**
-     * Reduce to {@code root}: as {@link #allreduce} up to the second barrier (every rank's data in
-     * the first half of its slot, chunk j reduced by rank j into the second half of its own), then
-     * the root alone copies the chunks into {@code output}. No last barrier: the others write their
-     * slots again only where the root does not read (a first half), or after a later barrier the
-     * root must pass first.
+     * Reduce to {@code root}: as {@link #allreduce}, but the root alone copies the chunks out. No
+     * last barrier: the others write their slots again only where the root does not read (a first
+     * half), or after a later barrier the root must pass first.
      */
     static void reduce(Schedule s, int p, int r, int root, MemorySegment[] slots, MemorySegment input, MemorySegment output,
                        Reducer red, int count) {
+        Runnable copyOut = reduceChunks(s, p, r, slots, input, red, count, output);
+        if (r == root) {
+            s.local(copyOut);
+        }
+    }
+
+    /**
+     * The common part of {@link #allreduce} and {@link #reduce}: the data into the first half of
+     * this rank's slot, a barrier, this rank's chunk reduced into the second half, a barrier.
+     * Answers the step that copies every reduced chunk into {@code output}.
+     */
+    private static Runnable reduceChunks(Schedule s, int p, int r, MemorySegment[] slots, MemorySegment input, Reducer red, int count,
+                                         MemorySegment output) {
         long n = red.bytes(count);
         int[] starts = new int[p], counts = new int[p];
         RingAlgorithms.split(count, starts, counts);
@@ -69,14 +60,12 @@ final class ArenaAlgorithms {
             }
         });
         DoublingAlgorithms.barrierDissemination(s, p, r);
-        if (r == root) {
-            s.local(() -> {
-                for (int j = 0; j < p; j++) {
-                    long o = red.bytes(starts[j]);
-                    MemorySegment.copy(slots[j], n + o, output, o, red.bytes(counts[j]));
-                }
-            });
-        }
+        return () -> {
+            for (int j = 0; j < p; j++) {
+                long o = red.bytes(starts[j]);
+                MemorySegment.copy(slots[j], n + o, output, o, red.bytes(counts[j]));
+            }
+        };
     }
 
     /** Bcast: the root copies the data into its slot; after a barrier every other rank copies it out; a last barrier frees the slot. */
