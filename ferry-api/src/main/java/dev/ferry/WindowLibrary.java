@@ -53,6 +53,11 @@ final class WindowLibrary {
     private final MdHandle[] mds;
     /** Per target: operations issued, and failures already reported. */
     private final long[] issuedTo, failuresSeenTo;
+    /**
+     * Per target: the failures its counter showed when last read, and {@link #issuedTo} when all
+     * its operations were last known complete with their results copied out (requests read both).
+     */
+    private final long[] failuresReadTo, doneTo;
     /** The targets that have a counter, in the order they got it. */
     private final int[] touched;
     private int touchedCount;
@@ -86,6 +91,8 @@ final class WindowLibrary {
             this.mds = new MdHandle[ids.length];
             this.issuedTo = new long[ids.length];
             this.failuresSeenTo = new long[ids.length];
+            this.failuresReadTo = new long[ids.length];
+            this.doneTo = new long[ids.length];
             this.touched = new int[ids.length];
             this.lockPage = ptl.memAlloc(8L * lockTaken.length);
         } catch (RuntimeException e) {
@@ -340,6 +347,7 @@ final class WindowLibrary {
             CtEvent c = ptl.ctGet(cts[touched[i]]);
             failed += c.failure();
             done += c.success() + c.failure();
+            failuresReadTo[touched[i]] = c.failure();
         }
         failures = failed;
         return done;
@@ -349,42 +357,47 @@ final class WindowLibrary {
     private long completed(int target) {
         CtEvent c = ptl.ctGet(cts[target]);
         targetFailures = c.failure();
+        failuresReadTo[target] = targetFailures;
         return c.success() + c.failure();
     }
 
     /** The counters' failures at their last reading: all of them, one target's. */
     private long failures, targetFailures;
 
-    /** Operations known complete: {@link #issued} at the last time every one had completed. */
-    private volatile long completedThrough;
-    /** Failures found at that time, and what they were, for the requests it completed. */
-    private volatile String lastFailure;
-
-    /** A request for the operations issued so far: complete once they all are. */
+    /** A request for the last operation issued: complete once every operation to its target issued so far is. */
     Request request(String what) {
-        return new RmaRequest(ferry.messaging, this, issued, what);
+        return new RmaRequest(ferry.messaging, this, opTarget, issuedTo[opTarget], failuresReadTo[opTarget], what);
     }
 
-    /** Whether every operation up to {@code ticket} has completed; tries to find out (a progress pass) when the lock is free. Null: not yet. */
-    Status pollThrough(long ticket, String what) {
-        if (completedThrough < ticket && lock.tryLock()) {
-            try {
-                if (completed() >= issued) {
-                    try {
-                        quiesce();
-                    } catch (FerryException e) {
-                        lastFailure = e.getMessage();
-                    }
-                }
-            } finally {
-                lock.unlock();
-            }
-        }
-        if (completedThrough < ticket) {
+    /**
+     * Whether the operations to {@code target} up to {@code ticket} (its count of operations
+     * issued) have completed, their results copied out; tries to find out (a progress pass) when
+     * the lock is free. Null: not yet. Failed when its target's counter shows failures beyond
+     * {@code failuresBefore} (read before the request's operation): other targets' failures are
+     * not its own.
+     */
+    Status poll(int target, long ticket, long failuresBefore, String what) {
+        if (!lock.tryLock()) {
             return null;
         }
-        String f = lastFailure;
-        return f == null ? RmaRequest.DONE : Status.failed(Ferry.ANY_SOURCE, Ferry.ANY_TAG, ErrorClass.PROC_FAILED, what + ": " + f);
+        try {
+            if (doneTo[target] < ticket) {
+                if (completed(target) < issuedTo[target]) {
+                    return null;
+                }
+                copyOuts(target);
+                doneTo[target] = issuedTo[target];
+            }
+            long failed = failuresReadTo[target] - failuresBefore;
+            if (failed <= 0) {
+                return RmaRequest.DONE;
+            }
+            String dead = ferry.messaging.failures();
+            return Status.failed(Ferry.ANY_SOURCE, Ferry.ANY_TAG, dead == null ? ErrorClass.RMA_ATTACH : ErrorClass.PROC_FAILED,
+                    what + ": " + failed + " operation" + (failed == 1 ? "" : "s") + " to it failed" + (dead == null ? "" : ": " + dead));
+        } finally {
+            lock.unlock();
+        }
     }
 
     /** {@code n} more operations to the target of the last {@link #stage} or {@link #inPlace} are counted. */
@@ -416,8 +429,10 @@ final class WindowLibrary {
     /** Every operation issued has completed ({@link #failures} read): results out, the staging area reset, failures reported. */
     private void settle() {
         used = 0;
-        completedThrough = issued;
         copyOuts(-1);
+        for (int i = 0; i < touchedCount; i++) {
+            doneTo[touched[i]] = issuedTo[touched[i]];
+        }
         if (!onQuiet.isEmpty()) {
             for (Runnable r : onQuiet) {
                 r.run();
@@ -459,6 +474,7 @@ final class WindowLibrary {
             return;
         }
         copyOuts(target);
+        doneTo[target] = issuedTo[target];
         if (targetFailures > failuresSeenTo[target]) {
             long n = targetFailures - failuresSeenTo[target];
             failuresSeenTo[target] = targetFailures;

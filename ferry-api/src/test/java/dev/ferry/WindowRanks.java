@@ -311,6 +311,20 @@ public final class WindowRanks {
         again.accumulate(new long[] {1}, 0, 1, Datatype.LONG, 2, 0, Op.SUM); // fails, but at a flush of rank 2
         again.accumulate(new long[] {5}, 0, 1, Datatype.LONG, other, 1, Op.SUM);
         again.flush(other); // the live peer's operations alone: not held up, nor failed, by the dead rank's
+        // request forms: one to the dead rank fails; one to the live peer, issued after it, completes
+        Request toDead = again.raccumulate(new long[] {1}, 0, 1, Datatype.LONG, 2, 0, Op.SUM);
+        Request toLive = again.raccumulate(new long[] {2}, 0, 1, Datatype.LONG, other, 1, Op.SUM);
+        toLive.await();
+        try {
+            toDead.await();
+            throw new IllegalStateException("an raccumulate to the dead rank completed");
+        } catch (FerryException e) {
+            if (e.errorClass() != ErrorClass.PROC_FAILED || !e.getMessage().contains("raccumulate to rank 2")) {
+                throw e;
+            }
+        }
+        again.accumulate(new long[] {-2}, 0, 1, Datatype.LONG, other, 1, Op.SUM); // back to 5 below
+        again.flush(other);
         try {
             again.flush(2);
             throw new IllegalStateException("a flush of the dead rank succeeded");
