@@ -5,9 +5,10 @@ import java.lang.foreign.MemorySegment;
 /**
  * Collectives among the ranks of one node through their {@link NodeArena} slots: data is copied
  * into one's own slot once, then read in place by the others. The rounds between the steps are
- * dissemination barriers of empty messages, which also order the memory (a slot's writes happen
- * before the message that says they are done); a last barrier keeps the slots of one collective
- * from being overwritten by the next while a slower member still reads them.
+ * empty messages (dissemination barriers, or the bcast's one-way notices), which also order the
+ * memory (a slot's writes happen before the message that says they are done); the last round
+ * keeps the slots of one collective from being overwritten by the next while a slower member
+ * still reads them.
  */
 final class ArenaAlgorithms {
     private ArenaAlgorithms() {
@@ -68,16 +69,35 @@ final class ArenaAlgorithms {
         };
     }
 
-    /** Bcast: the root copies the data into its slot; after a barrier every other rank copies it out; a last barrier frees the slot. */
+    /**
+     * Bcast: the root copies the data into its slot and tells every other rank; each copies it
+     * out and tells the root, which waits for all of them before it leaves (its slot is free
+     * again). Two one-way rounds, where barriers would take two dissemination rounds each: the
+     * others write their own slots next, which nobody reads, and read another's only after its
+     * owner says so.
+     */
     static void bcast(Schedule s, int p, int r, int root, MemorySegment[] slots, MemorySegment data) {
         long n = data.byteSize();
         if (r == root) {
             s.local(Reducer.copy(data, slots[r].asSlice(0, n)));
-        }
-        DoublingAlgorithms.barrierDissemination(s, p, r);
-        if (r != root) {
+            for (int j = 0; j < p; j++) {
+                if (j != r) {
+                    s.send(j, NOTHING);
+                }
+            }
+            s.next();
+            for (int j = 0; j < p; j++) {
+                if (j != r) {
+                    s.recv(j, NOTHING);
+                }
+            }
+            s.next();
+        } else {
+            s.recv(root, NOTHING).next();
             s.local(() -> MemorySegment.copy(slots[root], 0, data, 0, n));
+            s.send(root, NOTHING).next();
         }
-        DoublingAlgorithms.barrierDissemination(s, p, r);
     }
+
+    private static final MemorySegment NOTHING = MemorySegment.ofArray(new byte[0]);
 }

@@ -24,7 +24,9 @@ final class CollectiveTuning {
     /**
      * The pipelined bcast's chunk. The pipeline and the arena are bcast algorithms on request
      * only: on this machine's 2 cores the chain's many small steps lost to the binomial tree at
-     * 1 MiB on 4 ranks (3.9 ms against 1.6 ms), and the arena did not beat it either.
+     * 1 MiB on 4 ranks (3.9 ms against 1.6 ms). The arena beats the tree on 4 ranks from 64 to
+     * 256 KiB and on 3 at 64 KiB, but not at 1 MiB, not on 3 at 256 KiB, and it is erratic on 2
+     * (docs/performance.md): no rule of size and ranks fits all of that yet.
      */
     static final long BCAST_CHUNK = 64 << 10;
     /** Blocking allreduces among the ranks of one node from this size on go through the node's shared arena. */
