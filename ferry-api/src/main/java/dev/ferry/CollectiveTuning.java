@@ -16,9 +16,10 @@ import java.util.Map;
 final class CollectiveTuning {
     /*
      * Node-aware bcast and allreduce through each node's shared arena (node_aware_arena) are on
-     * request only: on this machine (4 ranks as 2 nodes of 2 on 2 cores, tcp between) their four
-     * barriers within a node cost more than the two point-to-point transfers they replace (1 MiB
-     * allreduce 1.03-1.17x naive, against 0.77-0.93x point-to-point, docs/performance.md).
+     * request only: on this machine (4 ranks as 2 nodes of 2 on 2 cores, tcp between) their
+     * rounds of notices within a node cost more than the two point-to-point transfers they replace
+     * (1 MiB allreduce 0.95-1.13x naive, against 0.77-1.13x point-to-point, docs/performance.md;
+     * measured when the arena's bcast still took two barriers).
      */
 
     /**
