@@ -82,22 +82,20 @@ final class ArenaAlgorithms {
             s.local(Reducer.copy(data, slots[r].asSlice(0, n)));
             for (int j = 0; j < p; j++) {
                 if (j != r) {
-                    s.send(j, NOTHING);
+                    s.send(j, DoublingAlgorithms.NOTHING);
                 }
             }
             s.next();
             for (int j = 0; j < p; j++) {
                 if (j != r) {
-                    s.recv(j, NOTHING);
+                    s.recv(j, DoublingAlgorithms.NOTHING);
                 }
             }
             s.next();
         } else {
-            s.recv(root, NOTHING).next();
+            s.recv(root, DoublingAlgorithms.NOTHING).next();
             s.local(() -> MemorySegment.copy(slots[root], 0, data, 0, n));
-            s.send(root, NOTHING).next();
+            s.send(root, DoublingAlgorithms.NOTHING).next();
         }
     }
-
-    private static final MemorySegment NOTHING = MemorySegment.ofArray(new byte[0]);
 }

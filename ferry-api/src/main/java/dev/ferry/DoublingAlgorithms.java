@@ -10,7 +10,8 @@ import java.lang.foreign.MemorySegment;
  * receive per rank.
  */
 final class DoublingAlgorithms {
-    private static final MemorySegment NOTHING = MemorySegment.ofArray(new byte[0]);
+    /** The empty message of barriers and notices (every algorithm's). */
+    static final MemorySegment NOTHING = MemorySegment.ofArray(new byte[0]);
 
     private DoublingAlgorithms() {
     }

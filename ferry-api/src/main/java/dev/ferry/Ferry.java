@@ -1,7 +1,5 @@
 package dev.ferry;
 
-import java.lang.foreign.MemorySegment;
-
 import dev.ferry.core.engine.Engine;
 import dev.ferry.core.engine.EngineConfig;
 import dev.ferry.launch.pmi.InProcessJob;
@@ -159,11 +157,10 @@ public final class Ferry implements AutoCloseable {
             return;
         }
         saidGoodbye = true;
-        MemorySegment none = MemorySegment.ofArray(new byte[0]);
         Request[] r = new Request[2 * (n - 1)];
         for (int i = 1, k = 0; i < n; i++) {
-            r[k++] = world.collectiveRecv(none, (me + n - i) % n, GOODBYE_TAG);
-            r[k++] = world.collectiveSend(none, (me + i) % n, GOODBYE_TAG);
+            r[k++] = world.collectiveRecv(DoublingAlgorithms.NOTHING, (me + n - i) % n, GOODBYE_TAG);
+            r[k++] = world.collectiveSend(DoublingAlgorithms.NOTHING, (me + i) % n, GOODBYE_TAG);
         }
         long deadline = System.nanoTime() + GOODBYE_NANOS;
         for (Request q : r) {

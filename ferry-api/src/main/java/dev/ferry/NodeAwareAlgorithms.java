@@ -82,23 +82,22 @@ final class NodeAwareAlgorithms {
     /** Every member tells its leader it arrived, the leaders pass a dissemination barrier, each leader releases its node. */
     static void barrier(Schedule s, NodeMap m) {
         int[] local = m.nodes[m.myNode], leaders = m.leaders(-1);
-        MemorySegment nothing = MemorySegment.ofArray(new byte[0]);
         s.over(local);
         if (m.myLocal == 0) {
             for (int i = 1; i < local.length; i++) {
-                s.recv(i, nothing);
+                s.recv(i, DoublingAlgorithms.NOTHING);
             }
             s.next();
             s.over(leaders);
             DoublingAlgorithms.barrierDissemination(s, leaders.length, m.myNode);
             s.over(local);
             for (int i = 1; i < local.length; i++) {
-                s.send(i, nothing);
+                s.send(i, DoublingAlgorithms.NOTHING);
             }
             s.next();
         } else {
-            s.send(0, nothing).next();
-            s.recv(0, nothing).next();
+            s.send(0, DoublingAlgorithms.NOTHING).next();
+            s.recv(0, DoublingAlgorithms.NOTHING).next();
         }
         s.over(null);
     }

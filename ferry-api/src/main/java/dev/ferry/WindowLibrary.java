@@ -385,8 +385,7 @@ final class WindowLibrary {
                 if (completed(target) < issuedTo[target]) {
                     return null;
                 }
-                copyOuts(target);
-                doneTo[target] = issuedTo[target];
+                targetDone(target);
             }
             long failed = failuresReadTo[target] - failuresBefore;
             if (failed <= 0) {
@@ -398,6 +397,12 @@ final class WindowLibrary {
         } finally {
             lock.unlock();
         }
+    }
+
+    /** Every operation issued to {@code target} has completed: its results out, and its requests free to complete. */
+    private void targetDone(int target) {
+        copyOuts(target);
+        doneTo[target] = issuedTo[target];
     }
 
     /** {@code n} more operations to the target of the last {@link #stage} or {@link #inPlace} are counted. */
@@ -473,8 +478,7 @@ final class WindowLibrary {
             settle(); // nothing else in flight either: let go of what waits for that, reset the staging area
             return;
         }
-        copyOuts(target);
-        doneTo[target] = issuedTo[target];
+        targetDone(target);
         if (targetFailures > failuresSeenTo[target]) {
             long n = targetFailures - failuresSeenTo[target];
             failuresSeenTo[target] = targetFailures;
