@@ -188,6 +188,8 @@ class EngineJobTest {
             List<String> ok = r.okLines();
             assertTrue(ok.stream().anyMatch(l -> l.startsWith("ok failure rank 0: send to the dead rank BROKEN")), drivers + ": " + r);
             assertTrue(ok.stream().anyMatch(l -> l.startsWith("ok failure rank 1 done")), drivers + ": " + r);
+            // the survivors close cleanly too: no driver is torn down under a request to the dead rank
+            assertTrue(ok.containsAll(List.of("ok failure rank 0 closed", "ok failure rank 1 closed")), drivers + ": " + r);
         }
     }
 

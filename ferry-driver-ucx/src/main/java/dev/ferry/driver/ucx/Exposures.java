@@ -79,7 +79,7 @@ final class Exposures {
             return;
         }
         for (Rendezvous rdv : due) {
-            rdv.sendBulk(epHandle);
+            rdv.sendBulk(ctx, epHandle);
         }
         due.clear();
         ctx.backlog = true; // a BULK send moves on only when this worker progresses

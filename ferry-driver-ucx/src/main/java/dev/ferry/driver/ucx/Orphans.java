@@ -27,6 +27,10 @@ final class Orphans {
         return count > 0;
     }
 
+    int size() {
+        return count;
+    }
+
     /** Releases the requests that have ended; answers whether some still run. */
     boolean sweep() {
         int kept = 0;

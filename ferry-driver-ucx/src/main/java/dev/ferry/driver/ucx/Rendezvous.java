@@ -151,9 +151,17 @@ final class Rendezvous {
      * synchronous send: one small enough for UCX to send eagerly must still not complete before
      * the receiver has matched it, which a receiver pulling with gets does only after its gets.
      */
-    void sendBulk(long ep) {
+    void sendBulk(UcxContext ctx, long ep) {
         bulkSend = new RequestSlots(1);
         bulkSend.started(0, Ucp.tagSendSync(ep, bulkAddress, total, bulkTag));
+        if (!bulkSend.completed(0)) {
+            ctx.bulks.add(this);
+        }
+    }
+
+    /** With BY_TAG: UCX no longer holds the BULK send (or there is none). */
+    boolean bulkEnded() {
+        return bulkSend == null || bulkSend.completed(0);
     }
 
     /**
@@ -198,6 +206,9 @@ final class Rendezvous {
             return false;
         }
         released = true;
+        if (bulkSend != null) {
+            ctx.bulks.remove(this);
+        }
         for (RegistrationCache.Registration r : regs) {
             if (r != null) {
                 ctx.rcache.release(r);

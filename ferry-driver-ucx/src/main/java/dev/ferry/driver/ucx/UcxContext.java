@@ -109,6 +109,8 @@ final class UcxContext implements DriverContext {
     RegistrationCache rcache;
     /** Requests UCX still holds that nobody waits for. */
     final Orphans orphans = new Orphans();
+    /** Rendezvous whose BULK send UCX may still hold (each leaves when released). */
+    final java.util.ArrayList<Rendezvous> bulks = new java.util.ArrayList<>();
     final Arena arena = Arena.ofShared();
     /** A valid address for empty receives. */
     final MemorySegment scratch = arena.allocate(8, 8);
@@ -609,6 +611,7 @@ final class UcxContext implements DriverContext {
         if (worker != null) {
             worker.signal();
         }
+        int held = 0;
         lock.lock();
         try {
             if (worker == null || helloReq == null) {
@@ -623,14 +626,36 @@ final class UcxContext implements DriverContext {
             }
             drain(all);
             discardUnexpected();
-            if (rcache != null) {
+            held = held();
+            if (rcache != null && held == 0) {
                 rcache.clear();
             }
         } finally {
-            closeUcx();
+            if (held == 0) {
+                closeUcx();
+            } else {
+                LOG.log(System.Logger.Level.WARNING, "ucx: " + held + " request(s) to a peer that is gone are still held by UCX,"
+                        + " which cannot end them without peer error handling (not offered by its shared-memory transports):"
+                        + " the UCX worker is left open, as destroying it under them aborts the process");
+            }
             lock.unlock();
-            arena.close();
+            if (held == 0) {
+                arena.close();
+            }
         }
+    }
+
+    /**
+     * Lock held, at close: the requests UCX still runs. With peer error handling a forced close
+     * of their endpoints has ended them; without it, one aimed at a dead peer never ends.
+     */
+    private int held() {
+        if (peerFailureDetection) {
+            return 0;
+        }
+        bulks.removeIf(Rendezvous::bulkEnded);
+        orphans.sweep();
+        return bulks.size() + orphans.size();
     }
 
     /** Progresses until the cancelled requests and closing endpoints are done, at most 2 s. */
@@ -638,7 +663,8 @@ final class UcxContext implements DriverContext {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         while (System.nanoTime() - end < 0) {
             turn();
-            boolean busy = (helloReq != null && !helloReq.isCompleted()) | orphans.sweep();
+            bulks.removeIf(Rendezvous::bulkEnded);
+            boolean busy = (helloReq != null && !helloReq.isCompleted()) | orphans.sweep() | !bulks.isEmpty();
             for (UcxInstance inst : all) {
                 busy |= inst.busyClosing();
             }

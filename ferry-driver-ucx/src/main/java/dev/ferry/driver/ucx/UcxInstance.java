@@ -485,7 +485,7 @@ final class UcxInstance implements DriverInstance {
             dataSent++;
             if (rdv.bulkTag != 0) {
                 bulkSent++;
-                rdv.sendBulk(epHandle);
+                rdv.sendBulk(ctx, epHandle);
                 ctx.backlog = true; // the BULK send moves on only when this worker progresses
             } else {
                 rdv.seq = ++rdvSent;
