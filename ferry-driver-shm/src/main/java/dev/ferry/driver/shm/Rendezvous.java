@@ -39,6 +39,13 @@ final class Rendezvous {
     /** Arena numbers past this are asked of the context each time (a process makes a few arenas, not thousands). */
     private static final int MAX_CACHED_ARENAS = 1024;
 
+    /**
+     * Bytes copied into (or out of) the bounce area between two publications of the count: small
+     * enough that both ends copy at once, each on its own core, large enough that the counts'
+     * cache line moves rarely.
+     */
+    static final long BOUNCE_CHUNK = 256 * 1024;
+
     // sender: packets streaming through the bounce area, oldest first
     private final java.util.ArrayDeque<dev.ferry.spi.Packet> bouncing = new java.util.ArrayDeque<>();
     private final DataCursor bounceCursor = new DataCursor();
@@ -143,20 +150,22 @@ final class Rendezvous {
             bounceCursor.reset(p.layout());
             bounceStarted = true;
         }
-        long room = ShmLayout.BOUNCE_BYTES - (bounceProduced - ch.bounceConsumedByPeer());
         long area = ch.outBounce();
         boolean moved = false;
-        while (room > 0 && bounceCursor.hasRemaining()) {
+        while (bounceCursor.hasRemaining()) {
+            long room = ShmLayout.BOUNCE_BYTES - (bounceProduced - ch.bounceConsumedByPeer());
+            if (room <= 0) {
+                break;
+            }
             long at = bounceProduced % ShmLayout.BOUNCE_BYTES;
-            long n = Math.min(Math.min(room, bounceCursor.remaining()), ShmLayout.BOUNCE_BYTES - at);
+            long n = Math.min(Math.min(Math.min(room, bounceCursor.remaining()), ShmLayout.BOUNCE_BYTES - at), BOUNCE_CHUNK);
             bounceCursor.copyTo(ch.map, area + at, n);
             bounceProduced += n;
-            room -= n;
-            moved = true;
-        }
-        if (moved) {
-            ch.publishBounceProduced(bounceProduced);
-            ch.wakePeer();
+            ch.publishBounceProduced(bounceProduced); // chunk by chunk: the receiver copies out while we copy in
+            if (!moved) {
+                ch.wakePeer();
+                moved = true;
+            }
         }
         if (!bounceCursor.hasRemaining()) {
             bouncing.poll();
@@ -398,23 +407,21 @@ final class Rendezvous {
         if (pullDone == 0) {
             cursor.reset(into);
         }
-        long available = ch.bounceProducedByPeer() - bounceConsumed;
         long area = ch.inBounce();
-        boolean moved = false;
-        while (available > 0 && pullDone < pullLength) {
+        while (pullDone < pullLength) {
+            long available = ch.bounceProducedByPeer() - bounceConsumed;
+            if (available <= 0) {
+                break;
+            }
             long at = bounceConsumed % ShmLayout.BOUNCE_BYTES;
-            long n = Math.min(Math.min(available, pullLength - pullDone), ShmLayout.BOUNCE_BYTES - at);
+            long n = Math.min(Math.min(Math.min(available, pullLength - pullDone), ShmLayout.BOUNCE_BYTES - at), BOUNCE_CHUNK);
             long stored = Math.max(0, Math.min(n, keep - pullDone));
             if (stored > 0) {
                 cursor.copyFrom(ch.map, area + at, stored);
             }
             pullDone += n;
             bounceConsumed += n;
-            available -= n;
-            moved = true;
-        }
-        if (moved) {
-            ch.publishBounceConsumed(bounceConsumed);
+            ch.publishBounceConsumed(bounceConsumed); // chunk by chunk: the sender refills while we copy out
         }
         return pullDone == pullLength ? 1 : 0;
     }
