@@ -25,7 +25,7 @@ import java.util.List;
  */
 public final class Demo {
     private static final Duration BOUND = Duration.ofSeconds(60);
-    private static final long PING = 1, DATA = 2, ACK = 3, REPORT = 4, TURN = 5, RESULT = 6, WARM_END = 7;
+    private static final long PING = 1, DATA = 2, ACK = 3, REPORT = 4, TURN = 5, RESULT = 6, WARM_END = 7, DONE = 8;
     private static int PINGS = 100_000;
     private static final int BULK = 50;
     private static final long BULK_BYTES = 4L << 20;
@@ -82,6 +82,8 @@ public final class Demo {
                 MemorySegment.copy(text, 0, m, ValueLayout.JAVA_BYTE, 0, text.length);
                 e.send(s.to(0, REPORT, m.asSlice(0, text.length)));
                 s.join(BOUND);
+                // leave with the others: a rank done early would otherwise wait at close, alone, and go
+                inbox.take(x -> x.source() == 0 && x.header() == DONE, BOUND).drop();
             } else {
                 List<String> all = new ArrayList<>(mine);
                 for (int k = 1; k < n; k++) {
@@ -97,6 +99,10 @@ public final class Demo {
                         n, java.util.stream.IntStream.range(0, n).mapToObj(e::node).distinct().count(), PINGS, BULK);
                 System.out.printf("%-6s %-10s %-9s %-28s %-34s%n", "pair", "peers", "rails", "8 B one-way (immediate)", "4 MiB (rendezvous)");
                 all.forEach(System.out::println);
+                for (int k = 1; k < n; k++) {
+                    e.send(s.to(k, DONE, out.asSlice(0, 0)));
+                    s.join(BOUND);
+                }
             }
         }
     }
