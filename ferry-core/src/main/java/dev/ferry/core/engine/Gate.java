@@ -580,7 +580,9 @@ final class Gate {
             q.complete(failStatus, why);
         }
         if (!closing || !failed.isEmpty()) {
-            engine.log.log(System.Logger.Level.WARNING, "rank {0}: gate to rank {1} failed ({2}): {3}; {4} request(s) failed",
+            // a peer that left in order while nothing was pending here harmed nothing: no warning
+            System.Logger.Level level = failStatus == Status.CLOSED && failed.isEmpty() ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING;
+            engine.log.log(level, "rank {0}: gate to rank {1} failed ({2}): {3}; {4} request(s) failed",
                     engine.rank, rank, failStatus, why, failed.size());
         }
         engine.gateFailed(this);
