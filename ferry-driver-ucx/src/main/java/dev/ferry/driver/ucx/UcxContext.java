@@ -653,9 +653,14 @@ final class UcxContext implements DriverContext {
         if (peerFailureDetection) {
             return 0;
         }
-        bulks.removeIf(Rendezvous::bulkEnded);
         orphans.sweep();
-        return bulks.size() + orphans.size();
+        return sweepBulks() + orphans.size();
+    }
+
+    /** Forgets the BULK sends that have ended; answers how many still run. */
+    private int sweepBulks() {
+        bulks.removeIf(Rendezvous::bulkEnded);
+        return bulks.size();
     }
 
     /** Progresses until the cancelled requests and closing endpoints are done, at most 2 s. */
@@ -663,8 +668,7 @@ final class UcxContext implements DriverContext {
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
         while (System.nanoTime() - end < 0) {
             turn();
-            bulks.removeIf(Rendezvous::bulkEnded);
-            boolean busy = (helloReq != null && !helloReq.isCompleted()) | orphans.sweep() | !bulks.isEmpty();
+            boolean busy = (helloReq != null && !helloReq.isCompleted()) | orphans.sweep() | sweepBulks() > 0;
             for (UcxInstance inst : all) {
                 busy |= inst.busyClosing();
             }
