@@ -39,4 +39,24 @@ class ContextQueueTest {
             b.remove(e);
         }
     }
+
+    @Test
+    void whatALookupRemembersNeverOutlivesTheTable() {
+        ContextQueue<String> q = new ContextQueue<>();
+        assertNull(q.bin(5, 9), "no bin yet");
+        EntryChain<String> made = q.binFor(5, 9);
+        assertSame(made, q.bin(5, 9), "the miss remembered is forgotten once the bin is made");
+        for (int tag = 0; q.bins.size() < ContextQueue.SWEEP_MIN; tag++) {
+            q.binFor(0, tag);
+        }
+        assertSame(made, q.bin(5, 9)); // remembered now, and empty
+        q.binFor(0, 1_000_000); // one bin too many: the empty ones, (5, 9) among them, are swept
+        assertNull(q.bin(5, 9), "a swept bin is not answered from memory");
+        EntryChain<String> again = q.binFor(5, 9);
+        assertNotSame(made, again);
+        MatchEntry<String> e = new MatchEntry<>("m").set(0, 5, 9);
+        again.add(e);
+        assertSame(e, q.bin(5, 9).head);
+        assertSame(e, q.bins.get(MatchEntry.key(5, 9)).head, "the bin answered is the table's");
+    }
 }
