@@ -139,11 +139,14 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest 
             return true;
         }
         Engine e = messaging.engine();
-        long start = System.nanoTime();
-        long now = start;
+        // the clock is first read when it is first due (reading it costs ~25 ns here, as much as
+        // a pass): a wait that ends within a few passes, as a ping-pong's mostly do, never reads it
+        long start = 0;
+        long now = 0;
         // idle time counts from the last pass that did work: a waiter that serves peers meanwhile
         // (one-sided operations on its windows, rendezvous pulls) stays responsive to them
-        long idleSince = start;
+        long idleSince = 0;
+        boolean clockRead = false;
         boolean worked = false;
         try {
             for (int round = 1; current() == null; round++) {
@@ -154,10 +157,14 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest 
                         waiter = Thread.currentThread(); // from now on a completion elsewhere unparks us
                         continue; // look once more before sleeping: it may have completed meanwhile
                     }
-                    e.idle(now - idleSince, deadline - now);
+                    e.idle(now - idleSince, clockRead ? deadline - now : Long.MAX_VALUE);
                 }
                 if (Engine.clockDue(round, now - idleSince)) {
                     now = System.nanoTime();
+                    if (!clockRead) {
+                        clockRead = true;
+                        start = idleSince = now;
+                    }
                     if (worked) {
                         idleSince = now;
                         worked = false;
