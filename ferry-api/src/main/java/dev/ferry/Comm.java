@@ -116,7 +116,10 @@ public final class Comm implements AutoCloseable {
         }
         s.sendBusy = true;
         try {
-            startSend(context, buf, offset, count, type, dest, tag, sync, s).await();
+            Request r = startSend(context, buf, offset, count, type, dest, tag, sync, s);
+            if (r != s.send || !s.send.sentAtOnce()) { // most eager sends left in the engine's call: no wait to set up
+                r.await();
+            }
         } finally {
             s.sendBusy = false;
         }

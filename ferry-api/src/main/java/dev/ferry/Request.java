@@ -84,8 +84,15 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest 
      * carrying the status when it failed (a truncated receive, a dead peer).
      */
     public final Status await() {
-        awaitUntil(Long.MAX_VALUE);
-        return result();
+        Status s = current();
+        if (s == null) {
+            awaitUntil(Long.MAX_VALUE);
+            s = current();
+        }
+        if (s.error() != null) {
+            throw new FerryException(s.error(), s.failure(), s);
+        }
+        return s;
     }
 
     /**

@@ -54,6 +54,15 @@ final class SendOp extends Request {
         wake();
     }
 
+    /**
+     * Whether a standard send completed within the engine's call (its data copied out, as eager
+     * data on a live connection is): a blocking send then returns without a wait. Otherwise
+     * (synchronous, failed, still in flight) it waits as any request does.
+     */
+    boolean sentAtOnce() {
+        return !synchronous && finished == null && engineSend.status() == dev.ferry.spi.Status.DONE;
+    }
+
     @Override
     Status poll() {
         Status f = finished;
