@@ -127,19 +127,13 @@ final class Buffers {
         return from(buf, offset, count, type, writable, what);
     }
 
-    /** {@link #contiguous}, answered from {@code cache} when the same buffer, start and length come again. */
+    /** {@link #contiguous}, answered from {@code cache} when the same buffer, offset, count and datatype come again. */
     static MemorySegment contiguous(Object buf, int offset, int count, Datatype type, boolean writable, String what, Scratch.Slice cache) {
-        if (count >= 0 && offset >= 0 && type != null && buf != null
-                && (type.arrayClass == buf.getClass() || buf instanceof MemorySegment || buf instanceof byte[])) {
-            long start = (long) offset * unit(buf);
-            long need = reach(count, type);
-            MemorySegment hit = cache.get(buf, start, need);
-            if (hit != null) {
-                return hit; // checked against this buffer when it was made
-            }
-            return cache.put(buf, start, need, from(buf, offset, count, type, writable, what));
+        MemorySegment hit = cache.get(buf, offset, count, type);
+        if (hit != null) {
+            return hit; // checked when it was made: neither the datatype nor the buffer's memory changes
         }
-        return from(buf, offset, count, type, writable, what); // throws, naming what is wrong
+        return cache.put(buf, offset, count, type, from(buf, offset, count, type, writable, what));
     }
 
     /** The blocks of {@code count} elements of any {@code type}, in type-map order. */

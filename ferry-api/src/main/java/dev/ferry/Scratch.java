@@ -6,8 +6,8 @@ import java.lang.foreign.MemorySegment;
  * What one thread's blocking calls reuse, so that a steady exchange of blocking sends and
  * receives allocates next to nothing: a send and a receive (each in use by one blocking call at a
  * time; a nested one, say from a future's callback, makes its own), and the last memory slice
- * each used (an array or segment passed again with the same offset and length maps to the same
- * slice). It holds on to the last buffers used until the next call replaces them.
+ * each used (an array or segment passed again with the same offset, count and datatype maps to the
+ * same slice, unchecked). It holds on to the last buffers used until the next call replaces them.
  */
 final class Scratch {
     /** The thread whose calls use it. */
@@ -24,21 +24,24 @@ final class Scratch {
         this.recv = new RecvOp(messaging, null, 0, null, null, 1, 0, 0);
     }
 
-    /** The last slice made of one buffer: reused while the buffer, start and length repeat. */
+    /** The last slice made of one buffer: reused while the buffer, offset, count and datatype repeat. */
     static final class Slice {
         private Object buffer;
-        private long start;
-        private long length;
+        private int offset;
+        private int count;
+        private Datatype type;
         private MemorySegment slice;
 
-        MemorySegment get(Object buf, long start, long length) {
-            return buf == buffer && start == this.start && length == this.length ? slice : null;
+        /** The slice made for these arguments last time (checked then: a datatype and a buffer's memory do not change), or null. */
+        MemorySegment get(Object buf, int offset, int count, Datatype type) {
+            return buf == buffer && offset == this.offset && count == this.count && type == this.type ? slice : null;
         }
 
-        MemorySegment put(Object buf, long start, long length, MemorySegment slice) {
+        MemorySegment put(Object buf, int offset, int count, Datatype type, MemorySegment slice) {
             this.buffer = buf;
-            this.start = start;
-            this.length = length;
+            this.offset = offset;
+            this.count = count;
+            this.type = type;
             this.slice = slice;
             return slice;
         }

@@ -30,6 +30,33 @@ class PointToPointTest {
     }
 
     @Test
+    void blockingCallsOnOneBufferUseTheSliceTheirArgumentsName() {
+        Ferry.runInProcess(2, BOUND, f -> {
+            Comm w = f.world();
+            int[] a = {1, 2, 3, 4, 5, 6};
+            if (w.rank() == 0) {
+                w.send(a, 0, 2, 1, 7);
+                w.send(a, 2, 2, 1, 7); // the same array, another offset
+                w.send(a, 2, 3, 1, 7); // the same offset, another count
+                w.send(a, 1, 1, Datatype.INT2, 1, 7); // the same offset and count, another datatype
+            } else {
+                int[] in = new int[4];
+                w.recv(in, 0, 2, 0, 7);
+                assertArrayEquals(new int[] {1, 2, 0, 0}, in);
+                w.recv(in, 1, 2, 0, 7);
+                assertArrayEquals(new int[] {1, 3, 4, 0}, in);
+                w.recv(in, 1, 3, 0, 7);
+                assertArrayEquals(new int[] {1, 3, 4, 5}, in);
+                Status s = w.recv(in, 0, 4, 0, 7);
+                assertEquals(2, s.count());
+                assertArrayEquals(new int[] {2, 3, 4, 5}, in);
+                FerryException e = assertThrows(FerryException.class, () -> w.recv(in, 2, 3, 0, 7)); // checked again, not cached
+                assertEquals(ErrorClass.COUNT, e.errorClass());
+            }
+        });
+    }
+
+    @Test
     void tagsAndWildcardsMatchTheEarliestMessageInOrder() {
         Ferry.runInProcess(3, BOUND, f -> {
             Comm w = f.world();
