@@ -72,7 +72,7 @@ public class Status implements Freeable {
         if (t == null || t.size() == 0) {
             return bytes == 0 ? 0 : MPI.UNDEFINED;
         }
-        return bytes % t.size() == 0 ? (int) (bytes / t.size()) : MPI.UNDEFINED;
+        return t.count(bytes); // no 64-bit division for the primitives: this runs on every receive
     }
 
     /** Base elements received (so partial elements of a derived type count). */

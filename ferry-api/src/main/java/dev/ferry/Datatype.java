@@ -214,6 +214,18 @@ public final class Datatype {
         return size;
     }
 
+    /**
+     * How many whole elements of this type {@code bytes} bytes hold (MPI_Get_count):
+     * {@link Ferry#UNDEFINED} when they end within an element, 0 for a type of no bytes.
+     *
+     * <pre>{@code
+     * int doubles = Datatype.DOUBLE.count(status.bytes());
+     * }</pre>
+     */
+    public int count(long bytes) {
+        return Status.elements(bytes, size);
+    }
+
     /** Bytes from one element to the next in a buffer. */
     public long extent() {
         return extent;

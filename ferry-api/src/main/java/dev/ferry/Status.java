@@ -71,7 +71,7 @@ public final class Status {
 
     /** The message's length in elements of {@code type}. */
     public int count(Datatype type) {
-        return elements(bytes, type.size());
+        return type.count(bytes);
     }
 
     /**

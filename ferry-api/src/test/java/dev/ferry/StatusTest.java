@@ -26,5 +26,8 @@ class StatusTest {
         assertEquals(3, s.count());
         assertEquals(6, s.count(Datatype.INT));
         assertEquals(24, s.count(Datatype.BYTE));
+        assertEquals(2, Datatype.DOUBLE.count(16));
+        assertEquals(Ferry.UNDEFINED, Datatype.DOUBLE.count(12));
+        assertEquals(3, Datatype.contiguous(3, Datatype.INT).count(36)); // 12-byte elements
     }
 }
