@@ -84,15 +84,10 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest 
      * carrying the status when it failed (a truncated receive, a dead peer).
      */
     public final Status await() {
-        Status s = current();
-        if (s == null) {
+        if (current() == null) {
             awaitUntil(Long.MAX_VALUE);
-            s = current();
         }
-        if (s.error() != null) {
-            throw new FerryException(s.error(), s.failure(), s);
-        }
-        return s;
+        return result();
     }
 
     /**
