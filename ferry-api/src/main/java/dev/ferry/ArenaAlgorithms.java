@@ -74,28 +74,49 @@ final class ArenaAlgorithms {
      * out and tells the root, which waits for all of them before it leaves (its slot is free
      * again). Two one-way rounds, where barriers would take two dissemination rounds each: the
      * others write their own slots next, which nobody reads, and read another's only after its
-     * owner says so.
+     * owner says so. (Within a node-aware bcast; a bcast of its own leaves the root at once,
+     * {@link #bcastRoot}.)
      */
     static void bcast(Schedule s, int p, int r, int root, MemorySegment[] slots, MemorySegment data) {
-        long n = data.byteSize();
         if (r == root) {
-            s.local(Reducer.copy(data, slots[r].asSlice(0, n)));
-            for (int j = 0; j < p; j++) {
-                if (j != r) {
-                    s.send(j, DoublingAlgorithms.NOTHING);
-                }
-            }
-            s.next();
-            for (int j = 0; j < p; j++) {
-                if (j != r) {
-                    s.recv(j, DoublingAlgorithms.NOTHING);
-                }
-            }
-            s.next();
+            bcastRoot(s, p, r, slots, data);
+            copiedOut(s, p, r);
         } else {
-            s.recv(root, DoublingAlgorithms.NOTHING).next();
-            s.local(() -> MemorySegment.copy(slots[root], 0, data, 0, n));
-            s.send(root, DoublingAlgorithms.NOTHING).next();
+            bcastLeaf(s, root, slots, data);
         }
+    }
+
+    /**
+     * The root's part of a bcast: the data into its slot, and a word to every other rank. Its
+     * buffer is free once the copy is done, so it may leave then, as an eager send's sender does;
+     * the others' word that they have copied out ({@link #copiedOut}) is awaited before it next
+     * writes its slot ({@link NodeArena#settle}).
+     */
+    static void bcastRoot(Schedule s, int p, int r, MemorySegment[] slots, MemorySegment data) {
+        s.local(Reducer.copy(data, slots[r].asSlice(0, data.byteSize())));
+        for (int j = 0; j < p; j++) {
+            if (j != r) {
+                s.send(j, DoublingAlgorithms.NOTHING);
+            }
+        }
+        s.next();
+    }
+
+    /** The root's receipt of every other rank's word that it has copied the data out of the root's slot. */
+    static void copiedOut(Schedule s, int p, int r) {
+        for (int j = 0; j < p; j++) {
+            if (j != r) {
+                s.recv(j, DoublingAlgorithms.NOTHING);
+            }
+        }
+        s.next();
+    }
+
+    /** A non-root rank's part of a bcast: the root's word, the copy out of its slot, a word back. */
+    static void bcastLeaf(Schedule s, int root, MemorySegment[] slots, MemorySegment data) {
+        long n = data.byteSize();
+        s.recv(root, DoublingAlgorithms.NOTHING).next();
+        s.local(() -> MemorySegment.copy(slots[root], 0, data, 0, n));
+        s.send(root, DoublingAlgorithms.NOTHING).next();
     }
 }

@@ -30,6 +30,11 @@ final class CollOp extends Request {
         this.rounds = schedule.rounds();
     }
 
+    /** The communicator's internal tag its messages carry. */
+    int tag() {
+        return tag;
+    }
+
     @Override
     Status poll() {
         return finished;

@@ -23,13 +23,18 @@ final class CollectiveTuning {
      */
 
     /**
-     * The pipelined bcast's chunk. The pipeline and the arena are bcast algorithms on request
-     * only: on this machine's 2 cores the chain's many small steps lost to the binomial tree at
-     * 1 MiB on 4 ranks (3.9 ms against 1.6 ms). The arena beats the tree on 4 ranks from 64 to
-     * 256 KiB and on 3 at 64 KiB, but not at 1 MiB, not on 3 at 256 KiB, and it is erratic on 2
-     * (docs/performance.md): no rule of size and ranks fits all of that yet.
+     * The pipelined bcast's chunk. The pipeline is on request only: on this machine's 2 cores the
+     * chain's many small steps lost to the binomial tree at 1 MiB on 4 ranks (3.9 ms against 1.6 ms).
      */
     static final long BCAST_CHUNK = 64 << 10;
+    /**
+     * Blocking bcasts on one node of at least 3 members above {@link #CROWDED_LINEAR_MAX} go
+     * through the node's shared arena: the root copies once and leaves, every other rank copies
+     * out at once. On 3 members only up to this size: above it a binomial tree's two pulls did
+     * as well (0.55-0.84x naive at 1 MiB, the arena 0.91-0.94x); on 2 the arena's two copies
+     * lose to one pull (2-3x naive). docs/performance.md has the figures.
+     */
+    static final long BCAST_ARENA_MAX_ON_THREE = 256 << 10;
     /** Blocking allreduces among the ranks of one node from this size on go through the node's shared arena. */
     static final long ALLREDUCE_ARENA_MIN = 64 << 10;
 
@@ -106,11 +111,12 @@ final class CollectiveTuning {
     }
 
     /**
-     * {@code arena}: a blocking call among ranks of one node, which may use the node's arena;
+     * {@code p} members; {@code arena}: a blocking call among ranks of one node, which may use the node's arena;
      * {@code crowded}: one node running more members than it has cores.
      */
-    String bcast(long bytes, boolean arena, boolean nodeAware, boolean crowded, boolean blocking) {
-        String chosen = nodeAware ? "node_aware" : crowded && bytes <= CROWDED_LINEAR_MAX ? "linear" : "binomial";
+    String bcast(long bytes, int p, boolean arena, boolean nodeAware, boolean crowded, boolean blocking) {
+        String chosen = nodeAware ? "node_aware" : crowded && bytes <= CROWDED_LINEAR_MAX ? "linear"
+                : arena && bytes > CROWDED_LINEAR_MAX && (p >= 4 || p == 3 && bytes <= BCAST_ARENA_MAX_ON_THREE) ? "arena" : "binomial";
         return choose("bcast", chosen, arena, nodeAware, true, blocking);
     }
 
@@ -150,8 +156,9 @@ final class CollectiveTuning {
         StringBuilder b = new StringBuilder();
         b.append("barrier         dissemination; node_aware on several nodes\n");
         b.append("bcast           binomial; linear up to ").append(CROWDED_LINEAR_MAX >> 10)
-                .append(" KiB on a crowded node (more members than cores); pipeline (chain, ").append(BCAST_CHUNK >> 10)
-                .append(" KiB chunks) and arena (one node, blocking) on request\n");
+                .append(" KiB on a crowded node (more members than cores); arena (one node, blocking) above ")
+                .append(CROWDED_LINEAR_MAX >> 10).append(" KiB on 4 or more members, up to ").append(BCAST_ARENA_MAX_ON_THREE >> 10)
+                .append(" KiB on 3; pipeline (chain, ").append(BCAST_CHUNK >> 10).append(" KiB chunks) on request\n");
         b.append("reduce          binomial (tree at rank 0 for non-commutative ops); node_aware on several nodes (commutative)\n");
         b.append("node_aware      (barrier, bcast, reduce, allreduce on a communicator over several nodes, one of them\n")
                 .append("                with several members) the members of each node first, one leader per node on the network;\n")

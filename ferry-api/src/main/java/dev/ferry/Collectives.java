@@ -98,6 +98,13 @@ final class Collectives {
 
     /** Frees what the collectives made for themselves (the node communicator), with their communicator. */
     void free() {
+        if (arena != null) {
+            try {
+                arena.settle(); // the receipts come on this communicator's context, which goes now
+            } catch (FerryException e) {
+                messaging.engine().logger().log(System.Logger.Level.DEBUG, "rank {0}: freeing {1}: {2}", r, comm, e.getMessage());
+            }
+        }
         if (nodeComm != null) {
             nodeComm.free();
         }
@@ -161,7 +168,7 @@ final class Collectives {
         CollBuffer.checkType(type, "buffer");
         long size = (long) count * type.size;
         String small = blocking && p > 1 && count >= 0 && size <= DirectCollectives.MAX_BYTES
-                ? tuning.bcast(size, arena().sameNode(), nodeMap().worthIt(), crowded(), true) : "";
+                ? tuning.bcast(size, p, arena().sameNode(), nodeMap().worthIt(), crowded(), true) : "";
         if (small.equals("binomial") || small.equals("linear")) {
             lastAlgorithm = small;
             // the same buffer again (a loop) costs no new view of it: checked when first seen
@@ -176,10 +183,10 @@ final class Collectives {
         List<Runnable> last = new ArrayList<>();
         MemorySegment data = r == root ? b.input(s, 0, count) : b.output(s, last, 0, count);
         boolean nodeAware = nodeMap().worthIt();
-        String alg = tuning.bcast(size, blocking && arena().sameNode(), nodeAware, crowded(), blocking);
+        String alg = tuning.bcast(size, p, blocking && arena().sameNode(), nodeAware, crowded(), blocking);
         MemorySegment[] slots = alg.equals("arena") ? arena().slots(data.byteSize()) : null;
         if (alg.equals("arena") && slots == null) {
-            alg = tuning.bcast(size, false, nodeAware, crowded(), blocking);
+            alg = tuning.bcast(size, p, false, nodeAware, crowded(), blocking);
         }
         if (alg.startsWith("node_aware")) {
             MemorySegment[] local = alg.equals("node_aware_arena") ? nodeSlots(size) : null;
@@ -187,8 +194,17 @@ final class Collectives {
             if (local == null) {
                 alg = "node_aware";
             }
+        } else if (slots != null && r == root) {
+            ArenaAlgorithms.bcastRoot(s, p, r, slots, data);
+            CollOp op = start("bcast", alg, s, last);
+            Schedule words = new Schedule(pool);
+            ArenaAlgorithms.copiedOut(words, p, r);
+            CollOp receipts = new CollOp(messaging, comm, "bcast (arena): the others' copies out", op.tag(), words);
+            messaging.start(receipts);
+            arena.owe(receipts);
+            return op;
         } else if (slots != null) {
-            ArenaAlgorithms.bcast(s, p, r, root, slots, data);
+            ArenaAlgorithms.bcastLeaf(s, root, slots, data);
         } else if (alg.equals("pipeline")) {
             TreeAlgorithms.bcastPipeline(s, p, r, root, data, CollectiveTuning.BCAST_CHUNK);
         } else if (alg.equals("linear")) {

@@ -25,6 +25,8 @@ final class NodeArena {
     private boolean broken;
     private long capacity;
     private MemorySegment[] slots;
+    /** The other members' words that they copied a bcast's data out of this rank's slot, still awaited. */
+    private Request owed;
 
     NodeArena(Comm comm, Engine engine) {
         this.comm = comm;
@@ -51,6 +53,7 @@ final class NodeArena {
         if (!sameNode || broken) {
             return null;
         }
+        settle();
         if (capacity >= bytes) {
             return slots;
         }
@@ -93,5 +96,27 @@ final class NodeArena {
         slots = mapped;
         capacity = want;
         return slots;
+    }
+
+    /**
+     * Notes the receipts of a bcast this rank was the root of: until they are in, others may still
+     * read its slot ({@link ArenaAlgorithms#bcastRoot}).
+     */
+    void owe(Request copiedOut) {
+        owed = copiedOut;
+    }
+
+    /**
+     * Waits until the others have copied the last bcast's data out of this rank's slot, before it
+     * writes there again (every use of the slots asks for them first, {@link #slots}). They do so
+     * before their own bcast returns, so this waits only for members still copying; a member
+     * that died fails it, and with it the collective that asked.
+     */
+    void settle() {
+        Request o = owed;
+        if (o != null) {
+            owed = null;
+            o.await();
+        }
     }
 }

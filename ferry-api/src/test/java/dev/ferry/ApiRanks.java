@@ -18,6 +18,7 @@ public final class ApiRanks {
             case "collectives" -> collectives(Long.parseLong(args[1]), Integer.parseInt(args[2]));
             case "collective-dead" -> collectiveDead();
             case "node-arena" -> nodeArena();
+            case "arena-bcast" -> arenaBcast();
             case "idle" -> idle(Long.parseLong(args[1]));
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
@@ -123,6 +124,71 @@ public final class ApiRanks {
                 }
             }
             System.out.println("ok node-arena rank " + me + " of " + p + " ran " + used);
+        }
+    }
+
+    /**
+     * The arena's bcast on one node of 3 JVMs, as the rule picks it at 64 KiB: the root leaves
+     * once its data is in its slot, before rank 2 has even begun (rank 2 waits for the root's word
+     * that it left, within a bound), and its next bcast writes the slot only after rank 2 has
+     * copied the first one out. Each rank then roots one. Then rank 2 dies without taking part in
+     * a bcast whose data it owes the root a receipt for: the root's next bcast or the one after
+     * fails PROC_FAILED, and so does rank 1's.
+     */
+    private static void arenaBcast() {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            int me = w.rank(), n = 8192;
+            double[] a = new double[n];
+            w.bcast(a, 0, n, Datatype.DOUBLE, 1); // the first use maps the slots: a collective step of its own
+            java.util.Arrays.fill(a, me == 0 ? 1 : -1);
+            if (me == 2) {
+                Request left = w.irecv(new byte[0], 0, 0, 0, 5);
+                if (!left.awaitUntil(System.nanoTime() + 60_000_000_000L)) {
+                    throw new IllegalStateException("rank 2: the root did not leave its bcast within 60 s while rank 2 had not begun");
+                }
+            }
+            w.bcast(a, 0, n, Datatype.DOUBLE, 0);
+            String alg = w.lastCollectiveAlgorithm();
+            expect(a, 1, "bcast 1", me);
+            if (me == 0) {
+                w.send(new byte[0], 0, 0, 2, 5);
+                java.util.Arrays.fill(a, 2); // at once into the slot again, while rank 2 may still read the first
+            }
+            w.bcast(a, 0, n, Datatype.DOUBLE, 0);
+            expect(a, 2, "bcast 2", me);
+            for (int root = 0; root < w.size(); root++) {
+                java.util.Arrays.fill(a, me == root ? 10 + root : -1);
+                w.bcast(a, 0, n, Datatype.DOUBLE, root);
+                expect(a, 10 + root, "bcast from " + root, me);
+            }
+            System.out.println("ok arena-bcast rank " + me + " ran " + alg);
+            System.out.flush();
+            if (me == 2) {
+                Runtime.getRuntime().halt(3);
+            }
+            long t0 = System.nanoTime();
+            for (int k = 1; k <= 2; k++) {
+                try {
+                    w.bcast(a, 0, n, Datatype.DOUBLE, 0);
+                } catch (FerryException e) {
+                    if (e.errorClass() != ErrorClass.PROC_FAILED) {
+                        throw e;
+                    }
+                    System.out.println("ok arena-bcast rank " + me + ": bcast " + k + " after rank 2 died failed PROC_FAILED within "
+                            + (System.nanoTime() - t0) / 1_000_000 + " ms");
+                    return;
+                }
+            }
+            throw new IllegalStateException("rank " + me + ": two bcasts completed although rank 2 died before the first");
+        }
+    }
+
+    private static void expect(double[] a, double v, String what, int rank) {
+        for (int i = 0; i < a.length; i++) {
+            if (a[i] != v) {
+                throw new IllegalStateException("rank " + rank + ", " + what + ": element " + i + " is " + a[i] + ", not " + v);
+            }
         }
     }
 
