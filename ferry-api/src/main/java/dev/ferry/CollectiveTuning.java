@@ -35,7 +35,11 @@ final class CollectiveTuning {
      * lose to one pull (2-3x naive). docs/performance.md has the figures.
      */
     static final long BCAST_ARENA_MAX_ON_THREE = 256 << 10;
-    /** Blocking allreduces among the ranks of one node from this size on go through the node's shared arena. */
+    /**
+     * Blocking allreduces among 3 or more ranks of one node from this size on go through the
+     * node's shared arena. On 2 the ring did better from 64 KiB to 1 MiB (0.67-0.90x naive,
+     * the arena 0.91-1.14x; docs/performance.md).
+     */
     static final long ALLREDUCE_ARENA_MIN = 64 << 10;
 
     /**
@@ -125,7 +129,7 @@ final class CollectiveTuning {
     }
 
     String allreduce(long bytes, int count, int p, boolean commutative, boolean arena, boolean nodeAware, boolean crowded, boolean blocking) {
-        String chosen = nodeAware && commutative ? "node_aware" : arena && bytes >= ALLREDUCE_ARENA_MIN ? "arena"
+        String chosen = nodeAware && commutative ? "node_aware" : arena && p >= 3 && bytes >= ALLREDUCE_ARENA_MIN ? "arena"
                 : crowded && bytes <= CROWDED_LINEAR_MAX ? "linear"
                 : commutative && count >= p && bytes >= ALLREDUCE_RING_MIN && p > 1 ? "ring" : "recursive_doubling";
         return choose("allreduce", chosen, arena, nodeAware && commutative, commutative, blocking);
@@ -166,7 +170,7 @@ final class CollectiveTuning {
                 .append("                the node's shared arena\n");
         b.append("allreduce       recursive_doubling; linear up to ").append(CROWDED_LINEAR_MAX >> 10)
                 .append(" KiB on a crowded node; ring (reduce-scatter + allgather) from ").append(ALLREDUCE_RING_MIN >> 10)
-                .append(" KiB, commutative, count >= ranks; arena (one node's shared memory, blocking) from ")
+                .append(" KiB, commutative, count >= ranks; arena (one node's shared memory, blocking, 3 or more members) from ")
                 .append(ALLREDUCE_ARENA_MIN >> 10).append(" KiB; rabenseifner and reduce_bcast on request\n");
         b.append("reduce_scatter  ring (commutative); reduce_scatterv (binomial reduce + linear scatter) otherwise\n");
         b.append("scan, exscan    recursive_doubling\n");
