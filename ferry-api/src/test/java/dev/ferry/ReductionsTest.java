@@ -104,4 +104,52 @@ class ReductionsTest {
         assertThrows(FerryException.class, () -> Op.REPLACE.reduceLocal(a, 0, b, 0, 1, Datatype.INT));
         assertThrows(FerryException.class, () -> Op.BAND.reduceLocal(x, 0, y, 0, 1, Datatype.DOUBLE));
     }
+
+    /**
+     * Short runs go element by element ({@code Reductions.few}), long ones through the loops: both
+     * give the same bits for every defined operation and kind, on random data with the edge values
+     * (NaN, -0.0, infinities, the extremes) mixed in.
+     */
+    @Test
+    void shortRunsAndLongLoopsGiveTheSameBits() {
+        java.util.Random rnd = new java.util.Random(42);
+        Class<?>[] kinds = {byte[].class, short[].class, char[].class, int[].class, long[].class, float[].class, double[].class};
+        int[] sizes = {1, 2, 2, 4, 8, 4, 8};
+        long n = 3 * Reductions.FEW + 5;
+        for (int k = 0; k < kinds.length; k++) {
+            for (Op.Code op : Op.Code.values()) {
+                if (!Reductions.defined(op, kinds[k])) {
+                    continue;
+                }
+                byte[] in = new byte[(int) n * sizes[k]], inout = new byte[in.length];
+                rnd.nextBytes(in);
+                rnd.nextBytes(inout);
+                MemorySegment a = MemorySegment.ofArray(in), b = MemorySegment.ofArray(inout);
+                if (kinds[k] == double[].class) {
+                    double[] edges = {Double.NaN, -0.0, 0.0, Double.POSITIVE_INFINITY, Double.NEGATIVE_INFINITY, Double.MAX_VALUE, Double.MIN_VALUE, 1.5};
+                    for (int i = 0; i < n; i++) {
+                        a.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, i * 8L, i % 3 == 0 ? edges[rnd.nextInt(edges.length)] : rnd.nextGaussian() * 1e6);
+                        b.set(ValueLayout.JAVA_DOUBLE_UNALIGNED, i * 8L, i % 4 == 0 ? edges[rnd.nextInt(edges.length)] : rnd.nextGaussian());
+                    }
+                } else if (kinds[k] == float[].class) {
+                    float[] edges = {Float.NaN, -0.0f, 0.0f, Float.POSITIVE_INFINITY, Float.MAX_VALUE, Float.MIN_VALUE, 1.5f};
+                    for (int i = 0; i < n; i++) {
+                        a.set(ValueLayout.JAVA_FLOAT_UNALIGNED, i * 4L, i % 3 == 0 ? edges[rnd.nextInt(edges.length)] : (float) rnd.nextGaussian());
+                        b.set(ValueLayout.JAVA_FLOAT_UNALIGNED, i * 4L, i % 4 == 0 ? edges[rnd.nextInt(edges.length)] : (float) rnd.nextGaussian());
+                    }
+                } else {
+                    for (int i = 0; i < n; i += 5) {
+                        b.asSlice((long) i * sizes[k], sizes[k]).fill((byte) 0); // zeros for the logical operations
+                    }
+                }
+                MemorySegment looped = MemorySegment.ofArray(inout.clone()), single = MemorySegment.ofArray(inout.clone());
+                Reductions.apply(op, kinds[k], a, looped, n);
+                for (long i = 0; i < n; i++) {
+                    Reductions.apply(op, kinds[k], a.asSlice(i * sizes[k], sizes[k]), single.asSlice(i * sizes[k], sizes[k]), 1);
+                }
+                assertArrayEquals(looped.toArray(ValueLayout.JAVA_BYTE), single.toArray(ValueLayout.JAVA_BYTE),
+                        op + " on " + kinds[k].getComponentType());
+            }
+        }
+    }
 }
