@@ -119,6 +119,16 @@ final class Channel {
         return (long) LONG.getAcquire(map, out + ShmLayout.EXPOSED_OFFSET + slot * 8L);
     }
 
+    /** Offset in {@link #map} of the split record of our exposure {@code slot} (we expose, the peer pulls). */
+    long outSplit(int slot) {
+        return out + ShmLayout.split(slot);
+    }
+
+    /** Whether we can read the peer's memory, and so also write it (the same permission). */
+    boolean weReadPeer() {
+        return (int) INT.getVolatile(map, side == 0 ? ShmLayout.READV_A_OFFSET : ShmLayout.READV_B_OFFSET) == 1;
+    }
+
     // ---- consumer ---------------------------------------------------------------------------
 
     /** True when the slot at {@link #head} of the inbound ring is published. */
@@ -154,6 +164,11 @@ final class Channel {
     void markPulled(int slot, long generation) {
         LONG.setRelease(map, in + ShmLayout.EXPOSED_OFFSET + slot * 8L, generation);
         wakePeer();
+    }
+
+    /** Offset in {@link #map} of the split record of the peer's exposure {@code slot} (we pull). */
+    long inSplit(int slot) {
+        return in + ShmLayout.split(slot);
     }
 
     long bounceProducedByPeer() {

@@ -11,8 +11,8 @@ import java.lang.invoke.MethodHandle;
 
 /**
  * The system calls the shm driver needs, through FFM downcalls into libc: futex (sleeping and
- * waking on a word of shared memory), process_vm_readv (reading another process's memory: the
- * single copy), kill(pid, 0) (is the peer alive), and open / close (a file of /dev/shm opened
+ * waking on a word of shared memory), process_vm_readv and process_vm_writev (reading and writing
+ * another process's memory: the single copy), kill(pid, 0) (is the peer alive), and open / close (a file of /dev/shm opened
  * without following links nor blocking, so that it can be checked before it is trusted). Each
  * failing call leaves its errno in the caller's capture segment.
  */
@@ -55,6 +55,9 @@ final class Native {
                     ValueLayout.JAVA_LONG, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG),
             ERRNO, Linker.Option.firstVariadicArg(1));
     private static final MethodHandle PROCESS_VM_READV = LINKER.downcallHandle(LIBC.find("process_vm_readv").orElseThrow(),
+            FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
+                    ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), ERRNO);
+    private static final MethodHandle PROCESS_VM_WRITEV = LINKER.downcallHandle(LIBC.find("process_vm_writev").orElseThrow(),
             FunctionDescriptor.of(ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.ADDRESS, ValueLayout.JAVA_LONG,
                     ValueLayout.ADDRESS, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG), ERRNO);
     private static final MethodHandle KILL = LINKER.downcallHandle(LIBC.find("kill").orElseThrow(),
@@ -112,6 +115,16 @@ final class Native {
             return r >= 0 ? r : -errno(capture);
         } catch (Throwable t) {
             throw new IllegalStateException("process_vm_readv failed", t);
+        }
+    }
+
+    /** process_vm_writev: bytes written, or -errno. */
+    static long writev(MemorySegment capture, long pid, MemorySegment local, long localCount, MemorySegment remote, long remoteCount) {
+        try {
+            long r = (long) PROCESS_VM_WRITEV.invokeExact(capture, (int) pid, local, localCount, remote, remoteCount, 0L);
+            return r >= 0 ? r : -errno(capture);
+        } catch (Throwable t) {
+            throw new IllegalStateException("process_vm_writev failed", t);
         }
     }
 

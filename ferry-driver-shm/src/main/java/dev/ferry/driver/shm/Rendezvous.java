@@ -302,24 +302,9 @@ final class Rendezvous {
             if (k == 0) {
                 return -Native.EFAULT; // the descriptor holds fewer bytes than the packet's length
             }
-            int nl = k;
-            int nr = k;
-            long done = 0;
-            while (done < batch) { // a partial read stops where the kernel could not go on; continue from there
-                long r = Native.readv(errno, peerPid, localIov, nl, remoteIov, nr);
-                if (r < 0) {
-                    return r;
-                }
-                if (r == 0) {
-                    return -Native.EFAULT;
-                }
-                done += r;
-                if (done < batch) {
-                    trim(localIov, nl, r);
-                    nl = compact(localIov, nl);
-                    trim(remoteIov, nr, r);
-                    nr = compact(remoteIov, nr);
-                }
+            long r = IoVectors.transfer(false, errno, peerPid, localIov, k, remoteIov, k, batch);
+            if (r < 0) {
+                return r;
             }
             remaining -= batch;
         }
@@ -338,29 +323,6 @@ final class Rendezvous {
         remoteIov.set(ValueLayout.JAVA_LONG, 8, bytes);
         long r = Native.readv(errno, peerPid, localIov, 1, remoteIov, 1);
         return r == bytes ? r : r < 0 ? r : -Native.EFAULT;
-    }
-
-    /** Removes {@code consumed} bytes from the front of an iovec array. */
-    private static void trim(MemorySegment iov, int count, long consumed) {
-        for (int i = 0; i < count && consumed > 0; i++) {
-            long len = iov.get(ValueLayout.JAVA_LONG, i * Native.IOVEC_BYTES + 8);
-            long take = Math.min(len, consumed);
-            iov.set(ValueLayout.JAVA_LONG, i * Native.IOVEC_BYTES, iov.get(ValueLayout.JAVA_LONG, i * Native.IOVEC_BYTES) + take);
-            iov.set(ValueLayout.JAVA_LONG, i * Native.IOVEC_BYTES + 8, len - take);
-            consumed -= take;
-        }
-    }
-
-    /** Drops the empty entries at the front; returns the new count. */
-    private static int compact(MemorySegment iov, int count) {
-        int skip = 0;
-        while (skip < count && iov.get(ValueLayout.JAVA_LONG, skip * Native.IOVEC_BYTES + 8) == 0) {
-            skip++;
-        }
-        if (skip > 0) {
-            MemorySegment.copy(iov, skip * Native.IOVEC_BYTES, iov, 0, (count - skip) * Native.IOVEC_BYTES);
-        }
-        return count - skip;
     }
 
     private long fromArena(MemorySegment slot, DataLayout into, long keep) {

@@ -36,6 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ShmContext implements DriverContext {
     static final Setting SINGLE_COPY = new Setting("FERRY_SHM_SINGLE_COPY", "auto",
             "shm: auto (process_vm_readv where the kernel allows it) or off (large packets through the shared bounce area)");
+    static final Setting SPLIT_PULL = new Setting("FERRY_SHM_SPLIT_PULL", "auto",
+            "shm: auto (the sender copies part of a large message it exposed while the receiver pulls the rest) or off (the receiver copies it all)");
     static final long MAX_PACKET_SIZE = 1L << 30;
     static final int MAX_IOVEC = 1024;
     static final String URL_PREFIX = "shm1:";
@@ -69,8 +71,12 @@ final class ShmContext implements DriverContext {
     /** Removes this context's files if the JVM ends before close (SIGTERM, System.exit, a launcher's death). */
     private Thread exitHook;
     final boolean singleCopy;
+    /** Whether large exposed packets are copied by both sides at once ({@link SplitPull}). */
+    final boolean splitPull;
     /** Large packets this context sent by each way (index: ShmLayout.MODE_*), for tests and diagnosis. */
     final java.util.concurrent.atomic.AtomicLongArray sentByMode = new java.util.concurrent.atomic.AtomicLongArray(4);
+    /** Chunks of split pulls this context's instances wrote as exposers, for tests and diagnosis. */
+    final AtomicLong splitChunksWritten = new AtomicLong();
 
     ShmContext(Hints hints) {
         this.hints = Objects.requireNonNull(hints, "hints");
@@ -82,6 +88,11 @@ final class ShmContext implements DriverContext {
             throw new dev.ferry.spi.SettingException("FERRY_SHM_SINGLE_COPY must be auto or off, not '" + sc + "'");
         }
         this.singleCopy = sc.equals("auto");
+        String sp = SPLIT_PULL.value(hints.settings());
+        if (!sp.equals("auto") && !sp.equals("off")) {
+            throw new dev.ferry.spi.SettingException("FERRY_SHM_SPLIT_PULL must be auto or off, not '" + sp + "'");
+        }
+        this.splitPull = sp.equals("auto");
     }
 
     @Override

@@ -34,6 +34,15 @@ final class ShmInstance implements DriverInstance {
     private static final long IDLE = 0, SENT = -1, FAILED = -2, PULLED = -3;
     /** An exposed packet's state: EXPOSED - its exposure slot. */
     private static final long EXPOSED = -16;
+    /**
+     * A split pull's state, below every other: SPLIT | exposure slot &lt;&lt; 56 | generation
+     * &lt;&lt; 15 | chunks we copied (a packet of at most 1 GiB has at most 2^14 chunks; a slot
+     * does not see 2^41 generations).
+     */
+    private static final long SPLIT = Long.MIN_VALUE;
+    private static final long SPLIT_END = SPLIT + (1L << 62);
+    private static final long SPLIT_MINE = (1L << 15) - 1;
+    private static final long SPLIT_GENERATION = (1L << 41) - 1;
 
     private final ShmContext ctx;
     private volatile int state = NEW;
@@ -48,6 +57,7 @@ final class ShmInstance implements DriverInstance {
     private Arena chanArena;
     private Channel ch;
     private Rendezvous rv;
+    private SplitPull split;
     private long deadline;
     private final MemorySegment errno;
     private long nextLiveness;
@@ -66,6 +76,8 @@ final class ShmInstance implements DriverInstance {
     private final long[] exposeGeneration = new long[ShmLayout.EXPOSURES];
     private final int[] exposeFree = new int[ShmLayout.EXPOSURES];
     private int exposeFreeCount;
+    /** Slots of sent exposures whose split pull the puller has not marked yet, one bit each. */
+    private long unreleased;
     private final Object[] keepOne = new Object[1];
     private final DataCursor recvCursor = new DataCursor();
 
@@ -171,6 +183,7 @@ final class ShmInstance implements DriverInstance {
                 ShmFiles.writeHeader(map, ShmLayout.KIND_CHANNEL, ctx.pid, ctx.start);
                 ch = new Channel(chanFile, map, 0, peerCtx, errno);
                 rv = new Rendezvous(ctx, ch, peerPid, peerFile, chanArena);
+                split = new SplitPull(ch, peerPid, chanArena, ctx.splitChunksWritten);
                 ch.setWeReadPeer(rv.probe(peerCtx.get(ValueLayout.JAVA_LONG, ShmLayout.CONTEXT_ADDRESS_OFFSET)));
                 ShmFiles.markReady(map);
             } catch (IOException e) {
@@ -207,6 +220,7 @@ final class ShmInstance implements DriverInstance {
         chanArena = a;
         ch = new Channel(chanFile, map, 1, peerCtx, errno);
         rv = new Rendezvous(ctx, ch, peerPid, peerFile, chanArena);
+        split = new SplitPull(ch, peerPid, chanArena, ctx.splitChunksWritten);
         ch.setWeReadPeer(rv.probe(peerCtx.get(ValueLayout.JAVA_LONG, ShmLayout.CONTEXT_ADDRESS_OFFSET)));
         map.set(ValueLayout.JAVA_LONG, ShmLayout.OWNER2_START_OFFSET, ctx.start);
         Channel.LONG.setVolatile(map, ShmLayout.OWNER2_PID_OFFSET, ctx.pid);
@@ -467,11 +481,22 @@ final class ShmInstance implements DriverInstance {
         }
         if (st <= EXPOSED) {
             int slot = (int) (EXPOSED - st);
-            if (ch.exposurePulled(slot) == exposeGeneration[slot]) {
-                exposeFree[exposeFreeCount++] = slot;
+            long whole = ch.exposurePulled(slot) == exposeGeneration[slot] ? 1
+                    : split.help(slot, exposeGeneration[slot], packet.layout(), ctx.splitPull); // the peer's setting may differ from ours
+            if (whole == 1) {
+                if (ch.exposurePulled(slot) == exposeGeneration[slot]) {
+                    exposeFree[exposeFreeCount++] = slot;
+                } else {
+                    unreleased |= 1L << slot; // a split pull: the puller still reads the slot's record, until it marks it
+                }
                 packet.driverState = SENT;
                 packet.driverData = null;
                 return Status.DONE;
+            }
+            if (whole < 0) {
+                packet.driverState = FAILED;
+                int e = (int) -whole;
+                return fail(e == Native.ESRCH ? "the peer process is gone" : "writing our share of a large packet failed with errno " + e);
             }
         } else if (ch.outDone() >= st) {
             packet.driverState = SENT;
@@ -498,7 +523,7 @@ final class ShmInstance implements DriverInstance {
         if (st != CONNECTED) {
             return st == CONNECTING ? Status.NOT_YET : st == NEW ? Status.INVALID : terminal();
         }
-        if (exposeFreeCount == 0) {
+        if (exposeFreeCount == 0 && (unreleased == 0 || !release())) {
             return Status.NOT_YET;
         }
         int slot = exposeFree[exposeFreeCount - 1];
@@ -517,6 +542,20 @@ final class ShmInstance implements DriverInstance {
         return Status.DONE;
     }
 
+    /** Frees the slots of sent exposures whose split pulls the puller has marked; true if any. */
+    private boolean release() {
+        boolean any = false;
+        for (long m = unreleased; m != 0; m &= m - 1) {
+            int slot = Long.numberOfTrailingZeros(m);
+            if (ch.exposurePulled(slot) == exposeGeneration[slot]) {
+                unreleased &= ~(1L << slot);
+                exposeFree[exposeFreeCount++] = slot;
+                any = true;
+            }
+        }
+        return any;
+    }
+
     @Override
     public Status pullPost(Packet packet, MemorySegment pullData) {
         DataLayout into = packet.layout();
@@ -532,7 +571,21 @@ final class ShmInstance implements DriverInstance {
         if (slot < 0 || slot >= ShmLayout.EXPOSURES || pullData.get(ValueLayout.JAVA_LONG, ShmLayout.RTS_PID) != peerPid) {
             return Status.INVALID;
         }
-        long r = into.size() == 0 ? 0 : rv.pullExposed(pullData, into);
+        long bytes = into.size();
+        if (ctx.splitPull && ch.peerReadsUs() && SplitPull.splittable(pullData, into, bytes)) {
+            long address = into.segmentBase(0).address() + into.segmentOffset(0);
+            split.offer(slot, generation, address, bytes);
+            long mine = split.share(slot, generation, pullData, address, bytes);
+            if (mine < 0) {
+                packet.driverState = FAILED;
+                int e = (int) -mine;
+                return fail(e == Native.ESRCH ? "the peer process is gone" : "pulling an exposed packet failed with errno " + e);
+            }
+            packet.length(bytes);
+            packet.driverState = SPLIT | (long) slot << 56 | (generation & SPLIT_GENERATION) << 15 | mine;
+            return Status.DONE; // whole once the peer's chunks are in too: pullPoll
+        }
+        long r = bytes == 0 ? 0 : rv.pullExposed(pullData, into);
         if (r < 0) {
             packet.driverState = FAILED;
             int e = (int) -r;
@@ -540,6 +593,7 @@ final class ShmInstance implements DriverInstance {
         }
         ch.markPulled(slot, generation);
         packet.length(into.size());
+        ch.markPulled(slot, generation); // the exposer may expose the slot again
         packet.driverState = PULLED;
         return Status.DONE;
     }
@@ -547,7 +601,38 @@ final class ShmInstance implements DriverInstance {
     @Override
     public Status pullPoll(Packet packet) {
         long st = packet.driverState;
+        if (st < SPLIT_END) {
+            return splitPoll(packet, st);
+        }
         return st == PULLED ? Status.DONE : st == FAILED ? terminal() : Status.INVALID;
+    }
+
+    private Status splitPoll(Packet packet, long st) {
+        int slot = (int) (st >>> 56) & (ShmLayout.EXPOSURES - 1);
+        long generation = (st >>> 15) & SPLIT_GENERATION;
+        long tag = SplitPull.tag(generation);
+        long mine = st & SPLIT_MINE;
+        long r = split.whole(slot, tag, packet.length(), mine);
+        if (r == 0) {
+            if ((++emptyPolls & 1023) == 0) {
+                checkPeerAlive();
+            }
+            if (!peerDied && ch.peerState() == ShmLayout.SIDE_OPEN && state == CONNECTED) {
+                return Status.NOT_YET;
+            }
+            r = split.whole(slot, tag, packet.length(), mine); // its last chunk may have come before it left
+            if (r == 0) {
+                packet.driverState = FAILED;
+                return state == CONNECTED ? fail("the peer left before writing its share of a large packet") : terminal();
+            }
+        }
+        if (r < 0) {
+            packet.driverState = FAILED;
+            return fail("the peer's share of a large packet failed with errno " + -r);
+        }
+        ch.markPulled(slot, generation); // the exposer may expose the slot again
+        packet.driverState = PULLED;
+        return Status.DONE;
     }
 
     @Override

@@ -50,6 +50,23 @@ package dev.ferry.driver.shm;
  *   then   the exposure table: {@link #EXPOSURES} u64 words, one per exposure slot of the producer
  *          ({@code sendExpose}); the consumer writes there the generation it has pulled (release),
  *          the producer reads it to complete the exposed packet
+ *   then   the split table, from a 128-byte boundary: {@link #EXPOSURES} records of {@link #SPLIT_BYTES}
+ *          bytes, one per exposure slot, for a pull the two sides copy together (below)
+ * </pre>
+ * <b>Split record</b>, at P = split table + exposure slot * {@link #SPLIT_BYTES}. The consumer (puller)
+ * of a large exposed packet offers the producer (exposer) a share of the copy: it writes where the
+ * bytes go, then the claim word; both sides then claim chunks ({@link #splitChunk}) with a
+ * compare-and-set on that word, the puller reading its chunks with process_vm_readv, the exposer
+ * writing its own with process_vm_writev. Every word carries the exposure's generation as a
+ * 32-bit tag (generation mod 2^32-1, plus 1: never 0), so nothing of an older pull is taken for
+ * the current one:
+ * <pre>
+ *   P+0    u64  claim: tag &lt;&lt; 32 | next chunk to copy; set by the puller (release), then claimed by both
+ *   P+8    u64  the puller's destination address (one contiguous range)
+ *   P+16   u64  bytes to copy
+ *   P+24   u64  puller done: tag &lt;&lt; 32 | chunks the puller copied, written once it has no more to claim
+ *   P+128  u64  exposer done: tag &lt;&lt; 32 | {@link #SPLIT_FAILED} if a write failed | chunks the exposer copied
+ *   P+136  u32  errno of the exposer's failed write
  * </pre>
  * <b>Slot</b>, at S = slots + (position mod SLOTS) * SLOT_BYTES:
  * <pre>
@@ -89,7 +106,7 @@ package dev.ferry.driver.shm;
  */
 final class ShmLayout {
     static final long MAGIC = 0x4d4853595252_4546L; // "FERRYSHM" read as a little-endian u64
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     static final int KIND_CONTEXT = 1;
     static final int KIND_CHANNEL = 2;
     static final int KIND_ARENA = 3;
@@ -151,7 +168,9 @@ final class ShmLayout {
     static final long BOUNCE_BYTES = 1L << 20;
     static final int EXPOSURES = 64;
     static final long EXPOSED_OFFSET = SLOTS_OFFSET + (long) SLOTS * SLOT_BYTES + BOUNCE_BYTES;
-    static final long RING_BYTES = EXPOSED_OFFSET + EXPOSURES * 8L;
+    static final long SPLITS_OFFSET = (EXPOSED_OFFSET + EXPOSURES * 8L + CACHE_LINE_PAIR - 1) & -CACHE_LINE_PAIR;
+    static final long SPLIT_BYTES = 2 * CACHE_LINE_PAIR;
+    static final long RING_BYTES = SPLITS_OFFSET + EXPOSURES * SPLIT_BYTES;
     static final long CHANNEL_BYTES = RINGS_OFFSET + 2 * RING_BYTES;
 
     // rendezvous descriptor, within an RTS slot's data
@@ -171,6 +190,18 @@ final class ShmLayout {
     static final long PULL_SLOT = 28;
     static final int PULL_INLINE_SEGMENTS = 2;
     static final int PULL_DATA_BYTES = (int) RTS_SEGMENTS + PULL_INLINE_SEGMENTS * (int) RTS_ENTRY_BYTES;
+
+    // split record, within the split table
+    static final long SPLIT_CLAIM = 0;
+    static final long SPLIT_ADDRESS = 8;
+    static final long SPLIT_LENGTH = 16;
+    static final long SPLIT_PULLER_DONE = 24;
+    static final long SPLIT_EXPOSER_DONE = CACHE_LINE_PAIR;
+    static final long SPLIT_ERRNO = CACHE_LINE_PAIR + 8;
+    /** In the exposer-done word: a write of the exposer's failed (its errno at {@link #SPLIT_ERRNO}). */
+    static final long SPLIT_FAILED = 1L << 31;
+    static final long SPLIT_CHUNK_MIN = 16 * 1024;
+    static final long SPLIT_CHUNK_MAX = 256 * 1024;
 
     // arena file
     static final long ARENA_DATA = 4096;
@@ -192,6 +223,23 @@ final class ShmLayout {
     /** Offset of connection-request slot {@code i} in a context file. */
     static long request(int i) {
         return REQUESTS_OFFSET + (long) i * REQUEST_BYTES;
+    }
+
+    /**
+     * Bytes per claim of a split pull of {@code bytes}: a quarter, in whole pages, from
+     * {@link #SPLIT_CHUNK_MIN} to {@link #SPLIT_CHUNK_MAX}. Few chunks, because each costs a
+     * system call and a claim (eighths of 128 KiB took 12 us where quarters took 11 and halves
+     * 10); not two, so that an exposer that comes late leaves the rest to the puller rather than
+     * making it wait for a half.
+     */
+    static long splitChunk(long bytes) {
+        long quarter = ((bytes >> 2) + 4095) & -4096L;
+        return Math.max(SPLIT_CHUNK_MIN, Math.min(SPLIT_CHUNK_MAX, quarter));
+    }
+
+    /** Offset, in a ring, of the split record of exposure slot {@code slot}. */
+    static long split(int slot) {
+        return SPLITS_OFFSET + slot * SPLIT_BYTES;
     }
 
     static long slot(long position) {

@@ -155,6 +155,74 @@ class ShmDriverTest {
         assertEquals(2, a.sentByMode.get(ShmLayout.MODE_READV));
     }
 
+    /**
+     * Exposes {@code out} from a to b, the sender polling on another thread while b pulls; checks
+     * the pull whole and the exposure done.
+     */
+    private static void exposeAndPull(DriverInstance[] ab, MemorySegment out, MemorySegment in, int seed) throws Exception {
+        long size = out.byteSize();
+        MemorySegment pullData = Arena.ofAuto().allocate(ShmLayout.PULL_DATA_BYTES, 8);
+        fill(out, seed);
+        in.fill((byte) 0);
+        Packet exposed = new Packet().useIov(IoVec.of(out));
+        assertEquals(Status.DONE, ab[0].sendExpose(exposed, pullData));
+        CompletableFuture<Status> sent = CompletableFuture.supplyAsync(() -> await(() -> ab[0].sendPoll(exposed), "exposure"));
+        Packet pull = new Packet().useIov(IoVec.of(in));
+        assertEquals(Status.DONE, ab[1].pullPost(pull, pullData));
+        assertEquals(Status.DONE, await(() -> ab[1].pullPoll(pull), "pull"));
+        assertEquals(size, pull.length());
+        assertEquals(Status.DONE, sent.get(30, TimeUnit.SECONDS));
+        for (long i = 0; i < size; i++) {
+            if (in.get(ValueLayout.JAVA_BYTE, i) != (byte) (i * 13 + seed)) {
+                fail("byte " + i + " of pull " + seed + " differs");
+            }
+        }
+    }
+
+    /**
+     * A large exposed packet whose sender polls while the receiver pulls is copied by both: the
+     * pulls repeat, each checked whole, until the sender has written chunks of one (bounded). More
+     * pulls than exposure slots: a slot of a split pull is exposed again once the puller marked it.
+     */
+    @Test
+    void aSenderThatPollsCopiesPartOfWhatItsPeerPulls() throws Exception {
+        ShmContext a = open(0);
+        ShmContext b = open(1);
+        DriverInstance[] ab = connect(a, b);
+        MemorySegment out = Arena.ofAuto().allocate(1 << 20, 64);
+        MemorySegment in = Arena.ofAuto().allocate(1 << 20, 64);
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        int pulls = 0;
+        while (a.splitChunksWritten.get() == 0 || pulls < 2 * ShmLayout.EXPOSURES) {
+            if (System.nanoTime() - end > 0) {
+                fail("the sender wrote no chunk of " + pulls + " pulls in 30 s");
+            }
+            exposeAndPull(ab, out, in, ++pulls);
+        }
+        assertEquals(pulls, a.sentByMode.get(ShmLayout.MODE_READV), "every packet exposed by address");
+    }
+
+    /** Either side may have split pulls off: the pulls still complete, the sender copying nothing. */
+    @Test
+    void splitPullsOffOnEitherSideStillDeliver() throws Exception {
+        dev.ferry.spi.Settings off = dev.ferry.spi.Settings.fromEnvironment().with("FERRY_SHM_SPLIT_PULL", "off");
+        dev.ferry.spi.Settings auto = dev.ferry.spi.Settings.fromEnvironment().with("FERRY_SHM_SPLIT_PULL", "auto");
+        MemorySegment out = Arena.ofAuto().allocate(256 * 1024, 64);
+        MemorySegment in = Arena.ofAuto().allocate(256 * 1024, 64);
+        ShmContext a = open(0, off);
+        DriverInstance[] offAuto = connect(a, open(1, auto));
+        ShmContext c = open(2, auto);
+        DriverInstance[] autoOff = connect(c, open(3, off));
+        for (int k = 0; k < 2 * ShmLayout.EXPOSURES; k++) {
+            exposeAndPull(offAuto, out, in, k);
+            exposeAndPull(autoOff, out, in, 1000 + k);
+        }
+        assertEquals(0, a.splitChunksWritten.get() + c.splitChunksWritten.get());
+        var bad = dev.ferry.spi.Settings.fromEnvironment().with("FERRY_SHM_SPLIT_PULL", "xyz");
+        var x = org.junit.jupiter.api.Assertions.assertThrows(dev.ferry.spi.SettingException.class, () -> open(0, bad));
+        assertEquals("FERRY_SHM_SPLIT_PULL must be auto or off, not 'xyz'", x.getMessage());
+    }
+
     @Test
     void aSharedArenaRangeIsMappedByThePeerThroughItsKey() throws Exception {
         ShmContext a = open(0);
