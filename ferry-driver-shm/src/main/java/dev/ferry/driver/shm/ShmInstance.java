@@ -593,7 +593,6 @@ final class ShmInstance implements DriverInstance {
         }
         ch.markPulled(slot, generation);
         packet.length(into.size());
-        ch.markPulled(slot, generation); // the exposer may expose the slot again
         packet.driverState = PULLED;
         return Status.DONE;
     }
