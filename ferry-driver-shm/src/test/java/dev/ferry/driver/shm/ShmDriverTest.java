@@ -96,9 +96,14 @@ class ShmDriverTest {
         assertEquals(Status.DONE, await(() -> from.sendPost(send), "post"));
         assertEquals(Status.DONE, await(() -> from.sendPoll(send), "send"));
         assertEquals(Status.DONE, recv.get(30, TimeUnit.SECONDS));
-        for (long i = 0; i < size; i++) {
-            if (in.get(ValueLayout.JAVA_BYTE, i) != (byte) (i * 13 + seed)) {
-                fail("byte " + i + " of " + size + " differs");
+        checkFilled(in, seed, "of " + size);
+    }
+
+    /** Fails naming the first byte of {@code m} that is not {@link #fill}'s with {@code seed}. */
+    private static void checkFilled(MemorySegment m, int seed, String what) {
+        for (long i = 0; i < m.byteSize(); i++) {
+            if (m.get(ValueLayout.JAVA_BYTE, i) != (byte) (i * 13 + seed)) {
+                fail("byte " + i + " " + what + " differs");
             }
         }
     }
@@ -172,11 +177,7 @@ class ShmDriverTest {
         assertEquals(Status.DONE, await(() -> ab[1].pullPoll(pull), "pull"));
         assertEquals(size, pull.length());
         assertEquals(Status.DONE, sent.get(30, TimeUnit.SECONDS));
-        for (long i = 0; i < size; i++) {
-            if (in.get(ValueLayout.JAVA_BYTE, i) != (byte) (i * 13 + seed)) {
-                fail("byte " + i + " of pull " + seed + " differs");
-            }
-        }
+        checkFilled(in, seed, "of pull " + seed);
     }
 
     /**
