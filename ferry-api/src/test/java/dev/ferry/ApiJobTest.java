@@ -94,6 +94,14 @@ class ApiJobTest {
         assertEquals(3, r.exit(), "rank 2's own status: " + r);
     }
 
+    /** A sender that dies while it and its receiver copy large messages together fails the receive, never hangs it. */
+    @Test
+    void aSenderThatDiesDuringSplitCopiesFailsTheReceive() throws Exception {
+        CapturedJob.Result r = CapturedJob.run(2, Map.of(), TIMEOUT, ApiRanks.class, "split-dead");
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok split-dead rank 0: ") && !l.startsWith("ok split-dead rank 0: 0 ")), r.toString());
+        assertEquals(3, r.exit(), "rank 1's own status: " + r);
+    }
+
     @Test
     void aDeadMemberFailsTheCollectivesOfTheOthers() throws Exception {
         CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, ApiRanks.class, "collective-dead");

@@ -1,5 +1,8 @@
 package dev.ferry;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -19,6 +22,7 @@ public final class ApiRanks {
             case "collective-dead" -> collectiveDead();
             case "node-arena" -> nodeArena();
             case "arena-bcast" -> arenaBcast();
+            case "split-dead" -> splitDead();
             case "idle" -> idle(Long.parseLong(args[1]));
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
@@ -181,6 +185,65 @@ public final class ApiRanks {
                 }
             }
             throw new IllegalStateException("rank " + me + ": two bcasts completed although rank 2 died before the first");
+        }
+    }
+
+    /**
+     * Two JVMs on one node: rank 1 sends rank 0 a stream of 4 MiB messages from native memory, which
+     * the two copy together (rank 1 writes its share while it waits), and halts in the middle of the
+     * stream, 1 ms into its 21st send. Rank 0 checks every message it receives whole, then its
+     * receive fails PROC_FAILED naming rank 1 within a bound, whatever the halt interrupted.
+     */
+    private static void splitDead() {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            int size = 4 << 20;
+            MemorySegment buf = Arena.global().allocate(size, 64);
+            for (int i = 8; i < size; i++) {
+                buf.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 31 + (i >> 12)));
+            }
+            if (w.rank() == 1) {
+                java.util.concurrent.atomic.AtomicInteger sending = new java.util.concurrent.atomic.AtomicInteger();
+                Thread killer = new Thread(() -> {
+                    while (sending.get() < 21) {
+                        Thread.onSpinWait();
+                    }
+                    long end = System.nanoTime() + 1_000_000;
+                    while (System.nanoTime() < end) {
+                        Thread.onSpinWait();
+                    }
+                    Runtime.getRuntime().halt(3);
+                });
+                killer.setDaemon(true);
+                killer.start();
+                for (long k = 1; ; k++) {
+                    buf.set(ValueLayout.JAVA_LONG, 0, k);
+                    sending.set((int) k);
+                    w.send(buf, 0, size, Datatype.BYTE, 0, 1);
+                }
+            }
+            MemorySegment expected = Arena.global().allocate(size, 64);
+            expected.copyFrom(buf);
+            long whole = 0;
+            long t0 = 0;
+            try {
+                while (true) {
+                    buf.fill((byte) 0);
+                    Status s = w.recv(buf, 0, size, Datatype.BYTE, 1, 1);
+                    long k = buf.get(ValueLayout.JAVA_LONG, 0);
+                    if (s.count() != size || k != whole + 1 || MemorySegment.mismatch(buf, 8, size, expected, 8, size) >= 0) {
+                        throw new IllegalStateException("message " + (whole + 1) + " arrived wrong: number " + k + ", " + s.count() + " bytes");
+                    }
+                    whole++;
+                    t0 = System.nanoTime();
+                }
+            } catch (FerryException e) {
+                if (e.errorClass() != ErrorClass.PROC_FAILED || !e.getMessage().contains("rank 1")) {
+                    throw e;
+                }
+            }
+            System.out.println("ok split-dead rank 0: " + whole + " messages whole, then PROC_FAILED naming rank 1 within "
+                    + (System.nanoTime() - t0) / 1_000_000 + " ms of the last");
         }
     }
 
