@@ -114,6 +114,10 @@ final class SplitPull {
             long from = c * chunk;
             long r = read(pullData, address + from, from, Math.min(chunk, bytes - from));
             if (r < 0) {
+                // the pull fails: the exposer takes no further chunk into memory our caller gets back
+                while (claim(p + ShmLayout.SPLIT_CLAIM, tag, chunks) >= 0) {
+                    continue; // claimed, never copied
+                }
                 return r;
             }
         }

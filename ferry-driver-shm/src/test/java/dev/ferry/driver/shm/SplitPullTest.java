@@ -142,6 +142,20 @@ class SplitPullTest {
     }
 
     @Test
+    void aPullThatFailsLeavesTheExposerNothingToWrite() {
+        long bytes = 8 * SPLIT_CHUNK_MAX;
+        MemorySegment src = pattern(bytes, 6);
+        MemorySegment dst = arena.allocate(bytes, 64);
+        MemorySegment shortData = pullData(3, 6, src.asSlice(0, 2 * SPLIT_CHUNK_MAX)); // names two chunks of eight
+        puller.offer(6, 3, dst.address(), bytes);
+        assertEquals(-Native.EFAULT, puller.share(6, 3, shortData, dst.address(), bytes));
+        assertEquals(0, exposer.help(6, 3, DataLayout.contiguous(src), true), "no chunk left to claim, and no report of the puller's");
+        assertEquals(0, exposerChunks.get());
+        assertEquals(-1, MemorySegment.mismatch(dst, 2 * SPLIT_CHUNK_MAX, bytes, arena.allocate(bytes), 2 * SPLIT_CHUNK_MAX, bytes),
+                "nothing written past what the puller read");
+    }
+
+    @Test
     void chunksAreAQuarterInWholePagesWithinTheBounds() {
         assertEquals(SPLIT_CHUNK_MIN, ShmLayout.splitChunk(2 * SPLIT_CHUNK_MIN));
         assertEquals(SPLIT_CHUNK_MIN, ShmLayout.splitChunk(64 * 1024));
