@@ -124,11 +124,6 @@ final class Channel {
         return out + ShmLayout.split(slot);
     }
 
-    /** Whether we can read the peer's memory, and so also write it (the same permission). */
-    boolean weReadPeer() {
-        return (int) INT.getVolatile(map, side == 0 ? ShmLayout.READV_A_OFFSET : ShmLayout.READV_B_OFFSET) == 1;
-    }
-
     // ---- consumer ---------------------------------------------------------------------------
 
     /** True when the slot at {@link #head} of the inbound ring is published. */

@@ -110,21 +110,21 @@ final class Native {
 
     /** process_vm_readv: bytes read, or -errno. */
     static long readv(MemorySegment capture, long pid, MemorySegment local, long localCount, MemorySegment remote, long remoteCount) {
-        try {
-            long r = (long) PROCESS_VM_READV.invokeExact(capture, (int) pid, local, localCount, remote, remoteCount, 0L);
-            return r >= 0 ? r : -errno(capture);
-        } catch (Throwable t) {
-            throw new IllegalStateException("process_vm_readv failed", t);
-        }
+        return vm(PROCESS_VM_READV, "process_vm_readv", capture, pid, local, localCount, remote, remoteCount);
     }
 
     /** process_vm_writev: bytes written, or -errno. */
     static long writev(MemorySegment capture, long pid, MemorySegment local, long localCount, MemorySegment remote, long remoteCount) {
+        return vm(PROCESS_VM_WRITEV, "process_vm_writev", capture, pid, local, localCount, remote, remoteCount);
+    }
+
+    private static long vm(MethodHandle call, String name, MemorySegment capture, long pid, MemorySegment local, long localCount,
+            MemorySegment remote, long remoteCount) {
         try {
-            long r = (long) PROCESS_VM_WRITEV.invokeExact(capture, (int) pid, local, localCount, remote, remoteCount, 0L);
+            long r = (long) call.invokeExact(capture, (int) pid, local, localCount, remote, remoteCount, 0L);
             return r >= 0 ? r : -errno(capture);
         } catch (Throwable t) {
-            throw new IllegalStateException("process_vm_writev failed", t);
+            throw new IllegalStateException(name + " failed", t);
         }
     }
 

@@ -289,11 +289,8 @@ final class Rendezvous {
                     break;
                 }
                 long chunk = Math.min(Math.min(cursor.chunkLength(), entryLength(entries, first, e) - entryOffset), remaining - batch);
-                localIov.set(ValueLayout.JAVA_LONG, k * Native.IOVEC_BYTES, cursor.chunkBase().address() + cursor.chunkOffset());
-                localIov.set(ValueLayout.JAVA_LONG, k * Native.IOVEC_BYTES + 8, chunk);
-                remoteIov.set(ValueLayout.JAVA_LONG, k * Native.IOVEC_BYTES,
-                        entries.get(ValueLayout.JAVA_LONG, first + e * RTS_ENTRY_BYTES) + entryOffset);
-                remoteIov.set(ValueLayout.JAVA_LONG, k * Native.IOVEC_BYTES + 8, chunk);
+                IoVectors.set(localIov, k, cursor.chunkBase().address() + cursor.chunkOffset(), chunk);
+                IoVectors.set(remoteIov, k, entries.get(ValueLayout.JAVA_LONG, first + e * RTS_ENTRY_BYTES) + entryOffset, chunk);
                 cursor.advance(chunk);
                 entryOffset += chunk;
                 batch += chunk;
@@ -317,10 +314,8 @@ final class Rendezvous {
 
     /** Reads {@code bytes} from the peer's {@code remote} address into our {@code local} address. */
     private long readOne(long local, long remote, long bytes) {
-        localIov.set(ValueLayout.JAVA_LONG, 0, local);
-        localIov.set(ValueLayout.JAVA_LONG, 8, bytes);
-        remoteIov.set(ValueLayout.JAVA_LONG, 0, remote);
-        remoteIov.set(ValueLayout.JAVA_LONG, 8, bytes);
+        IoVectors.set(localIov, 0, local, bytes);
+        IoVectors.set(remoteIov, 0, remote, bytes);
         long r = Native.readv(errno, peerPid, localIov, 1, remoteIov, 1);
         return r == bytes ? r : r < 0 ? r : -Native.EFAULT;
     }

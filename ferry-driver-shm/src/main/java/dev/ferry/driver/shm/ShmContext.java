@@ -83,16 +83,17 @@ final class ShmContext implements DriverContext {
         String j = hints.attribute(Hints.JOB_ID, "solo").replaceAll("[^A-Za-z0-9_.]", "_");
         this.job = j.isEmpty() ? "solo" : j;
         this.key = "r" + hints.rank() + "-p" + pid + "-c" + SEQ.incrementAndGet();
-        String sc = SINGLE_COPY.value(hints.settings());
-        if (!sc.equals("auto") && !sc.equals("off")) {
-            throw new dev.ferry.spi.SettingException("FERRY_SHM_SINGLE_COPY must be auto or off, not '" + sc + "'");
+        this.singleCopy = autoOrOff(SINGLE_COPY, hints);
+        this.splitPull = autoOrOff(SPLIT_PULL, hints);
+    }
+
+    /** True for auto, false for off; anything else is refused, naming the setting. */
+    private static boolean autoOrOff(Setting setting, Hints hints) {
+        String v = setting.value(hints.settings());
+        if (!v.equals("auto") && !v.equals("off")) {
+            throw new dev.ferry.spi.SettingException(setting.name() + " must be auto or off, not '" + v + "'");
         }
-        this.singleCopy = sc.equals("auto");
-        String sp = SPLIT_PULL.value(hints.settings());
-        if (!sp.equals("auto") && !sp.equals("off")) {
-            throw new dev.ferry.spi.SettingException("FERRY_SHM_SPLIT_PULL must be auto or off, not '" + sp + "'");
-        }
-        this.splitPull = sp.equals("auto");
+        return v.equals("auto");
     }
 
     @Override

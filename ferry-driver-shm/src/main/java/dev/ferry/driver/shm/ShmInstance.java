@@ -72,22 +72,13 @@ final class ShmInstance implements DriverInstance {
     private Packet posted;
     private boolean pulling;
     private final DataCursor sendCursor = new DataCursor();
-    // exposures (sendExpose): each slot's generation, and the slots free to expose in
-    private final long[] exposeGeneration = new long[ShmLayout.EXPOSURES];
-    private final int[] exposeFree = new int[ShmLayout.EXPOSURES];
-    private int exposeFreeCount;
-    /** Slots of sent exposures whose split pull the puller has not marked yet, one bit each. */
-    private long unreleased;
+    private ExposureSlots exposures;
     private final Object[] keepOne = new Object[1];
     private final DataCursor recvCursor = new DataCursor();
 
     ShmInstance(ShmContext ctx) {
         this.ctx = ctx;
         this.errno = Native.errnoCapture(ctx.arena);
-        for (int i = 0; i < ShmLayout.EXPOSURES; i++) {
-            exposeFree[i] = ShmLayout.EXPOSURES - 1 - i;
-        }
-        exposeFreeCount = ShmLayout.EXPOSURES;
     }
 
     // ---- connection -------------------------------------------------------------------------
@@ -184,6 +175,7 @@ final class ShmInstance implements DriverInstance {
                 ch = new Channel(chanFile, map, 0, peerCtx, errno);
                 rv = new Rendezvous(ctx, ch, peerPid, peerFile, chanArena);
                 split = new SplitPull(ch, peerPid, chanArena, ctx.splitChunksWritten);
+                exposures = new ExposureSlots(ch);
                 ch.setWeReadPeer(rv.probe(peerCtx.get(ValueLayout.JAVA_LONG, ShmLayout.CONTEXT_ADDRESS_OFFSET)));
                 ShmFiles.markReady(map);
             } catch (IOException e) {
@@ -221,6 +213,7 @@ final class ShmInstance implements DriverInstance {
         ch = new Channel(chanFile, map, 1, peerCtx, errno);
         rv = new Rendezvous(ctx, ch, peerPid, peerFile, chanArena);
         split = new SplitPull(ch, peerPid, chanArena, ctx.splitChunksWritten);
+        exposures = new ExposureSlots(ch);
         ch.setWeReadPeer(rv.probe(peerCtx.get(ValueLayout.JAVA_LONG, ShmLayout.CONTEXT_ADDRESS_OFFSET)));
         map.set(ValueLayout.JAVA_LONG, ShmLayout.OWNER2_START_OFFSET, ctx.start);
         Channel.LONG.setVolatile(map, ShmLayout.OWNER2_PID_OFFSET, ctx.pid);
@@ -481,14 +474,10 @@ final class ShmInstance implements DriverInstance {
         }
         if (st <= EXPOSED) {
             int slot = (int) (EXPOSED - st);
-            long whole = ch.exposurePulled(slot) == exposeGeneration[slot] ? 1
-                    : split.help(slot, exposeGeneration[slot], packet.layout(), ctx.splitPull); // the peer's setting may differ from ours
+            boolean marked = exposures.marked(slot);
+            long whole = marked ? 1 : split.help(slot, exposures.generation(slot), packet.layout(), ctx.splitPull); // the peer's setting may differ from ours
             if (whole == 1) {
-                if (ch.exposurePulled(slot) == exposeGeneration[slot]) {
-                    exposeFree[exposeFreeCount++] = slot;
-                } else {
-                    unreleased |= 1L << slot; // a split pull: the puller still reads the slot's record, until it marks it
-                }
+                exposures.sent(slot, marked);
                 packet.driverState = SENT;
                 packet.driverData = null;
                 return Status.DONE;
@@ -523,37 +512,22 @@ final class ShmInstance implements DriverInstance {
         if (st != CONNECTED) {
             return st == CONNECTING ? Status.NOT_YET : st == NEW ? Status.INVALID : terminal();
         }
-        if (exposeFreeCount == 0 && (unreleased == 0 || !release())) {
+        int slot = exposures.next();
+        if (slot < 0) {
             return Status.NOT_YET;
         }
-        int slot = exposeFree[exposeFreeCount - 1];
-        long generation = exposeGeneration[slot] + 1;
+        long generation = exposures.generation(slot) + 1;
         int mode = rv.describe(layout, generation, pullData, keepOne, ShmLayout.PULL_INLINE_SEGMENTS);
         if (mode == ShmLayout.MODE_BOUNCE) {
             return Status.INVALID; // the bytes have no address the peer can read: send them
         }
         pullData.set(ValueLayout.JAVA_INT, ShmLayout.PULL_SLOT, slot);
-        exposeFreeCount--;
-        exposeGeneration[slot] = generation;
+        exposures.take(slot, generation);
         ctx.sentByMode.incrementAndGet(mode);
         packet.driverData = keepOne[0]; // an indirect segment array lives as long as the exposure
         keepOne[0] = null;
         packet.driverState = EXPOSED - slot;
         return Status.DONE;
-    }
-
-    /** Frees the slots of sent exposures whose split pulls the puller has marked; true if any. */
-    private boolean release() {
-        boolean any = false;
-        for (long m = unreleased; m != 0; m &= m - 1) {
-            int slot = Long.numberOfTrailingZeros(m);
-            if (ch.exposurePulled(slot) == exposeGeneration[slot]) {
-                unreleased &= ~(1L << slot);
-                exposeFree[exposeFreeCount++] = slot;
-                any = true;
-            }
-        }
-        return any;
     }
 
     @Override
