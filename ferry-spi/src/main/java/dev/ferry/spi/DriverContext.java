@@ -56,7 +56,9 @@ public interface DriverContext extends AutoCloseable {
      * Blocking {@link #recvProbeAny}: waits (sleeping in the kernel when idle) until an instance
      * has data, and answers DONE; CANCELED when {@link #recvCancelAny()} ended the wait; NOT_YET
      * when a peer asked to connect (once per request: {@link #acceptProbe} reports it), so that a
-     * sleeping engine takes up a new peer at once. NOT_IMPLEMENTED unless
+     * sleeping engine takes up a new peer at once, and when a peer moved on a send of this
+     * context's without a packet (pulled an exposed or large packet, freed room), so that the
+     * sender's wait sees it complete at once. NOT_IMPLEMENTED unless
      * {@link Capabilities#supportsWaitAny()}. A wait may take up to a second to notice a peer that
      * died without a word (a killed process rings no bell).
      */

@@ -169,7 +169,7 @@ final class Doze implements AutoCloseable {
                 armed.getAndSet(false); // reads what a sleeper armed during the wait: that sleeper is seen below
                 switch (s) {
                     case DONE -> reportedAt = workPasses.getAsLong();
-                    case NOT_YET -> acceptsDue.run();
+                    case NOT_YET -> acceptsDue.run(); // a peer asks to connect, or moved a send of ours on: a pass looks
                     case CANCELED -> {
                         // the engine closes, or a stale cancel: look at closed again
                     }

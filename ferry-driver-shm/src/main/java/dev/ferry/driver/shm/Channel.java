@@ -88,10 +88,27 @@ final class Channel {
         wakePeer();
     }
 
-    /** Rings the peer's doorbell if one of its threads sleeps on it. */
+    /**
+     * Rings the peer's doorbell if one of its threads sleeps on it: after a packet's volatile
+     * publish, which a sleeper's own re-check for incoming packets sees.
+     */
     void wakePeer() {
         if ((int) INT.getVolatile(peerCtx, ShmLayout.SLEEPERS_OFFSET) > 0) {
             INT.getAndAdd(peerCtx, ShmLayout.DOORBELL_OFFSET, 1);
+            Native.futexWake(wakeErrno, peerDoorbell, Integer.MAX_VALUE);
+        }
+    }
+
+    /**
+     * Tells the peer that something other than a packet moved on (a large packet pulled, ring or
+     * bounce room freed, a side's state, a split pull's step): its doorbell is bumped whether or
+     * not it sleeps, so that a wait-any that begins later still sees the bell moved
+     * ({@link ShmContext#recvWaitAny}), and its sleepers are woken. The atomic add is a full
+     * fence: the change stored before it is visible before the sleeper count is read.
+     */
+    void signalPeer() {
+        INT.getAndAdd(peerCtx, ShmLayout.DOORBELL_OFFSET, 1);
+        if ((int) INT.getVolatile(peerCtx, ShmLayout.SLEEPERS_OFFSET) > 0) {
             Native.futexWake(wakeErrno, peerDoorbell, Integer.MAX_VALUE);
         }
     }
@@ -143,22 +160,29 @@ final class Channel {
         return inData[(int) (head & (SLOTS - 1))];
     }
 
-    /** Frees the head slot for the producer. */
+    /**
+     * Frees the head slot for the producer; signals it when the ring was full (the slot before
+     * this one already published for the next lap), as it may be waiting for room.
+     */
     void consume() {
+        long full = head + SLOTS; // the sequence word of position head + SLOTS - 1 once published
         head++;
         LONG.setRelease(map, in + ShmLayout.HEAD_OFFSET, head);
+        if ((long) LONG.getAcquire(map, in + ShmLayout.slot(full - 1) + SEQ_OFFSET) == full) {
+            signalPeer();
+        }
     }
 
     /** Tells the producer that large packet {@code number} is pulled. */
     void markDone(long number) {
         LONG.setRelease(map, in + ShmLayout.DONE_OFFSET, number);
-        wakePeer();
+        signalPeer();
     }
 
     /** Tells the producer that generation {@code generation} of its exposure {@code slot} is pulled. */
     void markPulled(int slot, long generation) {
         LONG.setRelease(map, in + ShmLayout.EXPOSED_OFFSET + slot * 8L, generation);
-        wakePeer();
+        signalPeer();
     }
 
     /** Offset in {@link #map} of the split record of the peer's exposure {@code slot} (we pull). */
@@ -172,7 +196,7 @@ final class Channel {
 
     void publishBounceConsumed(long consumed) {
         LONG.setRelease(map, in + ShmLayout.BOUNCE_CONSUMED_OFFSET, consumed);
-        wakePeer();
+        signalPeer();
     }
 
     long inBounce() {
@@ -188,7 +212,7 @@ final class Channel {
     /** Sets this side's state; volatile, so of two sides leaving at once at least one sees the other gone. */
     void setMyState(int state) {
         INT.setVolatile(map, myState, state);
-        wakePeer();
+        signalPeer();
     }
 
     /** Whether the peer can read our memory with process_vm_readv (so we may send by address). */

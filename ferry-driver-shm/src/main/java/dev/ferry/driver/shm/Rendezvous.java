@@ -163,7 +163,7 @@ final class Rendezvous {
             bounceProduced += n;
             ch.publishBounceProduced(bounceProduced); // chunk by chunk: the receiver copies out while we copy in
             if (!moved) {
-                ch.wakePeer();
+                ch.signalPeer();
                 moved = true;
             }
         }

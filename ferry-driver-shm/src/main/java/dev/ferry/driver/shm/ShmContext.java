@@ -56,6 +56,8 @@ final class ShmContext implements DriverContext {
     final long start = ShmFiles.startTime(pid);
     final String job;
     final String key;
+    /** The doorbell when the last wait-any returned: a bump since is news for the next (one waits at a time). */
+    private int bellReported;
     private final ContextLifecycle<ShmInstance> life = new ContextLifecycle<>("shm driver context", ShmInstance[]::new);
     final Arena arena = Arena.ofShared();
     private Path file;
@@ -333,9 +335,21 @@ final class ShmContext implements DriverContext {
      * it after publishing (both full fences), so a post is never slept through.
      */
     void sleep(java.util.function.BooleanSupplier recheck, MemorySegment errno, MemorySegment timeout) {
+        sleep(false, 0, recheck, errno, timeout);
+    }
+
+    /**
+     * {@link #sleep(java.util.function.BooleanSupplier, MemorySegment, MemorySegment)}; with
+     * {@code given}, it also returns at once when the doorbell no longer holds {@code bell} (read
+     * by the caller before it looked for work), else it sleeps on the value read after the
+     * sleeper count rose.
+     */
+    private void sleep(boolean given, int bell, java.util.function.BooleanSupplier recheck, MemorySegment errno, MemorySegment timeout) {
         Channel.INT.getAndAdd(map, ShmLayout.SLEEPERS_OFFSET, 1);
         try {
-            int bell = (int) Channel.INT.getVolatile(map, ShmLayout.DOORBELL_OFFSET);
+            if (!given) {
+                bell = doorbell();
+            }
             if (!recheck.getAsBoolean() && !life.isClosed()) {
                 Native.futexWait(errno, map.asSlice(ShmLayout.DOORBELL_OFFSET, 4), bell, timeout);
             }
@@ -423,19 +437,26 @@ final class ShmContext implements DriverContext {
                 if (cancelAny.compareAndSet(true, false)) {
                     return Status.CANCELED;
                 }
+                int bell = doorbell();
                 Status s = recvProbeAny(ready);
                 if (s != Status.NOT_YET) {
+                    bellReported = bell;
                     return s;
                 }
                 if (map != null && newRequestForWait()) {
+                    bellReported = bell;
                     return Status.NOT_YET; // a peer asks to connect: acceptProbe reports it
+                }
+                if (bell != bellReported) {
+                    bellReported = bell;
+                    return Status.NOT_YET; // a peer moved a send of ours on (pulled it, freed room), or left: the engine looks
                 }
                 if (round < SPIN_ROUNDS) {
                     Thread.onSpinWait();
                     continue;
                 }
                 setTimespec(timeout, sleepNanos);
-                sleep(() -> cancelAny.get() || anyIncoming() || requestWaiting(), errno, timeout);
+                sleep(true, bell, () -> cancelAny.get() || anyIncoming() || requestWaiting(), errno, timeout);
                 sleepNanos = Math.min(2 * sleepNanos, LONGEST_SLEEP_NANOS);
                 for (ShmInstance i : life.instances()) {
                     i.checkPeerAlive(); // a dead peer rings no bell: look after every sleep
@@ -447,6 +468,16 @@ final class ShmContext implements DriverContext {
             }
             throw e;
         }
+    }
+
+    /** Whether a thread sleeps on this context's doorbell (tests wait for it). */
+    boolean asleep() {
+        return map != null && (int) Channel.INT.getVolatile(map, ShmLayout.SLEEPERS_OFFSET) > 0;
+    }
+
+    /** This context's doorbell: bumped by peers that signal it ({@link Channel#signalPeer}) or wake its sleepers. */
+    private int doorbell() {
+        return map == null ? 0 : (int) Channel.INT.getVolatile(map, ShmLayout.DOORBELL_OFFSET);
     }
 
     private boolean requestWaiting() {

@@ -218,7 +218,7 @@ final class ShmInstance implements DriverInstance {
         map.set(ValueLayout.JAVA_LONG, ShmLayout.OWNER2_START_OFFSET, ctx.start);
         Channel.LONG.setVolatile(map, ShmLayout.OWNER2_PID_OFFSET, ctx.pid);
         state = CONNECTED;
-        ch.wakePeer();
+        ch.signalPeer();
     }
 
     /** Moves set-up forward without blocking; fails it past the deadline or when the peer is gone. */

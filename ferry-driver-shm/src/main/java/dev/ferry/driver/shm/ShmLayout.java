@@ -19,7 +19,8 @@ package dev.ferry.driver.shm;
  *
  * <p><b>Context file</b> ({@value #CONTEXT_BYTES} bytes): the header, then
  * <pre>
- *   128 u32  doorbell: a futex word, incremented by senders when the receiver sleeps
+ *   128 u32  doorbell: a futex word, incremented by a peer that publishes a packet while the owner
+ *            sleeps, and by every signal that something else moved (a pull done, room freed, a state)
  *   132 u32  sleepers: how many threads of the owner sleep on the doorbell
  *   136 u64  the owner's address of this very mapping: what a peer reads to probe process_vm_readv
  *   256 u32  connection requests published: bumped by a peer after it published one (below)

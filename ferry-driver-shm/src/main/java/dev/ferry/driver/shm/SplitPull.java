@@ -95,8 +95,8 @@ final class SplitPull {
         long p = ch.inSplit(slot);
         map.set(ValueLayout.JAVA_LONG, p + ShmLayout.SPLIT_ADDRESS, address);
         map.set(ValueLayout.JAVA_LONG, p + ShmLayout.SPLIT_LENGTH, bytes);
-        Channel.LONG.setVolatile(map, p + ShmLayout.SPLIT_CLAIM, tag(generation) << 32); // volatile: before the look for a sleeper
-        ch.wakePeer();
+        Channel.LONG.setRelease(map, p + ShmLayout.SPLIT_CLAIM, tag(generation) << 32);
+        ch.signalPeer();
     }
 
     /**
@@ -121,8 +121,8 @@ final class SplitPull {
                 return r;
             }
         }
-        Channel.LONG.setVolatile(map, p + ShmLayout.SPLIT_PULLER_DONE, tag << 32 | mine);
-        ch.wakePeer();
+        Channel.LONG.setRelease(map, p + ShmLayout.SPLIT_PULLER_DONE, tag << 32 | mine);
+        ch.signalPeer();
         return mine;
     }
 
@@ -198,8 +198,8 @@ final class SplitPull {
             long r = bytes > layout.size() ? -Native.EFAULT : write(layout, from, address + from, Math.min(chunk, bytes - from));
             if (r < 0) {
                 map.set(ValueLayout.JAVA_INT, p + ShmLayout.SPLIT_ERRNO, (int) -r);
-                Channel.LONG.setVolatile(map, p + ShmLayout.SPLIT_EXPOSER_DONE, tag << 32 | ShmLayout.SPLIT_FAILED | count);
-                ch.wakePeer();
+                Channel.LONG.setRelease(map, p + ShmLayout.SPLIT_EXPOSER_DONE, tag << 32 | ShmLayout.SPLIT_FAILED | count);
+                ch.signalPeer();
                 return r;
             }
             Channel.LONG.setRelease(map, p + ShmLayout.SPLIT_EXPOSER_DONE, tag << 32 | ++count);
@@ -207,7 +207,7 @@ final class SplitPull {
             wrote = true;
         }
         if (wrote) {
-            ch.wakePeer(); // a puller asleep waiting for our chunks
+            ch.signalPeer(); // a puller may wait for our chunks
         }
         return (long) Channel.LONG.getAcquire(map, p + ShmLayout.SPLIT_PULLER_DONE) >>> 32 == tag ? 1 : 0;
     }

@@ -345,6 +345,76 @@ class ShmDriverTest {
         assertTrue(woke[0] - posted < TimeUnit.SECONDS.toNanos(5), "woken " + (woke[0] - posted) / 1000 + " us after the post");
     }
 
+    /**
+     * A sender's wait-any returns when its peer moves a send on without a packet, so that an
+     * engine dozing in it sees the send complete at once: an exposed packet pulled (with split
+     * pulls and without), and room freed in a full ring. Each step runs while the wait sleeps.
+     */
+    @Test
+    void aSleepingWaitAnyReturnsWhenThePeerMovesASendOn() throws Exception {
+        for (String split : new String[] {"auto", "off"}) {
+            ShmContext a = open(0);
+            ShmContext b = open(1, dev.ferry.spi.Settings.fromEnvironment().with("FERRY_SHM_SPLIT_PULL", split));
+            DriverInstance[] ab = connect(a, b);
+            MemorySegment out = Arena.ofAuto().allocate(1 << 20, 64);
+            MemorySegment in = Arena.ofAuto().allocate(1 << 20, 64);
+            fill(out, 5);
+            MemorySegment pullData = Arena.ofAuto().allocate(ShmLayout.PULL_DATA_BYTES, 8);
+            Packet exposed = new Packet().useIov(IoVec.of(out));
+            assertEquals(Status.DONE, ab[0].sendExpose(exposed, pullData));
+            waitAnyReturnsWhen(a, () -> {
+                Packet pull = new Packet().useIov(IoVec.of(in));
+                assertEquals(Status.DONE, ab[1].pullPost(pull, pullData));
+                assertEquals(Status.DONE, await(() -> ab[1].pullPoll(pull), "pull"));
+            }, "the peer pulled an exposed packet (split pulls " + split + ")");
+            assertEquals(Status.DONE, await(() -> ab[0].sendPoll(exposed), "exposure"));
+            checkFilled(in, 5, "of the pull (split pulls " + split + ")");
+
+            MemorySegment small = Arena.ofAuto().allocate(8);
+            int sent = 0;
+            while (ab[0].sendPost(new Packet().useIov(IoVec.of(small))) == Status.DONE) {
+                sent++;
+            }
+            assertEquals(ShmLayout.SLOTS, sent, "packets the ring holds");
+            waitAnyReturnsWhen(a, () -> {
+                Packet q = new Packet().useIov(IoVec.of(Arena.ofAuto().allocate(8)));
+                assertEquals(Status.DONE, ab[1].recvPost(q));
+                assertEquals(Status.DONE, await(() -> ab[1].recvPoll(q), "receive"));
+            }, "the peer took a packet from a full ring (split pulls " + split + ")");
+            assertEquals(Status.DONE, ab[0].sendPost(new Packet().useIov(IoVec.of(small))), "a post into the room freed");
+            closeAll();
+            contexts.clear();
+        }
+    }
+
+    /** Runs {@code step} while {@code a}'s wait-any sleeps: the wait must return NOT_YET (news for a sender), not sleep on. */
+    private static void waitAnyReturnsWhen(ShmContext a, Runnable step, String what) throws Exception {
+        InstanceRef ready = new InstanceRef();
+        java.util.concurrent.atomic.AtomicBoolean stepped = new java.util.concurrent.atomic.AtomicBoolean();
+        CompletableFuture<Status> wait = CompletableFuture.supplyAsync(() -> {
+            Status s;
+            while ((s = a.recvWaitAny(ready)) == Status.NOT_YET && !stepped.get()) {
+                continue; // news from before the step (set-up, an earlier step): a wait that sleeps after it is what counts
+            }
+            return s;
+        });
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!a.asleep()) {
+            if (System.nanoTime() - end > 0) {
+                fail("the wait-any never slept");
+            }
+            Thread.onSpinWait();
+        }
+        stepped.set(true); // the wait sleeps past its look at the doorbell: only news from now on ends it
+        step.run();
+        try {
+            assertEquals(Status.NOT_YET, wait.get(30, TimeUnit.SECONDS), what);
+        } catch (java.util.concurrent.TimeoutException e) {
+            a.recvCancelAny();
+            fail("a sleeping wait-any did not return in 30 s after " + what);
+        }
+    }
+
     static List<Path> files(String glob) throws Exception {
         List<Path> out = new ArrayList<>();
         try (DirectoryStream<Path> s = Files.newDirectoryStream(ShmFiles.DIR, glob)) {
