@@ -59,6 +59,7 @@ final class TcpContext implements DriverContext {
     /** One listener per advertised address, bound to exactly that address. */
     private final List<ServerSocketChannel> listeners = new ArrayList<>();
     private Selector selector;
+    private volatile boolean selecting;
     private SetupThread setup;
     private Thread setupThread;
     private DriverUrl url;
@@ -338,7 +339,16 @@ final class TcpContext implements DriverContext {
      * Marks an instance the selector found readable. The consumer form of select keeps no
      * selected-key set, so a probe allocates nothing.
      */
-    private final java.util.function.Consumer<SelectionKey> markReady = k -> ((TcpInstance) k.attachment()).readyHint = true;
+    private final java.util.function.Consumer<SelectionKey> markReady = k -> {
+        TcpInstance i = (TcpInstance) k.attachment();
+        int ops = k.readyOps();
+        if ((ops & ~SelectionKey.OP_WRITE) != 0) {
+            i.readyHint = true;
+        }
+        if ((ops & SelectionKey.OP_WRITE) != 0) {
+            i.writableHint = true;
+        }
+    };
 
     /** Serves the instances marked ready, or holding buffered bytes, round robin. */
     private Status pick(InstanceRef ready) {
@@ -366,21 +376,51 @@ final class TcpContext implements DriverContext {
             if (newRequestForWait()) {
                 return Status.NOT_YET; // a peer asks to connect: acceptProbe reports it
             }
+            boolean room = false;
+            for (TcpInstance i : life.instances()) {
+                boolean blocked = i.writeBlocked();
+                i.writableHint = false;
+                i.watchRoom(blocked);
+                room |= blocked;
+            }
+            selecting = true;
             try {
-                // Sleeps in epoll_wait; woken by data, a new connection, cancel or close. The
-                // bound only limits how late a connection claimed during the wait is watched.
+                // Sleeps in epoll_wait; woken by data, room for a sender whose socket was full, a
+                // new connection, cancel or close. The bound only limits how late a connection
+                // claimed during the wait is watched.
                 selector.select(markReady, 1000);
             } catch (IOException | java.nio.channels.ClosedSelectorException e) {
                 return life.isClosed() ? Status.CLOSED : Status.BROKEN;
+            } finally {
+                selecting = false;
             }
+            boolean roomCame = room && roomCame();
             s = pick(ready);
             if (s != Status.NOT_YET) {
                 return s;
             }
-            if (newRequestForWait()) {
-                return Status.NOT_YET;
+            if (newRequestForWait() || roomCame) {
+                return Status.NOT_YET; // a connection request, or room for bytes that waited: the engine writes them
             }
         }
+    }
+
+    /** Whether a wait-any is in its select, watching what it set up to watch (tests wait for it). */
+    boolean selecting() {
+        return selecting;
+    }
+
+    /** Whether the wait's select saw room on a connection it watched for room; stops watching for room. */
+    private boolean roomCame() {
+        boolean came = false;
+        for (TcpInstance i : life.instances()) {
+            if (i.writableHint) {
+                i.writableHint = false;
+                came = true;
+            }
+            i.watchRoom(false);
+        }
+        return came;
     }
 
     @Override

@@ -51,6 +51,10 @@ final class TcpInstance implements DriverInstance {
     private SelectionKey key;
     /** Set by the context's probe-any when the selector saw this connection readable. */
     boolean readyHint;
+    /** Set while bytes wait for room in the socket (the last flush stopped short): a wait-any then watches for room too. */
+    private volatile boolean writeBlocked;
+    /** Set by a wait-any's selector when it saw the connection writable. */
+    boolean writableHint;
 
     // sending
     private final ByteBuffer staging = ByteBuffer.allocateDirect(BUFFER_BYTES);
@@ -397,11 +401,19 @@ final class TcpInstance implements DriverInstance {
 
     /** Writes what the socket takes now: staged bytes, then queued packets in order. */
     private void flush() {
+        boolean full = writeOut();
+        if (full != writeBlocked) {
+            writeBlocked = full; // written only when it changes: a flush of the hot path reads it alone
+        }
+    }
+
+    /** Writes what is queued until the socket is full (answers true) or nothing is left (false). */
+    private boolean writeOut() {
         try {
             while (true) {
                 if (gather != null) {
                     if (!writeGather()) {
-                        return;
+                        return true;
                     }
                     continue;
                 }
@@ -410,12 +422,12 @@ final class TcpInstance implements DriverInstance {
                     channel.write(staging);
                     stagingStart = staging.position();
                     if (stagingStart < stagingEnd) {
-                        return; // socket full
+                        return true; // socket full
                     }
                     stagingStart = stagingEnd = 0;
                 }
                 if (queueCount == 0) {
-                    return;
+                    return false;
                 }
                 Packet head = queue[queueHead];
                 DataLayout layout = head.layout();
@@ -431,7 +443,33 @@ final class TcpInstance implements DriverInstance {
             }
         } catch (IOException e) {
             fail(Status.BROKEN, "write failed: " + e.getMessage());
+            return false;
         }
+    }
+
+    /**
+     * Sets what a wait-any's selector watches on this connection: room in the socket too while
+     * bytes wait for it, so that a dozing sender wakes when the peer reads. Called only by the
+     * thread in the wait-any, before and after its select.
+     */
+    void watchRoom(boolean room) {
+        if (state != CONNECTED) {
+            return;
+        }
+        SelectionKey k = key; // set before the state became CONNECTED
+        int want = room ? SelectionKey.OP_READ | SelectionKey.OP_WRITE : SelectionKey.OP_READ;
+        try {
+            if (k != null && k.interestOps() != want) {
+                k.interestOps(want);
+            }
+        } catch (java.nio.channels.CancelledKeyException e) {
+            // closed meanwhile: nothing to watch
+        }
+    }
+
+    /** Whether bytes wait for room in the socket. */
+    boolean writeBlocked() {
+        return writeBlocked;
     }
 
     private void popHead(long outcome) {

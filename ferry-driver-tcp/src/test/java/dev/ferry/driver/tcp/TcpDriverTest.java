@@ -337,6 +337,66 @@ class TcpDriverTest {
         assertTrue(ready.instance == ab[0]);
     }
 
+    /**
+     * A sender whose socket is full dozes in wait-any: when the peer reads and room comes, the
+     * wait returns (NOT_YET), so the engine writes the rest at once rather than at the doze's
+     * bound. The packet then arrives whole.
+     */
+    @Test
+    void aWaitAnyReturnsWhenRoomComesForASenderWhoseSocketWasFull() throws Exception {
+        TcpContext a = (TcpContext) open(0, "k", true, Map.of());
+        DriverContext b = open(1, "k", true, Map.of());
+        DriverUrl ua = a.init();
+        DriverInstance[] ab = pair(a, ua, b, b.init());
+        int size = 64 << 20; // more than loopback's socket buffers hold
+        MemorySegment out = Arena.ofAuto().allocate(size, 64);
+        for (long i = 0; i < size; i += 8) {
+            out.set(ValueLayout.JAVA_LONG, i, i * 31);
+        }
+        Packet p = new Packet().useIov(IoVec.of(out));
+        assertEquals(Status.DONE, ab[0].sendPost(p));
+        assertEquals(Status.NOT_YET, ab[0].sendPoll(p), "64 MiB fitted in the socket");
+        InstanceRef ready = new InstanceRef();
+        java.util.concurrent.atomic.AtomicBoolean reading = new java.util.concurrent.atomic.AtomicBoolean();
+        CompletableFuture<Status> wait = CompletableFuture.supplyAsync(() -> {
+            Status s;
+            while ((s = a.recvWaitAny(ready)) == Status.NOT_YET && !reading.get()) {
+                continue; // news from before the peer reads (set-up): the wait that selects then counts
+            }
+            return s;
+        }, pool);
+        long end = System.nanoTime() + BOUND_NANOS;
+        while (!a.selecting()) {
+            if (System.nanoTime() - end > 0) {
+                fail("the wait-any never selected");
+            }
+            Thread.onSpinWait();
+        }
+        reading.set(true);
+        MemorySegment in = Arena.ofAuto().allocate(size, 64);
+        Packet q = new Packet().useIov(IoVec.of(in));
+        assertEquals(Status.DONE, ab[1].recvPost(q));
+        while (!wait.isDone()) {
+            if (System.nanoTime() - end > 0) {
+                a.recvCancelAny();
+                fail("a wait-any watching a full socket did not return in 30 s after the peer read");
+            }
+            ab[1].recvPoll(q);
+        }
+        assertEquals(Status.NOT_YET, wait.get(), "the wait's answer once room came");
+        Status sent = Status.NOT_YET, received = Status.NOT_YET;
+        while (sent == Status.NOT_YET || received == Status.NOT_YET) {
+            if (System.nanoTime() - end > 0) {
+                fail("the packet did not arrive in 30 s: send " + sent + ", receive " + received);
+            }
+            sent = ab[0].sendPoll(p);
+            received = ab[1].recvPoll(q);
+        }
+        assertEquals(Status.DONE, sent);
+        assertEquals(Status.DONE, received);
+        assertEquals(-1L, out.mismatch(in), "the packet arrived whole");
+    }
+
     @Test
     void aContextBoundToOneInterfaceAdvertisesOnlyIt() {
         DriverContext rail = open(0, null, true, Map.of(TcpDriver.INTERFACE_ATTRIBUTE, "127.0.0.0/8"));
