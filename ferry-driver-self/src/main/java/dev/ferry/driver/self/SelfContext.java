@@ -26,6 +26,9 @@ final class SelfContext implements DriverContext {
     private volatile String address;
     private volatile Thread anyWaiter;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
+    private final java.util.concurrent.atomic.AtomicLong moved = new java.util.concurrent.atomic.AtomicLong();
+    /** {@link #moved} when the last wait-any returned (one runs at a time). */
+    private long movedReported;
 
     SelfContext(Hints hints) {
         Objects.requireNonNull(hints, "hints"); // the self driver needs none of them
@@ -69,6 +72,20 @@ final class SelfContext implements DriverContext {
         return address;
     }
 
+    /**
+     * A peer moved on a send of one of our instances without a packet (copied a large packet,
+     * freed room in a full ring): news for wait-any, which answers NOT_YET for it.
+     */
+    void sendMoved() {
+        moved.incrementAndGet(); // a full fence: before the look for a waiter
+        wakeAny();
+    }
+
+    /** Whether a wait-any sleeps, announced to producers (tests wait for it). */
+    boolean asleep() {
+        return anyWaiter != null;
+    }
+
     /** Called by a producer after it published to one of our instances. */
     void wakeAny() {
         Thread t = anyWaiter;
@@ -98,9 +115,15 @@ final class SelfContext implements DriverContext {
             if (cancelAny.compareAndSet(true, false)) {
                 return Status.CANCELED;
             }
+            long m = moved.get();
             Status s = recvProbeAny(ready);
             if (s != Status.NOT_YET) {
+                movedReported = m;
                 return s;
+            }
+            if (m != movedReported) {
+                movedReported = m;
+                return Status.NOT_YET; // a peer moved a send of ours on: the engine looks
             }
             if (round < SelfInstance.SPIN_ROUNDS) {
                 Thread.onSpinWait();
@@ -108,8 +131,8 @@ final class SelfContext implements DriverContext {
             }
             anyWaiter = me;
             try {
-                // Re-check after announcing ourselves: a post that raced with the announcement is seen here.
-                if (!cancelAny.get() && recvProbeAny(ready) == Status.NOT_YET) {
+                // Re-check after announcing ourselves: a post or a moved send that raced with the announcement is seen here.
+                if (!cancelAny.get() && moved.get() == m && recvProbeAny(ready) == Status.NOT_YET) {
                     // producers wake us; the bound, doubling to a second, only caps a missed wake
                     java.util.concurrent.locks.LockSupport.parkNanos(this, sleepNanos);
                     sleepNanos = Math.min(2 * sleepNanos, 1_000_000_000L);

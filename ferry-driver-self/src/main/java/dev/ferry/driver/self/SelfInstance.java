@@ -355,7 +355,7 @@ final class SelfInstance implements DriverInstance {
             } else {
                 Packet src = ring.ref(idx);
                 if (!Packet.DRIVER_STATE.compareAndSet(src, IN_FLIGHT, COPYING)) {
-                    ring.consume(idx); // the sender took it back after an error it was told of
+                    consume(ring, idx); // the sender took it back after an error it was told of
                     continue;
                 }
                 DataCursor.transfer(srcCursor.reset(src.layout()), recvCursor.reset(dst), n);
@@ -363,13 +363,22 @@ final class SelfInstance implements DriverInstance {
                 SelfInstance p = peer;
                 if (p != null) {
                     unpark(p.sendWaiter);
+                    p.context.sendMoved();
                 }
             }
-            ring.consume(idx);
+            consume(ring, idx);
             Packet done = posted;
             posted = null;
             done.length(len);
             return len > n ? Status.INVALID : Status.DONE;
+        }
+    }
+
+    /** Frees a ring entry; a producer that found the ring full hears of the room. */
+    private void consume(SelfRing ring, long position) {
+        SelfInstance p;
+        if (ring.consume(position) && (p = peer) != null) {
+            p.context.sendMoved();
         }
     }
 
@@ -385,7 +394,7 @@ final class SelfInstance implements DriverInstance {
             long idx = ring.headPosition();
             if (ring.kind(idx) == SelfRing.REF) {
                 if ((long) Packet.DRIVER_STATE.getAcquire(ring.ref(idx)) == ABANDONED) {
-                    ring.consume(idx);
+                    consume(ring, idx);
                     continue;
                 }
                 return Status.INVALID; // larger than a driver buffer: post a receive for it
@@ -403,7 +412,7 @@ final class SelfInstance implements DriverInstance {
             return Status.INVALID;
         }
         bufHeld = false;
-        inbound.consume(heldIndex);
+        consume(inbound, heldIndex);
         packet.reset();
         return Status.DONE;
     }

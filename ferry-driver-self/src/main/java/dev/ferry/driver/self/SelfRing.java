@@ -154,9 +154,13 @@ final class SelfRing {
         return refs[index(position)];
     }
 
-    /** Frees the oldest entry for the producer. */
-    void consume(long position) {
+    /**
+     * Frees the oldest entry for the producer; answers whether the ring was full as far as this
+     * consumer last saw (the producer may be waiting for room).
+     */
+    boolean consume(long position) {
         refs[index(position)] = null;
         Counter.VALUE.setRelease(head, position + 1);
+        return tailCache - position >= CAPACITY;
     }
 }
