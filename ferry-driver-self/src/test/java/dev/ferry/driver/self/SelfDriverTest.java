@@ -1,9 +1,10 @@
 package dev.ferry.driver.self;
 
+import dev.ferry.conformance.Transfers;
+import dev.ferry.conformance.WaitAnyNews;
 import dev.ferry.spi.DriverInstance;
 import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Hints;
-import dev.ferry.spi.InstanceRef;
 import dev.ferry.spi.IoVec;
 import dev.ferry.spi.Packet;
 import dev.ferry.spi.Status;
@@ -14,17 +15,11 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.fail;
 
 /** The self driver's own behaviour beyond the kit, with two contexts of this JVM. */
 class SelfDriverTest {
-    private static final long BOUND_NANOS = TimeUnit.SECONDS.toNanos(30);
     private final List<SelfContext> contexts = new ArrayList<>();
 
     @AfterEach
@@ -37,18 +32,6 @@ class SelfDriverTest {
         c.properties();
         contexts.add(c);
         return c;
-    }
-
-    private static Status await(Supplier<Status> s, String what) {
-        long end = System.nanoTime() + BOUND_NANOS;
-        Status r;
-        while ((r = s.get()) == Status.NOT_YET) {
-            if (System.nanoTime() - end > 0) {
-                fail(what + ": NOT_YET after 30 s");
-            }
-            Thread.onSpinWait();
-        }
-        return r;
     }
 
     /**
@@ -75,10 +58,10 @@ class SelfDriverTest {
         assertEquals(Status.DONE, ia.sendPost(sent));
         assertEquals(Status.NOT_YET, ia.sendPoll(sent), "a large packet is copied by the receiver");
         MemorySegment in = Arena.ofAuto().allocate(1 << 16);
-        waitAnyReturnsWhen(a, () -> {
+        WaitAnyNews.expect(a, a::asleep, () -> {
             Packet q = new Packet().useIov(IoVec.of(in));
             assertEquals(Status.DONE, ib.recvPost(q));
-            assertEquals(Status.DONE, await(() -> ib.recvPoll(q), "receive"));
+            assertEquals(Status.DONE, Transfers.await(() -> ib.recvPoll(q), "receive"));
         }, "the peer copied a large packet");
         assertEquals(Status.DONE, ia.sendPoll(sent));
         assertEquals(-1L, large.mismatch(in), "the large packet arrived whole");
@@ -89,39 +72,11 @@ class SelfDriverTest {
             posted++;
         }
         assertEquals(SelfRing.CAPACITY, posted, "packets the ring holds");
-        waitAnyReturnsWhen(a, () -> {
+        WaitAnyNews.expect(a, a::asleep, () -> {
             Packet q = new Packet().useIov(IoVec.of(Arena.ofAuto().allocate(8)));
             assertEquals(Status.DONE, ib.recvPost(q));
-            assertEquals(Status.DONE, await(() -> ib.recvPoll(q), "receive"));
+            assertEquals(Status.DONE, Transfers.await(() -> ib.recvPoll(q), "receive"));
         }, "the peer took a packet from a full ring");
         assertEquals(Status.DONE, ia.sendPost(new Packet().useIov(IoVec.of(small))), "a post into the room freed");
-    }
-
-    /** Runs {@code step} while {@code a}'s wait-any sleeps: the wait must return NOT_YET (news for a sender), not sleep on. */
-    private static void waitAnyReturnsWhen(SelfContext a, Runnable step, String what) throws Exception {
-        InstanceRef ready = new InstanceRef();
-        AtomicBoolean stepped = new AtomicBoolean();
-        CompletableFuture<Status> wait = CompletableFuture.supplyAsync(() -> {
-            Status s;
-            while ((s = a.recvWaitAny(ready)) == Status.NOT_YET && !stepped.get()) {
-                continue; // news from before the step: a wait that sleeps after it is what counts
-            }
-            return s;
-        });
-        long end = System.nanoTime() + BOUND_NANOS;
-        while (!a.asleep()) {
-            if (System.nanoTime() - end > 0) {
-                fail("the wait-any never slept");
-            }
-            Thread.onSpinWait();
-        }
-        stepped.set(true); // the wait sleeps past its look for news: only news from now on ends it
-        step.run();
-        try {
-            assertEquals(Status.NOT_YET, wait.get(30, TimeUnit.SECONDS), what);
-        } catch (java.util.concurrent.TimeoutException e) {
-            a.recvCancelAny();
-            fail("a sleeping wait-any did not return in 30 s after " + what);
-        }
     }
 }

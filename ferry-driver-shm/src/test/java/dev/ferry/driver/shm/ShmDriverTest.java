@@ -1,5 +1,6 @@
 package dev.ferry.driver.shm;
 
+import dev.ferry.conformance.WaitAnyNews;
 import dev.ferry.spi.DataLayout;
 import dev.ferry.spi.DriverContext;
 import dev.ferry.spi.DriverInstance;
@@ -362,7 +363,7 @@ class ShmDriverTest {
             MemorySegment pullData = Arena.ofAuto().allocate(ShmLayout.PULL_DATA_BYTES, 8);
             Packet exposed = new Packet().useIov(IoVec.of(out));
             assertEquals(Status.DONE, ab[0].sendExpose(exposed, pullData));
-            waitAnyReturnsWhen(a, () -> {
+            WaitAnyNews.expect(a, a::asleep, () -> {
                 Packet pull = new Packet().useIov(IoVec.of(in));
                 assertEquals(Status.DONE, ab[1].pullPost(pull, pullData));
                 assertEquals(Status.DONE, await(() -> ab[1].pullPoll(pull), "pull"));
@@ -376,7 +377,7 @@ class ShmDriverTest {
                 sent++;
             }
             assertEquals(ShmLayout.SLOTS, sent, "packets the ring holds");
-            waitAnyReturnsWhen(a, () -> {
+            WaitAnyNews.expect(a, a::asleep, () -> {
                 Packet q = new Packet().useIov(IoVec.of(Arena.ofAuto().allocate(8)));
                 assertEquals(Status.DONE, ab[1].recvPost(q));
                 assertEquals(Status.DONE, await(() -> ab[1].recvPoll(q), "receive"));
@@ -384,34 +385,6 @@ class ShmDriverTest {
             assertEquals(Status.DONE, ab[0].sendPost(new Packet().useIov(IoVec.of(small))), "a post into the room freed");
             closeAll();
             contexts.clear();
-        }
-    }
-
-    /** Runs {@code step} while {@code a}'s wait-any sleeps: the wait must return NOT_YET (news for a sender), not sleep on. */
-    private static void waitAnyReturnsWhen(ShmContext a, Runnable step, String what) throws Exception {
-        InstanceRef ready = new InstanceRef();
-        java.util.concurrent.atomic.AtomicBoolean stepped = new java.util.concurrent.atomic.AtomicBoolean();
-        CompletableFuture<Status> wait = CompletableFuture.supplyAsync(() -> {
-            Status s;
-            while ((s = a.recvWaitAny(ready)) == Status.NOT_YET && !stepped.get()) {
-                continue; // news from before the step (set-up, an earlier step): a wait that sleeps after it is what counts
-            }
-            return s;
-        });
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        while (!a.asleep()) {
-            if (System.nanoTime() - end > 0) {
-                fail("the wait-any never slept");
-            }
-            Thread.onSpinWait();
-        }
-        stepped.set(true); // the wait sleeps past its look at the doorbell: only news from now on ends it
-        step.run();
-        try {
-            assertEquals(Status.NOT_YET, wait.get(30, TimeUnit.SECONDS), what);
-        } catch (java.util.concurrent.TimeoutException e) {
-            a.recvCancelAny();
-            fail("a sleeping wait-any did not return in 30 s after " + what);
         }
     }
 
