@@ -95,6 +95,8 @@ final class UcxContext implements DriverContext {
     private final ContextLifecycle<UcxInstance> life = new ContextLifecycle<>("ucx driver context", UcxInstance[]::new);
     final ProgressLock lock = new ProgressLock(); // taken on every driver call: a release store gives it back, not a fence
     private volatile boolean sleeping;
+    /** Worker progress calls that moved something (lock held). */
+    private int progressed;
     /** Some send is still held by UCX (see {@link #tick}). */
     volatile boolean backlog;
     private long nextWake;
@@ -347,6 +349,11 @@ final class UcxContext implements DriverContext {
 
     // ---- lock, progress -------------------------------------------------------------------------
 
+    /** Whether a wait-any sleeps in the worker's wait (tests wait for it). */
+    boolean asleep() {
+        return sleeping;
+    }
+
     /** Takes the lock; a sleeper in wait-any holding it is woken first. */
     void acquire() {
         if (lock.tryLock()) {
@@ -403,7 +410,11 @@ final class UcxContext implements DriverContext {
             // Through JUCX, not Ucp: UCX calls JUCX's endpoint error handler from progress, and
             // its FindClass only finds JUCX's classes from a JNI method's frame (from an FFM
             // downcall it looks in the boot loader, fails, and the JVM crashes).
-            return worker.progress();
+            int n = worker.progress();
+            if (n > 0) {
+                progressed++;
+            }
+            return n;
         } catch (Exception e) {
             // JUCX declares Exception; ucp_worker_progress itself does not fail
             throw new IllegalStateException("ucp_worker_progress failed: " + e.getMessage(), e);
@@ -523,11 +534,14 @@ final class UcxContext implements DriverContext {
     }
 
     /** Progress until nothing more arrives (bounded), so a fair scan sees every instance with data. */
-    private void drain() {
+    /** Progresses the worker until it is idle (a bounded number of turns); answers whether anything moved. */
+    private boolean drain() {
+        int before = progressed;
         progress();
         for (int i = 0; i < DRAIN_TURNS && turn() > 0; i++) {
             // each turn takes in a bounded number of FIFO elements
         }
+        return progressed != before;
     }
 
     /** Fair scan from where the last one stopped; lock held. */
@@ -555,13 +569,16 @@ final class UcxContext implements DriverContext {
                 if (life.isClosed()) {
                     return Status.CLOSED;
                 }
-                drain();
+                boolean moved = drain();
                 if (probe(ready) == Status.DONE) {
                     return Status.DONE;
                 }
                 if (requestsArrived != requestsWaitSeen) {
                     requestsWaitSeen = requestsArrived;
                     return Status.NOT_YET; // a peer asks to connect: acceptProbe reports it
+                }
+                if (moved) {
+                    return Status.NOT_YET; // the worker moved something on (a send's completion, a peer's FIN): the engine looks
                 }
                 if (System.nanoTime() - spinEnd > 0 && !cancelAny.get()) {
                     sleeping = true;

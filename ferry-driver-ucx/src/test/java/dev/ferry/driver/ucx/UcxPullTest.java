@@ -149,6 +149,30 @@ class UcxPullTest {
         sendOne(5, out, DataLayout.contiguous(whole), size, false, () -> whole);
     }
 
+    /**
+     * An exposer's wait-any that sleeps returns when its peer pulls the exposure (the FIN that ends
+     * it arrives), so that an engine dozing in it sees the send complete at once.
+     */
+    @org.junit.jupiter.api.Test
+    void aSleepingWaitAnyReturnsWhenThePeerPullsAnExposure() throws Exception {
+        connect("get", 1 << 20);
+        MemorySegment out = arena.allocate(size, 64);
+        fill(out, 9);
+        Packet sp = new Packet().useData(DataLayout.contiguous(out));
+        MemorySegment pullData = arena.allocate(Exposures.PULL_DATA_BYTES, 8);
+        assertEquals(Status.DONE, toB.sendExpose(sp, pullData), "expose");
+        assertEquals(Status.NOT_YET, toB.sendPoll(sp), "exposed, not pulled yet");
+        MemorySegment in = arena.allocate(size, 64);
+        Packet rp = new Packet().useData(DataLayout.contiguous(in));
+        UcxContext exposer = (UcxContext) a;
+        dev.ferry.conformance.WaitAnyNews.expect(a, exposer::asleep, () -> {
+            assertEquals(Status.DONE, toA.pullPost(rp, pullData), "pull");
+            assertEquals(Status.DONE, dev.ferry.conformance.Transfers.await(() -> toA.pullPoll(rp), "pull"));
+        }, "the peer pulled an exposed packet");
+        assertEquals(Status.DONE, dev.ferry.conformance.Transfers.await(() -> toB.sendPoll(sp), "exposure"));
+        check(in, 0, size, 9, "pulled bytes");
+    }
+
     /** One exposure of {@code out}, pulled into {@code into} (nothing: only released); both ends must complete DONE. */
     private void exposeAndPull(int seed, MemorySegment out, DataLayout into, Supplier<MemorySegment> received) {
         fill(out, seed);
