@@ -17,7 +17,7 @@ final class IoVectors {
     }
 
     /** Removes {@code consumed} bytes from the front of an iovec array. */
-    static void trim(MemorySegment iov, int count, long consumed) {
+    private static void trim(MemorySegment iov, int count, long consumed) {
         for (int i = 0; i < count && consumed > 0; i++) {
             long len = iov.get(ValueLayout.JAVA_LONG, i * Native.IOVEC_BYTES + 8);
             long take = Math.min(len, consumed);
@@ -28,7 +28,7 @@ final class IoVectors {
     }
 
     /** Drops the empty entries at the front; returns the new count. */
-    static int compact(MemorySegment iov, int count) {
+    private static int compact(MemorySegment iov, int count) {
         int skip = 0;
         while (skip < count && iov.get(ValueLayout.JAVA_LONG, skip * Native.IOVEC_BYTES + 8) == 0) {
             skip++;

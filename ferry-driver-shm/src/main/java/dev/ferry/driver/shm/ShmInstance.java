@@ -307,6 +307,12 @@ final class ShmInstance implements DriverInstance {
         }
     }
 
+    /** {@link #fail} for a copy that answered {@code -errno}: ESRCH says the peer process is gone. */
+    private Status failErrno(long negErrno, String what) {
+        int e = (int) -negErrno;
+        return fail(e == Native.ESRCH ? "the peer process is gone" : what + " failed with errno " + e);
+    }
+
     private Status fail(String why) {
         if (state < DISCONNECTED) {
             state = BROKEN;
@@ -484,8 +490,7 @@ final class ShmInstance implements DriverInstance {
             }
             if (whole < 0) {
                 packet.driverState = FAILED;
-                int e = (int) -whole;
-                return fail(e == Native.ESRCH ? "the peer process is gone" : "writing our share of a large packet failed with errno " + e);
+                return failErrno(whole, "writing our share of a large packet");
             }
         } else if (ch.outDone() >= st) {
             packet.driverState = SENT;
@@ -552,8 +557,7 @@ final class ShmInstance implements DriverInstance {
             long mine = split.share(slot, generation, pullData, address, bytes);
             if (mine < 0) {
                 packet.driverState = FAILED;
-                int e = (int) -mine;
-                return fail(e == Native.ESRCH ? "the peer process is gone" : "pulling an exposed packet failed with errno " + e);
+                return failErrno(mine, "pulling an exposed packet");
             }
             packet.length(bytes);
             packet.driverState = SPLIT | (long) slot << 56 | (generation & SPLIT_GENERATION) << 15 | mine;
@@ -562,8 +566,7 @@ final class ShmInstance implements DriverInstance {
         long r = bytes == 0 ? 0 : rv.pullExposed(pullData, into);
         if (r < 0) {
             packet.driverState = FAILED;
-            int e = (int) -r;
-            return fail(e == Native.ESRCH ? "the peer process is gone" : "pulling an exposed packet failed with errno " + e);
+            return failErrno(r, "pulling an exposed packet");
         }
         ch.markPulled(slot, generation);
         packet.length(into.size());
@@ -741,8 +744,7 @@ final class ShmInstance implements DriverInstance {
         }
         pulling = false;
         if (r < 0) {
-            int e = (int) -r;
-            return fail(e == Native.ESRCH ? "the peer process is gone" : "pulling a large packet failed with errno " + e);
+            return failErrno(r, "pulling a large packet");
         }
         long len = rv.pullLength;
         ch.markDone(rv.pullNumber);
