@@ -70,11 +70,11 @@ final class ArenaAlgorithms {
     }
 
     /**
-     * Bcast: the root copies the data into its slot and tells every other rank; each copies it
-     * out and tells the root, which waits for all of them before it leaves (its slot is free
-     * again). Two one-way rounds, where barriers would take two dissemination rounds each: the
-     * others write their own slots next, which nobody reads, and read another's only after its
-     * owner says so. (Within a node-aware bcast; a bcast of its own leaves the root at once,
+     * Bcast: the root copies the data into its slot and tells every other rank, chunk by chunk;
+     * each copies the chunks out as their words come and tells the root, which waits for all of
+     * them before it leaves (its slot is free again). One-way words only, where barriers would take
+     * two dissemination rounds each: the others write their own slots next, which nobody reads,
+     * and read another's only after its owner says so. (Within a node-aware bcast; a bcast of its own leaves the root at once,
      * {@link #bcastRoot}.)
      */
     static void bcast(Schedule s, int p, int r, int root, MemorySegment[] slots, MemorySegment data) {
@@ -87,19 +87,25 @@ final class ArenaAlgorithms {
     }
 
     /**
-     * The root's part of a bcast: the data into its slot, and a word to every other rank. Its
-     * buffer is free once the copy is done, so it may leave then, as an eager send's sender does;
-     * the others' word that they have copied out ({@link #copiedOut}) is awaited before it next
-     * writes its slot ({@link NodeArena#settle}).
+     * The root's part of a bcast: the data into its slot chunk by chunk
+     * ({@link CollectiveTuning#BCAST_ARENA_CHUNK}), with a word to every other rank after each, so
+     * that they copy one chunk out while it copies the next in. Its buffer is free once the last
+     * copy is done, so it may leave then, as an eager send's sender does; the others' word that
+     * they have copied out ({@link #copiedOut}) is awaited before it next writes its slot
+     * ({@link NodeArena#settle}).
      */
     static void bcastRoot(Schedule s, int p, int r, MemorySegment[] slots, MemorySegment data) {
-        s.local(Reducer.copy(data, slots[r].asSlice(0, data.byteSize())));
-        for (int j = 0; j < p; j++) {
-            if (j != r) {
-                s.send(j, DoublingAlgorithms.NOTHING);
+        long n = data.byteSize();
+        for (long at = 0; at == 0 || at < n; at += CollectiveTuning.BCAST_ARENA_CHUNK) {
+            long len = Math.min(CollectiveTuning.BCAST_ARENA_CHUNK, n - at);
+            s.local(Reducer.copy(data.asSlice(at, len), slots[r].asSlice(at, len)));
+            for (int j = 0; j < p; j++) {
+                if (j != r) {
+                    s.send(j, DoublingAlgorithms.NOTHING);
+                }
             }
+            s.next();
         }
-        s.next();
     }
 
     /** The root's receipt of every other rank's word that it has copied the data out of the root's slot. */
@@ -112,11 +118,17 @@ final class ArenaAlgorithms {
         s.next();
     }
 
-    /** A non-root rank's part of a bcast: the root's word, the copy out of its slot, a word back. */
+    /**
+     * A non-root rank's part of a bcast: for each chunk, the root's word, then the copy out of its
+     * slot (in the round that awaits the next word); a word back once all is copied.
+     */
     static void bcastLeaf(Schedule s, int root, MemorySegment[] slots, MemorySegment data) {
         long n = data.byteSize();
-        s.recv(root, DoublingAlgorithms.NOTHING).next();
-        s.local(() -> MemorySegment.copy(slots[root], 0, data, 0, n));
+        for (long at = 0; at == 0 || at < n; at += CollectiveTuning.BCAST_ARENA_CHUNK) {
+            long from = at, len = Math.min(CollectiveTuning.BCAST_ARENA_CHUNK, n - at);
+            s.recv(root, DoublingAlgorithms.NOTHING).next();
+            s.local(() -> MemorySegment.copy(slots[root], from, data, from, len));
+        }
         s.send(root, DoublingAlgorithms.NOTHING).next();
     }
 }

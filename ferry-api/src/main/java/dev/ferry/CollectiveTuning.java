@@ -36,6 +36,12 @@ final class CollectiveTuning {
      */
     static final long BCAST_ARENA_MAX_ON_THREE = 256 << 10;
     /**
+     * The arena's bcast moves its data in chunks of this size: the others copy one out while the
+     * root copies the next in. On 4 ranks of this 2-core machine it took 0.9x the time of one
+     * whole copy at 1 MiB and 0.7x at 4 MiB (docs/performance.md).
+     */
+    static final long BCAST_ARENA_CHUNK = 256 << 10;
+    /**
      * Blocking allreduces among 3 or more ranks of one node from this size on go through the
      * node's shared arena. On 2 the ring did better from 64 KiB to 1 MiB (0.67-0.90x naive,
      * the arena 0.91-1.14x; docs/performance.md).
@@ -162,7 +168,7 @@ final class CollectiveTuning {
         b.append("bcast           binomial; linear up to ").append(CROWDED_LINEAR_MAX >> 10)
                 .append(" KiB on a crowded node (more members than cores); arena (one node, blocking) above ")
                 .append(CROWDED_LINEAR_MAX >> 10).append(" KiB on 4 or more members, up to ").append(BCAST_ARENA_MAX_ON_THREE >> 10)
-                .append(" KiB on 3; pipeline (chain, ").append(BCAST_CHUNK >> 10).append(" KiB chunks) on request\n");
+                .append(" KiB on 3, in ").append(BCAST_ARENA_CHUNK >> 10).append(" KiB chunks; pipeline (chain, ").append(BCAST_CHUNK >> 10).append(" KiB chunks) on request\n");
         b.append("reduce          binomial (tree at rank 0 for non-commutative ops); node_aware on several nodes (commutative)\n");
         b.append("node_aware      (barrier, bcast, reduce, allreduce on a communicator over several nodes, one of them\n")
                 .append("                with several members) the members of each node first, one leader per node on the network;\n")

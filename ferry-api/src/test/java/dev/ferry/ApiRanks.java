@@ -82,11 +82,37 @@ public final class ApiRanks {
             Comm w = f.world();
             RandomCollectives.randomCollectives(w, seed, trials, false);
             RandomCollectives.randomCollectives(w, seed + 1, trials / 2, true);
+            largeBcasts(w);
             try (Comm half = w.split(w.rank() % 2, w.size() - w.rank())) {
                 RandomCollectives.randomCollectives(half, seed + 2, trials / 2, false);
             }
             System.out.println("ok collectives rank " + w.rank() + " of " + w.size() + " ran " + new java.util.TreeSet<>(RandomCollectives.USED));
         }
+    }
+
+    /**
+     * A bcast of several of the arena's chunks and a part of one (1,000,003 bytes) from every root,
+     * each byte checked: the chunks arrive whole and in their places.
+     */
+    private static void largeBcasts(Comm w) {
+        byte[] b = new byte[1_000_003];
+        for (int root = 0; root < w.size(); root++) {
+            for (int i = 0; i < b.length; i++) {
+                b[i] = w.rank() == root ? pattern(i, root) : 0;
+            }
+            w.bcast(b, 0, b.length, Datatype.BYTE, root);
+            RandomCollectives.USED.add("bcast:" + w.lastCollectiveAlgorithm());
+            for (int i = 0; i < b.length; i++) {
+                if (b[i] != pattern(i, root)) {
+                    throw new IllegalStateException("rank " + w.rank() + ", bcast of " + b.length + " B from " + root + ": byte " + i + " is " + b[i]);
+                }
+            }
+        }
+    }
+
+    /** A byte that depends on every bit of its index: a chunk in another's place shows. */
+    private static byte pattern(int i, int root) {
+        return (byte) ((i * 0x9E3779B1) >>> 24 ^ root);
     }
 
     /**
