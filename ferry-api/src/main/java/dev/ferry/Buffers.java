@@ -88,7 +88,7 @@ final class Buffers {
     }
 
     /** The memory from element {@code offset} of {@code buf}, checked to hold {@code count} elements of {@code type}. */
-    private static MemorySegment from(Object buf, int offset, int count, Datatype type, boolean writable, String what) {
+    static MemorySegment elements(Object buf, int offset, int count, Datatype type, boolean writable, String what) {
         if (count < 0) {
             throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " is negative");
         }
@@ -98,7 +98,7 @@ final class Buffers {
         if (type == null) {
             throw FerryException.arg(ErrorClass.TYPE, "datatype is null");
         }
-        return span(buf, offset, reach(count, type), type, writable, what, count + " elements of " + type);
+        return span(buf, offset, reach(count, type), type, writable, what, null, count);
     }
 
     /**
@@ -106,6 +106,11 @@ final class Buffers {
      * to be of {@code type}'s kind; {@code needWhat} says in an error what needed them.
      */
     static MemorySegment span(Object buf, int offset, long need, Datatype type, boolean writable, String what, String needWhat) {
+        return span(buf, offset, need, type, writable, what, needWhat, 0);
+    }
+
+    /** {@link #span}, saying {@code count} elements of {@code type} when {@code needWhat} is null (built only for the error). */
+    private static MemorySegment span(Object buf, int offset, long need, Datatype type, boolean writable, String what, String needWhat, int count) {
         if (offset < 0) {
             throw FerryException.arg(ErrorClass.BUFFER, "offset: " + offset + " is negative");
         }
@@ -116,7 +121,7 @@ final class Buffers {
         }
         long start = (long) offset * unit(buf);
         if (start > m.byteSize() || need > m.byteSize() - start) {
-            throw FerryException.arg(ErrorClass.COUNT, "count: " + needWhat + " from offset " + offset
+            throw FerryException.arg(ErrorClass.COUNT, "count: " + (needWhat != null ? needWhat : count + " elements of " + type) + " from offset " + offset
                     + " need " + need + " bytes from byte " + start + ", but " + what + " holds " + m.byteSize() + " bytes");
         }
         return m.asSlice(start, need);
@@ -124,7 +129,7 @@ final class Buffers {
 
     /** The contiguous memory of {@code count} elements of a contiguous {@code type}. */
     static MemorySegment contiguous(Object buf, int offset, int count, Datatype type, boolean writable, String what) {
-        return from(buf, offset, count, type, writable, what);
+        return elements(buf, offset, count, type, writable, what);
     }
 
     /** {@link #contiguous}, answered from {@code cache} when the same buffer, offset, count and datatype come again. */
@@ -133,12 +138,12 @@ final class Buffers {
         if (hit != null) {
             return hit; // checked when it was made: neither the datatype nor the buffer's memory changes
         }
-        return cache.put(buf, offset, count, type, from(buf, offset, count, type, writable, what));
+        return cache.put(buf, offset, count, type, elements(buf, offset, count, type, writable, what));
     }
 
     /** The blocks of {@code count} elements of any {@code type}, in type-map order. */
     static DataLayout layout(Object buf, int offset, int count, Datatype type, boolean writable, String what) {
-        MemorySegment m = from(buf, offset, count, type, writable, what);
+        MemorySegment m = elements(buf, offset, count, type, writable, what);
         int blocks = type.offsets.length;
         IoVec v = new IoVec(Math.max(1, Math.multiplyExact(count, blocks)));
         for (int i = 0; i < count; i++) {

@@ -25,7 +25,7 @@ final class CollBuffer {
         if (count < 0) {
             throw FerryException.arg(ErrorClass.COUNT, what + " count: " + count + " is negative");
         }
-        return new CollBuffer(Buffers.span(buf, offset, Buffers.reach(count, type), type, writable, what, count + " elements of " + type), type);
+        return new CollBuffer(Buffers.elements(buf, offset, count, type, writable, what), type);
     }
 
     /** Blocks of {@code counts[i]} elements at {@code displs[i]} extents from {@code offset}, checked to fit. */

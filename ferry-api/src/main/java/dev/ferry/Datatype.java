@@ -186,7 +186,7 @@ public final class Datatype {
      * }</pre>
      */
     public int pack(Object in, int offset, int count, byte[] out, int position) {
-        MemorySegment from = Buffers.span(in, offset, Buffers.reach(count, this), this, false, "in", count + " elements of " + this);
+        MemorySegment from = Buffers.elements(in, offset, count, this, false, "in");
         long bytes = count * size;
         checkPacked(out, position, bytes, "out");
         CollBuffer.pack(from, count, this, MemorySegment.ofArray(out).asSlice(position, bytes));
@@ -195,7 +195,7 @@ public final class Datatype {
 
     /** Unpacks {@code count} elements of this type from {@code in} at byte {@code position} into {@code out} (MPI_Unpack); the position after them. */
     public int unpack(byte[] in, int position, Object out, int offset, int count) {
-        MemorySegment to = Buffers.span(out, offset, Buffers.reach(count, this), this, true, "out", count + " elements of " + this);
+        MemorySegment to = Buffers.elements(out, offset, count, this, true, "out");
         long bytes = count * size;
         checkPacked(in, position, bytes, "in");
         CollBuffer.unpack(MemorySegment.ofArray(in).asSlice(position, bytes), to, count, this);

@@ -106,8 +106,8 @@ public final class Op {
         if (code == Code.REPLACE || code == Code.NO_OP) {
             throw FerryException.arg(ErrorClass.OP, "op " + name + " is one-sided only");
         }
-        MemorySegment a = Buffers.span(in, inOffset, Buffers.reach(count, type), type, false, "in", count + " elements of " + type);
-        MemorySegment b = Buffers.span(inout, inoutOffset, Buffers.reach(count, type), type, true, "inout", count + " elements of " + type);
+        MemorySegment a = Buffers.elements(in, inOffset, count, type, false, "in");
+        MemorySegment b = Buffers.elements(inout, inoutOffset, count, type, true, "inout");
         if (type.contiguous) {
             apply(a, b, count, type);
             return;
