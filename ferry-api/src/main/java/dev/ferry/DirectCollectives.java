@@ -73,20 +73,21 @@ final class DirectCollectives {
         int p = comm.size(), r = comm.rank();
         int tag = TAG;
         long bytes = (long) count * type.size;
-        MemorySegment block = pool.take(2 * bytes);
-        MemorySegment tmp = block.asSlice(0, bytes);
-        MemorySegment acc;
-        if (type.contiguous) {
-            acc = result;
-            if (!input.equals(result)) {
-                MemorySegment.copy(input, 0, result, 0, bytes);
-            }
-        } else {
-            acc = block.asSlice(bytes, bytes);
-            CollBuffer.pack(input, count, type, acc);
-        }
         Scratch s = take();
+        // the thread's own memory when its scratch is free (no pool traffic); a nested call takes the pool's
+        MemorySegment block = s != null && 2 * bytes <= Scratch.SMALL_BYTES ? null : pool.take(2 * bytes);
         try {
+            MemorySegment tmp = block == null ? s.small(bytes) : block.asSlice(0, bytes);
+            MemorySegment acc;
+            if (type.contiguous) {
+                acc = result;
+                if (!input.equals(result)) {
+                    MemorySegment.copy(input, 0, result, 0, bytes);
+                }
+            } else {
+                acc = block == null ? s.small(2 * bytes).asSlice(bytes, bytes) : block.asSlice(bytes, bytes);
+                CollBuffer.pack(input, count, type, acc);
+            }
             if (linear) {
                 if (r == 0) {
                     for (int j = 1; j < p; j++) {
@@ -108,7 +109,9 @@ final class DirectCollectives {
             }
         } finally {
             give(s);
-            pool.give(block);
+            if (block != null) {
+                pool.give(block);
+            }
         }
     }
 
@@ -213,7 +216,7 @@ final class DirectCollectives {
 
     /** Waits for {@code q}; a failed transfer, or a member's death seen while waiting, is an error naming the collective. */
     private void await(Request q, String what) {
-        while (!q.awaitUntil(System.nanoTime() + DEATH_CHECK_NANOS)) {
+        while (!q.awaitFor(DEATH_CHECK_NANOS)) {
             String dead = messaging.deadMember(comm);
             if (dead != null) {
                 q.cancel(); // a receive: nothing lands in the program's buffer after the failure

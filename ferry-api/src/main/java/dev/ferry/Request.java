@@ -137,6 +137,19 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest 
 
     /** Waits until complete or {@code deadline} (System.nanoTime); whether it completed. */
     final boolean awaitUntil(long deadline) {
+        return waitUntil(deadline, -1);
+    }
+
+    /**
+     * Waits until complete or for about {@code nanos} (counted from the wait's first reading of
+     * the clock, a few passes in: a wait that ends sooner never reads it); whether it completed.
+     */
+    final boolean awaitFor(long nanos) {
+        return waitUntil(0, nanos);
+    }
+
+    /** {@link #awaitUntil}, or with {@code within >= 0}, {@link #awaitFor} that long. */
+    private boolean waitUntil(long deadline, long within) {
         if (current() != null) {
             return true;
         }
@@ -166,6 +179,9 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest 
                     if (!clockRead) {
                         clockRead = true;
                         start = idleSince = now;
+                        if (within >= 0) {
+                            deadline = now + within;
+                        }
                     }
                     if (worked) {
                         idleSince = now;

@@ -18,11 +18,32 @@ final class Scratch {
     boolean recvBusy;
     final Slice sendSlice = new Slice();
     final Slice recvSlice = new Slice();
+    /** This thread's memory for small collectives ({@link DirectCollectives}), made on first use. */
+    private MemorySegment small;
+    /** The last view of {@link #small} handed out: the same object while the size repeats, so a receive into it finds its slice cached. */
+    private MemorySegment smallView;
 
     Scratch(Messaging messaging) {
         this.send = new SendOp(messaging, null, Ferry.PROC_NULL, 0, false);
         this.recv = new RecvOp(messaging, null, 0, null, null, 1, 0, 0);
     }
+
+    /**
+     * The first {@code bytes} (at most {@link #SMALL_BYTES}) of this thread's memory for small
+     * collectives; the same view as last time when the size repeats.
+     */
+    MemorySegment small(long bytes) {
+        if (smallView == null || smallView.byteSize() != bytes) {
+            if (small == null) {
+                small = java.lang.foreign.Arena.ofAuto().allocate(SMALL_BYTES, 64);
+            }
+            smallView = small.asSlice(0, bytes);
+        }
+        return smallView;
+    }
+
+    /** Bytes of {@link #small}: a small collective's received block and its packed data. */
+    static final long SMALL_BYTES = 2 * DirectCollectives.MAX_BYTES;
 
     /** The last slice made of one buffer: reused while the buffer, offset, count and datatype repeat. */
     static final class Slice {
