@@ -97,8 +97,12 @@ public final class CollBenchRank {
         JitQuiet quiet = new JitQuiet(o.warmupNanos());
         int[] more = {1};
         for (long i = 0; more[0] != 0; i++) {
+            // each followed by the barrier that follows it when timed: that barrier's speed decides
+            // when the ranks start the next operation, and it is compiled only if it runs here
             ops.ferry.run();
+            w.barrier();
             ops.naive.run();
+            w.barrier();
             if (i % 16 == 15) {
                 more[0] = i < n || !quiet.settled() ? 1 : 0;
                 w.allreduce(Ferry.IN_PLACE, 0, more, 0, 1, Datatype.INT, Op.MAX);
