@@ -19,11 +19,14 @@ import java.util.Map;
  * batches. As OSU does, each operation is timed alone and followed by an untimed barrier; a
  * batch's figure is the slowest rank's median. Reductions sum doubles in {@code double[]} arrays
  * (size: bytes per rank); the others move bytes of off-heap segments ({@code size} bytes per rank
- * and block). Rank 0 prints the medians over the batches.
+ * and block). Rank 0 prints the medians over the batches, and the bytes one operation allocated
+ * on the calling thread after the warm-up at the rank that allocated most ({@code alloc_b_per_op}).
  */
 public final class CollBenchRank {
     private static final int BATCHES = 10;
     private static final int NAIVE_TAG = 77;
+    /** Operations run back to back, after the warm-up, to learn what one allocates on the calling thread. */
+    private static final int ALLOC_RUNS = 100;
 
     private final Comm w;
     private final int p, r;
@@ -48,6 +51,8 @@ public final class CollBenchRank {
             ops.ferry.run();
             String algorithm = w.lastCollectiveAlgorithm(); // read before other collectives run
             warmUp(o, size, ops);
+            double[] alloc = {WholeOperations.allocatedPerRun(ops.ferry, ALLOC_RUNS), WholeOperations.allocatedPerRun(ops.naive, ALLOC_RUNS)};
+            w.allreduce(Ferry.IN_PLACE, 0, alloc, 0, 2, Datatype.DOUBLE, Op.MAX); // the rank that allocates most
             int perBatch = (int) Math.max(1, o.iterationsFor(size) / BATCHES);
             // one batch of each, untimed: the timing loop itself is compiled before it counts (the
             // first size measured ran 10x slower than the next without it)
@@ -60,8 +65,10 @@ public final class CollBenchRank {
                 batches[naiveNow ? 0 : 1][b] = batch(naiveNow ? ops.ferry : ops.naive, perBatch);
             }
             if (r == 0) {
-                print(o, size, (long) perBatch * BATCHES, batches[0], Map.of("ranks", p, "impl", "ferry", "algorithm", algorithm));
-                print(o, size, (long) perBatch * BATCHES, batches[1], Map.of("ranks", p, "impl", "naive", "algorithm", "naive"));
+                print(o, size, (long) perBatch * BATCHES, batches[0], Map.of("ranks", p, "impl", "ferry", "algorithm", algorithm,
+                        "alloc_b_per_op", Math.round(alloc[0])));
+                print(o, size, (long) perBatch * BATCHES, batches[1], Map.of("ranks", p, "impl", "naive", "algorithm", "naive",
+                        "alloc_b_per_op", Math.round(alloc[1])));
             }
         }
         w.barrier();
