@@ -7,9 +7,13 @@ import java.lang.foreign.MemorySegment;
  * receives allocates next to nothing: a send and a receive (each in use by one blocking call at a
  * time; a nested one, say from a future's callback, makes its own), and the last memory slice
  * each used (an array or segment passed again with the same offset, count and datatype maps to the
- * same slice, unchecked). It holds on to the last buffers used until the next call replaces them.
+ * same slice, unchecked), and 8 KiB for the blocks of a small collective run in the thread
+ * ({@link DirectCollectives}). It holds on to the last buffers used until the next call replaces them.
  */
 final class Scratch {
+    /** Bytes of {@link #small}: a small collective's received block and its packed data. */
+    static final long SMALL_BYTES = 2 * DirectCollectives.MAX_BYTES;
+
     /** The thread whose calls use it. */
     final Thread owner = Thread.currentThread();
     final SendOp send;
@@ -41,9 +45,6 @@ final class Scratch {
         }
         return smallView;
     }
-
-    /** Bytes of {@link #small}: a small collective's received block and its packed data. */
-    static final long SMALL_BYTES = 2 * DirectCollectives.MAX_BYTES;
 
     /** The last slice made of one buffer: reused while the buffer, offset, count and datatype repeat. */
     static final class Slice {
