@@ -423,16 +423,29 @@ final class WindowLibrary {
      * naming how many failed.
      */
     void quiesce() {
-        if (completed() < issued) {
-            long start = System.nanoTime(), waited = 0;
-            for (int round = 1; completed() < issued; round++) {
-                ferry.engine.idle(waited);
-                if (Engine.clockDue(round, waited)) { // not on every pass: the clock costs as much as one
-                    waited = System.nanoTime() - start;
-                }
+        awaitCompleted(-1);
+        settle();
+    }
+
+    /**
+     * Waits until the operations issued to {@code target} (a job rank; -1: to every target) have
+     * completed, reading their counters as {@link #completed(int)} or {@link #completed()} does.
+     */
+    private void awaitCompleted(int target) {
+        if (completedAll(target)) {
+            return;
+        }
+        long start = System.nanoTime(), waited = 0;
+        for (int round = 1; !completedAll(target); round++) {
+            ferry.engine.idle(waited);
+            if (Engine.clockDue(round, waited)) { // not on every pass: the clock costs as much as one
+                waited = System.nanoTime() - start;
             }
         }
-        settle();
+    }
+
+    private boolean completedAll(int target) {
+        return target < 0 ? completed() >= issued : completed(target) >= issuedTo[target];
     }
 
     /** Every operation issued has completed ({@link #failures} read): results out, the staging area reset, failures reported. */
@@ -467,15 +480,7 @@ final class WindowLibrary {
         if (cts[target] == null) {
             return; // nothing was ever aimed at it
         }
-        if (completed(target) < issuedTo[target]) {
-            long start = System.nanoTime(), waited = 0;
-            for (int round = 1; completed(target) < issuedTo[target]; round++) {
-                ferry.engine.idle(waited);
-                if (Engine.clockDue(round, waited)) { // not on every pass: the clock costs as much as one
-                    waited = System.nanoTime() - start;
-                }
-            }
-        }
+        awaitCompleted(target);
         if (touchedCount == 1) { // its operations are all there are
             failures = targetFailures;
             settle();
