@@ -24,6 +24,13 @@ final class Collectives {
     private DirectCollectives direct;
     /** Their buffers' last views, reused when the same buffer comes again (blocking collectives: one caller at a time). */
     private final Scratch.Slice bufferView = new Scratch.Slice(), sendView = new Scratch.Slice();
+    /**
+     * The last small blocking bcast's size and the tuning's answer for it: a loop of one size asks
+     * once. Nothing else it depends on changes, but the arena's breaking, which only rules out
+     * "arena", an answer that sends the call to the scheduled path, which asks again.
+     */
+    private long smallBcastBytes = -1;
+    private String smallBcast;
     /** The last algorithm chosen (tests and benchmarks read it). */
     volatile String lastAlgorithm = "";
 
@@ -110,11 +117,18 @@ final class Collectives {
         }
     }
 
+    /** Stores only a change: a volatile store is a full fence, as dear as a tenth of an 8-byte collective. */
+    private void noteAlgorithm(String algorithm) {
+        if (lastAlgorithm != algorithm) {
+            lastAlgorithm = algorithm;
+        }
+    }
+
     private CollOp start(String what, String algorithm, Schedule s, List<Runnable> last) {
         for (Runnable step : last) {
             s.local(step);
         }
-        lastAlgorithm = algorithm;
+        noteAlgorithm(algorithm);
         CollOp op = new CollOp(messaging, comm, what + " (" + algorithm + ")", comm.nextCollectiveTag(), s);
         messaging.start(op);
         return op;
@@ -167,10 +181,16 @@ final class Collectives {
         checkRoot(root);
         CollBuffer.checkType(type, "buffer");
         long size = (long) count * type.size;
-        String small = blocking && p > 1 && count >= 0 && size <= DirectCollectives.MAX_BYTES
-                ? tuning.bcast(size, p, arena().sameNode(), nodeMap().worthIt(), crowded(), true) : "";
+        String small = "";
+        if (blocking && p > 1 && count >= 0 && size <= DirectCollectives.MAX_BYTES) {
+            if (size != smallBcastBytes) {
+                smallBcast = tuning.bcast(size, p, arena().sameNode(), nodeMap().worthIt(), crowded(), true);
+                smallBcastBytes = size;
+            }
+            small = smallBcast;
+        }
         if (small.equals("binomial") || small.equals("linear")) {
-            lastAlgorithm = small;
+            noteAlgorithm(small);
             // the same buffer again (a loop) costs no new view of it: checked when first seen
             MemorySegment data = type.contiguous ? Buffers.contiguous(buf, offset, count, type, r != root, "buffer", bufferView)
                     : CollBuffer.of(buf, offset, count, type, r != root, "buffer").block(0, count);
@@ -248,7 +268,7 @@ final class Collectives {
         String small = blocking && p > 1 && count >= 0 && op.isCommutative() && bytes <= DirectCollectives.MAX_BYTES
                 ? tuning.allreduce(bytes, count, p, true, arena().sameNode(), nodeMap().worthIt(), crowded(), true) : "";
         if (small.equals("recursive_doubling") || small.equals("linear")) {
-            lastAlgorithm = small;
+            noteAlgorithm(small);
             MemorySegment result = Buffers.contiguous(recvBuf, recvOffset, count, type, true, "receive buffer", bufferView);
             MemorySegment input = inPlace(sendBuf) ? result : Buffers.contiguous(sendBuf, sendOffset, count, type, false, "send buffer", sendView);
             boolean linear = small.equals("linear");
