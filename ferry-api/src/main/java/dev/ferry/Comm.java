@@ -382,14 +382,33 @@ public final class Comm implements AutoCloseable {
         return startRecv(internal, m, 0, (int) m.byteSize(), Datatype.BYTE, source, tag, null);
     }
 
-    /** {@link #collectiveSend} on the calling thread's reused send request ({@code s}: its scratch, or null for a new one). */
+    /**
+     * {@link #collectiveSend} for a blocking collective run in the caller's thread, which checked
+     * this communicator and computes its peers' ranks: no argument checks and no view (the
+     * segment is the data), which an 8-byte collective would feel. On the calling thread's reused
+     * send request ({@code s}: its scratch, or null for a new one).
+     */
     Request collectiveSend(MemorySegment m, int dest, int tag, Scratch s) {
-        return startSend(internal, m, 0, (int) m.byteSize(), Datatype.BYTE, dest, tag, false, s);
+        SendOp op = s != null ? s.send.set(this, dest, tag, false) : new SendOp(messaging, this, dest, tag, false);
+        String dead = messaging.failure(op.destWorld);
+        if (dead != null) {
+            op.finish(Status.failed(dest, tag, ErrorClass.PROC_FAILED, op + ": " + dead));
+        } else {
+            engine.send(op.engineSend.to(op.destWorld, Envelope.header(internal, tag, Envelope.STANDARD, 0), m));
+        }
+        return op;
     }
 
-    /** {@link #collectiveRecv} on the calling thread's reused receive request ({@code s}: its scratch, or null for a new one). */
+    /** {@link #collectiveRecv} likewise (see {@link #collectiveSend(MemorySegment, int, int, Scratch)}). */
     Request collectiveRecv(MemorySegment m, int source, int tag, Scratch s) {
-        return startRecv(internal, m, 0, (int) m.byteSize(), Datatype.BYTE, source, tag, s);
+        RecvOp op = s != null ? s.recv.set(this, internal, m, null, 1, members[source], tag)
+                : new RecvOp(messaging, this, internal, m, null, 1, members[source], tag);
+        if (s != null) {
+            engine.runSerializedThenProgress(op);
+        } else {
+            engine.runSerialized(op);
+        }
+        return op;
     }
 
     /**
