@@ -518,6 +518,7 @@ public final class Engine implements AutoCloseable {
                 stats.held(-m.credit);
             }
             m.gate.creditsOwed += m.credit;
+            m.settled = !m.transientView; // nothing here reads it again: a kept one may be filled anew
         } finally {
             exit(took);
         }

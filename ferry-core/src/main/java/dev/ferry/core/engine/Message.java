@@ -38,7 +38,13 @@ public final class Message {
     final boolean transientView;
     boolean taken;
     boolean keptCopyMade;
-    private final DataCursor cursor = new DataCursor();
+    /** A kept immediate message whose credits went back (received or dropped): {@link #keep(Message)} may fill it again. */
+    boolean settled;
+    /** A kept immediate message's own memory for its bytes (grown as needed, kept across reuses). */
+    private long[] own;
+    private MemorySegment ownSegment;
+    /** For a layout of several segments: made on first need (most receives land in one). */
+    private DataCursor cursor;
 
     Message(Engine engine, boolean transientView) {
         this.engine = engine;
@@ -55,6 +61,7 @@ public final class Message {
         this.credit = credit;
         this.taken = false;
         this.keptCopyMade = false;
+        this.settled = false;
     }
 
     void setRendezvous(Gate g, long header, long length, long sourceId, int credit) {
@@ -132,13 +139,30 @@ public final class Message {
      * are copied). Call during the handler; receive or {@link #drop()} it later.
      */
     public Message keep() {
+        return keep(null);
+    }
+
+    /**
+     * {@link #keep()}, filling {@code spare} for an immediate message when spare is
+     * {@linkplain #reusable() reusable}: a handler that keeps its received kept messages for this
+     * allocates nothing per unexpected message (the spare's memory for bytes grows to the largest
+     * it held). Otherwise (null, not reusable, or a rendezvous message) as {@link #keep()}: a new one.
+     *
+     * <pre>{@code
+     * Message k = m.keep(spares.poll());   // the spare, filled, or a new message
+     * ...
+     * k.receive(buffer, request);
+     * if (k.reusable()) spares.add(k);     // once nothing reads k any more
+     * }</pre>
+     */
+    public Message keep(Message spare) {
         if (!transientView) {
             return this;
         }
         checkFresh();
         taken = true;
         keptCopyMade = true;
-        Message k = new Message(engine, false);
+        Message k = spare != null && spare.reusable() && !rendezvous ? spare : new Message(engine, false);
         if (rendezvous) {
             k.setRendezvous(gate, header, length, sourceId, credit);
             if (pullBytes > 0) { // the pull data outlives the packet it came in
@@ -148,12 +172,31 @@ public final class Message {
             }
         } else {
             // an immediate message is small: a heap copy, 8-byte aligned like the packet it came in
-            MemorySegment copy = MemorySegment.ofArray(new long[(int) ((length + 7) >>> 3)]).asSlice(0, length);
+            MemorySegment copy = k.room(length);
             MemorySegment.copy(base, offset, copy, 0, length);
             k.setImmediate(gate, header, copy, 0, length, credit);
         }
         engine.held(credit);
         return k;
+    }
+
+    /**
+     * Whether this is a kept immediate message that was received or dropped, its credits given
+     * back: {@link #keep(Message)} may fill it again. Its accessors then still answer for the
+     * message it held, until it is filled again.
+     */
+    public boolean reusable() {
+        return settled;
+    }
+
+    /** This kept message's own memory, at least {@code bytes} long. */
+    private MemorySegment room(long bytes) {
+        int words = (int) ((bytes + 7) >>> 3);
+        if (own == null || own.length < words) {
+            own = new long[Math.max(words, 1)];
+            ownSegment = MemorySegment.ofArray(own);
+        }
+        return ownSegment;
     }
 
     /** Receives the message into {@code into}; see {@link #receive(DataLayout, RecvRequest)}. */
@@ -183,6 +226,9 @@ public final class Message {
             if (into.segmentCount() == 1) {
                 MemorySegment.copy(base, offset, into.segmentBase(0), into.segmentOffset(0), n);
             } else {
+                if (cursor == null) {
+                    cursor = new DataCursor();
+                }
                 cursor.reset(into).copyFrom(base, offset, n);
             }
             receivedImmediate(request, n);

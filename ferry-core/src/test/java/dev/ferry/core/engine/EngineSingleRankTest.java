@@ -133,6 +133,71 @@ class EngineSingleRankTest {
         assertEquals(0, e.stats().heldBytes(), "dropping gives the credits back");
     }
 
+    /**
+     * A handler that refills the kept messages it received: each carries its own bytes, in any
+     * order of lengths (a spare grows, and a shorter message after a longer one reads only its
+     * own), and none is refilled before it was received; a rendezvous one is never a spare.
+     */
+    @Test
+    void keptMessagesReceivedAreRefilledWithTheNextOnesBytes() {
+        e.close();
+        java.util.ArrayDeque<Message> kept = new java.util.ArrayDeque<>();
+        java.util.ArrayDeque<Message> spares = new java.util.ArrayDeque<>();
+        e = Engine.init(new SingletonBootstrap(), List.of(DriverCatalog.discover().find("self").orElseThrow()),
+                new MessageHandler() {
+                    @Override
+                    public void onMessage(Message m) {
+                        kept.add(m.keep(m.isRendezvous() ? null : spares.poll()));
+                    }
+
+                    @Override
+                    public void onPeerFailed(int rank, Status status, String why) {
+                    }
+                });
+        long[] lengths = {16, 1000, 8, 0, 2000, 3, e.eagerLimit(0), e.eagerLimit(0) + 1};
+        java.util.Set<Message> seen = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
+        for (int round = 0; round < 3; round++) {
+            for (int i = 0; i < lengths.length; i++) {
+                long n = lengths[i];
+                MemorySegment out = Arena.ofAuto().allocate(Math.max(1, n)).asSlice(0, n);
+                for (long b = 0; b < n; b++) {
+                    out.set(ValueLayout.JAVA_BYTE, b, (byte) (b * 31 + i * 7 + round));
+                }
+                SendRequest s = new SendRequest();
+                e.send(s.to(0, round * 100 + i, out));
+                long deadline = System.nanoTime() + BOUND.toNanos();
+                while (kept.isEmpty()) {
+                    e.progress();
+                    assertTrue(System.nanoTime() < deadline, "message " + i + " of round " + round + " within the bound");
+                }
+                Message m = kept.poll();
+                assertEquals(round * 100 + i, m.header());
+                assertEquals(n, m.length());
+                assertEquals(n > e.eagerLimit(0), m.isRendezvous());
+                assertFalse(m.reusable(), "not before it is received");
+                if (!m.isRendezvous() && round + i > 0) {
+                    assertTrue(seen.contains(m), "message " + i + " of round " + round + " fills the spare the one before left");
+                }
+                MemorySegment in = Arena.ofAuto().allocate(n + 8);
+                in.fill((byte) 0x55);
+                RecvRequest r = new RecvRequest();
+                m.receive(in.asSlice(0, n), r);
+                r.join(BOUND);
+                s.join(BOUND);
+                for (long b = 0; b < n; b++) {
+                    assertEquals((byte) (b * 31 + i * 7 + round), in.get(ValueLayout.JAVA_BYTE, b), "byte " + b + " of message " + i);
+                }
+                assertEquals((byte) 0x55, in.get(ValueLayout.JAVA_BYTE, n), "nothing beyond the message's own bytes");
+                assertEquals(!m.isRendezvous(), m.reusable(), "a received immediate message is a spare; a rendezvous one never");
+                if (m.reusable()) {
+                    seen.add(m);
+                    spares.add(m);
+                }
+            }
+        }
+        assertEquals(0, e.stats().heldBytes(), "every refilled message gave its credits back");
+    }
+
     @Test
     void smallMessagesBeyondTheCreditsWaitTheirTurnAndKeepTheirOrder() {
         // 600 KB of 1000-byte messages (over twice the default credits; every 50th a rendezvous)
