@@ -27,6 +27,13 @@ final class Messaging implements MessageHandler {
     private volatile Engine engine;
     private final PostedReceives<RecvOp> posted = new PostedReceives<>();
     private final UnexpectedMessages<Message> unexpected = new UnexpectedMessages<>();
+    /**
+     * Unexpected messages received since, with their entries, for the next ones to fill: a
+     * message that arrives before its receive (common in collectives) allocates nothing.
+     */
+    private final java.util.ArrayDeque<MatchEntry<Message>> spares = new java.util.ArrayDeque<>();
+    /** Spares kept at most: a burst of unexpected messages leaves no more than this behind. */
+    private static final int MAX_SPARES = 64;
     /** Synchronous sends waiting for their ACK, by (peer, sync id). */
     private final Long2ObjectHashMap<SendOp> awaitingAck = new Long2ObjectHashMap<>();
     private int[] nextSyncId = new int[0];
@@ -131,7 +138,9 @@ final class Messaging implements MessageHandler {
         if (e != null) {
             e.item().deliver(m);
         } else {
-            unexpected.add(new MatchEntry<>(m.keep()).set(context, m.source(), tag));
+            MatchEntry<Message> spare = m.isRendezvous() ? null : spares.poll();
+            Message k = m.keep(spare == null ? null : spare.item());
+            unexpected.add((spare != null && k == spare.item() ? spare : new MatchEntry<>(k)).set(context, m.source(), tag));
         }
     }
 
@@ -202,6 +211,9 @@ final class Messaging implements MessageHandler {
         MatchEntry<Message> u = unexpected.take(context, r.sourceWorld, r.tag);
         if (u != null) {
             r.deliver(u.item());
+            if (u.item().reusable() && spares.size() < MAX_SPARES) {
+                spares.push(u); // received and its credits back: the next unexpected message fills it
+            }
             return;
         }
         String dead = r.sourceWorld >= 0 ? failed[r.sourceWorld] : null;

@@ -32,6 +32,11 @@ final class RecvOp extends Request implements Runnable {
     private volatile Status finished;
     /** The last successful status this op answered: the next, when alike, is that one (no allocation on a blocking receive's path). */
     private Status lastOk;
+    /**
+     * The same by source (direct-mapped), made when a reused op answers a second source: a
+     * blocking receive that takes each rank in turn (a linear collective's root) allocates none.
+     */
+    private Status[] okBySource;
 
     private static final java.lang.invoke.VarHandle MATCHED, FINISHED;
 
@@ -141,7 +146,19 @@ final class RecvOp extends Request implements Runnable {
         if (last != null && last.is(source, matchedTag, engineRecv.length(), typeSize)) {
             return last; // a status is immutable: a blocking receive in a loop (one reused op) answers the same one
         }
-        return lastOk = Status.ok(source, matchedTag, engineRecv.length(), typeSize);
+        if (last == null) {
+            return lastOk = Status.ok(source, matchedTag, engineRecv.length(), typeSize);
+        }
+        if (okBySource == null) {
+            okBySource = new Status[8];
+            okBySource[last.source() & (okBySource.length - 1)] = last;
+        }
+        int slot = source & (okBySource.length - 1);
+        Status seen = okBySource[slot];
+        if (seen == null || !seen.is(source, matchedTag, engineRecv.length(), typeSize)) {
+            seen = okBySource[slot] = Status.ok(source, matchedTag, engineRecv.length(), typeSize);
+        }
+        return lastOk = seen;
     }
 
     @Override

@@ -116,6 +116,51 @@ class PointToPointTest {
         });
     }
 
+    /**
+     * Messages that arrive before their receives, of lengths that rise and fall (the kept copies
+     * are refilled by later ones), each land with their own bytes and their sender's status, when
+     * the receives take the senders in turn (a reused receive answers each sender its own status).
+     */
+    @Test
+    void unexpectedMessagesKeepTheirBytesAndStatusesWhateverCameBefore() {
+        int[] lengths = {2, 2, 300, 1, 0, 1000, 5, 40_000, 7, 7};
+        Ferry.runInProcess(3, BOUND, f -> {
+            Comm w = f.world();
+            for (int round = 0; round < 3; round++) {
+                Request[] sends = new Request[w.rank() > 0 ? lengths.length : 0];
+                for (int i = 0; i < sends.length; i++) {
+                    long[] data = new long[lengths[i]];
+                    for (int k = 0; k < data.length; k++) {
+                        data[k] = w.rank() * 1_000_000_007L + round * 1_000_003L + i * 10_007L + k;
+                    }
+                    sends[i] = w.isend(data, 0, data.length, 0, 6); // the large one waits for its receive
+                }
+                w.barrier(); // every message (or a large one's announcement) is there before rank 0 posts a receive
+                if (w.rank() == 0) {
+                    long[] into = new long[40_001];
+                    Status[] last = new Status[3];
+                    for (int i = 0; i < lengths.length; i++) {
+                        for (int src = 1; src <= 2; src++) {
+                            Arrays.fill(into, -1);
+                            Status s = w.recv(into, 0, into.length, src, 6);
+                            assertEquals(src, s.source(), "message " + i + " of round " + round);
+                            assertEquals(lengths[i], s.count(), "message " + i + " from " + src);
+                            for (int k = 0; k < lengths[i]; k++) {
+                                assertEquals(src * 1_000_000_007L + round * 1_000_003L + i * 10_007L + k, into[k], "element " + k + " of message " + i + " from " + src);
+                            }
+                            assertEquals(-1, into[lengths[i]], "nothing past message " + i + " from " + src);
+                            if (last[src] != null && last[src].count() == s.count()) {
+                                assertSame(last[src], s, "an alike status from the same sender is the same one");
+                            }
+                            last[src] = s;
+                        }
+                    }
+                }
+                Request.waitAll(sends);
+            }
+        });
+    }
+
     @Test
     void messagesOfOneSenderAreReceivedInOrderWhateverTheirSize() {
         int n = 40;
