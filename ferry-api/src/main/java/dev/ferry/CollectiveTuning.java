@@ -70,7 +70,7 @@ final class CollectiveTuning {
     static final Map<String, List<String>> ALGORITHMS = new LinkedHashMap<>();
 
     static {
-        ALGORITHMS.put("barrier", List.of("dissemination", "node_aware"));
+        ALGORITHMS.put("barrier", List.of("dissemination", "linear", "node_aware"));
         ALGORITHMS.put("bcast", List.of("binomial", "linear", "pipeline", "arena", "node_aware", "node_aware_arena"));
         ALGORITHMS.put("reduce", List.of("binomial", "node_aware"));
         ALGORITHMS.put("allreduce", List.of("recursive_doubling", "linear", "rabenseifner", "ring", "reduce_bcast", "arena", "node_aware",

@@ -163,12 +163,21 @@ final class Collectives {
 
     // ---- synchronization and broadcast ------------------------------------------------------------
 
-    Request barrier() {
+    /** {@code blocking}: the caller waits for it, so it may run in the caller's thread. */
+    Request barrier(boolean blocking) {
         comm.checkLive();
-        Schedule s = new Schedule(pool);
         String alg = tuning.barrier(nodeMap().worthIt());
+        if (blocking && p > 1 && !alg.equals("node_aware")) {
+            noteAlgorithm(alg);
+            boolean linear = alg.equals("linear");
+            direct().barrier(linear, linear ? "barrier (linear)" : "barrier (dissemination)");
+            return done();
+        }
+        Schedule s = new Schedule(pool);
         if (alg.equals("node_aware")) {
             NodeAwareAlgorithms.barrier(s, nodeMap());
+        } else if (alg.equals("linear")) {
+            LinearAlgorithms.barrier(s, p, r);
         } else {
             DoublingAlgorithms.barrierDissemination(s, p, r);
         }

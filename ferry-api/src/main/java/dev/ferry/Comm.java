@@ -434,11 +434,11 @@ public final class Comm implements AutoCloseable {
 
     /** Returns once every member has entered the barrier. */
     public void barrier() {
-        collectives.barrier().await();
+        collectives.barrier(true).await();
     }
 
     public Request ibarrier() {
-        return collectives.barrier();
+        return collectives.barrier(false);
     }
 
     /** The root's {@code count} elements reach every member's buffer. */

@@ -208,6 +208,41 @@ final class DirectCollectives {
     }
 
     /**
+     * The dissemination barrier ({@link DoublingAlgorithms#barrierDissemination}: round k, an
+     * empty message to rank + 2^k and one from rank - 2^k); or, {@code linear}, every rank tells
+     * rank 0, which then answers each ({@link LinearAlgorithms#barrier}). With the one tag, a
+     * round's receive cannot take another round's message: rank - 2^k sends to this rank in round
+     * k only.
+     */
+    void barrier(boolean linear, String what) {
+        checkMembers(what);
+        int p = comm.size(), r = comm.rank();
+        MemorySegment none = DoublingAlgorithms.NOTHING;
+        Scratch s = take();
+        try {
+            if (linear && r == 0) {
+                for (int j = 1; j < p; j++) {
+                    await(comm.collectiveRecv(none, j, TAG, s), what);
+                }
+                for (int j = 1; j < p; j++) {
+                    sent(comm.collectiveSend(none, j, TAG, s), s, what);
+                }
+            } else if (linear) {
+                sent(comm.collectiveSend(none, 0, TAG, s), s, what);
+                await(comm.collectiveRecv(none, 0, TAG, s), what);
+            } else {
+                for (int k = 1; k < p; k <<= 1) {
+                    Request in = comm.collectiveRecv(none, r >= k ? r - k : r - k + p, TAG, s);
+                    sent(comm.collectiveSend(none, r + k < p ? r + k : r + k - p, TAG, s), s, what);
+                    await(in, what);
+                }
+            }
+        } finally {
+            give(s);
+        }
+    }
+
+    /**
      * A member known dead fails the collective before it starts, as it fails a scheduled one: a
      * linear exchange may not touch that member, but the collective still involves it.
      */

@@ -13,6 +13,22 @@ final class LinearAlgorithms {
     private LinearAlgorithms() {
     }
 
+    /** Every rank tells rank 0 it arrived; rank 0, once all did, tells every rank. */
+    static void barrier(Schedule s, int p, int r) {
+        if (r == 0) {
+            for (int j = 1; j < p; j++) {
+                s.recv(j, DoublingAlgorithms.NOTHING);
+            }
+            s.next();
+            for (int j = 1; j < p; j++) {
+                s.send(j, DoublingAlgorithms.NOTHING);
+            }
+        } else {
+            s.send(0, DoublingAlgorithms.NOTHING).recv(0, DoublingAlgorithms.NOTHING);
+        }
+        s.next();
+    }
+
     /** The root receives {@code blocks[j]} from every rank j (its own copied from {@code mine} unless null: in place); the others send {@code mine}. */
     static void gather(Schedule s, int p, int r, int root, MemorySegment mine, MemorySegment[] blocks) {
         if (r == root) {

@@ -62,6 +62,44 @@ class CollectivesTest {
         });
     }
 
+    /**
+     * No rank leaves a barrier before every rank entered it, in both algorithms, blocking (the
+     * caller's thread) and not (a schedule), with small collectives between barriers sharing
+     * their one tag; ranks arrive in a random order, each after a random stretch of its own work.
+     */
+    @Test
+    void aBarrierHoldsEveryRankUntilAllArrived() {
+        for (String alg : new String[] {"dissemination", "linear"}) {
+            for (int p : new int[] {1, 2, 3, 4, 5, 7, 8}) {
+                int rounds = 200;
+                java.util.concurrent.atomic.AtomicIntegerArray arrived = new java.util.concurrent.atomic.AtomicIntegerArray(rounds);
+                Ferry.runInProcess(p, BOUND, new FerryConfig().set("FERRY_COLL_BARRIER", alg), f -> {
+                    Comm w = f.world();
+                    java.util.SplittableRandom random = new java.util.SplittableRandom(p * 31L + w.rank());
+                    for (int round = 0; round < rounds; round++) {
+                        for (int spin = random.nextInt(2000); spin > 0; spin--) {
+                            Thread.onSpinWait();
+                        }
+                        arrived.incrementAndGet(round);
+                        if (round % 3 == 2) {
+                            w.ibarrier().await();
+                        } else {
+                            w.barrier();
+                        }
+                        assertEquals(p, arrived.get(round), alg + " barrier " + round + " of " + p + " ranks: rank " + w.rank() + " left early");
+                        assertEquals(alg, w.lastCollectiveAlgorithm());
+                        int[] v = {round, w.rank()};
+                        w.bcast(v, 0, 2, Datatype.INT, round % p);
+                        assertArrayEquals(new int[] {round, round % p}, v);
+                        long[] sum = new long[1];
+                        w.allreduce(new long[] {w.rank()}, 0, sum, 0, 1, Datatype.LONG, Op.SUM);
+                        assertEquals((long) p * (p - 1) / 2, sum[0]);
+                    }
+                });
+            }
+        }
+    }
+
     @Test
     void sixteenRanks() {
         Ferry.runInProcess(16, BOUND, f -> RandomCollectives.randomCollectives(f.world(), 16, 32, false));
