@@ -116,8 +116,9 @@ final class CollectiveTuning {
         return f;
     }
 
-    String barrier(boolean nodeAware) {
-        return choose("barrier", nodeAware ? "node_aware" : "dissemination", false, nodeAware, true, false);
+    /** {@code crowded}: one node running more members than it has cores (see {@link #bcast}). */
+    String barrier(boolean nodeAware, boolean crowded) {
+        return choose("barrier", nodeAware ? "node_aware" : crowded ? "linear" : "dissemination", false, nodeAware, true, false);
     }
 
     /**
@@ -164,7 +165,7 @@ final class CollectiveTuning {
     String table() {
         CollectiveTuning t = this;
         StringBuilder b = new StringBuilder();
-        b.append("barrier         dissemination; node_aware on several nodes\n");
+        b.append("barrier         dissemination; linear (through rank 0) on a crowded node; node_aware on several nodes\n");
         b.append("bcast           binomial; linear up to ").append(CROWDED_LINEAR_MAX >> 10)
                 .append(" KiB on a crowded node (more members than cores); arena (one node, blocking) above ")
                 .append(CROWDED_LINEAR_MAX >> 10).append(" KiB on 4 or more members, up to ").append(BCAST_ARENA_MAX_ON_THREE >> 10)

@@ -166,7 +166,7 @@ final class Collectives {
     /** {@code blocking}: the caller waits for it, so it may run in the caller's thread. */
     Request barrier(boolean blocking) {
         comm.checkLive();
-        String alg = tuning.barrier(nodeMap().worthIt());
+        String alg = tuning.barrier(nodeMap().worthIt(), crowded());
         if (blocking && p > 1 && !alg.equals("node_aware")) {
             noteAlgorithm(alg);
             boolean linear = alg.equals("linear");

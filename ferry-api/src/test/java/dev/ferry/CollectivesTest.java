@@ -147,9 +147,11 @@ class CollectivesTest {
             f.world().allreduce(Ferry.IN_PLACE, 0, new double[1 << 15], 0, 1 << 15, Datatype.DOUBLE, Op.SUM);
             assertEquals("ring", f.world().lastCollectiveAlgorithm()); // forced: not the arena a blocking call on one node could take
         });
-        // a crowded node (more ranks than cores): small bcasts and allreduces go linearly; otherwise by tree
+        // a crowded node (more ranks than cores): barriers, small bcasts and allreduces go linearly; otherwise by tree
         int crowded = Runtime.getRuntime().availableProcessors() + 1;
         Ferry.runInProcess(crowded, BOUND, f -> {
+            f.world().barrier();
+            assertEquals("linear", f.world().lastCollectiveAlgorithm());
             f.world().bcast(new int[8], 0, 8, Datatype.INT, 0);
             assertEquals("linear", f.world().lastCollectiveAlgorithm());
             f.world().allreduce(Ferry.IN_PLACE, 0, new int[8], 0, 8, Datatype.INT, Op.SUM);
@@ -159,6 +161,8 @@ class CollectivesTest {
         });
         if (crowded > 3) { // at least 2 cores: 2 ranks are not crowded
             Ferry.runInProcess(2, BOUND, f -> {
+                f.world().barrier();
+                assertEquals("dissemination", f.world().lastCollectiveAlgorithm(), "2 ranks on at least 2 cores");
                 f.world().bcast(new int[8], 0, 8, Datatype.INT, 0);
                 assertEquals("binomial", f.world().lastCollectiveAlgorithm(), "2 ranks on at least 2 cores");
             });
