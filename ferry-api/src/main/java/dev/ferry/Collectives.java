@@ -24,13 +24,6 @@ final class Collectives {
     private DirectCollectives direct;
     /** Their buffers' last views, reused when the same buffer comes again (blocking collectives: one caller at a time). */
     private final Scratch.Slice bufferView = new Scratch.Slice(), sendView = new Scratch.Slice();
-    /**
-     * The last small blocking bcast's size and the tuning's answer for it: a loop of one size asks
-     * once. Nothing else it depends on changes, but the arena's breaking, which only rules out
-     * "arena", an answer that sends the call to the scheduled path, which asks again.
-     */
-    private long smallBcastBytes = -1;
-    private String smallBcast;
     /** The last algorithm chosen (tests and benchmarks read it). */
     volatile String lastAlgorithm = "";
 
@@ -190,14 +183,8 @@ final class Collectives {
         checkRoot(root);
         CollBuffer.checkType(type, "buffer");
         long size = (long) count * type.size;
-        String small = "";
-        if (blocking && p > 1 && count >= 0 && size <= DirectCollectives.MAX_BYTES) {
-            if (size != smallBcastBytes) {
-                smallBcast = tuning.bcast(size, p, arena().sameNode(), nodeMap().worthIt(), crowded(), true);
-                smallBcastBytes = size;
-            }
-            small = smallBcast;
-        }
+        String small = blocking && p > 1 && count >= 0 && size <= DirectCollectives.MAX_BYTES
+                ? tuning.bcast(size, p, arena().sameNode(), nodeMap().worthIt(), crowded(), true) : "";
         if (small.equals("binomial") || small.equals("linear")) {
             noteAlgorithm(small);
             // the same buffer again (a loop) costs no new view of it: checked when first seen

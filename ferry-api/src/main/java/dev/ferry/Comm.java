@@ -117,7 +117,7 @@ public final class Comm implements AutoCloseable {
         s.sendBusy = true;
         try {
             Request r = startSend(context, buf, offset, count, type, dest, tag, sync, s);
-            if (r != s.send || !s.send.sentAtOnce()) { // most eager sends left in the engine's call: no wait to set up
+            if (!s.sentAtOnce(r)) { // most eager sends left in the engine's call: no wait to set up
                 r.await();
             }
         } finally {
@@ -299,17 +299,22 @@ public final class Comm implements AutoCloseable {
             long h = Envelope.header(ctx, tag, Envelope.SYNC, 0);
             engine.runSerialized(() -> messaging.startSynchronous(op, h, data));
         } else {
-            long h = Envelope.header(ctx, tag, Envelope.STANDARD, 0);
-            String dead = messaging.failure(op.destWorld);
-            if (dead != null) {
-                op.finish(Status.failed(dest, tag, ErrorClass.PROC_FAILED, op + ": " + dead));
-            } else if (data instanceof MemorySegment m) {
-                engine.send(op.engineSend.to(op.destWorld, h, m));
-            } else {
-                engine.send(op.engineSend.to(op.destWorld, h, (DataLayout) data));
-            }
+            sendStandard(op, ctx, data);
         }
         return op;
+    }
+
+    /** Hands a standard send of {@code data} (a segment or a layout) to the engine, or fails it when its peer is dead. */
+    private void sendStandard(SendOp op, int ctx, Object data) {
+        long h = Envelope.header(ctx, op.tag, Envelope.STANDARD, 0);
+        String dead = messaging.failure(op.destWorld);
+        if (dead != null) {
+            op.finish(Status.failed(op.dest, op.tag, ErrorClass.PROC_FAILED, op + ": " + dead));
+        } else if (data instanceof MemorySegment m) {
+            engine.send(op.engineSend.to(op.destWorld, h, m));
+        } else {
+            engine.send(op.engineSend.to(op.destWorld, h, (DataLayout) data));
+        }
     }
 
     /** Starts a receive; {@code s}: the calling thread's scratch for a blocking one, or null. */
@@ -327,8 +332,13 @@ public final class Comm implements AutoCloseable {
             op.finish(Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, type.size()));
             return op;
         }
-        if (s != null) {
-            engine.runSerializedThenProgress(op); // a blocking receive looks at once: one hold of the engine, not two
+        return post(op, s != null);
+    }
+
+    /** Runs a receive's matching in the engine's thread of control; a {@code blocking} one looks at once: one hold of the engine, not two. */
+    private RecvOp post(RecvOp op, boolean blocking) {
+        if (blocking) {
+            engine.runSerializedThenProgress(op);
         } else {
             engine.runSerialized(op);
         }
@@ -390,12 +400,7 @@ public final class Comm implements AutoCloseable {
      */
     Request collectiveSend(MemorySegment m, int dest, int tag, Scratch s) {
         SendOp op = s != null ? s.send.set(this, dest, tag, false) : new SendOp(messaging, this, dest, tag, false);
-        String dead = messaging.failure(op.destWorld);
-        if (dead != null) {
-            op.finish(Status.failed(dest, tag, ErrorClass.PROC_FAILED, op + ": " + dead));
-        } else {
-            engine.send(op.engineSend.to(op.destWorld, Envelope.header(internal, tag, Envelope.STANDARD, 0), m));
-        }
+        sendStandard(op, internal, m);
         return op;
     }
 
@@ -403,12 +408,7 @@ public final class Comm implements AutoCloseable {
     Request collectiveRecv(MemorySegment m, int source, int tag, Scratch s) {
         RecvOp op = s != null ? s.recv.set(this, internal, m, null, 1, members[source], tag)
                 : new RecvOp(messaging, this, internal, m, null, 1, members[source], tag);
-        if (s != null) {
-            engine.runSerializedThenProgress(op);
-        } else {
-            engine.runSerialized(op);
-        }
-        return op;
+        return post(op, s != null);
     }
 
     /**

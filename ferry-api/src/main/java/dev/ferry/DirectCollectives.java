@@ -255,7 +255,7 @@ final class DirectCollectives {
 
     /** Waits for send {@code q} unless it left in the engine's call, as a blocking send does (small: eager, mostly complete at once). */
     private void sent(Request q, Scratch s, String what) {
-        if (s == null || q != s.send || !s.send.sentAtOnce()) {
+        if (s == null || !s.sentAtOnce(q)) {
             await(q, what);
         }
     }

@@ -32,6 +32,11 @@ final class Scratch {
         this.recv = new RecvOp(messaging, null, 0, null, null, 1, 0, 0);
     }
 
+    /** Whether {@code r} is this thread's send and left complete in the engine's call (a blocking send then skips its wait). */
+    boolean sentAtOnce(Request r) {
+        return r == send && send.sentAtOnce();
+    }
+
     /**
      * The first {@code bytes} (at most {@link #SMALL_BYTES}) of this thread's memory for small
      * collectives; the same view as last time when the size repeats.
