@@ -76,6 +76,7 @@ final class TcpContext implements DriverContext {
     private long requestsArrived;
     private long requestsWaitSeen;
     private final AtomicBoolean cancelAny = new AtomicBoolean();
+    private final boolean directCalls;
 
     TcpContext(Hints hints) {
         this.hints = Objects.requireNonNull(hints, "hints");
@@ -88,6 +89,16 @@ final class TcpContext implements DriverContext {
         this.sndbuf = (int) TcpSettings.SNDBUF.longValue(hints.settings());
         this.rcvbuf = (int) TcpSettings.RCVBUF.longValue(hints.settings());
         this.keepaliveSeconds = (int) TcpSettings.KEEPALIVE_S.longValue(hints.settings());
+        String calls = TcpSettings.SOCKET_CALLS.value(hints.settings());
+        if (!calls.equals("direct") && !calls.equals("nio")) {
+            throw new DriverException(TcpSettings.SOCKET_CALLS.name() + " is '" + calls + "'; it must be direct or nio");
+        }
+        this.directCalls = calls.equals("direct");
+    }
+
+    /** Whether connections make their small reads and writes straight on the descriptor ({@link SocketCalls}). */
+    boolean directCalls() {
+        return directCalls;
     }
 
     @Override

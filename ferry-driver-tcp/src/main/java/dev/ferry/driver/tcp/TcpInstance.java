@@ -49,6 +49,24 @@ final class TcpInstance implements DriverInstance {
     private long deadline;
     private volatile SocketChannel channel;
     private SelectionKey key;
+    /** Direct calls on the socket's descriptor for small reads and writes, or null: the channel's own. */
+    private SocketCalls calls;
+    /**
+     * Set around each direct call. A context that closes from another thread sets the state, then
+     * waits for this to clear before it closes the channel: a direct call never reaches a
+     * descriptor number the kernel may have given to something else since.
+     */
+    @SuppressWarnings("unused")
+    private volatile boolean inCall;
+    private static final java.lang.invoke.VarHandle IN_CALL;
+
+    static {
+        try {
+            IN_CALL = java.lang.invoke.MethodHandles.lookup().findVarHandle(TcpInstance.class, "inCall", boolean.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
     /** Set by the context's probe-any when the selector saw this connection readable. */
     boolean readyHint;
     /** Set while bytes wait for room in the socket (the last flush stopped short): a wait-any then watches for room too. */
@@ -89,6 +107,11 @@ final class TcpInstance implements DriverInstance {
     boolean servesPeer(byte[] url) {
         byte[] r = remoteUrl;
         return r != null && state < DISCONNECTED && Arrays.equals(r, url);
+    }
+
+    /** Whether small reads and writes go straight to the descriptor ({@link SocketCalls}). */
+    boolean usesDirectCalls() {
+        return calls != null;
     }
 
     boolean hasBufferedData() {
@@ -157,6 +180,7 @@ final class TcpInstance implements DriverInstance {
                 return;
             }
             channel = ch;
+            calls = ctx.directCalls() ? SocketCalls.of(ch) : null;
             try {
                 key = ch.register(ctx.selector(), SelectionKey.OP_READ, this);
             } catch (IOException | java.nio.channels.ClosedSelectorException e) {
@@ -291,6 +315,7 @@ final class TcpInstance implements DriverInstance {
             state = CLOSED;
         }
         if (ch != null) {
+            awaitNoCall();
             TcpContext.closeChannel(ch); // no BYE: to the peer, this side died
         }
         unpark();
@@ -418,9 +443,13 @@ final class TcpInstance implements DriverInstance {
                     continue;
                 }
                 if (stagingStart < stagingEnd) {
-                    staging.limit(stagingEnd).position(stagingStart);
-                    channel.write(staging);
-                    stagingStart = staging.position();
+                    if (calls != null) {
+                        stagingStart += directSend(stagingSeg.address() + stagingStart, stagingEnd - stagingStart);
+                    } else {
+                        staging.limit(stagingEnd).position(stagingStart);
+                        channel.write(staging);
+                        stagingStart = staging.position();
+                    }
                     if (stagingStart < stagingEnd) {
                         return true; // socket full
                     }
@@ -695,13 +724,49 @@ final class TcpInstance implements DriverInstance {
             inEnd -= inStart;
             inStart = 0;
         }
-        inbound.limit(BUFFER_BYTES).position(inEnd);
-        int n = channel.read(inbound);
+        int n;
+        if (calls != null) {
+            n = directRecv(inboundSeg.address() + inEnd, BUFFER_BYTES - inEnd);
+        } else {
+            inbound.limit(BUFFER_BYTES).position(inEnd);
+            n = channel.read(inbound);
+        }
         if (n > 0) {
             inEnd += n;
         }
         buffered = inStart < inEnd;
         return n;
+    }
+
+    /** A direct recv, unless the connection is no longer up (then 0: the caller finds out next). */
+    private int directRecv(long address, long len) throws IOException {
+        IN_CALL.setVolatile(this, true); // before reading the state: see inCall
+        try {
+            return state == CONNECTED ? calls.recv(address, len) : 0;
+        } finally {
+            IN_CALL.setRelease(this, false);
+        }
+    }
+
+    /** A direct send, unless the connection is no longer up (then 0, as for a full socket). */
+    private int directSend(long address, long len) throws IOException {
+        IN_CALL.setVolatile(this, true);
+        try {
+            return state == CONNECTED ? calls.send(address, len) : 0;
+        } finally {
+            IN_CALL.setRelease(this, false);
+        }
+    }
+
+    /** Until no direct call is in progress (one that saw the connection up); called after the state left CONNECTED. */
+    private void awaitNoCall() {
+        for (int i = 0; (boolean) IN_CALL.getVolatile(this); i++) {
+            if (i < 1000) {
+                Thread.onSpinWait();
+            } else {
+                Thread.yield(); // the caller was descheduled mid-call: a non-blocking call ends soon
+            }
+        }
     }
 
     @Override

@@ -17,10 +17,13 @@ final class TcpSettings {
     static final Setting KEEPALIVE_S = new Setting("FERRY_TCP_KEEPALIVE_S", "10",
             "tcp: seconds of silence before keepalive probes; a silent dead peer is broken after this plus 3 probes 2 s apart");
 
+    static final Setting SOCKET_CALLS = new Setting("FERRY_TCP_SOCKET_CALLS", "direct",
+            "tcp: how reads and writes of small frames reach the kernel: direct (recv and send on the socket's descriptor through FFM; Linux) or nio (the channel's own calls)");
+
     private TcpSettings() {
     }
 
     static List<Setting> all() {
-        return List.of(INTERFACES, JOB_KEY, CONNECT_TIMEOUT_MS, SNDBUF, RCVBUF, KEEPALIVE_S);
+        return List.of(INTERFACES, JOB_KEY, CONNECT_TIMEOUT_MS, SNDBUF, RCVBUF, KEEPALIVE_S, SOCKET_CALLS);
     }
 }

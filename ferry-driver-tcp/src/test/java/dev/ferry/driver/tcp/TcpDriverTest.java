@@ -7,6 +7,7 @@ import dev.ferry.spi.Hints;
 import dev.ferry.spi.InstanceRef;
 import dev.ferry.spi.IoVec;
 import dev.ferry.spi.Packet;
+import dev.ferry.spi.DriverException;
 import dev.ferry.spi.Settings;
 import dev.ferry.spi.Status;
 import org.junit.jupiter.api.AfterEach;
@@ -305,6 +306,41 @@ class TcpDriverTest {
             assertEquals(Status.DONE, fb.get(30, TimeUnit.SECONDS));
             exchange(ia, ib, round);
             exchange(ib, ia, -round);
+        }
+    }
+
+    @Test
+    void smallReadsAndWritesGoStraightToTheDescriptorUnlessNioIsAskedFor() throws Exception {
+        for (String calls : new String[] {"direct", "nio"}) {
+            Settings s = Settings.fromEnvironment().with(TcpSettings.SOCKET_CALLS.name(), calls);
+            DriverContext a = open(0, "k", false, Map.of(), s);
+            DriverContext b = open(1, "k", false, Map.of(), s);
+            DriverInstance[] p = pair(a, a.init(), b, b.init());
+            for (DriverInstance i : p) {
+                assertEquals(calls.equals("direct"), ((TcpInstance) i).usesDirectCalls(), calls);
+            }
+            for (int k = 0; k < 100; k++) {
+                exchange(p[0], p[1], k);
+                exchange(p[1], p[0], -k);
+            }
+        }
+        DriverException e = org.junit.jupiter.api.Assertions.assertThrows(DriverException.class,
+                () -> open(0, "k", false, Map.of(), Settings.fromEnvironment().with(TcpSettings.SOCKET_CALLS.name(), "fast")));
+        assertTrue(e.getMessage().contains("FERRY_TCP_SOCKET_CALLS is 'fast'"), e.getMessage());
+    }
+
+    @Test
+    void aContextClosedWhileAnotherThreadPollsEndsThePollCleanly() throws Exception {
+        for (int round = 0; round < 20; round++) {
+            DriverContext a = open(0, "k", false, Map.of());
+            DriverContext b = open(1, "k", false, Map.of());
+            DriverInstance[] p = pair(a, a.init(), b, b.init());
+            Packet q = new Packet().useIov(IoVec.of(Arena.ofAuto().allocate(8)));
+            assertEquals(Status.DONE, p[0].recvPost(q));
+            CompletableFuture<Status> polled = CompletableFuture.supplyAsync(() -> await(() -> p[0].recvPoll(q), "receive"), pool);
+            a.close(); // its instance's direct recv may be in progress: the close waits for it
+            Status s = polled.get(30, TimeUnit.SECONDS);
+            assertTrue(s == Status.CLOSED || s == Status.BROKEN, "the poll ended with " + s);
         }
     }
 
