@@ -107,6 +107,8 @@ final class TcpContext implements DriverContext {
         Capabilities caps = Capabilities.builder()
                 .supportsData(true)
                 .supportsIovec(true)
+                .supportsBufSend(true)
+                .maxBufferSize(TcpInstance.COPY_LIMIT)
                 .maxIovecSegments(MAX_IOVEC)
                 .hasRecvAny(true)
                 .supportsWaitAny(true)

@@ -77,6 +77,10 @@ final class TcpInstance implements DriverInstance {
     // sending
     private final ByteBuffer staging = ByteBuffer.allocateDirect(BUFFER_BYTES);
     private final MemorySegment stagingSeg = MemorySegment.ofBuffer(staging);
+    /** What {@link #sendBufGet} hands out: the staging buffer's start, behind a frame header (made once: no garbage). */
+    private final MemorySegment sendBuffer = stagingSeg.asSlice(WireFormat.FRAME_HEADER, COPY_LIMIT);
+    /** The packet holding {@link #sendBuffer} between sendBufGet and sendBufPost, or null. */
+    private Packet claimed;
     private int stagingStart;
     private int stagingEnd;
     private final Packet[] queue = new Packet[QUEUE];
@@ -362,6 +366,52 @@ final class TcpInstance implements DriverInstance {
 
     // ---- sending ----------------------------------------------------------------------------
 
+    /**
+     * Hands out the start of the staging buffer, so that the caller writes its packet where it
+     * leaves from (no copy), when nothing else waits to be written: a frame staged or queued
+     * earlier goes first, and the socket is full meanwhile (NOT_YET).
+     */
+    @Override
+    public Status sendBufGet(Packet packet) {
+        int s = state;
+        if (s >= DISCONNECTED) {
+            return terminalStatus();
+        }
+        if (claimed != null) {
+            return Status.INVALID; // one buffer out at a time
+        }
+        if (s != CONNECTED) {
+            return Status.NOT_YET;
+        }
+        if (stagingStart < stagingEnd || queueCount > 0 || gather != null) {
+            flush();
+            if (stagingStart < stagingEnd || queueCount > 0 || gather != null) {
+                return Status.NOT_YET;
+            }
+        }
+        stagingStart = stagingEnd = 0;
+        claimed = packet;
+        packet.driverBuffer(sendBuffer, 0);
+        return Status.DONE;
+    }
+
+    @Override
+    public Status sendBufPost(Packet packet) {
+        if (packet != claimed || packet.form() != Packet.Form.BUFFER || packet.buffer() != sendBuffer || packet.length() > COPY_LIMIT) {
+            return Status.INVALID;
+        }
+        claimed = null;
+        if (state != CONNECTED) {
+            return state >= DISCONNECTED ? terminalStatus() : Status.BROKEN;
+        }
+        FrameHeader.encode(stagingSeg, 0, WireFormat.KIND_DATA, packet.length());
+        stagingStart = 0;
+        stagingEnd = WireFormat.FRAME_HEADER + (int) packet.length();
+        packet.driverState = SENT; // in our buffer: the caller is done with it
+        flush();
+        return Status.DONE;
+    }
+
     @Override
     public Status sendPost(Packet packet) {
         DataLayout layout = packet.layout();
@@ -381,6 +431,9 @@ final class TcpInstance implements DriverInstance {
         }
         if (s == NEW) {
             return Status.INVALID;
+        }
+        if (claimed != null) {
+            return Status.NOT_YET; // the staging buffer's start is being written by the holder of the buffer
         }
         if (queueCount == QUEUE) {
             if (s == CONNECTED) {

@@ -329,6 +329,57 @@ class TcpDriverTest {
         assertTrue(e.getMessage().contains("FERRY_TCP_SOCKET_CALLS is 'fast'"), e.getMessage());
     }
 
+    /**
+     * A buffer-based send is written where it is staged, at the staging buffer's start: while a
+     * packet posted earlier still waits for room in a full socket, no buffer is handed out, and
+     * the buffer's packet arrives after it.
+     */
+    @Test
+    void aBufferSendWaitsBehindAPacketThatWaitsForRoom() throws Exception {
+        DriverContext a = open(0, "k", false, Map.of());
+        DriverContext b = open(1, "k", false, Map.of());
+        DriverInstance[] ab = pair(a, a.init(), b, b.init());
+        int size = 64 << 20; // more than loopback's socket buffers hold
+        MemorySegment big = Arena.ofAuto().allocate(size, 64);
+        big.fill((byte) 7);
+        Packet p = new Packet().useIov(IoVec.of(big));
+        assertEquals(Status.DONE, ab[0].sendPost(p));
+        assertEquals(Status.NOT_YET, ab[0].sendPoll(p), "64 MiB fitted in the socket");
+        Packet buf = new Packet();
+        assertEquals(Status.NOT_YET, ab[0].sendBufGet(buf), "a buffer while an earlier packet waits for room");
+        // the peer reads the big packet; the sender's polls write the rest, then a buffer comes
+        MemorySegment in = Arena.ofAuto().allocate(size, 64);
+        Packet q = new Packet().useIov(IoVec.of(in));
+        assertEquals(Status.DONE, ab[1].recvPost(q));
+        long end = System.nanoTime() + BOUND_NANOS;
+        Status got;
+        while ((got = ab[0].sendBufGet(buf)) == Status.NOT_YET) {
+            ab[1].recvPoll(q);
+            if (System.nanoTime() - end > 0) {
+                fail("no send buffer within 30 s of the peer reading");
+            }
+        }
+        assertEquals(Status.DONE, got);
+        assertEquals(Status.DONE, await(() -> ab[1].recvPoll(q), "the big packet"));
+        assertEquals(size, q.length());
+        assertEquals(-1, in.mismatch(big), "the big packet arrived whole");
+        buf.buffer().set(ValueLayout.JAVA_LONG_UNALIGNED, 0, 0x1234_5678_9abcL);
+        buf.length(8);
+        assertEquals(Status.DONE, ab[0].sendBufPost(buf));
+        assertEquals(Status.DONE, await(() -> ab[0].sendPoll(buf), "buffer send"));
+        MemorySegment r = Arena.ofAuto().allocate(8);
+        Packet q2 = new Packet().useIov(IoVec.of(r));
+        assertEquals(Status.DONE, ab[1].recvPost(q2));
+        assertEquals(Status.DONE, await(() -> ab[1].recvPoll(q2), "the buffer's packet"));
+        assertEquals(0x1234_5678_9abcL, r.get(ValueLayout.JAVA_LONG, 0));
+        // one buffer out at a time, and a posted send waits while it is out
+        assertEquals(Status.DONE, ab[0].sendBufGet(buf));
+        assertEquals(Status.INVALID, ab[0].sendBufGet(new Packet()));
+        assertEquals(Status.NOT_YET, ab[0].sendPost(new Packet().useIov(IoVec.of(r))));
+        buf.length(0);
+        assertEquals(Status.DONE, ab[0].sendBufPost(buf));
+    }
+
     @Test
     void aContextClosedWhileAnotherThreadPollsEndsThePollCleanly() throws Exception {
         for (int round = 0; round < 20; round++) {
