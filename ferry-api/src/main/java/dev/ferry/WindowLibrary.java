@@ -341,11 +341,15 @@ final class WindowLibrary {
         }
     }
 
-    /** Operations completed, successfully or not, to every target (one progress pass each); the counters' events do not escape, so it costs no garbage. */
+    /**
+     * Operations completed, successfully or not, to every target (a progress pass for each target
+     * whose operations have not all completed); the counters' events do not escape, so it costs
+     * no garbage.
+     */
     private long completed() {
         long done = 0, failed = 0;
         for (int i = 0; i < touchedCount; i++) {
-            CtEvent c = ptl.ctGet(cts[touched[i]]);
+            CtEvent c = ptl.ctGetToward(cts[touched[i]], issuedTo[touched[i]]);
             failed += c.failure();
             done += c.success() + c.failure();
             failuresReadTo[touched[i]] = c.failure();
@@ -354,9 +358,12 @@ final class WindowLibrary {
         return done;
     }
 
-    /** Operations to {@code target} completed, successfully or not; its failures go to {@link #targetFailures}. */
+    /**
+     * Operations to {@code target} completed, successfully or not; its failures go to
+     * {@link #targetFailures}. A progress pass when not all of them have (and now and then anyway).
+     */
     private long completed(int target) {
-        CtEvent c = ptl.ctGet(cts[target]);
+        CtEvent c = ptl.ctGetToward(cts[target], issuedTo[target]);
         targetFailures = c.failure();
         failuresReadTo[target] = targetFailures;
         return c.success() + c.failure();

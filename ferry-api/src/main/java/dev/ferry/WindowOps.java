@@ -173,7 +173,7 @@ final class WindowOps {
         if (res != null) {
             lib.copyOut(lib.opMem, into, res, count, type);
         }
-        long chunk = Math.max(dt.size(), lib.maxAtomic / dt.size() * dt.size());
+        long chunk = Math.max(dt.size(), dt.wholeElements(lib.maxAtomic));
         TargetBlocks b = blocks.of(base, targetCount, targetType, chunk);
         for (int i = 0; i < b.n; i++) {
             if (replace) {

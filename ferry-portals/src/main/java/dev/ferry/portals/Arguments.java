@@ -71,7 +71,7 @@ final class Arguments {
         if (length > limit) {
             throw Library.invalid(call + ": length " + length + " is beyond the interface's limit of " + limit + " bytes");
         }
-        if (length % dt.size() != 0) {
+        if (!dt.divides(length)) {
             throw Library.invalid(call + ": length " + length + " is not a whole number of " + dt + " (" + dt.size() + " bytes)");
         }
         if (swapFamily && op != Op.SWAP && length != dt.size()) {

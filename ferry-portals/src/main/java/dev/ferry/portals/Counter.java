@@ -102,6 +102,11 @@ final class Counter {
         }
     }
 
+    /** Success and failure together (each read once; both only grow, so a sum that reaches a total is true). */
+    long total() {
+        return success + failure;
+    }
+
     CtEvent event() {
         return new CtEvent(success, failure);
     }

@@ -31,6 +31,9 @@ public enum Datatype {
     final Kind kind;
 
     Datatype(int size, Kind kind) {
+        if (Integer.bitCount(size) != 1) {
+            throw new AssertionError("element sizes are powers of two: the masks below rely on it");
+        }
         this.size = size;
         this.kind = kind;
     }
@@ -38,6 +41,19 @@ public enum Datatype {
     /** The size of one element in bytes. */
     public int size() {
         return size;
+    }
+
+    /**
+     * The most bytes of whole elements in {@code bytes} (not negative): a mask, since sizes are
+     * powers of two (a 64-bit division costs tens of cycles on an operation's path).
+     */
+    public long wholeElements(long bytes) {
+        return bytes & -(long) size;
+    }
+
+    /** Whether {@code n} (a length, or an address) is a multiple of the element size. */
+    public boolean divides(long n) {
+        return (n & (size - 1)) == 0;
     }
 
     /** Whether this is one of the integer types (the logical, bitwise and MSWAP operations need one). */

@@ -169,7 +169,7 @@ final class DirectAccess {
         long entryLength = d.get(ValueLayout.JAVA_LONG, at + SLOT_LENGTH);
         long mlength = Math.min(length, Math.max(0, entryLength - remoteOffset));
         if (dt != null) {
-            mlength -= mlength % dt.size();
+            mlength = dt.wholeElements(mlength);
         }
         MemorySegment mem = mapped(target, d, slot, slotState);
         if (mem == null || mem.byteSize() != entryLength) {
@@ -179,7 +179,7 @@ final class DirectAccess {
         MemorySegment src = null, dst = null;
         long srcAt = 0, dstAt = 0;
         if (dt != null) {
-            if (!Atomics.coherent(dt) || mlength > lib.atomicMax || (mem.address() + remoteOffset) % dt.size() != 0) {
+            if (!Atomics.coherent(dt) || mlength > lib.atomicMax || !dt.divides(mem.address() + remoteOffset)) {
                 return false;
             }
             src = putMd.region.containing(putOff, length);

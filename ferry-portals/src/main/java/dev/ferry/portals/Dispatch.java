@@ -85,6 +85,13 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
      */
     abstract boolean poll(java.util.function.BooleanSupplier done);
 
+    /**
+     * {@link #poll} for {@code c}'s success and failure counts together reaching {@code total}.
+     * The counts are volatile: outside caller mode, looking at them takes neither the lock nor the
+     * thread of control, only a progress pass does.
+     */
+    abstract boolean pollTotal(Counter c, long total);
+
     /** Whether the last {@link #poll} moved anything (a waiter that serves peers stays awake while it does). */
     boolean worked;
 
@@ -142,6 +149,23 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
                 lock.unlock();
             }
         }
+
+        @Override
+        boolean pollTotal(Counter c, long total) {
+            touch();
+            lock.lock();
+            try {
+                if ((++pollsSinceProgress & 7) != 0 && c.total() >= total) { // as poll: serve peers every 8th time
+                    worked = false;
+                    return true;
+                }
+                pollsSinceProgress = 0;
+                worked = engine.progress();
+                return c.total() >= total;
+            } finally {
+                lock.unlock();
+            }
+        }
     }
 
     /**
@@ -195,6 +219,18 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
             pollsSinceProgress = 0;
             worked = engine.progress();
             return holding(done);
+        }
+
+        @Override
+        boolean pollTotal(Counter c, long total) {
+            touch();
+            if ((++pollsSinceProgress & 7) != 0 && c.total() >= total) { // as poll, without taking the control to look
+                worked = false;
+                return true;
+            }
+            pollsSinceProgress = 0;
+            worked = engine.progress();
+            return c.total() >= total;
         }
 
         private boolean holding(java.util.function.BooleanSupplier done) {
@@ -269,6 +305,11 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
         @Override
         boolean poll(java.util.function.BooleanSupplier done) {
             return done.getAsBoolean();
+        }
+
+        @Override
+        boolean pollTotal(Counter c, long total) {
+            return c.total() >= total;
         }
     }
 }

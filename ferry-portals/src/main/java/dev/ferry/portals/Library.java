@@ -381,7 +381,7 @@ final class Library implements MessageHandler {
         long room = offset < 0 ? 0 : Math.max(0, e.region.length() - offset);
         long mlength = Math.min(rlength, room);
         if (dt != null) {
-            mlength -= mlength % dt.size();
+            mlength = dt.wholeElements(mlength);
         }
         if (e.has(ME_MANAGE_LOCAL)) {
             e.localOffset += mlength;
@@ -498,7 +498,7 @@ final class Library implements MessageHandler {
             target = scratch;
             targetAt = 0;
         }
-        if (scratch == null && Directory.published(e) && Atomics.coherent(dt) && (target.address() + targetAt) % dt.size() == 0) {
+        if (scratch == null && Directory.published(e) && Atomics.coherent(dt) && dt.divides(target.address() + targetAt)) {
             // same-node peers may be doing atomics on this memory directly: use the instructions they use
             Atomics.applyAtomically(op, dt, target, targetAt, data, dataAt, mlength, operand, operandAt, fetch ? out.buf : null, PtlWire.HEADER,
                     atomicScratch);

@@ -710,6 +710,22 @@ public final class PortalsLibrary implements AutoCloseable {
     }
 
     /**
+     * Extension (not a Portals call): {@link #ctGet} for a waiter on {@code total}, the success
+     * and failure counts together. It makes a progress pass as a wait's poll does: when the counts
+     * fall short of the total, and every 8th call anyway (a process whose operations complete at
+     * once still serves its peers); ctGet makes one on every call.
+     *
+     * <pre>{@code
+     * while (ptl.ctGetToward(ct, issued).success() < issued) { ... }   // failures ended it too
+     * }</pre>
+     */
+    public CtEvent ctGetToward(CtHandle ctHandle, long total) {
+        Counter c = ct(ctHandle, null, false);
+        lib().dispatch.pollTotal(c, total);
+        return c.event();
+    }
+
+    /**
      * PtlCTWait: waits until the success count reaches {@code test} or the failure count is not
      * zero; INTERRUPTED when the counting event is freed meanwhile.
      */
