@@ -185,6 +185,9 @@ final class TcpInstance implements DriverInstance {
             }
             channel = ch;
             calls = ctx.directCalls() ? SocketCalls.of(ch) : null;
+            if (ctx.directCalls() && calls == null) {
+                LOG.log(System.Logger.Level.DEBUG, "tcp: no descriptor found for {0}: its reads and writes go through the channel", ch);
+            }
             try {
                 key = ch.register(ctx.selector(), SelectionKey.OP_READ, this);
             } catch (IOException | java.nio.channels.ClosedSelectorException e) {
