@@ -27,7 +27,7 @@ import java.util.stream.Stream;
  * the large reads and writes.
  */
 final class SocketCalls {
-    static final int EINTR = 4, EAGAIN = 11;
+    private static final int EINTR = 4, EAGAIN = 11;
     private static final int MSG_DONTWAIT = 0x40, MSG_NOSIGNAL = 0x4000;
     private static final int AF_INET = 2, AF_INET6 = 10;
     private static final long SOCKADDR_BYTES = 128;
@@ -55,47 +55,37 @@ final class SocketCalls {
 
     /** Bytes received into the {@code len} bytes of native memory at {@code address}: n > 0; 0 when none are there yet; -1 at end of stream. */
     int recv(long address, long len) throws java.io.IOException {
-        while (true) {
-            long n;
-            try {
-                n = (long) Libc.RECV.invokeExact(errno, fd, address, len, MSG_DONTWAIT);
-            } catch (Throwable t) {
-                throw new IllegalStateException(t);
-            }
-            if (n > 0) {
-                return (int) n;
-            }
-            if (n == 0) {
-                return -1;
-            }
-            int e = errno.get(ValueLayout.JAVA_INT, Libc.ERRNO_OFFSET);
-            if (e == EAGAIN) {
-                return 0;
-            }
-            if (e != EINTR) {
-                throw new java.io.IOException("recv: " + describe(e));
-            }
-        }
+        long n = call(Libc.RECV, address, len, MSG_DONTWAIT, "recv");
+        return n == WOULD_BLOCK ? 0 : n == 0 ? -1 : (int) n;
     }
 
     /** Bytes sent from the {@code len} bytes of native memory at {@code address}, 0 when the socket is full. */
     int send(long address, long len) throws java.io.IOException {
+        long n = call(Libc.SEND, address, len, MSG_DONTWAIT | MSG_NOSIGNAL, "send");
+        return n == WOULD_BLOCK ? 0 : (int) n;
+    }
+
+    /** What {@link #call} answers when the socket has nothing to give or no room now (EAGAIN). */
+    private static final long WOULD_BLOCK = -1;
+
+    /** One recv or send, again after EINTR: its count, or {@link #WOULD_BLOCK}; another failure is an error naming its errno. */
+    private long call(MethodHandle h, long address, long len, int flags, String what) throws java.io.IOException {
         while (true) {
             long n;
             try {
-                n = (long) Libc.SEND.invokeExact(errno, fd, address, len, MSG_DONTWAIT | MSG_NOSIGNAL);
+                n = (long) h.invokeExact(errno, fd, address, len, flags);
             } catch (Throwable t) {
                 throw new IllegalStateException(t);
             }
             if (n >= 0) {
-                return (int) n;
+                return n;
             }
             int e = errno.get(ValueLayout.JAVA_INT, Libc.ERRNO_OFFSET);
             if (e == EAGAIN) {
-                return 0;
+                return WOULD_BLOCK;
             }
             if (e != EINTR) {
-                throw new java.io.IOException("send: " + describe(e));
+                throw new java.io.IOException(what + ": " + describe(e));
             }
         }
     }

@@ -500,7 +500,7 @@ final class TcpInstance implements DriverInstance {
                 }
                 if (stagingStart < stagingEnd) {
                     if (calls != null) {
-                        stagingStart += directSend(stagingSeg.address() + stagingStart, stagingEnd - stagingStart);
+                        stagingStart += direct(false, stagingSeg.address() + stagingStart, stagingEnd - stagingStart);
                     } else {
                         staging.limit(stagingEnd).position(stagingStart);
                         channel.write(staging);
@@ -782,7 +782,7 @@ final class TcpInstance implements DriverInstance {
         }
         int n;
         if (calls != null) {
-            n = directRecv(inboundSeg.address() + inEnd, BUFFER_BYTES - inEnd);
+            n = direct(true, inboundSeg.address() + inEnd, BUFFER_BYTES - inEnd);
         } else {
             inbound.limit(BUFFER_BYTES).position(inEnd);
             n = channel.read(inbound);
@@ -794,21 +794,17 @@ final class TcpInstance implements DriverInstance {
         return n;
     }
 
-    /** A direct recv, unless the connection is no longer up (then 0: the caller finds out next). */
-    private int directRecv(long address, long len) throws IOException {
+    /**
+     * A direct recv or send, unless the connection is no longer up: then 0, as for nothing there
+     * yet or a full socket (the caller finds out next).
+     */
+    private int direct(boolean receive, long address, long len) throws IOException {
         IN_CALL.setVolatile(this, true); // before reading the state: see inCall
         try {
-            return state == CONNECTED ? calls.recv(address, len) : 0;
-        } finally {
-            IN_CALL.setRelease(this, false);
-        }
-    }
-
-    /** A direct send, unless the connection is no longer up (then 0, as for a full socket). */
-    private int directSend(long address, long len) throws IOException {
-        IN_CALL.setVolatile(this, true);
-        try {
-            return state == CONNECTED ? calls.send(address, len) : 0;
+            if (state != CONNECTED) {
+                return 0;
+            }
+            return receive ? calls.recv(address, len) : calls.send(address, len);
         } finally {
             IN_CALL.setRelease(this, false);
         }
