@@ -1010,6 +1010,40 @@ public final class Engine implements AutoCloseable {
         return "ferry: rank " + rank + " of " + size + " on node " + wire.node(rank)
                 + "; contexts " + contexts.stream().map(EngineContext::name).toList()
                 + "; progress " + (progressThread == null ? "caller" : "thread") + '\n'
-                + ProtocolInfo.byKindOfPeer(gates, creditLimit, multirailMin);
+                + byKindOfPeer();
+    }
+
+    /**
+     * One block per kind of peer (self, same node, remote), in the order the kinds first appear:
+     * the rails of its gates and their protocol table, read from one gate of the kind (gates of a
+     * kind are built alike), like UCX_PROTO_INFO.
+     *
+     * <pre>{@code
+     *   same node (1 peer): rails shm
+     *       0 .. 8144 B:           eager           in the packet; ...
+     *       8145 .. 67108864 B:    rendezvous-pull RTS with shm's pull data; ...
+     * }</pre>
+     */
+    private String byKindOfPeer() {
+        StringBuilder b = new StringBuilder();
+        Map<String, List<Gate>> byKind = new java.util.LinkedHashMap<>();
+        for (Gate g : gates) {
+            byKind.computeIfAbsent(g.kind, k -> new ArrayList<>()).add(g);
+        }
+        for (Map.Entry<String, List<Gate>> e : byKind.entrySet()) {
+            Gate g = e.getValue().get(0);
+            int peers = e.getValue().size();
+            b.append(String.format("  %-9s (%d peer%s): ", e.getKey(), peers, peers == 1 ? "" : "s"));
+            if (g.rails.length == 0) {
+                b.append("unreachable: no selected driver\n");
+                continue;
+            }
+            b.append("rails ");
+            for (Rail r : g.rails) {
+                b.append(r.index == 0 ? "" : ", ").append(r.ec.name());
+            }
+            b.append('\n').append(g.table.describe("      "));
+        }
+        return b.toString();
     }
 }

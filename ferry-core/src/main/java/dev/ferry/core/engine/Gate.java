@@ -1,7 +1,5 @@
 package dev.ferry.core.engine;
 
-import dev.ferry.spi.DataCursor;
-import dev.ferry.spi.DataLayout;
 import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Status;
 
@@ -11,9 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Everything between this process and one peer (NewMadeleine's gate): its rails, the messages
- * waiting to leave, the rendezvous in flight both ways, and the flow-control credits. Owned by the
- * thread that makes progress.
+ * Everything between this process and one peer (NewMadeleine's gate): its rails, its protocols
+ * and the table that picks one per message length, the messages waiting to leave (in order,
+ * whatever their protocol), and the flow-control credits. A send is handed to the protocol its
+ * length falls to; every packet that arrives is parsed here, entry by entry, by the protocol that
+ * owns the entry's kind (seed 003's lib_parse). Owned by the thread that makes progress.
  */
 final class Gate {
     static final int NEW = 0, OPEN = 1, FAILED = 2, CLOSED = 3;
@@ -35,18 +35,21 @@ final class Gate {
     long creditsOwed;
     private final long returnThreshold;
 
-    final ArrayDeque<SendRequest> outQueue = new ArrayDeque<>();
-    final ArrayDeque<Cts> ctsQueue = new ArrayDeque<>();
-    /** Plans already sent, for reuse. */
-    private final ArrayDeque<Cts> ctsSent = new ArrayDeque<>();
-    private final IdTable<SendRequest> rdvOut = new IdTable<>();
-    private final IdTable<RecvRequest> rdvIn = new IdTable<>();
-    private final DataCursor cursor = new DataCursor();
-    private final Message view;
-    /** A packet is being parsed: CTS wait for its end, to leave in one packet. */
+    final EagerProtocol eager;
+    final RendezvousPut put;
+    /** Null where rail 0's driver has no pull. */
+    final RendezvousPull pull;
+    /** The protocol per message length, for sending. */
+    final ProtocolTable table;
+    /** The protocol per entry kind, for parsing: every protocol the rails allow, whatever the settings. */
+    private final Protocol[] byKind = new Protocol[WireHeader.KINDS];
+
+    private final ArrayDeque<SendRequest> outQueue = new ArrayDeque<>();
+    private final PacketWriter writer = new PacketWriter();
+    /** The reused message of a handler call. */
+    final Message view;
+    /** A packet is being parsed: answers wait for its end, to leave in one packet. */
     private boolean parsing;
-    /** The engine's progress pass in which the last pull RTS was pushed at once ({@link #send}). */
-    private int rtsPass = -1;
 
     Gate(Engine engine, int rank, String kind, List<EngineContext> contexts, List<DriverUrl> urls, long eagerSetting, long credits) {
         this.engine = engine;
@@ -54,10 +57,10 @@ final class Gate {
         this.kind = kind;
         this.urls = urls.toArray(DriverUrl[]::new);
         int base = contexts.isEmpty() ? 16 * 1024 : contexts.get(0).packetLimit();
-        long eager = eagerSetting >= 0 ? eagerSetting : base - WireHeader.PACKET_HEADER - WireHeader.IMMEDIATE_HEADER;
+        long railLimit = eagerSetting >= 0 ? eagerSetting : base - WireHeader.PACKET_HEADER - WireHeader.IMMEDIATE_HEADER;
         // The rail's own limit gives way to the credits: a message costing more than a peer may
         // ever be owed would wait for credits forever. (A user's limit was checked: EngineSettings.check.)
-        this.eagerLimit = Math.min(eager, Math.max(0, (credits - WireHeader.IMMEDIATE_HEADER) & ~7L));
+        this.eagerLimit = Math.min(railLimit, Math.max(0, (credits - WireHeader.IMMEDIATE_HEADER) & ~7L));
         int packet = Math.max(base, WireHeader.PACKET_HEADER + WireHeader.immediateBytes(eagerLimit));
         packet = Math.max(packet, WireHeader.PACKET_HEADER + WireHeader.ctsBytes(WireHeader.MAX_CTS_CHUNKS));
         if (!contexts.isEmpty() && packet > contexts.get(0).caps().maxPacketSize()) {
@@ -72,6 +75,26 @@ final class Gate {
         this.credits = credits;
         this.returnThreshold = Math.max(1, credits / 4);
         this.view = new Message(engine, true);
+
+        this.eager = new EagerProtocol(this, credits);
+        this.put = new RendezvousPut(this, engine.multirail, engine.multirailMin);
+        // pull moves layouts as they are: a driver that takes none (iovecs or buffers only) goes by put
+        this.pull = rails.length > 0 && rails[0].pullTakes > 0 && rails[0].ec.caps().supportsData() ? new RendezvousPull(this, put) : null;
+        ProtocolTable.Builder t = new ProtocolTable.Builder().upTo(eagerLimit, eager);
+        if (pull != null && engine.rendezvousPull) {
+            // one piece on rail 0, within the driver's largest packet, and not what multi-rail splits
+            long max = rails[0].ec.caps().maxPacketSize();
+            if (rails.length > 1 && engine.multirail) {
+                max = Math.min(max, engine.multirailMin - 1);
+            }
+            t.upTo(max, pull);
+        }
+        this.table = t.rest(put);
+        for (Protocol p : pull == null ? new Protocol[] {eager, put} : new Protocol[] {eager, put, pull}) {
+            for (byte k : p.kinds()) {
+                byKind[k] = p;
+            }
+        }
     }
 
     // ---- connection -------------------------------------------------------------------------
@@ -108,174 +131,145 @@ final class Gate {
 
     // ---- sending ----------------------------------------------------------------------------
 
+    /** Hands {@code s} to the protocol its length falls to. */
     void send(SendRequest s) {
         if (state == FAILED || state == CLOSED) {
             s.complete(failStatus, failure);
             return;
         }
         sentAny = true;
-        if (outQueue.isEmpty() && ctsQueue.isEmpty() && s.length <= eagerLimit && credits >= WireHeader.immediateBytes(s.length)
-                && rails[0].sendAlone(s)) {
-            return; // the common case: a small message, nothing waiting, out in a packet of its own
-        }
-        if (state != OPEN) { // the rail failed the gate while trying
+        Protocol p = table.lookup(s.length);
+        s.protocol = p;
+        p.send(s);
+    }
+
+    /** Nothing waits to leave before a message sent now. */
+    boolean nothingWaits() {
+        return outQueue.isEmpty() && !put.hasAnswers();
+    }
+
+    /** Whether {@code rail} may take a packet of its own now: free, and no rendezvous chunk waiting its turn there. */
+    boolean railClear(Rail rail) {
+        return rail.free() && put.lanes[rail.index].clearForPacket();
+    }
+
+    /** Queues {@code s} to leave in order; false (and {@code s} failed) when the gate failed meanwhile. */
+    boolean enqueue(SendRequest s) {
+        if (state != OPEN) { // a rail failed the gate while trying
             s.complete(failStatus, failure);
-            return;
+            return false;
         }
         outQueue.add(s);
-        if (s.length > eagerLimit) {
-            if (pullBytes(s) == 0) {
-                // An RTS the target answers with a CTS waits for the next progress pass: the sender
-                // must make progress to send the data anyway, and a burst of them leaves in one packet
-                // (over tcp, one write instead of one per message, and one CTS packet back).
-                return;
-            }
-            // An RTS the target pulls leaves at once if it is the first since the last progress
-            // pass, so the target starts copying; the rest of a burst wait for the next pass and
-            // leave in one packet. One at a time, the target took each packet as the sender wrote
-            // it and ran no copy until the burst ended (shm 64 KiB arena: 1.43 against the
-            // driver's 1.35 us per message; with them held, 1.36).
-            int pass = engine.passes();
-            if (pass == rtsPass) {
-                return;
-            }
-            rtsPass = pass;
-        }
-        rails[0].push();
+        return true;
     }
 
-    /**
-     * Writes the packet of a small message sent alone ({@link Rail#sendAlone}): the same bytes
-     * {@link #pack} would write for it, the credits owed included. Returns the packet's length.
-     */
-    long packAlone(Rail rail, MemorySegment p, SendRequest s) {
-        long n = WireHeader.PACKET_HEADER + packImmediate(rail, p, WireHeader.PACKET_HEADER, s);
-        closePacket(p, 1);
-        return n;
-    }
-
-    /**
-     * One immediate entry at {@code at}, header and payload, charged to the credits and recorded as
-     * packed on {@code rail}; returns its size (also its cost in credits).
-     */
-    private int packImmediate(Rail rail, MemorySegment p, long at, SendRequest s) {
-        WireHeader.entry(p, at, WireHeader.IMMEDIATE, (int) s.length, s.header, 0, 0);
-        if (s.contiguous != null) { // the common case, without a layout
-            MemorySegment.copy(s.contiguous, 0, p, at + WireHeader.IMMEDIATE_HEADER, s.length);
-        } else {
-            DataLayout l = s.layout();
-            if (l.segmentCount() == 1) {
-                MemorySegment.copy(l.segmentBase(0), l.segmentOffset(0), p, at + WireHeader.IMMEDIATE_HEADER, s.length);
-            } else {
-                cursor.reset(l).copyTo(p, at + WireHeader.IMMEDIATE_HEADER, s.length);
-            }
-        }
-        int cost = WireHeader.immediateBytes(s.length);
-        credits -= cost;
-        rail.packed[rail.packedCount++] = s;
-        engine.stats.immediate(rail.ec, s.length);
-        return cost;
-    }
-
-    /** Writes the packet header of {@code count} entries, returning the credits owed with it. */
-    private void closePacket(MemorySegment p, int count) {
+    /** Writes the packet header of {@code count} entries, with the credits owed. */
+    void closePacket(MemorySegment p, int count) {
         long give = Math.min(creditsOwed, Integer.MAX_VALUE);
         creditsOwed -= give;
         WireHeader.packetHeader(p, count, give);
     }
 
-    private int headCost() {
-        SendRequest s = outQueue.peek();
-        return s.length <= eagerLimit ? WireHeader.immediateBytes(s.length) : WireHeader.RTS_BYTES + pullBytes(s);
-    }
-
-    /**
-     * Bytes of pull data an RTS for {@code s} makes room for: rail 0's, when the target may pull it
-     * (one piece on rail 0, not split over rails, within the driver's largest packet); else 0.
-     */
-    private int pullBytes(SendRequest s) {
-        Rail r = rails[0];
-        if (r.pullDataSize == 0 || s.length > r.ec.caps().maxPacketSize()
-                || (rails.length > 1 && engine.multirail && s.length >= engine.multirailMin)) {
-            return 0;
-        }
-        return r.pullDataSize;
+    /** The credits owed are worth a packet of their own. */
+    boolean owesReturn() {
+        return creditsOwed >= returnThreshold;
     }
 
     /** Whether rail 0 has something to put in a packet now. */
-    boolean hasPackable() {
-        return !ctsQueue.isEmpty() || (!outQueue.isEmpty() && credits >= headCost()) || creditsOwed >= returnThreshold;
+    private boolean hasPackable() {
+        SendRequest s;
+        return put.hasAnswers() || ((s = outQueue.peek()) != null && credits >= s.protocol.entryBytes(s)) || creditsOwed >= returnThreshold;
     }
 
     /**
-     * Fills a packet: CTS first (they unblock the peer's sends), then queued messages in order while
-     * they fit and credits last, then the credits we owe. Returns its length.
+     * Sends what is waiting on {@code r}, as far as the driver takes it now: the rendezvous chunks
+     * the peer asked for there and, on rail 0, packets, taking turns while both wait.
+     */
+    void push(Rail r) {
+        RawLane lane = put.lanes[r.index];
+        if (lane.rawInFlight()) {
+            lane.pollRaw();
+        }
+        if (r.index == 0 && pull != null && pull.pullsInFlight() && !pull.pollPulls()) {
+            return;
+        }
+        for (int round = 0; round < 8; round++) {
+            if (!r.pollSend() || !lane.postAnnounced()) {
+                return;
+            }
+            boolean packet = r.index == 0 && hasPackable();
+            boolean chunks = !lane.chunks.isEmpty();
+            if (chunks && (!packet || r.chunkTurn)) {
+                r.chunkTurn = false;
+                if (!lane.startChunks()) {
+                    return;
+                }
+            } else if (packet) {
+                r.chunkTurn = true;
+                if (!postPacket(r) || lane.chunks.isEmpty() && !hasPackable()) {
+                    return; // the usual end: one packet out, nothing left
+                }
+            } else {
+                return;
+            }
+        }
+    }
+
+    private boolean postPacket(Rail r) {
+        MemorySegment p = r.packetBuffer();
+        if (p == null) {
+            return false;
+        }
+        return r.postPacked(pack(r, p, Math.min(p.byteSize(), r.packetLimit)));
+    }
+
+    /**
+     * Fills a packet: the protocols' answers first (they unblock the peer's sends), then queued
+     * messages in order while they fit and credits last, then the credits we owe. Returns its length.
      */
     long pack(Rail rail, MemorySegment p, long limit) {
-        long at = WireHeader.PACKET_HEADER;
-        int count = 0;
-        Cts c;
-        while ((c = ctsQueue.peek()) != null) {
-            int size = WireHeader.ctsBytes(c.chunks());
-            if (at + size > limit) {
-                break;
-            }
-            WireHeader.entry(p, at, WireHeader.CTS, c.chunks(), c.sourceId, c.targetId, c.accepted);
-            for (int i = 0; i < c.chunks(); i++) {
-                WireHeader.ctsChunk(p, at + WireHeader.CTS_FIXED + (long) i * WireHeader.CTS_CHUNK, c.rail[i], c.offset[i], c.length[i]);
-            }
-            ctsSent.push(ctsQueue.poll());
-            at += size;
-            count++;
+        PacketWriter w = writer.start(p, limit);
+        if (put.hasAnswers()) {
+            put.packAnswers(w);
         }
         SendRequest s;
         while ((s = outQueue.peek()) != null) {
-            if (s.length <= eagerLimit) {
-                int cost = WireHeader.immediateBytes(s.length);
-                if (at + cost > limit || credits < cost) {
-                    break;
-                }
-                at += packImmediate(rail, p, at, s);
-            } else {
-                int pull = pullBytes(s);
-                int size = WireHeader.RTS_BYTES + pull;
-                if (at + size > limit || credits < size) {
-                    break;
-                }
-                if (pull > 0 && !rail.expose(s, p.asSlice(at + WireHeader.RTS_BYTES, pull))) {
-                    pull = 0; // the driver cannot now, or not this memory: RTS and CTS
-                    size = WireHeader.RTS_BYTES;
-                }
-                s.sourceId = rdvOut.add(s);
-                WireHeader.entry(p, at, WireHeader.RTS, pull, s.header, s.length, s.sourceId);
-                credits -= size;
-                at += size;
-                engine.stats.rendezvous();
-                if (pull > 0) {
-                    engine.stats.exposed();
-                }
+            Protocol pr = s.protocol;
+            int size = pr.entryBytes(s);
+            if (!w.fits(size) || credits < size) {
+                break;
             }
+            credits -= pr.pack(rail, w, s);
             outQueue.poll();
-            count++;
         }
-        closePacket(p, count);
-        if (count > 1) {
-            engine.stats.aggregated(count);
+        closePacket(p, w.count);
+        if (w.count > 1) {
+            engine.stats.aggregated(w.count);
         }
-        return at;
+        return w.at;
     }
 
     // ---- receiving (seed 003's lib_parse: every incoming header goes through here) ----------
 
+    boolean parsing() {
+        return parsing;
+    }
+
     void parse(Rail rail, MemorySegment p, long len) {
         parsing = true;
+        if (pull != null) {
+            pull.planning(true);
+        }
         try {
             parseEntries(rail, p, len);
         } finally {
             parsing = false;
+            if (pull != null) {
+                pull.planning(false);
+            }
         }
-        if (!ctsQueue.isEmpty() && state == OPEN) {
-            rails[0].push(); // the CTS planned while parsing go out together, aggregated
+        if (put.hasAnswers() && state == OPEN) {
+            push(rails[0]); // the CTS planned while parsing go out together, aggregated
         }
     }
 
@@ -303,113 +297,21 @@ final class Gate {
                 malformed(rail, "an entry of kind " + kind + " after DATA entries (they end a packet)");
                 return;
             }
-            int a = WireHeader.a(first);
-            long b = p.get(WireHeader.U64, at + WireHeader.B);
-            if (kind == WireHeader.IMMEDIATE) {
-                long n = a & 0xffffffffL;
-                // n first: up to 4 GiB announced, its cost in an int would wrap negative
-                int cost = n > len ? Integer.MAX_VALUE : WireHeader.immediateBytes(n);
-                if (at + cost > len) {
-                    malformed(rail, "an immediate message of " + n + " bytes in a packet of " + len);
-                    return;
-                }
-                view.setImmediate(this, b, p, at + WireHeader.IMMEDIATE_HEADER, n, cost);
-                engine.deliver(view);
-                at += cost;
-                continue;
-            }
-            if (at + 32 > len) {
-                malformed(rail, "a truncated entry of kind " + kind);
+            Protocol pr = kind == WireHeader.IMMEDIATE ? eager : kind > 0 && kind < byKind.length ? byKind[kind] : null;
+            if (pr == null) {
+                malformed(rail, "unknown entry kind " + kind);
                 return;
             }
-            long c = p.get(WireHeader.U64, at + WireHeader.C);
-            long d = p.get(WireHeader.U64, at + WireHeader.D);
-            switch (kind) {
-                case WireHeader.RTS -> {
-                    if (c < 0) {
-                        malformed(rail, "an RTS of negative length");
-                        return;
-                    }
-                    // checked against the driver's size, not this rank's FERRY_RNDV_PULL: that setting is for sending
-                    int takes = rail.pullTakes;
-                    if (a != 0 && (a != takes || rail.index != 0 || at + WireHeader.RTS_BYTES + a > len)) {
-                        malformed(rail, "an RTS with " + a + " bytes of pull data (this rail takes " + takes + ")");
-                        return;
-                    }
-                    view.setRendezvous(this, b, c, d, WireHeader.RTS_BYTES + a);
-                    if (a != 0) {
-                        view.pullData(p, at + WireHeader.RTS_BYTES, a);
-                    }
-                    engine.deliver(view);
-                    at += WireHeader.RTS_BYTES + a;
-                }
-                case WireHeader.CTS -> {
-                    if (a < 0 || a > WireHeader.MAX_CTS_CHUNKS || at + WireHeader.ctsBytes(a) > len) {
-                        malformed(rail, "a CTS of " + a + " chunks");
-                        return;
-                    }
-                    if (!clearToSend(rail, p, at, a, b, c, d)) {
-                        return;
-                    }
-                    at += WireHeader.ctsBytes(a);
-                }
-                case WireHeader.DATA -> {
-                    RecvRequest r = rdvIn.get(b);
-                    if (r == null || c < 0 || d <= 0 || c + d > r.layout.size() || d > r.remaining) {
-                        malformed(rail, "a DATA header for an unknown rendezvous or outside its destination");
-                        return;
-                    }
-                    if (!rail.expectRaw(r, c, d)) {
-                        malformed(rail, "more than " + WireHeader.MAX_DATA_ENTRIES + " DATA entries in one packet");
-                        return;
-                    }
-                    data = true;
-                    at += WireHeader.DATA_BYTES;
-                }
-                default -> {
-                    malformed(rail, "unknown entry kind " + kind);
-                    return;
-                }
+            long n = pr.parse(rail, p, at, len, first);
+            if (n < 0) {
+                return;
             }
+            data = kind == WireHeader.DATA;
+            at += n;
         }
     }
 
-    private boolean clearToSend(Rail rail, MemorySegment p, long at, int n, long sourceId, long targetId, long accepted) {
-        SendRequest s = rdvOut.remove(sourceId);
-        if (s == null || accepted < 0 || accepted > s.length) {
-            malformed(rail, "a CTS for an unknown rendezvous " + sourceId);
-            return false;
-        }
-        long total = 0;
-        for (int k = 0; k < n; k++) {
-            long e = at + WireHeader.CTS_FIXED + (long) k * WireHeader.CTS_CHUNK;
-            int r = p.get(WireHeader.U32, e);
-            long off = p.get(WireHeader.U64, e + 8);
-            long len = p.get(WireHeader.U64, e + 16);
-            if (r < 0 || r >= rails.length || off < 0 || len <= 0 || off + len > accepted) {
-                malformed(rail, "a CTS chunk outside its message or on rail " + r);
-                return false;
-            }
-            total += len;
-        }
-        if (total != accepted) {
-            malformed(rail, "a CTS whose chunks cover " + total + " of " + accepted + " bytes");
-            return false;
-        }
-        s.chunksLeft = n;
-        if (n == 0) {
-            s.complete(); // the target took nothing (a zero-size destination, or dropped)
-            return true;
-        }
-        for (int k = 0; k < n; k++) {
-            long e = at + WireHeader.CTS_FIXED + (long) k * WireHeader.CTS_CHUNK;
-            Rail r = rails[p.get(WireHeader.U32, e)];
-            r.chunks.add(new Chunk(s, targetId, p.get(WireHeader.U64, e + 8), p.get(WireHeader.U64, e + 16)));
-        }
-        return true;
-    }
-
-    /** The target side of a rendezvous: decide where each byte comes (CTS), then wait for the raw chunks. */
+    /** The layer above received {@code m} into {@code r}: its protocol takes it from here. */
     void receiveRendezvous(Message m, RecvRequest r) {
         if (state == FAILED || state == CLOSED) {
             r.complete(failStatus, failure);
@@ -419,90 +321,7 @@ final class Gate {
         long accepted = Math.min(m.length, r.layout.size());
         r.gate = this;
         r.remaining = accepted;
-        if (m.pullBytes > 0) { // the source exposed it: pull it now, no CTS (a size of 0 only releases it)
-            rails[0].pull(r, accepted, m.base, m.offset, m.pullBytes);
-            if (!parsing && creditsOwed >= returnThreshold) {
-                rails[0].push();
-            }
-            return;
-        }
-        if (accepted == 0) {
-            ctsQueue.add(freeCts().set(m.sourceId, 0, 0));
-            r.complete();
-        } else {
-            r.targetId = rdvIn.add(r);
-            ctsQueue.add(plan(m.sourceId, r.targetId, accepted));
-        }
-        if (!parsing) {
-            rails[0].push(); // while parsing, the packet's other RTS may add theirs: parse pushes them together
-        }
-    }
-
-    /** Splits {@code accepted} bytes over the rails by profile bandwidth (multi-rail), each piece within its rail's maximum packet. */
-    private Cts plan(long sourceId, long targetId, long accepted) {
-        int used = engine.multirail && accepted >= engine.multirailMin ? rails.length : 1;
-        long[] share = used == 1 ? null : new long[used]; // one rail, the common case: nothing to share out
-        if (used > 1) {
-            long bw = 0;
-            for (int i = 0; i < used; i++) {
-                bw += Math.max(1, rails[i].ec.profile().bandwidthMBps());
-            }
-            long given = 0;
-            for (int i = 0; i < used - 1; i++) {
-                share[i] = (accepted * Math.max(1, rails[i].ec.profile().bandwidthMBps()) / bw) & ~4095L;
-                given += share[i];
-            }
-            share[used - 1] = accepted - given;
-        }
-        long n = 0;
-        for (int i = 0; i < used; i++) {
-            long max = Math.max(4096, rails[i].ec.caps().maxPacketSize());
-            n += ((used == 1 ? accepted : share[i]) + max - 1) / max;
-        }
-        if (n > WireHeader.MAX_CTS_CHUNKS) {
-            throw new IllegalArgumentException("a message of " + accepted + " bytes needs more than " + WireHeader.MAX_CTS_CHUNKS + " rendezvous chunks");
-        }
-        Cts c = freeCts();
-        c.set(sourceId, targetId, accepted);
-        long off = 0;
-        for (int i = 0; i < used; i++) {
-            long max = Math.max(4096, rails[i].ec.caps().maxPacketSize());
-            for (long left = used == 1 ? accepted : share[i]; left > 0; ) {
-                long len = Math.min(left, max);
-                c.addChunk(i, off, len);
-                off += len;
-                left -= len;
-            }
-        }
-        return c;
-    }
-
-    private Cts freeCts() {
-        Cts c = ctsSent.poll();
-        return c != null ? c : new Cts();
-    }
-
-    /** The target has pulled exposed send {@code s} (all it wanted of it): the send is complete. */
-    void pulledFrom(Rail rail, SendRequest s) {
-        rdvOut.remove(s.sourceId);
-        engine.stats.rendezvousBytes(rail.ec, s.length);
-        s.complete();
-    }
-
-    /** A pull into {@code r} is done, {@code n} bytes. */
-    void pulled(RecvRequest r, long n) {
-        r.received += n;
-        r.remaining -= n;
-        r.complete();
-    }
-
-    void rawArrived(RecvRequest r, long n) {
-        r.received += n;
-        r.remaining -= n;
-        if (r.remaining == 0) {
-            rdvIn.remove(r.targetId);
-            r.complete();
-        }
+        m.protocol.receive(m, r, accepted);
     }
 
     // ---- progress and failure ---------------------------------------------------------------
@@ -517,11 +336,12 @@ final class Gate {
     boolean progress() {
         boolean work = false;
         for (Rail r : rails) {
-            if (!r.pollExposed()) { // here, not in push: a send need not wait for the driver's answers about earlier ones
+            // here, not in push: a send need not wait for the driver's answers about earlier ones
+            if (r.index == 0 && pull != null && !pull.pollExposed()) {
                 return work;
             }
-            r.push();
-            if (state == OPEN && r.pollRecv()) {
+            push(r);
+            if (state == OPEN && receive(r)) {
                 work = true;
             }
             if (state != OPEN) {
@@ -531,31 +351,54 @@ final class Gate {
         return work;
     }
 
+    /**
+     * Receives and handles one packet on {@code r} and, when it asked for pulls, the packets right
+     * behind it while they do too, then runs the pulls ({@link PullPlan}); true when a packet came.
+     */
+    private boolean receive(Rail r) {
+        boolean got = receiveOne(r);
+        if (pull != null && pull.planned()) {
+            while (!pull.planFull() && state == OPEN && receiveOne(r)) {
+                // parse on while the packets are RTS to pull: their bookkeeping together, before the copies
+            }
+            pull.runPlanned();
+        }
+        return got;
+    }
+
+    /** The rail's next packet: raw bytes a DATA packet announced, or an engine packet. */
+    private boolean receiveOne(Rail r) {
+        RawLane lane = put.lanes[r.index];
+        return lane.expecting() ? lane.receiveRaw() : r.receivePacket();
+    }
+
     /** What this gate holds now, for a timeout's message: queues, rendezvous in flight, credits, each rail. */
     String stateReport() {
         StringBuilder b = new StringBuilder("rank ").append(rank).append(": state ").append(state)
-                .append(", out ").append(outQueue.size()).append(", cts ").append(ctsQueue.size())
-                .append(", rdv out ").append(rdvOut.size()).append(", rdv in ").append(rdvIn.size())
-                .append(", credits ").append(credits).append(", owed ").append(creditsOwed);
+                .append(", out ").append(outQueue.size()).append(", ").append(put.stateReport());
+        if (pull != null) {
+            b.append(", ").append(pull.stateReport());
+        }
+        b.append(", credits ").append(credits).append(", owed ").append(creditsOwed);
         for (Rail r : rails) {
-            b.append("; ").append(r.stateReport());
+            b.append("; ").append(r.stateReport()).append(", ").append(put.lanes[r.index].stateReport()).append("; ").append(r.out);
         }
         return b.toString();
     }
 
     boolean quiet() {
-        if (!outQueue.isEmpty() || !ctsQueue.isEmpty() || !rdvOut.isEmpty()) {
+        if (!outQueue.isEmpty() || !put.quiet() || pull != null && !pull.quiet()) {
             return false;
         }
         for (Rail r : rails) {
-            if (!r.idle()) {
+            if (!r.free()) {
                 return false;
             }
         }
         return true;
     }
 
-    private void malformed(Rail rail, String what) {
+    void malformed(Rail rail, String what) {
         fail(Status.BROKEN, "protocol error from rank " + rank + " on " + rail.ec.name() + ": " + what);
     }
 
@@ -570,11 +413,12 @@ final class Gate {
         failure = why;
         List<Request> failed = new ArrayList<>(outQueue);
         outQueue.clear();
-        rdvOut.drain(failed::add);
-        rdvIn.drain(failed::add);
-        ctsQueue.clear();
+        put.drain(failed::add);
+        if (pull != null) {
+            pull.drain(failed::add);
+        }
         for (Rail r : rails) {
-            r.drainRequests(failed::add);
+            r.drain(failed::add);
         }
         for (Request q : failed) {
             q.complete(failStatus, why);
@@ -613,6 +457,7 @@ final class Gate {
             failStatus = Status.CLOSED;
             failure = "the engine closed";
             for (Rail r : rails) {
+                put.lanes[r.index].cancel();
                 r.disconnect();
             }
         }

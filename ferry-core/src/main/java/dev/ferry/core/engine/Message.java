@@ -25,6 +25,8 @@ public final class Message {
     long header;
     long length;
     boolean rendezvous;
+    /** The protocol that delivered a rendezvous message, which carries out its receive. */
+    Protocol protocol;
     // immediate: the bytes, in a packet (during the call) or a copy of our own (kept)
     MemorySegment base;
     long offset;
@@ -64,8 +66,9 @@ public final class Message {
         this.settled = false;
     }
 
-    void setRendezvous(Gate g, long header, long length, long sourceId, int credit) {
+    void setRendezvous(Gate g, Protocol protocol, long header, long length, long sourceId, int credit) {
         this.gate = g;
+        this.protocol = protocol;
         this.header = header;
         this.length = length;
         this.sourceId = sourceId;
@@ -164,7 +167,7 @@ public final class Message {
         keptCopyMade = true;
         Message k = spare != null && spare.reusable() && !rendezvous ? spare : new Message(engine, false);
         if (rendezvous) {
-            k.setRendezvous(gate, header, length, sourceId, credit);
+            k.setRendezvous(gate, protocol, header, length, sourceId, credit);
             if (pullBytes > 0) { // the pull data outlives the packet it came in
                 MemorySegment copy = java.lang.foreign.Arena.ofAuto().allocate(pullBytes, 8);
                 MemorySegment.copy(base, offset, copy, 0, pullBytes);

@@ -27,11 +27,12 @@ public final class SendRequest extends Request {
     long length;
 
     // engine state
+    /** The protocol that carries it ({@link ProtocolTable#lookup}). */
+    Protocol protocol;
     long sourceId;
     int chunksLeft;
     /** The packet a pull rendezvous exposes the bytes with (made on first use, then reused). */
     dev.ferry.spi.Packet exposure;
-    int cost;
 
     /** Sets up a send of {@code data} to {@code peer} (no allocation). */
     public SendRequest to(int peer, long header, MemorySegment data) {

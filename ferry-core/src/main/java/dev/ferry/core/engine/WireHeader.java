@@ -18,15 +18,18 @@ import java.lang.foreign.ValueLayout;
  * <pre>
  *   IMMEDIATE  +4 u32 payload length, +8 u64 header word, +16 the payload, padded to 8
  *   RTS        +8 u64 header word, +16 u64 total length, +24 u64 source id          (32 bytes)
+ *   RTS_PULL   +4 u32 pull data length n, +8 u64 header word, +16 u64 total length, +24 zero,
+ *              +32 n bytes of the driver's pull data (rail 0 only)
  *   CTS        +4 u32 chunk count n, +8 u64 source id, +16 u64 target id, +24 u64 bytes accepted,
  *              +32 n chunks of 24 bytes: u32 rail, u32 zero, u64 offset, u64 length
  *   DATA       +8 u64 target id, +16 u64 offset, +24 u64 length                     (32 bytes)
  *              DATA entries end their packet (at most {@link #MAX_DATA_ENTRIES}); the packets
  *              after it on the same rail are those chunks' raw bytes, in entry order
  * </pre>
- * The source announces (RTS); the target decides where the data goes and how it is split over the
- * rails (CTS); each chunk then travels as a raw driver packet received straight into the
- * destination, which the driver moves its best way (shm: the target pulls it, one copy).
+ * Each kind belongs to one protocol: IMMEDIATE to {@link EagerProtocol}; RTS, CTS and DATA to
+ * {@link RendezvousPut} (the source announces, the target decides where the data goes and how it
+ * is split over the rails, each chunk then travels as a raw driver packet received straight into
+ * the destination); RTS_PULL to {@link RendezvousPull} (the target pulls at once).
  */
 final class WireHeader {
     static final short MAGIC = (short) 0xFE01;
@@ -39,6 +42,9 @@ final class WireHeader {
     static final byte RTS = 2;
     static final byte CTS = 3;
     static final byte DATA = 4;
+    static final byte RTS_PULL = 5;
+    /** Entry kinds are below this. */
+    static final int KINDS = 6;
 
     static final long KIND = 0;
     static final long A = 4;
