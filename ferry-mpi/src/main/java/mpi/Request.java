@@ -306,11 +306,18 @@ public class Request implements Freeable {
                 }
                 return live.get(dev.ferry.Request.waitAny(inner));
             }
-            for (Backoff b = new Backoff(); ; b.idle()) {
+            // the few requests Ferry's own waits cannot take (an MPI.OBJECT receive whose message is not yet seen, among others)
+            dev.ferry.spi.IdleStrategy idle = dev.ferry.spi.IdleStrategy.DEFAULT;
+            long start = System.nanoTime(), now = start;
+            for (int round = 0; ; round++) {
                 for (int i : live) {
                     if (requests[i].poll()) {
                         return i;
                     }
+                }
+                idle.idle(now - start);
+                if (idle.clockDue(round, now - start)) {
+                    now = System.nanoTime();
                 }
             }
         } catch (RuntimeException e) {

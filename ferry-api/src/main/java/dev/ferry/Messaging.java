@@ -70,8 +70,8 @@ final class Messaging implements MessageHandler {
 
     Engine engine() {
         Engine e = engine;
-        while (e == null) { // a message that arrives while Ferry.init still builds the engine (thread mode)
-            Thread.onSpinWait();
+        if (e == null) { // a message that arrives while Ferry.init still builds the engine (thread mode)
+            dev.ferry.spi.IdleStrategy.DEFAULT.await(() -> engine != null, Long.MAX_VALUE);
             e = engine;
         }
         return e;

@@ -245,14 +245,15 @@ final class Directory {
         long start = 0;
         for (int r = 0; r < lib.size; r++) {
             while (r != lib.rank && !lib.failedRank[r] && (long) LONG.getVolatile(dir, hazard(r)) == h) {
+                long waited = 0;
                 if (start == 0) {
                     start = System.nanoTime();
-                } else if (System.nanoTime() - start > HAZARD_WAIT_NANOS) {
+                } else if ((waited = System.nanoTime() - start) > HAZARD_WAIT_NANOS) {
                     lib.log.log(System.Logger.Level.WARNING, "rank {0}: rank {1} still works on the memory of entry {2} after 1 s; the entry stays linked (IN_USE)",
                             lib.rank, r, e);
                     return false; // the slot is dead and not given back
                 }
-                Thread.onSpinWait();
+                dev.ferry.spi.IdleStrategy.DEFAULT.idle(waited);
             }
         }
         free[freeCount++] = s;

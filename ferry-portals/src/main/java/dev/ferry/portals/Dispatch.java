@@ -245,6 +245,8 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
 
     /** Thread mode: handed to the engine's progress thread. */
     static final class Thread extends Dispatch {
+        private static final dev.ferry.spi.IdleStrategy CALLER_WAIT =
+                dev.ferry.spi.IdleStrategy.DEFAULT.withMaxNap(50_000).withSleep(dev.ferry.spi.IdleStrategy.park(50_000));
         Thread(Engine engine) {
             super(engine);
         }
@@ -279,12 +281,12 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
             }
             Call<T> c = new Call<>(f);
             engine.execute(c);
-            int spins = 0;
-            while (!c.done) {
-                if (++spins < 10_000) {
-                    java.lang.Thread.onSpinWait();
-                } else {
-                    LockSupport.parkNanos(this, 50_000);
+            // the progress thread unparks this caller when the call ran: a nap only bounds a lost wake-up
+            long start = System.nanoTime(), now = start;
+            for (int round = 0; !c.done; round++) {
+                CALLER_WAIT.idle(now - start);
+                if (CALLER_WAIT.clockDue(round, now - start)) {
+                    now = System.nanoTime();
                 }
             }
             if (c.failure != null) {

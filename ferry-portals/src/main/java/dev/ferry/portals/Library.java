@@ -170,8 +170,8 @@ final class Library implements MessageHandler {
 
         private Library await() {
             Library t = target;
-            while (t == null && !abandoned) {
-                Thread.onSpinWait();
+            if (t == null) { // a message that arrives while the library is still being built
+                dev.ferry.spi.IdleStrategy.DEFAULT.await(() -> target != null || abandoned, Long.MAX_VALUE);
                 t = target;
             }
             return t;

@@ -2,7 +2,6 @@ package dev.ferry.spi;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * A reentrant lock for code that is taken and given back on every poll of a hot loop: a driver
@@ -34,9 +33,9 @@ public final class ProgressLock {
         }
     }
 
-    private static final int SPINS = 128;
-    private static final int YIELDS = 256;
-    private static final long NAP_NANOS = 20_000;
+    /** A short spin (the holder is usually in one poll), yields, then naps of 20 us: bounds how long a waiter stays past the release. */
+    private static final IdleStrategy WAIT = IdleStrategy.DEFAULT.withSpin(5_000).withYieldUntil(20_000).withMaxNap(20_000)
+            .withSleep(IdleStrategy.park(20_000));
 
     private volatile Thread owner;
     /** Times the owner took it again inside its own hold; only the owner reads or writes it. */
@@ -66,20 +65,22 @@ public final class ProgressLock {
     }
 
     private boolean acquire(Thread me, long nanos) {
-        long start = nanos == Long.MAX_VALUE ? 0 : System.nanoTime();
-        for (int i = 0; ; i++) {
+        long start = System.nanoTime(), now = start;
+        for (int round = 0; ; round++) {
             if (owner == null && OWNER.compareAndSet(this, null, me)) {
                 return true;
             }
-            if (i < SPINS) {
-                Thread.onSpinWait();
-            } else if (i < YIELDS || me.isInterrupted()) { // an interrupted thread would not nap: park returns at once
-                Thread.yield();
+            long waited = now - start;
+            if (me.isInterrupted() && WAIT.parks(waited)) {
+                Thread.yield(); // an interrupted thread would not nap: park returns at once
             } else {
-                LockSupport.parkNanos(this, Math.min(NAP_NANOS, nanos));
+                WAIT.idle(waited, nanos == Long.MAX_VALUE ? Long.MAX_VALUE : nanos - waited);
             }
-            if (nanos != Long.MAX_VALUE && ((i & 15) == 0 || i >= SPINS) && System.nanoTime() - start >= nanos) {
-                return owner == null && OWNER.compareAndSet(this, null, me);
+            if (WAIT.clockDue(round, waited)) {
+                now = System.nanoTime();
+                if (nanos != Long.MAX_VALUE && now - start >= nanos) {
+                    return owner == null && OWNER.compareAndSet(this, null, me);
+                }
             }
         }
     }

@@ -41,15 +41,20 @@ final class ControlOwner {
         if (owner == t) {
             return false;
         }
-        for (int spins = 0; !OWNER.compareAndSet(this, null, t); spins++) {
-            if (spins < 200) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield(); // the holder is in a pass: a microsecond or so, unless descheduled
+        long start = 0, now = 0;
+        for (int round = 0; !OWNER.compareAndSet(this, null, t); round++) {
+            if (round == 0) {
+                start = now = System.nanoTime();
+            } else if (WAIT.clockDue(round, now - start)) {
+                now = System.nanoTime();
             }
+            WAIT.idle(now - start);
         }
         return true;
     }
+
+    /** The holder is in a pass, a microsecond or so unless descheduled: a short spin, then yields. */
+    private static final dev.ferry.spi.IdleStrategy WAIT = dev.ferry.spi.IdleStrategy.DEFAULT.withSpin(5_000).withYieldUntil(10_000_000);
 
     void release() {
         OWNER.setRelease(this, null);

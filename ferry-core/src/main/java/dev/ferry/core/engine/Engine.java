@@ -6,6 +6,7 @@ import dev.ferry.launch.pmi.Bootstrap;
 import dev.ferry.spi.ConnectRequest;
 import dev.ferry.spi.DriverProperties;
 import dev.ferry.spi.DriverUrl;
+import dev.ferry.spi.IdleStrategy;
 import dev.ferry.spi.Status;
 import dev.ferry.spi.Settings;
 import dev.ferry.spi.Transport;
@@ -53,8 +54,8 @@ public final class Engine implements AutoCloseable {
 
     final int rank;
     private final int size;
-    /** How long this engine's waiters spin before they yield: short when this node runs more ranks than it has cores. */
-    private final long spinNanos;
+    /** How this engine's waiters idle ({@link #idle}): spin, yield, nap, then doze in the drivers' waits. */
+    private final IdleStrategy idle;
     private final WireUp wire;
     private final boolean ownsBootstrap;
     private final MessageHandler handler;
@@ -146,7 +147,7 @@ public final class Engine implements AutoCloseable {
                 local++;
             }
         }
-        this.spinNanos = local > Runtime.getRuntime().availableProcessors() ? OVERSUBSCRIBED_SPIN_NANOS : SPIN_NANOS;
+        long spinNanos = local > Runtime.getRuntime().availableProcessors() ? OVERSUBSCRIBED_SPIN_NANOS : SPIN_NANOS;
         this.contexts = new ArrayList<>();
         for (String name : wire.contextNames()) {
             DiscoveredDriver d = wire.driver(name);
@@ -186,6 +187,7 @@ public final class Engine implements AutoCloseable {
             log.log(System.Logger.Level.INFO, "\n" + describe());
         }
         this.doze = new Doze(contexts, this::workPasses, () -> acceptsDue = true, rank);
+        this.idle = config.idleStrategy().withSpin(spinNanos).withSleep(doze::sleep, Doze.AFTER_NANOS);
         if (thread) {
             commands = new CommandQueue(4096);
             progressThread = Thread.ofPlatform().daemon().name("ferry-progress-" + rank).unstarted(this::progressLoop);
@@ -711,10 +713,11 @@ public final class Engine implements AutoCloseable {
     }
 
     /**
-     * How a waiter idles after a fruitless pass, {@code waitedNanos} into its wait: as
-     * {@link #backoff} for the first second, then dozing in the drivers' blocking waits (futex,
-     * epoll), woken at once by a packet, a connection request or a peer's death; so a rank that
-     * waits long costs no CPU. Any thread may call it.
+     * How a waiter idles after a fruitless pass, {@code waitedNanos} into its wait: this engine's
+     * {@link #idleStrategy()}: spins (briefly when this node runs more ranks than it has cores),
+     * yields, naps, and after a second dozes in the drivers' blocking waits (futex, epoll), woken
+     * at once by a packet, a connection request or a peer's death; so a rank that waits long costs
+     * no CPU. Any thread may call it.
      *
      * <pre>{@code
      * for (long start = System.nanoTime(); !request.isDone(); ) {
@@ -723,7 +726,7 @@ public final class Engine implements AutoCloseable {
      * }</pre>
      */
     public void idle(long waitedNanos) {
-        idle(waitedNanos, Long.MAX_VALUE);
+        idle.idle(waitedNanos, Long.MAX_VALUE);
     }
 
     /** Dozes begun so far by this engine's waiters ({@link #idle}). */
@@ -733,19 +736,16 @@ public final class Engine implements AutoCloseable {
 
     /** {@link #idle(long)} that sleeps no longer than {@code remainingNanos} (a wait's deadline). */
     public void idle(long waitedNanos, long remainingNanos) {
-        if (waitedNanos < Doze.AFTER_NANOS) {
-            if (waitedNanos < 1_000_000 && waitedNanos >= spinNanos) {
-                Thread.yield(); // more ranks than cores: the rank we wait for may need this core
-            } else {
-                backoff(waitedNanos);
-            }
-        } else {
-            doze.sleep(remainingNanos);
-        }
+        idle.idle(waitedNanos, remainingNanos);
     }
 
-    /** How long a waiter spins before it starts yielding ({@link #backoff}). */
-    private static final long SPIN_NANOS = 200_000;
+    /** How this engine's waiters idle: the strategy every wait on it uses, ending in the drivers' sleeping waits. */
+    public IdleStrategy idleStrategy() {
+        return idle;
+    }
+
+    /** How long a waiter spins before it starts yielding. */
+    private static final long SPIN_NANOS = IdleStrategy.DEFAULT.spinNanos();
     /**
      * The same on a node running more ranks than it has cores: spinning long there only keeps the
      * rank being waited for off the core.
@@ -753,31 +753,16 @@ public final class Engine implements AutoCloseable {
     private static final long OVERSUBSCRIBED_SPIN_NANOS = 2_000;
 
     /**
-     * How a waiter in caller mode idles after a fruitless pass, {@code waitedNanos} into its wait:
-     * spins for the first 200 us (a message is usually that close), then yields until 1 ms, then
-     * naps 20 us, growing to 1 ms after 10 ms and to 10 ms after 1 s, so that with more ranks than
-     * cores the rank it waits for gets the CPU, and a rank that waits long costs about what its
-     * JVM costs asleep (a pass over a mixed job's rails every millisecond cost ~2.5% of a core; a
-     * wait that long notices its message up to 10 ms late, 1% of the wait).
+     * How a waiter idles that has no engine to doze in ({@link IdleStrategy#DEFAULT}), {@code waitedNanos}
+     * into its wait: spins for the first 200 us, yields until 1 ms, naps, then parks 10 ms at a time.
      */
     public static void backoff(long waitedNanos) {
-        if (waitedNanos < SPIN_NANOS) {
-            Thread.onSpinWait();
-        } else if (waitedNanos < 1_000_000) {
-            Thread.yield();
-        } else {
-            LockSupport.parkNanos(waitedNanos < 10_000_000 ? 20_000 : waitedNanos < 1_000_000_000 ? 1_000_000 : 10_000_000);
-        }
+        IdleStrategy.DEFAULT.idle(waitedNanos);
     }
 
-    /**
-     * Whether a waiter should read the clock again after its {@code round}th pass, {@code waitedNanos}
-     * into its wait: every 64th pass while it spins (System.nanoTime costs about 50 ns on a virtual
-     * machine, as much as a pass of progress, and would slow noticing a message), every pass once
-     * it yields or naps.
-     */
+    /** {@link IdleStrategy#clockDue} of the default strategy: whether a waiter should read the clock again. */
     public static boolean clockDue(int round, long waitedNanos) {
-        return (round & 63) == 0 || waitedNanos >= SPIN_NANOS;
+        return IdleStrategy.DEFAULT.clockDue(round, waitedNanos);
     }
 
     /**
@@ -858,8 +843,12 @@ public final class Engine implements AutoCloseable {
     }
 
     private void forward(Object c) {
-        while (!commands.offer(c)) {
-            Thread.onSpinWait();
+        long start = 0;
+        while (!commands.offer(c)) { // full: the progress thread is behind, and takes one soon
+            if (start == 0) {
+                start = System.nanoTime();
+            }
+            IdleStrategy.DEFAULT.idle(System.nanoTime() - start);
         }
         java.lang.invoke.VarHandle.fullFence(); // the offer before reading threadParked (it sets that, then looks at the queue)
         if (threadParked) {
@@ -869,8 +858,13 @@ public final class Engine implements AutoCloseable {
 
     private void progressLoop() {
         control.holdForGood(Thread.currentThread());
-        int idle = 0;
+        // A request handed over unparks the thread at once: its naps are short only to bound a
+        // late look at data arriving; after a second without work, it dozes in the drivers' waits,
+        // which data itself ends.
+        IdleStrategy strategy = idle.withSpin(PROGRESS_SPIN_NANOS).withYieldUntil(2 * PROGRESS_SPIN_NANOS).withMaxNap(50_000);
         long idleSince = 0;
+        long now = 0;
+        int round = 0;
         while (!threadStop || !quiet() && System.nanoTime() - threadStopBy < 0) {
             boolean work;
             try {
@@ -880,28 +874,30 @@ public final class Engine implements AutoCloseable {
                 throw e;
             }
             if (work) {
-                idle = 0;
-            } else if (++idle < 2000) {
-                Thread.onSpinWait();
-            } else if (idle < 2100) {
-                Thread.yield();
-                idleSince = System.nanoTime();
-            } else {
-                // A request handed over unparks the thread at once. Parked up to 50 us at a time,
-                // data arriving is seen within that bound, at a small fraction of a core; after a
-                // second without work, it dozes in the drivers' waits, which data itself ends.
-                threadParked = true;
-                if (commands.isEmpty()) {
-                    if (threadStop || System.nanoTime() - idleSince < Doze.AFTER_NANOS) {
-                        LockSupport.parkNanos(this, 50_000);
-                    } else {
-                        doze.sleep(Long.MAX_VALUE);
-                    }
-                }
-                threadParked = false;
+                round = 0;
+                continue;
             }
+            if (round == 0) {
+                idleSince = now = System.nanoTime();
+            } else if (strategy.clockDue(round, now - idleSince)) {
+                now = System.nanoTime();
+            }
+            round++;
+            long waited = now - idleSince;
+            if (!strategy.parks(waited)) {
+                strategy.idle(waited);
+                continue;
+            }
+            threadParked = true;
+            if (commands.isEmpty()) {
+                strategy.idle(threadStop ? Math.min(waited, strategy.sleepAfterNanos() - 1) : waited);
+            }
+            threadParked = false;
         }
     }
+
+    /** How long the progress thread spins after its last work before it yields (then naps, then dozes). */
+    private static final long PROGRESS_SPIN_NANOS = 100_000;
 
     // ---- close ------------------------------------------------------------------------------
 
@@ -933,9 +929,10 @@ public final class Engine implements AutoCloseable {
             }
         } else {
             long end = System.nanoTime() + CLOSE_FLUSH.toNanos();
-            for (int round = 0; !quiet() && System.nanoTime() - end < 0; round++) {
+            long start = System.nanoTime();
+            for (long now = start; !quiet() && now - end < 0; now = System.nanoTime()) {
                 if (!progress()) {
-                    backoff(round < 1000 ? 0 : 1_000_000); // a fruitless pass: let the peers run
+                    backoff(now - start); // a fruitless pass: let the peers run
                 }
             }
         }
@@ -981,14 +978,15 @@ public final class Engine implements AutoCloseable {
             }
         });
         long start = System.nanoTime();
-        for (int round = 0; fence.isAlive(); round++) {
-            if (System.nanoTime() - start > CLOSE_MEET.toNanos()) {
+        while (fence.isAlive()) {
+            long waited = System.nanoTime() - start;
+            if (waited > CLOSE_MEET.toNanos()) {
                 log.log(System.Logger.Level.INFO, "rank {0}: closing without meeting every rank within {1} s (some failed or are still at work)",
                         rank, CLOSE_MEET.toSeconds());
                 return false;
             }
             if (!progress()) {
-                backoff(round < 1000 ? 0 : 1_000_000);
+                backoff(waited);
             }
         }
         return done[0];

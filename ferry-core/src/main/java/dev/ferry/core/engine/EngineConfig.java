@@ -38,6 +38,7 @@ public final class EngineConfig {
     private List<DiscoveredDriver> drivers;
     private Progress progress;
     private System.Logger logger;
+    private dev.ferry.spi.IdleStrategy idle = dev.ferry.spi.IdleStrategy.DEFAULT;
 
     /** The settings the engine and its drivers read (default: the environment). */
     public EngineConfig settings(Settings s) {
@@ -93,6 +94,20 @@ public final class EngineConfig {
     public EngineConfig logger(System.Logger l) {
         this.logger = Objects.requireNonNull(l, "logger");
         return this;
+    }
+
+    /**
+     * How the engine's waiters idle before they doze in the drivers' waits (default
+     * {@link dev.ferry.spi.IdleStrategy#DEFAULT}; the engine shortens its spin on a node with more
+     * ranks than cores, and ends it in the drivers' sleeping waits).
+     */
+    public EngineConfig idleStrategy(dev.ferry.spi.IdleStrategy s) {
+        this.idle = Objects.requireNonNull(s, "idle strategy");
+        return this;
+    }
+
+    public dev.ferry.spi.IdleStrategy idleStrategy() {
+        return idle;
     }
 
     /** The logger given, or the engine's default one. */

@@ -1,10 +1,11 @@
 package dev.ferry.core.engine;
 
+import dev.ferry.spi.IdleStrategy;
+
 import dev.ferry.spi.Status;
 
 import java.time.Duration;
 import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The simplest layer above the engine: keeps every incoming message, in arrival order, until
@@ -69,6 +70,9 @@ public final class Inbox implements MessageHandler {
         return null;
     }
 
+    /** How a caller waits whose messages the progress thread delivers: it looks again at least every 50 us. */
+    private static final IdleStrategy HANDED = IdleStrategy.DEFAULT.withMaxNap(50_000).withSleep(IdleStrategy.park(50_000));
+
     /** Waits up to {@code timeout} for a message {@code wanted} accepts (e.g. from one source); others stay. */
     public Message take(java.util.function.Predicate<Message> wanted, Duration timeout) {
         long start = System.nanoTime();
@@ -82,14 +86,10 @@ public final class Inbox implements MessageHandler {
                 throw new IllegalStateException("no message within " + timeout.toMillis() + " ms"
                         + (failure == null ? "" : "; last peer failure: " + failure) + (engine == null ? "" : "\n" + engine.stateReport()));
             }
+            long now = System.nanoTime();
             if (engine == null || !engine.callerProgress()) {
-                if (round < 10_000) {
-                    Thread.onSpinWait();
-                } else {
-                    LockSupport.parkNanos(50_000);
-                }
+                HANDED.idle(now - start, end - now);
             } else {
-                long now = System.nanoTime();
                 engine.idle(now - start, end - now);
             }
         }

@@ -1,5 +1,6 @@
 package dev.ferry.core.engine;
 
+import dev.ferry.spi.IdleStrategy;
 import dev.ferry.spi.Status;
 
 import java.time.Duration;
@@ -28,6 +29,11 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
     private String failure = "";
     private volatile Thread waiter;
     Engine engine;
+    /**
+     * How a thread waits that another thread's progress completes its request for it: completion
+     * unparks it, so its naps (200 us at most) and its sleeps (1 s) only bound a late look.
+     */
+    private static final IdleStrategy UNPARKED = IdleStrategy.DEFAULT.withMaxNap(200_000).withSleep(IdleStrategy.park(1_000_000_000L));
 
     /** Whether the request has completed (successfully or not). */
     public final boolean isDone() {
@@ -60,23 +66,24 @@ public abstract sealed class Request permits SendRequest, RecvRequest {
         long now = start;
         Engine e = engine;
         int round = 0;
+        IdleStrategy idle = e != null ? e.idleStrategy() : IdleStrategy.DEFAULT;
         while (state != COMPLETE) {
+            long waited = now - start;
             if (e != null && e.callerProgress()) {
                 if (!e.progress()) {
-                    e.idle(now - start, deadline - now); // more ranks than cores: let the peer run; doze when long
+                    idle.idle(waited, deadline - now); // more ranks than cores: let the peer run; doze when long
                 }
-            } else if (round < 20_000) {
-                Thread.onSpinWait();
+            } else if (!UNPARKED.parks(waited)) {
+                UNPARKED.idle(waited);
             } else {
                 waiter = Thread.currentThread();
                 if (state != COMPLETE) {
-                    // completion unparks us; the short parks of the first second only bound a late look
-                    LockSupport.parkNanos(this, Math.max(1, Math.min(deadline - now, now - start < 1_000_000_000L ? 200_000 : 1_000_000_000L)));
+                    UNPARKED.idle(waited, deadline - now);
                 }
                 waiter = null;
             }
             round++;
-            if (Engine.clockDue(round, now - start)) {
+            if (idle.clockDue(round, now - start)) {
                 now = System.nanoTime();
                 if (now - deadline > 0) {
                     return state == COMPLETE ? status : Status.NOT_YET;

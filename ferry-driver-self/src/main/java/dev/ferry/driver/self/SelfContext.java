@@ -107,10 +107,14 @@ final class SelfContext implements DriverContext {
         return Status.DONE;
     }
 
+    /** The wait-any's sleep: {@link SelfInstance#WAIT} with parks of up to a second (its caller's bound doubles to that). */
+    private static final dev.ferry.spi.IdleStrategy ANY_WAIT = SelfInstance.WAIT.withSleep(dev.ferry.spi.IdleStrategy.park(1_000_000_000L));
+
     @Override
     public Status recvWaitAny(InstanceRef ready) {
         Thread me = Thread.currentThread();
         long sleepNanos = 10_000_000L;
+        long start = System.nanoTime(), now = start;
         for (int round = 0; ; round++) {
             if (cancelAny.compareAndSet(true, false)) {
                 return Status.CANCELED;
@@ -125,8 +129,11 @@ final class SelfContext implements DriverContext {
                 movedReported = m;
                 return Status.NOT_YET; // a peer moved a send of ours on: the engine looks
             }
-            if (round < SelfInstance.SPIN_ROUNDS) {
-                Thread.onSpinWait();
+            if (SelfInstance.WAIT.clockDue(round, now - start)) {
+                now = System.nanoTime();
+            }
+            if (!SelfInstance.WAIT.parks(now - start)) {
+                SelfInstance.WAIT.idle(now - start);
                 continue;
             }
             anyWaiter = me;
@@ -134,7 +141,7 @@ final class SelfContext implements DriverContext {
                 // Re-check after announcing ourselves: a post or a moved send that raced with the announcement is seen here.
                 if (!cancelAny.get() && moved.get() == m && recvProbeAny(ready) == Status.NOT_YET) {
                     // producers wake us; the bound, doubling to a second, only caps a missed wake
-                    java.util.concurrent.locks.LockSupport.parkNanos(this, sleepNanos);
+                    ANY_WAIT.idle(now - start, sleepNanos);
                     sleepNanos = Math.min(2 * sleepNanos, 1_000_000_000L);
                 }
             } finally {

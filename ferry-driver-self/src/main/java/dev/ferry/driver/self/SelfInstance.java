@@ -5,6 +5,7 @@ import dev.ferry.spi.DataLayout;
 import dev.ferry.spi.DriverInstance;
 import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Packet;
+import dev.ferry.spi.IdleStrategy;
 import dev.ferry.spi.Status;
 
 import java.nio.charset.StandardCharsets;
@@ -21,7 +22,6 @@ import java.util.concurrent.locks.LockSupport;
  */
 final class SelfInstance implements DriverInstance {
     static final int MAX_IOVEC = 64;
-    static final int SPIN_ROUNDS = 500;
     static final long CONNECT_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(30);
 
     private static final long IDLE = 0, IN_FLIGHT = 1, COPYING = 2, SENT = 3, ABANDONED = 4;
@@ -104,6 +104,7 @@ final class SelfInstance implements DriverInstance {
         long deadline = System.nanoTime() + CONNECT_TIMEOUT_NANOS;
         connectWaiter = Thread.currentThread();
         try {
+            long start = System.nanoTime(), now = start;
             for (int round = 0; ; round++) {
                 int s = state;
                 if (s == CONNECTED) {
@@ -118,12 +119,13 @@ final class SelfInstance implements DriverInstance {
                 if (remoteGone != null) {
                     return remoteGone;
                 }
-                if (System.nanoTime() - deadline > 0) {
+                now = System.nanoTime();
+                if (now - deadline > 0) {
                     SelfRegistry.forget(this);
                     remoteGone = Status.BROKEN;
                     return Status.BROKEN;
                 }
-                idle(round);
+                WAIT.idle(now - start);
             }
         } finally {
             connectWaiter = null;
@@ -454,12 +456,16 @@ final class SelfInstance implements DriverInstance {
             sendWaiter = me;
         }
         try {
+            long start = System.nanoTime(), now = start;
             for (int round = 0; ; round++) {
                 Status s = poll.get();
                 if (s != Status.NOT_YET) {
                     return s;
                 }
-                idle(round);
+                WAIT.idle(now - start);
+                if (WAIT.clockDue(round, now - start)) {
+                    now = System.nanoTime();
+                }
             }
         } finally {
             if (receiving) {
@@ -487,19 +493,12 @@ final class SelfInstance implements DriverInstance {
         }
     }
 
-    /** Spin briefly, then sleep until unparked (the waiter field was published before the check). */
-    private static void idle(int round) {
-        if (round < SPIN_ROUNDS) {
-            Thread.onSpinWait();
-        } else {
-            sleep();
-        }
-    }
-
-    /** A bounded kernel sleep: a wake-up is an unpark; the bound only limits the cost of a lost one. */
-    static void sleep() {
-        LockSupport.parkNanos(10_000_000L);
-    }
+    /**
+     * How this driver's blocking calls wait once they published themselves as the waiter: a spin
+     * of 20 us, then parks that the peer's next post (or departure) ends; their 10 ms bound only
+     * limits the cost of a lost wake-up.
+     */
+    static final IdleStrategy WAIT = IdleStrategy.DEFAULT.withSpin(20_000).withSleep(IdleStrategy.PARK, 20_000);
 
     @Override
     public String toString() {
