@@ -1,5 +1,7 @@
 package dev.ferry;
 
+import dev.ferry.internal.CollectiveSettings;
+import dev.ferry.spi.Setting;
 import dev.ferry.spi.Settings;
 
 import java.util.LinkedHashMap;
@@ -67,32 +69,19 @@ final class CollectiveTuning {
     /** All-to-alls whose blocks are below this post everything at once; larger ones go pairwise. */
     static final long ALLTOALL_LINEAR_MAX = 8 << 10;
 
-    static final Map<String, List<String>> ALGORITHMS = new LinkedHashMap<>();
-
-    static {
-        ALGORITHMS.put("barrier", List.of("dissemination", "linear", "node_aware"));
-        ALGORITHMS.put("bcast", List.of("binomial", "linear", "pipeline", "arena", "node_aware", "node_aware_arena"));
-        ALGORITHMS.put("reduce", List.of("binomial", "node_aware"));
-        ALGORITHMS.put("allreduce", List.of("recursive_doubling", "linear", "rabenseifner", "ring", "reduce_bcast", "arena", "node_aware",
-                "node_aware_arena"));
-        ALGORITHMS.put("reduce_scatter", List.of("ring", "reduce_scatterv"));
-        ALGORITHMS.put("scan", List.of("recursive_doubling"));
-        ALGORITHMS.put("gather", List.of("binomial", "linear"));
-        ALGORITHMS.put("scatter", List.of("binomial", "linear"));
-        ALGORITHMS.put("allgather", List.of("recursive_doubling", "bruck", "ring"));
-        ALGORITHMS.put("alltoall", List.of("linear", "pairwise"));
-    }
+    /** Each collective's algorithms, the default first, by the name its setting takes. */
+    static final Map<String, List<String>> ALGORITHMS = CollectiveSettings.ALGORITHMS;
 
     private final Map<String, String> forced = new LinkedHashMap<>();
 
     CollectiveTuning(Settings settings) {
         for (Map.Entry<String, List<String>> e : ALGORITHMS.entrySet()) {
-            String v = settings.get("FERRY_COLL_" + e.getKey().toUpperCase(java.util.Locale.ROOT));
+            Setting s = CollectiveSettings.SETTINGS.get(e.getKey());
+            String v = settings.value(s);
             if (v != null && !v.isBlank()) {
                 String a = v.trim().toLowerCase(java.util.Locale.ROOT);
                 if (!e.getValue().contains(a)) {
-                    throw FerryException.arg(ErrorClass.ARG, "FERRY_COLL_" + e.getKey().toUpperCase(java.util.Locale.ROOT)
-                            + "=" + v + ": not an algorithm of " + e.getKey() + " (one of " + e.getValue() + ")");
+                    throw FerryException.arg(ErrorClass.ARG, s.name() + "=" + v + ": not an algorithm of " + e.getKey() + " (one of " + e.getValue() + ")");
                 }
                 forced.put(e.getKey(), a);
             }

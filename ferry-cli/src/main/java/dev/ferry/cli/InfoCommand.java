@@ -75,13 +75,7 @@ final class InfoCommand {
     static Map<String, Object> collect(DriverCatalog catalog) {
         Map<String, Object> root = new LinkedHashMap<>();
         List<Object> drivers = new ArrayList<>();
-        List<Setting> settings = new ArrayList<>(FerrySettings.all());
-        settings.addAll(dev.ferry.core.engine.EngineSettings.all());
-        settings.addAll(dev.ferry.portals.PortalsSettings.all());
-        Map<String, String> owners = new LinkedHashMap<>();
-        FerrySettings.all().forEach(s -> owners.put(s.name(), "core"));
-        dev.ferry.core.engine.EngineSettings.all().forEach(s -> owners.put(s.name(), "engine"));
-        dev.ferry.portals.PortalsSettings.all().forEach(s -> owners.put(s.name(), "library"));
+        List<Setting> settings = KnownSettings.all(catalog);
         for (DiscoveredDriver d : catalog.all()) {
             Map<String, Object> m = new LinkedHashMap<>();
             m.put("name", d.name());
@@ -94,13 +88,7 @@ final class InfoCommand {
             } else {
                 m.put("problem", d.problem());
             }
-            List<Setting> own = safeSettings(d);
-            m.put("settings", own.stream().map(Setting::name).toList());
-            for (Setting s : own) {
-                if (owners.putIfAbsent(s.name(), d.name()) == null) {
-                    settings.add(s);
-                }
-            }
+            m.put("settings", KnownSettings.settingsOf(d).stream().map(Setting::name).toList());
             drivers.add(m);
         }
         root.put("drivers", drivers);
@@ -117,7 +105,8 @@ final class InfoCommand {
             v.put("value", s.value());
             v.put("source", s.source());
             v.put("default", s.defaultValue());
-            v.put("owner", owners.get(s.name()));
+            v.put("type", s.type().name().toLowerCase(java.util.Locale.ROOT));
+            v.put("owner", s.reader());
             v.put("description", s.description());
             sm.put(s.name(), v);
         }
@@ -169,14 +158,6 @@ final class InfoCommand {
         }
     }
 
-    private static List<Setting> safeSettings(DiscoveredDriver d) {
-        try {
-            return d.driver().settings();
-        } catch (RuntimeException e) {
-            return List.of();
-        }
-    }
-
     @SuppressWarnings("unchecked")
     private static void printText(Map<String, Object> info, PrintStream out) {
         List<Map<String, Object>> drivers = (List<Map<String, Object>>) info.get("drivers");
@@ -202,10 +183,10 @@ final class InfoCommand {
             out.println("Selected by FERRY_DRIVERS, in order of preference: " + String.join(", ", (List<String>) info.get("selected")));
         }
         out.println();
-        out.println("Settings (environment FERRY_X_Y, or system property ferry.x.y):");
+        out.println("Settings (environment FERRY_X_Y, or system property ferry.x.y; where the value came from; who reads it; [type]):");
         Map<String, Map<String, Object>> settings = (Map<String, Map<String, Object>>) info.get("settings");
-        settings.forEach((name, s) -> out.printf("  %-24s = %-12s (%s; %s) %s%n", name,
-                s.get("value") == null ? "(unset)" : s.get("value"), s.get("source"), s.get("owner"), s.get("description")));
+        settings.forEach((name, s) -> out.printf("  %-24s = %-12s (%s; %s) %s [%s]%n", name,
+                s.get("value") == null ? "(unset)" : s.get("value"), s.get("source"), s.get("owner"), s.get("description"), s.get("type")));
         Map<String, Object> unknown = (Map<String, Object>) info.get("unknown_settings");
         if (!unknown.isEmpty()) {
             out.println();

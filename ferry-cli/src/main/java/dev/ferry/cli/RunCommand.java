@@ -60,7 +60,7 @@ final class RunCommand {
                     case "-n", "--np" -> n = (int) number(args, ++i, a, 1, 100_000);
                     case "-cp", "--class-path", "-classpath" -> cp.add(value(args, ++i, a));
                     case "--drivers" -> env.put("FERRY_DRIVERS", value(args, ++i, a));
-                    case "--ranks-per-node" -> env.put("FERRY_RANKS_PER_NODE", String.valueOf(number(args, ++i, a, 1, 100_000)));
+                    case "--ranks-per-node" -> env.put(dev.ferry.launch.LaunchSettings.RANKS_PER_NODE.name(), String.valueOf(number(args, ++i, a, 1, 100_000)));
                     case "--env" -> {
                         String kv = value(args, ++i, a);
                         int eq = kv.indexOf('=');

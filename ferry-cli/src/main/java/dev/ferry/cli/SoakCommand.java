@@ -102,7 +102,7 @@ final class SoakCommand {
             return 2;
         }
         Map<String, String> env = new LinkedHashMap<>();
-        env.put("FERRY_RANKS_PER_NODE", String.valueOf(perNode));
+        env.put(dev.ferry.launch.LaunchSettings.RANKS_PER_NODE.name(), String.valueOf(perNode));
         if (System.getenv("FERRY_TCP_INTERFACES") == null) {
             env.put("FERRY_TCP_INTERFACES", "lo"); // the played nodes are this machine
         }

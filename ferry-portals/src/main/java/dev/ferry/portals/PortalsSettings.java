@@ -17,11 +17,13 @@ import java.util.List;
 public final class PortalsSettings {
     public static final Setting DIRECT = new Setting("FERRY_PORTALS_DIRECT", "on",
             "on: operations on a same-node peer's entries whose memory is from memAlloc, and which need nothing of the peer"
-                    + " (no target events or counts, persistent), are done directly on its shared memory; off: always by message");
+                    + " (no target events or counts, persistent), are done directly on its shared memory; off: always by message",
+            Setting.Type.SWITCH, "library (Portals)");
 
     public static final Setting PROGRESS = new Setting("FERRY_PORTALS_PROGRESS", "auto",
             "auto: besides the calls that wait, a thread serves peers (puts, gets, atomics aimed here) while the program makes"
-                    + " no Portals call; caller: peers are served only inside Portals calls (with FERRY_PROGRESS=thread the engine's thread serves)");
+                    + " no Portals call; caller: peers are served only inside Portals calls (with FERRY_PROGRESS=thread the engine's thread serves)",
+            Setting.Type.CHOICE, "library (Portals)");
 
     private PortalsSettings() {
     }

@@ -9,21 +9,47 @@ import java.util.Objects;
  * {@link Driver#settings()} so that {@code ferry info} can list every setting with its value.
  *
  * <pre>{@code
- * static final Setting SEGMENT_SIZE = new Setting("FERRY_SHM_SEGMENT_SIZE", "4194304", "bytes per shared segment");
+ * static final Setting SEGMENT_SIZE = new Setting("FERRY_MY_SEGMENT_SIZE", "4194304", "bytes per shared segment",
+ *         Setting.Type.BYTES, "my driver");
  * long size = SEGMENT_SIZE.longValue();
  * }</pre>
  *
  * @param name         the environment variable's name, {@code FERRY_} followed by upper case, digits and underscores
  * @param defaultValue the value when unset, or null for "none"
  * @param description  one line saying what it does
+ * @param type         what kind of value it takes
+ * @param reader       who reads it: the layer or driver, e.g. {@code engine}, {@code tcp driver}
  */
-public record Setting(String name, String defaultValue, String description) {
+public record Setting(String name, String defaultValue, String description, Type type, String reader) {
+    /** What kind of value a setting takes. */
+    public enum Type {
+        /** Free text: a name, a key, an identity. */
+        TEXT,
+        /** {@code on} or {@code off}. */
+        SWITCH,
+        /** One of the words its description names. */
+        CHOICE,
+        /** A comma-separated list. */
+        LIST,
+        /** A size in bytes; where the reader says so, with a k, m or g suffix. */
+        BYTES,
+        /** A whole number, its unit in the name ({@code _MS}, {@code _S}) or the description. */
+        NUMBER
+    }
+
     public Setting {
         Objects.requireNonNull(name, "name");
         Objects.requireNonNull(description, "description");
+        Objects.requireNonNull(type, "type");
+        Objects.requireNonNull(reader, "reader");
         if (!name.matches("FERRY_[A-Z0-9_]+")) {
             throw new IllegalArgumentException("setting name must be FERRY_ plus upper case, digits and '_': " + name);
         }
+    }
+
+    /** A setting of free text read by {@code reader} (a plugin driver's short form). */
+    public Setting(String name, String defaultValue, String description) {
+        this(name, defaultValue, description, Type.TEXT, "a plugin");
     }
 
     /** The system property that overrides the environment: FERRY_EAGER_LIMIT is ferry.eager.limit. */

@@ -79,15 +79,15 @@ public final class WireUp implements AutoCloseable {
      * the node identity ({@code FERRY_NODE_ID}, {@code FERRY_RANKS_PER_NODE}).
      */
     public static WireUp exchange(Bootstrap boot, List<DiscoveredDriver> drivers, Map<String, Integer> contextsPerDriver, Settings settings) {
-        String jobKey = jobKey(boot, settings.get("FERRY_JOB_KEY"));
-        String id = settings.get("FERRY_JOB_ID");
+        String jobKey = jobKey(boot, settings.value(dev.ferry.spi.JobSettings.JOB_KEY));
+        String id = settings.value(dev.ferry.spi.JobSettings.JOB_ID);
         String jobId = id != null ? id : boot.jobId();
         Map<String, DriverContext> contexts = new LinkedHashMap<>();
         Map<String, DriverProperties> properties = new HashMap<>();
         Map<String, DiscoveredDriver> driverOf = new LinkedHashMap<>();
         int rank = boot.rank();
-        String nodeId = settings.get(NodeId.SETTING) != null ? settings.get(NodeId.SETTING) : boot.node();
-        KeyValues.put(boot, "ferry.node." + rank, NodeId.of(rank, nodeId, settings.get(NodeId.RANKS_PER_NODE)));
+        String nodeId = settings.value(dev.ferry.launch.LaunchSettings.NODE_ID) != null ? settings.value(dev.ferry.launch.LaunchSettings.NODE_ID) : boot.node();
+        KeyValues.put(boot, "ferry.node." + rank, NodeId.of(rank, nodeId, settings.value(dev.ferry.launch.LaunchSettings.RANKS_PER_NODE)));
         KeyValues.put(boot, "ferry.process." + rank, PROCESS);
         for (DiscoveredDriver d : drivers) {
             if (!d.available()) {

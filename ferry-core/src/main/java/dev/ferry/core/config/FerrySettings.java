@@ -15,10 +15,12 @@ import java.util.List;
 public final class FerrySettings {
     /** Ordered list of drivers to use, first preferred; {@code ^name} excludes one (seed 002, like UCX_TLS). */
     public static final Setting DRIVERS = new Setting("FERRY_DRIVERS", null,
-            "drivers to use, first preferred, comma-separated; ^name excludes a driver; unset: every driver found");
+            "drivers to use, first preferred, comma-separated; ^name excludes a driver; unset: every driver found",
+            Setting.Type.LIST, "core");
     /** A directory of plugin jars, each providing drivers through META-INF/services (seed 002's dynamically loaded modules). */
     public static final Setting DRIVER_PATH = new Setting("FERRY_DRIVER_PATH", null,
-            "directory of driver plugin jars, loaded at run time (several directories separated by ':')");
+            "directory of driver plugin jars, loaded at run time (several directories separated by ':')",
+            Setting.Type.LIST, "core");
 
     private FerrySettings() {
     }

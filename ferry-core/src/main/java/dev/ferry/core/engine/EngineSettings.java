@@ -18,25 +18,34 @@ import java.util.Map;
  */
 public final class EngineSettings {
     public static final Setting EAGER_LIMIT = new Setting("FERRY_EAGER_LIMIT", null,
-            "largest message sent immediate (in the packet); larger ones by rendezvous; unset: each rail's buffer size");
+            "largest message sent immediate (in the packet); larger ones by rendezvous; unset: each rail's buffer size",
+            Setting.Type.BYTES, "engine");
     public static final Setting EAGER_CREDITS = new Setting("FERRY_EAGER_CREDITS", "262144",
-            "bytes of unexpected immediate messages one peer may leave waiting at a receiver (flow control)");
+            "bytes of unexpected immediate messages one peer may leave waiting at a receiver (flow control)",
+            Setting.Type.BYTES, "engine");
     public static final Setting MULTIRAIL = new Setting("FERRY_MULTIRAIL", "on",
-            "on: split large messages across a gate's rails by bandwidth; off: one rail per gate");
+            "on: split large messages across a gate's rails by bandwidth; off: one rail per gate",
+            Setting.Type.SWITCH, "engine");
     public static final Setting MULTIRAIL_MIN = new Setting("FERRY_MULTIRAIL_MIN", "262144",
-            "smallest rendezvous split across several rails");
+            "smallest rendezvous split across several rails",
+            Setting.Type.BYTES, "engine");
     public static final Setting PROGRESS = new Setting("FERRY_PROGRESS", "caller",
-            "caller: progress in calls that test or wait; thread: a background progress thread");
+            "caller: progress in calls that test or wait; thread: a background progress thread",
+            Setting.Type.CHOICE, "engine");
     public static final Setting INFO = new Setting("FERRY_INFO", "0",
-            "1: log the rails and protocols chosen for each kind of peer at init");
+            "1: log the rails and protocols chosen for each kind of peer at init",
+            Setting.Type.SWITCH, "engine");
     public static final Setting RNDV_PULL = new Setting("FERRY_RNDV_PULL", "on",
-            "on: where the rail's driver offers pull (shm, ucx), a rendezvous' RTS carries the pull data and the target pulls at once, no CTS; off: always RTS, CTS, then the raw chunks");
+            "on: where the rail's driver offers pull (shm, ucx), a rendezvous' RTS carries the pull data and the target pulls at once, no CTS; off: always RTS, CTS, then the raw chunks",
+            Setting.Type.SWITCH, "engine");
     public static final Setting RAILS = new Setting("FERRY_RAILS", null,
-            "contexts per driver, e.g. tcp:2 (each context is one more rail to every peer it reaches); unset: one each");
+            "contexts per driver, e.g. tcp:2 (each context is one more rail to every peer it reaches); unset: one each",
+            Setting.Type.LIST, "engine wire-up");
 
     public static final Setting SAME_PROCESS = new Setting("FERRY_SAME_PROCESS", "self",
             "self: ranks of one process (an in-process job) reach each other through the self driver; node: through the drivers"
-                    + " of their node, as separate processes would (shm, or tcp with FERRY_RANKS_PER_NODE=1)");
+                    + " of their node, as separate processes would (shm, or tcp with FERRY_RANKS_PER_NODE=1)",
+            Setting.Type.CHOICE, "engine");
 
     private EngineSettings() {
     }

@@ -35,9 +35,11 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ShmContext implements DriverContext {
     static final Setting SINGLE_COPY = new Setting("FERRY_SHM_SINGLE_COPY", "auto",
-            "shm: auto (process_vm_readv where the kernel allows it) or off (large packets through the shared bounce area)");
+            "shm: auto (process_vm_readv where the kernel allows it) or off (large packets through the shared bounce area)",
+            Setting.Type.CHOICE, "shm driver");
     static final Setting SPLIT_PULL = new Setting("FERRY_SHM_SPLIT_PULL", "auto",
-            "shm: auto (the sender copies part of a large message it exposed while the receiver pulls the rest) or off (the receiver copies it all)");
+            "shm: auto (the sender copies part of a large message it exposed while the receiver pulls the rest) or off (the receiver copies it all)",
+            Setting.Type.CHOICE, "shm driver");
     static final long MAX_PACKET_SIZE = 1L << 30;
     static final int MAX_IOVEC = 1024;
     static final String URL_PREFIX = "shm1:";

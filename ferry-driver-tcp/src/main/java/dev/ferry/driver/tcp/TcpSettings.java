@@ -7,18 +7,23 @@ import java.util.List;
 /** The settings of the tcp driver. */
 final class TcpSettings {
     static final Setting INTERFACES = new Setting("FERRY_TCP_INTERFACES", null,
-            "tcp: interfaces to use, by name or CIDR, comma-separated (like btl_tcp_if_include); unset: all that are up");
-    static final Setting JOB_KEY = new Setting("FERRY_JOB_KEY", null,
-            "the job's secret, checked in every connection handshake (normally given by the launcher)");
+            "tcp: interfaces to use, by name or CIDR, comma-separated (like btl_tcp_if_include); unset: all that are up",
+            Setting.Type.LIST, "tcp driver");
+    static final Setting JOB_KEY = dev.ferry.spi.JobSettings.JOB_KEY;
     static final Setting CONNECT_TIMEOUT_MS = new Setting("FERRY_TCP_CONNECT_TIMEOUT_MS", "20000",
-            "tcp: milliseconds a connection set-up may take before the instance is broken");
-    static final Setting SNDBUF = new Setting("FERRY_TCP_SNDBUF", "0", "tcp: socket send buffer bytes (0: the kernel's autotuning)");
-    static final Setting RCVBUF = new Setting("FERRY_TCP_RCVBUF", "0", "tcp: socket receive buffer bytes (0: the kernel's autotuning)");
+            "tcp: milliseconds a connection set-up may take before the instance is broken",
+            Setting.Type.NUMBER, "tcp driver");
+    static final Setting SNDBUF = new Setting("FERRY_TCP_SNDBUF", "0", "tcp: socket send buffer bytes (0: the kernel's autotuning)",
+            Setting.Type.BYTES, "tcp driver");
+    static final Setting RCVBUF = new Setting("FERRY_TCP_RCVBUF", "0", "tcp: socket receive buffer bytes (0: the kernel's autotuning)",
+            Setting.Type.BYTES, "tcp driver");
     static final Setting KEEPALIVE_S = new Setting("FERRY_TCP_KEEPALIVE_S", "10",
-            "tcp: seconds of silence before keepalive probes; a silent dead peer is broken after this plus 3 probes 2 s apart");
+            "tcp: seconds of silence before keepalive probes; a silent dead peer is broken after this plus 3 probes 2 s apart",
+            Setting.Type.NUMBER, "tcp driver");
 
     static final Setting SOCKET_CALLS = new Setting("FERRY_TCP_SOCKET_CALLS", "direct",
-            "tcp: how reads and writes of small frames reach the kernel: direct (recv and send on the socket's descriptor through FFM; Linux) or nio (the channel's own calls)");
+            "tcp: how reads and writes of small frames reach the kernel: direct (recv and send on the socket's descriptor through FFM; Linux) or nio (the channel's own calls)",
+            Setting.Type.CHOICE, "tcp driver");
 
     private TcpSettings() {
     }

@@ -20,7 +20,7 @@ import static dev.ferry.launch.pmi.PmiWire.v1;
  */
 public final class Bootstraps {
     /** FERRY_PMI: auto (default), 1 or 2. */
-    public static final String PMI_SETTING = "FERRY_PMI";
+    public static final String PMI_SETTING = dev.ferry.launch.LaunchSettings.PMI.name();
 
     private Bootstraps() {
     }
@@ -48,7 +48,7 @@ public final class Bootstraps {
             return new SingletonBootstrap();
         }
         LauncherDeath.arm(env);
-        String mode = env.getOrDefault(PMI_SETTING, "auto").strip().toLowerCase(Locale.ROOT);
+        String mode = env.getOrDefault(PMI_SETTING, dev.ferry.launch.LaunchSettings.PMI.defaultValue()).strip().toLowerCase(Locale.ROOT);
         if (!mode.equals("auto") && !mode.equals("1") && !mode.equals("2")) {
             throw new PmiException(PMI_SETTING + " must be auto, 1 or 2, not '" + mode + "'");
         }

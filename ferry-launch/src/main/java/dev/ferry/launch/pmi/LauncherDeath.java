@@ -19,7 +19,7 @@ import java.util.Map;
  */
 public final class LauncherDeath {
     /** Set by {@code ferry run} in every rank's environment: the launcher's pid. */
-    public static final String LAUNCHER_PID = "FERRY_LAUNCHER_PID";
+    public static final String LAUNCHER_PID = dev.ferry.launch.LaunchSettings.LAUNCHER_PID.name();
     private static final int PR_SET_PDEATHSIG = 1;
     private static final int SIGTERM = 15;
 

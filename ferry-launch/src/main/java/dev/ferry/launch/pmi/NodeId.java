@@ -13,13 +13,13 @@ import java.nio.file.Path;
  * }</pre>
  */
 public final class NodeId {
-    public static final String SETTING = "FERRY_NODE_ID";
+    public static final String SETTING = dev.ferry.launch.LaunchSettings.NODE_ID.name();
 
     private NodeId() {
     }
 
     /** Ranks per simulated node: with it, rank r is on node {@code r / K} of this machine (tests of multi-node jobs on one machine). */
-    public static final String RANKS_PER_NODE = "FERRY_RANKS_PER_NODE";
+    public static final String RANKS_PER_NODE = dev.ferry.launch.LaunchSettings.RANKS_PER_NODE.name();
 
     /**
      * The node identity of {@code rank} from given values rather than the environment:
@@ -44,11 +44,14 @@ public final class NodeId {
         return node + "#" + rank / per;
     }
 
+    /** This node's identity from the environment's settings. */
     public static String current() {
-        String forced = System.getenv(SETTING);
-        if (forced == null) {
-            forced = System.getProperty("ferry.node.id");
-        }
+        return current(dev.ferry.spi.Settings.fromEnvironment());
+    }
+
+    /** This node's identity: FERRY_NODE_ID in {@code settings}, else this machine's. */
+    public static String current(dev.ferry.spi.Settings settings) {
+        String forced = settings.value(dev.ferry.launch.LaunchSettings.NODE_ID);
         return forced != null && !forced.isBlank() ? forced.strip() : machine();
     }
 

@@ -41,7 +41,7 @@ final class ClassDataArchive {
 
     /** The archive for ranks started with {@code classPath}, or a disabled one when off or impossible. */
     static ClassDataArchive forClassPath(String classPath) {
-        String setting = System.getenv().getOrDefault("FERRY_CDS", System.getProperty("ferry.cds", "on"));
+        String setting = dev.ferry.spi.Settings.fromEnvironment().value(dev.ferry.launch.LaunchSettings.CDS);
         if (setting.equalsIgnoreCase("off")) {
             return new ClassDataArchive(null, false);
         }

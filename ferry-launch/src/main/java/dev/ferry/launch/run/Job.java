@@ -151,8 +151,8 @@ public final class Job {
             env.put("PMI_ID", String.valueOf(r));
             env.put("PMI_RANK", String.valueOf(r));
             env.put("PMI_SIZE", String.valueOf(spec.ranks()));
-            env.put("FERRY_JOB_ID", jobId);
-            env.put("FERRY_JOB_KEY", jobKey);
+            env.put(dev.ferry.spi.JobSettings.JOB_ID.name(), jobId);
+            env.put(dev.ferry.spi.JobSettings.JOB_KEY.name(), jobKey);
             env.put(dev.ferry.launch.pmi.LauncherDeath.LAUNCHER_PID, String.valueOf(ProcessHandle.current().pid()));
             env.remove("PMI_FD");
             Process p;
