@@ -225,7 +225,7 @@ public final class Comm implements AutoCloseable {
                 return found;
             }
             engine.idle(now - start);
-            if (Engine.clockDue(round, now - start)) {
+            if (dev.ferry.spi.IdleStrategy.DEFAULT.clockDue(round, now - start)) {
                 now = System.nanoTime();
             }
         }

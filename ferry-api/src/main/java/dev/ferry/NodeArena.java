@@ -60,8 +60,8 @@ final class NodeArena {
         long want = Math.max(bytes, 2 * capacity);
         want = (want + 65535) & ~65535L;
         int p = comm.size(), r = comm.rank();
-        MemorySegment mine = engine.allocate(want);
-        byte[] key = engine.shareKey(mine);
+        MemorySegment mine = engine.memory().allocate(want);
+        byte[] key = engine.memory().shareKey(mine);
         byte[] slot = new byte[KEY_MAX + 4];
         if (key != null && key.length <= KEY_MAX) {
             MemorySegment.ofArray(slot).set(java.lang.foreign.ValueLayout.JAVA_INT_UNALIGNED, 0, key.length);

@@ -174,7 +174,7 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest 
                     }
                     e.idle(now - idleSince, clockRead ? deadline - now : Long.MAX_VALUE);
                 }
-                if (Engine.clockDue(round, now - idleSince)) {
+                if (dev.ferry.spi.IdleStrategy.DEFAULT.clockDue(round, now - idleSince)) {
                     now = System.nanoTime();
                     if (!clockRead) {
                         clockRead = true;
@@ -275,7 +275,7 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest 
             if (!e.progress()) {
                 e.idle(now - start);
             }
-            if (Engine.clockDue(round, now - start)) {
+            if (dev.ferry.spi.IdleStrategy.DEFAULT.clockDue(round, now - start)) {
                 now = System.nanoTime();
             }
         }

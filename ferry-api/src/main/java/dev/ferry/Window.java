@@ -216,7 +216,7 @@ public final class Window implements AutoCloseable {
     private MemorySegment[] mapShared() {
         Ferry f = comm.ferry();
         int n = comm.size();
-        byte[] key = f.engine.shareKey(allocated);
+        byte[] key = f.engine.memory().shareKey(allocated);
         int len = key == null ? -1 : key.length;
         int[] lens = new int[n];
         comm.allgather(new int[] {len}, 0, 1, Datatype.INT, lens, 0, 1, Datatype.INT);

@@ -445,7 +445,7 @@ final class WindowLibrary {
         long start = System.nanoTime(), waited = 0;
         for (int round = 1; !completedAll(target); round++) {
             ferry.engine.idle(waited);
-            if (Engine.clockDue(round, waited)) { // not on every pass: the clock costs as much as one
+            if (dev.ferry.spi.IdleStrategy.DEFAULT.clockDue(round, waited)) { // not on every pass: the clock costs as much as one
                 waited = System.nanoTime() - start;
             }
         }

@@ -42,8 +42,8 @@ public final class Demo {
             inbox.attach(e);
             int n = e.size();
             int me = e.rank();
-            MemorySegment out = e.allocate(BULK_BYTES);
-            MemorySegment in = e.allocate(BULK_BYTES);
+            MemorySegment out = e.memory().allocate(BULK_BYTES);
+            MemorySegment in = e.memory().allocate(BULK_BYTES);
             for (long i = 0; i < BULK_BYTES; i += 8) {
                 out.set(ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
             }

@@ -44,8 +44,8 @@ public final class EngineBenchRank {
             sends[i] = new SendRequest();
         }
         this.engine = Engine.init(this::onMessage);
-        this.out = arena ? engine.allocate(Math.max(1, max)) : java.lang.foreign.Arena.ofAuto().allocate(Math.max(1, max), 4096);
-        this.in = arena ? engine.allocate(Math.max(1, max)) : java.lang.foreign.Arena.ofAuto().allocate(Math.max(1, max), 4096);
+        this.out = arena ? engine.memory().allocate(Math.max(1, max)) : java.lang.foreign.Arena.ofAuto().allocate(Math.max(1, max), 4096);
+        this.in = arena ? engine.memory().allocate(Math.max(1, max)) : java.lang.foreign.Arena.ofAuto().allocate(Math.max(1, max), 4096);
     }
 
     private void onMessage(Message m) {

@@ -147,10 +147,10 @@ public final class SoakRank {
         MemorySegment[] sendBufs = new MemorySegment[WINDOW];
         for (int i = 0; i < WINDOW; i++) {
             sends[i] = new SendRequest();
-            sendBufs[i] = e.allocate(Math.max(8, maxSize));
+            sendBufs[i] = e.memory().allocate(Math.max(8, maxSize));
         }
         boolean[] busy = new boolean[WINDOW];
-        MemorySegment recvBuf = e.allocate(Math.max(8, maxSize));
+        MemorySegment recvBuf = e.memory().allocate(Math.max(8, maxSize));
         RecvRequest recv = new RecvRequest();
         long end = System.nanoTime() + durationMs * 1_000_000L;
         boolean ended = false;
@@ -264,7 +264,7 @@ public final class SoakRank {
                 if (idle > BOUND.toNanos()) {
                     throw new IllegalStateException("soak rank " + rank + ": nothing happened for " + BOUND.toSeconds() + " s");
                 }
-                Engine.backoff(idle);
+                dev.ferry.spi.IdleStrategy.DEFAULT.idle(idle);
             }
         }
         int failedPeers = 0;

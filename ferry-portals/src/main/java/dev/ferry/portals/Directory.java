@@ -76,8 +76,8 @@ final class Directory {
         if (unavailable) {
             return false;
         }
-        MemorySegment m = lib.engine.allocate(bytes(lib.size));
-        byte[] k = lib.engine.shareKey(m);
+        MemorySegment m = lib.engine.memory().allocate(bytes(lib.size));
+        byte[] k = lib.engine.memory().shareKey(m);
         if (k == null || k.length > 255) {
             unavailable = true; // no local driver with a shared arena: every operation goes by message
             return false;
@@ -184,7 +184,7 @@ final class Directory {
         }
         if (e.shareKey == null) {
             MemorySegment m = e.region.single();
-            byte[] k = m == null ? null : lib.engine.shareKey(m);
+            byte[] k = m == null ? null : lib.engine.memory().shareKey(m);
             e.shareKey = k == null || k.length > MAX_KEY ? ListEntry.NO_KEY : k;
         }
         return e.shareKey != ListEntry.NO_KEY;

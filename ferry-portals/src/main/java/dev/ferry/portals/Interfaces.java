@@ -102,7 +102,7 @@ final class Interfaces {
             for (ListKind k : ListKind.values()) {
                 for (ListEntry e : p.list(k)) {
                     e.linked = false;
-                    lib.engine.deregister(e.registration);
+                    lib.engine.memory().deregister(e.registration);
                 }
                 p.list(k).clear();
             }
@@ -237,7 +237,7 @@ final class Interfaces {
         }
         d.freed = true;
         d.ni.mds--;
-        lib.engine.deregister(d.registration);
+        lib.engine.memory().deregister(d.registration);
         d.registration = null;
         return null;
     }

@@ -549,7 +549,7 @@ final class Library implements MessageHandler {
             if (pt.eq != null && !e.has(ME_EVENT_UNLINK_DISABLE)) {
                 pt.eq.post(MatchLists.targetEvent(EventKind.EVENT_AUTO_UNLINK, pt, e, NiFail.NI_OK));
             }
-            engine.deregister(e.registration);
+            engine.memory().deregister(e.registration);
             e.registration = null;
             if (e.list == ListKind.OVERFLOW_LIST && e.unexpectedRefs == 0) {
                 lists.autoFree(e);

@@ -169,7 +169,7 @@ final class MatchLists {
         e.pt.list(e.list).remove(e);
         e.linked = false;
         e.ni.entries--;
-        engine.deregister(e.registration);
+        engine.memory().deregister(e.registration);
         e.registration = null;
         if (e.list == ListKind.PRIORITY_LIST) {
             directory.republish(e.ni, e.pt); // entries behind it may now lead the list

@@ -195,7 +195,7 @@ public final class PortalsLibrary implements AutoCloseable {
         if (length <= 0) {
             throw Library.invalid("memAlloc: length must be positive, not " + length);
         }
-        return l.dispatch.call(() -> l.engine.allocate(length));
+        return l.dispatch.call(() -> l.engine.memory().allocate(length));
     }
 
     /**
@@ -255,7 +255,7 @@ public final class PortalsLibrary implements AutoCloseable {
             if (l.dispatch.poll(done)) {
                 return true;
             }
-            if (Engine.clockDue(round, now - idleSince)) {
+            if (dev.ferry.spi.IdleStrategy.DEFAULT.clockDue(round, now - idleSince)) {
                 now = System.nanoTime();
                 if (timeoutMs >= 0 && now - deadline >= 0) {
                     return false;

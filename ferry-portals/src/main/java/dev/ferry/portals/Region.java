@@ -83,7 +83,7 @@ final class Region {
      */
     Object validate(Engine engine) {
         if (parts.length == 1 && parts[0].isNative() && parts[0].byteSize() >= 4096) {
-            return engine.register(parts[0]);
+            return engine.memory().register(parts[0]);
         }
         return null;
     }

@@ -3,23 +3,15 @@ package dev.ferry.core.engine;
 import dev.ferry.core.boot.WireUp;
 import dev.ferry.core.driver.DiscoveredDriver;
 import dev.ferry.launch.pmi.Bootstrap;
-import dev.ferry.spi.ConnectRequest;
 import dev.ferry.spi.DriverProperties;
-import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.IdleStrategy;
-import dev.ferry.spi.Status;
 import dev.ferry.spi.Settings;
-import dev.ferry.spi.Transport;
 
-import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * The engine of one process (seeds 000, 001, 002): a session of {@code size} ranks, a gate per
@@ -49,7 +41,7 @@ public final class Engine implements AutoCloseable {
     /** Where this engine reports (its configuration's logger). */
     final System.Logger log;
     static final Duration CLOSE_FLUSH = Duration.ofSeconds(30);
-    /** How long close waits to meet the other ranks before this rank leaves on its own. */
+    /** How long close waits to meet the other ranks before this rank leaves on its own ({@link Shutdown#meet}). */
     static final Duration CLOSE_MEET = Duration.ofSeconds(3);
 
     final int rank;
@@ -59,21 +51,15 @@ public final class Engine implements AutoCloseable {
     private final WireUp wire;
     private final boolean ownsBootstrap;
     private final MessageHandler handler;
-    private final Gate[] gates;
+    private final Gates gates;
     private final List<EngineContext> contexts;
-    private final Map<String, Map<ByteBuffer, Integer>> rankByUrl = new HashMap<>();
-    private final List<EngineContext> accepting = new ArrayList<>();
-    private final ConnectRequest request = new ConnectRequest();
-    private volatile Gate[] active = new Gate[0];
+    private final SharedMemory memory;
     final EngineStats stats;
     final boolean multirail;
     final long multirailMin;
     /** Rendezvous by target-initiated pull where the rail's driver offers it (FERRY_RNDV_PULL). */
     final boolean rendezvousPull;
-    private final long eagerSetting;
-    private final long creditLimit;
     private final Settings settings;
-    private final boolean sameProcessBySelf;
 
     /** Who holds the engine's thread of control (reentrant: a handler may send). */
     private final ControlOwner control = new ControlOwner();
@@ -87,12 +73,8 @@ public final class Engine implements AutoCloseable {
     volatile boolean closing;
     private volatile boolean closed;
 
-    private final Thread progressThread;
-    private final CommandQueue commands;
-    /** Set by close: the progress thread flushes, then ends (by {@link #threadStopBy} at the latest). */
-    private volatile boolean threadStop;
-    private volatile long threadStopBy;
-    private volatile boolean threadParked;
+    /** The background progress thread (FERRY_PROGRESS=thread), or null in caller mode. */
+    private final ProgressThread thread;
 
     /** Starts an engine from the environment: the launcher's bootstrap, the drivers FERRY_DRIVERS selects. */
     public static Engine init(MessageHandler handler) {
@@ -131,12 +113,11 @@ public final class Engine implements AutoCloseable {
         this.multirail = EngineSettings.multirail(settings);
         this.multirailMin = EngineSettings.multirailMin(settings);
         this.rendezvousPull = EngineSettings.rendezvousPull(settings);
-        this.eagerSetting = EngineSettings.eagerLimit(settings);
-        this.creditLimit = EngineSettings.credits(settings);
-        this.sameProcessBySelf = EngineSettings.sameProcessBySelf(settings);
+        long eagerSetting = EngineSettings.eagerLimit(settings);
+        long creditLimit = EngineSettings.credits(settings);
         EngineSettings.check(settings, eagerSetting, creditLimit);
         Map<String, Integer> railCounts = EngineSettings.railCounts(settings.value(EngineSettings.RAILS));
-        boolean thread = config.resolveProgress() == EngineConfig.Progress.THREAD;
+        boolean threadMode = config.resolveProgress() == EngineConfig.Progress.THREAD;
         List<DiscoveredDriver> drivers = config.resolveDrivers();
         this.wire = WireUp.exchange(boot, drivers, railCounts, settings);
         this.rank = wire.rank();
@@ -155,96 +136,17 @@ public final class Engine implements AutoCloseable {
             contexts.add(new EngineContext(contexts.size(), name, d.name(), d.driver().description(), wire.context(name), p.capabilities(), p.profile()));
         }
         this.stats = new EngineStats(contexts.stream().map(EngineContext::name).toArray(String[]::new));
-        this.gates = new Gate[size];
-        for (int r = 0; r < size; r++) {
-            gates[r] = newGate(r);
-        }
-        for (EngineContext c : contexts) {
-            Map<ByteBuffer, Integer> m = new HashMap<>();
-            for (int r = 0; r < size; r++) {
-                DriverUrl u = wire.url(r, c.name());
-                if (u != null && r != rank) {
-                    m.put(ByteBuffer.wrap(u.encoded()), r);
-                }
-            }
-            rankByUrl.put(c.name(), m);
-            Status s = c.context().acceptProbe(request);
-            if (s == Status.NOT_IMPLEMENTED) {
-                // The driver cannot tell us that a peer connects: connect its gates up front.
-                for (Gate g : gates) {
-                    if (g.rank != rank && uses(g, c)) {
-                        connect(g);
-                    }
-                }
-            } else {
-                accepting.add(c);
-                if (s == Status.DONE) {
-                    accepted(c, request.url);
-                }
-            }
-        }
+        this.memory = new SharedMemory(contexts);
+        this.gates = new Gates(this, wire, contexts, multirail, EngineSettings.sameProcessBySelf(settings), eagerSetting, creditLimit);
+        gates.listen();
         if (EngineSettings.info(settings)) {
             log.log(System.Logger.Level.INFO, "\n" + describe());
         }
         this.doze = new Doze(contexts, this::workPasses, () -> acceptsDue = true, rank);
         this.idle = config.idleStrategy().withSpin(spinNanos).withSleep(doze::sleep, Doze.AFTER_NANOS);
-        if (thread) {
-            commands = new CommandQueue(4096);
-            progressThread = Thread.ofPlatform().daemon().name("ferry-progress-" + rank).unstarted(this::progressLoop);
-            progressThread.start();
-        } else {
-            commands = null;
-            progressThread = null;
-        }
-    }
-
-    private static boolean uses(Gate g, EngineContext c) {
-        for (Rail r : g.rails) {
-            if (r.ec == c) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Which contexts reach {@code peer}, by locality (seed 001: local overrides remote). */
-    private Gate newGate(int peer) {
-        String kind;
-        List<EngineContext> chosen = new ArrayList<>();
-        List<DriverUrl> urls = new ArrayList<>();
-        boolean sameNode = wire.node(peer).equals(wire.node(rank));
-        if (peer == rank) {
-            kind = "self";
-            pick(peer, Transport.SELF, chosen, urls);
-        } else {
-            kind = sameNode ? "same node" : "remote";
-            if (sameNode && sameProcessBySelf && wire.sameProcess(peer)) {
-                // a rank of an in-process job: the self driver joins two contexts of one JVM (with
-                // FERRY_SAME_PROCESS=node, or without self, the node's drivers serve these peers)
-                pick(peer, Transport.SELF, chosen, urls);
-                kind = chosen.isEmpty() ? kind : "same process";
-            }
-            if (chosen.isEmpty() && sameNode) {
-                pick(peer, Transport.LOCAL, chosen, urls);
-            }
-            if (chosen.isEmpty()) {
-                pick(peer, Transport.REMOTE, chosen, urls);
-            }
-        }
-        if (!multirail && chosen.size() > 1) {
-            chosen.subList(1, chosen.size()).clear();
-            urls.subList(1, urls.size()).clear();
-        }
-        return new Gate(this, peer, kind, chosen, urls, eagerSetting, creditLimit);
-    }
-
-    private void pick(int peer, Transport t, List<EngineContext> chosen, List<DriverUrl> urls) {
-        for (EngineContext c : contexts) {
-            DriverUrl u = wire.url(peer, c.name());
-            if (c.caps().transport() == t && u != null) {
-                chosen.add(c);
-                urls.add(u);
-            }
+        this.thread = threadMode ? new ProgressThread(this, idle) : null;
+        if (thread != null) {
+            thread.start();
         }
     }
 
@@ -280,70 +182,35 @@ public final class Engine implements AutoCloseable {
     /** The names of the contexts (rails) the gate to {@code peer} uses, in order; rail 0 carries the small messages. */
     public List<String> rails(int peer) {
         checkRank(peer);
-        List<String> l = new ArrayList<>();
-        for (Rail r : gates[peer].rails) {
-            l.add(r.ec.name());
-        }
-        return l;
+        return gates.rails(peer);
     }
 
     /** The gate to {@code peer} (tests of the packet parser). */
     Gate gate(int peer) {
-        return gates[peer];
+        return gates.get(peer);
     }
 
     /** The largest message sent immediate to {@code peer}; larger ones go by rendezvous. */
     public long eagerLimit(int peer) {
         checkRank(peer);
-        return gates[peer].eagerLimit;
+        return gates.get(peer).eagerLimit;
     }
 
     /**
-     * Memory for large transfers: in the local driver's shared arena where it has one (a transfer
-     * between two such buffers is one memcpy), else ordinary off-heap memory. Page aligned.
-     */
-    public MemorySegment allocate(long bytes) {
-        for (EngineContext c : contexts) {
-            if (c.caps().transport() == Transport.LOCAL) {
-                MemorySegment m = c.context().allocate(bytes);
-                if (m != null) {
-                    return m;
-                }
-            }
-        }
-        return Arena.ofAuto().allocate(bytes, 4096);
-    }
-
-    /**
-     * A key by which a peer on this node maps {@code memory} (from {@link #allocate}) into its own
-     * address space ({@link #peerMemory}): the name of the local driver's context that shares it,
-     * then that driver's key ({@code DriverContext.shareKey}). Null when no driver can share this
-     * memory (ordinary memory, or no local driver with a shared arena).
+     * Memory the drivers can do more with: the local driver's shared arena (one memcpy between two
+     * such buffers; a peer on the node maps it), and registrations for zero-copy transfers.
      *
      * <pre>{@code
-     * MemorySegment window = engine.allocate(1 << 20);
-     * byte[] key = engine.shareKey(window);   // hand it to a peer
+     * MemorySegment window = engine.memory().allocate(1 << 20);
+     * byte[] key = engine.memory().shareKey(window);   // a peer maps it with peerMemory
      * }</pre>
      */
-    public byte[] shareKey(MemorySegment memory) {
-        for (EngineContext c : contexts) {
-            if (c.caps().transport() == Transport.LOCAL) {
-                byte[] k = c.context().shareKey(memory);
-                if (k != null) {
-                    byte[] name = c.name().getBytes(java.nio.charset.StandardCharsets.UTF_8);
-                    byte[] all = new byte[1 + name.length + k.length];
-                    all[0] = (byte) name.length;
-                    System.arraycopy(name, 0, all, 1, name.length);
-                    System.arraycopy(k, 0, all, 1 + name.length, k.length);
-                    return all;
-                }
-            }
-        }
-        return null;
+    public SharedMemory memory() {
+        return memory;
     }
 
     /**
-     * Maps memory of {@code peer} that its {@link #shareKey} named: loads, stores and atomics on
+     * Maps memory of {@code peer} that its {@link SharedMemory#shareKey} named: loads, stores and atomics on
      * the answer reach the peer's memory without the peer taking part. Null when this process
      * cannot map it (the peer is this rank, on another node, its gate failed, the key names a
      * driver the gate to it does not use, or nothing that driver can map). Connects the gate on
@@ -356,62 +223,16 @@ public final class Engine implements AutoCloseable {
      */
     public MemorySegment peerMemory(int peer, byte[] key) {
         checkRank(peer);
-        if (peer == rank || key == null || key.length < 1 || key.length < 1 + (key[0] & 0xff)) {
+        if (peer == rank || key == null || key.length < 1) {
             return null;
         }
-        String name = new String(key, 1, key[0] & 0xff, java.nio.charset.StandardCharsets.UTF_8);
-        Gate g = gates[peer];
+        Gate g = gates.get(peer);
         boolean took = enter();
         try {
-            connect(g);
-            if (g.state != Gate.OPEN) {
-                return null;
-            }
-            for (Rail r : g.rails) {
-                if (r.ec.name().equals(name) && r.ec.caps().transport() == Transport.LOCAL && r.out != null) {
-                    return r.out.mapShared(java.util.Arrays.copyOfRange(key, 1 + (key[0] & 0xff), key.length));
-                }
-            }
-            return null;
+            gates.connect(g);
+            return g.state == Gate.OPEN ? SharedMemory.map(g, key) : null;
         } finally {
             exit(took);
-        }
-    }
-
-    // ---- sending ----------------------------------------------------------------------------
-    /**
-     * Registers memory with every driver that needs registration for zero-copy transfers (seed
-     * 003's validate); hand the answer to {@link #deregister} when the memory is unbound (seed
-     * 003's invalidate). Drivers that read any memory as it is (shm, tcp) keep nothing.
-     *
-     * <pre>{@code
-     * Object reg = engine.register(buffer);
-     * ...
-     * engine.deregister(reg);
-     * }</pre>
-     */
-    public Object register(MemorySegment memory) {
-        Object[] regs = null;
-        for (int i = 0; i < contexts.size(); i++) {
-            Object r = contexts.get(i).context().register(memory);
-            if (r != null) {
-                if (regs == null) {
-                    regs = new Object[contexts.size()];
-                }
-                regs[i] = r;
-            }
-        }
-        return regs;
-    }
-
-    /** Releases what {@link #register} answered (null: nothing was registered). */
-    public void deregister(Object registration) {
-        if (registration instanceof Object[] regs) {
-            for (int i = 0; i < regs.length; i++) {
-                if (regs[i] != null) {
-                    contexts.get(i).context().deregister(regs[i]);
-                }
-            }
         }
     }
 
@@ -427,13 +248,13 @@ public final class Engine implements AutoCloseable {
         if (onEngineThread()) {
             runHere(task);
         } else {
-            forward(task);
+            thread.forward(task);
         }
     }
 
     /** Whether a background thread makes progress ({@code FERRY_PROGRESS=thread}) rather than the callers. */
     public boolean progressThreadMode() {
-        return progressThread != null;
+        return thread != null;
     }
 
     /** Whether the calling thread is the one that runs handlers (in caller mode: any thread). */
@@ -462,29 +283,16 @@ public final class Engine implements AutoCloseable {
                 exit(took);
             }
         } else {
-            forward(s);
+            thread.forward(s);
         }
     }
 
     private void doSend(SendRequest s) {
-        Gate g = gates[s.peer];
+        Gate g = gates.get(s.peer);
         if (g.state == Gate.NEW) {
-            connect(g);
+            gates.connect(g);
         }
         g.send(s);
-    }
-
-    private void connect(Gate g) {
-        if (g.state != Gate.NEW) {
-            return;
-        }
-        g.connect();
-        if (g.state == Gate.OPEN) {
-            Gate[] a = active;
-            Gate[] b = java.util.Arrays.copyOf(a, a.length + 1);
-            b[a.length] = g;
-            active = b;
-        }
     }
 
     private void checkRank(int peer) {
@@ -511,7 +319,7 @@ public final class Engine implements AutoCloseable {
     /** An immediate message is consumed: its credits go back to the sender. */
     void consumed(Message m) {
         if (!onEngineThread()) {
-            forward(m);
+            thread.forward(m);
             return;
         }
         boolean took = enter();
@@ -529,7 +337,7 @@ public final class Engine implements AutoCloseable {
     void receiveRendezvous(Message m, RecvRequest r) {
         if (!onEngineThread()) {
             r.pendingMessage = m;
-            forward(r);
+            thread.forward(r);
             return;
         }
         boolean took = enter();
@@ -552,18 +360,18 @@ public final class Engine implements AutoCloseable {
     // ---- progress ---------------------------------------------------------------------------
 
     boolean callerProgress() {
-        return progressThread == null;
+        return thread == null;
     }
 
     private boolean onEngineThread() {
-        return progressThread == null || Thread.currentThread() == progressThread;
+        return thread == null || thread.isCurrent();
     }
 
     /**
      * Makes progress once (caller mode): sends what waits, receives what arrived, runs the handler.
      * True when anything happened. Does nothing when called from a handler, or from another thread
      * than the progress thread in thread mode. A loop that spins on it should pause after a pass
-     * that found nothing, as {@link Request#await} does ({@link #backoff}): a spin without
+     * that found nothing, as {@link Request#await} does ({@link #idle}): a spin without
      * {@code Thread.onSpinWait()} pays a pipeline flush when the awaited packet lands (8 B
      * ping-pong over shm: some 8 ns of the engine's overhead over the driver, whose loops pause).
      *
@@ -576,7 +384,7 @@ public final class Engine implements AutoCloseable {
      * }</pre>
      */
     public boolean progress() {
-        if (progressThread != null || closed) {
+        if (thread != null || closed) {
             return false; // thread mode: the progress thread's loop makes progress, not its handlers
         }
         if (!control.tryTake(Thread.currentThread())) {
@@ -595,7 +403,7 @@ public final class Engine implements AutoCloseable {
      * thread (see {@link #onEngineThread}), which holds it for good.
      */
     private boolean enter() {
-        return progressThread == null && control.take(Thread.currentThread());
+        return thread == null && control.take(Thread.currentThread());
     }
 
     private void exit(boolean took) {
@@ -636,7 +444,7 @@ public final class Engine implements AutoCloseable {
      * compare-and-set instead of two. True when the pass did work.
      */
     public boolean runSerializedThenProgress(Runnable task) {
-        if (progressThread != null || control.heldBy(Thread.currentThread()) || closed) {
+        if (thread != null || control.heldBy(Thread.currentThread()) || closed) {
             runSerialized(task);
             return false;
         }
@@ -676,7 +484,7 @@ public final class Engine implements AutoCloseable {
         }
         java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
         RuntimeException[] failure = new RuntimeException[1];
-        forward((Runnable) () -> {
+        thread.forward((Runnable) () -> {
             try {
                 task.run();
             } catch (RuntimeException e) {
@@ -753,27 +561,12 @@ public final class Engine implements AutoCloseable {
     private static final long OVERSUBSCRIBED_SPIN_NANOS = 2_000;
 
     /**
-     * How a waiter idles that has no engine to doze in ({@link IdleStrategy#DEFAULT}), {@code waitedNanos}
-     * into its wait: spins for the first 200 us, yields until 1 ms, naps, then parks 10 ms at a time.
-     */
-    public static void backoff(long waitedNanos) {
-        IdleStrategy.DEFAULT.idle(waitedNanos);
-    }
-
-    /** {@link IdleStrategy#clockDue} of the default strategy: whether a waiter should read the clock again. */
-    public static boolean clockDue(int round, long waitedNanos) {
-        return IdleStrategy.DEFAULT.clockDue(round, waitedNanos);
-    }
-
-    /**
      * The state of every connected gate, one per line, for the message of a wait that timed out
      * (read without the thread of control: a snapshot that may be a moment old).
      */
     String stateReport() {
         StringBuilder b = new StringBuilder("rank ").append(rank).append(" after ").append(passes).append(" progress passes:");
-        for (Gate g : active) {
-            b.append("\n  gate to ").append(g.stateReport());
-        }
+        gates.stateReport(b);
         return b.toString();
     }
 
@@ -782,20 +575,14 @@ public final class Engine implements AutoCloseable {
         return passes;
     }
 
-    private boolean progressOnce() {
-        boolean work = false;
-        if (commands != null) {
-            Object c;
-            while ((c = commands.poll()) != null) {
-                execute(c);
-                work = true;
-            }
-        }
+    /** One progress pass, holding the thread of control: commands handed over, connection requests now and then, every open gate, the handler. */
+    boolean progressOnce() {
+        boolean work = thread != null && thread.runCommands();
         if ((++passes & 63) == 0 || acceptsDue) { // connection requests are rare: not on every pass of a busy loop
             acceptsDue = false;
-            work |= pollAccepts();
+            work |= gates.pollAccepts();
         }
-        for (Gate g : active) {
+        for (Gate g : gates.active()) {
             if (g.state == Gate.OPEN) {
                 work |= g.progress();
             }
@@ -807,28 +594,8 @@ public final class Engine implements AutoCloseable {
         return work;
     }
 
-    private boolean pollAccepts() {
-        boolean any = false;
-        for (int i = 0; i < accepting.size(); i++) {
-            EngineContext c = accepting.get(i);
-            while (c.context().acceptProbe(request) == Status.DONE) {
-                accepted(c, request.url);
-                any = true;
-            }
-        }
-        return any;
-    }
-
-    private void accepted(EngineContext c, DriverUrl url) {
-        Integer peer = rankByUrl.get(c.name()).get(ByteBuffer.wrap(url.encoded()));
-        if (peer == null) {
-            log.log(System.Logger.Level.WARNING, "rank {0}: a connection request on {1} from {2}, which is no rank of this job", rank, c.name(), url);
-            return;
-        }
-        connect(gates[peer]);
-    }
-
-    private void execute(Object c) {
+    /** Runs a command another thread handed to the progress thread. */
+    void run(Object c) {
         if (c instanceof SendRequest s) {
             doSend(s);
         } else if (c instanceof RecvRequest r) {
@@ -842,62 +609,10 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    private void forward(Object c) {
-        long start = 0;
-        while (!commands.offer(c)) { // full: the progress thread is behind, and takes one soon
-            if (start == 0) {
-                start = System.nanoTime();
-            }
-            IdleStrategy.DEFAULT.idle(System.nanoTime() - start);
-        }
-        java.lang.invoke.VarHandle.fullFence(); // the offer before reading threadParked (it sets that, then looks at the queue)
-        if (threadParked) {
-            LockSupport.unpark(progressThread);
-        }
-    }
-
-    private void progressLoop() {
+    /** The progress thread holds the thread of control from now on. */
+    void holdControlForGood() {
         control.holdForGood(Thread.currentThread());
-        // A request handed over unparks the thread at once: its naps are short only to bound a
-        // late look at data arriving; after a second without work, it dozes in the drivers' waits,
-        // which data itself ends.
-        IdleStrategy strategy = idle.withSpin(PROGRESS_SPIN_NANOS).withYieldUntil(2 * PROGRESS_SPIN_NANOS).withMaxNap(50_000);
-        long idleSince = 0;
-        long now = 0;
-        int round = 0;
-        while (!threadStop || !quiet() && System.nanoTime() - threadStopBy < 0) {
-            boolean work;
-            try {
-                work = progressOnce();
-            } catch (RuntimeException | Error e) {
-                log.log(System.Logger.Level.ERROR, "rank " + rank + ": the progress thread failed", e);
-                throw e;
-            }
-            if (work) {
-                round = 0;
-                continue;
-            }
-            if (round == 0) {
-                idleSince = now = System.nanoTime();
-            } else if (strategy.clockDue(round, now - idleSince)) {
-                now = System.nanoTime();
-            }
-            round++;
-            long waited = now - idleSince;
-            if (!strategy.parks(waited)) {
-                strategy.idle(waited);
-                continue;
-            }
-            threadParked = true;
-            if (commands.isEmpty()) {
-                strategy.idle(threadStop ? Math.min(waited, strategy.sleepAfterNanos() - 1) : waited);
-            }
-            threadParked = false;
-        }
     }
-
-    /** How long the progress thread spins after its last work before it yields (then naps, then dozes). */
-    private static final long PROGRESS_SPIN_NANOS = 100_000;
 
     // ---- close ------------------------------------------------------------------------------
 
@@ -917,24 +632,10 @@ public final class Engine implements AutoCloseable {
         if (closed) {
             return;
         }
-        if (progressThread != null) {
-            // The progress thread owns the gates: it flushes them itself and ends when they are quiet.
-            threadStopBy = System.nanoTime() + CLOSE_FLUSH.toNanos();
-            threadStop = true;
-            LockSupport.unpark(progressThread);
-            try {
-                progressThread.join(CLOSE_FLUSH.toMillis() + 10_000);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
+        if (thread != null) {
+            thread.stop(CLOSE_FLUSH.toNanos()); // the progress thread owns the gates: it flushes them itself and ends when they are quiet
         } else {
-            long end = System.nanoTime() + CLOSE_FLUSH.toNanos();
-            long start = System.nanoTime();
-            for (long now = start; !quiet() && now - end < 0; now = System.nanoTime()) {
-                if (!progress()) {
-                    backoff(now - start); // a fruitless pass: let the peers run
-                }
-            }
+            Shutdown.flush(this, CLOSE_FLUSH.toNanos());
         }
         if (!quiet()) {
             log.log(System.Logger.Level.WARNING, "rank {0}: closing with messages still in flight after {1} s", rank, CLOSE_FLUSH.toSeconds());
@@ -942,18 +643,12 @@ public final class Engine implements AutoCloseable {
         closing = true;
         boolean met = true;
         try {
-            for (Gate g : active) {
-                if (g.state == Gate.OPEN && g.sentAny) {
-                    g.awaitTakenUp();
-                }
-            }
-            met = size == 1 || meet();
+            gates.awaitTakenUp();
+            met = size == 1 || Shutdown.meet(this, wire.bootstrap(), CLOSE_MEET);
         } finally {
             closed = true;
             doze.close();
-            for (Gate g : gates) {
-                g.close();
-            }
+            gates.closeAll();
             wire.close();
             if (ownsBootstrap && met) {
                 wire.bootstrap().close(); // an unmet fence still holds the bootstrap: the process's end closes it
@@ -961,44 +656,8 @@ public final class Engine implements AutoCloseable {
         }
     }
 
-    /**
-     * Meets the other ranks (a fence through the bootstrap, in a thread of its own) while serving
-     * them, at most {@link #CLOSE_MEET}: ranks that end together leave together, so that nothing
-     * a peer still needs of this rank (a driver's completion answer, a late pull) goes with it;
-     * a rank whose peers are still at work, or failed, leaves on its own after the bound.
-     */
-    private boolean meet() {
-        boolean[] done = new boolean[1];
-        Thread fence = Thread.ofPlatform().daemon().name("ferry-close-meet-" + rank).start(() -> {
-            try {
-                wire.bootstrap().fence();
-                done[0] = true;
-            } catch (RuntimeException e) {
-                log.log(System.Logger.Level.DEBUG, "rank {0}: the closing fence failed: {1}", rank, e.getMessage());
-            }
-        });
-        long start = System.nanoTime();
-        while (fence.isAlive()) {
-            long waited = System.nanoTime() - start;
-            if (waited > CLOSE_MEET.toNanos()) {
-                log.log(System.Logger.Level.INFO, "rank {0}: closing without meeting every rank within {1} s (some failed or are still at work)",
-                        rank, CLOSE_MEET.toSeconds());
-                return false;
-            }
-            if (!progress()) {
-                backoff(waited);
-            }
-        }
-        return done[0];
-    }
-
-    private boolean quiet() {
-        for (Gate g : active) {
-            if (g.state == Gate.OPEN && !g.quiet()) {
-                return false;
-            }
-        }
-        return true;
+    boolean quiet() {
+        return gates.quiet();
     }
 
     // ---- what was chosen --------------------------------------------------------------------
@@ -1007,41 +666,9 @@ public final class Engine implements AutoCloseable {
     public String describe() {
         return "ferry: rank " + rank + " of " + size + " on node " + wire.node(rank)
                 + "; contexts " + contexts.stream().map(EngineContext::name).toList()
-                + "; progress " + (progressThread == null ? "caller" : "thread") + '\n'
-                + byKindOfPeer();
+                + "; progress " + (thread == null ? "caller" : "thread") + '\n'
+                + gates.byKindOfPeer();
     }
 
-    /**
-     * One block per kind of peer (self, same node, remote), in the order the kinds first appear:
-     * the rails of its gates and their protocol table, read from one gate of the kind (gates of a
-     * kind are built alike), like UCX_PROTO_INFO.
-     *
-     * <pre>{@code
-     *   same node (1 peer): rails shm
-     *       0 .. 8144 B:           eager           in the packet; ...
-     *       8145 .. 67108864 B:    rendezvous-pull RTS with shm's pull data; ...
-     * }</pre>
-     */
-    private String byKindOfPeer() {
-        StringBuilder b = new StringBuilder();
-        Map<String, List<Gate>> byKind = new java.util.LinkedHashMap<>();
-        for (Gate g : gates) {
-            byKind.computeIfAbsent(g.kind, k -> new ArrayList<>()).add(g);
-        }
-        for (Map.Entry<String, List<Gate>> e : byKind.entrySet()) {
-            Gate g = e.getValue().get(0);
-            int peers = e.getValue().size();
-            b.append(String.format("  %-9s (%d peer%s): ", e.getKey(), peers, peers == 1 ? "" : "s"));
-            if (g.rails.length == 0) {
-                b.append("unreachable: no selected driver\n");
-                continue;
-            }
-            b.append("rails ");
-            for (Rail r : g.rails) {
-                b.append(r.index == 0 ? "" : ", ").append(r.ec.name());
-            }
-            b.append('\n').append(g.table.describe("      "));
-        }
-        return b.toString();
-    }
+
 }

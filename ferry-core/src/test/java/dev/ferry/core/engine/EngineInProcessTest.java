@@ -90,7 +90,7 @@ class EngineInProcessTest {
                                 throw new IllegalStateException("rank 1 never dozed");
                             }
                             e.progress();
-                            Engine.backoff(System.nanoTime() - start);
+                            dev.ferry.spi.IdleStrategy.DEFAULT.idle(System.nanoTime() - start);
                         }
                         SendRequest s = new SendRequest();
                         e.send(s.to(1, 1, small));
@@ -123,7 +123,7 @@ class EngineInProcessTest {
                         throw new IllegalStateException("rank 1's departure not seen within " + BOUND);
                     }
                     inbox.poll();
-                    Engine.backoff(System.nanoTime() - start);
+                    dev.ferry.spi.IdleStrategy.DEFAULT.idle(System.nanoTime() - start);
                 }
                 heard.put(0, inbox.failure());
             }

@@ -85,7 +85,7 @@ public final class EngineRanks {
             int n = e.size();
             int me = e.rank();
             long max = SIZES[SIZES.length - 1];
-            MemorySegment out = e.allocate(max);
+            MemorySegment out = e.memory().allocate(max);
             MemorySegment in = Arena.ofAuto().allocate(max, 4096);
             SendRequest[] sends = new SendRequest[n];
             for (int p = 0; p < n; p++) {
@@ -249,7 +249,7 @@ public final class EngineRanks {
                 SendRequest[] s = new SendRequest[count];
                 for (int i = 0; i < count; i++) {
                     long size = 65536 + 8L * i;
-                    MemorySegment m = i % 2 == 0 ? e.allocate(size) : Arena.ofAuto().allocate(size, 4096);
+                    MemorySegment m = i % 2 == 0 ? e.memory().allocate(size) : Arena.ofAuto().allocate(size, 4096);
                     fill(m, 0, size);
                     e.send((s[i] = new SendRequest()).to(1, i, m));
                 }
@@ -327,7 +327,7 @@ public final class EngineRanks {
                 openingExchange(e, next, end);
                 SendRequest[] s = new SendRequest[count];
                 for (int i = 0; i < count; i++) {
-                    MemorySegment m = e.allocate(size); // the shared arena: exposed at once (ordinary memory waits for a probe of process_vm_readv)
+                    MemorySegment m = e.memory().allocate(size); // the shared arena: exposed at once (ordinary memory waits for a probe of process_vm_readv)
                     fill(m, i, size);
                     e.send((s[i] = new SendRequest()).to(1, i, m));
                 }
@@ -400,7 +400,7 @@ public final class EngineRanks {
             if (e.rank() == 0) {
                 SendRequest[] s = new SendRequest[count];
                 for (int i = 0; i < count; i++) {
-                    MemorySegment m = e.allocate(size); // shm: its shared arena; tcp: ordinary memory
+                    MemorySegment m = e.memory().allocate(size); // shm: its shared arena; tcp: ordinary memory
                     fill(m, i, size);
                     e.send((s[i] = new SendRequest()).to(1, i, m));
                 }
@@ -565,7 +565,7 @@ public final class EngineRanks {
                     if (System.nanoTime() - start > BOUND.toNanos()) {
                         throw new IllegalStateException("rank 1's departure not seen within " + BOUND);
                     }
-                    Engine.backoff(System.nanoTime() - start);
+                    dev.ferry.spi.IdleStrategy.DEFAULT.idle(System.nanoTime() - start);
                 }
                 System.out.println("ok throws rank 0 heard: " + inbox.failure());
                 System.out.flush();

@@ -1,0 +1,122 @@
+package dev.ferry.core.engine;
+
+import dev.ferry.spi.IdleStrategy;
+
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The background thread of {@code FERRY_PROGRESS=thread} (seed 004's offload): it holds the
+ * engine's thread of control for good and makes progress passes; other threads hand it their
+ * sends, receives and tasks through a queue ({@link #forward}), which it runs first on each pass.
+ * Idle, it spins, yields, naps 50 us at a time (a command unparks it at once), and after a
+ * second without work dozes in the drivers' waits, which data itself ends.
+ *
+ * <pre>{@code
+ * ProgressThread t = new ProgressThread(engine, strategy);
+ * t.forward(sendRequest);          // from any thread
+ * t.stop(flushNanos);              // at close: it flushes, then ends
+ * }</pre>
+ */
+final class ProgressThread {
+    /** How long the thread spins after its last work before it yields (then naps, then dozes). */
+    private static final long SPIN_NANOS = 100_000;
+
+    private final Engine engine;
+    private final Thread thread;
+    private final CommandQueue commands = new CommandQueue(4096);
+    private final IdleStrategy idle;
+    /** Set by {@link #stop}: the thread flushes, then ends (by {@link #stopBy} at the latest). */
+    private volatile boolean stop;
+    private volatile long stopBy;
+    private volatile boolean parked;
+
+    /** @param idle the engine's strategy, which this thread's own is made from */
+    ProgressThread(Engine engine, IdleStrategy idle) {
+        this.engine = engine;
+        this.idle = idle.withSpin(SPIN_NANOS).withYieldUntil(2 * SPIN_NANOS).withMaxNap(50_000);
+        this.thread = Thread.ofPlatform().daemon().name("ferry-progress-" + engine.rank).unstarted(this::loop);
+    }
+
+    void start() {
+        thread.start();
+    }
+
+    boolean isCurrent() {
+        return Thread.currentThread() == thread;
+    }
+
+    /** Hands {@code c} (a send, a receive, a consumed message, a task) to the thread, which runs it on its next pass. */
+    void forward(Object c) {
+        long start = 0;
+        while (!commands.offer(c)) { // full: the thread is behind, and takes one soon
+            if (start == 0) {
+                start = System.nanoTime();
+            }
+            IdleStrategy.DEFAULT.idle(System.nanoTime() - start);
+        }
+        java.lang.invoke.VarHandle.fullFence(); // the offer before reading parked (it sets that, then looks at the queue)
+        if (parked) {
+            LockSupport.unpark(thread);
+        }
+    }
+
+    /** Runs what other threads handed over; true when there was something. On the thread only. */
+    boolean runCommands() {
+        boolean work = false;
+        Object c;
+        while ((c = commands.poll()) != null) {
+            engine.run(c);
+            work = true;
+        }
+        return work;
+    }
+
+    private void loop() {
+        engine.holdControlForGood();
+        long idleSince = 0;
+        long now = 0;
+        int round = 0;
+        while (!stop || !engine.quiet() && System.nanoTime() - stopBy < 0) {
+            boolean work;
+            try {
+                work = engine.progressOnce();
+            } catch (RuntimeException | Error e) {
+                engine.log.log(System.Logger.Level.ERROR, "rank " + engine.rank + ": the progress thread failed", e);
+                throw e;
+            }
+            if (work) {
+                round = 0;
+                continue;
+            }
+            if (round == 0) {
+                idleSince = now = System.nanoTime();
+            } else if (idle.clockDue(round, now - idleSince)) {
+                now = System.nanoTime();
+            }
+            round++;
+            long waited = now - idleSince;
+            if (!idle.parks(waited)) {
+                idle.idle(waited);
+                continue;
+            }
+            parked = true;
+            if (commands.isEmpty()) {
+                // a stopping thread naps rather than dozes: it ends within the flush bound
+                idle.idle(stop ? Math.min(waited, idle.sleepAfterNanos() - 1) : waited);
+            }
+            parked = false;
+        }
+    }
+
+    /** Asks the thread to flush what it holds, within {@code flushNanos}, and end; waits for it a little longer than that. */
+    void stop(long flushNanos) {
+        stopBy = System.nanoTime() + flushNanos;
+        stop = true;
+        LockSupport.unpark(thread);
+        try {
+            thread.join(flushNanos / 1_000_000 + 10_000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
