@@ -43,6 +43,10 @@ public final class PortalsLibrary implements AutoCloseable {
     private final Object lifecycle = new Object();
     /** The library while open; null once closed (every call then answers NO_INIT). */
     private volatile Library lib;
+    /** Resolves and checks the handles a call is given. */
+    private final Handles handles = new Handles(this);
+    /** Checks and starts (or prepares, for later or a trigger) the data-movement operations. */
+    private final Operations ops = new Operations(handles);
     private long barrierEpoch;
 
     private PortalsLibrary(Library lib) {
@@ -268,102 +272,6 @@ public final class PortalsLibrary implements AutoCloseable {
         }
     }
 
-    // ---- handles ----------------------------------------------------------------------------
-
-    // Each checks first that this library is open (NO_INIT comes before any other answer), then
-    // that the handle names a live object of this library.
-
-    private Ni ni(NiHandle h) {
-        Library l = lib();
-        if (h == null || h.target == null) {
-            throw Library.invalid("the network interface handle is " + (h == null ? "null" : "not a network interface"));
-        }
-        Ni ni = (Ni) h.target;
-        mine(ni, l);
-        if (ni.closed) {
-            throw Library.invalid("the network interface was finalized (niFini)");
-        }
-        return ni;
-    }
-
-    /** ARG_INVALID when {@code ni} belongs to another library (another instance, or one finalized since). */
-    private static void mine(Ni ni, Library l) {
-        if (ni.lib != l) {
-            throw Library.invalid("the handle belongs to another Portals library (another instance, or one finalized since)");
-        }
-    }
-
-    private MemDesc md(MdHandle h) {
-        Library l = lib();
-        if (h == null || h.target == null) {
-            throw Library.invalid("the memory descriptor handle is null");
-        }
-        MemDesc d = (MemDesc) h.target;
-        mine(d.ni, l);
-        if (d.freed || d.ni.closed) {
-            throw Library.invalid("the memory descriptor was released");
-        }
-        return d;
-    }
-
-    private ListEntry entry(Handle h, String what) {
-        Library l = lib();
-        if (h == null || h.target == null) {
-            throw Library.invalid("the " + what + " handle is null");
-        }
-        ListEntry e = (ListEntry) h.target;
-        mine(e.ni, l);
-        if (e.ni.closed) {
-            throw Library.invalid("the " + what + "'s network interface was finalized");
-        }
-        return e;
-    }
-
-    /** An event queue handle, or null for EQ_NONE; must belong to {@code ni} when given. */
-    private EventQueue eq(EqHandle h, Ni ni, boolean noneAllowed) {
-        Library l = lib();
-        if (h == null) {
-            throw Library.invalid("the event queue handle is null (use EQ_NONE)");
-        }
-        if (h.target == null) {
-            if (!noneAllowed) {
-                throw Library.invalid("EQ_NONE is not an event queue");
-            }
-            return null;
-        }
-        EventQueue q = (EventQueue) h.target;
-        mine(q.ni, l);
-        if (q.freed) {
-            throw Library.invalid("the event queue was freed");
-        }
-        if (ni != null && q.ni != ni) {
-            throw Library.invalid("the event queue belongs to the " + q.ni + ", not to the " + ni);
-        }
-        return q;
-    }
-
-    private Counter ct(CtHandle h, Ni ni, boolean noneAllowed) {
-        Library l = lib();
-        if (h == null) {
-            throw Library.invalid("the counting event handle is null (use CT_NONE)");
-        }
-        if (h.target == null) {
-            if (!noneAllowed) {
-                throw Library.invalid("CT_NONE is not a counting event");
-            }
-            return null;
-        }
-        Counter c = (Counter) h.target;
-        mine(c.ni, l);
-        if (c.freed) {
-            throw Library.invalid("the counting event was freed");
-        }
-        if (ni != null && c.ni != ni) {
-            throw Library.invalid("the counting event belongs to the " + c.ni + ", not to the " + ni);
-        }
-        return c;
-    }
-
     /** PtlHandleIsEqual: whether two handles name the same object (two NONE handles of one kind are equal). */
     public static boolean handleIsEqual(Handle handle1, Handle handle2) {
         if (handle1 == handle2) {
@@ -397,7 +305,7 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlNIFini: releases a network interface (the last of as many calls as niInit had). */
     public void niFini(NiHandle niHandle) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         lib().dispatch.call(() -> ni.lib.interfaces.niFini(ni));
     }
 
@@ -410,12 +318,12 @@ public final class PortalsLibrary implements AutoCloseable {
         Object t = handle.target;
         Ni ni = t instanceof Ni n ? n : t instanceof MemDesc d ? d.ni : t instanceof ListEntry e ? e.ni
                 : t instanceof EventQueue q ? q.ni : ((Counter) t).ni;
-        return ni(ni.handle).handle;
+        return handles.ni(ni.handle).handle;
     }
 
     /** PtlNIStatus: a status register (SR_DROP_COUNT, SR_PERMISSIONS_VIOLATIONS, SR_OPERATION_VIOLATIONS). */
     public int niStatus(NiHandle niHandle, int statusRegister) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         if (statusRegister < 0 || statusRegister >= ni.status.length) {
             throw Library.invalid("status register " + statusRegister + " (0.." + (ni.status.length - 1) + ")");
         }
@@ -424,7 +332,7 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlSetMap: the logical ranks' physical ids (seed 003's gidrid2nidpid); logical interfaces only. */
     public void setMap(NiHandle niHandle, int mapSize, ProcessId[] mapping) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         if (mapping == null || mapSize <= 0 || mapSize > mapping.length) {
             throw Library.invalid("map_size " + mapSize + " with a mapping of " + (mapping == null ? "null" : mapping.length + " entries"));
         }
@@ -433,7 +341,7 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlGetMap: up to {@code mapSize} entries of the map and its actual size. */
     public GetMapResult getMap(NiHandle niHandle, int mapSize) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         if (mapSize < 0) {
             throw Library.invalid("map_size " + mapSize);
         }
@@ -442,18 +350,18 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlGetUid: the user id of this process. */
     public int getUid(NiHandle niHandle) {
-        return ni(niHandle).lib.uid;
+        return handles.ni(niHandle).lib.uid;
     }
 
     /** PtlGetId: this process's id on the interface (its rank on a logical one, nid / pid on a physical one). */
     public ProcessId getId(NiHandle niHandle) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         return lib().dispatch.call(() -> ni.lib.idOf(ni, ni.lib.rank));
     }
 
     /** PtlGetPhysId: this process's physical id (nid, pid). */
     public ProcessId getPhysId(NiHandle niHandle) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         ProcessId p = ProcessId.ofPhys(ni.lib.nid[ni.lib.rank], ni.lib.rank);
         return p;
     }
@@ -462,29 +370,29 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlPTAlloc: a portal table entry, {@code ptIndexReq} or the lowest free one (PT_ANY). */
     public int ptAlloc(NiHandle niHandle, int options, EqHandle eqHandle, int ptIndexReq) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         if ((options & ~(PT_ONLY_USE_ONCE | PT_ONLY_TRUNCATE | PT_FLOWCTRL)) != 0) {
             throw Library.invalid("portal table options " + Integer.toHexString(options));
         }
-        EventQueue q = eq(eqHandle, ni, true);
+        EventQueue q = handles.eq(eqHandle, ni, true);
         return lib().dispatch.call(() -> ni.lib.interfaces.ptAlloc(ni, options, q, ptIndexReq));
     }
 
     /** PtlPTFree. */
     public void ptFree(NiHandle niHandle, int ptIndex) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         lib().dispatch.call(() -> ni.lib.interfaces.ptFree(ni, ptIndex));
     }
 
     /** PtlPTDisable: messages to the entry are dropped (NI_PT_DISABLED) until it is enabled. */
     public void ptDisable(NiHandle niHandle, int ptIndex) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         lib().dispatch.call(() -> ni.lib.interfaces.ptEnable(ni, ptIndex, false));
     }
 
     /** PtlPTEnable (also after flow control disabled it). */
     public void ptEnable(NiHandle niHandle, int ptIndex) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         lib().dispatch.call(() -> ni.lib.interfaces.ptEnable(ni, ptIndex, true));
     }
 
@@ -492,7 +400,7 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlMDBind: describes initiator memory; it is registered with the drivers that need it (seed 003's validate). */
     public MdHandle mdBind(NiHandle niHandle, Md md) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         if (md == null) {
             throw Library.invalid("md is null");
         }
@@ -500,15 +408,15 @@ public final class PortalsLibrary implements AutoCloseable {
             throw Library.invalid("memory descriptor options " + Integer.toHexString(md.options));
         }
         Region r = Region.of("md", md.start, md.length, md.iovecs, (md.options & IOVEC) != 0, ni.limits.maxIovecs);
-        EventQueue q = eq(md.eqHandle, ni, true);
-        Counter c = ct(md.ctHandle, ni, true);
+        EventQueue q = handles.eq(md.eqHandle, ni, true);
+        Counter c = handles.ct(md.ctHandle, ni, true);
         int options = md.options;
         return lib().dispatch.call(() -> ni.lib.interfaces.mdBind(ni, r, options, q, c));
     }
 
     /** PtlMDRelease: IN_USE while operations through it are in flight. */
     public void mdRelease(MdHandle mdHandle) {
-        MemDesc d = md(mdHandle);
+        MemDesc d = handles.md(mdHandle);
         lib().dispatch.call(() -> d.ni.lib.interfaces.mdRelease(d));
     }
 
@@ -542,13 +450,13 @@ public final class PortalsLibrary implements AutoCloseable {
         if (op == null) {
             throw Library.invalid("ptl_search_op is null");
         }
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         ListEntry probe = build(ni, ptIndex, entry, ListKind.PRIORITY_LIST, userPtr, true);
         ni.lib.dispatch.call(() -> ni.lib.lists.search(probe, op, userPtr));
     }
 
     private Handle appendEntry(NiHandle niHandle, int ptIndex, Object entry, ListKind list, Object userPtr, boolean probe) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         if (list == null) {
             throw Library.invalid("ptl_list is null");
         }
@@ -580,7 +488,7 @@ public final class PortalsLibrary implements AutoCloseable {
             if (me.minFree < 0) {
                 throw Library.invalid("me.minFree " + me.minFree);
             }
-            e = new ListEntry(ni, pt, true, r, ct(me.ctHandle, ni, true), me.uid, me.options, me.matchId.copy(), me.matchBits, me.ignoreBits,
+            e = new ListEntry(ni, pt, true, r, handles.ct(me.ctHandle, ni, true), me.uid, me.options, me.matchId.copy(), me.matchBits, me.ignoreBits,
                     me.minFree, userPtr, list);
         } else {
             Le le = (Le) entry;
@@ -588,20 +496,20 @@ public final class PortalsLibrary implements AutoCloseable {
                 throw Library.invalid("list entry options " + Integer.toHexString(le.options));
             }
             Region r = probe ? Region.EMPTY : Region.of("le", le.start, le.length, le.iovecs, (le.options & IOVEC) != 0, ni.limits.maxIovecs);
-            e = new ListEntry(ni, pt, false, r, ct(le.ctHandle, ni, true), le.uid, le.options, ProcessId.ofRank(RANK_ANY), 0, 0, 0, userPtr, list);
+            e = new ListEntry(ni, pt, false, r, handles.ct(le.ctHandle, ni, true), le.uid, le.options, ProcessId.ofRank(RANK_ANY), 0, 0, 0, userPtr, list);
         }
         return e;
     }
 
     /** PtlMEUnlink: IN_USE while an operation still moves data into or out of it. */
     public void meUnlink(MeHandle meHandle) {
-        ListEntry e = entry(meHandle, "match list entry");
+        ListEntry e = handles.entry(meHandle, "match list entry");
         lib().dispatch.call(() -> e.ni.lib.lists.unlink(e));
     }
 
     /** PtlLEUnlink. */
     public void leUnlink(LeHandle leHandle) {
-        ListEntry e = entry(leHandle, "list entry");
+        ListEntry e = handles.entry(leHandle, "list entry");
         lib().dispatch.call(() -> e.ni.lib.lists.unlink(e));
     }
 
@@ -609,7 +517,7 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlEQAlloc: an event queue of {@code count} events. */
     public EqHandle eqAlloc(NiHandle niHandle, long count) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         if (count <= 0) {
             throw Library.invalid("event queue count " + count + " (must be positive)");
         }
@@ -618,7 +526,7 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlEQFree: IN_USE while a portal table entry uses it. */
     public void eqFree(EqHandle eqHandle) {
-        EventQueue q = eq(eqHandle, null, false);
+        EventQueue q = handles.eq(eqHandle, null, false);
         lib().dispatch.call(() -> q.ni.lib.interfaces.eqFree(q));
     }
 
@@ -632,7 +540,7 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlEQGet: the next event, or EQ_EMPTY (makes progress once). */
     public EqResult eqGet(EqHandle eqHandle) {
-        EventQueue q = eq(eqHandle, null, false);
+        EventQueue q = handles.eq(eqHandle, null, false);
         Library l = lib();
         l.dispatch.poll(() -> !q.isEmpty());
         EqResult r = take(q, 0);
@@ -641,7 +549,7 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlEQWait: waits for the next event; INTERRUPTED when the queue is freed or its interface finalized meanwhile. */
     public EqResult eqWait(EqHandle eqHandle) {
-        EventQueue q = eq(eqHandle, null, false);
+        EventQueue q = handles.eq(eqHandle, null, false);
         Library l = lib();
         waitFor(l, () -> !q.isEmpty() || q.freed || q.ni.closed, -1);
         EqResult r = take(q, 0);
@@ -662,7 +570,7 @@ public final class PortalsLibrary implements AutoCloseable {
         }
         EventQueue[] qs = new EventQueue[size];
         for (int i = 0; i < size; i++) {
-            qs[i] = eq(eqHandles[i], null, false);
+            qs[i] = handles.eq(eqHandles[i], null, false);
         }
         Library l = lib();
         waitFor(l, () -> {
@@ -686,25 +594,25 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlCTAlloc: a counting event at {0, 0}. */
     public CtHandle ctAlloc(NiHandle niHandle) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         return lib().dispatch.call(() -> ni.lib.interfaces.ctAlloc(ni));
     }
 
     /** PtlCTFree (its pending triggered operations are dropped). */
     public void ctFree(CtHandle ctHandle) {
-        Counter c = ct(ctHandle, null, false);
+        Counter c = handles.ct(ctHandle, null, false);
         lib().dispatch.call(() -> c.ni.lib.interfaces.ctFree(c));
     }
 
     /** PtlCTCancelTriggered: drops the triggered operations waiting on this counting event. */
     public void ctCancelTriggered(CtHandle ctHandle) {
-        Counter c = ct(ctHandle, null, false);
+        Counter c = handles.ct(ctHandle, null, false);
         lib().dispatch.call(() -> c.cancelTriggered());
     }
 
     /** PtlCTGet (makes progress once). */
     public CtEvent ctGet(CtHandle ctHandle) {
-        Counter c = ct(ctHandle, null, false);
+        Counter c = handles.ct(ctHandle, null, false);
         lib().dispatch.poll(() -> false);
         return c.event();
     }
@@ -720,7 +628,7 @@ public final class PortalsLibrary implements AutoCloseable {
      * }</pre>
      */
     public CtEvent ctGetToward(CtHandle ctHandle, long total) {
-        Counter c = ct(ctHandle, null, false);
+        Counter c = handles.ct(ctHandle, null, false);
         lib().dispatch.pollTotal(c, total);
         return c.event();
     }
@@ -730,7 +638,7 @@ public final class PortalsLibrary implements AutoCloseable {
      * zero; INTERRUPTED when the counting event is freed meanwhile.
      */
     public CtEvent ctWait(CtHandle ctHandle, long test) {
-        Counter c = ct(ctHandle, null, false);
+        Counter c = handles.ct(ctHandle, null, false);
         CounterReached w = CounterReached.take(c, test);
         try {
             waitFor(lib(), w, -1);
@@ -755,7 +663,7 @@ public final class PortalsLibrary implements AutoCloseable {
         }
         Counter[] cs = new Counter[size];
         for (int i = 0; i < size; i++) {
-            cs[i] = ct(ctHandles[i], null, false);
+            cs[i] = handles.ct(ctHandles[i], null, false);
         }
         int[] which = {-1};
         waitFor(lib(), () -> {
@@ -775,7 +683,7 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlCTSet (fires the triggered operations it reaches). */
     public void ctSet(CtHandle ctHandle, CtEvent newCt) {
-        Counter c = ct(ctHandle, null, false);
+        Counter c = handles.ct(ctHandle, null, false);
         checkCt(newCt);
         lib().dispatch.call(() -> {
             c.set(newCt.success(), newCt.failure());
@@ -785,7 +693,7 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlCTInc (fires the triggered operations it reaches). */
     public void ctInc(CtHandle ctHandle, CtEvent increment) {
-        Counter c = ct(ctHandle, null, false);
+        Counter c = handles.ct(ctHandle, null, false);
         checkCt(increment);
         if (increment.success() != 0 && increment.failure() != 0) {
             throw Library.invalid("ctInc: increment success or failure, not both (" + increment + ")");
@@ -803,7 +711,7 @@ public final class PortalsLibrary implements AutoCloseable {
                            long remoteOffset, Object userPtr, long hdrData) {
         awaitRoom();
         Dispatch d = enter(); // in this thread when it may, no lambda made: see enter()
-        try { later(putOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, d != null)); } finally { leave(d); }
+        try { later(ops.put(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, d != null)); } finally { leave(d); }
     }
 
     /**
@@ -862,91 +770,33 @@ public final class PortalsLibrary implements AutoCloseable {
         });
     }
 
-    private Runnable putOp(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
-                                  long remoteOffset, Object userPtr, long hdrData, boolean now) {
-        MemDesc d = md(mdHandle);
-        checkRange("put", d, localOffset, length);
-        checkSource("put", d, length, ackReq);
-        checkPt(d.ni, ptIndex);
-        int target = d.ni.lib.engineRank(d.ni, targetId);
-        if (now) {
-            d.ni.lib.initiator.start(PtlWire.PUT, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, null, null);
-            return null;
-        }
-        return () -> d.ni.lib.initiator.start(PtlWire.PUT, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, null, null);
-    }
 
     /** PtlGet. */
     public void get(MdHandle mdHandle, long localOffset, long length, ProcessId targetId, int ptIndex, long matchBits,
                            long remoteOffset, Object userPtr) {
         awaitRoom();
         Dispatch d = enter();
-        try { later(getOp(mdHandle, localOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, d != null)); } finally { leave(d); }
+        try { later(ops.get(mdHandle, localOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, d != null)); } finally { leave(d); }
     }
 
-    private Runnable getOp(MdHandle mdHandle, long localOffset, long length, ProcessId targetId, int ptIndex, long matchBits,
-                                  long remoteOffset, Object userPtr, boolean now) {
-        MemDesc d = md(mdHandle);
-        checkRange("get", d, localOffset, length);
-        checkPt(d.ni, ptIndex);
-        int target = d.ni.lib.engineRank(d.ni, targetId);
-        if (now) {
-            d.ni.lib.initiator.start(PtlWire.GET, d.ni, null, 0, d, localOffset, length, null, target, ptIndex, matchBits, remoteOffset, userPtr, 0, null, null, null);
-            return null;
-        }
-        return () -> d.ni.lib.initiator.start(PtlWire.GET, d.ni, null, 0, d, localOffset, length, null, target, ptIndex, matchBits, remoteOffset, userPtr, 0, null, null, null);
-    }
 
     /** PtlAtomic: {@code operation} (MIN .. BXOR) of the MD's elements into the target's. */
     public void atomic(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
                               long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype) {
         awaitRoom();
         Dispatch d = enter();
-        try { later(atomicOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, d != null)); } finally { leave(d); }
+        try { later(ops.atomic(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, d != null)); } finally { leave(d); }
     }
 
-    private Runnable atomicOp(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
-                                     long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype, boolean now) {
-        MemDesc d = md(mdHandle);
-        checkRange("atomic", d, localOffset, length);
-        checkSource("atomic", d, length, ackReq);
-        checkPt(d.ni, ptIndex);
-        checkAtomic("atomic", length, d.ni.limits.maxAtomicSize, operation, datatype, false);
-        int target = d.ni.lib.engineRank(d.ni, targetId);
-        if (now) {
-            d.ni.lib.initiator.start(PtlWire.ATOMIC, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, operation, datatype);
-            return null;
-        }
-        return () -> d.ni.lib.initiator.start(PtlWire.ATOMIC, d.ni, d, localOffset, null, 0, length, ackReq, target, ptIndex, matchBits, remoteOffset, userPtr, hdrData, null, operation, datatype);
-    }
 
     /** PtlFetchAtomic: like atomic, and the target's old values come back into the get MD. */
     public void fetchAtomic(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length, ProcessId targetId,
                                    int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype) {
         awaitRoom();
         Dispatch d = enter();
-        try { later(fetchOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, d != null)); } finally { leave(d); }
+        try { later(ops.fetch(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, d != null)); } finally { leave(d); }
     }
 
-    private Runnable fetchOp(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length, ProcessId targetId,
-                                    int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype, boolean now) {
-        MemDesc g = md(getMdHandle), p = md(putMdHandle);
-        if (g.ni != p.ni) {
-            throw Library.invalid("fetchAtomic: the get and put MDs belong to different interfaces");
-        }
-        checkRange("fetchAtomic (get md)", g, localGetOffset, length);
-        checkRange("fetchAtomic (put md)", p, localPutOffset, length);
-        checkPt(p.ni, ptIndex);
-        checkAtomic("fetchAtomic", length, p.ni.limits.maxFetchAtomicSize, operation, datatype, false);
-        int target = p.ni.lib.engineRank(p.ni, targetId);
-        if (now) {
-            p.ni.lib.initiator.start(PtlWire.FETCH, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
-                    remoteOffset, userPtr, hdrData, null, operation, datatype);
-            return null;
-        }
-        return () -> p.ni.lib.initiator.start(PtlWire.FETCH, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
-                remoteOffset, userPtr, hdrData, null, operation, datatype);
-    }
 
     /**
      * PtlSwap: SWAP, the CSWAPs and MSWAP with {@code operand} (one element: the compare value, or
@@ -957,30 +807,9 @@ public final class PortalsLibrary implements AutoCloseable {
                             int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, MemorySegment operand, Op operation, Datatype datatype) {
         awaitRoom();
         Dispatch d = enter();
-        try { later(swapOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operand, operation, datatype, d != null)); } finally { leave(d); }
+        try { later(ops.swap(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operand, operation, datatype, d != null)); } finally { leave(d); }
     }
 
-    private Runnable swapOp(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length, ProcessId targetId,
-                                   int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, MemorySegment operand, Op operation, Datatype datatype,
-                                   boolean now) {
-        MemDesc g = md(getMdHandle), p = md(putMdHandle);
-        if (g.ni != p.ni) {
-            throw Library.invalid("swap: the get and put MDs belong to different interfaces");
-        }
-        checkRange("swap (get md)", g, localGetOffset, length);
-        checkRange("swap (put md)", p, localPutOffset, length);
-        checkPt(p.ni, ptIndex);
-        checkAtomic("swap", length, p.ni.limits.maxFetchAtomicSize, operation, datatype, true);
-        MemorySegment op = swapOperand(operand, operation, datatype, !now); // read later or elsewhere: a copy
-        int target = p.ni.lib.engineRank(p.ni, targetId);
-        if (now) {
-            p.ni.lib.initiator.start(PtlWire.SWAP, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
-                    remoteOffset, userPtr, hdrData, op, operation, datatype);
-            return null;
-        }
-        return () -> p.ni.lib.initiator.start(PtlWire.SWAP, p.ni, p, localPutOffset, g, localGetOffset, length, AckReq.NO_ACK_REQ, target, ptIndex, matchBits,
-                remoteOffset, userPtr, hdrData, op, operation, datatype);
-    }
 
     /** PtlAtomicSync: atomics here are applied by the library, coherent with the host once their events are seen; nothing to flush. */
     public void atomicSync() {
@@ -990,7 +819,7 @@ public final class PortalsLibrary implements AutoCloseable {
     // ---- triggered operations ---------------------------------------------------------------
 
     private void trigger(CtHandle trigCtHandle, long threshold, Ni ni, Runnable action) {
-        Counter c = ct(trigCtHandle, ni, false);
+        Counter c = handles.ct(trigCtHandle, ni, false);
         if (threshold < 0) {
             throw Library.invalid("threshold " + threshold);
         }
@@ -1007,43 +836,43 @@ public final class PortalsLibrary implements AutoCloseable {
     /** PtlTriggeredPut: the put runs when {@code trigCtHandle}'s success count reaches {@code threshold}. */
     public void triggeredPut(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
                                     long remoteOffset, Object userPtr, long hdrData, CtHandle trigCtHandle, long threshold) {
-        Runnable r = putOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, false);
-        trigger(trigCtHandle, threshold, md(mdHandle).ni, r);
+        Runnable r = ops.put(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, false);
+        trigger(trigCtHandle, threshold, handles.md(mdHandle).ni, r);
     }
 
     /** PtlTriggeredGet. */
     public void triggeredGet(MdHandle mdHandle, long localOffset, long length, ProcessId targetId, int ptIndex, long matchBits,
                                     long remoteOffset, Object userPtr, CtHandle trigCtHandle, long threshold) {
-        Runnable r = getOp(mdHandle, localOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, false);
-        trigger(trigCtHandle, threshold, md(mdHandle).ni, r);
+        Runnable r = ops.get(mdHandle, localOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, false);
+        trigger(trigCtHandle, threshold, handles.md(mdHandle).ni, r);
     }
 
     /** PtlTriggeredAtomic. */
     public void triggeredAtomic(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
                                        long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype, CtHandle trigCtHandle, long threshold) {
-        Runnable r = atomicOp(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, false);
-        trigger(trigCtHandle, threshold, md(mdHandle).ni, r);
+        Runnable r = ops.atomic(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, false);
+        trigger(trigCtHandle, threshold, handles.md(mdHandle).ni, r);
     }
 
     /** PtlTriggeredFetchAtomic. */
     public void triggeredFetchAtomic(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length,
                                             ProcessId targetId, int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData,
                                             Op operation, Datatype datatype, CtHandle trigCtHandle, long threshold) {
-        Runnable r = fetchOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, false);
-        trigger(trigCtHandle, threshold, md(putMdHandle).ni, r);
+        Runnable r = ops.fetch(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, false);
+        trigger(trigCtHandle, threshold, handles.md(putMdHandle).ni, r);
     }
 
     /** PtlTriggeredSwap. */
     public void triggeredSwap(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length,
                                      ProcessId targetId, int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData,
                                      MemorySegment operand, Op operation, Datatype datatype, CtHandle trigCtHandle, long threshold) {
-        Runnable r = swapOp(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operand, operation, datatype, false);
-        trigger(trigCtHandle, threshold, md(putMdHandle).ni, r);
+        Runnable r = ops.swap(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operand, operation, datatype, false);
+        trigger(trigCtHandle, threshold, handles.md(putMdHandle).ni, r);
     }
 
     /** PtlTriggeredCTInc: increments {@code ctHandle} when {@code trigCtHandle} reaches {@code threshold}. */
     public void triggeredCtInc(CtHandle ctHandle, CtEvent increment, CtHandle trigCtHandle, long threshold) {
-        Counter c = ct(ctHandle, null, false);
+        Counter c = handles.ct(ctHandle, null, false);
         checkCt(increment);
         trigger(trigCtHandle, threshold, c.ni, () -> {
             if (!c.freed) {
@@ -1054,7 +883,7 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlTriggeredCTSet. */
     public void triggeredCtSet(CtHandle ctHandle, CtEvent newCt, CtHandle trigCtHandle, long threshold) {
-        Counter c = ct(ctHandle, null, false);
+        Counter c = handles.ct(ctHandle, null, false);
         checkCt(newCt);
         trigger(trigCtHandle, threshold, c.ni, () -> {
             if (!c.freed) {
@@ -1067,13 +896,13 @@ public final class PortalsLibrary implements AutoCloseable {
 
     /** PtlStartBundle: a hint that several operations follow (the engine aggregates queued small messages anyway). */
     public void startBundle(NiHandle niHandle) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         lib().dispatch.call(() -> ni.bundles++);
     }
 
     /** PtlEndBundle: ARG_INVALID without a matching startBundle. */
     public void endBundle(NiHandle niHandle) {
-        Ni ni = ni(niHandle);
+        Ni ni = handles.ni(niHandle);
         lib().dispatch.call(() -> {
             if (ni.bundles == 0) {
                 throw Library.invalid("endBundle without startBundle");
