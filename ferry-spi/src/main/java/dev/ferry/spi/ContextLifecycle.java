@@ -2,6 +2,8 @@ package dev.ferry.spi;
 
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
@@ -18,9 +20,11 @@ import java.util.function.Supplier;
  * public DriverProperties properties() { life.beginProperties(); return ...; }
  * public DriverUrl init() { life.beginInit(); DriverUrl url = ...; life.initialized(); return url; }
  * public DriverInstance newInstance() { return life.add(() -> new MyInstance(this)); }
- * public void close() { MyInstance[] all = life.close(); if (all == null) return; ... }
+ * public void close() { if (life.closeEach(MyInstance::contextClosed)) wakeWaiters(); }
  * // probe-any, round robin (a method reference that captures nothing allocates nothing)
- * MyInstance next = life.nextReady(MyInstance::hasIncoming);
+ * public Status recvProbeAny(InstanceRef ready) { return life.probeAny(ready, MyInstance::hasIncoming); }
+ * public Status recvCancelAny() { return life.cancelAny(this::wakeWaiters); }
+ * // in recvWaitAny's loop: if (life.takeCancel()) return Status.CANCELED;
  * }</pre>
  *
  * @param <I> the driver's instance type
@@ -33,6 +37,8 @@ public final class ContextLifecycle<I> {
     private volatile I[] instances;
     /** Where the next {@link #nextReady} scan starts: after the instance served last. */
     private int nextProbe;
+    /** A wait-any was asked to return CANCELED ({@link #cancelAny}). */
+    private final AtomicBoolean cancelAny = new AtomicBoolean();
 
     /**
      * @param what     how errors name the context, e.g. "shm driver context"
@@ -109,6 +115,45 @@ public final class ContextLifecycle<I> {
         return null;
     }
 
+    /**
+     * Seed 000's probe-any over {@link #nextReady}: CLOSED once closed; DONE with
+     * {@code ready.instance} set to the next instance for which {@code isReady} holds; else NOT_YET.
+     */
+    public Status probeAny(InstanceRef ready, Predicate<? super I> isReady) {
+        if (closed) {
+            return Status.CLOSED;
+        }
+        I next = nextReady(isReady);
+        if (next == null) {
+            return Status.NOT_YET;
+        }
+        ready.instance = (DriverInstance) next;
+        return Status.DONE;
+    }
+
+    /**
+     * Seed 000's cancel-any: CLOSED once closed; else marks the wait-any canceled, runs
+     * {@code wake} (which ends the driver's blocking wait), and answers DONE.
+     */
+    public Status cancelAny(Runnable wake) {
+        if (closed) {
+            return Status.CLOSED;
+        }
+        cancelAny.set(true);
+        wake.run();
+        return Status.DONE;
+    }
+
+    /** For the wait-any: whether a cancel-any came since it last looked (the mark is taken). */
+    public boolean takeCancel() {
+        return cancelAny.compareAndSet(true, false);
+    }
+
+    /** For the wait-any's sleep: whether a cancel-any is waiting to be taken. */
+    public boolean cancelPending() {
+        return cancelAny.get();
+    }
+
     public boolean isClosed() {
         return closed;
     }
@@ -118,6 +163,22 @@ public final class ContextLifecycle<I> {
         if (closed) {
             throw new IllegalStateException(what + " is closed");
         }
+    }
+
+    /**
+     * {@code close()} for a driver whose instances each end on their own: runs {@code each} on
+     * every instance, in creation order; false (and nothing run) when the context was closed
+     * already, so the caller's own teardown runs once too.
+     */
+    public boolean closeEach(Consumer<? super I> each) {
+        I[] all = close();
+        if (all == null) {
+            return false;
+        }
+        for (I i : all) {
+            each.accept(i);
+        }
+        return true;
     }
 
     /** {@code close()}: the instances to tear down, or null when the context was closed already. */

@@ -64,4 +64,64 @@ class ContextLifecycleTest {
         assertEquals("a", life.nextReady(s -> !s.equals("b")), "after c comes a");
         assertNull(life.nextReady(s -> false));
     }
+
+    /** An instance that only says whether it has something: what probe-any asks. */
+    private static final class Stub implements DriverInstance {
+        boolean ready;
+        int closed;
+
+        @Override
+        public Status connectAsync(DriverUrl remote) {
+            return Status.DONE;
+        }
+
+        @Override
+        public Status sendPost(Packet packet) {
+            return Status.DONE;
+        }
+
+        @Override
+        public Status sendPoll(Packet packet) {
+            return Status.DONE;
+        }
+
+        @Override
+        public Status recvPoll(Packet packet) {
+            return Status.NOT_YET;
+        }
+    }
+
+    @Test
+    void probeAnyCancelAnyAndCloseEachServeEveryDriver() {
+        ContextLifecycle<Stub> life = new ContextLifecycle<>("stub context", Stub[]::new);
+        life.beginProperties();
+        life.beginInit();
+        life.initialized();
+        Stub a = life.add(Stub::new), b = life.add(Stub::new);
+        InstanceRef ready = new InstanceRef();
+        assertEquals(Status.NOT_YET, life.probeAny(ready, s -> s.ready));
+        b.ready = true;
+        assertEquals(Status.DONE, life.probeAny(ready, s -> s.ready));
+        assertSame(b, ready.instance);
+        a.ready = true;
+        assertEquals(Status.DONE, life.probeAny(ready, s -> s.ready));
+        assertSame(a, ready.instance, "round robin: the one after the last served");
+
+        int[] woken = {0};
+        assertTrue(!life.takeCancel() && !life.cancelPending());
+        assertEquals(Status.DONE, life.cancelAny(() -> woken[0]++));
+        assertEquals(1, woken[0]);
+        assertTrue(life.cancelPending());
+        assertTrue(life.takeCancel());
+        assertTrue(!life.takeCancel(), "a cancel is taken once");
+
+        assertTrue(life.closeEach(s -> s.closed++));
+        assertEquals(1, a.closed);
+        assertEquals(1, b.closed);
+        assertTrue(!life.closeEach(s -> s.closed++), "closed once");
+        assertEquals(1, a.closed);
+        assertEquals(Status.CLOSED, life.probeAny(ready, s -> true));
+        assertEquals(Status.CLOSED, life.cancelAny(() -> woken[0]++));
+        assertEquals(1, woken[0]);
+    }
 }

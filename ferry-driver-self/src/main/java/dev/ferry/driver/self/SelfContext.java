@@ -15,7 +15,6 @@ import dev.ferry.spi.Transport;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /** A self driver context: its address, its instances, and the context-wide receive calls. */
 final class SelfContext implements DriverContext {
@@ -25,7 +24,6 @@ final class SelfContext implements DriverContext {
     private final ContextLifecycle<SelfInstance> life = new ContextLifecycle<>("self driver context", SelfInstance[]::new);
     private volatile String address;
     private volatile Thread anyWaiter;
-    private final AtomicBoolean cancelAny = new AtomicBoolean();
     private final java.util.concurrent.atomic.AtomicLong moved = new java.util.concurrent.atomic.AtomicLong();
     /** {@link #moved} when the last wait-any returned (one runs at a time). */
     private long movedReported;
@@ -96,15 +94,7 @@ final class SelfContext implements DriverContext {
 
     @Override
     public Status recvProbeAny(InstanceRef ready) {
-        if (life.isClosed()) {
-            return Status.CLOSED;
-        }
-        SelfInstance next = life.nextReady(SelfInstance::hasIncoming);
-        if (next == null) {
-            return Status.NOT_YET;
-        }
-        ready.instance = next;
-        return Status.DONE;
+        return life.probeAny(ready, SelfInstance::hasIncoming);
     }
 
     /** The wait-any's sleep: {@link SelfInstance#WAIT} with parks of up to a second (its caller's bound doubles to that). */
@@ -116,7 +106,7 @@ final class SelfContext implements DriverContext {
         long sleepNanos = 10_000_000L;
         long start = System.nanoTime(), now = start;
         for (int round = 0; ; round++) {
-            if (cancelAny.compareAndSet(true, false)) {
+            if (life.takeCancel()) {
                 return Status.CANCELED;
             }
             long m = moved.get();
@@ -139,7 +129,7 @@ final class SelfContext implements DriverContext {
             anyWaiter = me;
             try {
                 // Re-check after announcing ourselves: a post or a moved send that raced with the announcement is seen here.
-                if (!cancelAny.get() && moved.get() == m && recvProbeAny(ready) == Status.NOT_YET) {
+                if (!life.cancelPending() && moved.get() == m && recvProbeAny(ready) == Status.NOT_YET) {
                     // producers wake us; the bound, doubling to a second, only caps a missed wake
                     ANY_WAIT.idle(now - start, sleepNanos);
                     sleepNanos = Math.min(2 * sleepNanos, 1_000_000_000L);
@@ -152,12 +142,7 @@ final class SelfContext implements DriverContext {
 
     @Override
     public Status recvCancelAny() {
-        if (life.isClosed()) {
-            return Status.CLOSED;
-        }
-        cancelAny.set(true);
-        wakeAny();
-        return Status.DONE;
+        return life.cancelAny(this::wakeAny);
     }
 
     @Override
@@ -167,7 +152,7 @@ final class SelfContext implements DriverContext {
             return;
         }
         if (address != null) {
-            SelfRegistry.unregister(address);
+            SelfRegistry.unregister(address); // first: a connect that comes while the instances end finds none
         }
         for (SelfInstance i : all) {
             i.contextClosed();

@@ -25,7 +25,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -69,7 +68,6 @@ final class ShmContext implements DriverContext {
     private int requestsSeen;
     /** Connection requests published when wait-any last reported them, or acceptProbe took them all. */
     private volatile int requestsWaitSeen;
-    private final AtomicBoolean cancelAny = new AtomicBoolean();
     private final List<MemorySegment> arenas = new ArrayList<>();
     private final List<Path> arenaFiles = new java.util.concurrent.CopyOnWriteArrayList<>();
     /** Removes this context's files if the JVM ends before close (SIGTERM, System.exit, a launcher's death). */
@@ -418,15 +416,7 @@ final class ShmContext implements DriverContext {
 
     @Override
     public Status recvProbeAny(InstanceRef ready) {
-        if (life.isClosed()) {
-            return Status.CLOSED;
-        }
-        ShmInstance next = life.nextReady(ShmInstance::hasIncoming);
-        if (next == null) {
-            return Status.NOT_YET;
-        }
-        ready.instance = next;
-        return Status.DONE;
+        return life.probeAny(ready, ShmInstance::hasIncoming);
     }
 
     @Override
@@ -436,7 +426,7 @@ final class ShmContext implements DriverContext {
             MemorySegment timeout = timespec(a, SLEEP_NANOS);
             long sleepNanos = SLEEP_NANOS;
             for (int round = 0; ; round++) {
-                if (cancelAny.compareAndSet(true, false)) {
+                if (life.takeCancel()) {
                     return Status.CANCELED;
                 }
                 int bell = doorbell();
@@ -458,7 +448,7 @@ final class ShmContext implements DriverContext {
                     continue;
                 }
                 setTimespec(timeout, sleepNanos);
-                sleep(true, bell, () -> cancelAny.get() || anyIncoming() || requestWaiting(), errno, timeout);
+                sleep(true, bell, () -> life.cancelPending() || anyIncoming() || requestWaiting(), errno, timeout);
                 sleepNanos = Math.min(2 * sleepNanos, LONGEST_SLEEP_NANOS);
                 for (ShmInstance i : life.instances()) {
                     i.checkPeerAlive(); // a dead peer rings no bell: look after every sleep
@@ -497,22 +487,13 @@ final class ShmContext implements DriverContext {
 
     @Override
     public Status recvCancelAny() {
-        if (life.isClosed()) {
-            return Status.CLOSED;
-        }
-        cancelAny.set(true);
-        ringOwnDoorbell();
-        return Status.DONE;
+        return life.cancelAny(this::ringOwnDoorbell);
     }
 
     @Override
     public void close() {
-        ShmInstance[] all = life.close();
-        if (all == null) {
+        if (!life.closeEach(ShmInstance::contextClosed)) {
             return;
-        }
-        for (ShmInstance i : all) {
-            i.contextClosed();
         }
         ringOwnDoorbell();
         if (exitHook != null) {

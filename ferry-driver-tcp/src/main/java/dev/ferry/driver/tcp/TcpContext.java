@@ -33,7 +33,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A tcp driver context: a listening socket on the chosen interfaces, an acceptor thread that
@@ -75,7 +74,6 @@ final class TcpContext implements DriverContext {
     /** Connection requests that came, and how many of them wait-any has reported (each once); under the lock. */
     private long requestsArrived;
     private long requestsWaitSeen;
-    private final AtomicBoolean cancelAny = new AtomicBoolean();
     private final boolean directCalls;
 
     TcpContext(Hints hints) {
@@ -365,12 +363,7 @@ final class TcpContext implements DriverContext {
 
     /** Serves the instances marked ready, or holding buffered bytes, round robin. */
     private Status pick(InstanceRef ready) {
-        TcpInstance next = life.nextReady(TcpInstance::takeReady);
-        if (next == null) {
-            return Status.NOT_YET;
-        }
-        ready.instance = next;
-        return Status.DONE;
+        return life.probeAny(ready, TcpInstance::takeReady);
     }
 
     @Override
@@ -379,7 +372,7 @@ final class TcpContext implements DriverContext {
             if (life.isClosed()) {
                 return Status.CLOSED;
             }
-            if (cancelAny.compareAndSet(true, false)) {
+            if (life.takeCancel()) {
                 return Status.CANCELED;
             }
             Status s = recvProbeAny(ready);
@@ -438,24 +431,14 @@ final class TcpContext implements DriverContext {
 
     @Override
     public Status recvCancelAny() {
-        if (life.isClosed()) {
-            return Status.CLOSED;
-        }
-        cancelAny.set(true);
-        selector.wakeup();
-        return Status.DONE;
+        return life.cancelAny(selector::wakeup);
     }
 
     @Override
     public void close() {
-        TcpInstance[] all = life.close();
-        if (all == null) {
-            return;
+        if (life.closeEach(TcpInstance::contextClosed)) {
+            closeQuietly();
         }
-        for (TcpInstance i : all) {
-            i.contextClosed();
-        }
-        closeQuietly();
     }
 
     private void closeQuietly() {

@@ -37,7 +37,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A ucx driver context: one UCP context and one UCP worker. Its URL is the worker's address;
@@ -102,7 +101,6 @@ final class UcxContext implements DriverContext {
     private long nextWake;
     /** The timer's period: how soon a held send moves on when nobody calls the driver. */
     private static final long TICK_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-    private final AtomicBoolean cancelAny = new AtomicBoolean();
 
     UcpContext ucp;
     UcpWorker worker;
@@ -546,12 +544,7 @@ final class UcxContext implements DriverContext {
 
     /** Fair scan from where the last one stopped; lock held. */
     private Status probe(InstanceRef ready) {
-        UcxInstance next = life.nextReady(UcxInstance::hasData);
-        if (next == null) {
-            return Status.NOT_YET;
-        }
-        ready.instance = next;
-        return Status.DONE;
+        return life.probeAny(ready, UcxInstance::hasData);
     }
 
     @Override
@@ -561,7 +554,7 @@ final class UcxContext implements DriverContext {
             if (life.isClosed()) {
                 return Status.CLOSED;
             }
-            if (cancelAny.getAndSet(false)) {
+            if (life.takeCancel()) {
                 return Status.CANCELED;
             }
             acquire();
@@ -580,7 +573,7 @@ final class UcxContext implements DriverContext {
                 if (moved) {
                     return Status.NOT_YET; // the worker moved something on (a send's completion, a peer's FIN): the engine looks
                 }
-                if (System.nanoTime() - spinEnd > 0 && !cancelAny.get()) {
+                if (System.nanoTime() - spinEnd > 0 && !life.cancelPending()) {
                     sleeping = true;
                     try {
                         worker.waitForEvents(); // returns at once when events are pending (ucp_worker_wait arms first)
@@ -599,10 +592,11 @@ final class UcxContext implements DriverContext {
 
     @Override
     public Status recvCancelAny() {
-        if (life.isClosed()) {
-            return Status.CLOSED;
-        }
-        cancelAny.set(true);
+        return life.cancelAny(this::signalWorker);
+    }
+
+    /** Wakes a wait-any blocked in the worker. */
+    private void signalWorker() {
         UcpWorker w = worker;
         if (w != null) {
             try {
@@ -611,7 +605,6 @@ final class UcxContext implements DriverContext {
                 // closed meanwhile
             }
         }
-        return Status.DONE;
     }
 
     // ---- close ----------------------------------------------------------------------------------
