@@ -302,6 +302,10 @@ final class Gate {
                 malformed(rail, "unknown entry kind " + kind);
                 return;
             }
+            if (pr != eager && at + WireHeader.FIXED_ENTRY > len) {
+                malformed(rail, "a truncated entry of kind " + kind);
+                return;
+            }
             long n = pr.parse(rail, p, at, len, first);
             if (n < 0) {
                 return;

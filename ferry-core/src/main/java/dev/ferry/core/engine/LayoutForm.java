@@ -40,6 +40,16 @@ final class LayoutForm {
 
     /** Sets {@code p} up to send {@code l}'s bytes (reset first). */
     void send(Packet p, DataLayout l) {
+        use(p, l, true);
+    }
+
+    /** Sets {@code p} up to receive into {@code l} (reset first); after the receive, {@link #received}. */
+    void receive(Packet p, DataLayout l) {
+        use(p, l, false);
+    }
+
+    /** {@code p} set up with {@code l} in the driver's form; a bounce buffer gets {@code l}'s bytes when {@code sending}. */
+    private void use(Packet p, DataLayout l, boolean sending) {
         p.reset();
         if (data) {
             p.useData(l);
@@ -47,20 +57,10 @@ final class LayoutForm {
             p.useIov(iovec(l));
         } else {
             MemorySegment bounce = Arena.ofAuto().allocate(Math.max(1, l.size()), 8).asSlice(0, l.size());
-            new DataCursor().reset(l).copyTo(bounce, 0, l.size());
+            if (sending) {
+                new DataCursor().reset(l).copyTo(bounce, 0, l.size());
+            }
             p.useIov(IoVec.of(bounce));
-        }
-    }
-
-    /** Sets {@code p} up to receive into {@code l} (reset first); after the receive, {@link #received}. */
-    void receive(Packet p, DataLayout l) {
-        p.reset();
-        if (data) {
-            p.useData(l);
-        } else if (l.segmentCount() <= maxSegments) {
-            p.useIov(iovec(l));
-        } else {
-            p.useIov(IoVec.of(Arena.ofAuto().allocate(Math.max(1, l.size()), 8).asSlice(0, l.size())));
         }
     }
 

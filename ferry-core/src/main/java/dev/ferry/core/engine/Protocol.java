@@ -47,7 +47,8 @@ abstract class Protocol {
 
     /**
      * Reads the entry at {@code at} of a packet of {@code len} bytes, whose first word is
-     * {@code word} and whose kind is one of {@link #kinds}; answers its length, or -1 once it
+     * {@code word} and whose kind is one of {@link #kinds} (its {@link WireHeader#FIXED_ENTRY}
+     * bytes are in the packet, checked, but for IMMEDIATE); answers its length, or -1 once it
      * failed the gate for a malformed entry.
      */
     abstract long parse(Rail rail, MemorySegment p, long at, long len, long word);

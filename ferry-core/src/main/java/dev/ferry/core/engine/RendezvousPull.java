@@ -170,10 +170,6 @@ final class RendezvousPull extends Protocol {
 
     @Override
     long parse(Rail r, MemorySegment p, long at, long len, long word) {
-        if (at + 32 > len) {
-            gate.malformed(r, "a truncated entry of kind " + WireHeader.kind(word));
-            return -1;
-        }
         int a = WireHeader.a(word);
         long c = p.get(WireHeader.U64, at + WireHeader.C);
         if (c < 0) {

@@ -166,10 +166,6 @@ final class RendezvousPut extends Protocol {
 
     @Override
     long parse(Rail rail, MemorySegment p, long at, long len, long word) {
-        if (at + 32 > len) {
-            gate.malformed(rail, "a truncated entry of kind " + WireHeader.kind(word));
-            return -1;
-        }
         int a = WireHeader.a(word);
         long b = p.get(WireHeader.U64, at + WireHeader.B);
         long c = p.get(WireHeader.U64, at + WireHeader.C);

@@ -53,6 +53,8 @@ final class WireHeader {
     static final long D = 24;
 
     static final int IMMEDIATE_HEADER = 16;
+    /** Every entry but IMMEDIATE has these fixed bytes (kind, a, b, c, d), checked before its protocol reads them. */
+    static final int FIXED_ENTRY = 32;
     static final int RTS_BYTES = 32;
     static final int DATA_BYTES = 32;
     static final int CTS_FIXED = 32;
