@@ -245,6 +245,7 @@ public final class EngineRanks {
         try (Engine e = Engine.init(inbox)) {
             inbox.attach(e);
             int count = 100;
+            inboxOpeningExchange(e, inbox); // every send below may be exposed: the peer has attached
             if (e.rank() == 0) {
                 SendRequest[] s = new SendRequest[count];
                 for (int i = 0; i < count; i++) {
@@ -349,6 +350,24 @@ public final class EngineRanks {
                 System.out.println("ok planned received " + count + " in order; " + e.stats().batchedPulls() + " pulls in "
                         + e.stats().pullBatches() + " batches");
             }
+        }
+    }
+
+    /**
+     * {@link #openingExchange} for a job that takes its messages from an {@link Inbox}: rank 0
+     * sends a message of header -1, rank 1 drops it and answers, rank 0 drops the answer.
+     */
+    private static void inboxOpeningExchange(Engine e, Inbox inbox) {
+        SendRequest hello = new SendRequest();
+        int peer = 1 - e.rank();
+        if (e.rank() == 0) {
+            e.send(hello.to(peer, -1, Arena.ofAuto().allocate(8)));
+            hello.join(BOUND);
+        }
+        inbox.take(m -> m.header() == -1, BOUND).drop();
+        if (e.rank() == 1) {
+            e.send(hello.to(peer, -1, Arena.ofAuto().allocate(8))); // the answer rank 0 waits for
+            hello.join(BOUND);
         }
     }
 
