@@ -47,7 +47,7 @@ final class EagerProtocol extends Protocol {
         if (g.nothingWaits() && g.credits >= WireHeader.immediateBytes(s.length) && sendAlone(g.rails[0], s)) {
             return; // the common case: a small message, nothing waiting, out in a packet of its own
         }
-        if (g.enqueue(s)) {
+        if (g.enqueue(s, this)) {
             g.push(g.rails[0]);
         }
     }
@@ -99,7 +99,7 @@ final class EagerProtocol extends Protocol {
             }
         }
         rail.packed(s);
-        gate.engine.stats.immediate(rail.ec, s.length);
+        engine.stats.immediate(rail.ec, s.length);
         return WireHeader.immediateBytes(s.length);
     }
 
@@ -112,9 +112,9 @@ final class EagerProtocol extends Protocol {
             gate.malformed(rail, "an immediate message of " + n + " bytes in a packet of " + len);
             return -1;
         }
-        Message view = gate.view;
+        Message view = this.view;
         view.setImmediate(gate, p.get(WireHeader.U64, at + WireHeader.B), p, at + WireHeader.IMMEDIATE_HEADER, n, cost);
-        gate.engine.deliver(view);
+        engine.deliver(view);
         return cost;
     }
 }

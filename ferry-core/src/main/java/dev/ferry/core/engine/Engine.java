@@ -52,6 +52,8 @@ public final class Engine implements AutoCloseable {
     private final boolean ownsBootstrap;
     private final MessageHandler handler;
     private final Gates gates;
+    /** {@link #gates}' array, by rank: a send indexes it without a call. */
+    private final Gate[] byRank;
     private final List<EngineContext> contexts;
     private final SharedMemory memory;
     final EngineStats stats;
@@ -139,6 +141,7 @@ public final class Engine implements AutoCloseable {
         this.memory = new SharedMemory(contexts);
         this.gates = new Gates(this, wire, contexts, multirail, EngineSettings.sameProcessBySelf(settings), eagerSetting, creditLimit);
         gates.listen();
+        this.byRank = gates.all();
         if (EngineSettings.info(settings)) {
             log.log(System.Logger.Level.INFO, "\n" + describe());
         }
@@ -288,7 +291,7 @@ public final class Engine implements AutoCloseable {
     }
 
     private void doSend(SendRequest s) {
-        Gate g = gates.get(s.peer);
+        Gate g = byRank[s.peer];
         if (g.state == Gate.NEW) {
             gates.connect(g);
         }

@@ -34,6 +34,11 @@ final class Gate {
     long credits;
     long creditsOwed;
     private final long returnThreshold;
+    /**
+     * Answers the protocols owe the peer (CTS), packed before queued messages: counted here, so
+     * that every send and every packet parsed asks one field, not the protocol's queue.
+     */
+    int answersOwed;
 
     final EagerProtocol eager;
     final RendezvousPut put;
@@ -41,6 +46,8 @@ final class Gate {
     final RendezvousPull pull;
     /** The protocol per message length, for sending. */
     final ProtocolTable table;
+    /** The rendezvous-put protocol's lane on each rail, by rail index (the progress pass walks them with the rails). */
+    private final RawLane[] lanes;
     /** The protocol per entry kind, for parsing: every protocol the rails allow, whatever the settings. */
     private final Protocol[] byKind = new Protocol[WireHeader.KINDS];
 
@@ -90,6 +97,7 @@ final class Gate {
             t.upTo(max, pull);
         }
         this.table = t.rest(put);
+        this.lanes = put.lanes;
         for (Protocol p : pull == null ? new Protocol[] {eager, put} : new Protocol[] {eager, put, pull}) {
             for (byte k : p.kinds()) {
                 byKind[k] = p;
@@ -138,27 +146,29 @@ final class Gate {
             return;
         }
         sentAny = true;
-        Protocol p = table.lookup(s.length);
-        s.protocol = p;
-        p.send(s);
+        table.lookup(s.length).send(s);
     }
 
     /** Nothing waits to leave before a message sent now. */
     boolean nothingWaits() {
-        return outQueue.isEmpty() && !put.hasAnswers();
+        return outQueue.isEmpty() && answersOwed == 0;
     }
 
     /** Whether {@code rail} may take a packet of its own now: free, and no rendezvous chunk waiting its turn there. */
     boolean railClear(Rail rail) {
-        return rail.free() && put.lanes[rail.index].clearForPacket();
+        return rail.free() && lanes[rail.index].clearForPacket();
     }
 
-    /** Queues {@code s} to leave in order; false (and {@code s} failed) when the gate failed meanwhile. */
-    boolean enqueue(SendRequest s) {
+    /**
+     * Queues {@code s} to leave in order, packed by {@code p}; false (and {@code s} failed) when the
+     * gate failed meanwhile. (A message sent at once never needs its protocol recorded.)
+     */
+    boolean enqueue(SendRequest s, Protocol p) {
         if (state != OPEN) { // a rail failed the gate while trying
             s.complete(failStatus, failure);
             return false;
         }
+        s.protocol = p;
         outQueue.add(s);
         return true;
     }
@@ -178,7 +188,7 @@ final class Gate {
     /** Whether rail 0 has something to put in a packet now. */
     private boolean hasPackable() {
         SendRequest s;
-        return put.hasAnswers() || ((s = outQueue.peek()) != null && credits >= s.protocol.entryBytes(s)) || creditsOwed >= returnThreshold;
+        return answersOwed != 0 || ((s = outQueue.peek()) != null && credits >= s.protocol.entryBytes(s)) || creditsOwed >= returnThreshold;
     }
 
     /**
@@ -186,7 +196,10 @@ final class Gate {
      * the peer asked for there and, on rail 0, packets, taking turns while both wait.
      */
     void push(Rail r) {
-        RawLane lane = put.lanes[r.index];
+        push(r, lanes[r.index]);
+    }
+
+    private void push(Rail r, RawLane lane) {
         if (lane.rawInFlight()) {
             lane.pollRaw();
         }
@@ -229,7 +242,7 @@ final class Gate {
      */
     long pack(Rail rail, MemorySegment p, long limit) {
         PacketWriter w = writer.start(p, limit);
-        if (put.hasAnswers()) {
+        if (answersOwed != 0) {
             put.packAnswers(w);
         }
         SendRequest s;
@@ -268,7 +281,7 @@ final class Gate {
                 pull.planning(false);
             }
         }
-        if (put.hasAnswers() && state == OPEN) {
+        if (answersOwed != 0 && state == OPEN) {
             push(rails[0]); // the CTS planned while parsing go out together, aggregated
         }
     }
@@ -297,16 +310,21 @@ final class Gate {
                 malformed(rail, "an entry of kind " + kind + " after DATA entries (they end a packet)");
                 return;
             }
-            Protocol pr = kind == WireHeader.IMMEDIATE ? eager : kind > 0 && kind < byKind.length ? byKind[kind] : null;
-            if (pr == null) {
-                malformed(rail, "unknown entry kind " + kind);
-                return;
+            long n;
+            if (kind == WireHeader.IMMEDIATE) { // the common entry: a direct call, no look-up
+                n = eager.parse(rail, p, at, len, first);
+            } else {
+                Protocol pr = kind > 0 && kind < byKind.length ? byKind[kind] : null;
+                if (pr == null) {
+                    malformed(rail, "unknown entry kind " + kind);
+                    return;
+                }
+                if (at + WireHeader.FIXED_ENTRY > len) {
+                    malformed(rail, "a truncated entry of kind " + kind);
+                    return;
+                }
+                n = pr.parse(rail, p, at, len, first);
             }
-            if (pr != eager && at + WireHeader.FIXED_ENTRY > len) {
-                malformed(rail, "a truncated entry of kind " + kind);
-                return;
-            }
-            long n = pr.parse(rail, p, at, len, first);
             if (n < 0) {
                 return;
             }
@@ -339,13 +357,16 @@ final class Gate {
      */
     boolean progress() {
         boolean work = false;
-        for (Rail r : rails) {
+        Rail[] rs = rails;
+        for (int i = 0; i < rs.length; i++) {
+            Rail r = rs[i];
+            RawLane lane = lanes[i];
             // here, not in push: a send need not wait for the driver's answers about earlier ones
-            if (r.index == 0 && pull != null && !pull.pollExposed()) {
+            if (i == 0 && pull != null && !pull.pollExposed()) {
                 return work;
             }
-            push(r);
-            if (state == OPEN && receive(r)) {
+            push(r, lane);
+            if (state == OPEN && receive(r, lane)) {
                 work = true;
             }
             if (state != OPEN) {
@@ -359,10 +380,10 @@ final class Gate {
      * Receives and handles one packet on {@code r} and, when it asked for pulls, the packets right
      * behind it while they do too, then runs the pulls ({@link PullPlan}); true when a packet came.
      */
-    private boolean receive(Rail r) {
-        boolean got = receiveOne(r);
+    private boolean receive(Rail r, RawLane lane) {
+        boolean got = receiveOne(r, lane);
         if (pull != null && pull.planned()) {
-            while (!pull.planFull() && state == OPEN && receiveOne(r)) {
+            while (!pull.planFull() && state == OPEN && receiveOne(r, lane)) {
                 // parse on while the packets are RTS to pull: their bookkeeping together, before the copies
             }
             pull.runPlanned();
@@ -371,8 +392,7 @@ final class Gate {
     }
 
     /** The rail's next packet: raw bytes a DATA packet announced, or an engine packet. */
-    private boolean receiveOne(Rail r) {
-        RawLane lane = put.lanes[r.index];
+    private boolean receiveOne(Rail r, RawLane lane) {
         return lane.expecting() ? lane.receiveRaw() : r.receivePacket();
     }
 

@@ -141,6 +141,11 @@ final class Gates {
         return gates[peer];
     }
 
+    /** Every gate, by rank (the engine indexes it directly on each send). */
+    Gate[] all() {
+        return gates;
+    }
+
     /** The connected gates, for the progress pass (read without the thread of control by reports). */
     Gate[] active() {
         return active;

@@ -14,16 +14,24 @@ final class ProtocolTable {
     /** The inclusive upper bound of each row's lengths; the last is Long.MAX_VALUE. */
     private final long[] upTo;
     private final Protocol[] rows;
+    /** The first row, in fields of its own: most messages are small, and this is every send's look-up. */
+    private final long firstUpTo;
+    private final Protocol first;
 
     private ProtocolTable(long[] upTo, Protocol[] rows) {
         this.upTo = upTo;
         this.rows = rows;
+        this.firstUpTo = upTo[0];
+        this.first = rows[0];
     }
 
     /** The protocol for a message of {@code length} bytes. */
     Protocol lookup(long length) {
+        if (length <= firstUpTo) {
+            return first;
+        }
         long[] u = upTo;
-        int i = 0;
+        int i = 1;
         while (length > u[i]) {
             i++;
         }

@@ -77,7 +77,7 @@ final class RendezvousPull extends Protocol {
      */
     @Override
     void send(SendRequest s) {
-        if (!gate.enqueue(s)) {
+        if (!gate.enqueue(s, this)) {
             return;
         }
         int pass = gate.engine.passes();

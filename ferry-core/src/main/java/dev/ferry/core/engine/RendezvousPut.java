@@ -62,7 +62,7 @@ final class RendezvousPut extends Protocol {
      */
     @Override
     void send(SendRequest s) {
-        gate.enqueue(s);
+        gate.enqueue(s, this);
     }
 
     @Override
@@ -90,14 +90,10 @@ final class RendezvousPut extends Protocol {
             r.targetId = rdvIn.add(r);
             ctsQueue.add(plan(m.sourceId, r.targetId, accepted));
         }
+        gate.answersOwed++;
         if (!gate.parsing()) {
             gate.push(gate.rails[0]); // while parsing, the packet's other RTS may add theirs: parse pushes them together
         }
-    }
-
-    @Override
-    boolean hasAnswers() {
-        return !ctsQueue.isEmpty();
     }
 
     @Override
@@ -113,6 +109,7 @@ final class RendezvousPut extends Protocol {
                 WireHeader.ctsChunk(w.packet, w.at + WireHeader.CTS_FIXED + (long) i * WireHeader.CTS_CHUNK, c.rail[i], c.offset[i], c.length[i]);
             }
             ctsSent.push(ctsQueue.poll());
+            gate.answersOwed--;
             w.advance(size);
         }
     }
@@ -271,6 +268,7 @@ final class RendezvousPut extends Protocol {
     void drain(Consumer<Request> failed) {
         rdvOut.drain(failed);
         rdvIn.drain(failed);
+        gate.answersOwed -= ctsQueue.size();
         ctsQueue.clear();
         for (RawLane l : lanes) {
             l.drain(failed);

@@ -27,7 +27,7 @@ public final class SendRequest extends Request {
     long length;
 
     // engine state
-    /** The protocol that carries it ({@link ProtocolTable#lookup}). */
+    /** The protocol that packs it, while it waits in its gate's queue ({@link Gate#enqueue}). */
     Protocol protocol;
     long sourceId;
     int chunksLeft;
