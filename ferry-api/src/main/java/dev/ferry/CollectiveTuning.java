@@ -69,13 +69,10 @@ final class CollectiveTuning {
     /** All-to-alls whose blocks are below this post everything at once; larger ones go pairwise. */
     static final long ALLTOALL_LINEAR_MAX = 8 << 10;
 
-    /** Each collective's algorithms, the default first, by the name its setting takes. */
-    static final Map<String, List<String>> ALGORITHMS = CollectiveSettings.ALGORITHMS;
-
     private final Map<String, String> forced = new LinkedHashMap<>();
 
     CollectiveTuning(Settings settings) {
-        for (Map.Entry<String, List<String>> e : ALGORITHMS.entrySet()) {
+        for (Map.Entry<String, List<String>> e : CollectiveSettings.ALGORITHMS.entrySet()) {
             Setting s = CollectiveSettings.SETTINGS.get(e.getKey());
             String v = settings.value(s);
             if (v != null && !v.isBlank()) {

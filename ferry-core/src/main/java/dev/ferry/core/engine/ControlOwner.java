@@ -41,16 +41,21 @@ final class ControlOwner {
         if (owner == t) {
             return false;
         }
-        long start = 0, now = 0;
-        for (int round = 0; !OWNER.compareAndSet(this, null, t); round++) {
-            if (round == 0) {
-                start = now = System.nanoTime();
-            } else if (WAIT.clockDue(round, now - start)) {
-                now = System.nanoTime();
-            }
-            WAIT.idle(now - start);
+        if (!OWNER.compareAndSet(this, null, t)) {
+            awaitFree(t); // apart: every send takes it, and the fast path stays small enough to inline
         }
         return true;
+    }
+
+    /** Waits, idling, until {@code t} takes it from whoever holds it now. */
+    private void awaitFree(Thread t) {
+        long start = System.nanoTime(), now = start;
+        for (int round = 0; !OWNER.compareAndSet(this, null, t); round++) {
+            WAIT.idle(now - start);
+            if (WAIT.clockDue(round, now - start)) {
+                now = System.nanoTime();
+            }
+        }
     }
 
     /** The holder is in a pass, a microsecond or so unless descheduled: a short spin, then yields. */

@@ -34,11 +34,6 @@ final class Gate {
     long credits;
     long creditsOwed;
     private final long returnThreshold;
-    /**
-     * Answers the protocols owe the peer (CTS), packed before queued messages: counted here, so
-     * that every send and every packet parsed asks one field, not the protocol's queue.
-     */
-    int answersOwed;
 
     final EagerProtocol eager;
     final RendezvousPut put;
@@ -151,7 +146,7 @@ final class Gate {
 
     /** Nothing waits to leave before a message sent now. */
     boolean nothingWaits() {
-        return outQueue.isEmpty() && answersOwed == 0;
+        return outQueue.isEmpty() && !put.hasAnswers();
     }
 
     /** Whether {@code rail} may take a packet of its own now: free, and no rendezvous chunk waiting its turn there. */
@@ -188,7 +183,7 @@ final class Gate {
     /** Whether rail 0 has something to put in a packet now. */
     private boolean hasPackable() {
         SendRequest s;
-        return answersOwed != 0 || ((s = outQueue.peek()) != null && credits >= s.protocol.entryBytes(s)) || creditsOwed >= returnThreshold;
+        return put.hasAnswers() || ((s = outQueue.peek()) != null && credits >= s.protocol.entryBytes(s)) || creditsOwed >= returnThreshold;
     }
 
     /**
@@ -212,13 +207,13 @@ final class Gate {
             }
             boolean packet = r.index == 0 && hasPackable();
             boolean chunks = !lane.chunks.isEmpty();
-            if (chunks && (!packet || r.chunkTurn)) {
-                r.chunkTurn = false;
+            if (chunks && (!packet || lane.chunkTurn)) {
+                lane.chunkTurn = false;
                 if (!lane.startChunks()) {
                     return;
                 }
             } else if (packet) {
-                r.chunkTurn = true;
+                lane.chunkTurn = true;
                 if (!postPacket(r) || lane.chunks.isEmpty() && !hasPackable()) {
                     return; // the usual end: one packet out, nothing left
                 }
@@ -242,7 +237,7 @@ final class Gate {
      */
     long pack(Rail rail, MemorySegment p, long limit) {
         PacketWriter w = writer.start(p, limit);
-        if (answersOwed != 0) {
+        if (put.hasAnswers()) {
             put.packAnswers(w);
         }
         SendRequest s;
@@ -281,7 +276,7 @@ final class Gate {
                 pull.planning(false);
             }
         }
-        if (answersOwed != 0 && state == OPEN) {
+        if (put.hasAnswers() && state == OPEN) {
             push(rails[0]); // the CTS planned while parsing go out together, aggregated
         }
     }

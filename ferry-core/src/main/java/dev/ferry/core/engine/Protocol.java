@@ -67,10 +67,12 @@ abstract class Protocol {
         throw new IllegalStateException(name() + " delivers no message that waits for its receive");
     }
 
-    /**
-     * Packs the answers it owes the peer while they fit (entries packed before queued messages);
-     * a protocol counts each it queues and packs in {@link Gate#answersOwed}.
-     */
+    /** Whether it has entries to answer the peer with (packed before queued messages). */
+    boolean hasAnswers() {
+        return false;
+    }
+
+    /** Packs the answers it owes the peer while they fit. */
     void packAnswers(PacketWriter w) {
     }
 

@@ -44,8 +44,6 @@ final class Rail {
     /** The immediate messages in the packet in flight: complete when it has left. */
     private final SendRequest[] packed;
     private int packedCount;
-    /** The gate's scheduling: chunks and packets take turns on a busy rail. */
-    boolean chunkTurn;
 
     // receiving
     private final Packet recvPkt = new Packet();

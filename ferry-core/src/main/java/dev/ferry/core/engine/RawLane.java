@@ -25,6 +25,8 @@ final class RawLane {
 
     // sending
     final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
+    /** On a rail busy with both, chunks and engine packets take turns: the chunks' turn is next. */
+    boolean chunkTurn;
     /** The chunks whose DATA entries are out (one packet announces several), in order; those from {@link #announcedNext} are still to be posted. */
     private final Chunk[] announced = new Chunk[WireHeader.MAX_DATA_ENTRIES];
     private int announcedCount;

@@ -90,10 +90,14 @@ final class RendezvousPut extends Protocol {
             r.targetId = rdvIn.add(r);
             ctsQueue.add(plan(m.sourceId, r.targetId, accepted));
         }
-        gate.answersOwed++;
         if (!gate.parsing()) {
             gate.push(gate.rails[0]); // while parsing, the packet's other RTS may add theirs: parse pushes them together
         }
+    }
+
+    @Override
+    boolean hasAnswers() {
+        return !ctsQueue.isEmpty();
     }
 
     @Override
@@ -109,7 +113,6 @@ final class RendezvousPut extends Protocol {
                 WireHeader.ctsChunk(w.packet, w.at + WireHeader.CTS_FIXED + (long) i * WireHeader.CTS_CHUNK, c.rail[i], c.offset[i], c.length[i]);
             }
             ctsSent.push(ctsQueue.poll());
-            gate.answersOwed--;
             w.advance(size);
         }
     }
@@ -268,7 +271,6 @@ final class RendezvousPut extends Protocol {
     void drain(Consumer<Request> failed) {
         rdvOut.drain(failed);
         rdvIn.drain(failed);
-        gate.answersOwed -= ctsQueue.size();
         ctsQueue.clear();
         for (RawLane l : lanes) {
             l.drain(failed);

@@ -1,5 +1,7 @@
 package dev.ferry.launch.pmi;
 
+import dev.ferry.launch.LaunchSettings;
+
 import java.util.Locale;
 import java.util.Map;
 
@@ -19,9 +21,6 @@ import static dev.ferry.launch.pmi.PmiWire.v1;
  * }</pre>
  */
 public final class Bootstraps {
-    /** FERRY_PMI: auto (default), 1 or 2. */
-    public static final String PMI_SETTING = dev.ferry.launch.LaunchSettings.PMI.name();
-
     private Bootstraps() {
     }
 
@@ -48,9 +47,9 @@ public final class Bootstraps {
             return new SingletonBootstrap();
         }
         LauncherDeath.arm(env);
-        String mode = env.getOrDefault(PMI_SETTING, dev.ferry.launch.LaunchSettings.PMI.defaultValue()).strip().toLowerCase(Locale.ROOT);
+        String mode = env.getOrDefault(LaunchSettings.PMI.name(), LaunchSettings.PMI.defaultValue()).strip().toLowerCase(Locale.ROOT);
         if (!mode.equals("auto") && !mode.equals("1") && !mode.equals("2")) {
-            throw new PmiException(PMI_SETTING + " must be auto, 1 or 2, not '" + mode + "'");
+            throw new PmiException(LaunchSettings.PMI.name() + " must be auto, 1 or 2, not '" + mode + "'");
         }
         int pmiId = intEnv(env, "PMI_ID");
         int rank = intEnv(env, "PMI_RANK");

@@ -1,5 +1,7 @@
 package dev.ferry.launch.pmi;
 
+import dev.ferry.launch.LaunchSettings;
+
 import java.lang.foreign.FunctionDescriptor;
 import java.lang.foreign.Linker;
 import java.lang.foreign.ValueLayout;
@@ -18,8 +20,6 @@ import java.util.Map;
  * }</pre>
  */
 public final class LauncherDeath {
-    /** Set by {@code ferry run} in every rank's environment: the launcher's pid. */
-    public static final String LAUNCHER_PID = dev.ferry.launch.LaunchSettings.LAUNCHER_PID.name();
     private static final int PR_SET_PDEATHSIG = 1;
     private static final int SIGTERM = 15;
 
@@ -33,7 +33,7 @@ public final class LauncherDeath {
      * @throws PmiException when the launcher is already gone
      */
     public static void arm(Map<String, String> env) {
-        String v = env.get(LAUNCHER_PID);
+        String v = env.get(LaunchSettings.LAUNCHER_PID.name());
         if (v == null || v.isBlank()) {
             return;
         }
@@ -41,7 +41,7 @@ public final class LauncherDeath {
         try {
             launcher = Long.parseLong(v.strip());
         } catch (NumberFormatException e) {
-            throw new PmiException(LAUNCHER_PID + " must be a process id, not '" + v + "'");
+            throw new PmiException(LaunchSettings.LAUNCHER_PID.name() + " must be a process id, not '" + v + "'");
         }
         Linker linker = Linker.nativeLinker();
         var prctl = linker.defaultLookup().find("prctl");

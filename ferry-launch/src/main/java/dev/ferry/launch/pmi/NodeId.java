@@ -13,13 +13,10 @@ import java.nio.file.Path;
  * }</pre>
  */
 public final class NodeId {
-    public static final String SETTING = dev.ferry.launch.LaunchSettings.NODE_ID.name();
 
     private NodeId() {
     }
 
-    /** Ranks per simulated node: with it, rank r is on node {@code r / K} of this machine (tests of multi-node jobs on one machine). */
-    public static final String RANKS_PER_NODE = dev.ferry.launch.LaunchSettings.RANKS_PER_NODE.name();
 
     /**
      * The node identity of {@code rank} from given values rather than the environment:
@@ -39,7 +36,7 @@ public final class NodeId {
             per = -1;
         }
         if (per < 1) {
-            throw new IllegalArgumentException(RANKS_PER_NODE + " must be a positive number of ranks, not '" + k + "'");
+            throw new IllegalArgumentException(dev.ferry.launch.LaunchSettings.RANKS_PER_NODE.name() + " must be a positive number of ranks, not '" + k + "'");
         }
         return node + "#" + rank / per;
     }

@@ -153,7 +153,7 @@ public final class Job {
             env.put("PMI_SIZE", String.valueOf(spec.ranks()));
             env.put(dev.ferry.spi.JobSettings.JOB_ID.name(), jobId);
             env.put(dev.ferry.spi.JobSettings.JOB_KEY.name(), jobKey);
-            env.put(dev.ferry.launch.pmi.LauncherDeath.LAUNCHER_PID, String.valueOf(ProcessHandle.current().pid()));
+            env.put(dev.ferry.launch.LaunchSettings.LAUNCHER_PID.name(), String.valueOf(ProcessHandle.current().pid()));
             env.remove("PMI_FD");
             Process p;
             try {

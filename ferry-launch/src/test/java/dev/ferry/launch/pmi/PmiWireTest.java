@@ -97,7 +97,7 @@ class PmiWireTest {
     @Test
     void nodeIdentityHasHostAndBootIdOrTheOverride() {
         String id = NodeId.current();
-        assertEquals(true, id.startsWith(NodeId.hostName() + "/") || System.getenv(NodeId.SETTING) != null, id);
+        assertEquals(true, id.startsWith(NodeId.hostName() + "/") || System.getenv(dev.ferry.launch.LaunchSettings.NODE_ID.name()) != null, id);
         assertEquals("rack3-n7", NodeId.of(5, "rack3-n7", null));
         assertEquals("rack3-n7#2", NodeId.of(5, "rack3-n7", "2"));
         assertEquals(NodeId.of(0, null, null) + "#1", NodeId.of(3, null, "2"));
