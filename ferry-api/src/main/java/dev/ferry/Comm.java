@@ -233,7 +233,7 @@ public final class Comm implements AutoCloseable {
 
     /** The status of a waiting message from {@code source} with {@code tag}, or null when none is there. */
     public Status iprobe(int source, int tag) {
-        dev.ferry.core.engine.Message m = find(source, tag, false);
+        dev.ferry.core.request.Message m = find(source, tag, false);
         if (source == Ferry.PROC_NULL) {
             return Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, 1);
         }
@@ -247,14 +247,14 @@ public final class Comm implements AutoCloseable {
 
     /** A waiting message taken for {@link Message#recv}, or null when none is there. */
     public Message improbe(int source, int tag) {
-        dev.ferry.core.engine.Message m = find(source, tag, true);
+        dev.ferry.core.request.Message m = find(source, tag, true);
         if (source == Ferry.PROC_NULL) {
             return new Message(this, null, Ferry.PROC_NULL, Ferry.ANY_TAG);
         }
         return m == null ? null : new Message(this, m, local(m.source()), Envelope.tag(m.header()));
     }
 
-    private dev.ferry.core.engine.Message find(int source, int tag, boolean take) {
+    private dev.ferry.core.request.Message find(int source, int tag, boolean take) {
         checkLive();
         checkSource(source);
         checkRecvTag(tag);
@@ -263,7 +263,7 @@ public final class Comm implements AutoCloseable {
         }
         int sw = source == Ferry.ANY_SOURCE ? MatchEntry.ANY : members[source];
         messaging.progress();
-        dev.ferry.core.engine.Message[] found = new dev.ferry.core.engine.Message[1];
+        dev.ferry.core.request.Message[] found = new dev.ferry.core.request.Message[1];
         engine.runSerialized(() -> found[0] = take ? messaging.take(context, sw, tag) : messaging.peek(context, sw, tag));
         if (found[0] == null && sw >= 0 && messaging.failure(sw) != null) {
             throw new FerryException(ErrorClass.PROC_FAILED, "probe for rank " + source + ": " + messaging.failure(sw));
@@ -272,7 +272,7 @@ public final class Comm implements AutoCloseable {
     }
 
     /** Receives a matched probe's message (package use by {@link Message}). */
-    Request receiveMatched(dev.ferry.core.engine.Message m, Object buf, int offset, int count, Datatype type) {
+    Request receiveMatched(dev.ferry.core.request.Message m, Object buf, int offset, int count, Datatype type) {
         RecvOp op = newRecv(context, buf, offset, count, type, MatchEntry.ANY, MatchEntry.ANY);
         op.matchedMessage = m;
         engine.runSerialized(op);

@@ -1,5 +1,6 @@
 package dev.ferry;
 
+
 /**
  * A message taken by a matched probe ({@link Comm#mprobe}, {@link Comm#improbe}): no other
  * receive can match it any more, and this object receives it, once, into a buffer sized for it.
@@ -12,12 +13,12 @@ package dev.ferry;
  */
 public final class Message {
     private final Comm comm;
-    private dev.ferry.core.engine.Message message;
+    private dev.ferry.core.request.Message message;
     private final int source;
     private final int tag;
     private final long bytes;
 
-    Message(Comm comm, dev.ferry.core.engine.Message message, int source, int tag) {
+    Message(Comm comm, dev.ferry.core.request.Message message, int source, int tag) {
         this.comm = comm;
         this.message = message;
         this.source = source;

@@ -1,12 +1,12 @@
 package dev.ferry;
 
 import dev.ferry.core.engine.Engine;
-import dev.ferry.core.engine.Message;
-import dev.ferry.core.engine.MessageHandler;
-import dev.ferry.core.engine.SendRequest;
 import dev.ferry.core.match.MatchEntry;
 import dev.ferry.core.match.PostedReceives;
 import dev.ferry.core.match.UnexpectedMessages;
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.MessageHandler;
+import dev.ferry.core.request.SendRequest;
 import org.agrona.collections.Int2ObjectHashMap;
 import org.agrona.collections.Long2ObjectHashMap;
 

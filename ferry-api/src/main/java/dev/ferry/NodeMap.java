@@ -1,5 +1,6 @@
 package dev.ferry;
 
+
 import dev.ferry.core.engine.Engine;
 
 import java.util.ArrayList;

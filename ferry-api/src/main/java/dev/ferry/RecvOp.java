@@ -1,8 +1,8 @@
 package dev.ferry;
 
-import dev.ferry.core.engine.Message;
-import dev.ferry.core.engine.RecvRequest;
 import dev.ferry.core.match.MatchEntry;
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.RecvRequest;
 import dev.ferry.spi.DataLayout;
 
 import java.lang.foreign.MemorySegment;

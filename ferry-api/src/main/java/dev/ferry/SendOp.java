@@ -1,6 +1,7 @@
 package dev.ferry;
 
-import dev.ferry.core.engine.SendRequest;
+import dev.ferry.core.request.SendRequest;
+
 
 /**
  * A send in flight: the engine's send and, for a synchronous one, the receiver's word that a

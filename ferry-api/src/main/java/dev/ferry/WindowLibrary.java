@@ -1,6 +1,5 @@
 package dev.ferry;
 
-import dev.ferry.core.engine.Engine;
 import dev.ferry.portals.CtEvent;
 import dev.ferry.portals.CtHandle;
 import dev.ferry.portals.Md;

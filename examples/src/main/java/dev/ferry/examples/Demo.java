@@ -1,10 +1,11 @@
 package dev.ferry.examples;
 
+
 import dev.ferry.core.engine.Engine;
 import dev.ferry.core.engine.Inbox;
-import dev.ferry.core.engine.Message;
-import dev.ferry.core.engine.RecvRequest;
-import dev.ferry.core.engine.SendRequest;
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.RecvRequest;
+import dev.ferry.core.request.SendRequest;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;

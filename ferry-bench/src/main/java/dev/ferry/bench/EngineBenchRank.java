@@ -1,9 +1,10 @@
 package dev.ferry.bench;
 
+
 import dev.ferry.core.engine.Engine;
-import dev.ferry.core.engine.Message;
-import dev.ferry.core.engine.RecvRequest;
-import dev.ferry.core.engine.SendRequest;
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.RecvRequest;
+import dev.ferry.core.request.SendRequest;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;

@@ -1,9 +1,9 @@
 package dev.ferry.cli;
 
+import dev.ferry.core.config.EngineSettings;
 import dev.ferry.core.config.FerrySettings;
 import dev.ferry.core.driver.DiscoveredDriver;
 import dev.ferry.core.driver.DriverCatalog;
-import dev.ferry.core.engine.EngineSettings;
 import dev.ferry.internal.CollectiveSettings;
 import dev.ferry.launch.LaunchSettings;
 import dev.ferry.portals.PortalsSettings;

@@ -1,10 +1,10 @@
 package dev.ferry.cli;
 
 import dev.ferry.core.engine.Engine;
-import dev.ferry.core.engine.Message;
-import dev.ferry.core.engine.MessageHandler;
-import dev.ferry.core.engine.RecvRequest;
-import dev.ferry.core.engine.SendRequest;
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.MessageHandler;
+import dev.ferry.core.request.RecvRequest;
+import dev.ferry.core.request.SendRequest;
 import dev.ferry.spi.Status;
 
 import java.lang.foreign.MemorySegment;

@@ -1,8 +1,8 @@
 package dev.ferry.portals;
 
-import dev.ferry.core.engine.Message;
-import dev.ferry.core.engine.RecvRequest;
-import dev.ferry.core.engine.SendRequest;
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.RecvRequest;
+import dev.ferry.core.request.SendRequest;
 import dev.ferry.spi.Status;
 
 import java.lang.foreign.MemorySegment;

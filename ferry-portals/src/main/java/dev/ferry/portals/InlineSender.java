@@ -1,7 +1,7 @@
 package dev.ferry.portals;
 
 import dev.ferry.core.engine.Engine;
-import dev.ferry.core.engine.SendRequest;
+import dev.ferry.core.request.SendRequest;
 import dev.ferry.spi.PrefixLayout;
 
 import java.lang.foreign.Arena;

@@ -1,10 +1,10 @@
 package dev.ferry.portals;
 
 import dev.ferry.core.engine.Engine;
-import dev.ferry.core.engine.Message;
-import dev.ferry.core.engine.MessageHandler;
-import dev.ferry.core.engine.RecvRequest;
-import dev.ferry.core.engine.SendRequest;
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.MessageHandler;
+import dev.ferry.core.request.RecvRequest;
+import dev.ferry.core.request.SendRequest;
 import dev.ferry.spi.Status;
 
 import java.lang.foreign.Arena;
@@ -622,7 +622,7 @@ final class Library implements MessageHandler {
         work |= initiator.progress();
         for (int i = moving.size() - 1; i >= 0; i--) {
             TargetOp t = moving.get(i);
-            dev.ferry.core.engine.Request r = t.recv != null ? t.recv : t.send;
+            dev.ferry.core.request.Request r = t.recv != null ? t.recv : t.send;
             if (!r.isDone()) {
                 continue;
             }

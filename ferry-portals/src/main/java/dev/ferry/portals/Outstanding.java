@@ -1,7 +1,8 @@
 package dev.ferry.portals;
 
-import dev.ferry.core.engine.RecvRequest;
-import dev.ferry.core.engine.SendRequest;
+import dev.ferry.core.request.RecvRequest;
+import dev.ferry.core.request.SendRequest;
+
 
 /**
  * An operation this process started (initiator side), from the call until its events were

@@ -1,7 +1,7 @@
 package dev.ferry.portals;
 
 import dev.ferry.core.engine.Engine;
-import dev.ferry.core.engine.MessageHandler;
+import dev.ferry.core.request.MessageHandler;
 
 import java.lang.foreign.MemorySegment;
 import java.util.function.BooleanSupplier;

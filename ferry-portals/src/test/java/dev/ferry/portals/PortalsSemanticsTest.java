@@ -1,7 +1,7 @@
 package dev.ferry.portals;
 
-import dev.ferry.core.engine.SendRequest;
 
+import dev.ferry.core.request.SendRequest;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

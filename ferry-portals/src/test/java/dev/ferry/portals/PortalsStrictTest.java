@@ -235,7 +235,7 @@ class PortalsStrictTest {
         };
         try (PortalsLibrary q = PortalsLibrary.open(new PortalsConfig().bootstrap(new SingletonBootstrap()).logger(log))) {
             Library l = q.lib();
-            dev.ferry.core.engine.SendRequest s = new dev.ferry.core.engine.SendRequest();
+            dev.ferry.core.request.SendRequest s = new dev.ferry.core.request.SendRequest();
             l.dispatch.call(() -> {
                 l.engine.send(s.to(0, 0L, Arena.ofAuto().allocate(4)));
                 return null;

@@ -2,9 +2,9 @@ package dev.ferry.bench.jmh;
 
 import dev.ferry.core.driver.DriverCatalog;
 import dev.ferry.core.engine.Engine;
-import dev.ferry.core.engine.Message;
-import dev.ferry.core.engine.RecvRequest;
-import dev.ferry.core.engine.SendRequest;
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.RecvRequest;
+import dev.ferry.core.request.SendRequest;
 import dev.ferry.launch.pmi.SingletonBootstrap;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;

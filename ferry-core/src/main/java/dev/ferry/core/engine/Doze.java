@@ -1,5 +1,6 @@
 package dev.ferry.core.engine;
 
+import dev.ferry.core.rail.EngineContext;
 import dev.ferry.spi.DriverContext;
 import dev.ferry.spi.InstanceRef;
 import dev.ferry.spi.Status;

@@ -1,7 +1,18 @@
 package dev.ferry.core.engine;
 
 import dev.ferry.core.boot.WireUp;
+import dev.ferry.core.config.EngineSettings;
 import dev.ferry.core.driver.DiscoveredDriver;
+import dev.ferry.core.gate.Gate;
+import dev.ferry.core.gate.GateOwner;
+import dev.ferry.core.gate.GatePolicy;
+import dev.ferry.core.gate.Gates;
+import dev.ferry.core.rail.EngineContext;
+import dev.ferry.core.rail.EngineStats;
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.MessageHandler;
+import dev.ferry.core.request.RecvRequest;
+import dev.ferry.core.request.SendRequest;
 import dev.ferry.launch.pmi.Bootstrap;
 import dev.ferry.spi.DriverProperties;
 import dev.ferry.spi.IdleStrategy;
@@ -37,7 +48,7 @@ import java.util.Map;
  * }
  * }</pre>
  */
-public final class Engine implements AutoCloseable {
+public final class Engine implements GateOwner, AutoCloseable {
     /** Where this engine reports (its configuration's logger). */
     final System.Logger log;
     static final Duration CLOSE_FLUSH = Duration.ofSeconds(30);
@@ -57,10 +68,6 @@ public final class Engine implements AutoCloseable {
     private final List<EngineContext> contexts;
     private final SharedMemory memory;
     final EngineStats stats;
-    final boolean multirail;
-    final long multirailMin;
-    /** Rendezvous by target-initiated pull where the rail's driver offers it (FERRY_RNDV_PULL). */
-    final boolean rendezvousPull;
     private final Settings settings;
 
     /** Who holds the engine's thread of control (reentrant: a handler may send). */
@@ -112,12 +119,7 @@ public final class Engine implements AutoCloseable {
         this.log = config.resolveLogger();
         Settings settings = config.settings();
         this.settings = settings;
-        this.multirail = EngineSettings.multirail(settings);
-        this.multirailMin = EngineSettings.multirailMin(settings);
-        this.rendezvousPull = EngineSettings.rendezvousPull(settings);
-        long eagerSetting = EngineSettings.eagerLimit(settings);
-        long creditLimit = EngineSettings.credits(settings);
-        EngineSettings.check(settings, eagerSetting, creditLimit);
+        GatePolicy policy = GatePolicy.of(settings);
         Map<String, Integer> railCounts = EngineSettings.railCounts(settings.value(EngineSettings.RAILS));
         boolean threadMode = config.resolveProgress() == EngineConfig.Progress.THREAD;
         List<DiscoveredDriver> drivers = config.resolveDrivers();
@@ -139,7 +141,7 @@ public final class Engine implements AutoCloseable {
         }
         this.stats = new EngineStats(contexts.stream().map(EngineContext::name).toArray(String[]::new));
         this.memory = new SharedMemory(contexts);
-        this.gates = new Gates(this, wire, contexts, multirail, EngineSettings.sameProcessBySelf(settings), eagerSetting, creditLimit);
+        this.gates = new Gates(this, wire, contexts, policy);
         gates.listen();
         this.byRank = gates.all();
         if (EngineSettings.info(settings)) {
@@ -155,11 +157,13 @@ public final class Engine implements AutoCloseable {
 
     // ---- the session ------------------------------------------------------------------------
 
+    @Override
     public int rank() {
         return rank;
     }
 
     /** The logger this engine reports through, for the layer above to report through too. */
+    @Override
     public System.Logger logger() {
         return log;
     }
@@ -178,6 +182,7 @@ public final class Engine implements AutoCloseable {
         return wire.node(rank);
     }
 
+    @Override
     public EngineStats stats() {
         return stats;
     }
@@ -188,8 +193,8 @@ public final class Engine implements AutoCloseable {
         return gates.rails(peer);
     }
 
-    /** The gate to {@code peer} (tests of the packet parser). */
-    Gate gate(int peer) {
+    /** The gate to {@code peer} (for tests of the gate and its protocols). */
+    public Gate gate(int peer) {
         return gates.get(peer);
     }
 
@@ -273,7 +278,7 @@ public final class Engine implements AutoCloseable {
      * that pass, in one packet (a burst costs the target one packet to parse, not one each).
      */
     public void send(SendRequest s) {
-        checkRank(s.peer);
+        checkRank(s.peer());
         if (closed) {
             throw new IllegalStateException("the engine is closed");
         }
@@ -291,7 +296,7 @@ public final class Engine implements AutoCloseable {
     }
 
     private void doSend(SendRequest s) {
-        Gate g = byRank[s.peer];
+        Gate g = byRank[s.peer()];
         if (g.state == Gate.NEW) {
             gates.connect(g);
         }
@@ -307,37 +312,37 @@ public final class Engine implements AutoCloseable {
     // ---- receiving --------------------------------------------------------------------------
 
     /** From a gate's parse: hands a message to the layer above; what it leaves is dropped. */
-    void deliver(Message view) {
+    @Override
+    public void deliver(Message view) {
         handler.onMessage(view);
-        if (!view.taken) {
+        if (!view.isTaken()) {
             view.drop();
         }
     }
 
     /** A kept message holds {@code credit} until it is received or dropped. */
-    void held(int credit) {
+    @Override
+    public void held(int credit) {
         stats.held(credit);
     }
 
     /** An immediate message is consumed: its credits go back to the sender. */
-    void consumed(Message m) {
+    @Override
+    public void consumed(Message m) {
         if (!onEngineThread()) {
             thread.forward(m);
             return;
         }
         boolean took = enter();
         try {
-            if (!m.transientView) {
-                stats.held(-m.credit);
-            }
-            m.gate.creditsOwed += m.credit;
-            m.settled = !m.transientView; // nothing here reads it again: a kept one may be filled anew
+            stats.held(-m.settle());
         } finally {
             exit(took);
         }
     }
 
-    void receiveRendezvous(Message m, RecvRequest r) {
+    @Override
+    public void receiveRendezvous(Message m, RecvRequest r) {
         if (!onEngineThread()) {
             r.pendingMessage = m;
             thread.forward(r);
@@ -345,24 +350,29 @@ public final class Engine implements AutoCloseable {
         }
         boolean took = enter();
         try {
-            if (!m.transientView) {
-                stats.held(-m.credit);
-            }
-            m.gate.receiveRendezvous(m, r);
+            stats.held(-m.keptCredit());
+            m.origin().receive(m, r);
         } finally {
             exit(took);
         }
     }
 
-    void gateFailed(Gate g) {
+    @Override
+    public void gateFailed(Gate g) {
         if (!closing) {
-            handler.onPeerFailed(g.rank, g.failStatus, g.failure);
+            handler.onPeerFailed(g.rank(), g.failStatus(), g.failure());
         }
     }
 
     // ---- progress ---------------------------------------------------------------------------
 
-    boolean callerProgress() {
+    @Override
+    public boolean closing() {
+        return closing;
+    }
+
+    @Override
+    public boolean callerProgress() {
         return thread == null;
     }
 
@@ -374,7 +384,7 @@ public final class Engine implements AutoCloseable {
      * Makes progress once (caller mode): sends what waits, receives what arrived, runs the handler.
      * True when anything happened. Does nothing when called from a handler, or from another thread
      * than the progress thread in thread mode. A loop that spins on it should pause after a pass
-     * that found nothing, as {@link Request#await} does ({@link #idle}): a spin without
+     * that found nothing, as {@link dev.ferry.core.request.Request#await} does ({@link #idle}): a spin without
      * {@code Thread.onSpinWait()} pays a pipeline flush when the awaited packet lands (8 B
      * ping-pong over shm: some 8 ns of the engine's overhead over the driver, whose loops pause).
      *
@@ -386,6 +396,7 @@ public final class Engine implements AutoCloseable {
      * }
      * }</pre>
      */
+    @Override
     public boolean progress() {
         if (thread != null || closed) {
             return false; // thread mode: the progress thread's loop makes progress, not its handlers
@@ -551,6 +562,7 @@ public final class Engine implements AutoCloseable {
     }
 
     /** How this engine's waiters idle: the strategy every wait on it uses, ending in the drivers' sleeping waits. */
+    @Override
     public IdleStrategy idleStrategy() {
         return idle;
     }
@@ -567,14 +579,16 @@ public final class Engine implements AutoCloseable {
      * The state of every connected gate, one per line, for the message of a wait that timed out
      * (read without the thread of control: a snapshot that may be a moment old).
      */
-    String stateReport() {
+    @Override
+    public String stateReport() {
         StringBuilder b = new StringBuilder("rank ").append(rank).append(" after ").append(passes).append(" progress passes:");
         gates.stateReport(b);
         return b.toString();
     }
 
     /** Progress passes so far (wrapping): a send can tell whether one ran since an earlier send. */
-    int passes() {
+    @Override
+    public int passes() {
         return passes;
     }
 

@@ -1,5 +1,6 @@
 package dev.ferry.core.engine;
 
+import dev.ferry.core.config.EngineSettings;
 import dev.ferry.core.config.FerrySettings;
 import dev.ferry.core.driver.DiscoveredDriver;
 import dev.ferry.core.driver.DriverCatalog;

@@ -1,7 +1,8 @@
 package dev.ferry.core.engine;
 
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.MessageHandler;
 import dev.ferry.spi.IdleStrategy;
-
 import dev.ferry.spi.Status;
 
 import java.time.Duration;

@@ -1,5 +1,8 @@
 package dev.ferry.core.engine;
 
+import dev.ferry.core.gate.Gate;
+import dev.ferry.core.rail.EngineContext;
+import dev.ferry.core.rail.Rail;
 import dev.ferry.spi.Transport;
 
 import java.lang.foreign.Arena;

@@ -1,5 +1,6 @@
 package dev.ferry.core.engine;
 
+import dev.ferry.core.request.SendRequest;
 import dev.ferry.launch.pmi.InProcessJob;
 import dev.ferry.spi.Settings;
 import org.junit.jupiter.api.Test;

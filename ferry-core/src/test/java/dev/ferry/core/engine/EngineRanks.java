@@ -1,5 +1,11 @@
 package dev.ferry.core.engine;
 
+import dev.ferry.core.config.EngineSettings;
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.MessageHandler;
+import dev.ferry.core.request.RecvRequest;
+import dev.ferry.core.request.SendRequest;
+import dev.ferry.core.wire.WireHeader;
 import dev.ferry.spi.Settings;
 import dev.ferry.spi.Status;
 

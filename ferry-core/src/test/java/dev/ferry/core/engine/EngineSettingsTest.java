@@ -1,5 +1,6 @@
 package dev.ferry.core.engine;
 
+import dev.ferry.core.config.EngineSettings;
 import dev.ferry.spi.Settings;
 import org.junit.jupiter.api.Test;
 

@@ -1,6 +1,11 @@
 package dev.ferry.core.engine;
 
 import dev.ferry.core.driver.DriverCatalog;
+import dev.ferry.core.rail.EngineStats;
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.MessageHandler;
+import dev.ferry.core.request.RecvRequest;
+import dev.ferry.core.request.SendRequest;
 import dev.ferry.launch.pmi.SingletonBootstrap;
 import dev.ferry.spi.Status;
 import org.junit.jupiter.api.Test;

@@ -1,6 +1,9 @@
 package dev.ferry.core.engine;
 
 import dev.ferry.core.driver.DiscoveredDriver;
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.RecvRequest;
+import dev.ferry.core.request.SendRequest;
 import dev.ferry.launch.pmi.InProcessJob;
 import dev.ferry.launch.pmi.SingletonBootstrap;
 import dev.ferry.spi.DataLayout;

@@ -1,0 +1,172 @@
+package dev.ferry.core.config;
+
+import dev.ferry.core.wire.WireHeader;
+import dev.ferry.spi.Setting;
+import dev.ferry.spi.Settings;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The engine's settings, read once when an engine starts from its configuration's
+ * {@link Settings} (by default the environment: {@code FERRY_X}, or {@code ferry.x} as a system
+ * property).
+ *
+ * <pre>{@code
+ * long limit = EngineSettings.eagerLimit(Settings.fromEnvironment());   // -1: each rail's own
+ * }</pre>
+ */
+public final class EngineSettings {
+    public static final Setting EAGER_LIMIT = new Setting("FERRY_EAGER_LIMIT", null,
+            "largest message sent immediate (in the packet); larger ones by rendezvous; unset: each rail's buffer size",
+            Setting.Type.BYTES, "engine");
+    public static final Setting EAGER_CREDITS = new Setting("FERRY_EAGER_CREDITS", "262144",
+            "bytes of unexpected immediate messages one peer may leave waiting at a receiver (flow control)",
+            Setting.Type.BYTES, "engine");
+    public static final Setting MULTIRAIL = new Setting("FERRY_MULTIRAIL", "on",
+            "on: split large messages across a gate's rails by bandwidth; off: one rail per gate",
+            Setting.Type.SWITCH, "engine");
+    public static final Setting MULTIRAIL_MIN = new Setting("FERRY_MULTIRAIL_MIN", "262144",
+            "smallest rendezvous split across several rails",
+            Setting.Type.BYTES, "engine");
+    public static final Setting PROGRESS = new Setting("FERRY_PROGRESS", "caller",
+            "caller: progress in calls that test or wait; thread: a background progress thread",
+            Setting.Type.CHOICE, "engine");
+    public static final Setting INFO = new Setting("FERRY_INFO", "0",
+            "1: log the rails and protocols chosen for each kind of peer at init",
+            Setting.Type.SWITCH, "engine");
+    public static final Setting RNDV_PULL = new Setting("FERRY_RNDV_PULL", "on",
+            "on: where the rail's driver offers pull (shm, ucx), a rendezvous' RTS carries the pull data and the target pulls at once, no CTS; off: always RTS, CTS, then the raw chunks",
+            Setting.Type.SWITCH, "engine");
+    public static final Setting RAILS = new Setting("FERRY_RAILS", null,
+            "contexts per driver, e.g. tcp:2 (each context is one more rail to every peer it reaches); unset: one each",
+            Setting.Type.LIST, "engine wire-up");
+
+    public static final Setting SAME_PROCESS = new Setting("FERRY_SAME_PROCESS", "self",
+            "self: ranks of one process (an in-process job) reach each other through the self driver; node: through the drivers"
+                    + " of their node, as separate processes would (shm, or tcp with FERRY_RANKS_PER_NODE=1)",
+            Setting.Type.CHOICE, "engine");
+
+    private EngineSettings() {
+    }
+
+    public static List<Setting> all() {
+        return List.of(EAGER_LIMIT, EAGER_CREDITS, MULTIRAIL, MULTIRAIL_MIN, PROGRESS, INFO, RAILS, RNDV_PULL, SAME_PROCESS);
+    }
+
+    /** The eager limit set by the user, or -1 for each rail's own. */
+    public static long eagerLimit(Settings s) {
+        String v = s.value(EAGER_LIMIT);
+        return v == null || v.isBlank() ? -1 : bytes(EAGER_LIMIT, v, 0, 1 << 20);
+    }
+
+    public static long credits(Settings s) {
+        return bytes(EAGER_CREDITS, s.value(EAGER_CREDITS), 4096, 1L << 30);
+    }
+
+    public static long multirailMin(Settings s) {
+        return bytes(MULTIRAIL_MIN, s.value(MULTIRAIL_MIN), 4096, 1L << 40);
+    }
+
+    public static boolean multirail(Settings s) {
+        return onOff(s, MULTIRAIL);
+    }
+
+    public static boolean rendezvousPull(Settings s) {
+        return onOff(s, RNDV_PULL);
+    }
+
+    public static boolean info(Settings s) {
+        String v = s.value(INFO);
+        return v != null && (v.equals("1") || v.equalsIgnoreCase("on") || v.equalsIgnoreCase("true"));
+    }
+
+    public static boolean progressThread(Settings s) {
+        return either(s, PROGRESS, "thread", "caller");
+    }
+
+    /** Whether ranks of one process reach each other through the self driver (FERRY_SAME_PROCESS=self). */
+    public static boolean sameProcessBySelf(Settings s) {
+        return either(s, SAME_PROCESS, "self", "node");
+    }
+
+    /** Exactly on or off, as documented: anything else (1, yes, a size) is not understood, and said so. */
+    private static boolean onOff(Settings settings, Setting s) {
+        return either(settings, s, "on", "off");
+    }
+
+    /** A two-way setting: true for {@code yes}, false for {@code no}, anything else an error naming both (unset: its default). */
+    private static boolean either(Settings settings, Setting s, String yes, String no) {
+        String v = settings.value(s);
+        String t = v == null ? s.defaultValue() : v.strip().toLowerCase();
+        if (t.equals(yes) || t.equals(no)) {
+            return t.equals(yes);
+        }
+        throw new IllegalArgumentException(s.name() + " must be " + (s.defaultValue().equals(yes) ? yes + " or " + no : no + " or " + yes) + ", not '" + v + "'");
+    }
+
+    /**
+     * Checks the settings against each other, once at start: an eager limit whose messages cost
+     * more than the credits a peer may be owed would never be sent (each immediate message is
+     * charged its size, padded to 8, plus a 16-byte header).
+     */
+    public static void check(long eagerLimit, long credits) {
+        check(eagerLimit, credits, Long.toString(eagerLimit), Long.toString(credits));
+    }
+
+    /** {@link #check(long, long)}, naming the values as they were written in {@code s}. */
+    public static void check(Settings s, long eagerLimit, long credits) {
+        check(eagerLimit, credits, s.value(EAGER_LIMIT), s.value(EAGER_CREDITS));
+    }
+
+    private static void check(long eagerLimit, long credits, String eagerText, String creditsText) {
+        if (eagerLimit >= 0 && WireHeader.immediateBytes(eagerLimit) > credits) {
+            throw new IllegalArgumentException(EAGER_LIMIT.name() + "=" + eagerText + " needs "
+                    + EAGER_CREDITS.name() + " of at least " + WireHeader.immediateBytes(eagerLimit)
+                    + " (a message is charged its size plus a 16-byte header), but it is " + creditsText);
+        }
+    }
+
+    /** A byte count with an optional k, m or g suffix (powers of two), within [min, max]. */
+    public static long bytes(Setting s, String v, long min, long max) {
+        String t = v.strip().toLowerCase();
+        long unit = 1;
+        if (t.endsWith("k") || t.endsWith("m") || t.endsWith("g")) {
+            unit = t.endsWith("k") ? 1 << 10 : t.endsWith("m") ? 1 << 20 : 1 << 30;
+            t = t.substring(0, t.length() - 1);
+        }
+        long n;
+        try {
+            n = Math.multiplyExact(Long.parseLong(t), unit);
+        } catch (NumberFormatException | ArithmeticException e) {
+            throw new IllegalArgumentException(s.name() + " must be a byte count like 16384 or 16k, not '" + v + "'");
+        }
+        if (n < min || n > max) {
+            throw new IllegalArgumentException(s.name() + " must be between " + min + " and " + max + " bytes, not " + v);
+        }
+        return n;
+    }
+
+    /** FERRY_RAILS: {@code NAME:COUNT,...}. */
+    public static Map<String, Integer> railCounts(String spec) {
+        Map<String, Integer> m = new LinkedHashMap<>();
+        if (spec == null || spec.isBlank()) {
+            return m;
+        }
+        for (String item : spec.split(",")) {
+            String[] kv = item.strip().split(":");
+            int n;
+            try {
+                n = kv.length == 2 ? Integer.parseInt(kv[1].strip()) : -1;
+            } catch (NumberFormatException e) {
+                n = -1;
+            }
+            if (n < 1 || n > 16 || !kv[0].strip().matches("[a-z][a-z0-9-]*")) {
+                throw new IllegalArgumentException(RAILS.name() + ": '" + item.strip() + "' is not NAME:COUNT with COUNT 1..16 (in '" + spec + "')");
+            }
+            m.put(kv[0].strip(), n);
+        }
+        return m;
+    }
+}

@@ -1,0 +1,26 @@
+package dev.ferry.core.gate;
+
+import dev.ferry.core.config.EngineSettings;
+import dev.ferry.spi.Settings;
+
+/**
+ * How the gates are built, from the engine's settings, read and checked once at start.
+ *
+ * @param eagerSetting      FERRY_EAGER_LIMIT in bytes, or -1 for the rail's own limit
+ * @param credits           the credits each peer may be owed (FERRY_EAGER_CREDITS)
+ * @param multirail         whether a gate uses every context of its locality as a rail
+ * @param multirailMin      the rendezvous size from which a message is split over the rails
+ * @param rendezvousPull    whether rendezvous pulls where the driver can
+ * @param sameProcessBySelf whether ranks of one process reach each other through the self driver
+ */
+public record GatePolicy(long eagerSetting, long credits, boolean multirail, long multirailMin, boolean rendezvousPull,
+                         boolean sameProcessBySelf) {
+    /** The policy {@code s} asks for; throws naming the setting that is wrong. */
+    public static GatePolicy of(Settings s) {
+        long eager = EngineSettings.eagerLimit(s);
+        long credits = EngineSettings.credits(s);
+        EngineSettings.check(s, eager, credits);
+        return new GatePolicy(eager, credits, EngineSettings.multirail(s), EngineSettings.multirailMin(s),
+                EngineSettings.rendezvousPull(s), EngineSettings.sameProcessBySelf(s));
+    }
+}

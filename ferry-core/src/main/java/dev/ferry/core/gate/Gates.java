@@ -1,0 +1,261 @@
+package dev.ferry.core.gate;
+
+import dev.ferry.core.boot.WireUp;
+import dev.ferry.core.rail.EngineContext;
+import dev.ferry.core.rail.Rail;
+import dev.ferry.spi.ConnectRequest;
+import dev.ferry.spi.DriverUrl;
+import dev.ferry.spi.Status;
+import dev.ferry.spi.Transport;
+
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The engine's gates, one per rank of the job, and their connections. A gate's rails are chosen
+ * by locality (seed 001: self for this rank and, in an in-process job, for ranks of this JVM;
+ * the local driver for the node's other ranks, overriding the remote one; the remote driver for
+ * the rest); several contexts of one class are several rails (FERRY_RAILS). A gate connects on
+ * first use, or when the peer's connection request arrives; a driver that cannot announce
+ * requests has its gates connected up front. Only connected gates are {@linkplain #active() active}:
+ * the progress pass walks those alone.
+ *
+ * <pre>{@code
+ * Gates gates = new Gates(engine, wire, contexts, GatePolicy.of(settings));
+ * gates.listen();                       // after the engine can take packets
+ * Gate g = gates.get(peer); gates.connect(g);
+ * }</pre>
+ */
+public final class Gates {
+    private final GateOwner engine;
+    private final WireUp wire;
+    private final List<EngineContext> contexts;
+    private final Gate[] gates;
+    private final GatePolicy policy;
+    private final Map<String, Map<ByteBuffer, Integer>> rankByUrl = new HashMap<>();
+    private final List<EngineContext> accepting = new ArrayList<>();
+    private final ConnectRequest request = new ConnectRequest();
+    private volatile Gate[] active = new Gate[0];
+
+    public Gates(GateOwner engine, WireUp wire, List<EngineContext> contexts, GatePolicy policy) {
+        this.engine = engine;
+        this.wire = wire;
+        this.contexts = contexts;
+        this.policy = policy;
+        this.gates = new Gate[wire.size()];
+        for (int r = 0; r < gates.length; r++) {
+            gates[r] = newGate(r);
+        }
+    }
+
+    /** Starts taking connection requests; connects up front the gates whose driver cannot announce them. */
+    public void listen() {
+        int rank = engine.rank();
+        for (EngineContext c : contexts) {
+            Map<ByteBuffer, Integer> m = new HashMap<>();
+            for (int r = 0; r < gates.length; r++) {
+                DriverUrl u = wire.url(r, c.name());
+                if (u != null && r != rank) {
+                    m.put(ByteBuffer.wrap(u.encoded()), r);
+                }
+            }
+            rankByUrl.put(c.name(), m);
+            Status s = c.context().acceptProbe(request);
+            if (s == Status.NOT_IMPLEMENTED) {
+                // The driver cannot tell us that a peer connects: connect its gates up front.
+                for (Gate g : gates) {
+                    if (g.rank != rank && uses(g, c)) {
+                        connect(g);
+                    }
+                }
+            } else {
+                accepting.add(c);
+                if (s == Status.DONE) {
+                    accepted(c, request.url);
+                }
+            }
+        }
+    }
+
+    private static boolean uses(Gate g, EngineContext c) {
+        for (Rail r : g.rails) {
+            if (r.ec == c) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Which contexts reach {@code peer}, by locality (seed 001: local overrides remote). */
+    private Gate newGate(int peer) {
+        int rank = engine.rank();
+        String kind;
+        List<EngineContext> chosen = new ArrayList<>();
+        List<DriverUrl> urls = new ArrayList<>();
+        boolean sameNode = wire.node(peer).equals(wire.node(rank));
+        if (peer == rank) {
+            kind = "self";
+            pick(peer, Transport.SELF, chosen, urls);
+        } else {
+            kind = sameNode ? "same node" : "remote";
+            if (sameNode && policy.sameProcessBySelf() && wire.sameProcess(peer)) {
+                // a rank of an in-process job: the self driver joins two contexts of one JVM (with
+                // FERRY_SAME_PROCESS=node, or without self, the node's drivers serve these peers)
+                pick(peer, Transport.SELF, chosen, urls);
+                kind = chosen.isEmpty() ? kind : "same process";
+            }
+            if (chosen.isEmpty() && sameNode) {
+                pick(peer, Transport.LOCAL, chosen, urls);
+            }
+            if (chosen.isEmpty()) {
+                pick(peer, Transport.REMOTE, chosen, urls);
+            }
+        }
+        if (!policy.multirail() && chosen.size() > 1) {
+            chosen.subList(1, chosen.size()).clear();
+            urls.subList(1, urls.size()).clear();
+        }
+        return new Gate(engine, peer, kind, chosen, urls, policy);
+    }
+
+    private void pick(int peer, Transport t, List<EngineContext> chosen, List<DriverUrl> urls) {
+        for (EngineContext c : contexts) {
+            DriverUrl u = wire.url(peer, c.name());
+            if (c.caps().transport() == t && u != null) {
+                chosen.add(c);
+                urls.add(u);
+            }
+        }
+    }
+
+    public Gate get(int peer) {
+        return gates[peer];
+    }
+
+    /** Every gate, by rank (the engine indexes it directly on each send). */
+    public Gate[] all() {
+        return gates;
+    }
+
+    /** The connected gates, for the progress pass (read without the thread of control by reports). */
+    public Gate[] active() {
+        return active;
+    }
+
+    /** Connects {@code g} on first use; an open gate joins the active ones. */
+    public void connect(Gate g) {
+        if (g.state != Gate.NEW) {
+            return;
+        }
+        g.connect();
+        if (g.state == Gate.OPEN) {
+            Gate[] a = active;
+            Gate[] b = java.util.Arrays.copyOf(a, a.length + 1);
+            b[a.length] = g;
+            active = b;
+        }
+    }
+
+    /** Takes the peers' connection requests that arrived; true when there was one. */
+    public boolean pollAccepts() {
+        boolean any = false;
+        for (int i = 0; i < accepting.size(); i++) {
+            EngineContext c = accepting.get(i);
+            while (c.context().acceptProbe(request) == Status.DONE) {
+                accepted(c, request.url);
+                any = true;
+            }
+        }
+        return any;
+    }
+
+    private void accepted(EngineContext c, DriverUrl url) {
+        Integer peer = rankByUrl.get(c.name()).get(ByteBuffer.wrap(url.encoded()));
+        if (peer == null) {
+            engine.logger().log(System.Logger.Level.WARNING, "rank {0}: a connection request on {1} from {2}, which is no rank of this job",
+                    engine.rank(), c.name(), url);
+            return;
+        }
+        connect(gates[peer]);
+    }
+
+    /** Nothing is waiting to leave or in flight on any open gate. */
+    public boolean quiet() {
+        for (Gate g : active) {
+            if (g.state == Gate.OPEN && !g.quiet()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** At close: each open gate that sent waits until its peer took its connections up. */
+    public void awaitTakenUp() {
+        for (Gate g : active) {
+            if (g.state == Gate.OPEN && g.sentAny) {
+                g.awaitTakenUp();
+            }
+        }
+    }
+
+    /** At close: disconnects every gate. */
+    public void closeAll() {
+        for (Gate g : gates) {
+            g.close();
+        }
+    }
+
+    /** The state of every connected gate, one per line (a snapshot that may be a moment old). */
+    public void stateReport(StringBuilder b) {
+        for (Gate g : active) {
+            b.append("\n  gate to ").append(g.stateReport());
+        }
+    }
+
+    /** The names of the contexts (rails) the gate to {@code peer} uses, in order. */
+    public List<String> rails(int peer) {
+        List<String> l = new ArrayList<>();
+        for (Rail r : gates[peer].rails) {
+            l.add(r.ec.name());
+        }
+        return l;
+    }
+
+    /**
+     * One block per kind of peer (self, same node, remote), in the order the kinds first appear:
+     * the rails of its gates and their protocol table, read from one gate of the kind (gates of a
+     * kind are built alike), like UCX_PROTO_INFO.
+     *
+     * <pre>{@code
+     *   same node (1 peer): rails shm
+     *       0 .. 8144 B:           eager           in the packet; ...
+     *       8145 .. 1073741824 B:  rendezvous-pull RTS with shm's pull data; ...
+     * }</pre>
+     */
+    public String byKindOfPeer() {
+        StringBuilder b = new StringBuilder();
+        Map<String, List<Gate>> byKind = new LinkedHashMap<>();
+        for (Gate g : gates) {
+            byKind.computeIfAbsent(g.kind, k -> new ArrayList<>()).add(g);
+        }
+        for (Map.Entry<String, List<Gate>> e : byKind.entrySet()) {
+            Gate g = e.getValue().get(0);
+            int peers = e.getValue().size();
+            b.append(String.format("  %-9s (%d peer%s): ", e.getKey(), peers, peers == 1 ? "" : "s"));
+            if (g.rails.length == 0) {
+                b.append("unreachable: no selected driver\n");
+                continue;
+            }
+            b.append("rails ");
+            for (Rail r : g.rails) {
+                b.append(r.index == 0 ? "" : ", ").append(r.ec.name());
+            }
+            b.append('\n').append(g.table.describe("      "));
+        }
+        return b.toString();
+    }
+}

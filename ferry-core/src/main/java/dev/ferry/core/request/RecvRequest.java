@@ -1,0 +1,94 @@
+package dev.ferry.core.request;
+
+import dev.ferry.spi.DataLayout;
+import dev.ferry.spi.IoVec;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Where an incoming {@link Message} goes, and when it is there. A message longer than the
+ * destination fills it and completes {@linkplain #truncated() truncated} (MPI's rule; the rest is
+ * never moved).
+ *
+ * <pre>{@code
+ * RecvRequest r = new RecvRequest();
+ * message.receive(buffer, r);
+ * r.join(Duration.ofSeconds(10));
+ * long n = r.received();
+ * }</pre>
+ */
+public final class RecvRequest extends Request {
+    /** The one-segment layout of a rendezvous into a segment (made on first use: immediate messages never need it). */
+    private IoVec single;
+    DataLayout layout;
+    int source;
+    long header;
+    long length;
+    long received;
+    boolean truncated;
+
+    // The engine's state of a rendezvous receive, kept here so that a message allocates nothing.
+    // Public for the protocol and gate rooms above this one; the layers above the engine never touch it.
+    /** A rendezvous receive handed to the progress thread: the message it is for. */
+    public Message pendingMessage;
+    /** A put rendezvous' id at the target, which the DATA headers name. */
+    public long targetId;
+    /** Bytes still to come. */
+    public long remaining;
+    /** The packet a pull rendezvous pulls with while it is not done (made on first use, then reused). */
+    public dev.ferry.spi.Packet pull;
+
+    RecvRequest into(MemorySegment m) {
+        if (single == null) {
+            single = new IoVec(1);
+        }
+        single.clear().add(m);
+        layout = single;
+        return this;
+    }
+
+    RecvRequest into(DataLayout l) {
+        layout = java.util.Objects.requireNonNull(l, "layout");
+        return this;
+    }
+
+    /** The sender's rank. */
+    public int source() {
+        return source;
+    }
+
+    /** The sender's header word. */
+    public long header() {
+        return header;
+    }
+
+    /** The length the sender sent. */
+    public long length() {
+        return length;
+    }
+
+    /** Bytes placed in the destination. */
+    public long received() {
+        return received;
+    }
+
+    /** Where the bytes go (null once an immediate message was copied). */
+    public DataLayout layout() {
+        return layout;
+    }
+
+    /** {@code n} more bytes are in place. */
+    public void addReceived(long n) {
+        received += n;
+    }
+
+    /** Whether the message was longer than the destination. */
+    public boolean truncated() {
+        return truncated;
+    }
+
+    @Override
+    public String toString() {
+        return "receive of " + length + " bytes from rank " + source;
+    }
+}

@@ -1,0 +1,139 @@
+package dev.ferry.core.wire;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+/**
+ * Every byte layout the engine puts in a driver packet, in one place. Native byte order would do
+ * for shm, but tcp crosses machines: all fields little-endian, 8-byte aligned.
+ *
+ * <p><b>Engine packet</b> (what rides a rail between raw chunks):
+ * <pre>
+ *   0   u16  magic 0xFE01 ({@link #MAGIC})
+ *   2   u16  entry count
+ *   4   u32  credits returned: bytes of immediate messages the sender of this packet has consumed
+ *   8   ...  entries, each starting 8-byte aligned
+ * </pre>
+ * <b>Entries</b> (common: +0 u8 kind, +1..3 zero, +4 u32 a):
+ * <pre>
+ *   IMMEDIATE  +4 u32 payload length, +8 u64 header word, +16 the payload, padded to 8
+ *   RTS        +8 u64 header word, +16 u64 total length, +24 u64 source id          (32 bytes)
+ *   RTS_PULL   +4 u32 pull data length n, +8 u64 header word, +16 u64 total length, +24 zero,
+ *              +32 n bytes of the driver's pull data (rail 0 only)
+ *   CTS        +4 u32 chunk count n, +8 u64 source id, +16 u64 target id, +24 u64 bytes accepted,
+ *              +32 n chunks of 24 bytes: u32 rail, u32 zero, u64 offset, u64 length
+ *   DATA       +8 u64 target id, +16 u64 offset, +24 u64 length                     (32 bytes)
+ *              DATA entries end their packet (at most {@link #MAX_DATA_ENTRIES}); the packets
+ *              after it on the same rail are those chunks' raw bytes, in entry order
+ * </pre>
+ * Each kind belongs to one protocol: IMMEDIATE to {@code EagerProtocol}; RTS, CTS and DATA to
+ * {@code RendezvousPut} (the source announces, the target decides where the data goes and how it
+ * is split over the rails, each chunk then travels as a raw driver packet received straight into
+ * the destination); RTS_PULL to {@code RendezvousPull} (the target pulls at once).
+ */
+public final class WireHeader {
+    public static final short MAGIC = (short) 0xFE01;
+    public static final int PACKET_HEADER = 8;
+    static final long MAGIC_OFFSET = 0;
+    static final long COUNT_OFFSET = 2;
+    static final long CREDITS_OFFSET = 4;
+
+    public static final byte IMMEDIATE = 1;
+    public static final byte RTS = 2;
+    public static final byte CTS = 3;
+    public static final byte DATA = 4;
+    public static final byte RTS_PULL = 5;
+    /** Entry kinds are below this. */
+    public static final int KINDS = 6;
+
+    static final long KIND = 0;
+    static final long A = 4;
+    public static final long B = 8;
+    public static final long C = 16;
+    public static final long D = 24;
+
+    public static final int IMMEDIATE_HEADER = 16;
+    /** Every entry but IMMEDIATE has these fixed bytes (kind, a, b, c, d), checked before its protocol reads them. */
+    public static final int FIXED_ENTRY = 32;
+    public static final int RTS_BYTES = 32;
+    public static final int DATA_BYTES = 32;
+    public static final int CTS_FIXED = 32;
+    public static final int CTS_CHUNK = 24;
+    /** Chunks one CTS may carry: every rail's share, each cut to the rail's maximum packet. */
+    public static final int MAX_CTS_CHUNKS = 64;
+    /** DATA entries one packet may carry: raw chunks announced together, posted back to back. */
+    public static final int MAX_DATA_ENTRIES = 16;
+
+    public static final ValueLayout.OfInt U32 = ValueLayout.JAVA_INT_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+    public static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG_UNALIGNED.withOrder(java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    private WireHeader() {
+    }
+
+    static int align(long n) {
+        return (int) ((n + 7) & ~7L);
+    }
+
+    /** Bytes an immediate entry of {@code payload} bytes takes (also what it costs in credits). */
+    public static int immediateBytes(long payload) {
+        return IMMEDIATE_HEADER + align(payload);
+    }
+
+    public static int ctsBytes(int chunks) {
+        return CTS_FIXED + chunks * CTS_CHUNK;
+    }
+
+    // The packet header and an entry's first 8 bytes are written and read as one little-endian word
+    // each (one checked access instead of three, on every small message's path), with the fields
+    // at the offsets above.
+
+    public static void packetHeader(MemorySegment p, int count, long credits) {
+        p.set(U64, MAGIC_OFFSET, (MAGIC & 0xffffL) | (count & 0xffffL) << (8 * COUNT_OFFSET) | (credits & 0xffffffffL) << (8 * CREDITS_OFFSET));
+    }
+
+    /** The packet header word; read its fields with {@link #magic}, {@link #count} and {@link #credits}. */
+    public static long packetWord(MemorySegment p) {
+        return p.get(U64, MAGIC_OFFSET);
+    }
+
+    public static short magic(long packetWord) {
+        return (short) (packetWord >>> (8 * MAGIC_OFFSET));
+    }
+
+    public static int count(long packetWord) {
+        return (int) (packetWord >>> (8 * COUNT_OFFSET)) & 0xffff;
+    }
+
+    public static long credits(long packetWord) {
+        return packetWord >>> (8 * CREDITS_OFFSET);
+    }
+
+    public static void entry(MemorySegment p, long at, byte kind, int a, long b, long c, long d) {
+        p.set(U64, at, (kind & 0xffL) << (8 * KIND) | (a & 0xffffffffL) << (8 * A)); // bytes 1..3 zero
+        p.set(U64, at + B, b);
+        if (kind != IMMEDIATE) {
+            p.set(U64, at + C, c);
+            p.set(U64, at + D, d);
+        }
+    }
+
+    /** The first word of the entry at {@code at}; read its fields with {@link #kind} and {@link #a}. */
+    public static long entryWord(MemorySegment p, long at) {
+        return p.get(U64, at);
+    }
+
+    public static byte kind(long entryWord) {
+        return (byte) (entryWord >>> (8 * KIND));
+    }
+
+    public static int a(long entryWord) {
+        return (int) (entryWord >>> (8 * A));
+    }
+
+    public static void ctsChunk(MemorySegment p, long at, int rail, long offset, long length) {
+        p.set(U32, at, rail);
+        p.set(U32, at + 4, 0);
+        p.set(U64, at + 8, offset);
+        p.set(U64, at + 16, length);
+    }
+}
