@@ -12,9 +12,9 @@ package dev.ferry.portals;
  * }</pre>
  */
 final class Handles {
-    private final PortalsLibrary library;
+    private final LibraryCalls library;
 
-    Handles(PortalsLibrary library) {
+    Handles(LibraryCalls library) {
         this.library = library;
     }
 

@@ -4,7 +4,6 @@ import dev.ferry.core.engine.Engine;
 import dev.ferry.core.request.MessageHandler;
 
 import java.lang.foreign.MemorySegment;
-import java.util.function.BooleanSupplier;
 
 import static dev.ferry.portals.Arguments.*;
 import static dev.ferry.portals.Portals.*;
@@ -16,6 +15,10 @@ import static dev.ferry.portals.Portals.*;
  * parameters in its order; handles belong to the library that made them, and a handle given to
  * another library is ARG_INVALID. Once {@link #fini()} (or {@link #close()}) ran, every call
  * answers NO_INIT. {@link Portals} is the C-like view of the process's default instance.
+ * The calls come in families, each in a file of its own: this class holds the library's life,
+ * network interfaces, portal table entries, memory descriptors, list entries and bundles; its
+ * superclasses {@link EventCalls} (event queues, counting events) and {@link MovementCalls} (data
+ * movement, triggered operations).
  *
  * <p>Every call checks its arguments, then reaches the library through one dispatch (seed 003's
  * forward -> lib_dispatch), which runs it in the calling thread or, with progress
@@ -38,19 +41,13 @@ import static dev.ferry.portals.Portals.*;   // the constants
  * });
  * }</pre>
  */
-public final class PortalsLibrary implements AutoCloseable {
+public final class PortalsLibrary extends MovementCalls implements AutoCloseable {
     // ---- the library ------------------------------------------------------------------------
     private final Object lifecycle = new Object();
-    /** The library while open; null once closed (every call then answers NO_INIT). */
-    private volatile Library lib;
-    /** Resolves and checks the handles a call is given. */
-    private final Handles handles = new Handles(this);
-    /** Checks and starts (or prepares, for later or a trigger) the data-movement operations. */
-    private final Operations ops = new Operations(handles);
     private long barrierEpoch;
 
     private PortalsLibrary(Library lib) {
-        this.lib = lib;
+        super(lib);
     }
 
     /**
@@ -110,14 +107,6 @@ public final class PortalsLibrary implements AutoCloseable {
     /** The library from the launcher's environment ({@code new PortalsConfig()}). */
     public static PortalsLibrary open() {
         return open(new PortalsConfig());
-    }
-
-    Library lib() {
-        Library l = lib;
-        if (l == null) {
-            throw new PtlException(ReturnCode.NO_INIT, "the Portals library is finalized (fini / close)");
-        }
-        return l;
     }
 
     /** This process's rank in the library's job. */
@@ -240,35 +229,6 @@ public final class PortalsLibrary implements AutoCloseable {
         String failed = l.barriers.barrierFailure(epoch);
         if (failed != null) {
             throw new PtlException(ReturnCode.FAIL, "barrier: " + failed);
-        }
-    }
-
-    /**
-     * Waits until {@code done} holds, making progress meanwhile (caller mode), up to {@code timeoutMs}
-     * (TIME_FOREVER: no limit); false when the time ran out.
-     */
-    private boolean waitFor(Library l, BooleanSupplier done, long timeoutMs) {
-        if (l.dispatch.poll(done)) {
-            return true; // no clock read when nothing needs waiting for
-        }
-        long start = System.nanoTime();
-        long deadline = timeoutMs < 0 ? Long.MAX_VALUE : start + timeoutMs * 1_000_000L;
-        long idleSince = start;
-        long now = start;
-        for (int round = 1; ; round++) {
-            if (l.dispatch.poll(done)) {
-                return true;
-            }
-            if (dev.ferry.spi.IdleStrategy.DEFAULT.clockDue(round, now - idleSince)) {
-                now = System.nanoTime();
-                if (timeoutMs >= 0 && now - deadline >= 0) {
-                    return false;
-                }
-            }
-            if (l.dispatch.worked) {
-                idleSince = now; // serving peers: stay responsive
-            }
-            l.engine.idle(now - idleSince, timeoutMs < 0 ? Long.MAX_VALUE : deadline - now);
         }
     }
 
@@ -511,385 +471,6 @@ public final class PortalsLibrary implements AutoCloseable {
     public void leUnlink(LeHandle leHandle) {
         ListEntry e = handles.entry(leHandle, "list entry");
         lib().dispatch.call(() -> e.ni.lib.lists.unlink(e));
-    }
-
-    // ---- event queues -----------------------------------------------------------------------
-
-    /** PtlEQAlloc: an event queue of {@code count} events. */
-    public EqHandle eqAlloc(NiHandle niHandle, long count) {
-        Ni ni = handles.ni(niHandle);
-        if (count <= 0) {
-            throw Library.invalid("event queue count " + count + " (must be positive)");
-        }
-        return lib().dispatch.call(() -> ni.lib.interfaces.eqAlloc(ni, count));
-    }
-
-    /** PtlEQFree: IN_USE while a portal table entry uses it. */
-    public void eqFree(EqHandle eqHandle) {
-        EventQueue q = handles.eq(eqHandle, null, false);
-        lib().dispatch.call(() -> q.ni.lib.interfaces.eqFree(q));
-    }
-
-    private EqResult take(EventQueue q, int which) {
-        Event e = q.poll();
-        if (e == null) {
-            return null;
-        }
-        return new EqResult(q.takeDropped() ? ReturnCode.EQ_DROPPED : ReturnCode.OK, e, which);
-    }
-
-    /** PtlEQGet: the next event, or EQ_EMPTY (makes progress once). */
-    public EqResult eqGet(EqHandle eqHandle) {
-        EventQueue q = handles.eq(eqHandle, null, false);
-        Library l = lib();
-        l.dispatch.poll(() -> !q.isEmpty());
-        EqResult r = take(q, 0);
-        return r != null ? r : new EqResult(ReturnCode.EQ_EMPTY, null, 0);
-    }
-
-    /** PtlEQWait: waits for the next event; INTERRUPTED when the queue is freed or its interface finalized meanwhile. */
-    public EqResult eqWait(EqHandle eqHandle) {
-        EventQueue q = handles.eq(eqHandle, null, false);
-        Library l = lib();
-        waitFor(l, () -> !q.isEmpty() || q.freed || q.ni.closed, -1);
-        EqResult r = take(q, 0);
-        if (r == null) {
-            throw new PtlException(ReturnCode.INTERRUPTED, "eqWait: the event queue was freed or its interface finalized");
-        }
-        return r;
-    }
-
-    /**
-     * PtlEQPoll: the next event of any of the first {@code size} queues, waiting up to
-     * {@code timeout} ms (TIME_FOREVER: no limit; 0: look once); EQ_EMPTY when none came.
-     */
-    public EqResult eqPoll(EqHandle[] eqHandles, int size, int timeout) {
-        lib();
-        if (eqHandles == null || size <= 0 || size > eqHandles.length) {
-            throw Library.invalid("size " + size + " with " + (eqHandles == null ? "no" : eqHandles.length) + " event queue handles");
-        }
-        EventQueue[] qs = new EventQueue[size];
-        for (int i = 0; i < size; i++) {
-            qs[i] = handles.eq(eqHandles[i], null, false);
-        }
-        Library l = lib();
-        waitFor(l, () -> {
-            for (EventQueue q : qs) {
-                if (!q.isEmpty()) {
-                    return true;
-                }
-            }
-            return false;
-        }, timeout);
-        for (int i = 0; i < size; i++) {
-            EqResult r = take(qs[i], i);
-            if (r != null) {
-                return r;
-            }
-        }
-        return new EqResult(ReturnCode.EQ_EMPTY, null, 0);
-    }
-
-    // ---- counting events --------------------------------------------------------------------
-
-    /** PtlCTAlloc: a counting event at {0, 0}. */
-    public CtHandle ctAlloc(NiHandle niHandle) {
-        Ni ni = handles.ni(niHandle);
-        return lib().dispatch.call(() -> ni.lib.interfaces.ctAlloc(ni));
-    }
-
-    /** PtlCTFree (its pending triggered operations are dropped). */
-    public void ctFree(CtHandle ctHandle) {
-        Counter c = handles.ct(ctHandle, null, false);
-        lib().dispatch.call(() -> c.ni.lib.interfaces.ctFree(c));
-    }
-
-    /** PtlCTCancelTriggered: drops the triggered operations waiting on this counting event. */
-    public void ctCancelTriggered(CtHandle ctHandle) {
-        Counter c = handles.ct(ctHandle, null, false);
-        lib().dispatch.call(() -> c.cancelTriggered());
-    }
-
-    /** PtlCTGet (makes progress once). */
-    public CtEvent ctGet(CtHandle ctHandle) {
-        Counter c = handles.ct(ctHandle, null, false);
-        lib().dispatch.poll(() -> false);
-        return c.event();
-    }
-
-    /**
-     * Extension (not a Portals call): {@link #ctGet} for a waiter on {@code total}, the success
-     * and failure counts together. It makes a progress pass as a wait's poll does: when the counts
-     * fall short of the total, and every 8th call anyway (a process whose operations complete at
-     * once still serves its peers); ctGet makes one on every call.
-     *
-     * <pre>{@code
-     * while (ptl.ctGetToward(ct, issued).success() < issued) { ... }   // failures ended it too
-     * }</pre>
-     */
-    public CtEvent ctGetToward(CtHandle ctHandle, long total) {
-        Counter c = handles.ct(ctHandle, null, false);
-        lib().dispatch.pollTotal(c, total);
-        return c.event();
-    }
-
-    /**
-     * PtlCTWait: waits until the success count reaches {@code test} or the failure count is not
-     * zero; INTERRUPTED when the counting event is freed meanwhile.
-     */
-    public CtEvent ctWait(CtHandle ctHandle, long test) {
-        Counter c = handles.ct(ctHandle, null, false);
-        CounterReached w = CounterReached.take(c, test);
-        try {
-            waitFor(lib(), w, -1);
-        } finally {
-            w.release();
-        }
-        if (c.freed) {
-            throw new PtlException(ReturnCode.INTERRUPTED, "ctWait: the counting event was freed");
-        }
-        return c.event();
-    }
-
-    /**
-     * PtlCTPoll: waits up to {@code timeout} ms until one of the first {@code size} counting
-     * events reaches its test (or fails); CT_NONE_REACHED when none did.
-     */
-    public CtResult ctPoll(CtHandle[] ctHandles, long[] tests, int size, int timeout) {
-        lib();
-        if (ctHandles == null || tests == null || size <= 0 || size > ctHandles.length || size > tests.length) {
-            throw Library.invalid("size " + size + " with " + (ctHandles == null ? "no" : ctHandles.length) + " handles and "
-                    + (tests == null ? "no" : tests.length) + " tests");
-        }
-        Counter[] cs = new Counter[size];
-        for (int i = 0; i < size; i++) {
-            cs[i] = handles.ct(ctHandles[i], null, false);
-        }
-        int[] which = {-1};
-        waitFor(lib(), () -> {
-            for (int i = 0; i < size; i++) {
-                if (cs[i].success >= tests[i] || cs[i].failure != 0) {
-                    which[0] = i;
-                    return true;
-                }
-            }
-            return false;
-        }, timeout);
-        if (which[0] < 0) {
-            return new CtResult(ReturnCode.CT_NONE_REACHED, null, 0);
-        }
-        return new CtResult(ReturnCode.OK, cs[which[0]].event(), which[0]);
-    }
-
-    /** PtlCTSet (fires the triggered operations it reaches). */
-    public void ctSet(CtHandle ctHandle, CtEvent newCt) {
-        Counter c = handles.ct(ctHandle, null, false);
-        checkCt(newCt);
-        lib().dispatch.call(() -> {
-            c.set(newCt.success(), newCt.failure());
-            return null;
-        });
-    }
-
-    /** PtlCTInc (fires the triggered operations it reaches). */
-    public void ctInc(CtHandle ctHandle, CtEvent increment) {
-        Counter c = handles.ct(ctHandle, null, false);
-        checkCt(increment);
-        if (increment.success() != 0 && increment.failure() != 0) {
-            throw Library.invalid("ctInc: increment success or failure, not both (" + increment + ")");
-        }
-        lib().dispatch.call(() -> {
-            c.add(increment.success(), increment.failure());
-            return null;
-        });
-    }
-
-    // ---- data movement ----------------------------------------------------------------------
-
-    /** PtlPut. */
-    public void put(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
-                           long remoteOffset, Object userPtr, long hdrData) {
-        awaitRoom();
-        Dispatch d = enter(); // in this thread when it may, no lambda made: see enter()
-        try { later(ops.put(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, d != null)); } finally { leave(d); }
-    }
-
-    /**
-     * The dispatch, when this thread may run a data operation in the library itself now (caller
-     * mode: the lock is then held; thread mode: this is the progress thread), else null;
-     * {@link #leave} after. Then the operation is started straight from its *Op method, and no
-     * lambda is made: a lambda handed to {@link Dispatch#call} is only elided when the JIT inlines
-     * everything between, and one call site shared by every API call sees too many kinds to inline
-     * any (about 100 B per put once puts, gets and atomics are mixed).
-     */
-    private Dispatch enter() {
-        Dispatch d = lib().dispatch;
-        return d.enter() ? d : null;
-    }
-
-    /**
-     * Back-pressure: while too much waits to leave (a target that takes nothing), a new operation
-     * waits, making progress, for room: the initiator's memory stays bounded instead of
-     * queueing without end (and so does the target's: the engine's credits). A dead target's
-     * operations fail and make room.
-     */
-    private void awaitRoom() {
-        Library l = lib();
-        if (l.sender.crowded()) {
-            waitFor(l, () -> !l.sender.crowded(), -1);
-        }
-    }
-
-    /**
-     * Extension (not a Portals call): the most inline messages that ever waited to leave at once,
-     * and the bound past which operations wait for room.
-     */
-    public int[] inflightPeakAndBound() {
-        Library l = lib();
-        return l.dispatch.call(() -> new int[] {l.sender.inflightPeak(), l.sender.maxInflight()});
-    }
-
-    /** Ends what {@link #enter} began (nothing when it answered null). */
-    private void leave(Dispatch entered) {
-        if (entered != null) {
-            entered.leave();
-        }
-    }
-
-    /** Runs {@code r} through the dispatch, unless the operation was done at once (null). */
-    private void later(Runnable r) {
-        if (r != null) {
-            run(r);
-        }
-    }
-
-    private void run(Runnable r) {
-        lib().dispatch.call(() -> {
-            r.run();
-            return null;
-        });
-    }
-
-
-    /** PtlGet. */
-    public void get(MdHandle mdHandle, long localOffset, long length, ProcessId targetId, int ptIndex, long matchBits,
-                           long remoteOffset, Object userPtr) {
-        awaitRoom();
-        Dispatch d = enter();
-        try { later(ops.get(mdHandle, localOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, d != null)); } finally { leave(d); }
-    }
-
-
-    /** PtlAtomic: {@code operation} (MIN .. BXOR) of the MD's elements into the target's. */
-    public void atomic(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
-                              long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype) {
-        awaitRoom();
-        Dispatch d = enter();
-        try { later(ops.atomic(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, d != null)); } finally { leave(d); }
-    }
-
-
-    /** PtlFetchAtomic: like atomic, and the target's old values come back into the get MD. */
-    public void fetchAtomic(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length, ProcessId targetId,
-                                   int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype) {
-        awaitRoom();
-        Dispatch d = enter();
-        try { later(ops.fetch(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, d != null)); } finally { leave(d); }
-    }
-
-
-    /**
-     * PtlSwap: SWAP, the CSWAPs and MSWAP with {@code operand} (one element: the compare value, or
-     * MSWAP's mask), and the extensions MSK_CSWAP (operand: compare, compare mask, swap mask) and
-     * MFETCH_ADD (operand: field boundaries); the old values come back into the get MD.
-     */
-    public void swap(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length, ProcessId targetId,
-                            int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData, MemorySegment operand, Op operation, Datatype datatype) {
-        awaitRoom();
-        Dispatch d = enter();
-        try { later(ops.swap(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operand, operation, datatype, d != null)); } finally { leave(d); }
-    }
-
-
-    /** PtlAtomicSync: atomics here are applied by the library, coherent with the host once their events are seen; nothing to flush. */
-    public void atomicSync() {
-        lib();
-    }
-
-    // ---- triggered operations ---------------------------------------------------------------
-
-    private void trigger(CtHandle trigCtHandle, long threshold, Ni ni, Runnable action) {
-        Counter c = handles.ct(trigCtHandle, ni, false);
-        if (threshold < 0) {
-            throw Library.invalid("threshold " + threshold);
-        }
-        Runnable guarded = () -> {
-            try {
-                action.run();
-            } catch (PtlException e) {
-                System.getLogger(Portals.class.getName()).log(System.Logger.Level.WARNING, "a triggered operation failed when it fired: " + e.getMessage());
-            }
-        };
-        lib().dispatch.call(() -> c.ni.lib.interfaces.trigger(c, threshold, guarded));
-    }
-
-    /** PtlTriggeredPut: the put runs when {@code trigCtHandle}'s success count reaches {@code threshold}. */
-    public void triggeredPut(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
-                                    long remoteOffset, Object userPtr, long hdrData, CtHandle trigCtHandle, long threshold) {
-        Runnable r = ops.put(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, false);
-        trigger(trigCtHandle, threshold, handles.md(mdHandle).ni, r);
-    }
-
-    /** PtlTriggeredGet. */
-    public void triggeredGet(MdHandle mdHandle, long localOffset, long length, ProcessId targetId, int ptIndex, long matchBits,
-                                    long remoteOffset, Object userPtr, CtHandle trigCtHandle, long threshold) {
-        Runnable r = ops.get(mdHandle, localOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, false);
-        trigger(trigCtHandle, threshold, handles.md(mdHandle).ni, r);
-    }
-
-    /** PtlTriggeredAtomic. */
-    public void triggeredAtomic(MdHandle mdHandle, long localOffset, long length, AckReq ackReq, ProcessId targetId, int ptIndex, long matchBits,
-                                       long remoteOffset, Object userPtr, long hdrData, Op operation, Datatype datatype, CtHandle trigCtHandle, long threshold) {
-        Runnable r = ops.atomic(mdHandle, localOffset, length, ackReq, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, false);
-        trigger(trigCtHandle, threshold, handles.md(mdHandle).ni, r);
-    }
-
-    /** PtlTriggeredFetchAtomic. */
-    public void triggeredFetchAtomic(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length,
-                                            ProcessId targetId, int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData,
-                                            Op operation, Datatype datatype, CtHandle trigCtHandle, long threshold) {
-        Runnable r = ops.fetch(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operation, datatype, false);
-        trigger(trigCtHandle, threshold, handles.md(putMdHandle).ni, r);
-    }
-
-    /** PtlTriggeredSwap. */
-    public void triggeredSwap(MdHandle getMdHandle, long localGetOffset, MdHandle putMdHandle, long localPutOffset, long length,
-                                     ProcessId targetId, int ptIndex, long matchBits, long remoteOffset, Object userPtr, long hdrData,
-                                     MemorySegment operand, Op operation, Datatype datatype, CtHandle trigCtHandle, long threshold) {
-        Runnable r = ops.swap(getMdHandle, localGetOffset, putMdHandle, localPutOffset, length, targetId, ptIndex, matchBits, remoteOffset, userPtr, hdrData, operand, operation, datatype, false);
-        trigger(trigCtHandle, threshold, handles.md(putMdHandle).ni, r);
-    }
-
-    /** PtlTriggeredCTInc: increments {@code ctHandle} when {@code trigCtHandle} reaches {@code threshold}. */
-    public void triggeredCtInc(CtHandle ctHandle, CtEvent increment, CtHandle trigCtHandle, long threshold) {
-        Counter c = handles.ct(ctHandle, null, false);
-        checkCt(increment);
-        trigger(trigCtHandle, threshold, c.ni, () -> {
-            if (!c.freed) {
-                c.add(increment.success(), increment.failure());
-            }
-        });
-    }
-
-    /** PtlTriggeredCTSet. */
-    public void triggeredCtSet(CtHandle ctHandle, CtEvent newCt, CtHandle trigCtHandle, long threshold) {
-        Counter c = handles.ct(ctHandle, null, false);
-        checkCt(newCt);
-        trigger(trigCtHandle, threshold, c.ni, () -> {
-            if (!c.freed) {
-                c.set(newCt.success(), newCt.failure());
-            }
-        });
     }
 
     // ---- bundles ----------------------------------------------------------------------------
