@@ -25,6 +25,11 @@ import static dev.ferry.portals.Portals.*;
  * atomic with respect to each other, whichever path each takes. Displacements count the target's
  * displacement unit.
  *
+ * <p>The calls come in families, each in a file of its own: this class makes, describes and
+ * frees windows; its superclasses hold the communication calls ({@link WindowAccess}: put, get,
+ * the accumulates and atomics, their request forms) and the synchronization calls
+ * ({@link WindowSynchronization}: fences, general active target, locks and flushes).
+ *
  * <pre>{@code
  * try (Window w = Window.allocate(world, 8 * n, 8)) {
  *     w.lock(Window.LockType.SHARED, 0);
@@ -35,18 +40,13 @@ import static dev.ferry.portals.Portals.*;
  * }
  * }</pre>
  */
-public final class Window implements AutoCloseable {
+public final class Window extends WindowSynchronization implements AutoCloseable {
     /** A passive-target lock: several SHARED holders at once, or one EXCLUSIVE. */
     public enum LockType { SHARED, EXCLUSIVE }
 
-    /** Point-to-point tags of the general active-target synchronization, on the window's own communicator. */
-    private static final int POST_TAG = 1, COMPLETE_TAG = 2;
     private static final byte[] NOTHING = new byte[0];
 
-    private final WindowLibrary lib;
     private final Comm userComm;
-    /** The window's own communicator (a duplicate): its synchronization traffic meets nobody else's. */
-    private final Comm comm;
     private final int pt;
     /** This rank's window memory. */
     private final MemorySegment memory;
@@ -63,46 +63,42 @@ public final class Window implements AutoCloseable {
     /** createDynamic: this rank's attachments, and copies of the targets' tables (null until read); else null. */
     private final Attachments attachments;
     private final MeHandle tableMe;
-    private final WindowLocks locks;
-
-    /** The open epochs (under the library's lock). */
-    private final WindowEpochs epochs;
-    /** Issues the operations (under the library's lock). */
-    private final WindowOps ops;
-    private volatile boolean freed;
 
     private Window(WindowLibrary lib, Comm userComm, Comm comm, int pt, MemorySegment memory, MemorySegment allocated, int dispUnit,
                    boolean share, boolean dynamic) {
-        this.lib = lib;
+        // Every entry is appended before the allgather that builds the operations' tables (so
+        // before anyone goes on), and so before the superclass, which holds those tables, is made.
         this.userComm = userComm;
-        this.comm = comm;
         this.pt = pt;
         this.memory = memory;
         this.allocated = allocated;
-        this.lockSlot = lib.takeLock();
-        this.dataMe = memory.byteSize() > 0 ? append(memory, WindowOps.DATA_BITS) : null;
-        this.lockMe = append(lib.lockWord(lockSlot), WindowLocks.BITS);
-        this.mutexSlot = lib.takeLock();
-        this.mutexMe = append(lib.lockWord(mutexSlot), WindowLocks.MUTEX_BITS);
-        this.locks = new WindowLocks(lib, pt);
-        this.attachments = dynamic ? new Attachments(lib.allocate(Attachments.BYTES)) : null;
-        this.tableMe = dynamic ? append(attachments.table, Attachments.TABLE_BITS) : null;
+        int lockSlot = lib.takeLock();
+        this.lockSlot = lockSlot;
+        this.dataMe = memory.byteSize() > 0 ? append(lib, pt, memory, WindowOps.DATA_BITS) : null;
+        this.lockMe = append(lib, pt, lib.lockWord(lockSlot), WindowLocks.BITS);
+        int mutexSlot = lib.takeLock();
+        this.mutexSlot = mutexSlot;
+        this.mutexMe = append(lib, pt, lib.lockWord(mutexSlot), WindowLocks.MUTEX_BITS);
+        WindowLocks locks = new WindowLocks(lib, pt);
+        Attachments attachments = dynamic ? new Attachments(lib.allocate(Attachments.BYTES)) : null;
+        this.attachments = attachments;
+        this.tableMe = dynamic ? append(lib, pt, attachments.table, Attachments.TABLE_BITS) : null;
         int n = comm.size();
-        this.epochs = new WindowEpochs(n);
+        WindowEpochs epochs = new WindowEpochs(n);
         long[] mine = {memory.byteSize(), dispUnit};
         long[] all = new long[2 * n];
-        comm.allgather(mine, 0, 2, Datatype.LONG, all, 0, 2, Datatype.LONG); // also: every entry is appended before anyone goes on
+        comm.allgather(mine, 0, 2, Datatype.LONG, all, 0, 2, Datatype.LONG);
         long[] sizes = new long[n];
         int[] dispUnits = new int[n];
         for (int r = 0; r < n; r++) {
             sizes[r] = all[2 * r];
             dispUnits[r] = (int) all[2 * r + 1];
         }
-        this.ops = new WindowOps(lib, comm, pt, sizes, dispUnits, dynamic, epochs, locks);
+        super(lib, comm, epochs, locks, new WindowOps(lib, comm, pt, sizes, dispUnits, dynamic, epochs, locks));
         this.shared = share ? mapShared() : null;
     }
 
-    private MeHandle append(MemorySegment m, long bits) {
+    private static MeHandle append(WindowLibrary lib, int pt, MemorySegment m, long bits) {
         Me me = new Me();
         me.start = m;
         me.length = m.byteSize();
@@ -320,7 +316,7 @@ public final class Window implements AutoCloseable {
             if (k < 0) {
                 throw FerryException.arg(ErrorClass.RMA_ATTACH, "attach: " + Attachments.MAX + " segments are attached already");
             }
-            attachments.add(k, memory, append(memory, Attachments.FIRST_BITS + k));
+            attachments.add(k, memory, append(lib, pt, memory, Attachments.FIRST_BITS + k));
         } finally {
             lib.lock.unlock();
         }
@@ -339,482 +335,6 @@ public final class Window implements AutoCloseable {
         } finally {
             lib.lock.unlock();
         }
-    }
-
-    // ---- communication --------------------------------------------------------------------------
-
-    /** Puts {@code count} elements of {@code type} from {@code origin} at displacement {@code disp} of rank {@code target}. */
-    public void put(Object origin, int offset, int count, Datatype type, int target, long disp) {
-        put(origin, offset, count, type, target, disp, count, type);
-    }
-
-    /**
-     * Puts {@code count} elements of {@code type} from {@code origin} into {@code targetCount}
-     * elements of {@code targetType} at displacement {@code disp} of rank {@code target} (the
-     * two must hold the same number of bytes).
-     */
-    public void put(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
-        lib.lock.lock();
-        try {
-            checkOpen("put");
-            ops.transfer(true, origin, offset, count, type, target, disp, targetCount, targetType, "put");
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /** Gets {@code count} elements of {@code type} into {@code result} from displacement {@code disp} of rank {@code target}. */
-    public void get(Object result, int offset, int count, Datatype type, int target, long disp) {
-        get(result, offset, count, type, target, disp, count, type);
-    }
-
-    /** {@link #get} with the target's layout of its own. The result is there once the operation completes. */
-    public void get(Object result, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
-        lib.lock.lock();
-        try {
-            checkOpen("get");
-            ops.transfer(false, result, offset, count, type, target, disp, targetCount, targetType, "get");
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /**
-     * Combines {@code count} elements of {@code type} from {@code origin} into the target's with
-     * {@code op} (a predefined operation, or {@link Op#REPLACE}), element by element, each
-     * atomically. MINLOC and MAXLOC (on a pair type) have no atomic in the library: Ferry takes
-     * the target window's accumulate mutex, reads, combines and writes back, so they are atomic
-     * with respect to each other, and complete when the call returns (up to 256 KiB a call).
-     */
-    public void accumulate(Object origin, int offset, int count, Datatype type, int target, long disp, Op op) {
-        accumulate(origin, offset, count, type, target, disp, count, type, op);
-    }
-
-    /** {@link #accumulate} with the target's layout of its own (of the same kind of element). */
-    public void accumulate(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType, Op op) {
-        lib.lock.lock();
-        try {
-            checkOpen("accumulate");
-            ops.atomics(origin, offset, count, type, null, 0, target, disp, targetCount, targetType, op, "accumulate");
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /**
-     * {@link #accumulate}, first fetching the target's elements into {@code result} (as many as
-     * the target's, of {@code type}'s kind), each fetch and update atomic; with
-     * {@link Op#NO_OP} the target is only read (atomically) and {@code origin} is ignored.
-     */
-    public void getAccumulate(Object origin, int offset, Object result, int resultOffset, int count, Datatype type, int target, long disp, Op op) {
-        getAccumulate(origin, offset, result, resultOffset, count, type, target, disp, count, type, op);
-    }
-
-    /** {@link #getAccumulate} with the target's layout of its own. */
-    public void getAccumulate(Object origin, int offset, Object result, int resultOffset, int count, Datatype type, int target, long disp,
-                              int targetCount, Datatype targetType, Op op) {
-        if (result == null) {
-            throw FerryException.arg(ErrorClass.BUFFER, "getAccumulate: the result buffer is null");
-        }
-        lib.lock.lock();
-        try {
-            checkOpen("getAccumulate");
-            ops.atomics(origin, offset, count, type, result, resultOffset, target, disp, targetCount, targetType, op, "getAccumulate");
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /** One element: {@code result = target; target = target op origin} (MPI's fetch-and-op), atomically. */
-    public void fetchAndOp(Object origin, int offset, Object result, int resultOffset, Datatype type, int target, long disp, Op op) {
-        getAccumulate(origin, offset, result, resultOffset, 1, type, target, disp, 1, type, op);
-    }
-
-    /**
-     * One element: {@code result = target; if (target == compare) target = origin}, atomically
-     * (MPI's compare-and-swap; integer types).
-     */
-    public void compareAndSwap(Object origin, int offset, Object compare, int compareOffset, Object result, int resultOffset, Datatype type,
-                               int target, long disp) {
-        lib.lock.lock();
-        try {
-            checkOpen("compareAndSwap");
-            ops.compareAndSwap(origin, offset, compare, compareOffset, result, resultOffset, type, target, disp);
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /**
-     * Ferry extension (seed 004's MskCmpSwap) on the 64-bit word at displacement {@code disp} of
-     * {@code target}: {@code if (((compare ^ word) & compareMask) == 0) word = (word & ~swapMask)
-     * | (swap & swapMask)}, atomically; answers the word's old value (waiting for it, and for every
-     * operation of this instance in flight).
-     *
-     * <pre>{@code
-     * long old = w.maskedCompareSwap(0, 0, 0L, 0xffL, 0x42L, 0xffL);   // set the low byte if it was 0
-     * }</pre>
-     */
-    public long maskedCompareSwap(int target, long disp, long compare, long compareMask, long swap, long swapMask) {
-        lib.lock.lock();
-        try {
-            checkOpen("maskedCompareSwap");
-            return ops.maskedCompareSwap(target, disp, compare, compareMask, swap, swapMask);
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /**
-     * Ferry extension (seed 004's MFetchAdd) on the 64-bit word at displacement {@code disp} of
-     * {@code target}: adds {@code addend} field by field, a bit set in {@code boundaries} ending a
-     * field (no carry passes from that bit to the next), atomically; answers the word's old value
-     * (waiting for it, and for every operation of this instance in flight).
-     *
-     * <pre>{@code
-     * long old = w.maskedFetchAdd(0, 0, 0x0001_0001L, 0x8000_8000L);   // two 16-bit counters += 1
-     * }</pre>
-     */
-    public long maskedFetchAdd(int target, long disp, long addend, long boundaries) {
-        lib.lock.lock();
-        try {
-            checkOpen("maskedFetchAdd");
-            return ops.maskedFetchAdd(target, disp, addend, boundaries);
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    // ---- request forms --------------------------------------------------------------------------
-
-    /** {@link #put}, with a request that completes when the put has (at the target too). */
-    public Request rput(Object origin, int offset, int count, Datatype type, int target, long disp) {
-        return rput(origin, offset, count, type, target, disp, count, type);
-    }
-
-    /** {@link #get}, with a request that completes when the result is in {@code result}. */
-    public Request rget(Object result, int offset, int count, Datatype type, int target, long disp) {
-        return rget(result, offset, count, type, target, disp, count, type);
-    }
-
-    /** {@link #accumulate}, with a request that completes when it has. */
-    public Request raccumulate(Object origin, int offset, int count, Datatype type, int target, long disp, Op op) {
-        return raccumulate(origin, offset, count, type, target, disp, count, type, op);
-    }
-
-    /** {@link #getAccumulate}, with a request that completes when the result is in {@code result}. */
-    public Request rgetAccumulate(Object origin, int offset, Object result, int resultOffset, int count, Datatype type, int target, long disp,
-                                  Op op) {
-        return rgetAccumulate(origin, offset, result, resultOffset, count, type, target, disp, count, type, op);
-    }
-
-    /** {@link #rput} with the target's layout of its own. */
-    public Request rput(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
-        lib.lock.lock();
-        try {
-            put(origin, offset, count, type, target, disp, targetCount, targetType);
-            return lib.request("rput to rank " + target);
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /** {@link #rget} with the target's layout of its own. */
-    public Request rget(Object result, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
-        lib.lock.lock();
-        try {
-            get(result, offset, count, type, target, disp, targetCount, targetType);
-            return lib.request("rget from rank " + target);
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /** {@link #raccumulate} with the target's layout of its own. */
-    public Request raccumulate(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType, Op op) {
-        lib.lock.lock();
-        try {
-            accumulate(origin, offset, count, type, target, disp, targetCount, targetType, op);
-            return lib.request("raccumulate to rank " + target);
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /** {@link #rgetAccumulate} with the target's layout of its own. */
-    public Request rgetAccumulate(Object origin, int offset, Object result, int resultOffset, int count, Datatype type, int target, long disp,
-                                  int targetCount, Datatype targetType, Op op) {
-        lib.lock.lock();
-        try {
-            getAccumulate(origin, offset, result, resultOffset, count, type, target, disp, targetCount, targetType, op);
-            return lib.request("rgetAccumulate at rank " + target);
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    private void checkOpen(String what) {
-        if (freed) {
-            throw FerryException.arg(ErrorClass.WIN, what + ": the window was freed");
-        }
-    }
-
-    // ---- synchronization ------------------------------------------------------------------------
-
-    /**
-     * Ends the current fence epoch and opens the next (collective): every operation issued by
-     * any rank before it is complete, at origin and target, when it returns.
-     */
-    public void fence() {
-        lib.lock.lock();
-        try {
-            checkOpen("fence");
-            epochs.checkFence();
-            lib.quiesce();
-        } finally {
-            lib.lock.unlock();
-        }
-        comm.barrier();
-        lib.lock.lock();
-        try {
-            epochs.fenced();
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /**
-     * Opens an exposure epoch for the origins in {@code group} (ranks of the window's
-     * communicator's group): they may access this rank's window after their {@link #start};
-     * {@link #waitFor()} ends it.
-     */
-    public void post(Group group) {
-        int[] ranks = ranksOf(group, "post");
-        lib.lock.lock();
-        try {
-            checkOpen("post");
-            epochs.post(ranks);
-        } finally {
-            lib.lock.unlock();
-        }
-        for (int r : ranks) {
-            comm.send(NOTHING, 0, 0, Datatype.BYTE, r, POST_TAG);
-        }
-    }
-
-    /** Opens an access epoch to the targets in {@code group}, once each has posted. */
-    public void start(Group group) {
-        int[] ranks = ranksOf(group, "start");
-        lib.lock.lock();
-        try {
-            checkOpen("start");
-            epochs.checkAccess("start");
-        } finally {
-            lib.lock.unlock();
-        }
-        for (int r : ranks) {
-            comm.recv(NOTHING, 0, 0, Datatype.BYTE, r, POST_TAG);
-        }
-        lib.lock.lock();
-        try {
-            epochs.started(ranks);
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /** Ends the access epoch {@link #start} opened: the operations are complete at the targets, which learn so. */
-    public void complete() {
-        int[] ranks;
-        lib.lock.lock();
-        try {
-            checkOpen("complete");
-            ranks = epochs.complete();
-            lib.quiesce();
-        } finally {
-            lib.lock.unlock();
-        }
-        for (int r : ranks) {
-            comm.send(NOTHING, 0, 0, Datatype.BYTE, r, COMPLETE_TAG);
-        }
-    }
-
-    /** Ends the exposure epoch {@link #post} opened, once every origin in its group has completed (MPI's MPI_Win_wait). */
-    public void waitFor() {
-        int[] ranks = exposure("waitFor");
-        for (int r : ranks) {
-            comm.recv(NOTHING, 0, 0, Datatype.BYTE, r, COMPLETE_TAG);
-        }
-        endExposure();
-    }
-
-    /** {@link #waitFor()} without waiting: true (and the epoch ended) when every origin has completed. */
-    public boolean test() {
-        int[] ranks = exposure("test");
-        for (int r : ranks) {
-            if (comm.iprobe(r, COMPLETE_TAG) == null) {
-                return false;
-            }
-        }
-        for (int r : ranks) {
-            comm.recv(NOTHING, 0, 0, Datatype.BYTE, r, COMPLETE_TAG);
-        }
-        endExposure();
-        return true;
-    }
-
-    private int[] exposure(String what) {
-        lib.lock.lock();
-        try {
-            checkOpen(what);
-            return epochs.exposure(what);
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    private void endExposure() {
-        lib.lock.lock();
-        try {
-            epochs.exposed();
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    private int[] ranksOf(Group group, String what) {
-        if (group == null) {
-            throw FerryException.arg(ErrorClass.GROUP, what + ": the group is null");
-        }
-        int[] out = new int[group.size()];
-        for (int i = 0; i < out.length; i++) {
-            out[i] = comm.local(group.members[i]);
-            if (out[i] < 0) {
-                throw FerryException.arg(ErrorClass.GROUP, what + ": the group's rank " + i + " (job rank " + group.members[i]
-                        + ") is not in the window's communicator");
-            }
-        }
-        return out;
-    }
-
-    /**
-     * Opens a passive-target access epoch to {@code target}: waits until the lock is had
-     * (EXCLUSIVE: nobody else holds it; SHARED: no exclusive holder). The target takes no part.
-     */
-    public void lock(LockType type, int target) {
-        lib.lock.lock();
-        try {
-            checkOpen("lock");
-            ops.checkRank(target, "lock");
-            if (type == null) {
-                throw FerryException.arg(ErrorClass.ARG, "lock: the lock type is null");
-            }
-            epochs.checkLock(target);
-            locks.acquire(type, ops.id(target));
-            epochs.locked(target, type == LockType.EXCLUSIVE);
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /** Ends the epoch {@link #lock} opened: every operation to {@code target} is complete there, then the lock is let go. */
-    public void unlock(int target) {
-        lib.lock.lock();
-        try {
-            checkOpen("unlock");
-            ops.checkRank(target, "unlock");
-            boolean exclusive = epochs.checkUnlock(target);
-            epochs.unlocked(target);
-            try {
-                lib.flush(ops.id(target).rank);
-            } finally {
-                locks.release(exclusive, ops.id(target)); // let go even when an operation failed
-            }
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /** A shared lock on every rank (MPI's lockAll). */
-    public void lockAll() {
-        lib.lock.lock();
-        try {
-            checkOpen("lockAll");
-            epochs.checkLockAll();
-            for (int r = 0; r < comm.size(); r++) {
-                locks.acquire(LockType.SHARED, ops.id(r));
-            }
-            epochs.lockedAll();
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /** Ends {@link #lockAll()}'s epoch. */
-    public void unlockAll() {
-        lib.lock.lock();
-        try {
-            checkOpen("unlockAll");
-            epochs.checkUnlockAll();
-            epochs.unlockedAll();
-            try {
-                lib.quiesce();
-            } finally {
-                for (int r = 0; r < comm.size(); r++) {
-                    locks.release(false, ops.id(r));
-                }
-            }
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /**
-     * Completes every operation issued to {@code target}, at the target too, inside a passive
-     * epoch; operations to other targets go on (their failures are not this flush's).
-     */
-    public void flush(int target) {
-        lib.lock.lock();
-        try {
-            checkOpen("flush");
-            ops.checkRank(target, "flush");
-            epochs.checkFlush();
-            lib.flush(ops.id(target).rank);
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /** {@link #flush} for every target. */
-    public void flushAll() {
-        lib.lock.lock();
-        try {
-            checkOpen("flushAll");
-            epochs.checkFlush();
-            lib.quiesce();
-        } finally {
-            lib.lock.unlock();
-        }
-    }
-
-    /**
-     * Completes the operations to {@code target} at this rank: origin buffers reusable, results
-     * here. (Origin data is staged at issue, so this is when the results are in: the same wait as
-     * {@link #flush}.)
-     */
-    public void flushLocal(int target) {
-        flush(target);
-    }
-
-    /** {@link #flushLocal} for every target. */
-    public void flushLocalAll() {
-        flushAll();
-    }
-
-    /** Orders this rank's loads and stores on the window memory (and shared windows' peers') with the window's other accesses: a full fence. */
-    public void sync() {
-        checkOpen("sync");
-        java.lang.invoke.VarHandle.fullFence();
     }
 
     // ---- the end ----------------------------------------------------------------------------------
