@@ -175,6 +175,15 @@ public final class WireUp implements AutoCloseable {
         return nodes[rank];
     }
 
+    /** How many ranks of the job run on {@code node}. */
+    public int ranksOnNode(String node) {
+        int n = 0;
+        for (String x : nodes) {
+            n += x.equals(node) ? 1 : 0;
+        }
+        return n;
+    }
+
     /** Whether {@code rank} lives in this process (an in-process job's ranks are threads of one JVM). */
     public boolean sameProcess(int rank) {
         return processes[rank] != null && processes[rank].equals(processes[boot.rank()]);

@@ -2,13 +2,13 @@ package dev.ferry.core.engine;
 
 import dev.ferry.core.rail.EngineContext;
 import dev.ferry.spi.DriverContext;
+import dev.ferry.spi.IdleStrategy;
 import dev.ferry.spi.InstanceRef;
 import dev.ferry.spi.Status;
 
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.LongSupplier;
 
 /**
  * How the engine's waiters sleep once they have found nothing for a while: in the drivers' own
@@ -20,7 +20,7 @@ import java.util.function.LongSupplier;
  * came with their next progress pass, as always.
  *
  * <pre>{@code
- * Doze doze = new Doze(contexts, engine::workPasses, () -> acceptsDue = true, rank);
+ * Doze doze = new Doze(contexts, () -> acceptsDue = true, rank);
  * if (!engine.progress() && waited > Doze.AFTER_NANOS) doze.sleep(remaining);
  * doze.close();   // before the contexts close
  * }</pre>
@@ -36,7 +36,26 @@ final class Doze implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(Doze.class.getName());
 
     private final Watcher[] watchers;
-    private final LongSupplier workPasses;
+    /** Progress passes that did work (opaque: written by the thread in progress, read by the watchers). */
+    @SuppressWarnings("unused")
+    private long workPasses;
+    private static final java.lang.invoke.VarHandle WORK_PASSES;
+
+    static {
+        try {
+            WORK_PASSES = java.lang.invoke.MethodHandles.lookup().findVarHandle(Doze.class, "workPasses", long.class);
+        } catch (ReflectiveOperationException e) {
+            throw new ExceptionInInitializerError(e);
+        }
+    }
+
+    /** How long a waiter spins before it starts yielding. */
+    private static final long SPIN_NANOS = IdleStrategy.DEFAULT.spinNanos();
+    /**
+     * The same on a node running more ranks than it has cores: spinning long there only keeps the
+     * rank being waited for off the core.
+     */
+    private static final long OVERSUBSCRIBED_SPIN_NANOS = 2_000;
     private final Runnable acceptsDue;
     private final int rank;
     private final Set<Thread> sleepers = ConcurrentHashMap.newKeySet();
@@ -45,18 +64,35 @@ final class Doze implements AutoCloseable {
 
     /**
      * @param contexts   the contexts to watch (one without wait-any makes every doze a nap)
-     * @param workPasses the engine's count of progress passes that did work
      * @param acceptsDue tells the engine to look for connection requests on its next pass
      * @param rank       for the threads' names
      */
-    Doze(java.util.List<EngineContext> contexts, LongSupplier workPasses, Runnable acceptsDue, int rank) {
+    Doze(java.util.List<EngineContext> contexts, Runnable acceptsDue, int rank) {
         this.watchers = new Watcher[contexts.size()];
         for (EngineContext c : contexts) {
             watchers[c.id()] = new Watcher(c.context(), c.caps().supportsWaitAny(), c.id());
         }
-        this.workPasses = workPasses;
         this.acceptsDue = acceptsDue;
         this.rank = rank;
+    }
+
+    /** Progress passes that did work so far (any thread). */
+    private long workPasses() {
+        return (long) WORK_PASSES.getOpaque(this);
+    }
+
+    /** A progress pass did work (single writer: the thread in progress). */
+    void worked() {
+        WORK_PASSES.setOpaque(this, workPasses + 1);
+    }
+
+    /**
+     * The engine's idle strategy: {@code base}'s phases, spinning only briefly on a node that runs
+     * more ranks than it has cores ({@code oversubscribed}), then after {@link #AFTER_NANOS}
+     * sleeping here, in the drivers' blocking waits.
+     */
+    IdleStrategy strategy(IdleStrategy base, boolean oversubscribed) {
+        return base.withSpin(oversubscribed ? OVERSUBSCRIBED_SPIN_NANOS : SPIN_NANOS).withSleep(this::sleep, AFTER_NANOS);
     }
 
     /**
@@ -129,7 +165,7 @@ final class Doze implements AutoCloseable {
             if (!usable) {
                 return false;
             }
-            if (!armed.get() && reportedAt == workPasses.getAsLong() && stillReady()) {
+            if (!armed.get() && reportedAt == workPasses() && stillReady()) {
                 return false; // what it reported has not been taken in (held back): it would wake us at once
             }
             armed.set(true);
@@ -169,7 +205,7 @@ final class Doze implements AutoCloseable {
                 ready.instance = null;
                 armed.getAndSet(false); // reads what a sleeper armed during the wait: that sleeper is seen below
                 switch (s) {
-                    case DONE -> reportedAt = workPasses.getAsLong();
+                    case DONE -> reportedAt = workPasses();
                     case NOT_YET -> acceptsDue.run(); // a peer asks to connect, or moved a send of ours on: a pass looks
                     case CANCELED -> {
                         // the engine closes, or a stale cancel: look at closed again

@@ -14,13 +14,11 @@ import dev.ferry.core.request.MessageHandler;
 import dev.ferry.core.request.RecvRequest;
 import dev.ferry.core.request.SendRequest;
 import dev.ferry.launch.pmi.Bootstrap;
-import dev.ferry.spi.DriverProperties;
 import dev.ferry.spi.IdleStrategy;
 import dev.ferry.spi.Settings;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -73,9 +71,6 @@ public final class Engine implements GateOwner, AutoCloseable {
     /** Who holds the engine's thread of control (reentrant: a handler may send). */
     private final ControlOwner control = new ControlOwner();
     private int passes;
-    /** Progress passes that did work (opaque: read by the doze's watchers). */
-    @SuppressWarnings("unused")
-    private long workPasses;
     /** A doze's watcher saw a connection request: look for it on the next pass. */
     private volatile boolean acceptsDue;
     private final Doze doze;
@@ -126,19 +121,7 @@ public final class Engine implements GateOwner, AutoCloseable {
         this.wire = WireUp.exchange(boot, drivers, railCounts, settings);
         this.rank = wire.rank();
         this.size = wire.size();
-        int local = 0;
-        for (int r = 0; r < size; r++) {
-            if (wire.node(r).equals(wire.node(rank))) {
-                local++;
-            }
-        }
-        long spinNanos = local > Runtime.getRuntime().availableProcessors() ? OVERSUBSCRIBED_SPIN_NANOS : SPIN_NANOS;
-        this.contexts = new ArrayList<>();
-        for (String name : wire.contextNames()) {
-            DiscoveredDriver d = wire.driver(name);
-            DriverProperties p = wire.properties(name);
-            contexts.add(new EngineContext(contexts.size(), name, d.name(), d.driver().description(), wire.context(name), p.capabilities(), p.profile()));
-        }
+        this.contexts = Gates.contexts(wire);
         this.stats = new EngineStats(contexts.stream().map(EngineContext::name).toArray(String[]::new));
         this.memory = new SharedMemory(contexts);
         this.gates = new Gates(this, wire, contexts, policy);
@@ -147,8 +130,8 @@ public final class Engine implements GateOwner, AutoCloseable {
         if (EngineSettings.info(settings)) {
             log.log(System.Logger.Level.INFO, "\n" + describe());
         }
-        this.doze = new Doze(contexts, this::workPasses, () -> acceptsDue = true, rank);
-        this.idle = config.idleStrategy().withSpin(spinNanos).withSleep(doze::sleep, Doze.AFTER_NANOS);
+        this.doze = new Doze(contexts, () -> acceptsDue = true, rank);
+        this.idle = doze.strategy(config.idleStrategy(), wire.ranksOnNode(wire.node(rank)) > Runtime.getRuntime().availableProcessors());
         this.thread = threadMode ? new ProgressThread(this, idle) : null;
         if (thread != null) {
             thread.start();
@@ -295,7 +278,8 @@ public final class Engine implements GateOwner, AutoCloseable {
         }
     }
 
-    private void doSend(SendRequest s) {
+    /** Hands {@code s} to its gate (on the engine's thread of control). */
+    void doSend(SendRequest s) {
         Gate g = byRank[s.peer()];
         if (g.state == Gate.NEW) {
             gates.connect(g);
@@ -496,42 +480,7 @@ public final class Engine implements GateOwner, AutoCloseable {
             runHere(task);
             return;
         }
-        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
-        RuntimeException[] failure = new RuntimeException[1];
-        thread.forward((Runnable) () -> {
-            try {
-                task.run();
-            } catch (RuntimeException e) {
-                failure[0] = e;
-            } finally {
-                done.countDown();
-            }
-        });
-        try {
-            if (!done.await(CLOSE_FLUSH.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
-                throw new IllegalStateException("rank " + rank + ": the progress thread did not run a task within " + CLOSE_FLUSH.toSeconds() + " s");
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while the progress thread ran a task", e);
-        }
-        if (failure[0] != null) {
-            throw failure[0];
-        }
-    }
-
-    private static final java.lang.invoke.VarHandle WORK_PASSES;
-
-    static {
-        try {
-            WORK_PASSES = java.lang.invoke.MethodHandles.lookup().findVarHandle(Engine.class, "workPasses", long.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
-
-    private long workPasses() {
-        return (long) WORK_PASSES.getOpaque(this);
+        thread.runAndWait(task, CLOSE_FLUSH);
     }
 
     /**
@@ -567,14 +516,6 @@ public final class Engine implements GateOwner, AutoCloseable {
         return idle;
     }
 
-    /** How long a waiter spins before it starts yielding. */
-    private static final long SPIN_NANOS = IdleStrategy.DEFAULT.spinNanos();
-    /**
-     * The same on a node running more ranks than it has cores: spinning long there only keeps the
-     * rank being waited for off the core.
-     */
-    private static final long OVERSUBSCRIBED_SPIN_NANOS = 2_000;
-
     /**
      * The state of every connected gate, one per line, for the message of a wait that timed out
      * (read without the thread of control: a snapshot that may be a moment old).
@@ -606,24 +547,9 @@ public final class Engine implements GateOwner, AutoCloseable {
         }
         work |= handler.onProgress();
         if (work) {
-            WORK_PASSES.setOpaque(this, workPasses + 1); // single writer: the thread in progress
+            doze.worked();
         }
         return work;
-    }
-
-    /** Runs a command another thread handed to the progress thread. */
-    void run(Object c) {
-        if (c instanceof SendRequest s) {
-            doSend(s);
-        } else if (c instanceof RecvRequest r) {
-            Message m = r.pendingMessage;
-            r.pendingMessage = null;
-            receiveRendezvous(m, r);
-        } else if (c instanceof Message m) {
-            consumed(m);
-        } else if (c instanceof Runnable task) {
-            task.run();
-        }
     }
 
     /** The progress thread holds the thread of control from now on. */

@@ -1,5 +1,8 @@
 package dev.ferry.core.engine;
 
+import dev.ferry.core.request.Message;
+import dev.ferry.core.request.RecvRequest;
+import dev.ferry.core.request.SendRequest;
 import dev.ferry.spi.IdleStrategy;
 
 import java.util.concurrent.locks.LockSupport;
@@ -60,12 +63,56 @@ final class ProgressThread {
         }
     }
 
+    /**
+     * Hands {@code task} to the thread and waits until it ran (at most {@code bound}); a
+     * RuntimeException it threw is thrown here.
+     */
+    void runAndWait(Runnable task, java.time.Duration bound) {
+        java.util.concurrent.CountDownLatch done = new java.util.concurrent.CountDownLatch(1);
+        RuntimeException[] failure = new RuntimeException[1];
+        forward((Runnable) () -> {
+            try {
+                task.run();
+            } catch (RuntimeException e) {
+                failure[0] = e;
+            } finally {
+                done.countDown();
+            }
+        });
+        try {
+            if (!done.await(bound.toSeconds(), java.util.concurrent.TimeUnit.SECONDS)) {
+                throw new IllegalStateException("rank " + engine.rank + ": the progress thread did not run a task within " + bound.toSeconds() + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while the progress thread ran a task", e);
+        }
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+    }
+
+    /** Runs a command another thread handed over: a send, a rendezvous receive, a consumed message, a task. */
+    private void run(Object c) {
+        if (c instanceof SendRequest s) {
+            engine.doSend(s);
+        } else if (c instanceof RecvRequest r) {
+            Message m = r.pendingMessage;
+            r.pendingMessage = null;
+            engine.receiveRendezvous(m, r);
+        } else if (c instanceof Message m) {
+            engine.consumed(m);
+        } else if (c instanceof Runnable task) {
+            task.run();
+        }
+    }
+
     /** Runs what other threads handed over; true when there was something. On the thread only. */
     boolean runCommands() {
         boolean work = false;
         Object c;
         while ((c = commands.poll()) != null) {
-            engine.run(c);
+            run(c);
             work = true;
         }
         return work;

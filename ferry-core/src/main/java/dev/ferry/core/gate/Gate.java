@@ -12,7 +12,6 @@ import dev.ferry.core.rail.EngineContext;
 import dev.ferry.core.rail.EngineStats;
 import dev.ferry.core.rail.Rail;
 import dev.ferry.core.rail.RailOwner;
-import dev.ferry.core.request.Carrier;
 import dev.ferry.core.request.Message;
 import dev.ferry.core.request.Origin;
 import dev.ferry.core.request.RecvRequest;

@@ -1,9 +1,11 @@
 package dev.ferry.core.gate;
 
 import dev.ferry.core.boot.WireUp;
+import dev.ferry.core.driver.DiscoveredDriver;
 import dev.ferry.core.rail.EngineContext;
 import dev.ferry.core.rail.Rail;
 import dev.ferry.spi.ConnectRequest;
+import dev.ferry.spi.DriverProperties;
 import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Status;
 import dev.ferry.spi.Transport;
@@ -50,6 +52,17 @@ public final class Gates {
         for (int r = 0; r < gates.length; r++) {
             gates[r] = newGate(r);
         }
+    }
+
+    /** The engine's driver contexts, as the wire-up opened them, numbered in order. */
+    public static List<EngineContext> contexts(WireUp wire) {
+        List<EngineContext> contexts = new ArrayList<>();
+        for (String name : wire.contextNames()) {
+            DiscoveredDriver d = wire.driver(name);
+            DriverProperties p = wire.properties(name);
+            contexts.add(new EngineContext(contexts.size(), name, d.name(), d.driver().description(), wire.context(name), p.capabilities(), p.profile()));
+        }
+        return contexts;
     }
 
     /** Starts taking connection requests; connects up front the gates whose driver cannot announce them. */
