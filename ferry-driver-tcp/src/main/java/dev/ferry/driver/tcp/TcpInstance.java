@@ -2,8 +2,6 @@ package dev.ferry.driver.tcp;
 
 import dev.ferry.spi.DataCursor;
 import dev.ferry.spi.DataLayout;
-import dev.ferry.spi.DriverInstance;
-import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Packet;
 import dev.ferry.spi.Status;
 
@@ -11,11 +9,6 @@ import java.io.IOException;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.channels.SelectionKey;
-import java.nio.channels.SocketChannel;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
-import java.util.concurrent.locks.LockSupport;
 
 /**
  * One tcp connection. Sending: a packet of up to {@link #COPY_LIMIT} bytes is copied into the
@@ -26,8 +19,7 @@ import java.util.concurrent.locks.LockSupport;
  * payload is read straight into the posted memory. Nothing is ever allocated by a frame's
  * announced length.
  */
-final class TcpInstance implements DriverInstance {
-    private static final System.Logger LOG = System.getLogger(TcpInstance.class.getName());
+final class TcpInstance extends TcpConnection {
 
     static final int COPY_LIMIT = 16 * 1024;
     static final int BUFFER_BYTES = 256 * 1024;
@@ -35,38 +27,8 @@ final class TcpInstance implements DriverInstance {
     /** Payload still missing from which reading straight into the posted memory beats staging. */
     static final int DIRECT_READ_MIN = 32 * 1024;
 
-    private static final int NEW = 0, CONNECTING = 1, HANDSHAKING = 2, AWAITING = 3, CONNECTED = 4;
-    /** Terminal states, from here on: */
-    private static final int DISCONNECTED = 5, PEER_CLOSED = 6, BROKEN = 7, CLOSED = 8;
     private static final long IDLE = 0, QUEUED = 1, SENT = 2, FAILED = 3;
 
-    private final TcpContext ctx;
-    private volatile int state = NEW;
-    private volatile String failure = "";
-    private List<TcpAddress> targets;
-    /** The peer context's encoded URL, once connectAsync was called. */
-    private volatile byte[] remoteUrl;
-    private long deadline;
-    private volatile SocketChannel channel;
-    private SelectionKey key;
-    /** Direct calls on the socket's descriptor for small reads and writes, or null: the channel's own. */
-    private SocketCalls calls;
-    /**
-     * Set around each direct call. A context that closes from another thread sets the state, then
-     * waits for this to clear before it closes the channel: a direct call never reaches a
-     * descriptor number the kernel may have given to something else since.
-     */
-    @SuppressWarnings("unused")
-    private volatile boolean inCall;
-    private static final java.lang.invoke.VarHandle IN_CALL;
-
-    static {
-        try {
-            IN_CALL = java.lang.invoke.MethodHandles.lookup().findVarHandle(TcpInstance.class, "inCall", boolean.class);
-        } catch (ReflectiveOperationException e) {
-            throw new ExceptionInInitializerError(e);
-        }
-    }
     /** Set by the context's probe-any when the selector saw this connection readable. */
     boolean readyHint;
     /** Set while bytes wait for room in the socket (the last flush stopped short): a wait-any then watches for room too. */
@@ -104,18 +66,7 @@ final class TcpInstance implements DriverInstance {
     private final DataCursor recvCursor = new DataCursor();
 
     TcpInstance(TcpContext ctx) {
-        this.ctx = ctx;
-    }
-
-    /** Whether this instance is, or is becoming, the connection to the context with that URL. */
-    boolean servesPeer(byte[] url) {
-        byte[] r = remoteUrl;
-        return r != null && state < DISCONNECTED && Arrays.equals(r, url);
-    }
-
-    /** Whether small reads and writes go straight to the descriptor ({@link SocketCalls}). */
-    boolean usesDirectCalls() {
-        return calls != null;
+        super(ctx);
     }
 
     boolean hasBufferedData() {
@@ -129,134 +80,6 @@ final class TcpInstance implements DriverInstance {
             return true;
         }
         return false;
-    }
-
-    // ---- connection -------------------------------------------------------------------------
-
-    @Override
-    public Status connectAsync(DriverUrl remote) {
-        if (state >= DISCONNECTED) {
-            return terminalStatus();
-        }
-        if (state != NEW || remote == null) {
-            return Status.INVALID;
-        }
-        List<TcpAddress> parsed = new ArrayList<>();
-        try {
-            for (byte[] part : remote.parts()) {
-                parsed.add(TcpAddress.parse(part));
-            }
-        } catch (IllegalArgumentException e) {
-            return Status.INVALID;
-        }
-        byte[] remoteUrl = remote.encoded();
-        int cmp = Arrays.compareUnsigned(ctx.urlBytes(), remoteUrl);
-        if (cmp == 0) {
-            return Status.INVALID; // a context does not connect to itself; the self driver does that
-        }
-        targets = parsed;
-        this.remoteUrl = remoteUrl;
-        deadline = System.nanoTime() + ctx.connectTimeoutNanos();
-        if (cmp < 0) {
-            state = CONNECTING;
-            ctx.connect(new SetupThread.Outgoing(this, parsed, deadline,
-                    Handshake.encode(ctx.jobKey(), ctx.rank(), parsed.get(0).rank(), ctx.urlBytes()), false));
-        } else {
-            state = AWAITING;
-            if (!ctx.await(this, remoteUrl)) {
-                // The peer connects, but it may not know it should (connections are made on first
-                // use): ask it to, with a request it reports through acceptProbe.
-                ctx.connect(new SetupThread.Outgoing(this, parsed, deadline,
-                        Handshake.encodeRequest(ctx.jobKey(), ctx.rank(), parsed.get(0).rank(), ctx.urlBytes()), true));
-            }
-        }
-        return state == BROKEN ? Status.BROKEN : Status.DONE;
-    }
-
-    /**
-     * The connection is up (from the set-up thread, or from {@code connectAsync} when the peer's
-     * connection had already arrived). Watched by the context's selector from now on.
-     */
-    void established(SocketChannel ch) {
-        synchronized (this) {
-            if (state >= DISCONNECTED) {
-                TcpContext.closeChannel(ch); // given up meanwhile
-                return;
-            }
-            channel = ch;
-            calls = ctx.directCalls() ? SocketCalls.of(ch) : null;
-            if (ctx.directCalls() && calls == null) {
-                LOG.log(System.Logger.Level.DEBUG, "tcp: no descriptor found for {0}: its reads and writes go through the channel", ch);
-            }
-            try {
-                key = ch.register(ctx.selector(), SelectionKey.OP_READ, this);
-            } catch (IOException | java.nio.channels.ClosedSelectorException e) {
-                TcpContext.closeChannel(ch);
-                failure = "cannot watch the connection: " + e;
-                state = BROKEN;
-                return;
-            }
-            state = CONNECTED;
-        }
-        ctx.selector().wakeup(); // a wait-any in progress starts watching it now
-        unpark();
-    }
-
-    /** Set-up failed (from the set-up thread, or past the deadline). */
-    void setupFailed(String reason) {
-        synchronized (this) {
-            if (state >= CONNECTED) {
-                return;
-            }
-            failure = reason;
-            state = BROKEN;
-        }
-        ctx.forget(this);
-        LOG.log(System.Logger.Level.INFO, "tcp: connection to {0} failed: {1}", targets, reason);
-        unpark();
-    }
-
-    private volatile Thread connectWaiter;
-
-    private void unpark() {
-        Thread t = connectWaiter;
-        if (t != null) {
-            LockSupport.unpark(t);
-        }
-    }
-
-    /** Before the connection is up: fails it once the deadline has passed. */
-    private void checkDeadline() {
-        if (state < CONNECTED && state != NEW && System.nanoTime() - deadline > 0) {
-            setupFailed("connection not established within " + ctx.connectTimeoutNanos() / 1_000_000 + " ms");
-        }
-    }
-
-    @Override
-    public Status connectWait() {
-        connectWaiter = Thread.currentThread();
-        try {
-            for (int round = 0; ; round++) {
-                int s = state;
-                if (s == CONNECTED) {
-                    return Status.DONE;
-                }
-                if (s == NEW) {
-                    return Status.INVALID;
-                }
-                if (s >= DISCONNECTED) {
-                    return terminalStatus();
-                }
-                checkDeadline();
-                if (round < 100) {
-                    Thread.onSpinWait();
-                } else {
-                    LockSupport.parkNanos(1_000_000); // woken by established() or setupFailed()
-                }
-            }
-        } finally {
-            connectWaiter = null;
-        }
     }
 
     @Override
@@ -315,37 +138,8 @@ final class TcpInstance implements DriverInstance {
         return Status.DONE;
     }
 
-    void contextClosed() {
-        SocketChannel ch;
-        synchronized (this) {
-            ch = state < DISCONNECTED || state == PEER_CLOSED ? channel : null;
-            state = CLOSED;
-        }
-        if (ch != null) {
-            awaitNoCall();
-            TcpContext.closeChannel(ch); // no BYE: to the peer, this side died
-        }
-        unpark();
-    }
-
-    /** The connection ended while up (called on the instance's own calls, never by other threads). */
-    private void fail(Status why, String reason) {
-        synchronized (this) {
-            if (state >= DISCONNECTED) {
-                return;
-            }
-            failure = reason;
-            state = why == Status.CLOSED ? PEER_CLOSED : BROKEN;
-        }
-        LOG.log(why == Status.BROKEN ? System.Logger.Level.INFO : System.Logger.Level.DEBUG,
-                "tcp: connection to {0} ended: {1}", remoteName(), reason);
-        if (channel != null) {
-            TcpContext.closeChannel(channel);
-        }
-        failQueued();
-    }
-
-    private void failQueued() {
+    @Override
+    void failQueued() {
         while (queueCount > 0) {
             queue[queueHead].driverState = FAILED;
             queue[queueHead] = null;
@@ -353,18 +147,6 @@ final class TcpInstance implements DriverInstance {
             queueCount--;
         }
         gather = null;
-    }
-
-    /** What a call on an instance in a terminal state answers. */
-    private Status terminalStatus() {
-        return switch (state) {
-            case BROKEN -> Status.BROKEN;
-            default -> Status.CLOSED; // disconnected here, closed by the peer, or context closed
-        };
-    }
-
-    String failure() {
-        return failure;
     }
 
     // ---- sending ----------------------------------------------------------------------------
@@ -794,33 +576,6 @@ final class TcpInstance implements DriverInstance {
         return n;
     }
 
-    /**
-     * A direct recv or send, unless the connection is no longer up: then 0, as for nothing there
-     * yet or a full socket (the caller finds out next).
-     */
-    private int direct(boolean receive, long address, long len) throws IOException {
-        IN_CALL.setVolatile(this, true); // before reading the state: see inCall
-        try {
-            if (state != CONNECTED) {
-                return 0;
-            }
-            return receive ? calls.recv(address, len) : calls.send(address, len);
-        } finally {
-            IN_CALL.setRelease(this, false);
-        }
-    }
-
-    /** Until no direct call is in progress (one that saw the connection up); called after the state left CONNECTED. */
-    private void awaitNoCall() {
-        for (int i = 0; (boolean) IN_CALL.getVolatile(this); i++) {
-            if (i < 1000) {
-                Thread.onSpinWait();
-            } else {
-                Thread.yield(); // the caller was descheduled mid-call: a non-blocking call ends soon
-            }
-        }
-    }
-
     @Override
     public Status recvCancel(Packet packet) {
         if (posted == null || posted != packet) {
@@ -831,14 +586,6 @@ final class TcpInstance implements DriverInstance {
         }
         posted = null;
         return Status.DONE;
-    }
-
-    private String remoteName() {
-        try {
-            return channel != null ? String.valueOf(channel.getRemoteAddress()) : "peer";
-        } catch (IOException e) {
-            return "peer";
-        }
     }
 
     @Override
