@@ -138,4 +138,27 @@ public record IdleStrategy(long spinNanos, long yieldNanos, long sleepAfterNanos
         }
         return true;
     }
+
+    /**
+     * Looks until {@code look} answers something other than NOT_YET, idling between looks, and
+     * answers that: the loop of a driver's connect wait, whose {@code look} moves the connection
+     * on and maps its state to a status (its own deadline included). For waits off the hot paths.
+     *
+     * <pre>{@code
+     * return IdleStrategy.DEFAULT.until(() -> state == UP ? Status.DONE : Status.NOT_YET);
+     * }</pre>
+     */
+    public Status until(java.util.function.Supplier<Status> look) {
+        long start = System.nanoTime(), now = start;
+        for (int round = 0; ; round++) {
+            Status s = look.get();
+            if (s != Status.NOT_YET) {
+                return s;
+            }
+            idle(now - start);
+            if (clockDue(round, now - start)) {
+                now = System.nanoTime();
+            }
+        }
+    }
 }

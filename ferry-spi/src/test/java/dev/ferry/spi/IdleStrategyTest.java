@@ -71,4 +71,16 @@ class IdleStrategyTest {
         setter.join();
         assertFalse(IdleStrategy.DEFAULT.await(() -> false, 2_000_000), "nothing sets it: the bound ends the wait");
     }
+
+    @Test
+    void untilLooksUntilTheAnswerIsNoLongerNotYetAndIdlesBetweenLooks() {
+        Recorded slept = new Recorded();
+        IdleStrategy sleepAtOnce = IdleStrategy.DEFAULT.withSleep(slept, 0);
+        int[] looks = {0};
+        Status s = sleepAtOnce.until(() -> ++looks[0] < 4 ? Status.NOT_YET : Status.BROKEN);
+        assertEquals(Status.BROKEN, s);
+        assertEquals(4, looks[0]);
+        assertEquals(3, slept.calls.size(), "one idle between two looks: " + slept.calls);
+        assertEquals(Status.DONE, IdleStrategy.DEFAULT.until(() -> Status.DONE), "an answer at once: no idle");
+    }
 }
