@@ -4,8 +4,8 @@ import dev.ferry.spi.DataCursor;
 import dev.ferry.spi.DataLayout;
 import dev.ferry.spi.DriverInstance;
 import dev.ferry.spi.DriverUrl;
-import dev.ferry.spi.Packet;
 import dev.ferry.spi.IdleStrategy;
+import dev.ferry.spi.Packet;
 import dev.ferry.spi.Status;
 
 import java.nio.charset.StandardCharsets;
@@ -104,32 +104,33 @@ final class SelfInstance implements DriverInstance {
         long deadline = System.nanoTime() + CONNECT_TIMEOUT_NANOS;
         connectWaiter = Thread.currentThread();
         try {
-            long start = System.nanoTime(), now = start;
-            for (int round = 0; ; round++) {
-                int s = state;
-                if (s == CONNECTED) {
-                    return Status.DONE;
-                }
-                if (s == NEW) {
-                    return Status.INVALID;
-                }
-                if (s >= DISCONNECTED) {
-                    return Status.CLOSED;
-                }
-                if (remoteGone != null) {
-                    return remoteGone;
-                }
-                now = System.nanoTime();
-                if (now - deadline > 0) {
-                    SelfRegistry.forget(this);
-                    remoteGone = Status.BROKEN;
-                    return Status.BROKEN;
-                }
-                WAIT.idle(now - start);
-            }
+            return WAIT.until(() -> connectState(deadline));
         } finally {
             connectWaiter = null;
         }
+    }
+
+    /** What connectWait answers now: NOT_YET while the peer has not paired (BROKEN once past {@code deadline}). */
+    private Status connectState(long deadline) {
+        int s = state;
+        if (s == CONNECTED) {
+            return Status.DONE;
+        }
+        if (s == NEW) {
+            return Status.INVALID;
+        }
+        if (s >= DISCONNECTED) {
+            return Status.CLOSED;
+        }
+        if (remoteGone != null) {
+            return remoteGone;
+        }
+        if (System.nanoTime() - deadline > 0) {
+            SelfRegistry.forget(this);
+            remoteGone = Status.BROKEN;
+            return Status.BROKEN;
+        }
+        return Status.NOT_YET;
     }
 
     @Override

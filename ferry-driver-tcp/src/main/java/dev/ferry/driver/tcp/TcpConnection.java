@@ -1,6 +1,7 @@
 package dev.ferry.driver.tcp;
 import dev.ferry.spi.DriverInstance;
 import dev.ferry.spi.DriverUrl;
+import dev.ferry.spi.IdleStrategy;
 import dev.ferry.spi.Status;
 
 import java.io.IOException;
@@ -191,27 +192,29 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
     public Status connectWait() {
         connectWaiter = Thread.currentThread();
         try {
-            for (int round = 0; ; round++) {
-                int s = state;
-                if (s == CONNECTED) {
-                    return Status.DONE;
-                }
-                if (s == NEW) {
-                    return Status.INVALID;
-                }
-                if (s >= DISCONNECTED) {
-                    return terminalStatus();
-                }
-                checkDeadline();
-                if (round < 100) {
-                    Thread.onSpinWait();
-                } else {
-                    LockSupport.parkNanos(1_000_000); // woken by established() or setupFailed()
-                }
-            }
+            return CONNECT_WAIT.until(this::connectState);
         } finally {
             connectWaiter = null;
         }
+    }
+
+    /** A connect wait spins briefly, then parks for a millisecond at a time: established() or setupFailed() unparks it. */
+    private static final IdleStrategy CONNECT_WAIT = IdleStrategy.DEFAULT.withSleep(IdleStrategy.park(1_000_000L), 20_000L);
+
+    /** What connectWait answers now: NOT_YET while the connection is being made (failed once past its deadline). */
+    private Status connectState() {
+        int s = state;
+        if (s == CONNECTED) {
+            return Status.DONE;
+        }
+        if (s == NEW) {
+            return Status.INVALID;
+        }
+        if (s >= DISCONNECTED) {
+            return terminalStatus();
+        }
+        checkDeadline();
+        return Status.NOT_YET;
     }
 
     void contextClosed() {
