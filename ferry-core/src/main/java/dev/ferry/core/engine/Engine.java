@@ -319,7 +319,10 @@ public final class Engine implements GateOwner, AutoCloseable {
         }
         boolean took = enter();
         try {
-            stats.held(-m.settle());
+            int kept = m.settle();
+            if (kept != 0) {
+                stats.held(-kept);
+            }
         } finally {
             exit(took);
         }
@@ -334,7 +337,9 @@ public final class Engine implements GateOwner, AutoCloseable {
         }
         boolean took = enter();
         try {
-            stats.held(-m.keptCredit());
+            if (m.keptCredit() != 0) {
+                stats.held(-m.keptCredit());
+            }
             m.origin().receive(m, r);
         } finally {
             exit(took);

@@ -1,6 +1,7 @@
 package dev.ferry.core.gate;
 
 import dev.ferry.core.config.EngineSettings;
+import dev.ferry.core.protocol.Delivery;
 import dev.ferry.core.protocol.EagerProtocol;
 import dev.ferry.core.protocol.Link;
 import dev.ferry.core.protocol.Protocol;
@@ -231,7 +232,8 @@ public final class Gate implements Link, RailOwner, Origin {
             return;
         }
         for (int round = 0; round < 8; round++) {
-            if (!r.pollSend() || !lane.postAnnounced()) {
+            // inline looks first: the calls that move a packet or raw chunks on are too large to inline
+            if (!r.free() && !r.pollSend() || lane.announcing() && !lane.postAnnounced()) {
                 return;
             }
             boolean packet = r.index == 0 && hasPackable();
@@ -413,8 +415,8 @@ public final class Gate implements Link, RailOwner, Origin {
     }
 
     @Override
-    public void deliver(Message m) {
-        engine.deliver(m);
+    public Delivery delivery() {
+        return engine;
     }
 
     @Override
@@ -448,7 +450,7 @@ public final class Gate implements Link, RailOwner, Origin {
             Rail r = rs[i];
             RawLane lane = lanes[i];
             // here, not in push: a send need not wait for the driver's answers about earlier ones
-            if (i == 0 && pull != null && !pull.pollExposed()) {
+            if (i == 0 && pull != null && pull.exposing() && !pull.pollExposed()) {
                 return work;
             }
             push(r, lane);

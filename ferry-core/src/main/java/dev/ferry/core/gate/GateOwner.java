@@ -1,13 +1,13 @@
 package dev.ferry.core.gate;
 
+import dev.ferry.core.protocol.Delivery;
 import dev.ferry.core.rail.EngineStats;
-import dev.ferry.core.request.Message;
 import dev.ferry.core.request.RequestHost;
 
 /**
  * What the gates call back into: the engine (it implements this; this room never names it).
  */
-public interface GateOwner extends RequestHost {
+public interface GateOwner extends RequestHost, Delivery {
     /** This process's rank. */
     int rank();
 
@@ -17,9 +17,6 @@ public interface GateOwner extends RequestHost {
 
     /** The engine is closing: a peer that leaves now harms nothing that was not pending. */
     boolean closing();
-
-    /** Hands a message to the layer above; what it leaves is dropped. */
-    void deliver(Message view);
 
     /** Progress passes so far (wrapping). */
     int passes();

@@ -119,7 +119,7 @@ public final class EagerProtocol extends Protocol {
         }
         Message view = this.view;
         view.setImmediate(gate, p.get(WireHeader.U64, at + WireHeader.B), p, at + WireHeader.IMMEDIATE_HEADER, n, cost);
-        gate.deliver(view);
+        delivery.deliver(view);
         return cost;
     }
 }

@@ -51,8 +51,8 @@ public interface Link extends Origin {
     /** The credits owed are worth a packet of their own. */
     boolean owesReturn();
 
-    /** Hands a message to the layer above; what it leaves is dropped. */
-    void deliver(Message view);
+    /** Where parsed messages go: the layer above, through the engine. */
+    Delivery delivery();
 
     /** Progress passes so far (wrapping): a send can tell whether one ran since an earlier one. */
     int passes();

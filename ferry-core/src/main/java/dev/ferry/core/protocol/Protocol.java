@@ -30,11 +30,14 @@ public abstract class Protocol implements Carrier {
     final Link gate;
     /** The engine's counters and the gate's reused message view, kept here: one load less on every entry parsed. */
     final EngineStats stats;
+    /** Where parsed messages go (the engine), kept here: a message reaches the handler in one call. */
+    final Delivery delivery;
     final Message view;
 
     Protocol(Link gate) {
         this.gate = gate;
         this.stats = gate == null ? null : gate.stats();
+        this.delivery = gate == null ? null : gate.delivery();
         this.view = gate == null ? null : gate.view();
     }
 

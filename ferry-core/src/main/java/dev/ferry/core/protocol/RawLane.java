@@ -167,6 +167,11 @@ public final class RawLane {
         return rawCount < RAW_IN_FLIGHT;
     }
 
+    /** Whether chunks were announced whose raw bytes are still to be posted (a look the progress pass makes inline). */
+    public boolean announcing() {
+        return announcedCount != 0;
+    }
+
     public boolean rawInFlight() {
         return rawCount > 0;
     }

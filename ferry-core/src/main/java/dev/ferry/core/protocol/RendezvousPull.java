@@ -192,7 +192,7 @@ public final class RendezvousPull extends Protocol {
         Message view = gate.view();
         view.setRendezvous(gate, this, p.get(WireHeader.U64, at + WireHeader.B), c, p.get(WireHeader.U64, at + WireHeader.D), WireHeader.RTS_BYTES + a);
         view.pullData(p, at + WireHeader.RTS_BYTES, a);
-        gate.deliver(view);
+        delivery.deliver(view);
         return WireHeader.RTS_BYTES + a;
     }
 
@@ -274,6 +274,11 @@ public final class RendezvousPull extends Protocol {
         r.addReceived(n);
         r.remaining -= n;
         r.complete();
+    }
+
+    /** Whether exposures are in flight (a look the progress pass makes inline, before the call that polls them). */
+    public boolean exposing() {
+        return exposedCount != 0;
     }
 
     public boolean pullsInFlight() {

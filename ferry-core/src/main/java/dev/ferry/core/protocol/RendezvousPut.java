@@ -192,7 +192,7 @@ public final class RendezvousPut extends Protocol {
                 }
                 Message view = gate.view();
                 view.setRendezvous(gate, this, b, c, d, WireHeader.RTS_BYTES);
-                gate.deliver(view);
+                delivery.deliver(view);
                 return WireHeader.RTS_BYTES;
             }
             case WireHeader.CTS -> {
