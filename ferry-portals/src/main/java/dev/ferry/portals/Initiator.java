@@ -59,6 +59,8 @@ final class Initiator {
             o.counted = false;
         }
         o.silent = false;
+        o.ackDeferred = false;
+        o.replyList = null;
         letGoOfMds(o);
         o.userPtr = null;
         o.dataSend = null;
@@ -180,7 +182,7 @@ final class Initiator {
             sendEvent(putMd, NiFail.NI_OK, userPtr, length, pt, bits, hdr);
         }
         if (type == PtlWire.GET || type == PtlWire.FETCH || type == PtlWire.SWAP) {
-            postInitiator(getMd, EventKind.EVENT_REPLY, NiFail.NI_OK, userPtr, length, mlength, offset, pt, bits, hdr, MD_EVENT_CT_REPLY);
+            postInitiator(getMd, EventKind.EVENT_REPLY, NiFail.NI_OK, ListKind.PRIORITY_LIST, userPtr, length, mlength, offset, pt, bits, hdr, MD_EVENT_CT_REPLY);
         } else if (ack != AckReq.NO_ACK_REQ && !ackDisabled) {
             ackEvent(putMd, ack, NiFail.NI_OK, ListKind.PRIORITY_LIST, userPtr, length, mlength, offset, pt, bits, hdr);
         }
@@ -239,9 +241,16 @@ final class Initiator {
 
     private void postInitiator(MemDesc md, EventKind k, NiFail fail, Object userPtr, long rlength, long mlength, long offset,
                                int pt, long bits, long hdr, int ctOption) {
+        postInitiator(md, k, fail, null, userPtr, rlength, mlength, offset, pt, bits, hdr, ctOption);
+    }
+
+    /** An initiator event naming {@code list}, the list the target matched (null where no target said). */
+    private void postInitiator(MemDesc md, EventKind k, NiFail fail, ListKind list, Object userPtr, long rlength, long mlength, long offset,
+                               int pt, long bits, long hdr, int ctOption) {
         if (md.eq != null && !(k == EventKind.EVENT_SEND && has(md, MD_EVENT_SEND_DISABLE))
                 && !(fail == NiFail.NI_OK && has(md, MD_EVENT_SUCCESS_DISABLE))) {
             Event e = initiatorEvent(k, fail, userPtr, rlength, mlength, offset, pt, bits, hdr);
+            e.ptlList = list;
             md.eq.post(e);
         }
         if (md.ct != null && has(md, ctOption)) {
@@ -276,17 +285,28 @@ final class Initiator {
             return;
         }
         long mlength = PtlWire.length(p);
-        if (o.waitSend && fail == NiFail.NI_OK) {
-            dataLanded(o);
-        }
-        if (o.silent || (PtlWire.flags(p) & PtlWire.SILENT) != 0) {
-            o.waitResponse = false; // an answer for the ordering count only (no ack was asked for, or the entry disables them)
-            if (!o.waitSend) {
-                freeOp(o);
-            }
+        boolean silent = (PtlWire.flags(p) & PtlWire.SILENT) != 0;
+        if (o.waitSend && fail != NiFail.NI_OK) {
+            // the target dropped the put while its data still moves: SEND first, then this ACK (progress)
+            o.ackDeferred = true;
+            o.deferredFail = fail;
+            o.deferredList = list;
+            o.deferredMlength = mlength;
+            o.deferredOffset = PtlWire.offset(p);
+            o.deferredSilent = silent;
             return;
         }
-        ackEvent(o.putMd, o.ack, fail, list, o.userPtr, o.length, mlength, PtlWire.offset(p), o.ptIndex, o.matchBits, o.hdrData);
+        if (o.waitSend) {
+            dataLanded(o);
+        }
+        acked(o, fail, list, mlength, PtlWire.offset(p), silent);
+    }
+
+    /** The ACK's event and count (unless silent), and the operation's end once its data left too. */
+    private void acked(Outstanding o, NiFail fail, ListKind list, long mlength, long offset, boolean silent) {
+        if (!o.silent && !silent) { // else an answer for the ordering count only (no ack was asked for, or the entry disables them)
+            ackEvent(o.putMd, o.ack, fail, list, o.userPtr, o.length, mlength, offset, o.ptIndex, o.matchBits, o.hdrData);
+        }
         o.waitResponse = false;
         if (!o.waitSend) {
             freeOp(o);
@@ -303,10 +323,12 @@ final class Initiator {
             return;
         }
         NiFail fail = NiFail.fromWire(PtlWire.fail(p));
-        if (fail == null) {
+        ListKind list = ListKind.fromWire(PtlWire.list(p));
+        if (fail == null || list == null) {
             lib.malformed(p, "a reply");
             return;
         }
+        o.replyList = list;
         long mlength = PtlWire.length(p);
         boolean separate = (PtlWire.flags(p) & PtlWire.SEPARATE) != 0;
         if (mlength < 0 || mlength > o.length || fail == NiFail.NI_OK && !separate && n < PtlWire.HEADER + mlength) {
@@ -326,7 +348,7 @@ final class Initiator {
 
     private void replied(Outstanding o, NiFail fail, long mlength) {
         MemDesc md = o.getMd;
-        postInitiator(md, EventKind.EVENT_REPLY, fail, o.userPtr, o.length, mlength, o.replyOffset, o.ptIndex, o.matchBits, o.hdrData, MD_EVENT_CT_REPLY);
+        postInitiator(md, EventKind.EVENT_REPLY, fail, o.replyList, o.userPtr, o.length, mlength, o.replyOffset, o.ptIndex, o.matchBits, o.hdrData, MD_EVENT_CT_REPLY);
         o.waitResponse = false;
         if (!o.waitSend) {
             freeOp(o);
@@ -391,7 +413,10 @@ final class Initiator {
                 if (o.silent) {
                     letGoOfMds(o);
                 }
-                if (f != NiFail.NI_OK && o.waitResponse) {
+                if (o.ackDeferred) {
+                    o.ackDeferred = false;
+                    acked(o, o.deferredFail, o.deferredList, o.deferredMlength, o.deferredOffset, o.deferredSilent);
+                } else if (f != NiFail.NI_OK && o.waitResponse) {
                     failResponse(o, f);
                 } else if (!o.waitResponse) {
                     freeOp(o);

@@ -70,6 +70,9 @@ final class Interfaces {
             l.maxWarOrderedSize = clamp(desired.maxWarOrderedSize, l.maxWarOrderedSize);
             l.maxVolatileSize = clamp(desired.maxVolatileSize, l.maxVolatileSize);
         }
+        // a fetch-atomic or swap is an atomic too: the reference checks its length against
+        // max_atomic_size, this library against max_fetch_atomic_size; granted no larger, both agree
+        l.maxFetchAtomicSize = Math.min(l.maxFetchAtomicSize, l.maxAtomicSize);
         Ni ni = new Ni(lib, index, options, l);
         ni.map = new ProcessId[lib.size];
         ni.rankToEngine = new int[lib.size];

@@ -48,7 +48,13 @@ final class MatchLists {
         if (e.list == ListKind.PRIORITY_LIST && p.unexpected.size() != 0) {
             // seed: a new priority entry first takes the unexpected headers it matches
             if (takeUnexpected(p, e)) {
-                return e.handle; // used up at once (use-once): never linked
+                // used up at once (use-once): never linked, and unlinked as a use-once entry is
+                // after its match, with its AUTO_UNLINK (as the reference implementation does)
+                e.autoUnlinked = true;
+                if (p.eq != null && !e.has(ME_EVENT_UNLINK_DISABLE)) {
+                    p.eq.post(targetEvent(EventKind.EVENT_AUTO_UNLINK, p, e, NiFail.NI_OK));
+                }
+                return e.handle;
             }
         }
         e.registration = e.region.validate(engine);
@@ -74,12 +80,7 @@ final class MatchLists {
             Unexpected u = h.item();
             p.unexpected.remove(h);
             e.ni.unexpectedHeaders--;
-            EventKind k = switch (u.kind()) {
-                case EVENT_GET -> EventKind.EVENT_GET_OVERFLOW;
-                case EVENT_ATOMIC -> EventKind.EVENT_ATOMIC_OVERFLOW;
-                case EVENT_FETCH_ATOMIC -> EventKind.EVENT_FETCH_ATOMIC_OVERFLOW;
-                default -> EventKind.EVENT_PUT_OVERFLOW;
-            };
+            EventKind k = overflowKind(u);
             if (p.eq != null && !e.has(ME_EVENT_OVER_DISABLE) && !e.has(ME_EVENT_COMM_DISABLE) && !e.has(ME_EVENT_SUCCESS_DISABLE)) {
                 Event ev = eventFromHeader(k, p, u, e.userPtr);
                 p.eq.post(ev);
@@ -94,6 +95,16 @@ final class MatchLists {
             h = next;
         }
         return false;
+    }
+
+    /** The event of an unexpected header taken from the overflow list: the kind of operation it was, overflowed. */
+    private static EventKind overflowKind(Unexpected u) {
+        return switch (u.kind()) {
+            case EVENT_GET -> EventKind.EVENT_GET_OVERFLOW;
+            case EVENT_ATOMIC -> EventKind.EVENT_ATOMIC_OVERFLOW;
+            case EVENT_FETCH_ATOMIC -> EventKind.EVENT_FETCH_ATOMIC_OVERFLOW;
+            default -> EventKind.EVENT_PUT_OVERFLOW;
+        };
     }
 
     private Event eventFromHeader(EventKind k, PtEntry p, Unexpected u, Object userPtr) {
@@ -187,7 +198,8 @@ final class MatchLists {
             Unexpected u = h.item();
             found = true;
             if (p.eq != null) {
-                p.eq.post(eventFromHeader(EventKind.EVENT_SEARCH, p, u, userPtr));
+                // a search that deletes reports what it found, as an append would (PUT_OVERFLOW ...)
+                p.eq.post(eventFromHeader(op == SearchOp.SEARCH_ONLY ? EventKind.EVENT_SEARCH : overflowKind(u), p, u, userPtr));
             }
             if (probe.ct != null && probe.has(ME_EVENT_CT_COMM)) {
                 probe.ct.add(probe.has(ME_EVENT_CT_BYTES) ? u.mlength() : 1, 0);

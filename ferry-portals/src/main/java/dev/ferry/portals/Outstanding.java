@@ -44,6 +44,18 @@ final class Outstanding {
     RecvRequest replyRecv;
     long replyMlength;
     long replyOffset;
+    /** The list the target matched, as its REPLY named it. */
+    ListKind replyList;
+    /**
+     * A failure ACK that came while the put's data was still moving (the target dropped it): it is
+     * posted once the data send completed, after SEND, as for a success. Its fields, kept till then.
+     */
+    boolean ackDeferred;
+    NiFail deferredFail;
+    ListKind deferredList;
+    long deferredMlength;
+    long deferredOffset;
+    boolean deferredSilent;
 
     Outstanding(int slot) {
         this.slot = slot;

@@ -142,6 +142,15 @@ final class Target {
             respondFailure(src, type, niIndex, ack, id, NiFail.NI_OP_VIOLATION, separate);
             return;
         }
+        if (list == ListKind.OVERFLOW_LIST && !e.has(ME_UNEXPECTED_HDR_DISABLE) && ni.unexpectedHeaders >= ni.limits.maxUnexpectedHeaders
+                && (pt.options & PT_FLOWCTRL) != 0) {
+            // no room to keep its header: under flow control the message is dropped, nothing of it
+            // lands, and the entry is disabled, as when no entry matches
+            ni.status[SR_DROP_COUNT]++;
+            disable(pt, ni, true);
+            respondFailure(src, type, niIndex, ack, id, NiFail.NI_PT_DISABLED, separate);
+            return;
+        }
         // placement: a locally managed offset, or the initiator's; what lies beyond the entry is truncated
         long offset = e.has(ME_MANAGE_LOCAL) ? e.localOffset : roff;
         // ptl_size_t is unsigned: an offset of 2^63 or more (negative here) lies beyond any entry

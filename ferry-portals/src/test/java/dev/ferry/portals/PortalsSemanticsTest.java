@@ -329,7 +329,10 @@ class PortalsSemanticsTest {
         assertEquals(55, po.hdrData);
         assertEquals(40, po.mlength);
         assertArrayEquals(src.toArray(ValueLayout.JAVA_BYTE), po.start.toArray(ValueLayout.JAVA_BYTE));
-        assertTrue(drain(teq).isEmpty(), "a use-once entry used up by a header is never linked");
+        Event au = next(teq);
+        assertEquals(EVENT_AUTO_UNLINK, au.type, "a use-once entry used up by a header is never linked, and says it is unlinked");
+        assertEquals("late", au.userPtr);
+        assertTrue(drain(teq).isEmpty());
         meUnlink(oh);
         mdRelease(d);
         ptFree(ni, pt);
@@ -594,5 +597,177 @@ class PortalsSemanticsTest {
         assertEquals(NI_OP_VIOLATION, next(ieq).niFailType);
         assertEquals(perm + 1, niStatus(ni, SR_PERMISSIONS_VIOLATIONS));
         assertEquals(ops + 1, niStatus(ni, SR_OPERATION_VIOLATIONS));
+    }
+
+    // ---- issue 54: the gaps against the specification, each test failing before its fix ----------
+
+    /** An overflow entry that keeps every header, and {@code n} puts of {@code size} bytes with hdr_data 1..n into it. */
+    private static MeHandle overflowed(int pt, int n, int size, CtHandle ct) {
+        Me o = me(bytes(64 * 1024, 0), 0, ME_OP_PUT | ME_OP_GET | ME_EVENT_CT_COMM | ME_EVENT_LINK_DISABLE, ct);
+        o.ignoreBits = -1L;
+        MeHandle h = meAppend(ni, pt, o, OVERFLOW_LIST, "ovf");
+        MdHandle d = md(bytes(size, 3), EQ_NONE, CT_NONE, 0);
+        for (int i = 1; i <= n; i++) {
+            put(d, 0, size, NO_ACK_REQ, ME, pt, i, 0, null, i);
+        }
+        ctWait(ct, n);
+        mdRelease(d);
+        return h;
+    }
+
+    /**
+     * Before: a use-once priority entry consumed at once by a waiting header posted no AUTO_UNLINK,
+     * and a target waiting for it waited forever. The reference posts it unless the entry disables it.
+     */
+    @Test
+    void aUseOnceEntryUsedUpByAWaitingHeaderPostsAutoUnlink() {
+        EqHandle teq = eqAlloc(ni, 64);
+        CtHandle ct = ctAlloc(ni);
+        int pt = ptAlloc(ni, 0, teq, PT_ANY);
+        MeHandle o = overflowed(pt, 2, 16, ct);
+        drain(teq);
+        meAppend(ni, pt, me(bytes(16, 0), 1, ME_OP_PUT | ME_USE_ONCE, CT_NONE), PRIORITY_LIST, "once");
+        List<Event> ev = drain(teq);
+        assertEquals(List.of(EVENT_PUT_OVERFLOW, EVENT_AUTO_UNLINK), ev.stream().map(e -> e.type).toList(), ev.toString());
+        assertEquals("once", ev.get(1).userPtr);
+        assertEquals(pt, ev.get(1).ptIndex);
+        assertEquals(NI_OK, ev.get(1).niFailType);
+        assertEquals(ReturnCode.ARG_INVALID, assertThrows(PtlException.class,
+                () -> meUnlink(meAppend(ni, pt, me(bytes(16, 0), 2, ME_OP_PUT | ME_USE_ONCE | ME_EVENT_UNLINK_DISABLE, CT_NONE), PRIORITY_LIST, null))).rc(),
+                "unlinked already");
+        assertEquals(List.of(EVENT_PUT_OVERFLOW), drain(teq).stream().map(e -> e.type).toList(), "ME_EVENT_UNLINK_DISABLE: no AUTO_UNLINK");
+        meUnlink(o);
+        ptFree(ni, pt);
+        eqFree(teq);
+        ctFree(ct);
+    }
+
+    /** Before: a search that deletes posted SEARCH for each header; it reports the kind it found, as an append's match would. */
+    @Test
+    void searchDeleteReportsTheKindOfOperationItFound() {
+        EqHandle teq = eqAlloc(ni, 64);
+        CtHandle ct = ctAlloc(ni);
+        int pt = ptAlloc(ni, 0, teq, PT_ANY);
+        Me o = me(bytes(4096, 0), 0, ME_OP_PUT | ME_OP_GET | ME_EVENT_CT_COMM | ME_EVENT_LINK_DISABLE, ct);
+        o.ignoreBits = -1L;
+        MeHandle oh = meAppend(ni, pt, o, OVERFLOW_LIST, null);
+        MemorySegment local = Arena.ofAuto().allocate(64, 8);
+        MdHandle d = md(local, EQ_NONE, CT_NONE, 0);
+        put(d, 0, 8, NO_ACK_REQ, ME, pt, 1, 0, null, 0);
+        atomic(d, 0, 8, NO_ACK_REQ, ME, pt, 2, 8, null, 0, SUM, INT64_T);
+        get(d, 16, 8, ME, pt, 3, 16, null);
+        fetchAtomic(d, 24, d, 0, 8, ME, pt, 4, 24, null, 0, SUM, INT64_T);
+        ctWait(ct, 4);
+        drain(teq);
+        Me probe = me(MemorySegment.NULL, 0, ME_OP_PUT | ME_OP_GET, CT_NONE);
+        probe.ignoreBits = -1L;
+        meSearch(ni, pt, probe, SEARCH_ONLY, "look");
+        assertEquals(EVENT_SEARCH, next(teq).type, "a search that only looks still says SEARCH");
+        meSearch(ni, pt, probe, SEARCH_DELETE, "delete");
+        List<Event> ev = drain(teq);
+        assertEquals(List.of(EVENT_PUT_OVERFLOW, EVENT_ATOMIC_OVERFLOW, EVENT_GET_OVERFLOW, EVENT_FETCH_ATOMIC_OVERFLOW),
+                ev.stream().map(e -> e.type).toList(), ev.toString());
+        for (Event e : ev) {
+            assertEquals("delete", e.userPtr);
+            assertEquals(OVERFLOW_LIST, e.ptlList);
+        }
+        meSearch(ni, pt, probe, SEARCH_ONLY, null);
+        assertEquals(NI_NO_MATCH, next(teq).niFailType, "deleted: nothing left to find");
+        meUnlink(oh);
+        mdRelease(d);
+        ptFree(ni, pt);
+        eqFree(teq);
+        ctFree(ct);
+    }
+
+    /** Before: a REPLY carried no ptl_list (only an ACK did); it names the list the target matched. */
+    @Test
+    void replyEventsNameTheListTheTargetMatched() {
+        EqHandle ieq = eqAlloc(ni, 16);
+        CtHandle ct = ctAlloc(ni);
+        int pt = ptAlloc(ni, 0, EQ_NONE, PT_ANY);
+        MeHandle ph = meAppend(ni, pt, me(bytes(64, 1), 1, ME_OP_GET, CT_NONE), PRIORITY_LIST, null);
+        MeHandle oh = meAppend(ni, pt, me(bytes(64, 2), 2, ME_OP_GET, CT_NONE), OVERFLOW_LIST, null);
+        MdHandle d = md(Arena.ofAuto().allocate(64, 8), ieq, CT_NONE, 0);
+        get(d, 0, 8, ME, pt, 1, 0, "p");
+        Event p = next(ieq);
+        assertEquals(EVENT_REPLY, p.type);
+        assertEquals(PRIORITY_LIST, p.ptlList);
+        get(d, 8, 8, ME, pt, 2, 0, "o");
+        Event ov = next(ieq);
+        assertEquals(EVENT_REPLY, ov.type);
+        assertEquals("o", ov.userPtr);
+        assertEquals(OVERFLOW_LIST, ov.ptlList);
+        meUnlink(ph);
+        meUnlink(oh);
+        mdRelease(d);
+        ptFree(ni, pt);
+        eqFree(ieq);
+        ctFree(ct);
+    }
+
+    /**
+     * Before: a large put the target dropped posted its failure ACK before its SEND (the SEND
+     * came once the data message was dropped too); SEND comes first, as for a success.
+     */
+    @Test
+    void aDroppedLargePutPostsSendBeforeItsAck() {
+        EqHandle ieq = eqAlloc(ni, 16);
+        int pt = ptAlloc(ni, 0, EQ_NONE, PT_ANY); // nothing appended: every put is dropped
+        MdHandle d = md(bytes(1 << 20, 5), ieq, CT_NONE, 0);
+        put(d, 0, 1 << 20, ACK_REQ, ME, pt, 1, 0, "big", 0);
+        Event first = next(ieq);
+        Event second = next(ieq);
+        assertEquals(EVENT_SEND, first.type, first + " then " + second);
+        assertEquals(EVENT_ACK, second.type);
+        assertEquals(NI_DROPPED, second.niFailType);
+        assertEquals("big", second.userPtr);
+        mdRelease(d);
+        ptFree(ni, pt);
+        eqFree(ieq);
+    }
+
+    /**
+     * Before: with no room left for unexpected headers, a message matching the overflow list
+     * still landed and only its header was lost. Under flow control it is dropped, the entry
+     * disabled and PT_DISABLED posted (without flow control it still lands, its header not kept).
+     */
+    @Test
+    void noRoomForUnexpectedHeadersUnderFlowControlDropsAndDisables() {
+        NiLimits want = new NiLimits();
+        want.maxUnexpectedHeaders = 1;
+        NiHandle small = niInit(IFACE_DEFAULT, NI_NO_MATCHING | NI_PHYSICAL, PID_ANY, want).niHandle();
+        try {
+            EqHandle teq = eqAlloc(small, 16);
+            EqHandle ieq = eqAlloc(small, 16);
+            int pt = ptAlloc(small, PT_FLOWCTRL, teq, PT_ANY);
+            MemorySegment buf = Arena.ofAuto().allocate(64, 8);
+            Le le = new Le();
+            le.start = buf;
+            le.length = 64;
+            le.options = LE_OP_PUT | LE_EVENT_LINK_DISABLE;
+            LeHandle lh = leAppend(small, pt, le, OVERFLOW_LIST, null);
+            Md md = new Md();
+            md.start = bytes(8, 40);
+            md.length = 8;
+            md.eqHandle = ieq;
+            md.options = MD_EVENT_SEND_DISABLE;
+            MdHandle d = mdBind(small, md);
+            ProcessId self = getPhysId(small);
+            put(d, 0, 8, ACK_REQ, self, pt, 0, 0, null, 0);
+            assertEquals(NI_OK, next(ieq).niFailType, "the first header fits");
+            assertEquals(EVENT_PUT, next(teq).type);
+            put(d, 0, 8, ACK_REQ, self, pt, 0, 8, null, 0);
+            assertEquals(NI_PT_DISABLED, next(ieq).niFailType, "no room for its header: dropped");
+            assertEquals(EVENT_PT_DISABLED, next(teq).type);
+            assertEquals(0, buf.get(ValueLayout.JAVA_LONG, 8), "nothing of the dropped message landed");
+            leUnlink(lh);
+            mdRelease(d);
+            ptFree(small, pt);
+            eqFree(ieq);
+            eqFree(teq);
+        } finally {
+            niFini(small);
+        }
     }
 }
