@@ -111,7 +111,13 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
             try {
                 return f.get();
             } finally {
-                lock.unlock();
+                try {
+                    // every call leaves the library having made a pass: a program that only binds,
+                    // releases and retries still has its answers processed (its MDs freed)
+                    engine.progress();
+                } finally {
+                    lock.unlock();
+                }
             }
         }
 

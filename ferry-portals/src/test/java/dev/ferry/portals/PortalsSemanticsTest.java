@@ -770,4 +770,33 @@ class PortalsSemanticsTest {
             niFini(small);
         }
     }
+
+    /**
+     * Before: a program that only retried PtlMDRelease (every millisecond) never had its ACK
+     * processed: its calls made no progress and kept the passive-progress thread away, so the MD
+     * stayed IN_USE. Every call now leaves the library having made a pass.
+     */
+    @Test
+    void anMdReleasedInARetryLoopIsFreedWithoutOtherCalls() throws Exception {
+        int pt = ptAlloc(ni, 0, EQ_NONE, PT_ANY);
+        MeHandle h = meAppend(ni, pt, me(bytes(64, 0), 1, ME_OP_PUT | ME_EVENT_LINK_DISABLE, CT_NONE), PRIORITY_LIST, null);
+        EqHandle ieq = eqAlloc(ni, 8);
+        MdHandle d = md(bytes(8, 1), ieq, CT_NONE, MD_EVENT_SEND_DISABLE);
+        put(d, 0, 8, ACK_REQ, ME, pt, 1, 0, null, 0);
+        long end = System.nanoTime() + 2_000_000_000L;
+        for (int tries = 1; ; tries++) {
+            try {
+                mdRelease(d);
+                break;
+            } catch (PtlException e) {
+                assertEquals(ReturnCode.IN_USE, e.rc());
+                assertTrue(System.nanoTime() < end, "still IN_USE after " + tries + " releases over 2 s");
+                Thread.sleep(1);
+            }
+        }
+        assertEquals(EVENT_ACK, next(ieq).type);
+        meUnlink(h);
+        ptFree(ni, pt);
+        eqFree(ieq);
+    }
 }
