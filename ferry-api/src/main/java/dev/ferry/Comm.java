@@ -224,7 +224,7 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
             if (found != null) {
                 return found;
             }
-            engine.idle(now - start);
+            engine.idleStrategy().idle(now - start);
             if (dev.ferry.spi.IdleStrategy.DEFAULT.clockDue(round, now - start)) {
                 now = System.nanoTime();
             }

@@ -173,7 +173,7 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest 
                         waiter = Thread.currentThread(); // from now on a completion elsewhere unparks us
                         continue; // look once more before sleeping: it may have completed meanwhile
                     }
-                    e.idle(now - idleSince, clockRead ? deadline - now : Long.MAX_VALUE);
+                    e.idleStrategy().idle(now - idleSince, clockRead ? deadline - now : Long.MAX_VALUE);
                 }
                 if (dev.ferry.spi.IdleStrategy.DEFAULT.clockDue(round, now - idleSince)) {
                     now = System.nanoTime();
@@ -274,7 +274,7 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest 
                 }
             }
             if (!e.progress()) {
-                e.idle(now - start);
+                e.idleStrategy().idle(now - start);
             }
             if (dev.ferry.spi.IdleStrategy.DEFAULT.clockDue(round, now - start)) {
                 now = System.nanoTime();

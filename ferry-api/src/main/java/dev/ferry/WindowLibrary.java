@@ -443,7 +443,7 @@ final class WindowLibrary {
         }
         long start = System.nanoTime(), waited = 0;
         for (int round = 1; !completedAll(target); round++) {
-            ferry.engine.idle(waited);
+            ferry.engine.idleStrategy().idle(waited);
             if (dev.ferry.spi.IdleStrategy.DEFAULT.clockDue(round, waited)) { // not on every pass: the clock costs as much as one
                 waited = System.nanoTime() - start;
             }

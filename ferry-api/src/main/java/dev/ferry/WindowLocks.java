@@ -76,7 +76,7 @@ final class WindowLocks {
     private void backOff(long start) {
         lib.lock.unlock();
         try {
-            lib.ferry.engine.idle(System.nanoTime() - start);
+            lib.ferry.engine.idleStrategy().idle(System.nanoTime() - start);
         } finally {
             lib.lock.lock();
         }

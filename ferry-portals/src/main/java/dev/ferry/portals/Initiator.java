@@ -59,7 +59,7 @@ final class Initiator {
             o.counted = false;
         }
         o.silent = false;
-        o.ackDeferred = false;
+        o.deferredAck = null;
         o.replyList = null;
         letGoOfMds(o);
         o.userPtr = null;
@@ -288,12 +288,7 @@ final class Initiator {
         boolean silent = (PtlWire.flags(p) & PtlWire.SILENT) != 0;
         if (o.waitSend && fail != NiFail.NI_OK) {
             // the target dropped the put while its data still moves: SEND first, then this ACK (progress)
-            o.ackDeferred = true;
-            o.deferredFail = fail;
-            o.deferredList = list;
-            o.deferredMlength = mlength;
-            o.deferredOffset = PtlWire.offset(p);
-            o.deferredSilent = silent;
+            o.deferredAck = new Outstanding.DeferredAck(fail, list, mlength, PtlWire.offset(p), silent);
             return;
         }
         if (o.waitSend) {
@@ -413,9 +408,10 @@ final class Initiator {
                 if (o.silent) {
                     letGoOfMds(o);
                 }
-                if (o.ackDeferred) {
-                    o.ackDeferred = false;
-                    acked(o, o.deferredFail, o.deferredList, o.deferredMlength, o.deferredOffset, o.deferredSilent);
+                Outstanding.DeferredAck d = o.deferredAck;
+                if (d != null) {
+                    o.deferredAck = null;
+                    acked(o, d.fail(), d.list(), d.mlength(), d.offset(), d.silent());
                 } else if (f != NiFail.NI_OK && o.waitResponse) {
                     failResponse(o, f);
                 } else if (!o.waitResponse) {

@@ -53,7 +53,7 @@ abstract sealed class LibraryCalls permits EventCalls {
             if (l.dispatch.worked) {
                 idleSince = now; // serving peers: stay responsive
             }
-            l.engine.idle(now - idleSince, timeoutMs < 0 ? Long.MAX_VALUE : deadline - now);
+            l.engine.idleStrategy().idle(now - idleSince, timeoutMs < 0 ? Long.MAX_VALUE : deadline - now);
         }
     }
 }

@@ -47,15 +47,14 @@ final class Outstanding {
     /** The list the target matched, as its REPLY named it. */
     ListKind replyList;
     /**
-     * A failure ACK that came while the put's data was still moving (the target dropped it): it is
-     * posted once the data send completed, after SEND, as for a success. Its fields, kept till then.
+     * A failure ACK that came while the put's data was still moving (the target dropped it), or
+     * null: it is posted once the data send completed, after SEND, as for a success.
      */
-    boolean ackDeferred;
-    NiFail deferredFail;
-    ListKind deferredList;
-    long deferredMlength;
-    long deferredOffset;
-    boolean deferredSilent;
+    DeferredAck deferredAck;
+
+    /** What an ACK said, kept until it may be posted. */
+    record DeferredAck(NiFail fail, ListKind list, long mlength, long offset, boolean silent) {
+    }
 
     Outstanding(int slot) {
         this.slot = slot;

@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
  * inside the library since the thread last looked. While the program calls (and so makes progress
  * itself) it only looks, 0.2 ms after a call at first, then less and less often while the calls go
  * on (at most every 10 ms); once the program has stopped calling, it serves, idling as every wait
- * does ({@link Engine#idle}: spins, yields and naps for a second, then dozes in the drivers'
+ * does ({@link Engine#idleStrategy}: spins, yields and naps for a second, then dozes in the drivers'
  * blocking waits, which a packet ends at once). So a computing process is served from a fraction
  * of a millisecond after its last call on; an idle one costs about what its JVM costs asleep
  * (docs/performance.md).
@@ -110,7 +110,7 @@ final class PassiveProgress implements Runnable {
             if (worked) {
                 lastWork = now;
             } else {
-                engine.idle(now - lastWork);
+                engine.idleStrategy().idle(now - lastWork);
             }
         }
     }

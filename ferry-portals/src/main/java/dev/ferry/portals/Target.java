@@ -142,8 +142,9 @@ final class Target {
             respondFailure(src, type, niIndex, ack, id, NiFail.NI_OP_VIOLATION, separate);
             return;
         }
-        if (list == ListKind.OVERFLOW_LIST && !e.has(ME_UNEXPECTED_HDR_DISABLE) && ni.unexpectedHeaders >= ni.limits.maxUnexpectedHeaders
-                && (pt.options & PT_FLOWCTRL) != 0) {
+        boolean keepsHeader = list == ListKind.OVERFLOW_LIST && !e.has(ME_UNEXPECTED_HDR_DISABLE);
+        boolean headerRoom = ni.unexpectedHeaders < ni.limits.maxUnexpectedHeaders;
+        if (keepsHeader && !headerRoom && (pt.options & PT_FLOWCTRL) != 0) {
             // no room to keep its header: under flow control the message is dropped, nothing of it
             // lands, and the entry is disabled, as when no entry matches
             ni.status[SR_DROP_COUNT]++;
@@ -178,8 +179,8 @@ final class Target {
             ev.atomicType = dt;
             ev.start = offset < 0 ? MemorySegment.NULL : e.region.contiguous(offset, mlength);
         }
-        if (list == ListKind.OVERFLOW_LIST && !e.has(ME_UNEXPECTED_HDR_DISABLE)) {
-            if (ni.unexpectedHeaders < ni.limits.maxUnexpectedHeaders) {
+        if (keepsHeader) {
+            if (headerRoom) {
                 MatchLists.keep(pt, ni, new Unexpected(kindOf(type), who, ev.uid, bits, rlength, mlength, offset, ev.hdrData, op, dt, e));
                 ni.unexpectedHeaders++;
                 e.unexpectedRefs++;

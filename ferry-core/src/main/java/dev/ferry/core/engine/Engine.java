@@ -55,7 +55,7 @@ public final class Engine implements GateOwner, AutoCloseable {
 
     final int rank;
     private final int size;
-    /** How this engine's waiters idle ({@link #idle}): spin, yield, nap, then doze in the drivers' waits. */
+    /** How this engine's waiters idle ({@link #idleStrategy}): spin, yield, nap, then doze in the drivers' waits. */
     private final IdleStrategy idle;
     private final WireUp wire;
     private final boolean ownsBootstrap;
@@ -337,8 +337,9 @@ public final class Engine implements GateOwner, AutoCloseable {
         }
         boolean took = enter();
         try {
-            if (m.keptCredit() != 0) {
-                stats.held(-m.keptCredit());
+            int kept = m.keptCredit();
+            if (kept != 0) {
+                stats.held(-kept);
             }
             m.origin().receive(m, r);
         } finally {
@@ -373,7 +374,7 @@ public final class Engine implements GateOwner, AutoCloseable {
      * Makes progress once (caller mode): sends what waits, receives what arrived, runs the handler.
      * True when anything happened. Does nothing when called from a handler, or from another thread
      * than the progress thread in thread mode. A loop that spins on it should pause after a pass
-     * that found nothing, as {@link dev.ferry.core.request.Request#await} does ({@link #idle}): a spin without
+     * that found nothing, as {@link dev.ferry.core.request.Request#await} does ({@link #idleStrategy}): a spin without
      * {@code Thread.onSpinWait()} pays a pipeline flush when the awaited packet lands (8 B
      * ping-pong over shm: some 8 ns of the engine's overhead over the driver, whose loops pause).
      *
@@ -488,34 +489,23 @@ public final class Engine implements GateOwner, AutoCloseable {
         thread.runAndWait(task, CLOSE_FLUSH);
     }
 
-    /**
-     * How a waiter idles after a fruitless pass, {@code waitedNanos} into its wait: this engine's
-     * {@link #idleStrategy()}: spins (briefly when this node runs more ranks than it has cores),
-     * yields, naps, and after a second dozes in the drivers' blocking waits (futex, epoll), woken
-     * at once by a packet, a connection request or a peer's death; so a rank that waits long costs
-     * no CPU. Any thread may call it.
-     *
-     * <pre>{@code
-     * for (long start = System.nanoTime(); !request.isDone(); ) {
-     *     if (!engine.progress()) engine.idle(System.nanoTime() - start);
-     * }
-     * }</pre>
-     */
-    public void idle(long waitedNanos) {
-        idle.idle(waitedNanos, Long.MAX_VALUE);
-    }
-
-    /** Dozes begun so far by this engine's waiters ({@link #idle}). */
+    /** Dozes begun so far by this engine's waiters. */
     long dozes() {
         return doze.count();
     }
 
-    /** {@link #idle(long)} that sleeps no longer than {@code remainingNanos} (a wait's deadline). */
-    public void idle(long waitedNanos, long remainingNanos) {
-        idle.idle(waitedNanos, remainingNanos);
-    }
-
-    /** How this engine's waiters idle: the strategy every wait on it uses, ending in the drivers' sleeping waits. */
+    /**
+     * How this engine's waiters idle after a fruitless pass: spin (briefly when this node runs
+     * more ranks than it has cores), yield, nap, and after a second doze in the drivers' blocking
+     * waits (futex, epoll), woken at once by a packet, a connection request or a peer's death; so
+     * a rank that waits long costs no CPU. Any thread may use it.
+     *
+     * <pre>{@code
+     * for (long start = System.nanoTime(); !request.isDone(); ) {
+     *     if (!engine.progress()) engine.idleStrategy().idle(System.nanoTime() - start);
+     * }
+     * }</pre>
+     */
     @Override
     public IdleStrategy idleStrategy() {
         return idle;

@@ -91,7 +91,7 @@ public final class Inbox implements MessageHandler {
             if (engine == null || !engine.callerProgress()) {
                 HANDED.idle(now - start, end - now);
             } else {
-                engine.idle(now - start, end - now);
+                engine.idleStrategy().idle(now - start, end - now);
             }
         }
     }
