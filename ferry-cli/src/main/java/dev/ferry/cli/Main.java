@@ -17,7 +17,7 @@ import java.util.List;
 public final class Main {
     static final String USAGE = """
             usage: ferry <command> [arguments]
-              run -n N [opts] PROGRAM       start a job of N ranks on this machine ('ferry run --help')
+              run -n N [opts] PROGRAM       start a job of N ranks on this machine or on --hosts ('ferry run --help')
               demo                          a 4-rank job as 2 nodes x 2 ranks: which pairs use which driver, how fast
               exec PROGRAM                  run one rank under another launcher (mpiexec.hydra, srun)
               classpath                     Ferry's class path, to compile and run programs with javac and java
@@ -51,7 +51,11 @@ public final class Main {
         if (System.getProperty("java.util.logging.SimpleFormatter.format") == null) {
             System.setProperty("java.util.logging.SimpleFormatter.format", "ferry: %4$s: %5$s%6$s%n");
         }
-        System.exit(run(List.of(args), System.out, System.err));
+        if (args.length > 0 && args[0].equals("proxy")) {
+            dev.ferry.launch.hosts.Proxy.main(new String[0]); // owns the standard streams: a launcher's frames
+            return;
+        }
+        System.exit(run(List.of(args), System.in, System.out, System.err));
     }
 
     /**
@@ -110,8 +114,13 @@ public final class Main {
         return javac.run(null, out, err, all.toArray(new String[0]));
     }
 
-    /** Runs one command; returns its exit code (2 for bad input). */
+    /** Runs one command with no standard input; returns its exit code (2 for bad input). */
     static int run(List<String> args, PrintStream out, PrintStream err) {
+        return run(args, java.io.InputStream.nullInputStream(), out, err);
+    }
+
+    /** Runs one command; returns its exit code (2 for bad input). */
+    static int run(List<String> args, java.io.InputStream in, PrintStream out, PrintStream err) {
         if (args.isEmpty()) {
             err.println(USAGE);
             return 2;
@@ -119,7 +128,7 @@ public final class Main {
         List<String> rest = args.subList(1, args.size());
         return switch (args.get(0)) {
             case "info" -> InfoCommand.run(rest, out, err);
-            case "run" -> RunCommand.run(rest, out, err);
+            case "run" -> RunCommand.run(rest, in, out, err);
             case "demo" -> demo(rest, out, err);
             case "soak" -> SoakCommand.run(rest, out, err);
             case "exec" -> ExecCommand.run(rest, err);

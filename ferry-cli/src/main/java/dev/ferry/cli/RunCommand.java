@@ -1,10 +1,15 @@
 package dev.ferry.cli;
 
+import dev.ferry.launch.hosts.HostJob;
+import dev.ferry.launch.hosts.HostList;
+import dev.ferry.launch.hosts.Placement;
 import dev.ferry.launch.run.Job;
 import dev.ferry.launch.run.JobSpec;
 
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -20,11 +25,18 @@ import static dev.ferry.cli.OptionValues.value;
 final class RunCommand {
     static final String USAGE = """
             usage: ferry run -n N [options] [--] (MAIN-CLASS [args] | -jar JAR [args] | --example NAME [args] | info)
-              -n, --np N            number of ranks
+              -n, --np N            number of ranks (with hosts: their slots, when not given)
+              --hosts H[:S],...     run on these hosts, S ranks each by slot (1 when not given); a host
+                                    other than this one is reached over ssh (FERRY_SSH names another agent)
+              --hostfile FILE       the hosts, one per line: 'NAME slots=S' (Open MPI's and Hydra's form)
+              --map-by slot|node    fill each host's slots in turn (default), or one rank per host in turn
+              --launcher ssh|auto   start even this host's share over ssh (default auto: ssh for other hosts)
+              --prefix DIR          Ferry's directory on the hosts (default: this one's paths; FERRY_HOME)
+              --stdin RANK|all|none which ranks read this launcher's standard input (default 0)
               -cp, --class-path CP  class path of the program (Ferry's own is added)
               --drivers LIST        sets FERRY_DRIVERS for the ranks
-              --ranks-per-node K    play several nodes on this machine: ranks 0..K-1 on the first, ...
-                                    (sets FERRY_RANKS_PER_NODE; same-node pairs use shm, others tcp)
+              --ranks-per-node K    with hosts: K ranks on each host in turn; without: play several nodes on
+                                    this machine, ranks 0..K-1 on the first, ... (FERRY_RANKS_PER_NODE)
               --env NAME=VALUE      sets an environment variable for the ranks
               --tag-output          prefix each output line with [RANK]
               --timeout SECONDS     end the job after this long (exit status 124)
@@ -36,7 +48,18 @@ final class RunCommand {
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
+        return run(args, InputStream.nullInputStream(), out, err);
+    }
+
+    /** Runs a job; {@code in} is what the ranks --stdin names read. */
+    static int run(List<String> args, InputStream in, PrintStream out, PrintStream err) {
         int n = -1;
+        List<HostList.Host> hosts = null;
+        Placement.MapBy mapBy = Placement.MapBy.SLOT;
+        int perNode = 0;
+        String prefix = null;
+        boolean sshAlways = false;
+        String stdin = "0";
         List<String> jvm = new ArrayList<>();
         List<String> cp = new ArrayList<>();
         Map<String, String> env = new LinkedHashMap<>();
@@ -60,7 +83,34 @@ final class RunCommand {
                     case "-n", "--np" -> n = (int) number(args, ++i, a, 1, 100_000);
                     case "-cp", "--class-path", "-classpath" -> cp.add(value(args, ++i, a));
                     case "--drivers" -> env.put("FERRY_DRIVERS", value(args, ++i, a));
-                    case "--ranks-per-node" -> env.put(dev.ferry.launch.LaunchSettings.RANKS_PER_NODE.name(), String.valueOf(number(args, ++i, a, 1, 100_000)));
+                    case "--ranks-per-node" -> perNode = (int) number(args, ++i, a, 1, 100_000);
+                    case "--hosts", "-H", "--host" -> {
+                        String h = value(args, ++i, a);
+                        hosts = hostList(() -> HostList.parse(h));
+                    }
+                    case "--hostfile", "--machinefile", "-f" -> {
+                        String file = value(args, ++i, a);
+                        hosts = hostList(() -> {
+                            try {
+                                return HostList.read(Path.of(file));
+                            } catch (IOException e) {
+                                throw new IllegalArgumentException("cannot read the host file " + file + ": " + e.getMessage());
+                            }
+                        });
+                    }
+                    case "--map-by" -> {
+                        String by = value(args, ++i, a);
+                        mapBy = hostList(() -> Placement.MapBy.parse(by));
+                    }
+                    case "--launcher" -> {
+                        String l = value(args, ++i, a);
+                        if (!l.equals("ssh") && !l.equals("auto")) {
+                            throw new Program.UsageError("--launcher takes ssh or auto, not '" + l + "'");
+                        }
+                        sshAlways = l.equals("ssh");
+                    }
+                    case "--prefix" -> prefix = value(args, ++i, a);
+                    case "--stdin" -> stdin = value(args, ++i, a);
                     case "--env" -> {
                         String kv = value(args, ++i, a);
                         int eq = kv.indexOf('=');
@@ -90,8 +140,17 @@ final class RunCommand {
                 }
                 i++;
             }
+            if (n < 0 && hosts != null) {
+                n = HostList.slots(hosts); // as mpirun: as many ranks as the hosts have slots
+            }
             if (n < 0) {
                 throw new Program.UsageError("the number of ranks is missing: -n N");
+            }
+            if (hosts == null && perNode > 0) {
+                env.put(dev.ferry.launch.LaunchSettings.RANKS_PER_NODE.name(), String.valueOf(perNode));
+            }
+            if (hosts == null && (sshAlways || prefix != null)) {
+                throw new Program.UsageError((sshAlways ? "--launcher ssh" : "--prefix") + " needs --hosts or --hostfile");
             }
             if (i < args.size() && args.get(i).equals("info")) { // ferry info inside the job
                 List<String> a = new ArrayList<>(args.subList(0, i));
@@ -112,18 +171,49 @@ final class RunCommand {
         javaArgs.add(program.fullClassPath());
         javaArgs.add(program.mainClass());
         javaArgs.addAll(program.args());
-        Job job = new Job(new JobSpec(n, javaArgs, env, tag, timeout, grace), out, err);
-        if (reportWireup) {
-            int ranks = n;
-            job.onWireup(d -> err.println("ferry run: wire-up: " + ranks + " ranks past the bootstrap exchange "
-                    + d.toMillis() + " ms after ferry run started"));
-        }
+        JobSpec spec;
         try {
-            return job.run();
+            spec = new JobSpec(n, javaArgs, env, tag, timeout, grace, stdinRank(stdin));
+        } catch (IllegalArgumentException e) {
+            err.println("ferry run: " + e.getMessage());
+            return 2;
+        }
+        int ranks = n;
+        java.util.function.Consumer<Duration> wireup = !reportWireup ? d -> { }
+                : d -> err.println("ferry run: wire-up: " + ranks + " ranks past the bootstrap exchange "
+                        + d.toMillis() + " ms after ferry run started");
+        try {
+            if (hosts != null) {
+                return new HostJob(spec, hosts, mapBy, perNode, HostJob.Remote.fromEnvironment(prefix, sshAlways), out, err)
+                        .onWireup(wireup).withInput(in).run();
+            }
+            return new Job(spec, out, err).onWireup(wireup).withInput(in).run();
         } catch (IOException e) {
             err.println("ferry run: " + e.getMessage());
             return 1;
         }
+    }
+
+    private static <T> T hostList(java.util.function.Supplier<T> parse) {
+        try {
+            return parse.get();
+        } catch (IllegalArgumentException e) {
+            throw new Program.UsageError(e.getMessage());
+        }
+    }
+
+    private static int stdinRank(String s) {
+        return switch (s) {
+            case "all" -> JobSpec.STDIN_ALL;
+            case "none" -> JobSpec.STDIN_NONE;
+            default -> {
+                try {
+                    yield Integer.parseInt(s);
+                } catch (NumberFormatException e) {
+                    throw new IllegalArgumentException("--stdin takes a rank, all or none, not '" + s + "'");
+                }
+            }
+        };
     }
 
     /**

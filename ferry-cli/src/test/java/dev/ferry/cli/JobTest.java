@@ -144,6 +144,19 @@ class JobTest {
     }
 
     @Test
+    void standardInputGoesToRankZeroAndTheOthersReadItsEnd() throws Exception {
+        Launcher l = new Launcher("run", "-n", "3", "-cp", testClasses(), HostRanks.class.getName(), "stdin");
+        try (java.io.OutputStream in = l.process.getOutputStream()) {
+            in.write("12\n".getBytes(StandardCharsets.UTF_8)); // as: echo 12 | ferry run ...
+        }
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> lines = new ArrayList<>();
+        l.out.drainTo(lines);
+        assertTrue(lines.contains("rank 0 read: 12"), lines.toString());
+        assertTrue(lines.contains("rank 1 read: EOF") && lines.contains("rank 2 read: EOF"), lines.toString());
+    }
+
+    @Test
     void eightRanksOnTwoCoresPassATokenOverShm() throws Exception {
         Launcher l = new Launcher("run", "-n", "8", "--drivers", "shm", "--timeout", "120", "--example", "ring", "200");
         assertEquals(0, l.exit(), "stderr: " + l.err);

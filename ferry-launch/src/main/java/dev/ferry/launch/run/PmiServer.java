@@ -14,16 +14,15 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
 
 import static dev.ferry.launch.pmi.PmiWire.v1;
 
 /**
- * The PMI-1 server embedded in {@code ferry run}, on loopback: put, get, barrier (fence), abort,
- * finalize, and MPICH's port-mode initack, for one job of {@code size} ranks. A thread per rank;
- * the key-value space is shared. A client asking for PMI-2 is answered with version 1, which a
- * negotiating client takes.
+ * The PMI-1 server embedded in {@code ferry run} and in each host's proxy, on loopback: put, get,
+ * barrier (fence), abort, finalize, and MPICH's port-mode initack, for the {@code localRanks} of a
+ * job of {@code size} ranks that run on this host. A thread per rank; the key-value space and the
+ * fence's completion are the {@link Exchange}'s. A client asking for PMI-2 is answered with
+ * version 1, which a negotiating client takes.
  */
 public final class PmiServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(PmiServer.class.getName());
@@ -41,10 +40,11 @@ public final class PmiServer implements AutoCloseable {
     }
 
     private final int size;
+    private final int localRanks;
+    private final Exchange exchange;
     private final String kvsname;
     private final Events events;
     private final ServerSocket server;
-    private final Map<String, String> kvs = new ConcurrentHashMap<>();
     private final List<Conn> inBarrier = new ArrayList<>();
     private final List<Socket> sockets = new ArrayList<>();
     private int barriers;
@@ -66,15 +66,23 @@ public final class PmiServer implements AutoCloseable {
         }
     }
 
+    /** The server of a job whose {@code size} ranks all run on this host. */
     public PmiServer(int size, String kvsname, Events events) throws IOException {
+        this(size, size, kvsname, events, Exchange.local());
+    }
+
+    /** The server of {@code localRanks} of a job of {@code size} ranks, over {@code exchange}. */
+    public PmiServer(int size, int localRanks, String kvsname, Events events, Exchange exchange) throws IOException {
         if (kvsname.length() > KVSNAME_MAX) {
             throw new IllegalArgumentException("kvsname longer than " + KVSNAME_MAX);
         }
         this.size = size;
+        this.localRanks = localRanks;
+        this.exchange = exchange;
         this.kvsname = kvsname;
         this.events = events;
         this.server = new ServerSocket();
-        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), size + 16);
+        server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), localRanks + 16);
         Thread.ofPlatform().daemon().name("ferry-pmi-accept").start(this::acceptLoop);
     }
 
@@ -159,12 +167,12 @@ public final class PmiServer implements AutoCloseable {
                 } else if (key.length() > KEY_MAX || value.length() > VALUE_MAX) {
                     c.send(v1("put_result", "rc", "-1", "msg", "key_or_value_too_long"));
                 } else {
-                    kvs.put(key, value);
+                    exchange.put(key, value);
                     c.send(v1("put_result", "rc", "0", "msg", "success"));
                 }
             }
             case "get" -> {
-                String v = m.get("key") == null ? null : kvs.get(m.get("key"));
+                String v = m.get("key") == null ? null : exchange.get(m.get("key"));
                 c.send(v == null ? v1("get_result", "rc", "-1", "msg", "key_not_found")
                         : v1("get_result", "rc", "0", "msg", "success", "value", v));
             }
@@ -182,22 +190,31 @@ public final class PmiServer implements AutoCloseable {
         return true;
     }
 
-    private void barrier(Conn c) throws IOException {
+    private void barrier(Conn c) {
         List<Conn> release = null;
-        int number = 0;
         synchronized (inBarrier) {
             inBarrier.add(c);
-            if (inBarrier.size() == size) {
+            if (inBarrier.size() == localRanks) {
                 release = new ArrayList<>(inBarrier);
                 inBarrier.clear();
-                number = ++barriers;
             }
         }
         if (release != null) {
-            events.barrierCompleted(number);
-            for (Conn r : release) {
-                r.send(v1("barrier_out"));
-            }
+            List<Conn> all = release;
+            exchange.fence(() -> {
+                int number;
+                synchronized (inBarrier) {
+                    number = ++barriers;
+                }
+                events.barrierCompleted(number);
+                for (Conn r : all) {
+                    try {
+                        r.send(v1("barrier_out"));
+                    } catch (IOException e) {
+                        LOG.log(System.Logger.Level.DEBUG, "ferry run: rank {0} left before its fence ended: {1}", r.rank, e.getMessage());
+                    }
+                }
+            });
         }
     }
 
