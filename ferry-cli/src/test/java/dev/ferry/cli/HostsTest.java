@@ -1,0 +1,318 @@
+package dev.ferry.cli;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * {@code ferry run --hosts} on a virtual cluster of three namespace hosts (own network, /dev/shm,
+ * /tmp and host name; sshd with the cluster's keys): ranks on real hosts, shm inside a host and tcp
+ * between hosts, node-aware collectives with real leaders, windows, the launcher's standard input,
+ * and failures (a rank killed, a host's proxy killed, the launcher killed, a host that cannot be
+ * reached or lacks Ferry or runs another version) that end the job and leave nothing on any host.
+ */
+class HostsTest {
+    private static final long BOUND_S = 120;
+    private static VirtualCluster cluster;
+    private static String h1, h2, h3;
+
+    @BeforeAll
+    static void up() throws IOException {
+        String why = VirtualCluster.unavailable();
+        Assumptions.assumeTrue(why == null, why);
+        cluster = VirtualCluster.up(3);
+        h1 = cluster.hosts().get(0);
+        h2 = cluster.hosts().get(1);
+        h3 = cluster.hosts().get(2);
+    }
+
+    @AfterAll
+    static void down() throws IOException {
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    /** A launcher JVM of its own with the cluster's ssh; its output lines as they come. */
+    private static final class Launcher {
+        final Process process;
+        final LinkedBlockingQueue<String> out = new LinkedBlockingQueue<>();
+        final List<String> err = new CopyOnWriteArrayList<>();
+        private final List<Thread> readers = new ArrayList<>();
+
+        Launcher(String... args) throws IOException {
+            List<String> cmd = new ArrayList<>(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(),
+                    "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+            cmd.addAll(List.of(args));
+            ProcessBuilder pb = new ProcessBuilder(cmd);
+            pb.environment().put("FERRY_SSH", cluster.ssh());
+            pb.environment().remove("FERRY_TCP_INTERFACES");
+            process = pb.start();
+            readers.add(reader(process.getInputStream(), out::add));
+            readers.add(reader(process.getErrorStream(), err::add));
+        }
+
+        private static Thread reader(java.io.InputStream in, java.util.function.Consumer<String> sink) {
+            return Thread.ofPlatform().daemon().start(() -> {
+                try (BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8))) {
+                    String line;
+                    while ((line = r.readLine()) != null) {
+                        sink.accept(line);
+                    }
+                } catch (IOException ignored) {
+                    // ended
+                }
+            });
+        }
+
+        /** The next line of output that starts with {@code prefix} (after the rank tag), within the bound. */
+        String await(String prefix) throws InterruptedException {
+            long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(BOUND_S);
+            String line;
+            while ((line = out.poll(Math.max(1, end - System.nanoTime()), TimeUnit.NANOSECONDS)) != null) {
+                if (line.replaceFirst("^\\[\\d+\\] ", "").startsWith(prefix)) {
+                    return line;
+                }
+            }
+            fail("no line starting '" + prefix + "' within " + BOUND_S + " s; stderr " + err);
+            return null;
+        }
+
+        int exit() throws InterruptedException {
+            if (!process.waitFor(BOUND_S, TimeUnit.SECONDS)) {
+                process.destroyForcibly();
+                fail("ferry run did not end within " + BOUND_S + " s; stderr " + err);
+            }
+            for (Thread t : readers) {
+                t.join(TimeUnit.SECONDS.toMillis(BOUND_S));
+            }
+            return process.exitValue();
+        }
+
+        List<String> lines() {
+            List<String> l = new ArrayList<>();
+            out.drainTo(l);
+            return l;
+        }
+    }
+
+    private static String hosts() {
+        return h1 + ":2," + h2 + ":2," + h3 + ":2";
+    }
+
+    private static String testClasses() {
+        return Path.of(HostRanks.class.getProtectionDomain().getCodeSource().getLocation().getPath()).toString();
+    }
+
+    /** Nothing of the job on any host: no rank or proxy process, no Ferry file in /dev/shm. */
+    private static void nothingLeft() throws IOException {
+        for (String h : cluster.hosts()) {
+            assertEquals("", cluster.leftOn(h, "dev.ferry"), "left on " + h);
+        }
+    }
+
+    @Test
+    void sixRanksOnThreeHostsEachSeeTheirOwnHost() throws Exception {
+        Launcher l = new Launcher("run", "--hosts", hosts(), "--tag-output", "--example", "hello");
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> lines = l.lines();
+        assertEquals(6, lines.size(), lines.toString());
+        for (int r = 0; r < 6; r++) {
+            String expected = "[" + r + "] hello from rank " + r + " of 6 on node " + cluster.hosts().get(r / 2);
+            assertTrue(lines.contains(expected), expected + " in " + lines);
+        }
+        nothingLeft();
+    }
+
+    @Test
+    void peersOnTheSameHostUseShmAndTheOthersTcp() throws Exception {
+        Launcher l = new Launcher("run", "--hosts", hosts(), "info");
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        String all = String.join("\n", l.lines());
+        assertTrue(all.contains("rank 0 of 6 on node " + h1 + "/"), all);
+        assertTrue(all.matches("(?s).*same node \\(1 peer\\): rails shm\\b.*"), all);
+        assertTrue(all.matches("(?s).*remote +\\(4 peers\\): rails tcp\\b.*"), all);
+    }
+
+    @Test
+    void everyPairEveryCollectiveAndAWindowAcrossHosts() throws Exception {
+        Launcher l = new Launcher("run", "--hosts", hosts(), "--timeout", String.valueOf(BOUND_S),
+                "-cp", testClasses(), HostRanks.class.getName(), "check");
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> lines = l.lines();
+        for (int r = 0; r < 6; r++) {
+            assertTrue(lines.contains("rank " + r + " host " + cluster.hosts().get(r / 2)), lines.toString());
+            assertTrue(lines.contains("rank " + r + " ok"), lines.toString());
+        }
+        // three real nodes of two ranks: the node-aware algorithms, one leader per host
+        assertTrue(lines.contains("algorithms barrier=node_aware bcast=node_aware reduce=node_aware allreduce=node_aware"), lines.toString());
+        nothingLeft();
+    }
+
+    @Test
+    void oneRankPerHostInTurnWithMapByNode() throws Exception {
+        Launcher l = new Launcher("run", "-n", "4", "--hosts", hosts(), "--map-by", "node", "-cp", testClasses(),
+                HostRanks.class.getName(), "check");
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> lines = l.lines();
+        for (int r = 0; r < 4; r++) {
+            assertTrue(lines.contains("rank " + r + " host " + cluster.hosts().get(r % 3)), lines.toString());
+        }
+    }
+
+    @Test
+    void aWindowJobAcrossHosts() throws Exception {
+        Launcher l = new Launcher("run", "--hosts", h1 + "," + h2 + "," + h3, "--example", "put-get");
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> lines = l.lines();
+        for (int r = 0; r < 3; r++) {
+            assertTrue(lines.contains("rank " + r + ": my window holds \"hello from rank " + (r + 2) % 3 + "\"; rank "
+                    + (r + 2) % 3 + "'s holds \"hello from rank " + (r + 1) % 3 + "\""), lines.toString());
+        }
+    }
+
+    @Test
+    void standardInputGoesToRankZeroOnItsHost() throws Exception {
+        Launcher l = new Launcher("run", "--hosts", hosts(), "-cp", testClasses(), HostRanks.class.getName(), "stdin");
+        try (OutputStream in = l.process.getOutputStream()) {
+            in.write("forty-two\n".getBytes(StandardCharsets.UTF_8));
+        }
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> lines = l.lines();
+        assertTrue(lines.contains("rank 0 read: forty-two"), lines.toString());
+        for (int r = 1; r < 6; r++) {
+            assertTrue(lines.contains("rank " + r + " read: EOF"), lines.toString());
+        }
+    }
+
+    @Test
+    void standardInputToEveryRankWhenAsked() throws Exception {
+        Launcher l = new Launcher("run", "--hosts", hosts(), "--stdin", "all", "-cp", testClasses(), HostRanks.class.getName(), "stdin");
+        try (OutputStream in = l.process.getOutputStream()) {
+            in.write("seven\n".getBytes(StandardCharsets.UTF_8));
+        }
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> lines = l.lines();
+        for (int r = 0; r < 6; r++) {
+            assertTrue(lines.contains("rank " + r + " read: seven"), lines.toString());
+        }
+    }
+
+    @Test
+    void aRankKilledOnOneHostEndsTheJobNamingRankAndHost() throws Exception {
+        Launcher l = new Launcher("run", "--hosts", hosts(), "--grace", "1", "-cp", testClasses(), HostRanks.class.getName(), "wait");
+        String victim = null;
+        for (int i = 0; i < 6; i++) {
+            String line = l.await("pid ");
+            if (line.endsWith(" host " + h2) && victim == null) {
+                victim = line.split(" ")[1];
+            }
+        }
+        assertTrue(victim != null, "no rank on " + h2);
+        cluster.exec(h2, "kill", "-9", victim);
+        int exit = l.exit();
+        assertNotEquals(0, exit, "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.matches("ferry run: rank [23] on host " + h2 + " exited with status 137 \\(signal 9\\).*")),
+                l.err.toString());
+        nothingLeft();
+    }
+
+    @Test
+    void aHostsProxyKilledEndsTheJobNamingTheHost() throws Exception {
+        Launcher l = new Launcher("run", "--hosts", hosts(), "--grace", "1", "-cp", testClasses(), HostRanks.class.getName(), "wait");
+        for (int i = 0; i < 6; i++) {
+            l.await("pid ");
+        }
+        cluster.exec(h3, "pkill", "-9", "-f", "dev.ferry.launch.hosts.Proxy");
+        assertNotEquals(0, l.exit(), "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.contains("host " + h3 + " lost") && s.contains("ranks [4, 5]")), l.err.toString());
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!cluster.leftOn(h3, "dev.ferry").isEmpty() && System.nanoTime() < end) {
+            Thread.onSpinWait(); // each look is a process: the ranks notice their proxy's end within a bound
+        }
+        nothingLeft();
+    }
+
+    @Test
+    void killingTheLauncherEndsEveryRemoteRank() throws Exception {
+        Launcher l = new Launcher("run", "--hosts", hosts(), "-cp", testClasses(), HostRanks.class.getName(), "wait");
+        for (int i = 0; i < 6; i++) {
+            l.await("pid ");
+        }
+        l.process.destroyForcibly(); // SIGKILL: no shutdown hook runs; the ssh sessions end with it
+        l.exit();
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        String left = "?";
+        while (System.nanoTime() < end) {
+            left = "";
+            for (String h : cluster.hosts()) {
+                left += cluster.leftOn(h, "dev.ferry");
+            }
+            if (left.isEmpty()) {
+                break;
+            }
+        }
+        assertEquals("", left, "left on the hosts 30 s after the launcher was killed");
+    }
+
+    @Test
+    void aHostThatCannotBeReachedIsNamedAndNothingStarts() throws Exception {
+        Launcher l = new Launcher("run", "--hosts", h1 + ",nosuchhost", "--example", "hello");
+        assertEquals(1, l.exit(), "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.startsWith("ferry run: host nosuchhost: ssh failed: ")
+                && s.endsWith("the job was not started")), l.err.toString());
+        assertTrue(l.lines().isEmpty());
+        nothingLeft();
+    }
+
+    @Test
+    void aHostWithoutFerryAtThePrefixIsNamed() throws Exception {
+        Launcher l = new Launcher("run", "--hosts", h1 + "," + h2, "--prefix", "/nonexistent/ferry", "--example", "hello");
+        assertEquals(1, l.exit(), "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.startsWith("ferry run: host " + h1 + ": cannot run Ferry's proxy there")
+                && s.contains("/nonexistent/ferry/bin/ferry")), l.err.toString());
+        nothingLeft();
+    }
+
+    @Test
+    void aHostRunningAnotherFerryVersionIsRefused() throws Exception {
+        // A Ferry of another version, as its proxy answers: its hello, then it waits for the job.
+        Path prefix = VirtualCluster.TOP.resolve("ferry-cli/target/other-ferry");
+        Files.createDirectories(prefix.resolve("bin"));
+        byte[] hello = dev.ferry.launch.hosts.ProxyWire.strings(List.of("0.0.1-other", "somewhere"));
+        StringBuilder printf = new StringBuilder("\\020\\377\\377\\377\\377"); // POSIX printf: octal escapes
+        for (int shift = 24; shift >= 0; shift -= 8) {
+            printf.append(String.format("\\%03o", (hello.length >>> shift) & 0xff));
+        }
+        for (byte b : hello) {
+            printf.append(String.format("\\%03o", b & 0xff));
+        }
+        Path ferry = prefix.resolve("bin/ferry");
+        Files.writeString(ferry, "#!/bin/sh\nprintf '" + printf + "'\ncat >/dev/null\n");
+        ferry.toFile().setExecutable(true);
+        Launcher l = new Launcher("run", "--hosts", h1, "--prefix", prefix.toString(), "--example", "hello");
+        assertEquals(1, l.exit(), "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.startsWith("ferry run: host " + h1 + " runs Ferry 0.0.1-other, this launcher Ferry ")),
+                l.err.toString());
+        assertTrue(l.lines().isEmpty());
+    }
+}

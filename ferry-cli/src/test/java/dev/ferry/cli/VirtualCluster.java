@@ -1,0 +1,124 @@
+package dev.ferry.cli;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A virtual cluster of namespace hosts for the multi-host tests, made and removed by
+ * {@code bin/ferry-cluster} (each host its own network, /dev/shm, /tmp, host name and sshd).
+ * Named after this JVM, so that a cluster a user has up is left alone.
+ *
+ * <pre>{@code
+ * try (VirtualCluster c = VirtualCluster.up(3)) {
+ *     pb.environment().put("FERRY_SSH", c.ssh());
+ * }
+ * }</pre>
+ */
+final class VirtualCluster implements AutoCloseable {
+    static final Path TOP = top();
+    private static final Path SCRIPT = TOP.resolve("bin/ferry-cluster");
+
+    private final String name;
+    private final List<String> hosts;
+
+    private VirtualCluster(String name, int n) {
+        this.name = name;
+        List<String> h = new ArrayList<>();
+        for (int i = 1; i <= n; i++) {
+            h.add(name + i);
+        }
+        this.hosts = List.copyOf(h);
+    }
+
+    /** Why no cluster can be made here, or null when one can. */
+    static String unavailable() {
+        if (!"root".equals(System.getProperty("user.name"))) {
+            return "not root: namespace hosts need root";
+        }
+        for (String tool : new String[] {"/usr/sbin/sshd", "/usr/bin/ssh", "/usr/bin/unshare", "/usr/bin/nsenter"}) {
+            if (!Files.isExecutable(Path.of(tool))) {
+                return tool + " is not installed (apt-get install openssh-server util-linux; .ci/run does it)";
+            }
+        }
+        try {
+            if (run(List.of("ip", "netns", "list"), 10).exit != 0) {
+                return "ip netns does not work here (iproute2)";
+            }
+        } catch (IOException e) {
+            return "no ip (iproute2): " + e.getMessage();
+        }
+        return null;
+    }
+
+    static VirtualCluster up(int hosts) throws IOException {
+        long pid = ProcessHandle.current().pid();
+        String name = "t" + pid % 100_000;
+        VirtualCluster c = new VirtualCluster(name, hosts);
+        Result r = run(List.of(SCRIPT.toString(), "up", "-n", String.valueOf(hosts), "--name", name,
+                "--net", String.valueOf(100 + pid % 150)), 120);
+        if (r.exit != 0) {
+            c.close();
+            throw new IOException("ferry-cluster up failed: " + r.out);
+        }
+        return c;
+    }
+
+    List<String> hosts() {
+        return hosts;
+    }
+
+    /** FERRY_SSH for the launcher: ssh with the cluster's keys and names. */
+    String ssh() {
+        return "ssh -F /run/ferry-cluster/" + name + "/ssh_config";
+    }
+
+    /** Runs {@code cmd} inside {@code host}; its output. */
+    String exec(String host, String... cmd) throws IOException {
+        List<String> c = new ArrayList<>(List.of(SCRIPT.toString(), "exec", host));
+        c.addAll(List.of(cmd));
+        return run(c, 30).out;
+    }
+
+    /** The processes of {@code host} whose command line holds {@code marker}, and its /dev/shm's Ferry files. */
+    String leftOn(String host, String marker) throws IOException {
+        return exec(host, "sh", "-c", "pgrep -af '" + marker + "' | grep -v pgrep; ls /dev/shm | grep ferry- ; true").strip();
+    }
+
+    @Override
+    public void close() throws IOException {
+        run(List.of(SCRIPT.toString(), "down", "--name", name), 60);
+    }
+
+    record Result(int exit, String out) {
+    }
+
+    static Result run(List<String> cmd, int seconds) throws IOException {
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
+        try {
+            if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
+                p.destroyForcibly();
+                throw new IOException(String.join(" ", cmd) + ": no end within " + seconds + " s");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException(e);
+        }
+        return new Result(p.exitValue(), new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+    }
+
+    private static Path top() {
+        Path p = Path.of(System.getProperty("user.dir")).toAbsolutePath();
+        while (p != null && !Files.exists(p.resolve("bin/ferry-cluster"))) {
+            p = p.getParent();
+        }
+        if (p == null) {
+            throw new IllegalStateException("bin/ferry-cluster not found above " + System.getProperty("user.dir"));
+        }
+        return p;
+    }
+}
