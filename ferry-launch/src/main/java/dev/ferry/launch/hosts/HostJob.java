@@ -206,7 +206,7 @@ public final class HostJob {
                     ProxyWire.Frame f = l.read();
                     if (f == null || f.type() != ProxyWire.HELLO) {
                         answers[at] = f != null && f.type() == ProxyWire.FAILED
-                                ? "host " + l.host + ": " + f.text() : "host " + l.host + ": " + l.failure(javaPath());
+                                ? "host " + l.host + ": " + f.text() : "host " + l.host + ": " + l.failure(proxyProgram());
                     } else {
                         List<String> hello = ProxyWire.strings(f.payload());
                         if (!hello.get(0).equals(version)) {
@@ -214,7 +214,7 @@ public final class HostJob {
                         }
                     }
                 } catch (IOException e) {
-                    answers[at] = "host " + l.host + ": " + l.failure(javaPath()) + " (" + e.getMessage() + ")";
+                    answers[at] = "host " + l.host + ": " + l.failure(proxyProgram()) + " (" + e.getMessage() + ")";
                 }
                 hellos.countDown();
             });
@@ -263,6 +263,11 @@ public final class HostJob {
         return cmd;
     }
 
+    /** What starts a proxy on a host: Ferry's script under the prefix, or the java executable. */
+    private String proxyProgram() {
+        return remote.prefix() != null ? remote.prefix() + "/bin/ferry" : javaPath();
+    }
+
     private static String javaPath() {
         return ChildJvm.javaExecutable().toString();
     }
@@ -307,7 +312,7 @@ public final class HostJob {
         }
         if (!running.isEmpty()) {
             if (why == null) {
-                why = "host " + l.host + " lost (" + l.failure(javaPath()) + ")";
+                why = "host " + l.host + " lost (" + l.failure(proxyProgram()) + ")";
             }
             monitor.lost(running.size(), why + ": its ranks " + new java.util.TreeSet<>(running) + " ended with it");
         }

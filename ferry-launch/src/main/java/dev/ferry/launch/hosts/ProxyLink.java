@@ -136,7 +136,7 @@ final class ProxyLink {
      * Why the proxy ended before it said hello or before its ranks ended, from its exit status and
      * the last line on its standard error; the caller names the host.
      */
-    String failure(String java) {
+    String failure(String program) {
         awaitEnd(5000);
         String last;
         String all;
@@ -146,9 +146,9 @@ final class ProxyLink {
         }
         int status = process.isAlive() ? -1 : process.exitValue();
         if (all.contains("UnsupportedClassVersionError")) {
-            return "the Java there (" + java + ") is older than 25; install a JDK 25 at the same path or set --prefix / FERRY_HOME";
+            return "the Java there is older than 25 (started by " + program + "); install a JDK 25 there (at the same path, or where its bin/ferry finds it)";
         }
-        if (status == 127 || all.contains("No such file or directory") && all.contains(java)) {
+        if (status == 127 || all.contains("No such file or directory") && all.contains(program)) {
             return "cannot run Ferry's proxy there (" + (last.isEmpty() ? "exit status 127" : last)
                     + "); Java 25 and Ferry must be at the same paths as here, or set --prefix / FERRY_HOME";
         }

@@ -23,10 +23,23 @@ class RankOutputTest {
     }
 
     @Test
-    void aPromptWithoutALineEndShowsAtOnce() {
+    void aPromptWithoutALineEndShowsWhenTheRankWaits() {
         RankOutput o = output(false);
         write(o, 0, false, "Enter a number: ");
+        long end = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(10);
+        while (out.size() == 0 && System.nanoTime() < end) {
+            Thread.onSpinWait(); // the flusher's own delay is what is waited for
+        }
         assertEquals("Enter a number: ", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void linesOfRanksPrintingAtOnceDoNotCutIntoEachOther() {
+        RankOutput o = output(false);
+        write(o, 0, false, "rank ");
+        write(o, 1, false, "rank 1: done\n");
+        write(o, 0, false, "0: done\n");
+        assertEquals("rank 1: done\nrank 0: done\n", out.toString(StandardCharsets.UTF_8));
     }
 
     @Test
@@ -36,6 +49,7 @@ class RankOutputTest {
         write(o, 1, false, "c\nd\n");
         write(o, 0, false, "x");
         o.ended(0, false);
+        o.ended(1, false);
         assertEquals("[1] a\n[1] bc\n[1] d\n[0] x" + System.lineSeparator(), out.toString(StandardCharsets.UTF_8));
     }
 
