@@ -190,6 +190,36 @@ class HostsTest {
         }
     }
 
+    /** Programs of both Java MPI families, unmodified, compiled here against the mpi package: each checks its own result. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} on {1} ranks")
+    @org.junit.jupiter.params.provider.CsvSource({"checks.ApiChecks, 4", "openmpi.Ring, 6", "mpijava.Pi, 6", "openmpi.Stencil, 6"})
+    void mpiProgramsAcrossHosts(String main, int ranks) throws Exception {
+        Launcher l = new Launcher("run", "-n", String.valueOf(ranks), "--hosts", hosts(), "--timeout", String.valueOf(BOUND_S),
+                "-cp", mpiPrograms().toString(), main);
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> lines = l.lines();
+        assertTrue(lines.stream().noneMatch(s -> s.contains("WRONG")), lines.toString());
+        assertTrue(lines.stream().anyMatch(s -> s.startsWith("ok")), lines.toString());
+        if (main.equals("checks.ApiChecks")) {
+            assertEquals(11, lines.stream().filter(s -> s.startsWith("ok ")).count(), lines.toString());
+        }
+    }
+
+    /** The mpi package's test programs, compiled into this module's target (which the hosts see). */
+    private static synchronized Path mpiPrograms() throws IOException {
+        Path out = VirtualCluster.TOP.resolve("ferry-cli/target/mpi-programs");
+        if (!Files.isDirectory(out.resolve("checks"))) {
+            List<String> args = new ArrayList<>(List.of("-d", out.toString(), "-cp", System.getProperty("java.class.path"), "-nowarn"));
+            try (var files = Files.walk(VirtualCluster.TOP.resolve("ferry-mpi/src/programs/java"))) {
+                files.filter(f -> f.toString().endsWith(".java") && !f.toString().contains("/osu/")).forEach(f -> args.add(f.toString()));
+            }
+            Files.createDirectories(out);
+            int rc = javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, null, args.toArray(String[]::new));
+            assertEquals(0, rc, "the mpi programs do not compile");
+        }
+        return out;
+    }
+
     @Test
     void standardInputGoesToRankZeroOnItsHost() throws Exception {
         Launcher l = new Launcher("run", "--hosts", hosts(), "-cp", testClasses(), HostRanks.class.getName(), "stdin");
@@ -242,7 +272,9 @@ class HostsTest {
         for (int i = 0; i < 6; i++) {
             l.await("pid ");
         }
-        cluster.exec(h3, "pkill", "-9", "-f", "dev.ferry.launch.hosts.Proxy");
+        List<ProcessHandle> proxies = cluster.processes(h3, "dev.ferry.launch.hosts.Proxy");
+        assertEquals(1, proxies.size(), proxies.toString());
+        proxies.get(0).destroyForcibly();
         assertNotEquals(0, l.exit(), "stderr: " + l.err);
         assertTrue(l.err.stream().anyMatch(s -> s.contains("host " + h3 + " lost") && s.contains("ranks [4, 5]")), l.err.toString());
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
@@ -290,6 +322,23 @@ class HostsTest {
         assertEquals(1, l.exit(), "stderr: " + l.err);
         assertTrue(l.err.stream().anyMatch(s -> s.startsWith("ferry run: host " + h1 + ": cannot run Ferry's proxy there")
                 && s.contains("/nonexistent/ferry/bin/ferry")), l.err.toString());
+        nothingLeft();
+    }
+
+    @Test
+    void aHostWhoseJavaIsOlderThan25IsNamed() throws Exception {
+        Path old = Path.of("/usr/lib/jvm/java-17-openjdk-amd64/bin/java");
+        Assumptions.assumeTrue(Files.isExecutable(old), "no JDK 17 here to play a host's old Java");
+        Path prefix = VirtualCluster.TOP.resolve("ferry-cli/target/old-java-ferry");
+        Files.createDirectories(prefix.resolve("bin"));
+        Path ferry = prefix.resolve("bin/ferry");
+        Files.writeString(ferry, "#!/bin/sh\nexec " + old + " -cp '" + System.getProperty("java.class.path") + "' "
+                + dev.ferry.launch.hosts.Proxy.class.getName() + "\n");
+        ferry.toFile().setExecutable(true);
+        Launcher l = new Launcher("run", "--hosts", h2, "--prefix", prefix.toString(), "--example", "hello");
+        assertEquals(1, l.exit(), "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.startsWith("ferry run: host " + h2 + ": the Java there") && s.contains("older than 25")),
+                l.err.toString());
         nothingLeft();
     }
 

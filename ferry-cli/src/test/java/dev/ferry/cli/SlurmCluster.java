@@ -28,10 +28,13 @@ final class SlurmCluster implements AutoCloseable {
     private final Path conf;
     private final List<Path> pidFiles = new ArrayList<>();
     private static final Path MUNGED_PID = Path.of("/run/munge/munged.pid");
+    /** The hosts that run a slurmd each, or null: one slurmd on this machine. */
+    private final VirtualCluster hosts;
 
-    private SlurmCluster(Path dir) {
+    private SlurmCluster(Path dir, VirtualCluster hosts) {
         this.dir = dir;
         this.conf = dir.resolve("slurm.conf");
+        this.hosts = hosts;
     }
 
     /** Why Slurm cannot be started here, or null when it can. */
@@ -48,7 +51,16 @@ final class SlurmCluster implements AutoCloseable {
     }
 
     static SlurmCluster start() throws Exception {
-        SlurmCluster c = new SlurmCluster(Files.createTempDirectory("ferry-slurm-"));
+        return start(null);
+    }
+
+    /**
+     * A Slurm across the hosts of {@code hosts}: slurmctld here, on the hosts' network, and one
+     * slurmd inside each host; its files under /run, which the hosts share (their /tmp is their own).
+     */
+    static SlurmCluster start(VirtualCluster hosts) throws Exception {
+        Path dir = hosts == null ? Files.createTempDirectory("ferry-slurm-") : Files.createTempDirectory(Path.of("/run"), "ferry-slurm-");
+        SlurmCluster c = new SlurmCluster(dir, hosts);
         try {
             c.boot();
             return c;
@@ -72,8 +84,16 @@ final class SlurmCluster implements AutoCloseable {
         String host = read(List.of("hostname", "-s")).strip();
         String node = read(List.of("/usr/sbin/slurmd", "-C")).lines().findFirst().orElseThrow()
                 .replaceFirst("^NodeName=\\S+\\s*", "");
+        List<String> nodes = new ArrayList<>();
+        if (hosts == null) {
+            nodes.add("NodeName=" + host + " " + node + " State=UNKNOWN");
+        } else {
+            host = host + "(" + hosts.gateway() + ")"; // the controller on the hosts' network
+            for (String h : hosts.hosts()) {
+                nodes.add("NodeName=" + h + " NodeAddr=" + hosts.address(h) + " " + node + " State=UNKNOWN");
+            }
+        }
         Files.createDirectories(dir.resolve("state"));
-        Files.createDirectories(dir.resolve("spool"));
         Files.writeString(conf, String.join("\n",
                 "ClusterName=ferrytest",
                 "SlurmctldHost=" + host,
@@ -86,11 +106,11 @@ final class SlurmCluster implements AutoCloseable {
                 "SlurmUser=root",
                 "SlurmdUser=root",
                 "StateSaveLocation=" + dir.resolve("state"),
-                "SlurmdSpoolDir=" + dir.resolve("spool"),
+                "SlurmdSpoolDir=" + dir.resolve("spool-%n"),
                 "SlurmctldPidFile=" + dir.resolve("slurmctld.pid"),
-                "SlurmdPidFile=" + dir.resolve("slurmd.pid"),
+                "SlurmdPidFile=" + dir.resolve("slurmd-%n.pid"),
                 "SlurmctldLogFile=" + dir.resolve("slurmctld.log"),
-                "SlurmdLogFile=" + dir.resolve("slurmd.log"),
+                "SlurmdLogFile=" + dir.resolve("slurmd-%n.log"),
                 "SchedulerType=sched/builtin",
                 "SelectType=select/cons_tres",
                 "SelectTypeParameters=CR_Core",
@@ -98,28 +118,41 @@ final class SlurmCluster implements AutoCloseable {
                 "ReturnToService=2",
                 "JobCompType=jobcomp/none",
                 "AccountingStorageType=accounting_storage/none",
-                "NodeName=" + host + " " + node + " State=UNKNOWN",
+                String.join("\n", nodes),
                 "PartitionName=ferry Nodes=ALL Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE",
                 ""));
         pidFiles.add(0, dir.resolve("slurmctld.pid"));
-        pidFiles.add(0, dir.resolve("slurmd.pid"));
         check(run(List.of("/usr/sbin/slurmctld", "-f", conf.toString())), "slurmctld");
-        check(run(List.of("/usr/sbin/slurmd", "-f", conf.toString())), "slurmd");
+        if (hosts == null) {
+            Files.createDirectories(dir.resolve("spool-" + host));
+            pidFiles.add(0, dir.resolve("slurmd-" + host + ".pid"));
+            check(run(List.of("/usr/sbin/slurmd", "-f", conf.toString())), "slurmd");
+        } else {
+            for (String h : hosts.hosts()) {
+                Files.createDirectories(dir.resolve("spool-" + h));
+                pidFiles.add(0, dir.resolve("slurmd-" + h + ".pid"));
+                check(run(hosts.command(h, "/usr/sbin/slurmd", "-f", conf.toString(), "-N", h)), "slurmd on " + h);
+            }
+        }
         long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         while (true) {
             ProcessBuilder pb = new ProcessBuilder("sinfo", "-h", "-o", "%T");
             configure(pb);
             String state = read(pb).strip();
-            if (state.equals("idle")) {
+            if (!state.isEmpty() && state.lines().allMatch(l -> l.equals("idle"))) {
                 return;
             }
             if (System.nanoTime() - end > 0) {
-                throw new IllegalStateException("the test Slurm's node is '" + state + "' after 60 s, not idle; slurmd.log: "
-                        + tail(dir.resolve("slurmd.log")) + "; slurmctld.log: " + tail(dir.resolve("slurmctld.log")));
+                throw new IllegalStateException("the test Slurm's nodes are '" + state + "' after 60 s, not idle; " + logs());
             }
             Thread.onSpinWait();
             Thread.yield();
         }
+    }
+
+    /** The configuration file (SLURM_CONF for client commands). */
+    Path conf() {
+        return conf;
     }
 
     /** Points a Slurm client command at this cluster. */
@@ -146,7 +179,15 @@ final class SlurmCluster implements AutoCloseable {
     }
 
     String logs() {
-        return "slurmd.log: " + tail(dir.resolve("slurmd.log")) + "\nslurmctld.log: " + tail(dir.resolve("slurmctld.log"));
+        StringBuilder b = new StringBuilder();
+        try (var files = Files.newDirectoryStream(dir, "slurmd-*.log")) {
+            for (Path f : files) {
+                b.append(f.getFileName()).append(": ").append(tail(f)).append('\n');
+            }
+        } catch (IOException e) {
+            b.append("(no slurmd log)\n");
+        }
+        return b + "slurmctld.log: " + tail(dir.resolve("slurmctld.log"));
     }
 
     private static String tail(Path p) {

@@ -23,11 +23,14 @@ final class VirtualCluster implements AutoCloseable {
     static final Path TOP = top();
     private static final Path SCRIPT = TOP.resolve("bin/ferry-cluster");
 
+    private static final java.util.concurrent.atomic.AtomicInteger MADE = new java.util.concurrent.atomic.AtomicInteger();
     private final String name;
+    private final long net;
     private final List<String> hosts;
 
-    private VirtualCluster(String name, int n) {
+    private VirtualCluster(String name, long net, int n) {
         this.name = name;
+        this.net = net;
         List<String> h = new ArrayList<>();
         for (int i = 1; i <= n; i++) {
             h.add(name + i);
@@ -57,10 +60,12 @@ final class VirtualCluster implements AutoCloseable {
 
     static VirtualCluster up(int hosts) throws IOException {
         long pid = ProcessHandle.current().pid();
-        String name = "t" + pid % 100_000;
-        VirtualCluster c = new VirtualCluster(name, hosts);
+        int made = MADE.getAndIncrement();
+        String name = "t" + pid % 1000 + "x" + made % 10;
+        long net = 100 + (pid + made) % 150;
+        VirtualCluster c = new VirtualCluster(name, net, hosts);
         Result r = run(List.of(SCRIPT.toString(), "up", "-n", String.valueOf(hosts), "--name", name,
-                "--net", String.valueOf(100 + pid % 150)), 120);
+                "--net", String.valueOf(net)), 120);
         if (r.exit != 0) {
             c.close();
             throw new IOException("ferry-cluster up failed: " + r.out);
@@ -72,21 +77,69 @@ final class VirtualCluster implements AutoCloseable {
         return hosts;
     }
 
-    /** FERRY_SSH for the launcher: ssh with the cluster's keys and names. */
+    /** FERRY_SSH for the launcher (and Hydra's -launcher-exec): ssh with the cluster's keys and names. */
     String ssh() {
-        return "ssh -F /run/ferry-cluster/" + name + "/ssh_config";
+        return "/run/ferry-cluster/" + name + "/ssh";
+    }
+
+    /** The bridge the hosts hang on: the launcher's interface towards them (Hydra's -iface). */
+    String bridge() {
+        return "fc-" + name;
+    }
+
+    /** The launcher side's address on the hosts' network. */
+    String gateway() {
+        return "10.77." + net + ".1";
+    }
+
+    /** Host {@code host}'s address. */
+    String address(String host) {
+        return "10.77." + net + "." + (10 + hosts.indexOf(host) + 1);
+    }
+
+    /** The command that runs {@code cmd} inside {@code host} (as root, in its namespaces, no ssh). */
+    List<String> command(String host, String... cmd) {
+        List<String> c = new ArrayList<>(List.of(SCRIPT.toString(), "exec", host));
+        c.addAll(List.of(cmd));
+        return c;
     }
 
     /** Runs {@code cmd} inside {@code host}; its output. */
     String exec(String host, String... cmd) throws IOException {
-        List<String> c = new ArrayList<>(List.of(SCRIPT.toString(), "exec", host));
-        c.addAll(List.of(cmd));
-        return run(c, 30).out;
+        return run(command(host, cmd), 30).out;
     }
 
-    /** The processes of {@code host} whose command line holds {@code marker}, and its /dev/shm's Ferry files. */
+    /**
+     * The processes inside {@code host} whose command line holds {@code marker}. The hosts share
+     * this machine's process ids, so the host's are those in its network namespace.
+     */
+    List<ProcessHandle> processes(String host, String marker) throws IOException {
+        Result r = run(List.of("ip", "netns", "pids", "ferry-" + host), 10);
+        List<ProcessHandle> found = new ArrayList<>();
+        for (String pid : r.out.strip().split("\\s+")) {
+            if (pid.isEmpty()) {
+                continue;
+            }
+            try {
+                String cmd = Files.readString(Path.of("/proc", pid, "cmdline")).replace('\0', ' ');
+                if (cmd.contains(marker)) {
+                    ProcessHandle.of(Long.parseLong(pid)).ifPresent(found::add);
+                }
+            } catch (IOException gone) {
+                // ended meanwhile
+            }
+        }
+        return found;
+    }
+
+    /** What of a job is left inside {@code host}: processes whose command line holds {@code marker}, Ferry's files in its /dev/shm. */
     String leftOn(String host, String marker) throws IOException {
-        return exec(host, "sh", "-c", "pgrep -af '" + marker + "' | grep -v pgrep; ls /dev/shm | grep ferry- ; true").strip();
+        StringBuilder left = new StringBuilder();
+        for (ProcessHandle p : processes(host, marker)) {
+            left.append(p.pid()).append(' ').append(p.info().commandLine().orElse("?")).append('\n');
+        }
+        left.append(exec(host, "sh", "-c", "ls /dev/shm | grep ferry- ; true"));
+        return left.toString().strip();
     }
 
     @Override

@@ -1,0 +1,104 @@
+package dev.ferry.cli;
+
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The launchers clusters already run, across the three namespace hosts of a virtual cluster: MPICH's
+ * Hydra ({@code mpiexec -hosts} with its ssh launcher) and Slurm ({@code srun -N 3} with PMI-2 and
+ * PMIx: slurmctld here, a slurmd inside each host). Each job runs {@link HostRanks}' checks: every
+ * pair, every collective with real node leaders, a window, each rank on its own host.
+ */
+class LaunchersAcrossHostsTest {
+    private static final Path HYDRA = Path.of("/usr/bin/mpiexec.hydra");
+    private static final long BOUND_S = 180;
+    private static VirtualCluster cluster;
+    private static SlurmCluster slurm;
+    private static String slurmMissing;
+
+    @BeforeAll
+    static void up() throws Exception {
+        String why = VirtualCluster.unavailable();
+        Assumptions.assumeTrue(why == null, why);
+        cluster = VirtualCluster.up(3);
+        slurmMissing = SlurmCluster.unavailable();
+        if (slurmMissing == null) {
+            slurm = SlurmCluster.start(cluster);
+        }
+    }
+
+    @AfterAll
+    static void down() throws Exception {
+        if (slurm != null) {
+            slurm.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    private static List<String> rank() {
+        return List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(), "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), Main.class.getName(), "exec", HostRanks.class.getName(), "check");
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"hydra", "srun-pmi2", "srun-pmix"})
+    void sixRanksOnThreeHostsPassEveryCheck(String launcher) throws Exception {
+        ProcessBuilder pb;
+        if (launcher.equals("hydra")) {
+            Assumptions.assumeTrue(Files.isExecutable(HYDRA), "mpiexec.hydra is not installed (apt-get install mpich; .ci/run does it)");
+            List<String> cmd = new ArrayList<>(List.of(HYDRA.toString(), "-hosts", String.join(",", cluster.hosts()), "-n", "6", "-ppn", "2",
+                    "-launcher", "ssh", "-launcher-exec", cluster.ssh(), "-iface", cluster.bridge()));
+            cmd.addAll(rank());
+            pb = new ProcessBuilder(cmd);
+        } else {
+            Assumptions.assumeTrue(slurmMissing == null, slurmMissing);
+            // srun inside the first host: its I/O connections come back to an address the hosts reach
+            List<String> cmd = new ArrayList<>(List.of("env", "SLURM_CONF=" + slurm.conf(), "srun", "-N", "3", "-n", "6",
+                    "--ntasks-per-node=2", "-K", "--mpi=" + launcher.substring(5)));
+            cmd.addAll(rank());
+            pb = new ProcessBuilder(cluster.command(cluster.hosts().get(0), cmd.toArray(String[]::new)));
+        }
+        pb.redirectErrorStream(true);
+        pb.environment().remove("FERRY_TCP_INTERFACES");
+        Process p = pb.start();
+        java.io.ByteArrayOutputStream seen = new java.io.ByteArrayOutputStream();
+        Thread reader = Thread.ofPlatform().daemon().start(() -> {
+            try (var in = p.getInputStream()) {
+                in.transferTo(seen);
+            } catch (IOException ignored) {
+                // ended
+            }
+        });
+        if (!p.waitFor(BOUND_S, TimeUnit.SECONDS)) {
+            p.destroyForcibly();
+            throw new AssertionError(launcher + " did not end within " + BOUND_S + " s: " + seen + (slurm != null ? slurm.logs() : ""));
+        }
+        reader.join(TimeUnit.SECONDS.toMillis(BOUND_S));
+        String out = seen.toString(StandardCharsets.UTF_8);
+        assertEquals(0, p.exitValue(), out + (launcher.startsWith("srun") ? "\n" + slurm.logs() : ""));
+        for (int r = 0; r < 6; r++) {
+            assertTrue(out.contains("rank " + r + " host " + cluster.hosts().get(r / 2) + "\n"), out);
+            assertTrue(out.contains("rank " + r + " ok\n"), out);
+        }
+        assertTrue(out.contains("algorithms barrier=node_aware bcast=node_aware reduce=node_aware allreduce=node_aware"), out);
+        for (String h : cluster.hosts()) {
+            assertEquals("", cluster.leftOn(h, "dev.ferry"), "left on " + h);
+        }
+    }
+}
