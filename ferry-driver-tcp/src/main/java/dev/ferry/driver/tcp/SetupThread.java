@@ -17,12 +17,13 @@ import java.util.concurrent.TimeUnit;
  * A context's connection set-up thread, so that set-up is fully asynchronous (seed 000): nothing
  * but {@code connectAsync} has to be called for a connection to come up. With its own selector it
  * <ul>
- *   <li>accepts connections, reads and checks their handshakes, replies to the valid ones and hands
- *       them to the context; closes at once any that sends garbage, a wrong job key or the wrong
- *       rank, or stays silent past {@link #HANDSHAKE_TIMEOUT_NANOS}, with a warning at most every
- *       10 s ({@link WarningLimit}: outsiders may open any number);</li>
- *   <li>connects outgoing instances: connect, handshake, reply, trying the URL's addresses in
- *       order, within the instance's deadline;</li>
+ *   <li>accepts connections and drives their handshakes (TLS first when it is on, then the
+ *       {@link Handshake}), handing the accepted ones to the context; closes at once any that sends
+ *       garbage, cannot prove the job key, names the wrong rank, or stays silent past
+ *       {@link #HANDSHAKE_TIMEOUT_NANOS}, with a warning at most every 10 s ({@link WarningLimit}:
+ *       outsiders may open any number);</li>
+ *   <li>connects outgoing instances: connect and handshake, trying the URL's addresses in order,
+ *       within the instance's deadline;</li>
  *   <li>drains connections this side disconnected until their peer closes, so that closing never
  *       resets a connection whose last frame is still in flight.</li>
  * </ul>
@@ -40,8 +41,38 @@ final class SetupThread implements Runnable {
     private final ConcurrentLinkedQueue<Outgoing> toConnect = new ConcurrentLinkedQueue<>();
     private volatile boolean stopping;
 
-    /** An incoming connection whose handshake is being read, or one lingering after our BYE. */
-    private record Incoming(long deadline, Handshake.Decoder decoder, String remote) {
+    /** One connection's handshakes: TLS's (when on), then Ferry's. */
+    private static final class Exchange {
+        final SocketChannel channel;
+        final TlsChannel tls;
+        final Handshake handshake;
+        boolean tlsDone;
+
+        Exchange(SocketChannel channel, TlsChannel tls, Handshake handshake) {
+            this.channel = channel;
+            this.tls = tls;
+            this.handshake = handshake;
+        }
+
+        int read(ByteBuffer dst) throws IOException {
+            return tls != null ? tls.read(dst) : channel.read(dst);
+        }
+
+        void write(ByteBuffer src) throws IOException {
+            if (tls != null) {
+                tls.write(src);
+            } else {
+                channel.write(src);
+            }
+        }
+
+        boolean unwritten(ByteBuffer src) {
+            return src.hasRemaining() || tls != null && tls.pending();
+        }
+    }
+
+    /** An incoming connection being set up (its exchange), or one lingering after our BYE (none). */
+    private record Incoming(long deadline, Exchange exchange, String remote) {
     }
 
     /** An outgoing connection being set up for an instance. */
@@ -49,18 +80,16 @@ final class SetupThread implements Runnable {
         final TcpInstance instance;
         final List<TcpAddress> targets;
         final long deadline;
-        final ByteBuffer hello;
         /** A connection request only: closed after the reply, the instance keeps waiting. */
         final boolean request;
-        final ByteBuffer reply = ByteBuffer.allocate(WireFormat.REPLY_BYTES);
         int index = -1;
         SocketChannel channel;
+        Exchange exchange;
 
-        Outgoing(TcpInstance instance, List<TcpAddress> targets, long deadline, ByteBuffer hello, boolean request) {
+        Outgoing(TcpInstance instance, List<TcpAddress> targets, long deadline, boolean request) {
             this.instance = instance;
             this.targets = targets;
             this.deadline = deadline;
-            this.hello = hello;
             this.request = request;
         }
 
@@ -122,7 +151,7 @@ final class SetupThread implements Runnable {
                         accept((ServerSocketChannel) k.channel());
                     } else if (k.attachment() instanceof Outgoing out) {
                         progress(k, out);
-                    } else if (k.isReadable()) {
+                    } else if (k.isReadable() || k.isWritable()) {
                         read(k, sink);
                     }
                 }
@@ -163,7 +192,7 @@ final class SetupThread implements Runnable {
         long now = System.nanoTime();
         for (SelectionKey k : selector.keys()) {
             if (k.attachment() instanceof Incoming p && now - p.deadline() > 0) {
-                if (p.decoder() != null) {
+                if (p.exchange() != null) {
                     incomingWarnings.warn("tcp: closed a connection from {0}: no complete handshake within {1} s",
                             p.remote(), TimeUnit.NANOSECONDS.toSeconds(HANDSHAKE_TIMEOUT_NANOS));
                 }
@@ -189,6 +218,7 @@ final class SetupThread implements Runnable {
                     ch.bind(new InetSocketAddress(ctx.bindAddress(), 0));
                 }
                 o.channel = ch;
+                o.exchange = null;
                 boolean connected = ch.connect(o.target());
                 ch.register(selector, connected ? SelectionKey.OP_WRITE : SelectionKey.OP_CONNECT, o);
                 return;
@@ -215,38 +245,83 @@ final class SetupThread implements Runnable {
                     nextAddress(o);
                     return;
                 }
-                k.interestOps(SelectionKey.OP_WRITE);
             }
-            if (k.isValid() && (k.interestOps() & SelectionKey.OP_WRITE) != 0) {
-                o.channel.write(o.hello);
-                if (o.hello.hasRemaining()) {
-                    return;
-                }
-                k.interestOps(SelectionKey.OP_READ);
+            if (o.exchange == null) {
+                o.exchange = new Exchange(o.channel, ctx.tls(o.channel, true),
+                        new Handshake.Connector(ctx.secret(), o.request, ctx.rank(), o.targets.get(o.index).rank(), ctx.urlBytes()));
+            }
+            Handshake.Step step;
+            try {
+                step = drive(k, o.exchange);
+            } catch (java.io.EOFException e) {
+                close(k);
+                o.instance.setupFailed("the peer at " + o.target() + " closed the connection during the handshake: "
+                        + "it refused us (another job's key, the wrong rank, another Ferry version, or TLS on one side only?)");
                 return;
             }
-            if (k.isReadable()) {
-                if (o.channel.read(o.reply) < 0) {
-                    close(k);
-                    o.instance.setupFailed("the peer at " + o.target() + " refused the handshake (job key or rank mismatch?)");
-                    return;
-                }
-                if (!o.reply.hasRemaining()) {
-                    String bad = Handshake.checkReply(o.reply.flip());
-                    k.cancel();
-                    if (bad != null) {
-                        TcpContext.closeChannel(o.channel);
-                        o.instance.setupFailed(bad);
-                    } else if (o.request) {
-                        TcpContext.closeChannel(o.channel); // delivered: the peer connects back
-                    } else {
-                        o.instance.established(o.channel);
-                    }
-                }
+            if (step == Handshake.Step.MORE) {
+                return;
+            }
+            k.cancel();
+            if (step == Handshake.Step.REFUSED) {
+                TcpContext.closeChannel(o.channel);
+                o.instance.setupFailed("handshake with " + o.target() + " refused: " + o.exchange.handshake.rejection());
+            } else if (o.request) {
+                TcpContext.closeChannel(o.channel); // delivered: the peer connects back
+            } else {
+                o.instance.established(o.channel, o.exchange.tls);
             }
         } catch (IOException e) {
             close(k);
-            o.instance.setupFailed("connection set-up with " + o.target() + " failed: " + e.getMessage());
+            String why = e.getMessage();
+            if (o.exchange != null && !(e instanceof javax.net.ssl.SSLException)) {
+                why += " during the handshake (another job's key, another Ferry version, or TLS on one side only?)";
+            }
+            o.instance.setupFailed("connection set-up with " + o.target() + " failed: " + why);
+        }
+    }
+
+    /**
+     * Drives one connection's handshakes as far as its socket allows: MORE with the key watching
+     * for what comes next, or where it ended. The end of the stream before the end is an
+     * {@link java.io.EOFException}.
+     */
+    private static Handshake.Step drive(SelectionKey k, Exchange x) throws IOException {
+        if (x.tls != null && !x.tlsDone) {
+            TlsChannel.Need need = x.tls.handshake();
+            if (need != TlsChannel.Need.NOTHING) {
+                k.interestOps(need == TlsChannel.Need.READ ? SelectionKey.OP_READ : SelectionKey.OP_WRITE);
+                return Handshake.Step.MORE;
+            }
+            x.tlsDone = true;
+        }
+        while (true) {
+            ByteBuffer out = x.handshake.out();
+            if (out != null && x.unwritten(out)) {
+                if (out.hasRemaining()) {
+                    x.write(out);
+                } else {
+                    x.tls.flush();
+                }
+                if (x.unwritten(out)) {
+                    k.interestOps(SelectionKey.OP_WRITE);
+                    return Handshake.Step.MORE;
+                }
+            }
+            ByteBuffer in = x.handshake.in();
+            if (in != null && in.hasRemaining()) {
+                if (x.read(in) < 0) {
+                    throw new java.io.EOFException("closed during the handshake");
+                }
+                if (in.hasRemaining()) {
+                    k.interestOps(SelectionKey.OP_READ);
+                    return Handshake.Step.MORE;
+                }
+            }
+            Handshake.Step step = x.handshake.advance();
+            if (step != Handshake.Step.MORE) {
+                return step;
+            }
         }
     }
 
@@ -258,8 +333,8 @@ final class SetupThread implements Runnable {
             String remote = String.valueOf(ch.getRemoteAddress());
             try {
                 ctx.configure(ch);
-                ch.register(selector, SelectionKey.OP_READ,
-                        new Incoming(System.nanoTime() + HANDSHAKE_TIMEOUT_NANOS, new Handshake.Decoder(ctx.jobKey(), ctx.rank()), remote));
+                Exchange x = new Exchange(ch, ctx.tls(ch, false), new Handshake.Acceptor(ctx.secret(), ctx.rank()));
+                ch.register(selector, SelectionKey.OP_READ, new Incoming(System.nanoTime() + HANDSHAKE_TIMEOUT_NANOS, x, remote));
             } catch (IOException e) {
                 incomingWarnings.warn("tcp: cannot set up a connection from {0}: {1}", remote, e.getMessage());
                 ch.close();
@@ -271,45 +346,37 @@ final class SetupThread implements Runnable {
         Incoming p = (Incoming) k.attachment();
         SocketChannel ch = (SocketChannel) k.channel();
         try {
-            if (p.decoder() == null) { // lingering: discard until the peer's FIN
+            if (p.exchange() == null) { // lingering: discard until the peer's FIN
                 sink.clear();
                 if (ch.read(sink) < 0) {
                     close(k);
                 }
                 return;
             }
-            // Read the fixed part, then the key and URL it announces, as far as bytes are there.
-            while (!p.decoder().advance()) {
-                int n = ch.read(p.decoder().buffer());
-                if (n < 0) {
-                    incomingWarnings.warn("tcp: connection from {0} closed during its handshake", p.remote());
-                    close(k);
-                    return;
-                }
-                if (n == 0) {
-                    return; // the rest comes with a later readiness
-                }
+            Handshake.Step step = drive(k, p.exchange());
+            if (step == Handshake.Step.MORE) {
+                return;
             }
-            if (p.decoder().rejection() != null) {
-                incomingWarnings.warn("tcp: refused a connection from {0}: {1}", p.remote(), p.decoder().rejection());
+            if (step == Handshake.Step.REFUSED) {
+                incomingWarnings.warn("tcp: refused a connection from {0}: {1}", p.remote(), p.exchange().handshake.rejection());
                 close(k);
                 return;
             }
             k.cancel();
-            ByteBuffer reply = Handshake.reply();
-            long deadline = System.nanoTime() + HANDSHAKE_TIMEOUT_NANOS;
-            while (reply.hasRemaining()) { // 8 bytes into an empty socket buffer: one write in practice
-                ch.write(reply);
-                if (reply.hasRemaining() && System.nanoTime() - deadline > 0) {
-                    throw new IOException("handshake reply not written in time");
-                }
-            }
-            if (p.decoder().hello().request()) {
+            Handshake.Hello hello = ((Handshake.Acceptor) p.exchange().handshake).hello();
+            if (hello.request()) {
                 TcpContext.closeChannel(ch);
-                ctx.requested(p.decoder().hello().senderUrl());
+                ctx.requested(hello.senderUrl());
             } else {
-                ctx.accepted(ch, p.decoder().hello().senderUrl());
+                ctx.accepted(new TcpContext.Link(ch, p.exchange().tls), hello.senderUrl());
             }
+        } catch (java.io.EOFException e) {
+            incomingWarnings.warn("tcp: connection from {0} closed during its handshake", p.remote());
+            close(k);
+        } catch (javax.net.ssl.SSLException e) {
+            String why = e.getMessage() == null ? e.toString() : e.getMessage();
+            incomingWarnings.warn("tcp: TLS with {0} failed: {1}", p.remote(), why.contains("FERRY_TCP_TLS") ? why : why + " (FERRY_TCP_TLS is on here)");
+            close(k);
         } catch (IOException e) {
             incomingWarnings.warn("tcp: connection from {0} failed during its handshake: {1}", p.remote(), e.getMessage());
             close(k);

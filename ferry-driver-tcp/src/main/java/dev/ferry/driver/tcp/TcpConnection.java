@@ -55,6 +55,12 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
 
     SelectionKey key;
 
+    /** TLS over this connection, or null: its bytes go as they are. */
+    TlsChannel tls;
+
+    /** Once up: what the TLS engine already holds counts as buffered (the selector will not report it). */
+    abstract void tlsEstablished();
+
     /** Direct calls on the socket's descriptor for small reads and writes, or null: the channel's own. */
     SocketCalls calls;
 
@@ -115,15 +121,13 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
         deadline = System.nanoTime() + ctx.connectTimeoutNanos();
         if (cmp < 0) {
             state = CONNECTING;
-            ctx.connect(new SetupThread.Outgoing(self(), parsed, deadline,
-                    Handshake.encode(ctx.jobKey(), ctx.rank(), parsed.get(0).rank(), ctx.urlBytes()), false));
+            ctx.connect(new SetupThread.Outgoing(self(), parsed, deadline, false));
         } else {
             state = AWAITING;
             if (!ctx.await(self(), remoteUrl)) {
                 // The peer connects, but it may not know it should (connections are made on first
                 // use): ask it to, with a request it reports through acceptProbe.
-                ctx.connect(new SetupThread.Outgoing(self(), parsed, deadline,
-                        Handshake.encodeRequest(ctx.jobKey(), ctx.rank(), parsed.get(0).rank(), ctx.urlBytes()), true));
+                ctx.connect(new SetupThread.Outgoing(self(), parsed, deadline, true));
             }
         }
         return state == BROKEN ? Status.BROKEN : Status.DONE;
@@ -133,14 +137,16 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
      * The connection is up (from the set-up thread, or from {@code connectAsync} when the peer's
      * connection had already arrived). Watched by the context's selector from now on.
      */
-    void established(SocketChannel ch) {
+    void established(SocketChannel ch, TlsChannel tls) {
         synchronized (this) {
             if (state >= DISCONNECTED) {
                 TcpContext.closeChannel(ch); // given up meanwhile
                 return;
             }
             channel = ch;
-            calls = ctx.directCalls() ? SocketCalls.of(ch) : null;
+            this.tls = tls;
+            calls = ctx.directCalls() && tls == null ? SocketCalls.of(ch) : null; // TLS reads and writes through its engine
+            tlsEstablished();
             if (ctx.directCalls() && calls == null) {
                 LOG.log(System.Logger.Level.DEBUG, "tcp: no descriptor found for {0}: its reads and writes go through the channel", ch);
             }

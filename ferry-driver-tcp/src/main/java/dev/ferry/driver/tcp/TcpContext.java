@@ -49,7 +49,9 @@ final class TcpContext implements DriverContext {
     static final int MAX_IOVEC = 1024;
 
     private final Hints hints;
-    private final byte[] jobKey;
+    private final JobSecret secret;
+    /** TLS for every connection, or null: plain bytes after the handshake. */
+    private final JobTls tls;
     private final long connectTimeoutNanos;
     private final int sndbuf;
     private final int rcvbuf;
@@ -65,7 +67,7 @@ final class TcpContext implements DriverContext {
     private byte[] urlBytes;
     private InetAddress bindAddress;
     /** Accepted connections no instance has asked for yet, by the sender's URL. */
-    private final Map<ByteBuffer, ArrayDeque<SocketChannel>> unclaimed = new HashMap<>();
+    private final Map<ByteBuffer, ArrayDeque<Link>> unclaimed = new HashMap<>();
     /** Instances waiting for their peer to connect, by the peer's URL. */
     private final Map<ByteBuffer, ArrayDeque<TcpInstance>> awaiting = new HashMap<>();
     /** Peers that asked to be connected (acceptProbe), oldest first. */
@@ -79,10 +81,12 @@ final class TcpContext implements DriverContext {
     TcpContext(Hints hints) {
         this.hints = Objects.requireNonNull(hints, "hints");
         String key = hints.attribute(Hints.JOB_KEY, TcpSettings.JOB_KEY.value(hints.settings()));
-        this.jobKey = key == null ? new byte[0] : key.getBytes(StandardCharsets.UTF_8);
-        if (jobKey.length > WireFormat.MAX_KEY) {
-            throw new DriverException("job key longer than " + WireFormat.MAX_KEY + " bytes");
+        this.secret = new JobSecret(key == null ? new byte[0] : key.getBytes(StandardCharsets.UTF_8));
+        String tlsSetting = TcpSettings.TLS.value(hints.settings());
+        if (!tlsSetting.equals("on") && !tlsSetting.equals("off")) {
+            throw new dev.ferry.spi.SettingException(TcpSettings.TLS.name() + " is '" + tlsSetting + "'; it must be on or off");
         }
+        this.tls = tlsSetting.equals("on") ? new JobTls(secret) : null;
         this.connectTimeoutNanos = TimeUnit.MILLISECONDS.toNanos(TcpSettings.CONNECT_TIMEOUT_MS.longValue(hints.settings()));
         this.sndbuf = (int) TcpSettings.SNDBUF.longValue(hints.settings());
         this.rcvbuf = (int) TcpSettings.RCVBUF.longValue(hints.settings());
@@ -187,8 +191,17 @@ final class TcpContext implements DriverContext {
         return urlBytes;
     }
 
-    byte[] jobKey() {
-        return jobKey;
+    JobSecret secret() {
+        return secret;
+    }
+
+    /** TLS over a new connection (the connecting side is the client), or null when TLS is off. */
+    TlsChannel tls(SocketChannel ch, boolean client) throws javax.net.ssl.SSLException {
+        return tls == null ? null : new TlsChannel(ch, tls.engine(client));
+    }
+
+    /** A connection that passed its handshakes: its channel, and its TLS when on. */
+    record Link(SocketChannel channel, TlsChannel tls) {
     }
 
     int rank() {
@@ -228,16 +241,16 @@ final class TcpContext implements DriverContext {
     }
 
     /** From the set-up thread: a connection with a valid handshake from the context at {@code senderUrl}. */
-    synchronized void accepted(SocketChannel ch, byte[] senderUrl) {
+    synchronized void accepted(Link ch, byte[] senderUrl) {
         if (life.isClosed()) {
-            closeChannel(ch);
+            closeChannel(ch.channel());
             return;
         }
         ByteBuffer key = ByteBuffer.wrap(senderUrl);
         ArrayDeque<TcpInstance> q = awaiting.get(key);
         TcpInstance inst = q == null ? null : q.poll();
         if (inst != null) {
-            inst.established(ch);
+            inst.established(ch.channel(), ch.tls());
         } else {
             unclaimed.computeIfAbsent(key, k -> new ArrayDeque<>()).add(ch);
             requested(senderUrl); // nobody here connected to that peer yet: report it
@@ -250,10 +263,10 @@ final class TcpContext implements DriverContext {
      */
     synchronized boolean await(TcpInstance inst, byte[] remoteUrl) {
         ByteBuffer key = ByteBuffer.wrap(remoteUrl);
-        ArrayDeque<SocketChannel> q = unclaimed.get(key);
-        SocketChannel ch = q == null ? null : q.poll();
+        ArrayDeque<Link> q = unclaimed.get(key);
+        Link ch = q == null ? null : q.poll();
         if (ch != null) {
-            inst.established(ch);
+            inst.established(ch.channel(), ch.tls());
             return true;
         }
         awaiting.computeIfAbsent(key, k -> new ArrayDeque<>()).add(inst);
@@ -451,8 +464,8 @@ final class TcpContext implements DriverContext {
             }
         }
         synchronized (this) {
-            for (ArrayDeque<SocketChannel> q : unclaimed.values()) {
-                q.forEach(TcpContext::closeChannel);
+            for (ArrayDeque<Link> q : unclaimed.values()) {
+                q.forEach(l -> closeChannel(l.channel()));
             }
             unclaimed.clear();
             awaiting.clear();

@@ -73,6 +73,21 @@ final class TcpInstance extends TcpConnection {
         return buffered;
     }
 
+    @Override
+    void tlsEstablished() {
+        buffered = tlsBuffered();
+    }
+
+    /** Whether the TLS engine holds bytes not read yet (none without TLS). */
+    private boolean tlsBuffered() {
+        return tls != null && tls.hasBuffered();
+    }
+
+    /** Whether bytes wait to be written: staged, queued, being gathered, or encrypted and not yet taken by the socket. */
+    private boolean unsent() {
+        return queueCount > 0 || stagingStart < stagingEnd || gather != null || tls != null && tls.pending();
+    }
+
     /** For probe-any's scan: the selector marked this ready, or bytes are buffered; the mark is taken. */
     boolean takeReady() {
         if (readyHint || hasBufferedData()) {
@@ -101,7 +116,7 @@ final class TcpInstance extends TcpConnection {
         }
         // everything posted goes out first, then BYE; bounded, so a peer that stopped reading cannot hang us
         long end = System.nanoTime() + ctx.connectTimeoutNanos();
-        while ((queueCount > 0 || stagingStart < stagingEnd || gather != null) && state == CONNECTED) {
+        while (unsent() && state == CONNECTED) {
             flush();
             if (System.nanoTime() - end > 0) {
                 fail(Status.BROKEN, "pending sends not written within the connect timeout during disconnect");
@@ -115,7 +130,7 @@ final class TcpInstance extends TcpConnection {
         stagingStart = stagingEnd = 0;
         FrameHeader.encode(stagingSeg, 0, WireFormat.KIND_BYE, 0);
         stagingEnd = WireFormat.FRAME_HEADER;
-        while (stagingStart < stagingEnd && state == CONNECTED) {
+        while ((stagingStart < stagingEnd || tls != null && tls.pending()) && state == CONNECTED) {
             flush();
             if (System.nanoTime() - end > 0) {
                 fail(Status.BROKEN, "BYE not written within the connect timeout");
@@ -285,7 +300,11 @@ final class TcpInstance extends TcpConnection {
                         stagingStart += direct(false, stagingSeg.address() + stagingStart, stagingEnd - stagingStart);
                     } else {
                         staging.limit(stagingEnd).position(stagingStart);
-                        channel.write(staging);
+                        if (tls != null) {
+                            tls.write(staging);
+                        } else {
+                            channel.write(staging);
+                        }
                         stagingStart = staging.position();
                     }
                     if (stagingStart < stagingEnd) {
@@ -294,7 +313,7 @@ final class TcpInstance extends TcpConnection {
                     stagingStart = stagingEnd = 0;
                 }
                 if (queueCount == 0) {
-                    return false;
+                    return tls != null && !tls.flush();
                 }
                 Packet head = queue[queueHead];
                 DataLayout layout = head.layout();
@@ -380,7 +399,11 @@ final class TcpInstance extends TcpConnection {
             gatherFirst++;
         }
         if (gatherFirst < gather.length) {
-            channel.write(gather, gatherFirst, Math.min(gather.length - gatherFirst, 1024));
+            if (tls != null) {
+                tls.write(gather, gatherFirst, Math.min(gather.length - gatherFirst, 1024));
+            } else {
+                channel.write(gather, gatherFirst, Math.min(gather.length - gatherFirst, 1024));
+            }
             while (gatherFirst < gather.length && !gather[gatherFirst].hasRemaining()) {
                 gatherFirst++;
             }
@@ -486,7 +509,7 @@ final class TcpInstance extends TcpConnection {
                     }
                     inStart += WireFormat.FRAME_HEADER;
                     if (header.kind == WireFormat.KIND_BYE) {
-                        buffered = inStart < inEnd;
+                        buffered = inStart < inEnd || tlsBuffered();
                         fail(Status.CLOSED, "the peer disconnected");
                         return Status.CLOSED;
                     }
@@ -509,12 +532,12 @@ final class TcpInstance extends TcpConnection {
                 if (remaining >= DIRECT_READ_MIN && recvCursor.remaining() >= remaining && asBuffer(recvCursor.chunkBase())) {
                     long want = Math.min(recvCursor.chunkLength(), remaining);
                     ByteBuffer direct = recvCursor.chunkBase().asSlice(recvCursor.chunkOffset(), want).asByteBuffer();
-                    int n = channel.read(direct);
+                    int n = tls != null ? tls.read(direct) : channel.read(direct);
                     if (n < 0) {
                         return ended("the peer closed the connection in the middle of a " + frameLength + "-byte frame");
                     }
                     if (n == 0) {
-                        buffered = false;
+                        buffered = tlsBuffered();
                         return Status.NOT_YET;
                     }
                     recvCursor.advance(n);
@@ -529,7 +552,7 @@ final class TcpInstance extends TcpConnection {
                     return ended("the peer closed the connection in the middle of a " + frameLength + "-byte frame");
                 }
                 if (n == 0) {
-                    buffered = inStart < inEnd;
+                    buffered = inStart < inEnd || tlsBuffered();
                     return Status.NOT_YET;
                 }
             }
@@ -541,7 +564,7 @@ final class TcpInstance extends TcpConnection {
 
     private Status complete() {
         inPayload = false;
-        buffered = inStart < inEnd;
+        buffered = inStart < inEnd || tlsBuffered();
         Packet done = posted;
         posted = null;
         done.length(frameLength);
@@ -567,12 +590,12 @@ final class TcpInstance extends TcpConnection {
             n = direct(true, inboundSeg.address() + inEnd, BUFFER_BYTES - inEnd);
         } else {
             inbound.limit(BUFFER_BYTES).position(inEnd);
-            n = channel.read(inbound);
+            n = tls != null ? tls.read(inbound) : channel.read(inbound);
         }
         if (n > 0) {
             inEnd += n;
         }
-        buffered = inStart < inEnd;
+        buffered = inStart < inEnd || tlsBuffered();
         return n;
     }
 
@@ -592,6 +615,6 @@ final class TcpInstance extends TcpConnection {
     public String toString() {
         return "tcp instance -> " + (targets != null ? targets : "unconnected") + " (state " + state + ", staged " + (stagingEnd - stagingStart)
                 + " B, queued " + queueCount + (gather != null ? ", gathering" : "") + ", inbound " + (inEnd - inStart) + " B"
-                + (inPayload ? ", in a frame, " + remaining + " B to come" : "") + ")";
+                + (inPayload ? ", in a frame, " + remaining + " B to come" : "") + (tls != null ? ", " + tls : "") + ")";
     }
 }

@@ -25,10 +25,14 @@ final class TcpSettings {
             "tcp: how reads and writes of small frames reach the kernel: direct (recv and send on the socket's descriptor through FFM; Linux) or nio (the channel's own calls)",
             Setting.Type.CHOICE, "tcp driver");
 
+    static final Setting TLS = new Setting("FERRY_TCP_TLS", "off",
+            "tcp: on to encrypt and authenticate every connection with TLS 1.3 (keys made per rank, trusted through the job key); for untrusted networks",
+            Setting.Type.CHOICE, "tcp driver");
+
     private TcpSettings() {
     }
 
     static List<Setting> all() {
-        return List.of(INTERFACES, JOB_KEY, CONNECT_TIMEOUT_MS, SNDBUF, RCVBUF, KEEPALIVE_S, SOCKET_CALLS);
+        return List.of(INTERFACES, JOB_KEY, CONNECT_TIMEOUT_MS, SNDBUF, RCVBUF, KEEPALIVE_S, SOCKET_CALLS, TLS);
     }
 }

@@ -20,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class DecoderFuzzTest {
     private static final long MAX = 1L << 20;
-    private static final byte[] KEY = "secret".getBytes(StandardCharsets.UTF_8);
+    private static final JobSecret SECRET = new JobSecret("secret".getBytes(StandardCharsets.UTF_8));
 
     @Test
     void frameHeadersAcceptOnlyWellFormedInput() {
@@ -66,16 +66,21 @@ class DecoderFuzzTest {
         assertEquals(FrameHeader.BAD_KIND, h.decode(m, 0));
     }
 
-    /** Feeds {@code bytes} in random pieces; returns the decoder, finished or not. */
-    private static Handshake.Decoder feed(byte[] bytes, SplittableRandom r) {
-        Handshake.Decoder d = new Handshake.Decoder(KEY, 1);
+    /**
+     * Feeds {@code bytes} in random pieces to an accepting side until it refuses, wants to answer
+     * (its challenge: the hello was valid), or runs out of input.
+     */
+    private static Handshake.Acceptor feed(byte[] bytes, SplittableRandom r) {
+        Handshake.Acceptor d = new Handshake.Acceptor(SECRET, 1);
         int pos = 0;
-        while (true) {
-            ByteBuffer b = d.buffer();
-            if (d.advance()) {
-                return d;
+        while (d.out() == null && d.in() != null) {
+            ByteBuffer b = d.in();
+            if (!b.hasRemaining()) {
+                if (d.advance() == Handshake.Step.REFUSED) {
+                    return d;
+                }
+                continue;
             }
-            b = d.buffer();
             if (pos == bytes.length) {
                 return d;
             }
@@ -83,25 +88,24 @@ class DecoderFuzzTest {
             b.put(bytes, pos, n);
             pos += n;
         }
+        return d;
     }
 
     @Test
-    void handshakesAcceptOnlyTheRightKeyAndRankAndBoundTheirAllocation() {
+    void hellosAcceptOnlyTheRightRankAndAWellFormedUrlAndBoundTheirAllocation() {
         SplittableRandom r = new SplittableRandom(7);
         byte[] url = "S127.0.0.1:1/0".getBytes(StandardCharsets.US_ASCII);
-        ByteBuffer good = Handshake.encode(KEY, 0, 1, url);
-        byte[] goodBytes = new byte[good.remaining()];
-        good.get(goodBytes);
-        Handshake.Decoder ok = feed(goodBytes, r);
+        byte[] goodBytes = bytes(Handshake.hello(false, 0, 1, url, SECRET.nonce()));
+        Handshake.Acceptor ok = feed(goodBytes, r);
         assertNotNull(ok.hello(), String.valueOf(ok.rejection()));
         assertEquals(0, ok.hello().senderRank());
+        assertNotNull(ok.out(), "a valid hello is answered with a challenge");
 
-        assertEquals("wrong job key", feed(bytes(Handshake.encode("other!".getBytes(StandardCharsets.UTF_8), 0, 1, url)), r).rejection());
-        assertTrue(feed(bytes(Handshake.encode(KEY, 0, 2, url)), r).rejection().startsWith("meant for rank 2"));
-        // the right key and rank, but a URL the engine could not decode (once: an exception in the rank's progress)
-        String garbled = feed(bytes(Handshake.encode(KEY, 0, 1, "junk".getBytes(StandardCharsets.US_ASCII))), r).rejection();
+        assertTrue(feed(bytes(Handshake.hello(false, 0, 2, url, SECRET.nonce())), r).rejection().startsWith("meant for rank 2"));
+        // the right rank, but a URL the engine could not decode (once: an exception in the rank's progress)
+        String garbled = feed(bytes(Handshake.hello(false, 0, 1, "junk".getBytes(StandardCharsets.US_ASCII), SECRET.nonce())), r).rejection();
         assertTrue(garbled != null && garbled.startsWith("malformed sender URL"), garbled);
-        assertTrue(feed(bytes(Handshake.encode(KEY, 0, 1, "S127.0.0.1:1/5".getBytes(StandardCharsets.US_ASCII))), r)
+        assertTrue(feed(bytes(Handshake.hello(false, 0, 1, "S127.0.0.1:1/5".getBytes(StandardCharsets.US_ASCII), SECRET.nonce())), r)
                 .rejection().contains("names rank 5"));
 
         int accepted = 0;
@@ -116,9 +120,9 @@ class DecoderFuzzTest {
                     in[r.nextInt(in.length)] = (byte) r.nextInt();
                 }
             }
-            Handshake.Decoder d = feed(in, r);
-            // never more than the fixed part plus the bounded key and URL
-            assertTrue(d.buffer().capacity() <= WireFormat.MAX_KEY + WireFormat.MAX_URL, "buffer of " + d.buffer().capacity());
+            Handshake.Acceptor d = feed(in, r);
+            // never more than the fixed part plus the bounded URL
+            assertTrue(d.in() == null || d.in().capacity() <= WireFormat.HS_FIXED + WireFormat.MAX_URL, () -> "buffer of " + d.in().capacity());
             if (d.hello() != null) {
                 accepted++;
                 assertEquals(1, d.hello().receiverRank());
@@ -130,9 +134,9 @@ class DecoderFuzzTest {
         assertTrue(accepted < 100_000);
     }
 
-    private static byte[] bytes(ByteBuffer b) {
+    static byte[] bytes(ByteBuffer b) {
         byte[] a = new byte[b.remaining()];
-        b.get(a);
+        b.duplicate().get(a);
         return a;
     }
 }

@@ -125,6 +125,37 @@ class TcpDriverTest {
         }
     }
 
+    /** Runs one side of a handshake over a blocking socket: where it ended (REFUSED also when the peer closed). */
+    static Handshake.Step handshake(Socket s, Handshake h) throws IOException {
+        return handshake(s, h, new java.io.ByteArrayOutputStream());
+    }
+
+    /** {@link #handshake(Socket, Handshake)}, every byte it writes also appended to {@code sent}. */
+    static Handshake.Step handshake(Socket s, Handshake h, java.io.ByteArrayOutputStream sent) throws IOException {
+        s.setSoTimeout(30_000);
+        while (true) {
+            ByteBuffer out = h.out();
+            if (out != null && out.hasRemaining()) {
+                byte[] b = DecoderFuzzTest.bytes(out);
+                sent.writeBytes(b);
+                s.getOutputStream().write(b);
+                out.position(out.limit());
+            }
+            ByteBuffer in = h.in();
+            if (in != null && in.hasRemaining()) {
+                byte[] got = s.getInputStream().readNBytes(in.remaining());
+                in.put(got);
+                if (in.hasRemaining()) {
+                    return Handshake.Step.REFUSED;
+                }
+            }
+            Handshake.Step step = h.advance();
+            if (step != Handshake.Step.MORE) {
+                return step;
+            }
+        }
+    }
+
     /** Reads until end of stream; true when the server closed the connection within the bound. */
     private static boolean closedByServer(Socket s) throws IOException {
         s.setSoTimeout(30_000);
@@ -157,9 +188,13 @@ class TcpDriverTest {
             assertTrue(refused || closedByServer(garbage), "a connection sending garbage is closed without a reply");
         }
         try (Socket wrongKey = new Socket(target.getAddress(), target.getPort())) {
-            ByteBuffer hs = Handshake.encode("wrong key".getBytes(StandardCharsets.UTF_8), 1, 0, ub.encoded());
-            byte[] bytes = java.util.Arrays.copyOf(hs.array(), hs.limit());
-            assertTrue(!writeAll(wrongKey, bytes) || closedByServer(wrongKey), "a connection with a wrong job key is closed without a reply");
+            // it cannot check the answer, and sends a proof made with its key: closed without a reply
+            ByteBuffer hello = Handshake.hello(false, 1, 0, ub.encoded(), new byte[JobSecret.NONCE_BYTES]);
+            byte[] challenge = writeAll(wrongKey, DecoderFuzzTest.bytes(hello))
+                    ? wrongKey.getInputStream().readNBytes(WireFormat.CHALLENGE_BYTES) : new byte[0];
+            assertEquals(WireFormat.CHALLENGE_BYTES, challenge.length, "a well-formed hello is challenged");
+            byte[] proof = HandshakeTest.forgedProof(HandshakeTest.secret("wrong key"), hello, challenge);
+            assertTrue(!writeAll(wrongKey, proof) || closedByServer(wrongKey), "a connection with a wrong job key is closed without a reply");
         }
         // the job is unaffected: the old connection works, and a new one can be made
         exchange(ab[1], ab[0], 2);
@@ -181,10 +216,8 @@ class TcpDriverTest {
             DriverUrl fake = DriverUrl.single("0.0.0.0:1/5".getBytes(StandardCharsets.US_ASCII)); // sorts first: a waits for it
             InetSocketAddress target = firstAddress(ua);
             try (Socket raw = new Socket(target.getAddress(), target.getPort())) {
-                ByteBuffer hs = Handshake.encode("k".getBytes(StandardCharsets.UTF_8), 5, 0, fake.encoded());
-                raw.getOutputStream().write(hs.array(), 0, hs.limit());
-                byte[] reply = raw.getInputStream().readNBytes(WireFormat.REPLY_BYTES);
-                assertEquals(WireFormat.REPLY_BYTES, reply.length, "the valid handshake is answered");
+                assertEquals(Handshake.Step.DONE, handshake(raw, new Handshake.Connector(HandshakeTest.secret("k"), false, 5, 0, fake.encoded())),
+                        "the valid handshake is accepted");
                 DriverInstance victim = a.newInstance();
                 assertEquals(Status.DONE, victim.connectAsync(fake));
                 assertEquals(Status.DONE, victim.connectWait());
@@ -591,9 +624,8 @@ class TcpDriverTest {
         for (boolean request : new boolean[] {false, true}) {
             try (Socket bad = new Socket(target.getAddress(), target.getPort())) {
                 byte[] junk = "junk-url".getBytes(StandardCharsets.US_ASCII); // 'j': once "unknown URL kind byte 106" in the rank
-                ByteBuffer hs = request ? Handshake.encodeRequest("right key".getBytes(StandardCharsets.UTF_8), 3, 0, junk)
-                        : Handshake.encode("right key".getBytes(StandardCharsets.UTF_8), 3, 0, junk);
-                assertTrue(!writeAll(bad, java.util.Arrays.copyOf(hs.array(), hs.limit())) || closedByServer(bad),
+                ByteBuffer hs = Handshake.hello(request, 3, 0, junk, new byte[JobSecret.NONCE_BYTES]);
+                assertTrue(!writeAll(bad, DecoderFuzzTest.bytes(hs)) || closedByServer(bad),
                         "a handshake with a garbled URL is closed without a reply");
             }
         }
@@ -603,5 +635,98 @@ class TcpDriverTest {
         DriverUrl ub = b.init();
         DriverInstance[] ab = pair(a, ua, b, ub);
         exchange(ab[0], ab[1], 4);
+    }
+
+    private DriverContext openTls(int rank, String key, String tls) {
+        return open(rank, key, true, Map.of(), Settings.fromEnvironment().with(TcpSettings.TLS.name(), tls));
+    }
+
+    @Test
+    void tlsConnectionsCarryDataBothWays() throws Exception {
+        DriverContext a = openTls(0, "k", "on"), b = openTls(1, "k", "on");
+        DriverUrl ua = a.init(), ub = b.init();
+        DriverInstance[] ab = pair(a, ua, b, ub);
+        for (int i = 0; i < 100; i++) {
+            exchange(ab[0], ab[1], i);
+            exchange(ab[1], ab[0], -i);
+        }
+    }
+
+    @Test
+    void tlsOnOneSideOnlyIsRefusedWithAReasonAndNothingHangs() throws Exception {
+        for (boolean tlsFirst : new boolean[] {true, false}) {
+            DriverContext a = openTls(0, "k", tlsFirst ? "on" : "off"), b = openTls(1, "k", tlsFirst ? "off" : "on");
+            DriverUrl ua = a.init(), ub = b.init();
+            DriverInstance ia = a.newInstance(), ib = b.newInstance();
+            assertEquals(Status.DONE, ia.connectAsync(ub));
+            assertEquals(Status.DONE, ib.connectAsync(ua));
+            // the side that connects fails as soon as the other closes; the waiting side at its deadline
+            DriverInstance connecting = java.util.Arrays.compareUnsigned(ua.encoded(), ub.encoded()) < 0 ? ia : ib;
+            assertEquals(Status.BROKEN, connecting.connectWait());
+            String why = ((TcpInstance) connecting).failure();
+            boolean connectingHasTls = (connecting == ia) == tlsFirst;
+            assertTrue(why.contains(connectingHasTls ? "is FERRY_TCP_TLS on at both ends?" : "TLS on one side only?"), why);
+        }
+    }
+
+    @Test
+    void aTlsPeerWithAnotherJobsKeyIsRefused() throws Exception {
+        DriverContext a = openTls(0, "this job", "on"), b = openTls(1, "another job", "on");
+        DriverUrl ua = a.init(), ub = b.init();
+        DriverInstance ia = a.newInstance(), ib = b.newInstance();
+        assertEquals(Status.DONE, ia.connectAsync(ub));
+        assertEquals(Status.DONE, ib.connectAsync(ua));
+        DriverInstance connecting = java.util.Arrays.compareUnsigned(ua.encoded(), ub.encoded()) < 0 ? ia : ib;
+        assertEquals(Status.BROKEN, connecting.connectWait());
+        // and the right peer still gets in
+        DriverContext c = openTls(2, "this job", "on");
+        DriverInstance[] ac = pair(a, ua, c, c.init());
+        exchange(ac[0], ac[1], 7);
+    }
+
+    @Test
+    void aRecordedHandshakeReplayedIsClosedWithoutAReplyAndTheJobCarriesOn() throws Exception {
+        DriverContext a = open(0, "right key", true, Map.of());
+        DriverUrl ua = a.init();
+        InetSocketAddress target = firstAddress(ua);
+        DriverUrl fake = DriverUrl.single("0.0.0.0:1/5".getBytes(StandardCharsets.US_ASCII));
+        java.io.ByteArrayOutputStream recorded = new java.io.ByteArrayOutputStream();
+        try (Socket legit = new Socket(target.getAddress(), target.getPort())) { // a rank with the key, its bytes recorded
+            Handshake.Connector c = new Handshake.Connector(HandshakeTest.secret("right key"), false, 5, 0, fake.encoded());
+            assertEquals(Handshake.Step.DONE, handshake(legit, c, recorded));
+        }
+        byte[] bytes = recorded.toByteArray();
+        byte[] hello = java.util.Arrays.copyOf(bytes, bytes.length - WireFormat.PROOF_BYTES);
+        byte[] proof = java.util.Arrays.copyOfRange(bytes, hello.length, bytes.length);
+        try (Socket replay = new Socket(target.getAddress(), target.getPort())) {
+            assertTrue(writeAll(replay, hello));
+            assertEquals(WireFormat.CHALLENGE_BYTES, replay.getInputStream().readNBytes(WireFormat.CHALLENGE_BYTES).length,
+                    "the hello is answered with a fresh challenge");
+            assertTrue(!writeAll(replay, proof) || closedByServer(replay), "the recorded proof does not answer it: closed, no reply");
+        }
+        DriverContext b = open(1, "right key", true, Map.of());
+        DriverInstance[] ab = pair(a, ua, b, b.init());
+        exchange(ab[0], ab[1], 8);
+    }
+
+    @Test
+    void aManInTheMiddleWithoutTheKeyIsRefusedByTheRankThatConnects() throws Exception {
+        DriverContext a = open(0, "right key", false, Map.of(), Settings.fromEnvironment().with("FERRY_TCP_INTERFACES", "lo"));
+        DriverUrl ua = a.init();
+        try (ServerSocket mitm = new ServerSocket(0, 4, java.net.InetAddress.getByName("127.0.0.2"))) {
+            // it poses as rank 1 at an address the rank connects to (its URL sorts after the rank's)
+            DriverUrl posing = DriverUrl.single(("127.0.0.2:" + mitm.getLocalPort() + "/1").getBytes(StandardCharsets.US_ASCII));
+            assertTrue(java.util.Arrays.compareUnsigned(ua.encoded(), posing.encoded()) < 0);
+            DriverInstance ia = a.newInstance();
+            assertEquals(Status.DONE, ia.connectAsync(posing));
+            mitm.setSoTimeout(30_000);
+            try (Socket s = mitm.accept()) {
+                Handshake.Acceptor guess = new Handshake.Acceptor(HandshakeTest.secret("a guess"), 1);
+                assertEquals(Handshake.Step.REFUSED, handshake(s, guess), "the rank closes after the challenge it cannot verify");
+            }
+            assertEquals(Status.BROKEN, ia.connectWait());
+            String why = ((TcpInstance) ia).failure();
+            assertTrue(why.contains("could not prove it knows the job key"), why);
+        }
     }
 }

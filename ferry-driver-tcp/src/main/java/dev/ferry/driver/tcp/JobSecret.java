@@ -1,0 +1,77 @@
+package dev.ferry.driver.tcp;
+
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.security.SecureRandom;
+
+/**
+ * What a rank proves with the job key, never sending it: HMAC-SHA256 tags under keys derived from
+ * it, one per use (the handshake's two directions, the TLS certificate), so that a tag made for one
+ * use is worth nothing in another. Nonces come from a {@link SecureRandom}: a recorded exchange
+ * meets a fresh nonce when replayed.
+ */
+final class JobSecret {
+    static final int NONCE_BYTES = 16;
+    static final int MAC_BYTES = 32;
+    private static final String HMAC = "HmacSHA256";
+
+    /** The uses, as labels of the derived keys. */
+    enum Use {
+        /** The accepting side's answer to a hello: it too knows the key. */
+        CHALLENGE,
+        /** The connecting side's proof over the accepting side's nonce. */
+        PROOF,
+        /** A TLS certificate's public key, named in its subject. */
+        CERTIFICATE
+    }
+
+    private final SecretKeySpec[] keys = new SecretKeySpec[Use.values().length];
+    private final SecureRandom random = new SecureRandom();
+
+    /** From the job's key; an empty one (a driver used alone, outside a job) still derives keys, which any such peer shares. */
+    JobSecret(byte[] jobKey) {
+        for (Use u : Use.values()) {
+            keys[u.ordinal()] = new SecretKeySpec(derive(jobKey, u), HMAC);
+        }
+    }
+
+    private static byte[] derive(byte[] jobKey, Use use) {
+        try {
+            MessageDigest d = MessageDigest.getInstance("SHA-256");
+            d.update(("ferry tcp " + use.name().toLowerCase(java.util.Locale.ROOT) + '\0').getBytes(StandardCharsets.US_ASCII));
+            d.update(jobKey);
+            return d.digest();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("SHA-256 is missing from this JDK", e);
+        }
+    }
+
+    byte[] nonce() {
+        byte[] n = new byte[NONCE_BYTES];
+        random.nextBytes(n);
+        return n;
+    }
+
+    /** The tag of {@code parts} (each read from its position to its limit, positions untouched) for {@code use}. */
+    byte[] mac(Use use, ByteBuffer... parts) {
+        try {
+            Mac m = Mac.getInstance(HMAC);
+            m.init(keys[use.ordinal()]);
+            for (ByteBuffer p : parts) {
+                m.update(p.duplicate());
+            }
+            return m.doFinal();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(HMAC + " is missing from this JDK", e);
+        }
+    }
+
+    /** Whether {@code tag} is the tag of {@code parts}, compared in constant time (no timing oracle). */
+    boolean verify(byte[] tag, Use use, ByteBuffer... parts) {
+        return MessageDigest.isEqual(tag, mac(use, parts));
+    }
+}
