@@ -30,10 +30,17 @@ public final class LaunchSettings {
             "set by ferry run for its ranks: the launcher's pid, whose death ends them",
             Setting.Type.NUMBER, "bootstrap");
 
+    public static final Setting SSH = new Setting("FERRY_SSH", "ssh -T -o BatchMode=yes",
+            "the agent ferry run --hosts starts each host's proxy with: a command and its options, the host then the command following",
+            Setting.Type.TEXT, "ferry run --hosts");
+    public static final Setting HOME = new Setting("FERRY_HOME", null,
+            "Ferry's directory on the hosts of ferry run --hosts when not at this launcher's path (as --prefix)",
+            Setting.Type.TEXT, "ferry run --hosts");
+
     private LaunchSettings() {
     }
 
     public static List<Setting> all() {
-        return List.of(PMI, NODE_ID, RANKS_PER_NODE, CDS, LAUNCHER_PID);
+        return List.of(PMI, NODE_ID, RANKS_PER_NODE, CDS, LAUNCHER_PID, SSH, HOME);
     }
 }

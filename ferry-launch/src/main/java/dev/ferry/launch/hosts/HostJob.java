@@ -53,11 +53,13 @@ public final class HostJob {
 
         /** FERRY_SSH (split at spaces) or {@code ssh -T -o BatchMode=yes}; {@code prefix}, else FERRY_HOME, as the prefix. */
         public static Remote fromEnvironment(String prefix, boolean sshAlways) {
-            String ssh = System.getenv("FERRY_SSH");
-            List<String> agent = ssh == null || ssh.isBlank()
-                    ? List.of("ssh", "-T", "-o", "BatchMode=yes")
-                    : List.of(ssh.strip().split("\\s+"));
-            String p = prefix != null ? prefix : System.getenv("FERRY_HOME");
+            dev.ferry.spi.Settings env = dev.ferry.spi.Settings.fromEnvironment();
+            String ssh = dev.ferry.launch.LaunchSettings.SSH.value(env);
+            if (ssh.isBlank()) {
+                ssh = dev.ferry.launch.LaunchSettings.SSH.defaultValue();
+            }
+            List<String> agent = List.of(ssh.strip().split("\\s+"));
+            String p = prefix != null ? prefix : dev.ferry.launch.LaunchSettings.HOME.value(env);
             return new Remote(agent, p, sshAlways);
         }
     }
