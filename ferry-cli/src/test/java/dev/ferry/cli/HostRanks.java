@@ -61,6 +61,7 @@ public final class HostRanks {
             int me = world.rank(), n = world.size();
             String host = InetAddress.getLocalHost().getHostName();
             System.out.println("rank " + me + " host " + host);
+            System.out.println("rank " + me + " tls " + System.getenv().getOrDefault("FERRY_TCP_TLS", "off"));
             for (int count : new int[] {1, 64 * 1024}) {
                 for (int peer = 0; peer < n; peer++) {
                     if (peer == me) {

@@ -14,6 +14,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -60,12 +61,18 @@ class HostsTest {
         private final List<Thread> readers = new ArrayList<>();
 
         Launcher(String... args) throws IOException {
+            this(Map.of(), args);
+        }
+
+        /** With {@code env} added to the launcher's environment (as a user sets FERRY_* before ferry run). */
+        Launcher(Map<String, String> env, String... args) throws IOException {
             List<String> cmd = new ArrayList<>(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(),
                     "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
             cmd.addAll(List.of(args));
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.environment().put("FERRY_SSH", cluster.ssh());
             pb.environment().remove("FERRY_TCP_INTERFACES");
+            pb.environment().putAll(env);
             process = pb.start();
             readers.add(reader(process.getInputStream(), out::add));
             readers.add(reader(process.getErrorStream(), err::add));
@@ -165,6 +172,20 @@ class HostsTest {
         }
         // three real nodes of two ranks: the node-aware algorithms, one leader per host
         assertTrue(lines.contains("algorithms barrier=node_aware bcast=node_aware reduce=node_aware allreduce=node_aware"), lines.toString());
+        nothingLeft();
+    }
+
+    @Test
+    void everyPairEveryCollectiveAndAWindowOverTlsSetOnTheLauncherAlone() throws Exception {
+        Launcher l = new Launcher(Map.of("FERRY_TCP_TLS", "on"), "run", "--hosts", hosts(), "--timeout", String.valueOf(BOUND_S),
+                "-cp", testClasses(), HostRanks.class.getName(), "check");
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> lines = l.lines();
+        for (int r = 0; r < 6; r++) {
+            assertTrue(lines.contains("rank " + r + " tls on"), "the launcher's setting reaches every host: " + lines);
+            assertTrue(lines.contains("rank " + r + " ok"), lines.toString());
+        }
+        assertTrue(l.err.stream().noneMatch(e -> e.contains("WARNING")), l.err.toString());
         nothingLeft();
     }
 

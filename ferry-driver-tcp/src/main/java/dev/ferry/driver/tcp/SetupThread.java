@@ -371,14 +371,16 @@ final class SetupThread implements Runnable {
                 ctx.accepted(new TcpContext.Link(ch, p.exchange().tls), hello.senderUrl());
             }
         } catch (java.io.EOFException e) {
-            incomingWarnings.warn("tcp: connection from {0} closed during its handshake", p.remote());
+            // the connecting side gave up or ended (a rank leaving while a connection it no longer
+            // needs comes up): its own side reports what that means; nothing to warn about here
+            LOG.log(System.Logger.Level.DEBUG, "tcp: connection from {0} closed during its handshake", p.remote());
             close(k);
         } catch (javax.net.ssl.SSLException e) {
             String why = e.getMessage() == null ? e.toString() : e.getMessage();
             incomingWarnings.warn("tcp: TLS with {0} failed: {1}", p.remote(), why.contains("FERRY_TCP_TLS") ? why : why + " (FERRY_TCP_TLS is on here)");
             close(k);
-        } catch (IOException e) {
-            incomingWarnings.warn("tcp: connection from {0} failed during its handshake: {1}", p.remote(), e.getMessage());
+        } catch (IOException e) { // reset or broken pipe: the other side went, as above
+            LOG.log(System.Logger.Level.DEBUG, "tcp: connection from {0} failed during its handshake: {1}", p.remote(), e.getMessage());
             close(k);
         }
     }

@@ -36,7 +36,7 @@ public final class TcpDriver implements Driver {
 
     @Override
     public String description() {
-        return "TCP sockets (NIO): any node; job-key handshake, bounded frames, gathering writes";
+        return "TCP sockets (NIO): any node; job key proved by challenge and response, TLS 1.3 with FERRY_TCP_TLS=on, bounded frames, gathering writes";
     }
 
     @Override

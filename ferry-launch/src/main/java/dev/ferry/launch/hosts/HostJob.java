@@ -64,6 +64,27 @@ public final class HostJob {
         }
     }
 
+    /**
+     * What every rank's environment gets on any host: this launcher's Ferry settings (as mpirun
+     * forwards OMPI_MCA_*), then the job's own (--env, --drivers ...). Not what only this side
+     * means (the agent, the prefix) or what each proxy sets per job and rank.
+     */
+    static Map<String, String> remoteEnv(Map<String, String> launcherEnv, Map<String, String> jobEnv) {
+        Map<String, String> env = new java.util.TreeMap<>();
+        launcherEnv.forEach((k, v) -> {
+            if (k.startsWith("FERRY_") && !LOCAL_ONLY.contains(k)) {
+                env.put(k, v);
+            }
+        });
+        env.putAll(jobEnv);
+        return env;
+    }
+
+    private static final java.util.Set<String> LOCAL_ONLY = java.util.Set.of(
+            dev.ferry.launch.LaunchSettings.SSH.name(), dev.ferry.launch.LaunchSettings.HOME.name(),
+            dev.ferry.launch.LaunchSettings.LAUNCHER_PID.name(), dev.ferry.spi.JobSettings.JOB_ID.name(),
+            dev.ferry.spi.JobSettings.JOB_KEY.name(), dev.ferry.launch.LaunchSettings.NODE_ID.name());
+
     private final JobSpec spec;
     private final List<HostList.Host> hosts;
     private final List<List<Integer>> placement;
@@ -137,7 +158,7 @@ public final class HostJob {
             }
             for (ProxyLink l : links) {
                 List<Integer> in = l.ranks.stream().filter(spec::takesInput).toList();
-                JobPart part = new JobPart(jobId, jobKey, spec.ranks(), l.ranks, in, spec.javaArgs(), spec.env());
+                JobPart part = new JobPart(jobId, jobKey, spec.ranks(), l.ranks, in, spec.javaArgs(), remoteEnv(System.getenv(), spec.env()));
                 l.send(ProxyWire.SPEC, -1, part.encode());
             }
             for (ProxyLink l : links) {
