@@ -54,6 +54,9 @@ public final class BenchCommand {
                                    sends, so every match happens beside them (default 0)
               --format FORMAT      table, csv or json (one object per line)
               --no-references      skip the reference lines (ref-shm, ref-readv, ref-nio, ref-ucp)
+              --peer-prefix CMD    driver-latency / driver-bandwidth: start the peer process (the
+                                   driver's and ref-nio's) under CMD, e.g. 'bin/ferry-cluster exec vc2'
+                                   to measure between two hosts of a virtual cluster
               --rounds N           run the whole command N times, every other round in reverse
                                    order, and print one line per kind: the median of the rounds'
                                    figures, with each round's median (round_medians_us); on a
@@ -206,6 +209,10 @@ public final class BenchCommand {
             return; // a collective's reference is its naive form, measured in the same job
         }
         BenchOptions ref = o.as(o.latency() ? BenchOptions.LATENCY : BenchOptions.BANDWIDTH);
+        if (!o.peerPrefix().isEmpty()) { // the peer on another host: only the network's reference applies
+            RefNio.run(ref, ref.sizes(), progress, sink);
+            return;
+        }
         if (o.latency()) {
             RefShm.latency(ref, progress, sink);
         } else {

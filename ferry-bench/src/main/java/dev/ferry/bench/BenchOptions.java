@@ -24,7 +24,8 @@ import java.util.Locale;
  * @param ranks      the numbers of ranks a collective benchmark runs on
  */
 public record BenchOptions(String benchmark, String driver, List<Long> sizes, long iterations, long warmup,
-                           int window, String format, boolean references, int rounds, int posted, List<Integer> ranks) {
+                           int window, String format, boolean references, int rounds, int posted, List<Integer> ranks,
+                           List<String> peerPrefix) {
     public static final String LATENCY = "driver-latency";
     public static final String BANDWIDTH = "driver-bandwidth";
     public static final String ENGINE_LATENCY = "engine-latency";
@@ -89,6 +90,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         boolean refs = true;
         int rounds = 1;
         int posted = 0;
+        List<String> peerPrefix = List.of();
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -124,6 +126,12 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
                     }
                     posted = (int) Math.min(1_000_000, nonNegative(value(args, ++i, a), a));
                 }
+                case "--peer-prefix" -> {
+                    if (!benchmark.equals(LATENCY) && !benchmark.equals(BANDWIDTH)) {
+                        throw new UsageException("--peer-prefix is for driver-latency and driver-bandwidth, not " + benchmark);
+                    }
+                    peerPrefix = List.of(value(args, ++i, a).strip().split("\\s+"));
+                }
                 case "--rounds" -> {
                     rounds = (int) positive(value(args, ++i, a), a);
                     if (rounds > MAX_ROUNDS) {
@@ -136,7 +144,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         if (warmup < 0) {
             warmup = Math.max(10, iterations / 10);
         }
-        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds, posted, ranks);
+        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds, posted, ranks, peerPrefix);
     }
 
     /** Whether this is a latency (ping-pong) benchmark. */
@@ -171,12 +179,12 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
 
     /** The same options for another benchmark (the driver-level figures of an engine run). */
     public BenchOptions as(String other) {
-        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds, posted, ranks);
+        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix);
     }
 
     /** The same options with other sizes (those a driver can carry). */
     public BenchOptions withSizes(List<Long> other) {
-        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds, posted, ranks);
+        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix);
     }
 
     /** Iterations for one size: the asked count, cut so that one size moves at most {@link #BYTE_BUDGET}. */

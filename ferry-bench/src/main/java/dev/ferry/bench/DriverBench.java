@@ -23,7 +23,7 @@ final class DriverBench {
 
     static void latency(DiscoveredDriver d, BenchOptions o, List<Long> sizes, Progress progress, Consumer<Result> out) {
         long max = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
-        try (DriverPeer peer = new DriverPeer(d, max, 1)) {
+        try (DriverPeer peer = new DriverPeer(d, max, 1, false, o.peerPrefix())) {
             peer.mode("echo");
             Endpoint e = peer.end();
             for (long size : sizes) {
@@ -51,7 +51,7 @@ final class DriverBench {
         bandwidth(d, o, sizes, progress, out, false);
         DriverPeer probe;
         try {
-            probe = new DriverPeer(d, 1, 1, true);
+            probe = new DriverPeer(d, 1, 1, true, o.peerPrefix());
         } catch (UnsupportedOperationException noArena) {
             return; // the driver has no memory of its own: off-heap buffers only
         }
@@ -65,7 +65,7 @@ final class DriverBench {
         long max = sizes.stream().mapToLong(Long::longValue).max().orElse(0);
         int w = o.window();
         String buffers = arena ? "arena" : "offheap";
-        try (DriverPeer peer = new DriverPeer(d, max, w, arena)) {
+        try (DriverPeer peer = new DriverPeer(d, max, w, arena, o.peerPrefix())) {
             peer.mode("sink " + w);
             Endpoint e = peer.end();
             for (long size : sizes) {

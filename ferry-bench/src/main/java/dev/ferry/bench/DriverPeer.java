@@ -12,6 +12,7 @@ import dev.ferry.spi.Transport;
 
 import java.lang.foreign.MemorySegment;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -31,14 +32,15 @@ final class DriverPeer implements AutoCloseable {
     private final Thread responderThread;
 
     DriverPeer(DiscoveredDriver d, long maxSize, int window) {
-        this(d, maxSize, window, false);
+        this(d, maxSize, window, false, List.of());
     }
 
     /**
      * @param arena send from the driver's own memory ({@code DriverContext.allocate}); throws
      *              UnsupportedOperationException when the driver has none
+     * @param peerPrefix the command the peer process starts under (another host), or none
      */
-    DriverPeer(DiscoveredDriver d, long maxSize, int window, boolean arena) {
+    DriverPeer(DiscoveredDriver d, long maxSize, int window, boolean arena, List<String> peerPrefix) {
         ctx = d.driver().newContext(new Hints(2, 0, true, Map.of()));
         caps = ctx.properties().capabilities();
         DriverUrl url = ctx.init();
@@ -62,7 +64,7 @@ final class DriverPeer implements AutoCloseable {
             peerCtx = null;
             responder = null;
             responderThread = null;
-            child = ChildJvm.builder(BenchPeer.class.getName()).args("driver", d.name(), String.valueOf(maxSize)).start();
+            child = ChildJvm.builder(BenchPeer.class.getName()).args("driver", d.name(), String.valueOf(maxSize)).prefix(peerPrefix).start();
             String peerUrl = child.readAnswer(TIMEOUT);
             expect(inst.connectAsync(DriverUrl.parse(peerUrl)), "connectAsync");
             String answer = child.call("connect " + url.toText(), TIMEOUT);

@@ -29,9 +29,12 @@ final class RefNio {
     }
 
     static void run(BenchOptions o, List<Long> sizes, Progress progress, Consumer<Result> out) throws IOException {
-        try (ChildJvm child = ChildJvm.builder(BenchPeer.class.getName()).args("ref-nio").start()) {
-            int port = Integer.parseInt(child.readAnswer(DriverPeer.TIMEOUT));
-            try (SocketChannel ch = SocketChannel.open(new InetSocketAddress("127.0.0.1", port))) {
+        try (ChildJvm child = ChildJvm.builder(BenchPeer.class.getName()).args("ref-nio").prefix(o.peerPrefix()).start()) {
+            // "PORT ADDRESS": loopback beside us, the host's own address under a peer prefix (another host)
+            String[] answer = child.readAnswer(DriverPeer.TIMEOUT).split(" ");
+            int port = Integer.parseInt(answer[0]);
+            String host = o.peerPrefix().isEmpty() ? "127.0.0.1" : answer[1];
+            try (SocketChannel ch = SocketChannel.open(new InetSocketAddress(host, port))) {
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 ch.configureBlocking(false);
                 long max = sizes.stream().mapToLong(Long::longValue).max().orElse(1);
@@ -145,8 +148,8 @@ final class RefNio {
     /** The child's side: accept one connection and serve commands until OP_END. */
     static void serve() throws IOException {
         try (ServerSocketChannel server = ServerSocketChannel.open()) {
-            server.bind(new InetSocketAddress("127.0.0.1", 0));
-            ChildJvm.answer(String.valueOf(((InetSocketAddress) server.getLocalAddress()).getPort()));
+            server.bind(new InetSocketAddress(0));
+            ChildJvm.answer(((InetSocketAddress) server.getLocalAddress()).getPort() + " " + java.net.InetAddress.getLocalHost().getHostAddress());
             try (SocketChannel ch = server.accept()) {
                 ch.setOption(StandardSocketOptions.TCP_NODELAY, true);
                 ch.configureBlocking(false);
