@@ -24,7 +24,7 @@ public final class LaunchSettings {
             "play several nodes on one machine: rank r is on node r / K (ferry run --ranks-per-node K sets it)",
             Setting.Type.NUMBER, "engine wire-up");
     public static final Setting CDS = new Setting("FERRY_CDS", "on",
-            "off disables the class-data archive ferry run keeps for its ranks in ~/.cache/ferry/cds",
+            "off disables the ahead-of-time cache (-XX:AOTCache) ferry run keeps for its ranks in ~/.cache/ferry/cds",
             Setting.Type.SWITCH, "ferry run");
     public static final Setting LAUNCHER_PID = new Setting("FERRY_LAUNCHER_PID", null,
             "set by ferry run for its ranks: the launcher's pid, whose death ends them",

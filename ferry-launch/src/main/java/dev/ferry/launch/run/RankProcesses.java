@@ -49,7 +49,7 @@ public final class RankProcesses {
     private final Listener listener;
     private final Map<Integer, Process> processes = new HashMap<>();
     private final List<Thread> pumps = new ArrayList<>();
-    private final ClassDataArchive cds;
+    private final AotCache cds;
     private final String classPath;
     private String jobId;
     private boolean ended;
@@ -61,7 +61,7 @@ public final class RankProcesses {
     public RankProcesses(List<String> javaArgs, Map<String, String> env, Listener listener) {
         int cp = javaArgs.indexOf("-cp");
         this.classPath = cp >= 0 && cp + 1 < javaArgs.size() ? javaArgs.get(cp + 1) : "";
-        this.cds = ClassDataArchive.forClassPath(classPath);
+        this.cds = AotCache.forClassPath(classPath);
         List<String> cmd = new ArrayList<>();
         cmd.add(ChildJvm.javaExecutable().toString());
         cmd.addAll(cds.jvmOptions());
@@ -71,7 +71,7 @@ public final class RankProcesses {
         this.listener = listener;
     }
 
-    /** After a job that ended well: makes the class-data archive later ranks start with, if there is none yet. */
+    /** After a job that ended well: makes the ahead-of-time cache later ranks start with, if there is none yet. */
     public void trainArchive() {
         cds.train(classPath);
     }

@@ -14,36 +14,37 @@ import java.util.HexFormat;
 import java.util.List;
 
 /**
- * An application class-data-sharing archive for the ranks of a job: the JVM maps Ferry's classes
- * pre-parsed instead of loading and verifying them in every rank, which shortens wire-up when
- * many ranks start on few cores (16 ranks on 2 cores: about a quarter less).
+ * The JDK's ahead-of-time cache (JEP 483, made in one step as JEP 514 allows, with the method
+ * profiles of JEP 515) for the ranks of a job: the JVM maps Ferry's classes loaded and linked, and
+ * starts with profiles from a training run, instead of loading, verifying and profiling them in
+ * every rank, which shortens wire-up when many ranks start on few cores.
  *
- * <p>One archive per JDK and class path (a hash of the java executable, its version, and every
+ * <p>One cache per JDK and class path (a hash of the java executable, its version, and every
  * class path entry with its size and time) under {@code ~/.cache/ferry/cds}. Once it exists,
  * every rank maps it read-only (a JVM that finds it does not match just runs without it). It is
  * made out of band, never by a rank: after a successful job, when there is none yet, one training
- * JVM runs the bootstrap path alone and dumps into a temporary file that is renamed into place
- * only when complete. So an archive can neither fail a job nor be mapped half-written. Only
- * class paths of jar files qualify (the JVM archives no directories). {@code FERRY_CDS=off}
+ * JVM runs the bootstrap path alone and writes into a temporary file that is renamed into place
+ * only when complete. So a cache can neither fail a job nor be mapped half-written. Only
+ * class paths of jar files qualify (the JVM caches no directories). {@code FERRY_CDS=off}
  * turns it off.
  */
-final class ClassDataArchive {
-    private static final System.Logger LOG = System.getLogger(ClassDataArchive.class.getName());
+final class AotCache {
+    private static final System.Logger LOG = System.getLogger(AotCache.class.getName());
     private final Path archive;
     private final Path pending;
     private final boolean enabled;
 
-    private ClassDataArchive(Path archive, boolean enabled) {
+    private AotCache(Path archive, boolean enabled) {
         this.archive = archive;
         this.pending = archive == null ? null : archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
         this.enabled = enabled;
     }
 
     /** The archive for ranks started with {@code classPath}, or a disabled one when off or impossible. */
-    static ClassDataArchive forClassPath(String classPath) {
+    static AotCache forClassPath(String classPath) {
         String setting = dev.ferry.spi.Settings.fromEnvironment().value(dev.ferry.launch.LaunchSettings.CDS);
         if (setting.equalsIgnoreCase("off")) {
-            return new ClassDataArchive(null, false);
+            return new AotCache(null, false);
         }
         try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
@@ -59,25 +60,25 @@ final class ClassDataArchive {
             }
             for (String entry : classPath.split(File.pathSeparator)) {
                 if (!entry.endsWith(".jar") || !Files.isRegularFile(Path.of(entry))) {
-                    return new ClassDataArchive(null, false); // directories cannot be archived
+                    return new AotCache(null, false); // directories cannot be archived
                 }
             }
             String home = System.getProperty("user.home");
             Path dir = Path.of(home, ".cache", "ferry", "cds");
             Files.createDirectories(dir);
-            return new ClassDataArchive(dir.resolve(HexFormat.of().formatHex(md.digest(), 0, 12) + ".jsa"), true);
+            return new AotCache(dir.resolve(HexFormat.of().formatHex(md.digest(), 0, 12) + ".aot"), true);
         } catch (IOException | NoSuchAlgorithmException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "no class-data archive for the ranks: {0}", e.toString());
-            return new ClassDataArchive(null, false);
+            LOG.log(System.Logger.Level.DEBUG, "no ahead-of-time cache for the ranks: {0}", e.toString());
+            return new AotCache(null, false);
         }
     }
 
-    /** JVM options for the ranks: map the archive when there is one. */
+    /** JVM options for the ranks: map the cache when there is one (quietly: a rank whose options do not fit it runs without). */
     List<String> jvmOptions() {
         if (!enabled || !Files.isRegularFile(archive)) {
             return List.of();
         }
-        return List.of("-XX:SharedArchiveFile=" + archive, "-Xlog:cds=off", "-Xlog:cds+dynamic=off");
+        return List.of("-XX:AOTCache=" + archive, "-Xlog:aot=off", "-Xlog:cds=off");
     }
 
     /**
@@ -88,8 +89,8 @@ final class ClassDataArchive {
         if (!enabled || Files.exists(archive)) {
             return;
         }
-        List<String> cmd = List.of(ChildJvm.javaExecutable().toString(), "-XX:ArchiveClassesAtExit=" + pending,
-                "-Xlog:cds=off", "-Xlog:cds+dynamic=off", "--enable-native-access=ALL-UNNAMED",
+        List<String> cmd = List.of(ChildJvm.javaExecutable().toString(), "-XX:AOTCacheOutput=" + pending,
+                "-Xlog:aot=off", "-Xlog:cds=off", "--enable-native-access=ALL-UNNAMED",
                 "-cp", classPath, "dev.ferry.examples.Examples", "wireup");
         try {
             ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
@@ -97,13 +98,13 @@ final class ClassDataArchive {
             pb.environment().keySet().removeIf(k -> k.startsWith("PMI_") || k.startsWith("FERRY_JOB"));
             pb.environment().put("FERRY_TCP_INTERFACES", "lo");
             Process p = pb.start();
-            if (!p.waitFor(20, java.util.concurrent.TimeUnit.SECONDS)) {
+            if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) { // the run, then the assembly in a child JVM
                 p.destroyForcibly();
             } else if (p.exitValue() == 0 && Files.isRegularFile(pending) && !Files.exists(archive)) {
                 Files.move(pending, archive, StandardCopyOption.ATOMIC_MOVE);
             }
         } catch (IOException e) {
-            LOG.log(System.Logger.Level.DEBUG, "no class-data archive made: {0}", e.toString());
+            LOG.log(System.Logger.Level.DEBUG, "no ahead-of-time cache made: {0}", e.toString());
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } finally {
