@@ -41,7 +41,8 @@ final class RunCommand {
               --tag-output          prefix each output line with [RANK]
               --timeout SECONDS     end the job after this long (exit status 124)
               --grace SECONDS       time the other ranks get after one failed (default 3)
-              --report-wireup       print when every rank is past the bootstrap exchange
+              --report-wireup       print when every rank is past the bootstrap exchange, and at the
+                                    end the CPU time the ranks and the launcher took
               -D..., -X..., -ea, -J<opt>   JVM options for the ranks""";
 
     private RunCommand() {
@@ -187,7 +188,11 @@ final class RunCommand {
                 return new HostJob(spec, hosts, mapBy, perNode, HostJob.Remote.fromEnvironment(prefix, sshAlways), out, err)
                         .onWireup(wireup).withInput(in).run();
             }
-            return new Job(spec, out, err).onWireup(wireup).withInput(in).run();
+            int status = new Job(spec, out, err).onWireup(wireup).withInput(in).run();
+            if (reportWireup) {
+                JobCpu.report(ranks, err);
+            }
+            return status;
         } catch (IOException e) {
             err.println("ferry run: " + e.getMessage());
             return 1;
