@@ -22,28 +22,30 @@ import java.util.List;
  * <p>One cache per JDK and class path (a hash of the java executable, its version, and every
  * class path entry with its size and time) under {@code ~/.cache/ferry/cds}. Once it exists,
  * every rank maps it read-only (a JVM that finds it does not match just runs without it). It is
- * made out of band, never by a rank: after a successful job, when there is none yet, one training
- * JVM runs the bootstrap path alone and writes into a temporary file that is renamed into place
- * only when complete. So a cache can neither fail a job nor be mapped half-written. Only
+ * made out of band, never by a rank of a user's job: after a successful job, when there is none
+ * yet, a training job of two ranks runs the path every rank takes, and a cache one of them wrote
+ * into a temporary file is renamed into place only when complete. So a cache can neither fail a job nor be mapped half-written. Only
  * class paths of jar files qualify (the JVM caches no directories). {@code FERRY_CDS=off}
  * turns it off.
  */
 final class AotCache {
     private static final System.Logger LOG = System.getLogger(AotCache.class.getName());
     private final Path archive;
-    private final Path pending;
     private final boolean enabled;
 
     private AotCache(Path archive, boolean enabled) {
         this.archive = archive;
-        this.pending = archive == null ? null : archive.resolveSibling(archive.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");
         this.enabled = enabled;
     }
 
-    /** The archive for ranks started with {@code classPath}, or a disabled one when off or impossible. */
-    static AotCache forClassPath(String classPath) {
+    /**
+     * The cache for ranks started with {@code javaArgs} (their {@code -cp} is {@code classPath}), or
+     * a disabled one when off, impossible, or when the ranks' own options already name a cache or
+     * an archive (a user's, or a training run's).
+     */
+    static AotCache forRanks(List<String> javaArgs, String classPath) {
         String setting = dev.ferry.spi.Settings.fromEnvironment().value(dev.ferry.launch.LaunchSettings.CDS);
-        if (setting.equalsIgnoreCase("off")) {
+        if (setting.equalsIgnoreCase("off") || javaArgs.stream().anyMatch(AotCache::namesACache)) {
             return new AotCache(null, false);
         }
         try {
@@ -73,6 +75,11 @@ final class AotCache {
         }
     }
 
+    private static boolean namesACache(String jvmOption) {
+        return jvmOption.startsWith("-XX:AOT") || jvmOption.startsWith("-XX:SharedArchiveFile") || jvmOption.startsWith("-Xshare")
+                || jvmOption.startsWith("-XX:ArchiveClassesAtExit");
+    }
+
     /** JVM options for the ranks: map the cache when there is one (quietly: a rank whose options do not fit it runs without). */
     List<String> jvmOptions() {
         if (!enabled || !Files.isRegularFile(archive)) {
@@ -82,34 +89,39 @@ final class AotCache {
     }
 
     /**
-     * After a successful job with no archive yet: runs the training JVM (the bootstrap path as a
-     * job of one) and keeps what it dumped. Bounded; whatever happens here changes nothing else.
+     * After a successful job with no cache yet: runs a training job of two ranks on this host (the
+     * bootstrap exchange over PMI, shm between them, the goodbyes: the path every rank takes),
+     * each rank writing a cache at its exit, and keeps one. Bounded; whatever happens here changes
+     * nothing else.
      */
     void train(String classPath) {
         if (!enabled || Files.exists(archive)) {
             return;
         }
-        List<String> cmd = List.of(ChildJvm.javaExecutable().toString(), "-XX:AOTCacheOutput=" + pending,
-                "-Xlog:aot=off", "-Xlog:cds=off", "--enable-native-access=ALL-UNNAMED",
-                "-cp", classPath, "dev.ferry.examples.Examples", "wireup");
+        String prefix = archive.getFileName() + "." + ProcessHandle.current().pid() + "-";
+        Path output = archive.resolveSibling(prefix + "%p.tmp"); // %p: each rank's pid (JEP 514)
+        List<String> args = List.of("-XX:AOTCacheOutput=" + output, "-Xlog:aot=off", "-Xlog:cds=off",
+                "--enable-native-access=ALL-UNNAMED", "-cp", classPath, "dev.ferry.examples.Examples", "hello");
+        JobSpec spec = new JobSpec(2, args, java.util.Map.of("FERRY_TCP_INTERFACES", "lo"), false,
+                java.time.Duration.ofSeconds(60), java.time.Duration.ofSeconds(5));
+        java.io.PrintStream discard = new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
         try {
-            ProcessBuilder pb = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                    .redirectError(ProcessBuilder.Redirect.DISCARD);
-            pb.environment().keySet().removeIf(k -> k.startsWith("PMI_") || k.startsWith("FERRY_JOB"));
-            pb.environment().put("FERRY_TCP_INTERFACES", "lo");
-            Process p = pb.start();
-            if (!p.waitFor(60, java.util.concurrent.TimeUnit.SECONDS)) { // the run, then the assembly in a child JVM
-                p.destroyForcibly();
-            } else if (p.exitValue() == 0 && Files.isRegularFile(pending) && !Files.exists(archive)) {
-                Files.move(pending, archive, StandardCopyOption.ATOMIC_MOVE);
+            if (new Job(spec, discard, discard).run() == 0) {
+                try (var made = Files.list(archive.getParent())) {
+                    Path first = made.filter(p -> p.getFileName().toString().startsWith(prefix) && p.toString().endsWith(".tmp"))
+                            .findFirst().orElse(null);
+                    if (first != null && !Files.exists(archive)) {
+                        Files.move(first, archive, StandardCopyOption.ATOMIC_MOVE);
+                    }
+                }
             }
-        } catch (IOException e) {
+        } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "no ahead-of-time cache made: {0}", e.toString());
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
         } finally {
-            try {
-                Files.deleteIfExists(pending);
+            try (var left = Files.list(archive.getParent())) {
+                for (Path p : left.filter(p -> p.getFileName().toString().startsWith(prefix)).toList()) {
+                    Files.deleteIfExists(p);
+                }
             } catch (IOException ignored) {
                 // best effort
             }

@@ -61,7 +61,7 @@ public final class RankProcesses {
     public RankProcesses(List<String> javaArgs, Map<String, String> env, Listener listener) {
         int cp = javaArgs.indexOf("-cp");
         this.classPath = cp >= 0 && cp + 1 < javaArgs.size() ? javaArgs.get(cp + 1) : "";
-        this.cds = AotCache.forClassPath(classPath);
+        this.cds = AotCache.forRanks(javaArgs, classPath);
         List<String> cmd = new ArrayList<>();
         cmd.add(ChildJvm.javaExecutable().toString());
         cmd.addAll(cds.jvmOptions());
