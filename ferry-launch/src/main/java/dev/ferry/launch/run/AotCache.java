@@ -75,6 +75,25 @@ final class AotCache {
         }
     }
 
+    /**
+     * Names the cache also by its class path alone ({@code cp-HASH.aot}, a symbolic link), so that
+     * {@code bin/ferry exec}, whose JVM has the ranks' class path, finds it without Java: a shell
+     * hashes the class path with {@code sha256sum}. A link to a cache the jars outgrew is harmless:
+     * the JVM checks the class path's jars and runs without it.
+     */
+    private void linkByClassPath(String classPath) throws IOException {
+        try {
+            String key = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(classPath.getBytes(StandardCharsets.UTF_8)), 0, 12);
+            Path link = archive.resolveSibling("cp-" + key + ".aot");
+            Path fresh = archive.resolveSibling("cp-" + key + ".aot." + ProcessHandle.current().pid() + ".link");
+            Files.deleteIfExists(fresh);
+            Files.createSymbolicLink(fresh, archive.getFileName());
+            Files.move(fresh, link, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IOException(e);
+        }
+    }
+
     private static boolean namesACache(String jvmOption) {
         return jvmOption.startsWith("-XX:AOT") || jvmOption.startsWith("-XX:SharedArchiveFile") || jvmOption.startsWith("-Xshare")
                 || jvmOption.startsWith("-XX:ArchiveClassesAtExit");
@@ -112,6 +131,7 @@ final class AotCache {
                             .findFirst().orElse(null);
                     if (first != null && !Files.exists(archive)) {
                         Files.move(first, archive, StandardCopyOption.ATOMIC_MOVE);
+                        linkByClassPath(classPath);
                     }
                 }
             }
