@@ -652,19 +652,28 @@ class TcpDriverTest {
         }
     }
 
+    /**
+     * Connects two contexts' instances ({@code both}: a's, b's) that must refuse each other; the
+     * one that connects (its URL sorts lower) fails as soon as the other closes, and is returned.
+     */
+    private static TcpInstance refusedConnecting(DriverContext a, DriverUrl ua, DriverContext b, DriverUrl ub, DriverInstance[] both) {
+        both[0] = a.newInstance();
+        both[1] = b.newInstance();
+        assertEquals(Status.DONE, both[0].connectAsync(ub));
+        assertEquals(Status.DONE, both[1].connectAsync(ua));
+        DriverInstance connecting = java.util.Arrays.compareUnsigned(ua.encoded(), ub.encoded()) < 0 ? both[0] : both[1];
+        assertEquals(Status.BROKEN, connecting.connectWait());
+        return (TcpInstance) connecting;
+    }
+
     @Test
     void tlsOnOneSideOnlyIsRefusedWithAReasonAndNothingHangs() throws Exception {
         for (boolean tlsFirst : new boolean[] {true, false}) {
             DriverContext a = openTls(0, "k", tlsFirst ? "on" : "off"), b = openTls(1, "k", tlsFirst ? "off" : "on");
-            DriverUrl ua = a.init(), ub = b.init();
-            DriverInstance ia = a.newInstance(), ib = b.newInstance();
-            assertEquals(Status.DONE, ia.connectAsync(ub));
-            assertEquals(Status.DONE, ib.connectAsync(ua));
-            // the side that connects fails as soon as the other closes; the waiting side at its deadline
-            DriverInstance connecting = java.util.Arrays.compareUnsigned(ua.encoded(), ub.encoded()) < 0 ? ia : ib;
-            assertEquals(Status.BROKEN, connecting.connectWait());
-            String why = ((TcpInstance) connecting).failure();
-            boolean connectingHasTls = (connecting == ia) == tlsFirst;
+            DriverInstance[] both = new DriverInstance[2];
+            TcpInstance connecting = refusedConnecting(a, a.init(), b, b.init(), both);
+            String why = connecting.failure();
+            boolean connectingHasTls = (connecting == both[0]) == tlsFirst;
             assertTrue(why.contains(connectingHasTls ? "is FERRY_TCP_TLS on at both ends?" : "TLS on one side only?"), why);
         }
     }
@@ -672,12 +681,8 @@ class TcpDriverTest {
     @Test
     void aTlsPeerWithAnotherJobsKeyIsRefused() throws Exception {
         DriverContext a = openTls(0, "this job", "on"), b = openTls(1, "another job", "on");
-        DriverUrl ua = a.init(), ub = b.init();
-        DriverInstance ia = a.newInstance(), ib = b.newInstance();
-        assertEquals(Status.DONE, ia.connectAsync(ub));
-        assertEquals(Status.DONE, ib.connectAsync(ua));
-        DriverInstance connecting = java.util.Arrays.compareUnsigned(ua.encoded(), ub.encoded()) < 0 ? ia : ib;
-        assertEquals(Status.BROKEN, connecting.connectWait());
+        DriverUrl ua = a.init();
+        refusedConnecting(a, ua, b, b.init(), new DriverInstance[2]);
         // and the right peer still gets in
         DriverContext c = openTls(2, "this job", "on");
         DriverInstance[] ac = pair(a, ua, c, c.init());
