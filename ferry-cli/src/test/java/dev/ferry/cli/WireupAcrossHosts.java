@@ -22,6 +22,8 @@ import java.util.concurrent.TimeUnit;
  * mvn -q -o dependency:build-classpath -Dmdep.outputFile=/tmp/cp.txt -Dmdep.includeScope=test -pl ferry-cli
  * java -cp $PWD/ferry-cli/target/test-classes:$PWD/ferry-cli/target/classes:$(cat /tmp/cp.txt) dev.ferry.cli.WireupAcrossHosts 3
  * }</pre>
+ * With {@code show} instead of a number of rounds, it prints each launcher's command and the
+ * output of {@code --example hello} once.
  */
 public final class WireupAcrossHosts {
     private static final int PER_HOST = 4;
@@ -30,7 +32,8 @@ public final class WireupAcrossHosts {
     }
 
     public static void main(String[] args) throws Exception {
-        int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+        boolean show = args.length > 0 && args[0].equals("show");
+        int rounds = args.length > 0 && !show ? Integer.parseInt(args[0]) : 3;
         String why = VirtualCluster.unavailable();
         if (why != null) {
             throw new IllegalStateException(why);
@@ -55,6 +58,19 @@ public final class WireupAcrossHosts {
                         "-O", "-K", "--mpi=" + mpi));
                 srun.addAll(rank);
                 launchers.put("srun -N 3 -O --mpi=" + mpi, cluster.command(cluster.hosts().get(0), srun.toArray(String[]::new)));
+            }
+            if (show) { // each launcher's command and output once, the example hello instead of wireup
+                for (var e : launchers.entrySet()) {
+                    List<String> cmd = e.getValue().stream().map(w -> w.equals("wireup") ? "hello" : w).toList();
+                    System.out.println("$ " + String.join(" ", cmd));
+                    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true);
+                    pb.environment().put("FERRY_SSH", cluster.ssh());
+                    pb.environment().remove("FERRY_TCP_INTERFACES");
+                    Process p = pb.start();
+                    System.out.print(new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8));
+                    System.out.println("(exit " + p.waitFor() + ")");
+                }
+                return;
             }
             Map<String, double[]> seconds = new LinkedHashMap<>();
             launchers.keySet().forEach(k -> seconds.put(k, new double[rounds]));
