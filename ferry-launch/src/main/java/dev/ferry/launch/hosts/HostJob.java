@@ -13,6 +13,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.time.Instant;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -271,7 +272,16 @@ public final class HostJob {
             proxy = List.of(javaPath(), "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                     Proxy.class.getName());
         }
+        // the proxy's JVM starts from the ranks' ahead-of-time cache when its host has one (same class path)
+        String cache = dev.ferry.launch.run.AotCache.linkUnderHome(System.getProperty("java.class.path"));
+        boolean aot = remote.prefix() == null && !"off".equalsIgnoreCase(
+                dev.ferry.launch.LaunchSettings.CDS.value(dev.ferry.spi.Settings.fromEnvironment()));
         if (!remote.sshAlways() && isThisHost(host)) {
+            if (aot) {
+                List<String> local = new ArrayList<>(proxy);
+                local.addAll(1, List.of("-XX:AOTCache=" + Path.of(System.getProperty("user.home")).resolve(cache), "-Xlog:aot=off", "-Xlog:cds=off"));
+                return local;
+            }
             return proxy;
         }
         List<String> cmd = new ArrayList<>(remote.agent());
@@ -279,8 +289,11 @@ public final class HostJob {
         // One string for the remote shell: the ranks start where the launcher was started, if it
         // exists there (ssh sessions start in the home directory).
         StringBuilder s = new StringBuilder("cd ").append(quote(System.getProperty("user.dir"))).append(" 2>/dev/null; exec");
-        for (String p : proxy) {
-            s.append(' ').append(quote(p));
+        for (int i = 0; i < proxy.size(); i++) {
+            s.append(' ').append(quote(proxy.get(i)));
+            if (i == 0 && aot) { // under the remote home, which the remote shell expands
+                s.append(" \"-XX:AOTCache=$HOME/").append(cache).append("\" -Xlog:aot=off -Xlog:cds=off");
+            }
         }
         cmd.add(s.toString());
         return cmd;

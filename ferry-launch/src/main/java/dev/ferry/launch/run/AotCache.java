@@ -28,7 +28,7 @@ import java.util.List;
  * class paths of jar files qualify (the JVM caches no directories). {@code FERRY_CDS=off}
  * turns it off.
  */
-final class AotCache {
+public final class AotCache {
     private static final System.Logger LOG = System.getLogger(AotCache.class.getName());
     private final Path archive;
     private final boolean enabled;
@@ -82,15 +82,25 @@ final class AotCache {
      * the JVM checks the class path's jars and runs without it.
      */
     private void linkByClassPath(String classPath) throws IOException {
+        Path link = Path.of(System.getProperty("user.home")).resolve(linkUnderHome(classPath));
+        Path fresh = link.resolveSibling(link.getFileName() + "." + ProcessHandle.current().pid() + ".link");
+        Files.deleteIfExists(fresh);
+        Files.createSymbolicLink(fresh, archive.getFileName());
+        Files.move(fresh, link, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    }
+
+    /**
+     * The name of the link to the cache of JVMs with {@code classPath}, relative to the home
+     * directory ({@code .cache/ferry/cds/cp-HASH.aot}): what a proxy started on another host is
+     * given, to be found under that host's home. A JVM told a cache that is not there, or does
+     * not fit, runs without it (its aot and cds logs off).
+     */
+    public static String linkUnderHome(String classPath) {
         try {
             String key = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(classPath.getBytes(StandardCharsets.UTF_8)), 0, 12);
-            Path link = archive.resolveSibling("cp-" + key + ".aot");
-            Path fresh = archive.resolveSibling("cp-" + key + ".aot." + ProcessHandle.current().pid() + ".link");
-            Files.deleteIfExists(fresh);
-            Files.createSymbolicLink(fresh, archive.getFileName());
-            Files.move(fresh, link, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+            return ".cache/ferry/cds/cp-" + key + ".aot";
         } catch (NoSuchAlgorithmException e) {
-            throw new IOException(e);
+            throw new IllegalStateException(e);
         }
     }
 
