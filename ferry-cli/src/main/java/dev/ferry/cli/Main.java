@@ -40,7 +40,7 @@ public final class Main {
               bench allreduce [opts]        OSU's collective benchmarks on N ranks (--ranks 2,4); also
                                               barrier, bcast, reduce, allgather, alltoall; beside naive ones
               bench jmh [JMH options]       microbenchmarks of the hot paths, e.g. 'jmh SpiHotPath -prof gc'
-              bench wireup [-n 4,16]        time from ferry run to every rank past the bootstrap exchange
+              bench wireup [-n 4,16]        time from ferry run to every rank past the bootstrap exchange, and CPU
               help                          this text; 'ferry bench --help' for benchmark options""";
 
     private Main() {
