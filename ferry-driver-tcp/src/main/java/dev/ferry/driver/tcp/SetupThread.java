@@ -298,11 +298,7 @@ final class SetupThread implements Runnable {
         while (true) {
             ByteBuffer out = x.handshake.out();
             if (out != null && x.unwritten(out)) {
-                if (out.hasRemaining()) {
-                    x.write(out);
-                } else {
-                    x.tls.flush();
-                }
+                x.write(out); // through TLS, encrypted bytes still waiting go first
                 if (x.unwritten(out)) {
                     k.interestOps(SelectionKey.OP_WRITE);
                     return Handshake.Step.MORE;

@@ -61,6 +61,29 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
     /** Once up: what the TLS engine already holds counts as buffered (the selector will not report it). */
     abstract void tlsEstablished();
 
+    /** Reads through TLS when on, else from the channel: bytes read, 0 when none is there yet, -1 at the end. */
+    int read(java.nio.ByteBuffer dst) throws IOException {
+        return tls != null ? tls.read(dst) : channel.read(dst);
+    }
+
+    /** Writes through TLS when on, else to the channel, as much as the socket takes now. */
+    void write(java.nio.ByteBuffer src) throws IOException {
+        if (tls != null) {
+            tls.write(src);
+        } else {
+            channel.write(src);
+        }
+    }
+
+    /** A gathering {@link #write(java.nio.ByteBuffer)}. */
+    void write(java.nio.ByteBuffer[] srcs, int offset, int length) throws IOException {
+        if (tls != null) {
+            tls.write(srcs, offset, length);
+        } else {
+            channel.write(srcs, offset, length);
+        }
+    }
+
     /** Direct calls on the socket's descriptor for small reads and writes, or null: the channel's own. */
     SocketCalls calls;
 

@@ -130,7 +130,7 @@ final class TcpInstance extends TcpConnection {
         stagingStart = stagingEnd = 0;
         FrameHeader.encode(stagingSeg, 0, WireFormat.KIND_BYE, 0);
         stagingEnd = WireFormat.FRAME_HEADER;
-        while ((stagingStart < stagingEnd || tls != null && tls.pending()) && state == CONNECTED) {
+        while (unsent() && state == CONNECTED) { // the BYE alone now (the queue was emptied above)
             flush();
             if (System.nanoTime() - end > 0) {
                 fail(Status.BROKEN, "BYE not written within the connect timeout");
@@ -300,11 +300,7 @@ final class TcpInstance extends TcpConnection {
                         stagingStart += direct(false, stagingSeg.address() + stagingStart, stagingEnd - stagingStart);
                     } else {
                         staging.limit(stagingEnd).position(stagingStart);
-                        if (tls != null) {
-                            tls.write(staging);
-                        } else {
-                            channel.write(staging);
-                        }
+                        write(staging);
                         stagingStart = staging.position();
                     }
                     if (stagingStart < stagingEnd) {
@@ -399,11 +395,7 @@ final class TcpInstance extends TcpConnection {
             gatherFirst++;
         }
         if (gatherFirst < gather.length) {
-            if (tls != null) {
-                tls.write(gather, gatherFirst, Math.min(gather.length - gatherFirst, 1024));
-            } else {
-                channel.write(gather, gatherFirst, Math.min(gather.length - gatherFirst, 1024));
-            }
+            write(gather, gatherFirst, Math.min(gather.length - gatherFirst, 1024));
             while (gatherFirst < gather.length && !gather[gatherFirst].hasRemaining()) {
                 gatherFirst++;
             }
@@ -532,7 +524,7 @@ final class TcpInstance extends TcpConnection {
                 if (remaining >= DIRECT_READ_MIN && recvCursor.remaining() >= remaining && asBuffer(recvCursor.chunkBase())) {
                     long want = Math.min(recvCursor.chunkLength(), remaining);
                     ByteBuffer direct = recvCursor.chunkBase().asSlice(recvCursor.chunkOffset(), want).asByteBuffer();
-                    int n = tls != null ? tls.read(direct) : channel.read(direct);
+                    int n = read(direct);
                     if (n < 0) {
                         return ended("the peer closed the connection in the middle of a " + frameLength + "-byte frame");
                     }
@@ -590,7 +582,7 @@ final class TcpInstance extends TcpConnection {
             n = direct(true, inboundSeg.address() + inEnd, BUFFER_BYTES - inEnd);
         } else {
             inbound.limit(BUFFER_BYTES).position(inEnd);
-            n = tls != null ? tls.read(inbound) : channel.read(inbound);
+            n = read(inbound);
         }
         if (n > 0) {
             inEnd += n;

@@ -32,6 +32,7 @@ final class TlsChannel {
     /** Plain bytes of a record that did not fit the reader's buffer, between position and limit. */
     private final ByteBuffer appIn;
     private final int recordBytes;
+    private final ByteBuffer[] single = new ByteBuffer[1];
 
     TlsChannel(SocketChannel channel, SSLEngine engine) throws SSLException {
         this.channel = channel;
@@ -41,10 +42,6 @@ final class TlsChannel {
         this.netOut = ByteBuffer.allocateDirect(recordBytes * RECORDS_PER_WRITE);
         this.appIn = ByteBuffer.allocateDirect(engine.getSession().getApplicationBufferSize()).flip();
         engine.beginHandshake();
-    }
-
-    SocketChannel channel() {
-        return channel;
     }
 
     /**
@@ -187,7 +184,12 @@ final class TlsChannel {
 
     /** Writes plain bytes from {@code src}: how many were taken (encrypted; some may wait in {@link #pending()}). */
     long write(ByteBuffer src) throws IOException {
-        return write(new ByteBuffer[] {src}, 0, 1);
+        single[0] = src; // one array for every such write: nothing allocated per send
+        try {
+            return write(single, 0, 1);
+        } finally {
+            single[0] = null;
+        }
     }
 
     /** A gathering {@link #write(ByteBuffer)}. */

@@ -274,12 +274,11 @@ public final class HostJob {
         }
         // the proxy's JVM starts from the ranks' ahead-of-time cache when its host has one (same class path)
         String cache = dev.ferry.launch.run.AotCache.linkUnderHome(System.getProperty("java.class.path"));
-        boolean aot = remote.prefix() == null && !"off".equalsIgnoreCase(
-                dev.ferry.launch.LaunchSettings.CDS.value(dev.ferry.spi.Settings.fromEnvironment()));
+        boolean aot = remote.prefix() == null && dev.ferry.launch.run.AotCache.on();
         if (!remote.sshAlways() && isThisHost(host)) {
             if (aot) {
                 List<String> local = new ArrayList<>(proxy);
-                local.addAll(1, List.of("-XX:AOTCache=" + Path.of(System.getProperty("user.home")).resolve(cache), "-Xlog:aot=off", "-Xlog:cds=off"));
+                local.addAll(1, dev.ferry.launch.run.AotCache.jvmOptions(Path.of(System.getProperty("user.home")).resolve(cache).toString()));
                 return local;
             }
             return proxy;
@@ -291,8 +290,10 @@ public final class HostJob {
         StringBuilder s = new StringBuilder("cd ").append(quote(System.getProperty("user.dir"))).append(" 2>/dev/null; exec");
         for (int i = 0; i < proxy.size(); i++) {
             s.append(' ').append(quote(proxy.get(i)));
-            if (i == 0 && aot) { // under the remote home, which the remote shell expands
-                s.append(" \"-XX:AOTCache=$HOME/").append(cache).append("\" -Xlog:aot=off -Xlog:cds=off");
+            if (i == 0 && aot) { // under the remote home, which the remote shell expands (in double quotes)
+                for (String o : dev.ferry.launch.run.AotCache.jvmOptions("$HOME/" + cache)) {
+                    s.append(" \"").append(o).append('"');
+                }
             }
         }
         cmd.add(s.toString());

@@ -30,6 +30,8 @@ import java.util.List;
  */
 public final class AotCache {
     private static final System.Logger LOG = System.getLogger(AotCache.class.getName());
+    /** Where the caches are, under the home directory (bin/ferry looks there too). */
+    private static final String DIR_UNDER_HOME = ".cache/ferry/cds";
     private final Path archive;
     private final boolean enabled;
 
@@ -44,8 +46,7 @@ public final class AotCache {
      * an archive (a user's, or a training run's).
      */
     static AotCache forRanks(List<String> javaArgs, String classPath) {
-        String setting = dev.ferry.spi.Settings.fromEnvironment().value(dev.ferry.launch.LaunchSettings.CDS);
-        if (setting.equalsIgnoreCase("off") || javaArgs.stream().anyMatch(AotCache::namesACache)) {
+        if (!on() || javaArgs.stream().anyMatch(AotCache::namesACache)) {
             return new AotCache(null, false);
         }
         try {
@@ -65,8 +66,7 @@ public final class AotCache {
                     return new AotCache(null, false); // directories cannot be archived
                 }
             }
-            String home = System.getProperty("user.home");
-            Path dir = Path.of(home, ".cache", "ferry", "cds");
+            Path dir = Path.of(System.getProperty("user.home"), DIR_UNDER_HOME);
             Files.createDirectories(dir);
             return new AotCache(dir.resolve(HexFormat.of().formatHex(md.digest(), 0, 12) + ".aot"), true);
         } catch (IOException | NoSuchAlgorithmException | RuntimeException e) {
@@ -98,7 +98,7 @@ public final class AotCache {
     public static String linkUnderHome(String classPath) {
         try {
             String key = HexFormat.of().formatHex(MessageDigest.getInstance("SHA-256").digest(classPath.getBytes(StandardCharsets.UTF_8)), 0, 12);
-            return ".cache/ferry/cds/cp-" + key + ".aot";
+            return DIR_UNDER_HOME + "/cp-" + key + ".aot";
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -114,7 +114,17 @@ public final class AotCache {
         if (!enabled || !Files.isRegularFile(archive)) {
             return List.of();
         }
-        return List.of("-XX:AOTCache=" + archive, "-Xlog:aot=off", "-Xlog:cds=off");
+        return jvmOptions(archive.toString());
+    }
+
+    /** Whether caches are used at all ({@code FERRY_CDS}, on unless off). */
+    public static boolean on() {
+        return !dev.ferry.spi.Settings.fromEnvironment().value(dev.ferry.launch.LaunchSettings.CDS).equalsIgnoreCase("off");
+    }
+
+    /** The JVM options that map the cache at {@code path}, quietly (a JVM it does not fit, or that finds none, runs without). */
+    public static List<String> jvmOptions(String path) {
+        return List.of("-XX:AOTCache=" + path, "-Xlog:aot=off", "-Xlog:cds=off");
     }
 
     /**
