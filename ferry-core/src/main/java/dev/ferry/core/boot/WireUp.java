@@ -33,7 +33,7 @@ import java.util.Map;
  * }</pre>
  */
 public final class WireUp implements AutoCloseable {
-    private static final System.Logger LOG = System.getLogger(WireUp.class.getName());
+    private static final System.Logger LOG = dev.ferry.spi.LazyLogger.of(WireUp.class);
 
     /** This JVM, unique on the machine and over time: pid plus a nonce (unique, not secret). */
     private static final String PROCESS = ProcessHandle.current().pid() + "-" + Long.toHexString(System.nanoTime() ^ System.currentTimeMillis() << 20);

@@ -39,7 +39,7 @@ import java.util.zip.ZipFile;
  * }</pre>
  */
 public final class DriverCatalog {
-    private static final System.Logger LOG = System.getLogger(DriverCatalog.class.getName());
+    private static final System.Logger LOG = dev.ferry.spi.LazyLogger.of(DriverCatalog.class);
 
     private final Map<String, DiscoveredDriver> drivers = new LinkedHashMap<>();
     private final List<String> warnings = new ArrayList<>();

@@ -33,7 +33,7 @@ final class Doze implements AutoCloseable {
     /** The nap instead, while some context cannot watch (no wait-any, or data nobody takes). */
     static final long NAP_NANOS = 10_000_000L;
 
-    private static final System.Logger LOG = System.getLogger(Doze.class.getName());
+    private static final System.Logger LOG = dev.ferry.spi.LazyLogger.of(Doze.class);
 
     private final Watcher[] watchers;
     /** Progress passes that did work (opaque: written by the thread in progress, read by the watchers). */

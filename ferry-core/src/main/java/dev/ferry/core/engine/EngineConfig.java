@@ -113,7 +113,7 @@ public final class EngineConfig {
 
     /** The logger given, or the engine's default one. */
     public System.Logger resolveLogger() {
-        return logger != null ? logger : System.getLogger(Engine.class.getName());
+        return logger != null ? logger : dev.ferry.spi.LazyLogger.of(Engine.class); // found when first used: most jobs log nothing
     }
 
     /** The bootstrap given, or a new one from the environment (which the caller then owns). */

@@ -26,7 +26,7 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
         this.errno = Native.errnoCapture(ctx.arena);
     }
 
-    static final System.Logger LOG = System.getLogger(ShmInstance.class.getName());
+    static final System.Logger LOG = dev.ferry.spi.LazyLogger.of(ShmInstance.class);
 
     static final Pattern CONTEXT_NAME = Pattern.compile("ferry-([A-Za-z0-9_.]+)-(r\\d+-p\\d+-c\\d+)\\.ctx");
 

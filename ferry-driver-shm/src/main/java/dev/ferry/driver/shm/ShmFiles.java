@@ -28,7 +28,7 @@ import java.nio.file.attribute.PosixFilePermissions;
  * </pre>
  */
 final class ShmFiles {
-    private static final System.Logger LOG = System.getLogger(ShmFiles.class.getName());
+    private static final System.Logger LOG = dev.ferry.spi.LazyLogger.of(ShmFiles.class);
     static final Path DIR = Path.of("/dev/shm");
     private static final ValueLayout.OfLong U64 = ValueLayout.JAVA_LONG;
 

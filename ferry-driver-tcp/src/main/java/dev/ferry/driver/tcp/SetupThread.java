@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
  * </ul>
  */
 final class SetupThread implements Runnable {
-    private static final System.Logger LOG = System.getLogger(SetupThread.class.getName());
+    private static final System.Logger LOG = dev.ferry.spi.LazyLogger.of(SetupThread.class);
     static final long HANDSHAKE_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
     static final long LINGER_NANOS = TimeUnit.SECONDS.toNanos(10);
 

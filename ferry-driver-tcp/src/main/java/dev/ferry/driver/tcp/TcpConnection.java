@@ -31,7 +31,7 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
     /** Fails every send still queued: the connection ended. */
     abstract void failQueued();
 
-    static final System.Logger LOG = System.getLogger(TcpInstance.class.getName());
+    static final System.Logger LOG = dev.ferry.spi.LazyLogger.of(TcpInstance.class);
 
     static final int NEW = 0, CONNECTING = 1, HANDSHAKING = 2, AWAITING = 3, CONNECTED = 4;
 

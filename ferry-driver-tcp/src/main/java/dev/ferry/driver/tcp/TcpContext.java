@@ -44,7 +44,7 @@ import java.util.concurrent.TimeUnit;
  * {@code connectAsync} on each other at once end with exactly one connection.
  */
 final class TcpContext implements DriverContext {
-    private static final System.Logger LOG = System.getLogger(TcpContext.class.getName());
+    private static final System.Logger LOG = dev.ferry.spi.LazyLogger.of(TcpContext.class);
     static final long MAX_PACKET_SIZE = 1L << 30;
     static final int MAX_IOVEC = 1024;
 

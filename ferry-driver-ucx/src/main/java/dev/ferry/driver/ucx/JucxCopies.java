@@ -32,7 +32,7 @@ import java.util.regex.Pattern;
  * }</pre>
  */
 final class JucxCopies {
-    private static final System.Logger LOG = System.getLogger(JucxCopies.class.getName());
+    private static final System.Logger LOG = dev.ferry.spi.LazyLogger.of(JucxCopies.class);
     /** The file JUCX extracts. */
     static final String LIBRARY = "libjucx.so";
     /** The directories it extracts into: {@code Files.createTempDirectory("jucx")}. */

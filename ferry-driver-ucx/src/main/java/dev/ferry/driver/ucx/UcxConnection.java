@@ -31,7 +31,7 @@ abstract sealed class UcxConnection implements DriverInstance permits UcxInstanc
         return (UcxInstance) this;
     }
 
-    static final System.Logger LOG = System.getLogger(UcxInstance.class.getName());
+    static final System.Logger LOG = dev.ferry.spi.LazyLogger.of(UcxInstance.class);
 
     enum State { NEW, CONNECTING, UP, CLOSED, BROKEN }
 

@@ -40,7 +40,7 @@ import java.util.concurrent.TimeUnit;
  * context-wide receive, close.
  */
 abstract sealed class UcxWorker implements DriverContext permits UcxContext {
-    static final System.Logger LOG = System.getLogger(UcxContext.class.getName());
+    static final System.Logger LOG = dev.ferry.spi.LazyLogger.of(UcxContext.class);
 
     /** Largest packet: rendezvous lengths are 64-bit; this bounds a single registration. */
     static final long MAX_PACKET_SIZE = 1L << 36;
