@@ -57,6 +57,10 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
 
     Arena chanArena;
 
+    /** The channel's mapping while its creator finishes it (non-creating side), else null. */
+    private Arena pendingArena;
+    private MemorySegment pendingMap;
+
     Channel ch;
 
     Rendezvous rv;
@@ -183,21 +187,38 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
         return state == BROKEN ? Status.BROKEN : Status.DONE;
     }
 
-    /** The non-creating side: maps the channel once its creator has finished it, and says so. */
+    /**
+     * The non-creating side: maps the channel once its creator has sized it, and attaches once the
+     * creator has finished it. The mapping is made once and kept while the creator works: closing
+     * a shared arena stops every thread of the process for a handshake, which a poll per pass
+     * made the largest cost of a job's start on a loaded machine.
+     */
     void tryAttach() {
-        MemorySegment map;
-        Arena a = Arena.ofShared();
-        try {
-            map = ShmFiles.open(chanFile, a);
-        } catch (IOException e) {
-            a.close();
-            fail("cannot map " + chanFile + ": " + e.getMessage());
+        if (pendingMap == null) {
+            try (java.nio.channels.FileChannel fc = ShmFiles.openOwn(chanFile, true)) {
+                if (fc == null || fc.size() < ShmLayout.CHANNEL_BYTES) {
+                    return; // not there yet
+                }
+                Arena a = Arena.ofShared();
+                try {
+                    pendingMap = fc.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, fc.size(), a);
+                } catch (IOException | RuntimeException e) {
+                    a.close();
+                    throw e;
+                }
+                pendingArena = a;
+            } catch (IOException e) {
+                fail("cannot map " + chanFile + ": " + e.getMessage());
+                return;
+            }
+        }
+        if (!ShmFiles.isReady(pendingMap)) {
             return;
         }
-        if (map == null || map.byteSize() < ShmLayout.CHANNEL_BYTES || !ShmFiles.isReady(map)) {
-            a.close();
-            return; // not there yet
-        }
+        MemorySegment map = pendingMap;
+        Arena a = pendingArena;
+        pendingMap = null;
+        pendingArena = null;
         String bad = ShmFiles.check(map, ShmLayout.KIND_CHANNEL, chanFile);
         if (bad != null) {
             a.close();
@@ -293,6 +314,7 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
     /** Marks this side gone; the last side out (or the one outliving a dead peer) removes the file. */
     void leave(int how) {
         if (ch == null) {
+            dropPending();
             return;
         }
         ch.setMyState(how);
@@ -304,6 +326,20 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
             chanArena.close();
         } catch (IllegalStateException e) {
             // another thread of ours is inside a call on it; the mapping goes with the context
+        }
+    }
+
+    /** Unmaps a channel mapped while its creator was still at work, when the connection ends before it attached. */
+    private void dropPending() {
+        Arena a = pendingArena;
+        pendingArena = null;
+        pendingMap = null;
+        if (a != null) {
+            try {
+                a.close();
+            } catch (IllegalStateException e) {
+                // another thread of ours is inside a call on it; the mapping goes with the context
+            }
         }
     }
 
@@ -321,6 +357,8 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
                 leave(ShmLayout.SIDE_CLOSED);
             } else if (creator && chanFile != null) {
                 ShmFiles.delete(chanFile);
+            } else {
+                dropPending();
             }
         }
         return Status.BROKEN;
