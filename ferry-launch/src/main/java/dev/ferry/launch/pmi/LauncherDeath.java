@@ -2,10 +2,9 @@ package dev.ferry.launch.pmi;
 
 import dev.ferry.launch.LaunchSettings;
 
-import java.lang.foreign.FunctionDescriptor;
-import java.lang.foreign.Linker;
-import java.lang.foreign.ValueLayout;
-import java.lang.invoke.MethodHandle;
+import dev.ferry.spi.Syscall;
+
+import java.lang.foreign.Arena;
 import java.util.Map;
 
 /**
@@ -43,32 +42,21 @@ public final class LauncherDeath {
         } catch (NumberFormatException e) {
             throw new PmiException(LaunchSettings.LAUNCHER_PID.name() + " must be a process id, not '" + v + "'");
         }
-        Linker linker = Linker.nativeLinker();
-        var prctl = linker.defaultLookup().find("prctl");
-        var getppid = linker.defaultLookup().find("getppid");
-        if (prctl.isEmpty() || getppid.isEmpty()) {
+        if (!Syscall.available()) {
             return; // not Linux: the launcher's own reaper is all there is
         }
-        try {
-            MethodHandle set = linker.downcallHandle(prctl.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT,
-                    ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG), Linker.Option.firstVariadicArg(1));
-            MethodHandle parent = linker.downcallHandle(getppid.get(), FunctionDescriptor.of(ValueLayout.JAVA_INT));
-            int r = (int) set.invokeExact(PR_SET_PDEATHSIG, (long) SIGTERM);
-            if (r != 0) {
+        try (Arena arena = Arena.ofConfined()) {
+            if (Syscall.call(Syscall.errnoCapture(arena), Syscall.number(Syscall.Call.PRCTL), PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0, 0) != 0) {
                 System.getLogger(LauncherDeath.class.getName()).log(System.Logger.Level.WARNING,
                         "prctl(PR_SET_PDEATHSIG) failed: this rank will not notice its launcher''s death");
                 return;
             }
-            int ppid = (int) parent.invokeExact();
-            // Another parent: a process a rank started (it ends with that rank), or a rank that
-            // asked too late, reparented after the launcher died.
-            if (ppid != launcher && !ProcessHandle.of(launcher).map(ProcessHandle::isAlive).orElse(false)) {
-                throw new PmiException("the launcher (pid " + launcher + ") is gone; this rank's parent is now pid " + ppid);
-            }
-        } catch (PmiException e) {
-            throw e;
-        } catch (Throwable t) {
-            throw new IllegalStateException("prctl failed", t);
+        }
+        long ppid = ProcessHandle.current().parent().map(ProcessHandle::pid).orElse(-1L);
+        // Another parent: a process a rank started (it ends with that rank), or a rank that
+        // asked too late, reparented after the launcher died.
+        if (ppid != launcher && !ProcessHandle.of(launcher).map(ProcessHandle::isAlive).orElse(false)) {
+            throw new PmiException("the launcher (pid " + launcher + ") is gone; this rank's parent is now pid " + ppid);
         }
     }
 }
