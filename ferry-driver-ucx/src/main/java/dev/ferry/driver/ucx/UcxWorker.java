@@ -190,15 +190,16 @@ abstract sealed class UcxWorker implements DriverContext permits UcxContext {
     @Override
     public DriverProperties properties() {
         life.beginProperties();
-        String problem = UcxLibrary.problem();
-        if (problem != null) {
-            throw new DriverException(problem);
-        }
         String tls = UcxSettings.TLS.value(hints.settings());
         String asked = tls != null && !tls.isBlank() ? tls : System.getenv("UCX_TLS");
         if ((asked == null || asked.isBlank()) && !TransportProfile.rdmaDevicePresent()) {
-            // like Open MPI's pml_ucx, which stands aside without an RDMA device
+            // like Open MPI's pml_ucx, which stands aside without an RDMA device; before loading
+            // UCX, whose libraries and JUCX's would cost every rank's start ~40 ms for nothing
             throw new DriverException(NO_RDMA);
+        }
+        String problem = UcxLibrary.problem();
+        if (problem != null) {
+            throw new DriverException(problem);
         }
         try {
             UcpParams params = new UcpParams().requestTagFeature().requestRmaFeature().requestWakeupFeature()
