@@ -29,14 +29,26 @@ final class JobSecret {
         CERTIFICATE
     }
 
-    private final SecretKeySpec[] keys = new SecretKeySpec[Use.values().length];
-    private final SecureRandom random = new SecureRandom();
+    private final byte[] jobKey;
+    // made at the first connection, not at start: a job that never uses tcp (one host) pays
+    // nothing for the security providers, the digests and the seeding
+    private SecretKeySpec[] keys;
+    private SecureRandom random;
 
     /** From the job's key; an empty one (a driver used alone, outside a job) still derives keys, which any such peer shares. */
     JobSecret(byte[] jobKey) {
-        for (Use u : Use.values()) {
-            keys[u.ordinal()] = new SecretKeySpec(derive(jobKey, u), HMAC);
+        this.jobKey = jobKey.clone();
+    }
+
+    private synchronized SecretKeySpec key(Use use) {
+        if (keys == null) {
+            SecretKeySpec[] k = new SecretKeySpec[Use.values().length];
+            for (Use u : Use.values()) {
+                k[u.ordinal()] = new SecretKeySpec(derive(jobKey, u), HMAC);
+            }
+            keys = k;
         }
+        return keys[use.ordinal()];
     }
 
     private static byte[] derive(byte[] jobKey, Use use) {
@@ -50,7 +62,10 @@ final class JobSecret {
         }
     }
 
-    byte[] nonce() {
+    synchronized byte[] nonce() {
+        if (random == null) {
+            random = new SecureRandom();
+        }
         byte[] n = new byte[NONCE_BYTES];
         random.nextBytes(n);
         return n;
@@ -60,7 +75,7 @@ final class JobSecret {
     byte[] mac(Use use, ByteBuffer... parts) {
         try {
             Mac m = Mac.getInstance(HMAC);
-            m.init(keys[use.ordinal()]);
+            m.init(key(use));
             for (ByteBuffer p : parts) {
                 m.update(p.duplicate());
             }
