@@ -145,11 +145,14 @@ public final class Ferry implements AutoCloseable {
     private boolean saidGoodbye;
 
     /**
-     * Tells every other rank by message that this one is done, and waits (bounded) until each has
+     * Tells the other ranks by message that this one is done, and waits (bounded) until each has
      * said the same or failed: a rank that closed while another was still inside a collective
      * with it would fail that collective, and the launcher's closing fence does not always wait
-     * (Hydra's PMI-2). A goodbye is sent after this rank's last collective, and read before its
-     * close is seen, so by the time every goodbye is in nobody still needs this rank.
+     * (Hydra's PMI-2). The goodbyes climb a binomial tree to rank 0 and come back down, so that a
+     * rank's answer means every rank is past its last collective: n - 1 pairs of the job talk, not
+     * all n(n - 1) (a pair's first message costs a connection, a channel's mapping, a handshake).
+     * A goodbye is sent after this rank's last collective, and read before its close is seen, so
+     * by the time the answer is in nobody still needs this rank.
      */
     private void sayGoodbye() {
         int n = size(), me = rank();
@@ -157,22 +160,49 @@ public final class Ferry implements AutoCloseable {
             return;
         }
         saidGoodbye = true;
-        Request[] r = new Request[2 * (n - 1)];
-        for (int i = 1, k = 0; i < n; i++) {
-            r[k++] = world.collectiveRecv(DoublingAlgorithms.NOTHING, (me + n - i) % n, GOODBYE_TAG);
-            r[k++] = world.collectiveSend(DoublingAlgorithms.NOTHING, (me + i) % n, GOODBYE_TAG);
-        }
         long deadline = System.nanoTime() + GOODBYE_NANOS;
-        for (Request q : r) {
-            if (!q.awaitUntil(deadline)) {
-                engine.logger().log(System.Logger.Level.INFO, "rank {0}: closing without every rank''s goodbye within {1} s (some are still at work)",
-                        me, GOODBYE_NANOS / 1_000_000_000L);
-                for (Request c : r) {
-                    c.cancel();
-                }
-                return;
+        int parentMask = 1; // the lowest set bit of this rank: its parent is me - that bit
+        while (parentMask < n && (me & parentMask) == 0) {
+            parentMask <<= 1;
+        }
+        Request[] children = new Request[Integer.SIZE];
+        int c = 0;
+        for (int mask = 1; mask < parentMask && me + mask < n; mask <<= 1) {
+            children[c++] = world.collectiveRecv(DoublingAlgorithms.NOTHING, me + mask, GOODBYE_TAG);
+        }
+        // a request that failed (its peer died) counts as answered: a dead rank needs nobody
+        boolean inTime = awaitAll(children, c, deadline);
+        if (inTime && parentMask < n) { // up to the parent once the subtree is in; its answer comes once all are
+            inTime = world.collectiveSend(DoublingAlgorithms.NOTHING, me - parentMask, GOODBYE_TAG).awaitUntil(deadline);
+            Request down = world.collectiveRecv(DoublingAlgorithms.NOTHING, me - parentMask, GOODBYE_TAG);
+            inTime = inTime && down.awaitUntil(deadline);
+            if (!inTime) {
+                down.cancel();
             }
         }
+        if (inTime) {
+            for (int mask = 1, i = 0; mask < parentMask && me + mask < n; mask <<= 1) {
+                children[i++] = world.collectiveSend(DoublingAlgorithms.NOTHING, me + mask, GOODBYE_TAG);
+            }
+            inTime = awaitAll(children, c, deadline);
+        } else {
+            for (int i = 0; i < c; i++) {
+                children[i].cancel();
+            }
+        }
+        if (!inTime) {
+            engine.logger().log(System.Logger.Level.INFO, "rank {0}: closing without every rank''s goodbye within {1} s (some are still at work)",
+                    me, GOODBYE_NANOS / 1_000_000_000L);
+        }
+    }
+
+    private static boolean awaitAll(Request[] r, int count, long deadline) {
+        for (int i = 0; i < count; i++) {
+            if (!r[i].awaitUntil(deadline)) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** This rank alone. */
