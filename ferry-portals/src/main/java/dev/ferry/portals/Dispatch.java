@@ -95,8 +95,18 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
     /** Whether the last {@link #poll} moved anything (a waiter that serves peers stays awake while it does). */
     boolean worked;
 
+    /** An operation entered now targets this process itself (set and read under the library's lock). */
+    boolean selfPending;
+
+    /** The operation being started targets this process itself: its call delivers it before it returns (caller mode). */
+    void selfTargeted() {
+        selfPending = true;
+    }
+
     /** Caller mode: the caller's thread, under the lock. */
     static final class Caller extends Dispatch {
+        /** The most passes a call makes to deliver its operations on this process itself: a get takes three (request, target, reply). */
+        static final int SELF_PASSES = 4;
         final ProgressLock lock = new ProgressLock();
 
         Caller(Engine engine, boolean passive) {
@@ -115,6 +125,7 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
                     // every call leaves the library having made a pass: a program that only binds,
                     // releases and retries still has its answers processed (its MDs freed)
                     engine.progress();
+                    deliverSelfTargeted();
                 } finally {
                     lock.unlock();
                 }
@@ -130,7 +141,25 @@ abstract sealed class Dispatch permits Dispatch.Caller, Dispatch.Hosted, Dispatc
 
         @Override
         void leave() {
-            lock.unlock();
+            try {
+                deliverSelfTargeted();
+            } finally {
+                lock.unlock();
+            }
+        }
+
+        /**
+         * Delivers the operations on this process itself that this call started, before it returns,
+         * as a target elsewhere would take them in: a program that computes next still sees them
+         * land (its own passive-progress thread would come only once the scheduler lets it run).
+         */
+        private void deliverSelfTargeted() {
+            if (selfPending) {
+                selfPending = false;
+                for (int pass = 0; pass < SELF_PASSES && engine.progress(); pass++) {
+                    // again, while passes work
+                }
+            }
         }
 
         /** Polls since the last progress pass. */

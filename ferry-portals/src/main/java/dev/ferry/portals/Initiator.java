@@ -153,6 +153,9 @@ final class Initiator {
         } else if (!o.waitSend && o.silent) {
             letGoOfMds(o);
         }
+        if (target == lib.engine.rank()) {
+            lib.dispatch.selfTargeted(); // the call that started it also delivers it (Dispatch.Caller.leave)
+        }
         return null;
     }
 

@@ -173,4 +173,45 @@ class PortalsInProcessTest {
         String seen = passiveTarget(Settings.fromEnvironment().with("FERRY_PORTALS_PROGRESS", "caller"), 500);
         assertTrue(seen.startsWith("not served within 500 ms"), seen);
     }
+
+    /**
+     * A put, an atomic, a fetch-atomic and a get on this process itself have landed when their
+     * call returns, with no call after it and no passive-progress thread (caller mode): the call
+     * delivers them, as a target elsewhere would take them in while this process computes.
+     */
+    @Test
+    void operationsOnItselfHaveLandedWhenTheirCallReturns() throws Exception {
+        InProcessJob.run(1, BOUND, boot -> {
+            Settings caller = Settings.fromEnvironment().with("FERRY_PORTALS_PROGRESS", "caller");
+            try (PortalsLibrary p = PortalsLibrary.open(new PortalsConfig().bootstrap(boot).settings(caller))) {
+                NiHandle ni = p.niInit(Portals.IFACE_DEFAULT, Portals.NI_MATCHING | Portals.NI_LOGICAL, Portals.PID_ANY, null).niHandle();
+                int pt = p.ptAlloc(ni, 0, Portals.EQ_NONE, 3);
+                java.lang.foreign.MemorySegment window = java.lang.foreign.Arena.ofShared().allocate(64, 8);
+                Me me = new Me();
+                me.start = window;
+                me.length = 64;
+                me.options = Portals.ME_OP_PUT | Portals.ME_OP_GET | Portals.ME_EVENT_CT_COMM; // counted: never the direct path
+                me.ctHandle = p.ctAlloc(ni);
+                p.meAppend(ni, pt, me, Portals.PRIORITY_LIST, null);
+                java.lang.foreign.MemorySegment local = java.lang.foreign.Arena.ofShared().allocate(64, 8);
+                Md md = new Md();
+                md.start = local;
+                md.length = 64;
+                MdHandle d = p.mdBind(ni, md);
+                ProcessId self = ProcessId.ofRank(0);
+                java.lang.invoke.VarHandle word = java.lang.foreign.ValueLayout.JAVA_LONG.varHandle();
+                local.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 41);
+                p.put(d, 0, 8, Portals.NO_ACK_REQ, self, pt, 0, 0, null, 0);
+                assertEquals(41L, (long) word.getAcquire(window, 0L), "the put");
+                local.set(java.lang.foreign.ValueLayout.JAVA_LONG, 8, 1);
+                p.atomic(d, 8, 8, Portals.NO_ACK_REQ, self, pt, 0, 0, null, 0, Portals.SUM, Portals.INT64_T);
+                assertEquals(42L, (long) word.getAcquire(window, 0L), "the atomic");
+                p.fetchAtomic(d, 16, d, 8, 8, self, pt, 0, 0, null, 0, Portals.SUM, Portals.INT64_T);
+                assertEquals(42L, (long) word.getAcquire(local, 16L), "the fetch-atomic's answer");
+                assertEquals(43L, (long) word.getAcquire(window, 0L), "the fetch-atomic");
+                p.get(d, 24, 8, self, pt, 0, 0, null);
+                assertEquals(43L, (long) word.getAcquire(local, 24L), "the get");
+            }
+        });
+    }
 }
