@@ -13,8 +13,8 @@ import java.util.concurrent.locks.LockSupport;
  * inside the library since the thread last looked. While the program calls (and so makes progress
  * itself) it only looks, 0.2 ms after a call at first, then less and less often while the calls go
  * on (at most every 10 ms); once the program has stopped calling, it serves, idling as every wait
- * does ({@link Engine#idleStrategy}: spins, yields and naps for a second, then dozes in the drivers'
- * blocking waits, which a packet ends at once). So a computing process is served from a fraction
+ * does ({@link Engine#idleStrategy}: spins, yields and naps) but dozing in the drivers' blocking
+ * waits, which a packet ends at once, after {@link #DOZE_AFTER_NANOS} rather than a second. So a computing process is served from a fraction
  * of a millisecond after its last call on; an idle one costs about what its JVM costs asleep
  * (docs/performance.md).
  * The program's own calls stay
@@ -56,12 +56,23 @@ final class PassiveProgress implements Runnable {
     @SuppressWarnings("unused")
     private long activity;
     private volatile boolean stop;
+    /** How the thread idles when it finds nothing to do: the engine's phases, dozing early ({@link #DOZE_AFTER_NANOS}). */
+    private final dev.ferry.spi.IdleStrategy idle;
+
+    /**
+     * After this long without work the thread sleeps in the drivers' blocking waits, which a
+     * packet ends at once, rather than napping a millisecond at a time until the engine's own
+     * doze (after a second): a program computing between its peers' operations is served within a
+     * fraction of a millisecond, and an idle one costs nothing.
+     */
+    static final long DOZE_AFTER_NANOS = 10_000_000;
 
     /** {@code lock} is the caller dispatch's, or null for a hosted library (the engine's thread of control serializes). */
     PassiveProgress(Engine engine, ProgressLock lock, int rank) {
         this.engine = engine;
         this.lock = lock;
         this.thread = Thread.ofPlatform().daemon().name("ferry-passive-progress-" + rank).unstarted(this);
+        this.idle = engine.idleStrategy().withSleep(engine.idleStrategy().sleep(), DOZE_AFTER_NANOS);
     }
 
     void start() {
@@ -110,7 +121,7 @@ final class PassiveProgress implements Runnable {
             if (worked) {
                 lastWork = now;
             } else {
-                engine.idleStrategy().idle(now - lastWork);
+                idle.idle(now - lastWork);
             }
         }
     }
