@@ -22,7 +22,7 @@ public final class BenchCommand {
                                 put-latency | get-latency | acc-latency | fetch-op-latency | cas-latency |
                                 put-bw | get-bw |
                                 latency | bw | bibw | mbw-mr |
-                                barrier | bcast | reduce | allreduce | allgather | alltoall) [options]
+                                barrier | bcast | reduce | allreduce | allgather | alltoall | passive) [options]
                    ferry bench jmh [JMH options]   microbenchmarks, e.g. 'jmh SpiHotPath -prof gc'
               --driver NAME        driver to measure (default self; engine-*: shm); driver-* takes a
                                    list, e.g. shm,ucx, measured one after the other. engine-* runs two
@@ -39,6 +39,13 @@ public final class BenchCommand {
                                    array buffers, beside engine-latency / engine-bandwidth;
                                    bw, bibw and mbw-mr add the ucx driver's bandwidth among the
                                    references (set FERRY_UCX_TLS=sm for UCX's shared memory)
+                                   passive: Portals operations on a rank that makes no
+                                   Portals call (it computes), served by the library's
+                                   passive progress, each after 10 ms of quiet: put+ack,
+                                   fetch-add and get over shm and tcp (two ranks), put,
+                                   atomic and get to itself over self, watched for in memory,
+                                   and over shm and tcp the first put (which connects) after
+                                   100 ms (default --driver self,shm,tcp, 200 iterations)
               --ranks LIST         collectives: the numbers of ranks (default 2,4), one job each over
                                    --driver (shm: all on this node); every line names the
                                    algorithm, and the same operation built naively from
@@ -181,7 +188,9 @@ public final class BenchCommand {
         for (DiscoveredDriver d : order) {
             List<Long> sizes = DriverBench.feasible(d, o.sizes(), note -> err.println("ferry bench: " + note));
             java.util.function.Consumer<Result> print = labelled(d, sink);
-            if (o.collective()) {
+            if (o.passive()) {
+                PassiveBench.run(d, o, progress, print);
+            } else if (o.collective()) {
                 CollBench.run(d, o, reversed, progress, print);
             } else if (o.api()) {
                 ApiBench.run(d, o, sizes, reversed, progress, print);
@@ -205,8 +214,8 @@ public final class BenchCommand {
     /** The reference lines (ref-shm, ref-readv, ref-nio; ref-ucp for driver-latency with ucx), unless --no-references. */
     private static void references(BenchOptions o, Progress progress, java.util.function.Consumer<Result> sink, PrintStream err)
             throws Exception {
-        if (!o.references() || o.collective()) {
-            return; // a collective's reference is its naive form, measured in the same job
+        if (!o.references() || o.collective() || o.passive()) {
+            return; // a collective's reference is its naive form, measured in the same job; passive has none
         }
         BenchOptions ref = o.as(o.latency() ? BenchOptions.LATENCY : BenchOptions.BANDWIDTH);
         if (!o.peerPrefix().isEmpty()) { // the peer on another host: only the network's reference applies

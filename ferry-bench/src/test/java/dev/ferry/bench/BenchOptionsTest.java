@@ -36,6 +36,16 @@ class BenchOptionsTest {
     }
 
     @Test
+    void passiveMeasuresEachDriverWithFewSpacedOperations() {
+        BenchOptions p = BenchOptions.parse("passive", List.of());
+        assertTrue(p.passive());
+        assertFalse(p.engine(), "several drivers in one command, as driver-latency");
+        assertEquals("self,shm,tcp", p.driver());
+        assertEquals(List.of(8L), p.sizes());
+        assertEquals(200, p.iterations());
+    }
+
+    @Test
     void aByteBudgetCapsLargeSizes() {
         BenchOptions o = BenchOptions.parse("driver-latency", List.of("--iterations", "100000"));
         assertEquals(100000, o.iterationsFor(8));

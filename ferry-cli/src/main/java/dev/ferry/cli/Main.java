@@ -32,6 +32,7 @@ public final class Main {
               bench engine-bandwidth [opts]   beside the driver's own figures from the same run
               bench ptl-put-latency [opts]  the Portals library between two ranks; also ptl-get-latency,
                                               ptl-atomic-latency (fetch-add, compare-and-swap) and ptl-put-bandwidth
+              bench passive [opts]          Portals operations served by a rank that makes no call (self, shm, tcp)
               bench put-latency [opts]      OSU's one-sided benchmarks on the API's windows between two ranks;
                                               also get-latency, acc-latency, fetch-op-latency, cas-latency,
                                               put-bw and get-bw (lock once, flush per operation)
