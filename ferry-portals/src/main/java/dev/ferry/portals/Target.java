@@ -298,8 +298,11 @@ final class Target {
     private void delivered(Ni ni, PtEntry pt, ListEntry e, Event ev, boolean wantEvent, int src, byte respType, int ack, long id,
                            long offset, long mlength, ListKind list, boolean unlinkNow) {
         targetDone(pt, e, ev, wantEvent, unlinkNow, mlength);
-        boolean due = (ack & ~PtlWire.ORDERED) != AckReq.NO_ACK_REQ.ordinal() && !e.has(ME_ACK_DISABLE);
-        if (due || (ack & PtlWire.ORDERED) != 0) {
+        boolean asked = (ack & ~PtlWire.ORDERED) != AckReq.NO_ACK_REQ.ordinal();
+        boolean due = asked && !e.has(ME_ACK_DISABLE);
+        // an ack the entry disables is still answered, silently: no event or count at the
+        // initiator, but its operation ends there (else its MD stays in use for good)
+        if (asked || (ack & PtlWire.ORDERED) != 0) {
             InlineSender.Outgoing out = lib.sender.take();
             PtlWire.response(out.buf, respType, ni.index, due ? 0 : PtlWire.SILENT, 0, list.ordinal(), pt.index, offset, mlength, id);
             lib.sender.send(src, out, PtlWire.HEADER);
