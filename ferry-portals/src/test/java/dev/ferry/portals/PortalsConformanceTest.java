@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /**
  * A table of cases in the style of a conformance suite: each data-movement call (put, get, atomic,
- * fetch-atomic) against a priority-list entry, with every option bit of the entry and of the MD
+ * fetch-atomic, swap) against a priority-list entry, with every option bit of the entry and of the MD
  * and every kind of ack in turn, one rank (operations on itself) and two ranks of one JVM (the
  * in-process job). Each case checks what the specification says: the return of each call, every
  * event posted at the initiator and at the target (kind, failure, lengths, offset, match bits,
@@ -33,10 +33,10 @@ class PortalsConformanceTest {
     private static final long TARGET_VALUE = 1000, OPERAND = 7;
     private static final long WAIT_NANOS = 10_000_000_000L;
 
-    enum Kind { PUT, GET, ATOMIC, FETCH }
+    enum Kind { PUT, GET, ATOMIC, FETCH, SWAP }
 
     /** One row: the operation, the entry's and the MD's options, the ack asked for. */
-    record Case(int index, Kind kind, int meOptions, int mdOptions, AckReq ack, String name) {
+    record Case(int index, Kind kind, int meOptions, int mdOptions, AckReq ack, ListKind list, String name) {
         boolean ctOnMe() {
             return (meOptions & (ME_EVENT_CT_COMM | ME_EVENT_CT_OVERFLOW)) != 0;
         }
@@ -86,17 +86,23 @@ class PortalsConformanceTest {
         mdVariants.put("MD_VOLATILE", MD_VOLATILE);
         for (Kind k : Kind.values()) {
             for (var me : meVariants.entrySet()) {
-                t.add(new Case(t.size(), k, me.getValue(), 0, AckReq.ACK_REQ, k + " " + me.getKey()));
+                t.add(new Case(t.size(), k, me.getValue(), 0, AckReq.ACK_REQ, PRIORITY_LIST, k + " " + me.getKey()));
             }
             for (var md : mdVariants.entrySet()) {
-                t.add(new Case(t.size(), k, base, md.getValue(), AckReq.ACK_REQ, k + " " + md.getKey()));
+                t.add(new Case(t.size(), k, base, md.getValue(), AckReq.ACK_REQ, PRIORITY_LIST, k + " " + md.getKey()));
+            }
+            // an entry of the overflow list takes the message (its header kept for later appends, unless disabled)
+            for (var me : List.of(Map.entry("", 0), Map.entry("|ME_EVENT_OVER_DISABLE", ME_EVENT_OVER_DISABLE),
+                    Map.entry("|ME_EVENT_CT_OVERFLOW", ME_EVENT_CT_OVERFLOW), Map.entry("|ME_UNEXPECTED_HDR_DISABLE", ME_UNEXPECTED_HDR_DISABLE),
+                    Map.entry("|ME_EVENT_CT_COMM", ME_EVENT_CT_COMM))) {
+                t.add(new Case(t.size(), k, base | me.getValue(), 0, AckReq.ACK_REQ, OVERFLOW_LIST, k + " OVERFLOW_LIST" + me.getKey()));
             }
             if (k == Kind.PUT || k == Kind.ATOMIC) {
-                t.add(new Case(t.size(), k, base, 0, AckReq.NO_ACK_REQ, k + " NO_ACK_REQ"));
-                t.add(new Case(t.size(), k, base, MD_EVENT_CT_ACK, AckReq.CT_ACK_REQ, k + " CT_ACK_REQ, MD_EVENT_CT_ACK"));
-                t.add(new Case(t.size(), k, base | ME_ACK_DISABLE, MD_EVENT_CT_ACK, AckReq.CT_ACK_REQ, k + " CT_ACK_REQ, ME_ACK_DISABLE"));
-                t.add(new Case(t.size(), k, base, 0, AckReq.OC_ACK_REQ, k + " OC_ACK_REQ"));
-                t.add(new Case(t.size(), k, ME_OP_GET, MD_EVENT_CT_ACK, AckReq.CT_ACK_REQ, k + " CT_ACK_REQ, no ME_OP_PUT"));
+                t.add(new Case(t.size(), k, base, 0, AckReq.NO_ACK_REQ, PRIORITY_LIST, k + " NO_ACK_REQ"));
+                t.add(new Case(t.size(), k, base, MD_EVENT_CT_ACK, AckReq.CT_ACK_REQ, PRIORITY_LIST, k + " CT_ACK_REQ, MD_EVENT_CT_ACK"));
+                t.add(new Case(t.size(), k, base | ME_ACK_DISABLE, MD_EVENT_CT_ACK, AckReq.CT_ACK_REQ, PRIORITY_LIST, k + " CT_ACK_REQ, ME_ACK_DISABLE"));
+                t.add(new Case(t.size(), k, base, 0, AckReq.OC_ACK_REQ, PRIORITY_LIST, k + " OC_ACK_REQ"));
+                t.add(new Case(t.size(), k, ME_OP_GET, MD_EVENT_CT_ACK, AckReq.CT_ACK_REQ, PRIORITY_LIST, k + " CT_ACK_REQ, no ME_OP_PUT"));
             }
         }
         return t;
@@ -108,13 +114,13 @@ class PortalsConformanceTest {
         boolean allowed = switch (c.kind()) {
             case PUT, ATOMIC -> (me & ME_OP_PUT) != 0;
             case GET -> (me & ME_OP_GET) != 0;
-            case FETCH -> (me & ME_OP_PUT) != 0 && (me & ME_OP_GET) != 0; // it reads and writes
+            case FETCH, SWAP -> (me & ME_OP_PUT) != 0 && (me & ME_OP_GET) != 0; // they read and write
         };
         // an operation the entry does not permit is an operation violation (PERM_VIOLATION is the
         // entry's uid refusing the initiator)
         NiFail response = allowed ? NiFail.NI_OK : NiFail.NI_OP_VIOLATION;
         boolean sends = c.kind() != Kind.GET;
-        boolean replies = c.kind() == Kind.GET || c.kind() == Kind.FETCH;
+        boolean replies = c.kind() == Kind.GET || c.kind() == Kind.FETCH || c.kind() == Kind.SWAP;
         // an ack is due when asked for and, on success, when the entry does not disable it;
         // a refused operation answers whatever was asked
         boolean acked = !replies && c.ack() != AckReq.NO_ACK_REQ && (!allowed || (me & ME_ACK_DISABLE) == 0);
@@ -165,7 +171,7 @@ class PortalsConformanceTest {
                     case PUT -> EventKind.EVENT_PUT;
                     case GET -> EventKind.EVENT_GET;
                     case ATOMIC -> EventKind.EVENT_ATOMIC;
-                    case FETCH -> EventKind.EVENT_FETCH_ATOMIC;
+                    case FETCH, SWAP -> EventKind.EVENT_FETCH_ATOMIC;
                 });
             }
             if ((me & ME_EVENT_CT_COMM) != 0) {
@@ -253,7 +259,7 @@ class PortalsConformanceTest {
                 me.options = c.meOptions();
                 me.matchBits = c.index();
                 me.ctHandle = mect;
-                meh = p.meAppend(ni, pt, me, PRIORITY_LIST, meUser);
+                meh = p.meAppend(ni, pt, me, c.list(), meUser);
             }
             p.barrier();
             if (initiator) {
@@ -294,6 +300,7 @@ class PortalsConformanceTest {
                 case GET -> p.get(md, 8, LEN, to, pt, c.index(), REMOTE_OFFSET, mdUser);
                 case ATOMIC -> p.atomic(md, 0, LEN, c.ack(), to, pt, c.index(), REMOTE_OFFSET, mdUser, HDR, SUM, INT64_T);
                 case FETCH -> p.fetchAtomic(md, 8, md, 0, LEN, to, pt, c.index(), REMOTE_OFFSET, mdUser, HDR, SUM, INT64_T);
+                case SWAP -> p.swap(md, 8, md, 0, LEN, to, pt, c.index(), REMOTE_OFFSET, mdUser, HDR, null, Op.SWAP, INT64_T);
             }
             List<Event> got = events(ieq, x.initiator().size());
             for (int i = 0; i < got.size(); i++) {
@@ -314,7 +321,7 @@ class PortalsConformanceTest {
                     problems.add("the MD's counting event is " + seen + ", not " + x.mdCount());
                 }
             }
-            if (c.kind() == Kind.GET || c.kind() == Kind.FETCH) {
+            if (c.kind() == Kind.GET || c.kind() == Kind.FETCH || c.kind() == Kind.SWAP) {
                 long want = x.applied() ? TARGET_VALUE + x.offset() : -1;
                 awaitValue(local, 8, want, "the answer in the MD");
             }
@@ -360,8 +367,8 @@ class PortalsConformanceTest {
                 if (e.remoteOffset != x.offset()) {
                     problems.add(w + ": remote offset " + e.remoteOffset + ", not " + x.offset());
                 }
-                if (e.ptlList != ListKind.PRIORITY_LIST) {
-                    problems.add(w + ": list " + e.ptlList + ", not PRIORITY_LIST");
+                if (e.ptlList != c.list()) {
+                    problems.add(w + ": list " + e.ptlList + ", not " + c.list());
                 }
             }
         }
@@ -393,7 +400,7 @@ class PortalsConformanceTest {
                 }
             }
             long before = TARGET_VALUE + x.offset();
-            long want = !x.applied() || c.kind() == Kind.GET ? before : c.kind() == Kind.PUT ? 42 : before + OPERAND;
+            long want = !x.applied() || c.kind() == Kind.GET ? before : c.kind() == Kind.PUT ? 42 : c.kind() == Kind.SWAP ? OPERAND : before + OPERAND;
             awaitValue(entry, x.offset(), want, "the entry's word at " + x.offset());
             long other = x.offset() == 0 ? REMOTE_OFFSET : 0;
             if (entry.get(ValueLayout.JAVA_LONG, other) != TARGET_VALUE + other) {
@@ -424,14 +431,15 @@ class PortalsConformanceTest {
             if (e.ptIndex != 10) {
                 problems.add(w + ": portal index " + e.ptIndex + ", not 10");
             }
-            if (e.ptlList != ListKind.PRIORITY_LIST) {
-                problems.add(w + ": list " + e.ptlList + ", not PRIORITY_LIST");
+            if (e.ptlList != c.list()) {
+                problems.add(w + ": list " + e.ptlList + ", not " + c.list());
             }
             if (e.start == null || e.start.address() != entry.address() + x.offset()) {
                 problems.add(w + ": start " + (e.start == null ? null : Long.toHexString(e.start.address())) + ", not the entry's + " + x.offset());
             }
-            if ((c.kind() == Kind.ATOMIC || c.kind() == Kind.FETCH) && (e.atomicOperation != SUM || e.atomicType != INT64_T)) {
-                problems.add(w + ": atomic " + e.atomicOperation + " " + e.atomicType + ", not SUM INT64_T");
+            Op op = c.kind() == Kind.SWAP ? Op.SWAP : SUM;
+            if ((c.kind() == Kind.ATOMIC || c.kind() == Kind.FETCH || c.kind() == Kind.SWAP) && (e.atomicOperation != op || e.atomicType != INT64_T)) {
+                problems.add(w + ": atomic " + e.atomicOperation + " " + e.atomicType + ", not " + op + " INT64_T");
             }
         }
 
