@@ -106,14 +106,8 @@ class PortalsInProcessTest {
         InProcessJob.run(2, BOUND, boot -> {
             try (PortalsLibrary p = PortalsLibrary.open(new PortalsConfig().bootstrap(boot).settings(settings))) {
                 NiHandle ni = p.niInit(Portals.IFACE_DEFAULT, Portals.NI_MATCHING | Portals.NI_LOGICAL, Portals.PID_ANY, null).niHandle();
-                int pt = p.ptAlloc(ni, 0, Portals.EQ_NONE, 3);
-                java.lang.foreign.MemorySegment window = java.lang.foreign.Arena.ofShared().allocate(64, 8);
-                Me me = new Me();
-                me.start = window;
-                me.length = 64;
-                me.options = Portals.ME_OP_PUT | Portals.ME_OP_GET | Portals.ME_EVENT_CT_COMM; // counted: never the direct path
-                me.ctHandle = p.ctAlloc(ni);
-                p.meAppend(ni, pt, me, Portals.PRIORITY_LIST, null);
+                int pt = 3;
+                java.lang.foreign.MemorySegment window = counted64ByteWindow(p, ni, pt);
                 p.barrier();
                 if (p.rank() == 1) {
                     long end = System.nanoTime() + 60_000_000_000L;
@@ -185,14 +179,8 @@ class PortalsInProcessTest {
             Settings caller = Settings.fromEnvironment().with("FERRY_PORTALS_PROGRESS", "caller");
             try (PortalsLibrary p = PortalsLibrary.open(new PortalsConfig().bootstrap(boot).settings(caller))) {
                 NiHandle ni = p.niInit(Portals.IFACE_DEFAULT, Portals.NI_MATCHING | Portals.NI_LOGICAL, Portals.PID_ANY, null).niHandle();
-                int pt = p.ptAlloc(ni, 0, Portals.EQ_NONE, 3);
-                java.lang.foreign.MemorySegment window = java.lang.foreign.Arena.ofShared().allocate(64, 8);
-                Me me = new Me();
-                me.start = window;
-                me.length = 64;
-                me.options = Portals.ME_OP_PUT | Portals.ME_OP_GET | Portals.ME_EVENT_CT_COMM; // counted: never the direct path
-                me.ctHandle = p.ctAlloc(ni);
-                p.meAppend(ni, pt, me, Portals.PRIORITY_LIST, null);
+                int pt = 3;
+                java.lang.foreign.MemorySegment window = counted64ByteWindow(p, ni, pt);
                 java.lang.foreign.MemorySegment local = java.lang.foreign.Arena.ofShared().allocate(64, 8);
                 Md md = new Md();
                 md.start = local;
@@ -213,5 +201,18 @@ class PortalsInProcessTest {
                 assertEquals(43L, (long) word.getAcquire(local, 24L), "the get");
             }
         });
+    }
+
+    /** Portal table entry {@code pt} with one counted entry of 64 bytes, which puts and gets reach (never the direct path); its memory. */
+    private static java.lang.foreign.MemorySegment counted64ByteWindow(PortalsLibrary p, NiHandle ni, int pt) {
+        p.ptAlloc(ni, 0, Portals.EQ_NONE, pt);
+        java.lang.foreign.MemorySegment window = java.lang.foreign.Arena.ofShared().allocate(64, 8);
+        Me me = new Me();
+        me.start = window;
+        me.length = 64;
+        me.options = Portals.ME_OP_PUT | Portals.ME_OP_GET | Portals.ME_EVENT_CT_COMM; // counted: never the direct path
+        me.ctHandle = p.ctAlloc(ni);
+        p.meAppend(ni, pt, me, Portals.PRIORITY_LIST, null);
+        return window;
     }
 }
