@@ -224,6 +224,11 @@ public class Request implements Freeable {
         return block();
     }
 
+    /** Frees the handle (mpiJava's name for {@link #free()}). */
+    public void Free() {
+        free();
+    }
+
     /** The status when complete, else null. */
     public Status Test() {
         return testStatus();
@@ -326,6 +331,7 @@ public class Request implements Freeable {
     }
 
     public static Status[] waitAllStatus(Request[] requests) {
+        matchDeferred(requests);
         Status[] out = new Status[requests.length];
         List<String> failed = new ArrayList<>();
         Errhandler h = MPI.ERRORS_ARE_FATAL;
@@ -352,6 +358,42 @@ public class Request implements Freeable {
 
     public static void waitAll(Request[] requests) {
         waitAllStatus(requests);
+    }
+
+    /**
+     * Looks at every request in turn until no deferred receive among them is unmatched: an
+     * MPI.OBJECT receive (its size unknown) is posted only once its message is seen, so waiting
+     * for the requests one after another could wait on a synchronous send whose peer waits, in
+     * turn, for the message this rank's own receive has not yet taken.
+     */
+    private static void matchDeferred(Request[] requests) {
+        if (java.util.Arrays.stream(requests).noneMatch(r -> r != null && r.isDeferredUnmatched())) {
+            return;
+        }
+        Errhandler h = MPI.ERRORS_ARE_FATAL;
+        try {
+            dev.ferry.spi.IdleStrategy idle = dev.ferry.spi.IdleStrategy.DEFAULT;
+            long start = System.nanoTime(), now = start;
+            for (int round = 0; ; round++) {
+                boolean unmatched = false;
+                for (Request r : requests) {
+                    if (r != null && active(r)) {
+                        h = r.handler;
+                        r.poll();
+                        unmatched |= r.isDeferredUnmatched();
+                    }
+                }
+                if (!unmatched) {
+                    return;
+                }
+                idle.idle(now - start);
+                if (idle.clockDue(round, now - start)) {
+                    now = System.nanoTime();
+                }
+            }
+        } catch (RuntimeException e) {
+            throw Errors.raise(h, e);
+        }
     }
 
     /** Every status when all are complete (all then become inactive), else null. */

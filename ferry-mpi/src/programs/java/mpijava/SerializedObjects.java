@@ -8,7 +8,7 @@ import java.util.List;
 
 /**
  * MPI.OBJECT (mpiJava 1.2): serializable objects by Send / Recv (with ANY_SOURCE and Probe), Bcast
- * and Gather; and a counter of tickets handed out by rank 0 on request, by message.
+ * and Gather, and persistent synchronous sends (Ssend_init, Recv_init, Startall, Waitall).
  */
 public class SerializedObjects {
     record Order(int from, String item, List<Integer> amounts) implements Serializable {
@@ -42,10 +42,26 @@ public class SerializedObjects {
                 ok &= ("rank-" + i).equals(names[i]);
             }
         }
+        // persistent synchronous sends of objects around a ring, each rank waiting for its send
+        // first: its receive (whose size is unknown) must match while that send waits
+        Object[] out = new Object[2], in = new Object[2];
+        int right = (rank + 1) % size, left = (rank + size - 1) % size;
+        Prequest send = MPI.COMM_WORLD.Ssend_init(out, 0, 2, MPI.OBJECT, right, 11);
+        Prequest recv = MPI.COMM_WORLD.Recv_init(in, 0, 2, MPI.OBJECT, left, 11);
+        for (int round = 0; round < 3; round++) {
+            out[0] = "round-" + round;
+            out[1] = List.of(rank, round);
+            Prequest.Startall(new Prequest[] {send, recv});
+            Request.Waitall(new Request[] {send, recv});
+            ok &= ("round-" + round).equals(in[0]) && List.of(left, round).equals(in[1]);
+        }
+        send.Free();
+        recv.Free();
         boolean[] flag = {ok}, all = {false};
         MPI.COMM_WORLD.Allreduce(flag, 0, all, 0, 1, MPI.BOOLEAN, MPI.LAND);
         if (rank == 0) {
-            System.out.println((all[0] ? "ok" : "WRONG") + " objects: bcast, " + (size - 1) + " orders by ANY_SOURCE, gather of " + size + " names");
+            System.out.println((all[0] ? "ok" : "WRONG") + " objects: bcast, " + (size - 1) + " orders by ANY_SOURCE, gather of " + size
+                    + " names, 3 rounds of persistent synchronous sends around the ring");
         }
         MPI.Finalize();
     }
