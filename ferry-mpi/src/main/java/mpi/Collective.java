@@ -187,18 +187,37 @@ final class Collective {
             throw new MPIException(MPI.ERR_OP, "op is null");
         }
         if (type != null && type.isObject()) {
-            throw new MPIException(MPI.ERR_TYPE, "type: Ferry does not reduce MPI.OBJECT data");
+            throw new MPIException(MPI.ERR_TYPE, "type: Ferry reduces MPI.OBJECT data in the blocking reductions only");
         }
         return op.ferry(type);
     }
 
+    /** Whether a reduction takes the MPI.OBJECT path (blocking, a user operation): checked as its arguments. */
+    private static boolean objectReduction(Op op, Datatype type, boolean nb) {
+        if (type == null || !type.isObject() || nb) {
+            return false;
+        }
+        if (op == null) {
+            throw new MPIException(MPI.ERR_OP, "op is null");
+        }
+        return true;
+    }
+
     Request reduce(Object sendbuf, int soff, Object recvbuf, int roff, int count, Datatype type, Op op, int root, boolean nb) {
+        if (objectReduction(op, type, nb)) {
+            ObjectReductions.reduce(c, sendbuf, soff, recvbuf, roff, count, op, type, root);
+            return null;
+        }
         dev.ferry.Op o = op(op, type);
         Object r = out(recvbuf);
         return finish(c.ireduce(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), count, t(type, "type"), o, root), nb, recvbuf, r);
     }
 
     Request allreduce(Object sendbuf, int soff, Object recvbuf, int roff, int count, Datatype type, Op op, boolean nb) {
+        if (objectReduction(op, type, nb)) {
+            ObjectReductions.allreduce(c, sendbuf, soff, recvbuf, roff, count, op, type);
+            return null;
+        }
         dev.ferry.Op o = op(op, type);
         if (!nb && !(recvbuf instanceof boolean[])) {
             // the blocking form: Ferry's small blocking path runs in the caller's thread
@@ -210,6 +229,10 @@ final class Collective {
     }
 
     Request reduceScatter(Object sendbuf, int soff, Object recvbuf, int roff, int[] counts, Datatype type, Op op, boolean nb) {
+        if (objectReduction(op, type, nb)) {
+            ObjectReductions.reduceScatter(c, sendbuf, soff, recvbuf, roff, counts, op, type);
+            return null;
+        }
         dev.ferry.Op o = op(op, type);
         Object r = out(recvbuf);
         return finish(c.ireduceScatter(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), counts, t(type, "type"), o), nb, recvbuf, r);
@@ -222,6 +245,10 @@ final class Collective {
     }
 
     Request scan(Object sendbuf, int soff, Object recvbuf, int roff, int count, Datatype type, Op op, boolean exclusive, boolean nb) {
+        if (objectReduction(op, type, nb)) {
+            ObjectReductions.scan(c, sendbuf, soff, recvbuf, roff, count, op, type, exclusive);
+            return null;
+        }
         dev.ferry.Op o = op(op, type);
         Object r = out(recvbuf);
         dev.ferry.Request q = exclusive ? c.iexscan(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), count, t(type, "type"), o)

@@ -52,6 +52,21 @@ public class Op implements Freeable {
         this.opCode = opCode;
     }
 
+    /**
+     * Applies this operation to objects ({@code inout[i] = in[i] op inout[i]}): only an mpiJava
+     * {@link User_function} takes MPI.OBJECT data.
+     */
+    void applyToObjects(Object[] in, int inOffset, Object[] inout, int inoutOffset, int count, Datatype type) {
+        if (freed) {
+            throw new MPIException(MPI.ERR_OP, "op: it was freed");
+        }
+        if (mpjFunction == null) {
+            throw new MPIException(MPI.ERR_OP, "op: MPI.OBJECT data is reduced only by a user operation (User_function), not "
+                    + (predefined != null ? "a predefined one" : "a ByteBuffer UserFunction"));
+        }
+        mpjFunction.Call(in, inOffset, inout, inoutOffset, count, type);
+    }
+
     /** Ferry's operation for reducing elements of {@code type}. */
     dev.ferry.Op ferry(Datatype type) {
         if (freed) {

@@ -8,7 +8,8 @@ import java.util.List;
 
 /**
  * MPI.OBJECT (mpiJava 1.2): serializable objects by Send / Recv (with ANY_SOURCE and Probe), Bcast
- * and Gather, and persistent synchronous sends (Ssend_init, Recv_init, Startall, Waitall).
+ * and Gather, persistent synchronous sends (Ssend_init, Recv_init, Startall, Waitall), and
+ * Allreduce, Reduce, Scan and Reduce_scatter by a user operation that does not commute.
  */
 public class SerializedObjects {
     record Order(int from, String item, List<Integer> amounts) implements Serializable {
@@ -57,11 +58,51 @@ public class SerializedObjects {
         }
         send.Free();
         recv.Free();
+        // reductions of objects with a user operation that does not commute: concatenation in rank order
+        Op concat = new Op(new User_function() {
+            @Override
+            public void Call(Object invec, int inoffset, Object inoutvec, int inoutoffset, int count, Datatype datatype) {
+                Object[] a = (Object[]) invec, b = (Object[]) inoutvec;
+                for (int i = 0; i < count; i++) {
+                    b[inoutoffset + i] = (String) a[inoffset + i] + b[inoutoffset + i];
+                }
+            }
+        }, false);
+        StringBuilder rs = new StringBuilder(), ss = new StringBuilder(), upTo = new StringBuilder();
+        for (int r = 0; r < size; r++) {
+            rs.append('r').append(r).append(',');
+            ss.append('s').append(r).append(',');
+            if (r <= rank) {
+                upTo.append('r').append(r).append(',');
+            }
+        }
+        Object[] mine = {"r" + rank + ",", "s" + rank + ","}, reduced = new Object[2];
+        MPI.COMM_WORLD.Allreduce(mine, 0, reduced, 0, 2, MPI.OBJECT, concat);
+        ok &= rs.toString().equals(reduced[0]) && ss.toString().equals(reduced[1]);
+        Object[] atRoot = new Object[3];
+        MPI.COMM_WORLD.Reduce(mine, 0, atRoot, 1, 2, MPI.OBJECT, concat, 0);
+        ok &= rank != 0 || rs.toString().equals(atRoot[1]) && ss.toString().equals(atRoot[2]);
+        Object[] prefix = new Object[2];
+        MPI.COMM_WORLD.Scan(mine, 0, prefix, 0, 2, MPI.OBJECT, concat);
+        ok &= upTo.toString().equals(prefix[0]);
+        Object[] slots = new Object[size];
+        int[] ones = new int[size];
+        for (int i = 0; i < size; i++) {
+            slots[i] = rank + "." + i + ";";
+            ones[i] = 1;
+        }
+        Object[] mySlot = new Object[1];
+        MPI.COMM_WORLD.Reduce_scatter(slots, 0, mySlot, 0, ones, MPI.OBJECT, concat);
+        StringBuilder slot = new StringBuilder();
+        for (int r = 0; r < size; r++) {
+            slot.append(r).append('.').append(rank).append(';');
+        }
+        ok &= slot.toString().equals(mySlot[0]);
         boolean[] flag = {ok}, all = {false};
         MPI.COMM_WORLD.Allreduce(flag, 0, all, 0, 1, MPI.BOOLEAN, MPI.LAND);
         if (rank == 0) {
             System.out.println((all[0] ? "ok" : "WRONG") + " objects: bcast, " + (size - 1) + " orders by ANY_SOURCE, gather of " + size
-                    + " names, 3 rounds of persistent synchronous sends around the ring");
+                    + " names, 3 rounds of persistent synchronous sends around the ring, reductions by a user operation");
         }
         MPI.Finalize();
     }
