@@ -59,7 +59,7 @@ final class Collective {
     }
 
     private static MPIException noObjects(String what) {
-        return new MPIException(MPI.ERR_TYPE, what + ": MPI.OBJECT is supported by the blocking bcast, gather, scatter, allgather and alltoall only");
+        return new MPIException(MPI.ERR_TYPE, what + ": MPI.OBJECT is supported by the blocking collectives only");
     }
 
     void bcast(Object buf, int offset, int count, Datatype type, int root) {
@@ -95,7 +95,11 @@ final class Collective {
 
     Request gatherv(Object sendbuf, int soff, int scount, Datatype stype, Object recvbuf, int roff, int[] rcounts, int[] displs, Datatype rtype, int root, boolean nb) {
         if (objects(stype, rtype)) {
-            throw noObjects("gatherv");
+            if (nb) {
+                throw noObjects("igatherv");
+            }
+            ObjectCollectives.gatherv(c, sendbuf, soff, scount, recvbuf, roff, rcounts, displs, root);
+            return null;
         }
         Object r = out(recvbuf);
         dev.ferry.Request q = c.igatherv(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcounts, displs, t(rtype, "recvtype"), root);
@@ -117,7 +121,11 @@ final class Collective {
 
     Request scatterv(Object sendbuf, int soff, int[] scounts, int[] displs, Datatype stype, Object recvbuf, int roff, int rcount, Datatype rtype, int root, boolean nb) {
         if (objects(stype, rtype)) {
-            throw noObjects("scatterv");
+            if (nb) {
+                throw noObjects("iscatterv");
+            }
+            ObjectCollectives.scatterv(c, sendbuf, soff, scounts, displs, recvbuf, roff, rcount, root);
+            return null;
         }
         Object r = recvbuf == MPI.IN_PLACE ? Ferry.IN_PLACE : out(recvbuf);
         dev.ferry.Request q = c.iscatterv(in(sendbuf), off(sendbuf, soff), scounts, displs, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"), root);
@@ -139,7 +147,11 @@ final class Collective {
 
     Request allgatherv(Object sendbuf, int soff, int scount, Datatype stype, Object recvbuf, int roff, int[] rcounts, int[] displs, Datatype rtype, boolean nb) {
         if (objects(stype, rtype)) {
-            throw noObjects("allgatherv");
+            if (nb) {
+                throw noObjects("iallgatherv");
+            }
+            ObjectCollectives.allgatherv(c, sendbuf, soff, scount, recvbuf, roff, rcounts, displs);
+            return null;
         }
         Object r = out(recvbuf);
         dev.ferry.Request q = c.iallgatherv(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcounts, displs, t(rtype, "recvtype"));
@@ -161,7 +173,11 @@ final class Collective {
 
     Request alltoallv(Object sendbuf, int soff, int[] scounts, int[] sdispls, Datatype stype, Object recvbuf, int roff, int[] rcounts, int[] rdispls, Datatype rtype, boolean nb) {
         if (objects(stype, rtype)) {
-            throw noObjects("alltoallv");
+            if (nb) {
+                throw noObjects("ialltoallv");
+            }
+            ObjectCollectives.alltoallv(c, sendbuf, soff, scounts, sdispls, recvbuf, roff, rcounts, rdispls);
+            return null;
         }
         Object r = out(recvbuf);
         dev.ferry.Request q = c.ialltoallv(in(sendbuf), off(sendbuf, soff), scounts, sdispls, t(stype, "sendtype"), r, off(recvbuf, roff), rcounts, rdispls, t(rtype, "recvtype"));

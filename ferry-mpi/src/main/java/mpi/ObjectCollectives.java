@@ -37,14 +37,52 @@ final class ObjectCollectives {
         return d;
     }
 
-    private static void readBlocks(byte[] all, int[] lens, int[] displs, Object recvbuf, int roff, int rcount) {
+    /** The blocks received ({@code lens} bytes at {@code displs}), read into {@code counts[i]} objects at {@code roff + at[i]}. */
+    private static void readBlocks(byte[] all, int[] lens, int[] displs, Object recvbuf, int roff, int[] counts, int[] at) {
         Object[] out = ObjectCodec.array(recvbuf, "recvbuf");
         for (int i = 0; i < lens.length; i++) {
-            ObjectCodec.read(Arrays.copyOfRange(all, displs[i], displs[i] + lens[i]), out, roff + i * rcount, rcount, "recvbuf");
+            ObjectCodec.read(Arrays.copyOfRange(all, displs[i], displs[i] + lens[i]), out, roff + at[i], counts[i], "recvbuf");
         }
     }
 
+    /** {@code n} counts of {@code count}. */
+    private static int[] uniform(int n, int count) {
+        int[] a = new int[n];
+        Arrays.fill(a, count);
+        return a;
+    }
+
+    /** The displacements of {@code n} blocks of {@code count}. */
+    private static int[] strides(int n, int count) {
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = i * count;
+        }
+        return a;
+    }
+
+    /** Each of {@code n} blocks serialized ({@code counts[i]} objects at {@code soff + at[i]}), back to back; their lengths into {@code lens}. */
+    private static byte[] writeBlocks(Object sendbuf, int soff, int[] counts, int[] at, int[] lens) {
+        Object[] in = ObjectCodec.array(sendbuf, "sendbuf");
+        byte[][] blocks = new byte[lens.length][];
+        int total = 0;
+        for (int i = 0; i < lens.length; i++) {
+            blocks[i] = ObjectCodec.write(in, soff + at[i], counts[i], "sendbuf");
+            lens[i] = blocks[i].length;
+            total += lens[i];
+        }
+        byte[] all = new byte[total];
+        for (int i = 0, pos = 0; i < lens.length; pos += lens[i], i++) {
+            System.arraycopy(blocks[i], 0, all, pos, lens[i]);
+        }
+        return all;
+    }
+
     static void gather(dev.ferry.Comm c, Object sendbuf, int soff, int scount, Object recvbuf, int roff, int rcount, int root) {
+        gatherv(c, sendbuf, soff, scount, recvbuf, roff, uniform(c.size(), rcount), strides(c.size(), rcount), root);
+    }
+
+    static void gatherv(dev.ferry.Comm c, Object sendbuf, int soff, int scount, Object recvbuf, int roff, int[] rcounts, int[] rdispls, int root) {
         byte[] mine = ObjectCodec.write(ObjectCodec.array(sendbuf, "sendbuf"), soff, scount, "sendbuf");
         int n = c.size();
         int[] lens = new int[n];
@@ -53,28 +91,18 @@ final class ObjectCollectives {
         byte[] all = c.rank() == root ? new byte[d[n - 1] + lens[n - 1]] : new byte[0];
         c.gatherv(mine, 0, mine.length, Datatype.BYTE, all, 0, lens, d, Datatype.BYTE, root);
         if (c.rank() == root) {
-            readBlocks(all, lens, d, recvbuf, roff, rcount);
+            readBlocks(all, lens, d, recvbuf, roff, rcounts, rdispls);
         }
     }
 
     static void scatter(dev.ferry.Comm c, Object sendbuf, int soff, int scount, Object recvbuf, int roff, int rcount, int root) {
+        scatterv(c, sendbuf, soff, uniform(c.size(), scount), strides(c.size(), scount), recvbuf, roff, rcount, root);
+    }
+
+    static void scatterv(dev.ferry.Comm c, Object sendbuf, int soff, int[] scounts, int[] sdispls, Object recvbuf, int roff, int rcount, int root) {
         int n = c.size();
         int[] lens = new int[n];
-        byte[] all = new byte[0];
-        if (c.rank() == root) {
-            Object[] in = ObjectCodec.array(sendbuf, "sendbuf");
-            byte[][] blocks = new byte[n][];
-            int total = 0;
-            for (int i = 0; i < n; i++) {
-                blocks[i] = ObjectCodec.write(in, soff + i * scount, scount, "sendbuf");
-                lens[i] = blocks[i].length;
-                total += lens[i];
-            }
-            all = new byte[total];
-            for (int i = 0, at = 0; i < n; at += lens[i], i++) {
-                System.arraycopy(blocks[i], 0, all, at, lens[i]);
-            }
-        }
+        byte[] all = c.rank() == root ? writeBlocks(sendbuf, soff, scounts, sdispls, lens) : new byte[0];
         int[] len = new int[1];
         c.scatter(lens, 0, 1, Datatype.INT, len, 0, 1, Datatype.INT, root);
         byte[] mine = new byte[len[0]];
@@ -83,6 +111,10 @@ final class ObjectCollectives {
     }
 
     static void allgather(dev.ferry.Comm c, Object sendbuf, int soff, int scount, Object recvbuf, int roff, int rcount) {
+        allgatherv(c, sendbuf, soff, scount, recvbuf, roff, uniform(c.size(), rcount), strides(c.size(), rcount));
+    }
+
+    static void allgatherv(dev.ferry.Comm c, Object sendbuf, int soff, int scount, Object recvbuf, int roff, int[] rcounts, int[] rdispls) {
         byte[] mine = ObjectCodec.write(ObjectCodec.array(sendbuf, "sendbuf"), soff, scount, "sendbuf");
         int n = c.size();
         int[] lens = new int[n];
@@ -90,30 +122,24 @@ final class ObjectCollectives {
         int[] d = displs(lens);
         byte[] all = new byte[d[n - 1] + lens[n - 1]];
         c.allgatherv(mine, 0, mine.length, Datatype.BYTE, all, 0, lens, d, Datatype.BYTE);
-        readBlocks(all, lens, d, recvbuf, roff, rcount);
+        readBlocks(all, lens, d, recvbuf, roff, rcounts, rdispls);
     }
 
     static void alltoall(dev.ferry.Comm c, Object sendbuf, int soff, int scount, Object recvbuf, int roff, int rcount) {
         int n = c.size();
-        Object[] in = ObjectCodec.array(sendbuf, "sendbuf");
-        byte[][] blocks = new byte[n][];
+        alltoallv(c, sendbuf, soff, uniform(n, scount), strides(n, scount), recvbuf, roff, uniform(n, rcount), strides(n, rcount));
+    }
+
+    static void alltoallv(dev.ferry.Comm c, Object sendbuf, int soff, int[] scounts, int[] sdispls, Object recvbuf, int roff, int[] rcounts,
+                          int[] rdispls) {
+        int n = c.size();
         int[] slens = new int[n];
-        int total = 0;
-        for (int i = 0; i < n; i++) {
-            blocks[i] = ObjectCodec.write(in, soff + i * scount, scount, "sendbuf");
-            slens[i] = blocks[i].length;
-            total += slens[i];
-        }
-        byte[] out = new byte[total];
-        int[] sd = displs(slens);
-        for (int i = 0; i < n; i++) {
-            System.arraycopy(blocks[i], 0, out, sd[i], slens[i]);
-        }
+        byte[] out = writeBlocks(sendbuf, soff, scounts, sdispls, slens);
         int[] rlens = new int[n];
         c.alltoall(slens, 0, 1, Datatype.INT, rlens, 0, 1, Datatype.INT);
         int[] rd = displs(rlens);
         byte[] all = new byte[rd[n - 1] + rlens[n - 1]];
-        c.alltoallv(out, 0, slens, sd, Datatype.BYTE, all, 0, rlens, rd, Datatype.BYTE);
-        readBlocks(all, rlens, rd, recvbuf, roff, rcount);
+        c.alltoallv(out, 0, slens, displs(slens), Datatype.BYTE, all, 0, rlens, rd, Datatype.BYTE);
+        readBlocks(all, rlens, rd, recvbuf, roff, rcounts, rdispls);
     }
 }

@@ -9,7 +9,8 @@ import java.util.List;
 /**
  * MPI.OBJECT (mpiJava 1.2): serializable objects by Send / Recv (with ANY_SOURCE and Probe), Bcast
  * and Gather, persistent synchronous sends (Ssend_init, Recv_init, Startall, Waitall), and
- * Allreduce, Reduce, Scan and Reduce_scatter by a user operation that does not commute.
+ * Allreduce, Reduce, Scan and Reduce_scatter by a user operation that does not commute, and
+ * Gatherv, Allgatherv, Scatterv and Alltoallv with blocks of different sizes.
  */
 public class SerializedObjects {
     record Order(int from, String item, List<Integer> amounts) implements Serializable {
@@ -98,11 +99,60 @@ public class SerializedObjects {
             slot.append(r).append('.').append(rank).append(';');
         }
         ok &= slot.toString().equals(mySlot[0]);
+        // the v forms: rank r sends r + 1 objects, laid out with a gap of one between blocks
+        int[] counts = new int[size], displs = new int[size];
+        int total = 0;
+        for (int r = 0; r < size; r++) {
+            counts[r] = r + 1;
+            displs[r] = total + r;
+            total += r + 1;
+        }
+        int span = total + size;
+        Object[] block = new Object[rank + 1];
+        for (int i = 0; i <= rank; i++) {
+            block[i] = rank + ":" + i;
+        }
+        Object[] gathered = new Object[span];
+        MPI.COMM_WORLD.Gatherv(block, 0, rank + 1, MPI.OBJECT, gathered, 0, counts, displs, MPI.OBJECT, 0);
+        Object[] everyBlock = new Object[span];
+        MPI.COMM_WORLD.Allgatherv(block, 0, rank + 1, MPI.OBJECT, everyBlock, 0, counts, displs, MPI.OBJECT);
+        for (int r = 0; r < size; r++) {
+            for (int i = 0; i <= r; i++) {
+                ok &= (r + ":" + i).equals(everyBlock[displs[r] + i]) && (rank != 0 || (r + ":" + i).equals(gathered[displs[r] + i]));
+            }
+            ok &= everyBlock[displs[r] + r + 1] == null; // the gap after each block stays untouched
+        }
+        Object[] back = new Object[rank + 1];
+        MPI.COMM_WORLD.Scatterv(everyBlock, 0, counts, displs, MPI.OBJECT, back, 0, rank + 1, MPI.OBJECT, 0);
+        ok &= java.util.Arrays.equals(block, back);
+        // alltoallv: rank r sends j + 1 objects to rank j, "r>j:i"
+        int[] scounts = new int[size], sdispls = new int[size], rcounts = new int[size], rdispls = new int[size];
+        int sTotal = 0;
+        for (int j = 0; j < size; j++) {
+            scounts[j] = j + 1;
+            sdispls[j] = sTotal;
+            sTotal += j + 1;
+            rcounts[j] = rank + 1;
+            rdispls[j] = j * (rank + 1);
+        }
+        Object[] toAll = new Object[sTotal];
+        for (int j = 0; j < size; j++) {
+            for (int i = 0; i <= j; i++) {
+                toAll[sdispls[j] + i] = rank + ">" + j + ":" + i;
+            }
+        }
+        Object[] fromAll = new Object[size * (rank + 1)];
+        MPI.COMM_WORLD.Alltoallv(toAll, 0, scounts, sdispls, MPI.OBJECT, fromAll, 0, rcounts, rdispls, MPI.OBJECT);
+        for (int j = 0; j < size; j++) {
+            for (int i = 0; i <= rank; i++) {
+                ok &= (j + ">" + rank + ":" + i).equals(fromAll[rdispls[j] + i]);
+            }
+        }
         boolean[] flag = {ok}, all = {false};
         MPI.COMM_WORLD.Allreduce(flag, 0, all, 0, 1, MPI.BOOLEAN, MPI.LAND);
         if (rank == 0) {
             System.out.println((all[0] ? "ok" : "WRONG") + " objects: bcast, " + (size - 1) + " orders by ANY_SOURCE, gather of " + size
-                    + " names, 3 rounds of persistent synchronous sends around the ring, reductions by a user operation");
+                    + " names, 3 rounds of persistent synchronous sends around the ring, reductions by a user operation, the v forms");
         }
         MPI.Finalize();
     }
