@@ -30,11 +30,15 @@ public final class Syscall {
         CLOSE(3, 57), KILL(62, 129), PRCTL(157, 167), FUTEX(202, 98), OPENAT(257, 56),
         PROCESS_VM_READV(310, 270), PROCESS_VM_WRITEV(311, 271);
 
-        private final long amd64, aarch64;
+        /** This architecture's number, resolved once: the shm driver's copies and liveness checks ask for it on every call. */
+        private final long number;
 
         Call(long amd64, long aarch64) {
-            this.amd64 = amd64;
-            this.aarch64 = aarch64;
+            this.number = switch (System.getProperty("os.arch")) {
+                case "amd64", "x86_64" -> amd64;
+                case "aarch64" -> aarch64;
+                default -> -1;
+            };
         }
     }
 
@@ -60,11 +64,7 @@ public final class Syscall {
 
     /** The number of {@code c} on this architecture, -1 where Ferry does not know it. */
     public static long number(Call c) {
-        return switch (ARCH) {
-            case "amd64", "x86_64" -> c.amd64;
-            case "aarch64" -> c.aarch64;
-            default -> -1;
-        };
+        return c.number;
     }
 
     /** A reusable capture of errno, one per calling thread or site. */
