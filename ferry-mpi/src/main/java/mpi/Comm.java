@@ -200,9 +200,9 @@ public class Comm extends MpiJavaPointToPoint implements Freeable, Cloneable {
         return Sendrecv_replace(buf, 0, count, type, dest, sendtag, source, recvtag);
     }
 
-    /** A buffered send: Ferry's standard send never waits for the receiver to post, so it serves. */
+    /** A buffered send: copies the message into the buffer attached with {@link MPI#attachBuffer} and returns. */
     public final void bSend(Object buf, int count, Datatype type, int dest, int tag) {
-        Send(buf, 0, count, type, dest, tag);
+        Bsend(buf, 0, count, type, dest, tag);
     }
 
     public final void sSend(Object buf, int count, Datatype type, int dest, int tag) {
@@ -219,7 +219,7 @@ public class Comm extends MpiJavaPointToPoint implements Freeable, Cloneable {
     }
 
     public final Request ibSend(Buffer buf, int count, Datatype type, int dest, int tag) {
-        return Isend(buf, 0, count, type, dest, tag);
+        return Ibsend(buf, 0, count, type, dest, tag);
     }
 
     public final Request isSend(Buffer buf, int count, Datatype type, int dest, int tag) {
@@ -239,7 +239,7 @@ public class Comm extends MpiJavaPointToPoint implements Freeable, Cloneable {
     }
 
     public final Prequest bSendInit(Buffer buf, int count, Datatype type, int dest, int tag) {
-        return Send_init(buf, 0, count, type, dest, tag);
+        return Bsend_init(buf, 0, count, type, dest, tag);
     }
 
     public final Prequest sSendInit(Buffer buf, int count, Datatype type, int dest, int tag) {

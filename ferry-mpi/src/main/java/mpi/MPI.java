@@ -50,7 +50,7 @@ public final class MPI {
             WIN_BASE = 7, WIN_SIZE = 8, WIN_DISP_UNIT = 9, KEYVAL_INVALID = -1;
 
     // --- limits, modes and assertions ----------------------------------------------------------------
-    public static final int BSEND_OVERHEAD = 0, SEND_OVERHEAD = 0, RECV_OVERHEAD = 0;
+    public static final int BSEND_OVERHEAD = Ferry.BSEND_OVERHEAD, SEND_OVERHEAD = 0, RECV_OVERHEAD = 0;
     public static final int MAX_OBJECT_NAME = 64, MAX_PORT_NAME = 1024, MAX_DATAREP_STRING = 128, MAX_INFO_KEY = 255, MAX_INFO_VAL = 1024;
     public static final int ORDER_C = 0, ORDER_FORTRAN = 1;
     public static final int DISTRIBUTE_BLOCK = 121, DISTRIBUTE_CYCLIC = 122, DISTRIBUTE_NONE = 123, DISTRIBUTE_DFLT_DARG = -1;
@@ -147,7 +147,6 @@ public final class MPI {
     private static Ferry ferry;
     private static boolean finalized;
     private static Thread mainThread;
-    private static byte[] attached;
 
     static {
         COMM_WORLD.setName("MPI_COMM_WORLD");
@@ -299,23 +298,60 @@ public final class MPI {
     }
 
     /**
-     * Buffered sends need no buffer in Ferry (a standard send never waits for its receive to be
-     * posted), so the buffer is only kept and handed back.
+     * Attaches the buffer that buffered sends ({@code bSend}, {@code Bsend}, {@code ibSend},
+     * {@code bSendInit}) copy their messages into: each takes its packed size plus
+     * {@link #BSEND_OVERHEAD} until it has gone (MPI_Buffer_attach).
      */
     public static void attachBuffer(byte[] buffer) {
-        attached = buffer;
+        attach(buffer, "attachBuffer");
     }
 
+    /** Waits until the buffered sends from the attached buffer have gone, and hands it back (null when none was attached). */
     public static byte[] detachBuffer() {
-        byte[] b = attached;
-        attached = null;
-        return b;
+        Object b = detach("detachBuffer");
+        return b instanceof ByteBuffer bb && bb.hasArray() ? bb.array() : b instanceof byte[] a ? a : null;
     }
 
+    /** MPJ Express's {@link #attachBuffer}. */
     public static void Buffer_attach(ByteBuffer buffer) {
+        attach(buffer, "Buffer_attach");
     }
 
-    public static void Buffer_detach() {
+    /** mpiJava 1.2's {@link #attachBuffer}. */
+    public static void Buffer_attach(byte[] buffer) {
+        attach(buffer, "Buffer_attach");
+    }
+
+    /** MPJ Express's {@link #detachBuffer}: the buffer attached (a byte array attached comes back wrapped). */
+    public static ByteBuffer Buffer_detach() {
+        Object b = detach("Buffer_detach");
+        return b instanceof byte[] a ? ByteBuffer.wrap(a) : (ByteBuffer) b;
+    }
+
+    private static void attach(Object buffer, String what) {
+        try {
+            ferry(what).attachBuffer(buffer);
+        } catch (RuntimeException e) {
+            throw Errors.raise(COMM_WORLD.errhandler(), e);
+        }
+    }
+
+    private static Object detach(String what) {
+        try {
+            return ferry(what).detachBuffer();
+        } catch (RuntimeException e) {
+            throw Errors.raise(COMM_WORLD.errhandler(), e);
+        }
+    }
+
+    /** The running instance, or an error naming the call. */
+    private static Ferry ferry(String what) {
+        synchronized (LOCK) {
+            if (ferry == null) {
+                throw new MPIException(ERR_OTHER, "MPI." + what + ": MPI is " + (finalized ? "finalized" : "not initialized"));
+            }
+            return ferry;
+        }
     }
 
     /** A profiling hook (MPI_Pcontrol): nothing to do. */

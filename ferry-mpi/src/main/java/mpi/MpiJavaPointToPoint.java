@@ -45,74 +45,68 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
 
     // --- point-to-point (mpiJava 1.2) ----------------------------------------------------------
 
+    /** Send modes: standard (a ready send is one too), synchronous, buffered. */
+    static final int STANDARD = 0, SYNCHRONOUS = 1, BUFFERED = 2;
+
     public void Send(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        try {
-            if (special(buf, datatype)) {
-                sendSpecial(buf, offset, count, datatype, dest, tag, false);
-                return;
-            }
-            ferry("send").send(Buf.target(buf), Buf.offset(buf, offset), count, datatype.type, dest, tag);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
+        send(buf, offset, count, datatype, dest, tag, STANDARD, "send");
     }
 
     public void Ssend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        try {
-            if (special(buf, datatype)) {
-                sendSpecial(buf, offset, count, datatype, dest, tag, true);
-                return;
-            }
-            ferry("ssend").ssend(Buf.target(buf), Buf.offset(buf, offset), count, datatype.type, dest, tag);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
+        send(buf, offset, count, datatype, dest, tag, SYNCHRONOUS, "ssend");
     }
 
+    /** Copies the message into the buffer attached with {@link MPI#Buffer_attach} and returns. */
     public void Bsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        Send(buf, offset, count, datatype, dest, tag);
+        send(buf, offset, count, datatype, dest, tag, BUFFERED, "bsend");
     }
 
+    /** A ready send: the receive is posted already, so a standard send is one. */
     public void Rsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         Send(buf, offset, count, datatype, dest, tag);
     }
 
-    private void sendSpecial(Object buf, int offset, int count, Datatype datatype, int dest, int tag, boolean sync) {
-        dev.ferry.Comm c = ferry("send");
-        if (datatype != null && datatype.isObject()) {
-            byte[] bytes = ObjectCodec.write(ObjectCodec.array(buf, "buf"), offset, count, "buf");
-            if (sync) {
-                c.ssend(bytes, 0, bytes.length, dev.ferry.Datatype.BYTE, dest, tag);
+    private void send(Object buf, int offset, int count, Datatype datatype, int dest, int tag, int mode, String what) {
+        try {
+            dev.ferry.Comm c = ferry(what);
+            if (datatype != null && datatype.isObject()) {
+                byte[] bytes = ObjectCodec.write(ObjectCodec.array(buf, "buf"), offset, count, "buf");
+                send(c, bytes, 0, bytes.length, dev.ferry.Datatype.BYTE, dest, tag, mode);
+            } else if (special(buf, datatype)) {
+                send(c, data(buf), Buf.offset(buf, offset), count, t(datatype, "datatype"), dest, tag, mode);
             } else {
-                c.send(bytes, 0, bytes.length, dev.ferry.Datatype.BYTE, dest, tag);
+                send(c, Buf.target(buf), Buf.offset(buf, offset), count, datatype.type, dest, tag, mode);
             }
-            return;
+        } catch (RuntimeException e) {
+            throw fail(e);
         }
-        dev.ferry.Datatype t = t(datatype, "datatype");
-        if (sync) {
-            c.ssend(data(buf), Buf.offset(buf, offset), count, t, dest, tag);
-        } else {
-            c.send(data(buf), Buf.offset(buf, offset), count, t, dest, tag);
+    }
+
+    private static void send(dev.ferry.Comm c, Object buf, int offset, int count, dev.ferry.Datatype t, int dest, int tag, int mode) {
+        switch (mode) {
+            case SYNCHRONOUS -> c.ssend(buf, offset, count, t, dest, tag);
+            case BUFFERED -> c.bsend(buf, offset, count, t, dest, tag);
+            default -> c.send(buf, offset, count, t, dest, tag);
         }
     }
 
     public Request Isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        return isend(buf, offset, count, datatype, dest, tag, false);
+        return isend(buf, offset, count, datatype, dest, tag, STANDARD);
     }
 
     public Request Ibsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        return isend(buf, offset, count, datatype, dest, tag, false);
+        return isend(buf, offset, count, datatype, dest, tag, BUFFERED);
     }
 
     public Request Issend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        return isend(buf, offset, count, datatype, dest, tag, true);
+        return isend(buf, offset, count, datatype, dest, tag, SYNCHRONOUS);
     }
 
     public Request Irsend(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        return isend(buf, offset, count, datatype, dest, tag, false);
+        return isend(buf, offset, count, datatype, dest, tag, STANDARD);
     }
 
-    final Request isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag, boolean sync) {
+    final Request isend(Object buf, int offset, int count, Datatype datatype, int dest, int tag, int mode) {
         try {
             dev.ferry.Comm c = ferry("isend");
             Object target;
@@ -129,7 +123,11 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
                 off = Buf.offset(buf, offset);
                 t = t(datatype, "datatype");
             }
-            dev.ferry.Request r = sync ? c.issend(target, off, count, t, dest, tag) : c.isend(target, off, count, t, dest, tag);
+            dev.ferry.Request r = switch (mode) {
+                case SYNCHRONOUS -> c.issend(target, off, count, t, dest, tag);
+                case BUFFERED -> c.ibsend(target, off, count, t, dest, tag);
+                default -> c.isend(target, off, count, t, dest, tag);
+            };
             return new Request(r, errhandler(), null);
         } catch (RuntimeException e) {
             throw fail(e);
@@ -260,11 +258,13 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
 
     public Prequest Send_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         ferryChecked("sendInit");
-        return new Prequest(() -> isend(buf, offset, count, datatype, dest, tag, false), errhandler());
+        return new Prequest(() -> isend(buf, offset, count, datatype, dest, tag, STANDARD), errhandler());
     }
 
+    /** A persistent buffered send: each start copies the buffer's current contents into the attached buffer. */
     public Prequest Bsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
-        return Send_init(buf, offset, count, datatype, dest, tag);
+        ferryChecked("bsendInit");
+        return new Prequest(() -> isend(buf, offset, count, datatype, dest, tag, BUFFERED), errhandler());
     }
 
     public Prequest Rsend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
@@ -273,7 +273,7 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
 
     public Prequest Ssend_init(Object buf, int offset, int count, Datatype datatype, int dest, int tag) {
         ferryChecked("ssendInit");
-        return new Prequest(() -> isend(buf, offset, count, datatype, dest, tag, true), errhandler());
+        return new Prequest(() -> isend(buf, offset, count, datatype, dest, tag, SYNCHRONOUS), errhandler());
     }
 
     public Prequest Recv_init(Object buf, int offset, int count, Datatype datatype, int source, int tag) {

@@ -41,7 +41,8 @@ class ProgramsJobTest {
             "mpijava.Pi, 4, 2, 1000000",
             "mpijava.Stencil, 4, 2, -", "mpijava.Stencil, 8, 4, -",
             "mpijava.MatMul, 3, 2, -", "mpijava.MatMul, 1, 0, -",
-            "mpijava.SerializedObjects, 1, 0, -", "mpijava.SerializedObjects, 5, 2, -"})
+            "mpijava.SerializedObjects, 1, 0, -", "mpijava.SerializedObjects, 5, 2, -",
+            "mpijava.BufferedSends, 2, 1, -", "mpijava.BufferedSends, 5, 2, -"})
     void aProgramRunsUnmodifiedAndChecksItsResult(String main, int ranks, int perNode, String arg) throws Exception {
         CapturedJob.Result r = arg.equals("-") ? run(ranks, perNode, main) : run(ranks, perNode, main, arg);
         assertEquals(0, r.exit(), r.toString());

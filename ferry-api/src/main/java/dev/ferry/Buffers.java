@@ -62,7 +62,7 @@ final class Buffers {
                 + " is not a buffer (a MemorySegment, a ByteBuffer or an array of byte, short, char, int, long, float or double is)");
     }
 
-    private static MemorySegment whole(Object buf, boolean writable, String what) {
+    static MemorySegment whole(Object buf, boolean writable, String what) {
         MemorySegment m = switch (buf) {
             case byte[] a -> MemorySegment.ofArray(a);
             case int[] a -> MemorySegment.ofArray(a);

@@ -158,6 +158,66 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
     }
 
     /**
+     * A buffered send: copies the message into the buffer attached with {@link Ferry#attachBuffer}
+     * and returns, whatever the receiver does (MPI's {@code MPI_Bsend}); the copy is sent from
+     * there, and its space freed once it has gone.
+     *
+     * <pre>{@code
+     * ferry.attachBuffer(new byte[400_000 + Ferry.BSEND_OVERHEAD]);
+     * world.bsend(block, 0, 100_000, Datatype.INT, peer, 0); // both ranks: no deadlock
+     * world.recv(got, 0, 100_000, Datatype.INT, peer, 0);
+     * ferry.detachBuffer();
+     * }</pre>
+     *
+     * @throws FerryException {@link ErrorClass#BUFFER} when no buffer is attached, or when the
+     *         message's packed size plus {@link Ferry#BSEND_OVERHEAD} does not fit in its free space
+     */
+    public void bsend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        ibsend(buf, offset, count, type, dest, tag);
+    }
+
+    public void bsend(Object buf, int offset, int count, int dest, int tag) {
+        bsend(buf, offset, count, Buffers.typeOf(buf, "buffer"), dest, tag);
+    }
+
+    /**
+     * Starts a buffered send (MPI's {@code MPI_Ibsend}): as {@link #bsend}, the message is copied
+     * into the attached buffer before this returns, so the request is complete at once.
+     */
+    public Request ibsend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        checkLive();
+        checkDest(dest);
+        checkSendTag(tag);
+        MemorySegment from = Buffers.elements(buf, offset, count, type, false, "buffer");
+        if (dest == Ferry.PROC_NULL) {
+            return Request.completed(messaging, Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, 1));
+        }
+        long bytes = count * type.size;
+        if (bytes > Integer.MAX_VALUE) {
+            throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " elements of " + type + " are " + bytes
+                    + " bytes, more than a buffered send takes (" + Integer.MAX_VALUE + ")");
+        }
+        BufferedSends.Block b = ferry.bsends.reserve(bytes);
+        try {
+            if (type.contiguous) {
+                MemorySegment.copy(from, 0, b.data, 0, bytes);
+            } else {
+                CollBuffer.pack(from, count, type, b.data);
+            }
+            sendStandard(b.send.set(this, dest, tag, false), context, b.data);
+        } catch (RuntimeException e) {
+            ferry.bsends.release(b); // never started: its space is free again
+            throw e;
+        }
+        ferry.bsends.started(b);
+        return messaging.sent();
+    }
+
+    public Request ibsend(Object buf, int offset, int count, int dest, int tag) {
+        return ibsend(buf, offset, count, Buffers.typeOf(buf, "buffer"), dest, tag);
+    }
+
+    /**
      * Receives into {@code buf} the earliest message from {@code source} (or {@link Ferry#ANY_SOURCE})
      * with {@code tag} (or {@link Ferry#ANY_TAG}). Throws with {@link ErrorClass#TRUNCATE} when the
      * message is longer than {@code count} elements (the buffer then holds its first part).

@@ -47,6 +47,13 @@ public final class Ferry implements AutoCloseable {
         }
     };
 
+    /**
+     * The bytes of the attached buffer each buffered send takes beyond its packed data (MPI's
+     * {@code MPI_BSEND_OVERHEAD}): size a buffer as the sum over the messages in flight at once of
+     * their packed size plus this.
+     */
+    public static final int BSEND_OVERHEAD = 64;
+
     /** What each rank of an in-process job runs. */
     @FunctionalInterface
     public interface RankMain {
@@ -55,6 +62,8 @@ public final class Ferry implements AutoCloseable {
 
     final Engine engine;
     final Messaging messaging = new Messaging();
+    /** The buffer buffered sends copy into, when one is attached. */
+    final BufferedSends bsends = new BufferedSends(messaging);
     final ContextIds contexts = new ContextIds();
     /** Which algorithm each collective takes. */
     final CollectiveTuning tuning;
@@ -136,6 +145,31 @@ public final class Ferry implements AutoCloseable {
     /** All ranks of the job. */
     public Comm world() {
         return world;
+    }
+
+    /**
+     * Attaches the buffer that {@link Comm#bsend buffered sends} copy their messages into (MPI's
+     * {@code MPI_Buffer_attach}): a byte array, a byte buffer or a memory segment, which the
+     * application leaves alone until {@link #detachBuffer}. One buffer at a time per instance.
+     *
+     * <pre>{@code
+     * ferry.attachBuffer(new byte[2 * (4096 + Ferry.BSEND_OVERHEAD)]); // two 4 KiB messages in flight
+     * world.bsend(data, 0, 1024, Datatype.INT, 1, 7);                  // returns at once
+     * ferry.detachBuffer();                                            // waits until both left
+     * }</pre>
+     *
+     * @throws FerryException {@link ErrorClass#BUFFER} when a buffer is attached already
+     */
+    public void attachBuffer(Object buffer) {
+        bsends.attach(buffer);
+    }
+
+    /**
+     * Waits until every buffered send from the attached buffer has completed, then detaches it
+     * and hands it back (MPI's {@code MPI_Buffer_detach}); null when none is attached.
+     */
+    public Object detachBuffer() {
+        return bsends.detach();
     }
 
     /** The tag of the goodbyes at close (on the world's internal context; collectives' tags are never negative but -2). */
@@ -241,11 +275,16 @@ public final class Ferry implements AutoCloseable {
     }
 
     /**
-     * Leaves the job: waits until what this rank sent has left, meets the other ranks (a bounded
+     * Leaves the job: waits until what this rank sent has left (buffered sends included), meets the other ranks (a bounded
      * while), and closes the drivers. Every request of this rank must be complete.
      */
     @Override
     public void close() {
+        try {
+            bsends.detach(); // buffered sends still in flight complete first, as MPI_Finalize has them do
+        } catch (RuntimeException e) {
+            engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: buffered sends at close: {1}", rank(), e.getMessage());
+        }
         try {
             sayGoodbye();
         } catch (RuntimeException e) { // closing goes on: a peer that failed meanwhile is no reason to stay

@@ -46,10 +46,16 @@ final class Messaging implements MessageHandler {
     private final List<RequestFuture> futures = new ArrayList<>();
     /** Collectives in flight, advanced after every progress pass. */
     private final List<CollOp> collectives = new ArrayList<>();
+    /** A request complete from the start, as a send is once its data was copied (a buffered send's). */
+    private final Request sent = Request.completed(this, Status.SENT);
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> new Scratch(this));
 
     /** The scratch handed out last: a thread that calls again finds its own without a ThreadLocal lookup. */
     private Scratch lastScratch;
+
+    Request sent() {
+        return sent;
+    }
 
     /** What the calling thread's blocking calls reuse. */
     Scratch scratch() {
