@@ -10,7 +10,8 @@ import java.util.function.Consumer;
  * {@code ferry bench latency|bw|bibw|mbw-mr}: OSU's point-to-point benchmarks on the application
  * API between two ranks (a real job of two JVMs over the driver {@code --driver}), with memory
  * segments and with byte arrays, each run beside the engine's own figure from the same run
- * (engine-latency or engine-bandwidth), so the API's cost reads off adjacent lines.
+ * (engine-latency or engine-bandwidth), so the API's cost reads off adjacent lines. Latency with
+ * {@code --mode bsend} adds a phase of buffered sends ({@code buffers=segment,mode=bsend}).
  */
 final class ApiBench {
     private ApiBench() {
@@ -22,7 +23,8 @@ final class ApiBench {
             throw new UsageException("the API benchmarks need a driver between processes (--driver shm or tcp), not " + d.name());
         }
         BenchOptions engine = o.as(o.latency() ? BenchOptions.ENGINE_LATENCY : BenchOptions.ENGINE_BANDWIDTH).withSizes(sizes);
-        List<String> phases = List.of("engine", "segment", "array");
+        // --mode bsend: buffered sends (segments, from an attached buffer) beside the standard ones
+        List<String> phases = o.mode().equals("bsend") ? List.of("engine", "segment", "bsend", "array") : List.of("engine", "segment", "array");
         for (String phase : reversed ? phases.reversed() : phases) {
             progress.update(o.benchmark() + " " + d.name() + " " + phase + " (two ranks)", 0, 1);
             if (phase.equals("engine")) {

@@ -14,7 +14,8 @@ import java.util.Map;
 /**
  * One rank of {@code ferry bench latency|bw|bibw|mbw-mr}: OSU's point-to-point benchmarks on the
  * application API, written against it alone, between two ranks, with off-heap memory segments
- * ({@code segment}) or {@code byte[]} arrays ({@code array}). Rank 0 measures and prints
+ * ({@code segment}) or {@code byte[]} arrays ({@code array}), or latency by buffered sends from
+ * segments ({@code bsend}: both ranks send with {@code bsend} from an attached buffer). Rank 0 measures and prints
  * {@code RESULT} lines; rank 1 echoes (latency), receives windows and acknowledges them (bw,
  * mbw-mr), or sends its own windows back (bibw); a STOP message ends it.
  */
@@ -26,9 +27,12 @@ public final class ApiBenchRank {
     private final Object in;
     private final Request[] recvs;
     private final Request[] sends;
+    /** Whether the ping-pong's sends are buffered ones. */
+    private final boolean buffered;
 
-    private ApiBenchRank(Comm world, long max, int window, boolean arrays) {
+    private ApiBenchRank(Comm world, long max, int window, boolean arrays, boolean buffered) {
         this.world = world;
+        this.buffered = buffered;
         int n = (int) Math.max(1, max);
         this.out = arrays ? new byte[n] : Arena.ofAuto().allocate(n, 4096);
         // bw's receives of one window land in one buffer, as OSU's do
@@ -40,19 +44,26 @@ public final class ApiBenchRank {
     public static void main(String[] args) {
         BenchOptions o = BenchOptions.parse(args[0], List.of(args).subList(2, args.length));
         boolean arrays = args[1].equals("array");
+        boolean buffered = args[1].equals("bsend");
         long max = o.sizes().stream().mapToLong(Long::longValue).max().orElse(0);
         try (Ferry ferry = Ferry.init()) {
             Comm w = ferry.world();
             if (w.size() != 2) {
                 throw new IllegalStateException("the API benchmarks run 2 ranks, not " + w.size());
             }
-            ApiBenchRank r = new ApiBenchRank(w, max, o.latency() ? 1 : o.window(), arrays);
+            ApiBenchRank r = new ApiBenchRank(w, max, o.latency() ? 1 : o.window(), arrays, buffered);
+            if (buffered) { // room for a few in flight: a send completes a little after its peer received it
+                ferry.attachBuffer(Arena.ofAuto().allocate(4 * (Math.max(1, max) + Ferry.BSEND_OVERHEAD), 4096));
+            }
             Request[] backlog = new Request[o.posted()];
             for (int i = 0; i < backlog.length; i++) { // never matched: every match happens beside them
                 backlog[i] = w.irecv(new byte[1], 0, 1, Datatype.BYTE, 1 - w.rank(), 1000 + i);
             }
             if (w.rank() == 0) {
                 r.measure(o, arrays ? "array" : "segment");
+                if (buffered) {
+                    ferry.detachBuffer(); // the last pong's buffered send is done: STOP goes as a standard send
+                }
                 w.send(r.out, 0, 0, Datatype.BYTE, 1, STOP);
             } else {
                 r.serve(o);
@@ -65,13 +76,19 @@ public final class ApiBenchRank {
 
     private void measure(BenchOptions o, String buffers) {
         Map<String, Object> label = new java.util.LinkedHashMap<>(Map.of("buffers", buffers));
+        if (buffered) {
+            label.put("mode", "bsend");
+        }
         if (o.posted() > 0) {
             label.put("posted", o.posted());
         }
         for (long size : o.sizes()) {
             int n = (int) size;
             if (o.latency()) {
-                Runnable rt = () -> {
+                Runnable rt = buffered ? () -> {
+                    world.bsend(out, 0, n, Datatype.BYTE, 1, DATA);
+                    world.recv(in, 0, n, Datatype.BYTE, 1, DATA);
+                } : () -> {
                     world.send(out, 0, n, Datatype.BYTE, 1, DATA);
                     world.recv(in, 0, n, Datatype.BYTE, 1, DATA);
                 };
@@ -127,7 +144,11 @@ public final class ApiBenchRank {
                 if (s.tag() == STOP) {
                     return;
                 }
-                world.send(out, 0, s.count(), Datatype.BYTE, 0, DATA);
+                if (buffered) {
+                    world.bsend(out, 0, s.count(), Datatype.BYTE, 0, DATA);
+                } else {
+                    world.send(out, 0, s.count(), Datatype.BYTE, 0, DATA);
+                }
             }
         }
         boolean bi = o.benchmark().equals(BenchOptions.BIBW);

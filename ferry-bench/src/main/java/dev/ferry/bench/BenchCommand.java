@@ -61,6 +61,8 @@ public final class BenchCommand {
                                    sends, so every match happens beside them (default 0)
               --format FORMAT      table, csv or json (one object per line)
               --no-references      skip the reference lines (ref-shm, ref-readv, ref-nio, ref-ucp)
+              --mode bsend         latency: add a phase of buffered sends (bsend from an attached
+                                   buffer, both ranks) beside the standard sends of segments
               --peer-prefix CMD    driver-latency / driver-bandwidth: start the peer process (the
                                    driver's and ref-nio's) under CMD, e.g. 'bin/ferry-cluster exec vc2'
                                    to measure between two hosts of a virtual cluster

@@ -22,10 +22,11 @@ import java.util.Locale;
  * @param rounds     how many times the whole command runs, its phases interleaved (see {@link Rounds})
  * @param posted     receives each rank posts on other tags before an API benchmark times anything
  * @param ranks      the numbers of ranks a collective benchmark runs on
+ * @param mode       the API latency's send mode beside the standard send: {@code standard} (none) or {@code bsend}
  */
 public record BenchOptions(String benchmark, String driver, List<Long> sizes, long iterations, long warmup,
                            int window, String format, boolean references, int rounds, int posted, List<Integer> ranks,
-                           List<String> peerPrefix) {
+                           List<String> peerPrefix, String mode) {
     public static final String LATENCY = "driver-latency";
     public static final String BANDWIDTH = "driver-bandwidth";
     public static final String ENGINE_LATENCY = "engine-latency";
@@ -95,6 +96,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         int rounds = 1;
         int posted = 0;
         List<String> peerPrefix = List.of();
+        String mode = "standard";
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -136,6 +138,15 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
                     }
                     peerPrefix = List.of(value(args, ++i, a).strip().split("\\s+"));
                 }
+                case "--mode" -> {
+                    if (!benchmark.equals(API_LATENCY)) {
+                        throw new UsageException("--mode is for latency (the API's ping-pong), not " + benchmark);
+                    }
+                    mode = value(args, ++i, a).toLowerCase(Locale.ROOT);
+                    if (!List.of("standard", "bsend").contains(mode)) {
+                        throw new UsageException("--mode takes standard or bsend, not '" + args.get(i) + "'");
+                    }
+                }
                 case "--rounds" -> {
                     rounds = (int) positive(value(args, ++i, a), a);
                     if (rounds > MAX_ROUNDS) {
@@ -148,7 +159,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         if (warmup < 0) {
             warmup = Math.max(10, iterations / 10);
         }
-        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds, posted, ranks, peerPrefix);
+        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds, posted, ranks, peerPrefix, mode);
     }
 
     /** Whether this is a latency (ping-pong) benchmark. */
@@ -188,12 +199,12 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
 
     /** The same options for another benchmark (the driver-level figures of an engine run). */
     public BenchOptions as(String other) {
-        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix);
+        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix, mode);
     }
 
     /** The same options with other sizes (those a driver can carry). */
     public BenchOptions withSizes(List<Long> other) {
-        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix);
+        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix, mode);
     }
 
     /** Iterations for one size: the asked count, cut so that one size moves at most {@link #BYTE_BUDGET}. */
