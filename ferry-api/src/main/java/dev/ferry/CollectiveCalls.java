@@ -6,8 +6,11 @@ package dev.ferry;
  * family. {@link Collectives} carries them out.
  */
 abstract sealed class CollectiveCalls permits Comm {
-    /** The communicator's collectives. */
+    /** The communicator's collectives (an intercommunicator has none: it throws, naming those it has). */
     abstract Collectives collectives();
+
+    /** An intercommunicator's collectives, or null for an intracommunicator. */
+    abstract InterCollectives inter();
 
     // ---- collectives --------------------------------------------------------------------------------
     //
@@ -16,9 +19,17 @@ abstract sealed class CollectiveCalls permits Comm {
     // call into Ferry) and completes through its request as point-to-point does. Offsets and
     // displacements count as in point-to-point: array elements, or bytes of a segment or byte
     // buffer; the v forms' displacements count extents of the datatype.
+    //
+    // On an intercommunicator (blocking barrier, bcast, reduce, allreduce, gather, scatter,
+    // allgather, alltoall) data flows between the groups as MPI defines: see InterCollectives.
 
     /** Returns once every member has entered the barrier. */
     public void barrier() {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.barrier();
+            return;
+        }
         collectives().barrier(true).await();
     }
 
@@ -28,6 +39,11 @@ abstract sealed class CollectiveCalls permits Comm {
 
     /** The root's {@code count} elements reach every member's buffer. */
     public void bcast(Object buf, int offset, int count, Datatype type, int root) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.bcast(buf, offset, count, type, root);
+            return;
+        }
         collectives().bcast(buf, offset, count, type, root, true).await();
     }
 
@@ -40,6 +56,11 @@ abstract sealed class CollectiveCalls permits Comm {
      * (the others' is not used; the root may pass {@link Ferry#IN_PLACE} as its send buffer).
      */
     public void reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, int root) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root);
+            return;
+        }
         collectives().reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root).await();
     }
 
@@ -57,6 +78,11 @@ abstract sealed class CollectiveCalls permits Comm {
      * }</pre>
      */
     public void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
+            return;
+        }
         collectives().allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true).await();
     }
 
@@ -103,6 +129,11 @@ abstract sealed class CollectiveCalls permits Comm {
     /** Every member's {@code sendCount} elements, in rank order, into the root's receive buffer ({@code recvCount} per rank). */
     public void gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                        Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.gather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+            return;
+        }
         collectives().gather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root).await();
     }
 
@@ -125,6 +156,11 @@ abstract sealed class CollectiveCalls permits Comm {
     /** The root's blocks of {@code sendCount} elements, block j to rank j. */
     public void scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                         Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.scatter(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+            return;
+        }
         collectives().scatter(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root).await();
     }
 
@@ -147,6 +183,11 @@ abstract sealed class CollectiveCalls permits Comm {
     /** {@link #gather} with the result at every member. */
     public void allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                           Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.allgather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+            return;
+        }
         collectives().allgather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType).await();
     }
 
@@ -168,6 +209,11 @@ abstract sealed class CollectiveCalls permits Comm {
     /** Block j of every member's send buffer goes to rank j, which keeps it as block i of its receive buffer for sender i. */
     public void alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                          Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+            return;
+        }
         collectives().alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType).await();
     }
 

@@ -43,14 +43,29 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
     private final int internal;
     private final int[] members;
     private final int[] localOf;
+    /**
+     * Whom point-to-point ranks name, by rank, and the reverse map from job ranks: the members,
+     * or for an intercommunicator the remote group's.
+     */
+    private final int[] peers;
+    private final int[] peerOf;
+    /** An intercommunicator's local group as a communicator of its own (its collectives' local steps); null for an intracommunicator. */
+    private final Comm localComm;
     private final int rank;
     private final Group group;
     private volatile boolean freed;
+    /** The collectives (null for an intercommunicator: {@link #inter} does them). */
     private final Collectives collectives;
+    private final InterCollectives inter;
     /** Collectives started on this communicator: the next one's tag. */
     private int collectiveSeq;
 
     Comm(Ferry ferry, int id, int[] members) {
+        this(ferry, id, members, null, null);
+    }
+
+    /** An intercommunicator when {@code remote} (the remote group's job ranks) is given, with {@code localComm} over {@code members}. */
+    Comm(Ferry ferry, int id, int[] members, int[] remote, Comm localComm) {
         this.ferry = ferry;
         this.messaging = ferry.messaging;
         this.engine = ferry.engine;
@@ -65,7 +80,22 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
         }
         this.rank = localOf[engine.rank()];
         this.group = new Group(members, engine.rank());
-        this.collectives = new Collectives(this, messaging, ferry.tuning, ferry.temps);
+        this.localComm = localComm;
+        if (remote == null) {
+            peers = members;
+            peerOf = localOf;
+            collectives = new Collectives(this, messaging, ferry.tuning, ferry.temps);
+            inter = null;
+        } else {
+            peers = remote;
+            peerOf = new int[engine.size()];
+            Arrays.fill(peerOf, -1);
+            for (int i = 0; i < remote.length; i++) {
+                peerOf[remote[i]] = i;
+            }
+            collectives = null;
+            inter = new InterCollectives(this, localComm);
+        }
         messaging.register(this);
     }
 
@@ -91,14 +121,34 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
         return ferry;
     }
 
-    /** The job (world) rank of this communicator's rank {@code r}. */
+    /** The job (world) rank of the peer that point-to-point rank {@code r} names (the remote group's for an intercommunicator). */
     int world(int r) {
-        return members[r];
+        return peers[r];
     }
 
-    /** The rank in this communicator of job rank {@code worldRank}, or -1. */
+    /** The point-to-point rank here of job rank {@code worldRank} (in the remote group for an intercommunicator), or -1. */
     int local(int worldRank) {
-        return worldRank < 0 ? worldRank : localOf[worldRank];
+        return worldRank < 0 ? worldRank : peerOf[worldRank];
+    }
+
+    /** How many ranks point-to-point addresses: the size, or an intercommunicator's remote size. */
+    int peerCount() {
+        return peers.length;
+    }
+
+    /** Whether this is an intercommunicator: point-to-point ranks name the remote group. */
+    public boolean isInter() {
+        return localComm != null;
+    }
+
+    /** The remote group's size (an intercommunicator's); the size for an intracommunicator. */
+    public int remoteSize() {
+        return peers.length;
+    }
+
+    /** The remote group (an intercommunicator's); the group for an intracommunicator. */
+    public Group remoteGroup() {
+        return localComm == null ? group : new Group(peers, engine.rank());
     }
 
     // ---- point-to-point ---------------------------------------------------------------------------
@@ -321,7 +371,7 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
         if (source == Ferry.PROC_NULL) {
             return null;
         }
-        int sw = source == Ferry.ANY_SOURCE ? MatchEntry.ANY : members[source];
+        int sw = source == Ferry.ANY_SOURCE ? MatchEntry.ANY : peers[source];
         messaging.progress();
         dev.ferry.core.request.Message[] found = new dev.ferry.core.request.Message[1];
         engine.runSerialized(() -> found[0] = take ? messaging.take(context, sw, tag) : messaging.peek(context, sw, tag));
@@ -384,7 +434,7 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
         if (ctx == context) {
             checkRecvTag(tag);
         }
-        int sw = source == Ferry.ANY_SOURCE ? MatchEntry.ANY : source == Ferry.PROC_NULL ? Ferry.PROC_NULL : members[source];
+        int sw = source == Ferry.ANY_SOURCE ? MatchEntry.ANY : source == Ferry.PROC_NULL ? Ferry.PROC_NULL : peers[source];
         RecvOp op = s != null && type != null && type.contiguous
                 ? s.recv.set(this, ctx, Buffers.contiguous(buf, offset, count, type, true, "buffer", s.recvSlice), null, type.size(), sw, tag)
                 : newRecv(ctx, buf, offset, count, type, sw, tag);
@@ -420,14 +470,16 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
     }
 
     private void checkDest(int dest) {
-        if (dest != Ferry.PROC_NULL && (dest < 0 || dest >= members.length)) {
-            throw new FerryException(ErrorClass.RANK, "dest: " + dest + " is outside the communicator's ranks 0.." + (members.length - 1));
+        if (dest != Ferry.PROC_NULL && (dest < 0 || dest >= peers.length)) {
+            throw new FerryException(ErrorClass.RANK, "dest: " + dest + " is outside the " + (isInter() ? "remote group's" : "communicator's")
+                    + " ranks 0.." + (peers.length - 1));
         }
     }
 
     private void checkSource(int source) {
-        if (source != Ferry.PROC_NULL && source != Ferry.ANY_SOURCE && (source < 0 || source >= members.length)) {
-            throw new FerryException(ErrorClass.RANK, "source: " + source + " is outside the communicator's ranks 0.." + (members.length - 1));
+        if (source != Ferry.PROC_NULL && source != Ferry.ANY_SOURCE && (source < 0 || source >= peers.length)) {
+            throw new FerryException(ErrorClass.RANK, "source: " + source + " is outside the " + (isInter() ? "remote group's" : "communicator's")
+                    + " ranks 0.." + (peers.length - 1));
         }
     }
 
@@ -466,8 +518,8 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
 
     /** {@link #collectiveRecv} likewise (see {@link #collectiveSend(MemorySegment, int, int, Scratch)}). */
     Request collectiveRecv(MemorySegment m, int source, int tag, Scratch s) {
-        RecvOp op = s != null ? s.recv.set(this, internal, m, null, 1, members[source], tag)
-                : new RecvOp(messaging, this, internal, m, null, 1, members[source], tag);
+        RecvOp op = s != null ? s.recv.set(this, internal, m, null, 1, peers[source], tag)
+                : new RecvOp(messaging, this, internal, m, null, 1, peers[source], tag);
         return post(op, s != null);
     }
 
@@ -479,21 +531,46 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
         return collectiveSeq++ & 0x7fff_ffff;
     }
 
+    /**
+     * A typed send or receive of a collective on the internal context ({@code buf}, offset and
+     * count as point-to-point takes them): an intercommunicator's collectives address the remote
+     * group this way.
+     */
+    Request internalSend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        return startSend(internal, buf, offset, count, type, dest, tag, false, null);
+    }
+
+    Request internalRecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
+        return startRecv(internal, buf, offset, count, type, source, tag, null);
+    }
+
     @Override
     Collectives collectives() {
+        if (collectives == null) {
+            throw new FerryException(ErrorClass.COMM, "on " + this + ": Ferry's intercommunicators have the blocking barrier, bcast, "
+                    + "reduce, allreduce, gather, scatter, allgather and alltoall (merge it for the others)");
+        }
         return collectives;
+    }
+
+    @Override
+    InterCollectives inter() {
+        return inter;
     }
 
     /** The algorithm the last collective started here took (its name as {@code info} lists them). */
     public String lastCollectiveAlgorithm() {
-        return collectives.lastAlgorithm;
+        return collectives == null ? inter.lastAlgorithm : collectives.lastAlgorithm;
     }
 
     // ---- making communicators ------------------------------------------------------------------------
 
-    /** A communicator with the same members and a new context (collective). */
+    /** A communicator with the same members and a new context (collective); an intercommunicator's is one too. */
     public Comm dup() {
         checkLive();
+        if (isInter()) {
+            return IntercommCreation.dup(this, localComm);
+        }
         synchronized (ferry.creation) {
             int id = agree();
             ferry.contexts.take(id);
@@ -508,6 +585,7 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
      */
     public Comm split(int color, int key) {
         checkLive();
+        checkIntra("split");
         if (color < 0 && color != Ferry.UNDEFINED) {
             throw new FerryException(ErrorClass.ARG, "color: " + color + " is negative and not UNDEFINED");
         }
@@ -536,6 +614,7 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
      */
     public Comm splitShared(int key) {
         checkLive();
+        checkIntra("splitShared");
         NodeMap map = new NodeMap(this, messaging.engine());
         return split(map.myNode, key);
     }
@@ -546,6 +625,7 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
      */
     public Comm create(Group group) {
         checkLive();
+        checkIntra("create");
         for (int i = 0; i < group.members.length; i++) {
             if (localOf[group.members[i]] < 0) {
                 throw new FerryException(ErrorClass.GROUP, "group: its rank " + i + " (job rank " + group.members[i] + ") is not a member of " + this);
@@ -559,6 +639,50 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
             ferry.contexts.take(id);
             return new Comm(ferry, id, group.members.clone());
         }
+    }
+
+    /**
+     * An intercommunicator between this communicator's members (the local group) and those of
+     * another, disjoint one (MPI_Intercomm_create; collective over both groups): the leaders,
+     * {@code localLeader} here and {@code remoteLeader} (its rank in {@code peerComm}) there, meet
+     * on {@code peerComm} with {@code tag}, which only the local leader's arguments name (the others
+     * may pass null and any ranks). Point-to-point on it addresses the remote group's ranks.
+     *
+     * <pre>{@code
+     * Comm half = world.split(world.rank() % 2, world.rank());      // evens and odds
+     * Comm inter = half.createIntercomm(0, world, world.rank() % 2 == 0 ? 1 : 0, 99);
+     * inter.send(data, 0, n, Datatype.INT, inter.rank() % inter.remoteSize(), 7); // to the other half
+     * Comm all = inter.merge(world.rank() % 2 == 1);                // evens first
+     * }</pre>
+     */
+    public Comm createIntercomm(int localLeader, Comm peerComm, int remoteLeader, int tag) {
+        checkLive();
+        checkIntra("createIntercomm");
+        return IntercommCreation.create(this, localLeader, peerComm, remoteLeader, tag);
+    }
+
+    /**
+     * The intracommunicator of both groups of this intercommunicator (MPI_Intercomm_merge;
+     * collective over both): the group that passes {@code high} false comes first, and when both
+     * pass the same, the group whose leader has the lower job rank.
+     */
+    public Comm merge(boolean high) {
+        checkLive();
+        if (!isInter()) {
+            throw new FerryException(ErrorClass.COMM, "merge: " + this + " is not an intercommunicator");
+        }
+        return IntercommCreation.merge(this, localComm, high);
+    }
+
+    private void checkIntra(String what) {
+        if (isInter()) {
+            throw new FerryException(ErrorClass.COMM, what + ": " + this + " is an intercommunicator (merge it first)");
+        }
+    }
+
+    /** The members' job ranks (not a copy: callers do not change it). */
+    int[] members() {
+        return members;
     }
 
     /** IDENT (this object), CONGRUENT (same members in order), SIMILAR (same members) or UNEQUAL. */
@@ -577,9 +701,14 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
         }
         checkLive();
         freed = true;
-        collectives.free();
+        if (collectives != null) {
+            collectives.free();
+        }
         messaging.unregister(this);
         ferry.contexts.release(id);
+        if (localComm != null) {
+            localComm.free();
+        }
     }
 
     public boolean isFreed() {
@@ -596,6 +725,16 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
 
     /** Agrees with every member on the lowest context id free at all of them, and takes it for a dup. */
     private int agree() {
+        int id = ContextIds.lowestCommon(commonFreeMask());
+        if (id < 0) {
+            throw new FerryException(ErrorClass.NO_SPACE, "no communicator context is free at every member of " + this
+                    + " (" + ContextIds.MAX + " per instance)");
+        }
+        return id;
+    }
+
+    /** The context ids free at every member (collective; under {@link Ferry#creation}). */
+    long[] commonFreeMask() {
         long[][] masks = allgather(ferry.contexts.freeMask());
         long[] and = masks[0].clone();
         for (long[] m : masks) {
@@ -603,12 +742,7 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
                 and[w] &= m[w];
             }
         }
-        int id = ContextIds.lowestCommon(and);
-        if (id < 0) {
-            throw new FerryException(ErrorClass.NO_SPACE, "no communicator context is free at every member of " + this
-                    + " (" + ContextIds.MAX + " per instance)");
-        }
-        return id;
+        return and;
     }
 
     /** Every member's {@code mine} (all of one length), by rank. */
@@ -625,6 +759,9 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
 
     @Override
     public String toString() {
+        if (localComm != null) {
+            return "intercommunicator " + id + " (" + members.length + " local ranks, " + peers.length + " remote)";
+        }
         return (id == ContextIds.WORLD ? "the world communicator" : id == ContextIds.SELF ? "the self communicator" : "communicator " + id)
                 + " (" + members.length + " ranks)";
     }

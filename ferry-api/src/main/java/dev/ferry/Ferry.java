@@ -32,6 +32,11 @@ public final class Ferry implements AutoCloseable {
     public static final int ANY_TAG = -1;
     /** A rank that sends and receives nothing: operations on it complete at once. */
     public static final int PROC_NULL = -2;
+    /**
+     * The root of a rooted collective on an intercommunicator, as the root itself names it (MPI_ROOT);
+     * the other members of its group pass {@link #PROC_NULL}, the remote group the root's rank.
+     */
+    public static final int ROOT = -4;
     /** A rank or count that has no value (MPI_UNDEFINED). */
     public static final int UNDEFINED = -32766;
     /** The largest tag. */

@@ -305,7 +305,7 @@ final class Messaging implements MessageHandler {
         if (failedPeers == 0) {
             return null;
         }
-        for (int i = 0; i < c.size(); i++) {
+        for (int i = 0; i < c.peerCount(); i++) {
             String why = failed[c.world(i)];
             if (why != null) {
                 return why;

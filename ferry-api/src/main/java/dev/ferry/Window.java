@@ -178,6 +178,9 @@ public final class Window extends WindowSynchronization implements AutoCloseable
         if (comm == null) {
             throw FerryException.arg(ErrorClass.COMM, "Window." + what + ": the communicator is null");
         }
+        if (comm.isInter()) {
+            throw FerryException.arg(ErrorClass.COMM, "Window." + what + ": " + comm + " is an intercommunicator (MPI makes windows on intracommunicators)");
+        }
         if (bytes < 0) {
             throw FerryException.arg(ErrorClass.ARG, "Window." + what + ": the size " + bytes + " is negative");
         }

@@ -1,0 +1,199 @@
+package dev.ferry;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * The collectives of an intercommunicator, as MPI defines them between two groups: data flows
+ * from one group to the other. A rooted one names the root in the other group (its rank there);
+ * in the root's group the root passes {@link Ferry#ROOT} and the others {@link Ferry#PROC_NULL}.
+ * The all-to-all kinds give each group what the other contributed. Each runs as the local
+ * group's own collective (on the intercommunicator's local communicator) joined with
+ * point-to-point between the groups (on the intercommunicator's internal context, remote ranks
+ * addressed as its point-to-point addresses them): the leaders (rank 0 of each group) carry the
+ * groups' combined data across. Blocking only.
+ */
+final class InterCollectives {
+    private final Comm comm;
+    private final Comm local;
+    /** The algorithm of the last collective (what {@link Comm#lastCollectiveAlgorithm} answers). */
+    String lastAlgorithm = "";
+
+    InterCollectives(Comm comm, Comm local) {
+        this.comm = comm;
+        this.local = local;
+    }
+
+    /** Nobody leaves before every member of both groups entered. */
+    void barrier() {
+        comm.checkLive();
+        int tag = comm.nextCollectiveTag();
+        lastAlgorithm = "inter (local barrier, leaders, local barrier)";
+        local.barrier();
+        if (local.rank() == 0) {
+            byte[] none = new byte[0];
+            Request in = comm.internalRecv(none, 0, 0, Datatype.BYTE, 0, tag);
+            comm.internalSend(none, 0, 0, Datatype.BYTE, 0, tag).await();
+            in.await();
+        }
+        local.barrier();
+    }
+
+    /** The root's buffer reaches every member of the other group. */
+    void bcast(Object buf, int offset, int count, Datatype type, int root) {
+        comm.checkLive();
+        int tag = comm.nextCollectiveTag();
+        lastAlgorithm = "inter (root to leader, local bcast)";
+        if (root == Ferry.ROOT) {
+            comm.internalSend(buf, offset, count, type, 0, tag).await();
+        } else if (root != Ferry.PROC_NULL) {
+            checkRemoteRoot(root);
+            if (local.rank() == 0) {
+                comm.internalRecv(buf, offset, count, type, root, tag).await();
+            }
+            local.bcast(buf, offset, count, type, 0);
+        }
+    }
+
+    /** The other group's elements combined by {@code op} land in the root's receive buffer. */
+    void reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, int root) {
+        comm.checkLive();
+        int tag = comm.nextCollectiveTag();
+        lastAlgorithm = "inter (local reduce, leader to root)";
+        if (root == Ferry.ROOT) {
+            comm.internalRecv(recvBuf, recvOffset, count, type, 0, tag).await();
+        } else if (root != Ferry.PROC_NULL) {
+            checkRemoteRoot(root);
+            noInPlace(sendBuf, "reduce");
+            MemorySegment partial = local.rank() == 0 ? temp(count, type) : null;
+            local.reduce(sendBuf, sendOffset, partial, 0, count, type, op, 0);
+            if (local.rank() == 0) {
+                comm.internalSend(partial, 0, count, type, root, tag).await();
+            }
+        }
+    }
+
+    /** Each group's receive buffers get the other group's elements combined by {@code op}. */
+    void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
+        comm.checkLive();
+        noInPlace(sendBuf, "allreduce");
+        int tag = comm.nextCollectiveTag();
+        lastAlgorithm = "inter (local reduce, leaders swap, local bcast)";
+        MemorySegment partial = local.rank() == 0 ? temp(count, type) : null;
+        local.reduce(sendBuf, sendOffset, partial, 0, count, type, op, 0);
+        if (local.rank() == 0) {
+            swap(partial, 0, count, type, recvBuf, recvOffset, count, type, tag);
+        }
+        local.bcast(recvBuf, recvOffset, count, type, 0);
+    }
+
+    /** The root receives every remote member's block, in their rank order. */
+    void gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        comm.checkLive();
+        int tag = comm.nextCollectiveTag();
+        lastAlgorithm = "inter (direct to the root)";
+        if (root == Ferry.ROOT) {
+            int q = comm.remoteSize();
+            CollBuffer in = CollBuffer.of(recvBuf, recvOffset, Math.multiplyExact(q, recvCount), recvType, true, "receive buffer");
+            Request[] r = new Request[q];
+            for (int j = 0; j < q; j++) {
+                r[j] = comm.internalRecv(in.block((long) j * recvCount, recvCount), 0, recvCount, recvType, j, tag);
+            }
+            Request.waitAll(r);
+        } else if (root != Ferry.PROC_NULL) {
+            checkRemoteRoot(root);
+            noInPlace(sendBuf, "gather");
+            comm.internalSend(sendBuf, sendOffset, sendCount, sendType, root, tag).await();
+        }
+    }
+
+    /** Block j of the root's send buffer goes to remote rank j. */
+    void scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                 Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        comm.checkLive();
+        int tag = comm.nextCollectiveTag();
+        lastAlgorithm = "inter (direct from the root)";
+        if (root == Ferry.ROOT) {
+            int q = comm.remoteSize();
+            CollBuffer out = CollBuffer.of(sendBuf, sendOffset, Math.multiplyExact(q, sendCount), sendType, false, "send buffer");
+            Request[] r = new Request[q];
+            for (int j = 0; j < q; j++) {
+                r[j] = comm.internalSend(out.block((long) j * sendCount, sendCount), 0, sendCount, sendType, j, tag);
+            }
+            Request.waitAll(r);
+        } else if (root != Ferry.PROC_NULL) {
+            checkRemoteRoot(root);
+            noInPlace(recvBuf, "scatter");
+            comm.internalRecv(recvBuf, recvOffset, recvCount, recvType, root, tag).await();
+        }
+    }
+
+    /** Every member receives the other group's blocks, in their rank order. */
+    void allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                   Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        comm.checkLive();
+        noInPlace(sendBuf, "allgather");
+        int tag = comm.nextCollectiveTag();
+        lastAlgorithm = "inter (local gather, leaders swap, local bcast)";
+        int p = local.size(), q = comm.remoteSize();
+        int mineCount = Math.multiplyExact(p, sendCount), theirCount = Math.multiplyExact(q, recvCount);
+        MemorySegment gathered = local.rank() == 0 ? temp(mineCount, sendType) : null;
+        local.gather(sendBuf, sendOffset, sendCount, sendType, gathered, 0, sendCount, sendType, 0);
+        if (local.rank() == 0) {
+            swap(gathered, 0, mineCount, sendType, recvBuf, recvOffset, theirCount, recvType, tag);
+        }
+        local.bcast(recvBuf, recvOffset, theirCount, recvType, 0);
+    }
+
+    /** Block j of each member's send buffer goes to remote rank j, which keeps it as block i for sender i. */
+    void alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                  Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+        comm.checkLive();
+        noInPlace(sendBuf, "alltoall");
+        int tag = comm.nextCollectiveTag();
+        lastAlgorithm = "inter (pairwise direct)";
+        int q = comm.remoteSize();
+        CollBuffer out = CollBuffer.of(sendBuf, sendOffset, Math.multiplyExact(q, sendCount), sendType, false, "send buffer");
+        CollBuffer in = CollBuffer.of(recvBuf, recvOffset, Math.multiplyExact(q, recvCount), recvType, true, "receive buffer");
+        Request[] r = new Request[2 * q];
+        for (int j = 0; j < q; j++) {
+            r[j] = comm.internalRecv(in.block((long) j * recvCount, recvCount), 0, recvCount, recvType, j, tag);
+        }
+        int me = local.rank();
+        for (int k = 0; k < q; k++) {
+            int j = (me + k) % q; // each starts with a different peer, so no rank gets all the first messages
+            r[q + j] = comm.internalSend(out.block((long) j * sendCount, sendCount), 0, sendCount, sendType, j, tag);
+        }
+        Request.waitAll(r);
+    }
+
+    /** The leaders' exchange: this group's data goes to the remote leader while the remote group's comes in. */
+    private void swap(MemorySegment out, int outOffset, int outCount, Datatype outType,
+                      Object in, int inOffset, int inCount, Datatype inType, int tag) {
+        Request r = comm.internalRecv(in, inOffset, inCount, inType, 0, tag);
+        comm.internalSend(out, outOffset, outCount, outType, 0, tag).await();
+        r.await();
+    }
+
+    /** Memory for {@code count} elements of {@code type} laid out as in a buffer (gaps included). */
+    private static MemorySegment temp(int count, Datatype type) {
+        long bytes = Buffers.reach(count, type);
+        if (bytes > Integer.MAX_VALUE - 16) {
+            throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " elements of " + type + " are more than an intercommunicator collective holds");
+        }
+        return MemorySegment.ofArray(new byte[(int) Math.max(bytes, 0)]);
+    }
+
+    private void checkRemoteRoot(int root) {
+        if (root < 0 || root >= comm.remoteSize()) {
+            throw FerryException.arg(ErrorClass.ROOT, "root: " + root + " is neither ROOT, PROC_NULL nor a rank of the remote group (0.."
+                    + (comm.remoteSize() - 1) + ")");
+        }
+    }
+
+    private static void noInPlace(Object buf, String what) {
+        if (buf == Ferry.IN_PLACE) {
+            throw FerryException.arg(ErrorClass.BUFFER, what + " on an intercommunicator: IN_PLACE is not allowed (MPI forbids it there)");
+        }
+    }
+}
