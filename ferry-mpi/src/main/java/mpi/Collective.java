@@ -35,13 +35,23 @@ final class Collective {
         return type == null ? null : Comm.t(type, what);
     }
 
-    private static boolean objects(Datatype... types) {
+    private boolean objects(Datatype... types) {
         for (Datatype t : types) {
             if (t != null && t.isObject()) {
+                if (c.isInter()) {
+                    throw new MPIException(MPI.ERR_TYPE, "MPI.OBJECT in a collective on an intercommunicator: not in Ferry (merge it first)");
+                }
                 return true;
             }
         }
         return false;
+    }
+
+    /** A blocking collective on an intercommunicator (whose collectives are blocking only): {@code call}, then the write-back. */
+    private static Request blockingInter(Object user, Object staged, Runnable call) {
+        call.run();
+        Comm.back(user, staged);
+        return null;
     }
 
     /** Completes: blocking, waits and writes back; non-blocking, a request that writes back when it completes. */
@@ -89,6 +99,9 @@ final class Collective {
             return null;
         }
         Object r = out(recvbuf);
+        if (!nb && c.isInter()) {
+            return blockingInter(recvbuf, r, () -> c.gather(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"), root));
+        }
         dev.ferry.Request q = c.igather(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"), root);
         return finish(q, nb, recvbuf, r);
     }
@@ -115,6 +128,9 @@ final class Collective {
             return null;
         }
         Object r = recvbuf == MPI.IN_PLACE ? Ferry.IN_PLACE : out(recvbuf);
+        if (!nb && c.isInter()) {
+            return blockingInter(recvbuf, r, () -> c.scatter(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"), root));
+        }
         dev.ferry.Request q = c.iscatter(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"), root);
         return finish(q, nb, recvbuf, r);
     }
@@ -141,6 +157,9 @@ final class Collective {
             return null;
         }
         Object r = out(recvbuf);
+        if (!nb && c.isInter()) {
+            return blockingInter(recvbuf, r, () -> c.allgather(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype")));
+        }
         dev.ferry.Request q = c.iallgather(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"));
         return finish(q, nb, recvbuf, r);
     }
@@ -167,6 +186,9 @@ final class Collective {
             return null;
         }
         Object r = out(recvbuf);
+        if (!nb && c.isInter()) {
+            return blockingInter(recvbuf, r, () -> c.alltoall(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype")));
+        }
         dev.ferry.Request q = c.ialltoall(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"));
         return finish(q, nb, recvbuf, r);
     }
@@ -209,9 +231,12 @@ final class Collective {
     }
 
     /** Whether a reduction takes the MPI.OBJECT path (blocking, a user operation): checked as its arguments. */
-    private static boolean objectReduction(Op op, Datatype type, boolean nb) {
+    private boolean objectReduction(Op op, Datatype type, boolean nb) {
         if (type == null || !type.isObject() || nb) {
             return false;
+        }
+        if (c.isInter()) {
+            throw new MPIException(MPI.ERR_TYPE, "MPI.OBJECT in a reduction on an intercommunicator: not in Ferry (merge it first)");
         }
         if (op == null) {
             throw new MPIException(MPI.ERR_OP, "op is null");
@@ -226,6 +251,9 @@ final class Collective {
         }
         dev.ferry.Op o = op(op, type);
         Object r = out(recvbuf);
+        if (!nb && c.isInter()) {
+            return blockingInter(recvbuf, r, () -> c.reduce(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), count, t(type, "type"), o, root));
+        }
         return finish(c.ireduce(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), count, t(type, "type"), o, root), nb, recvbuf, r);
     }
 
@@ -241,6 +269,9 @@ final class Collective {
             return null;
         }
         Object r = out(recvbuf);
+        if (!nb && c.isInter()) {
+            return blockingInter(recvbuf, r, () -> c.allreduce(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), count, t(type, "type"), o));
+        }
         return finish(c.iallreduce(in(sendbuf), off(sendbuf, soff), r, off(recvbuf, roff), count, t(type, "type"), o), nb, recvbuf, r);
     }
 

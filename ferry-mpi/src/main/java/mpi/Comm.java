@@ -176,9 +176,24 @@ public class Comm extends MpiJavaPointToPoint implements Freeable, Cloneable {
         return this instanceof Intercomm;
     }
 
-    /** Not available: Ferry has no intercommunicators; the error says so. */
+    /**
+     * An intercommunicator between {@code localComm}'s members and another, disjoint group
+     * (MPI_Intercomm_create; collective over both groups), called on the peer communicator, in which
+     * the leaders meet: {@code localLeader} is the local leader's rank in {@code localComm},
+     * {@code remoteLeader} the remote leader's rank in this communicator (significant at the local
+     * leader only), {@code tag} their messages' tag.
+     */
     public final Intercomm createIntercomm(Comm localComm, int localLeader, int remoteLeader, int tag) {
-        throw fail(new MPIException(MPI.ERR_UNSUPPORTED_OPERATION, "createIntercomm: Ferry has no intercommunicators"));
+        try {
+            if (localComm == null) {
+                throw new MPIException(MPI.ERR_COMM, "createIntercomm: localComm is null");
+            }
+            Intercomm c = new Intercomm(localComm.ferry("createIntercomm").createIntercomm(localLeader, comm, remoteLeader, tag));
+            c.errhandler = localComm.errhandler;
+            return c;
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
     }
 
     // --- point-to-point (Open MPI bindings) ----------------------------------------------------
@@ -398,6 +413,73 @@ public class Comm extends MpiJavaPointToPoint implements Freeable, Cloneable {
         return createIntercomm(local_comm, local_leader, remote_leader, tag);
     }
 
+    // --- mpiJava's collectives: these eight on intracommunicators and intercommunicators alike, -----
+    // --- the others on Intracomm ------------------------------------------------------------------
+
+    public void Barrier() {
+        barrier();
+    }
+
+    public void Bcast(Object buf, int offset, int count, Datatype type, int root) {
+        try {
+            coll("bcast").bcast(buf, offset, count, type, root);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                       Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        try {
+            coll("gather").gather(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                        Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        try {
+            coll("scatter").scatter(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        try {
+            coll("allgather").allgather(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
+        try {
+            coll("alltoall").alltoall(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype, Op op, int root) {
+        try {
+            coll("reduce").reduce(sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype, Op op) {
+        try {
+            coll("allreduce").allreduce(sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
     // --- collectives: the Open MPI bindings' are in CommCollectives ----------------------------
 
     @Override
@@ -407,9 +489,6 @@ public class Comm extends MpiJavaPointToPoint implements Freeable, Cloneable {
 
     @Override
     final Collective coll(String what) {
-        if (this instanceof Intercomm) {
-            throw new MPIException(MPI.ERR_COMM, what + ": Ferry has no collectives on intercommunicators");
-        }
         return new Collective(this, ferry(what));
     }
 

@@ -6,8 +6,9 @@ import java.nio.Buffer;
  * The collectives of the Open MPI bindings (barrier, bcast, gather(v), scatter(v), allGather(v),
  * allToAll(v, w), the neighbourhood collectives, reduce, allReduce, reduceScatter(Block)), blocking
  * and non-blocking, in one file: {@link Comm} has them all (this class is not part of the API;
- * Comm supplies the communicator, its rank and its error handler). Intercommunicators answer
- * ERR_COMM.
+ * Comm supplies the communicator, its rank and its error handler). On an intercommunicator the
+ * blocking barrier, bcast, reduce, allReduce, gather, scatter, allGather and allToAll move data
+ * between its groups; the others answer ERR_COMM.
  *
  * <pre>{@code
  * MPI.COMM_WORLD.allReduce(local, sum, 2, MPI.DOUBLE, MPI.SUM);

@@ -336,40 +336,10 @@ public class Intracomm extends Comm {
         return makeGraph(index, edges);
     }
 
-    public void Barrier() {
-        barrier();
-    }
-
-    public void Bcast(Object buf, int offset, int count, Datatype type, int root) {
-        try {
-            coll("bcast").bcast(buf, offset, count, type, root);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
-    public void Gather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                       Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        try {
-            coll("gather").gather(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, root, false);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
     public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                         Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
         try {
             coll("gatherv").gatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, displs, recvtype, root, false);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
-    public void Scatter(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                        Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        try {
-            coll("scatter").scatter(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, root, false);
         } catch (RuntimeException e) {
             throw fail(e);
         }
@@ -384,15 +354,6 @@ public class Intracomm extends Comm {
         }
     }
 
-    public void Allgather(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                          Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
-        try {
-            coll("allgather").allgather(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, false);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
     public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
                            Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
         try {
@@ -402,35 +363,10 @@ public class Intracomm extends Comm {
         }
     }
 
-    public void Alltoall(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype) {
-        try {
-            coll("alltoall").alltoall(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, recvtype, false);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
     public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
                           Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
         try {
             coll("alltoallv").alltoallv(sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf, recvoffset, recvcount, rdispls, recvtype, false);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
-    public void Reduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype, Op op, int root) {
-        try {
-            coll("reduce").reduce(sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, root, false);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
-    public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype, Op op) {
-        try {
-            coll("allreduce").allreduce(sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, false);
         } catch (RuntimeException e) {
             throw fail(e);
         }

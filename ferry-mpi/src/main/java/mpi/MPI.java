@@ -43,7 +43,7 @@ public final class MPI {
 
     // --- ranks and tags (Ferry's values) ------------------------------------------------------------
     public static final int ANY_SOURCE = Ferry.ANY_SOURCE, ANY_TAG = Ferry.ANY_TAG, PROC_NULL = Ferry.PROC_NULL;
-    public static final int UNDEFINED = Ferry.UNDEFINED, ROOT = -4;
+    public static final int UNDEFINED = Ferry.UNDEFINED, ROOT = Ferry.ROOT;
 
     // --- predefined attribute keys (getAttr) ----------------------------------------------------------
     public static final int TAG_UB = 0, HOST = 1, IO = 2, WTIME_IS_GLOBAL = 3, APPNUM = 4, LASTUSEDCODE = 5, UNIVERSE_SIZE = 6,
@@ -322,10 +322,9 @@ public final class MPI {
         attach(buffer, "Buffer_attach");
     }
 
-    /** MPJ Express's {@link #detachBuffer}: the buffer attached (a byte array attached comes back wrapped). */
-    public static ByteBuffer Buffer_detach() {
-        Object b = detach("Buffer_detach");
-        return b instanceof byte[] a ? ByteBuffer.wrap(a) : (ByteBuffer) b;
+    /** MPJ Express's {@link #detachBuffer}: waits until the buffered sends from the attached buffer have gone. */
+    public static void Buffer_detach() {
+        detach("Buffer_detach");
     }
 
     private static void attach(Object buffer, String what) {

@@ -31,7 +31,7 @@ public class BufferedSends {
         for (int i = 0; i < n; i++) {
             ok &= in[i] == peer * n + i;
         }
-        ok &= MPI.Buffer_detach() == buffer;
+        MPI.Buffer_detach();
 
         // too large for what is left: the error is MPI's, and the program carries on
         MPI.Buffer_attach(new byte[100 + MPI.BSEND_OVERHEAD]);

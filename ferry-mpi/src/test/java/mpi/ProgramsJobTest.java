@@ -42,7 +42,9 @@ class ProgramsJobTest {
             "mpijava.Stencil, 4, 2, -", "mpijava.Stencil, 8, 4, -",
             "mpijava.MatMul, 3, 2, -", "mpijava.MatMul, 1, 0, -",
             "mpijava.SerializedObjects, 1, 0, -", "mpijava.SerializedObjects, 5, 2, -",
-            "mpijava.BufferedSends, 2, 1, -", "mpijava.BufferedSends, 5, 2, -"})
+            "mpijava.BufferedSends, 2, 1, -", "mpijava.BufferedSends, 5, 2, -",
+            "mpijava.MasterWorkers, 2, 0, -", "mpijava.MasterWorkers, 5, 2, -",
+            "openmpi.CoupledHalves, 2, 1, -", "openmpi.CoupledHalves, 7, 3, -"})
     void aProgramRunsUnmodifiedAndChecksItsResult(String main, int ranks, int perNode, String arg) throws Exception {
         CapturedJob.Result r = arg.equals("-") ? run(ranks, perNode, main) : run(ranks, perNode, main, arg);
         assertEquals(0, r.exit(), r.toString());
