@@ -78,7 +78,7 @@ public class Datatype implements Freeable, Cloneable {
     }
 
     public int getLb() {
-        return 0;
+        return type == null ? 0 : units(type.lowerBound());
     }
 
     public int getExtent() {
@@ -86,11 +86,11 @@ public class Datatype implements Freeable, Cloneable {
     }
 
     public int getTrueLb() {
-        return 0;
+        return type == null ? 0 : units(type.trueLowerBound());
     }
 
     public int getTrueExtent() {
-        return getExtent();
+        return type == null ? getExtent() : units(type.trueExtent());
     }
 
     public int getSize() {
@@ -120,7 +120,7 @@ public class Datatype implements Freeable, Cloneable {
     }
 
     public int Ub() {
-        return getExtent();
+        return type == null ? getExtent() : units(type.upperBound());
     }
 
     /** Nothing to do: Ferry's types are ready when made. */
@@ -234,48 +234,70 @@ public class Datatype implements Freeable, Cloneable {
     /** Blocks of {@code blockLengths[i]} elements of {@code types[i]} at byte displacement {@code displacements[i]}. */
     public static Datatype createStruct(int[] blockLengths, int[] displacements, Datatype[] types) {
         try {
-            long[] displs = new long[displacements.length];
-            for (int i = 0; i < displs.length; i++) {
-                displs[i] = displacements[i];
-            }
-            return structOf(blockLengths, displs, types);
+            return structOf(blockLengths, displacements, types, 1, false);
         } catch (RuntimeException e) {
             throw wrap(e);
         }
     }
 
-    private static Datatype structOf(int[] blockLengths, long[] displs, Datatype[] types) {
-        // mpiJava's LB and UB markers bound the type; Ferry's types start at 0 and end at their last block
-        int n = 0;
-        for (Datatype t : types) {
+    /**
+     * A struct whose displacements count {@code unit} bytes ({@code oneBase}: mpiJava's Struct, whose
+     * types share one base type and whose displacements count its elements, so the unit is that
+     * base's size). mpiJava's {@link MPI#LB} and {@link MPI#UB} entries set the lower and upper
+     * bound (MPI-1's markers), the others are the data.
+     */
+    private static Datatype structOf(int[] blockLengths, int[] displacements, Datatype[] types, int unit, boolean oneBase) {
+        if (blockLengths == null || displacements == null || types == null) {
+            throw new MPIException(MPI.ERR_ARG, "blockLengths, displacements and types must not be null");
+        }
+        if (blockLengths.length != displacements.length || blockLengths.length != types.length) {
+            throw new MPIException(MPI.ERR_ARG, "blockLengths, displacements and types have "
+                    + blockLengths.length + ", " + displacements.length + " and " + types.length + " entries");
+        }
+        int n = 0, base = NULL, size = 0;
+        boolean same = true;
+        for (int i = 0; i < types.length; i++) {
+            Datatype t = types[i];
             if (t == null) {
-                throw new MPIException(MPI.ERR_TYPE, "types: an entry is null");
+                throw new MPIException(MPI.ERR_TYPE, "types[" + i + "] is null");
             }
-            if (t.baseType != LB && t.baseType != UB) {
-                n++;
+            if (t.baseType == LB || t.baseType == UB) {
+                continue;
+            }
+            if (n++ == 0) {
+                base = t.baseType;
+                size = t.baseSize;
+            } else if (t.baseType != base) {
+                same = false;
+                if (oneBase) {
+                    throw new MPIException(MPI.ERR_TYPE, "types[" + i + "]: mpiJava's Struct takes types of one base type, and " + t.name
+                            + " is not made of the same elements as " + types[0].name);
+                }
             }
         }
+        long u = oneBase ? Math.max(1, size) : unit;
         int[] lengths = new int[n];
         long[] offsets = new long[n];
         Datatype[] kept = new Datatype[n];
-        int base = BYTE, size = 1;
-        boolean same = true;
+        long lbMark = Long.MAX_VALUE, ubMark = Long.MIN_VALUE;
         for (int i = 0, j = 0; i < types.length; i++) {
-            if (types[i].baseType == LB || types[i].baseType == UB) {
-                continue;
+            long at = displacements[i] * u;
+            if (types[i].baseType == LB) {
+                lbMark = Math.min(lbMark, at);
+            } else if (types[i].baseType == UB) {
+                ubMark = Math.max(ubMark, at);
+            } else {
+                lengths[j] = blockLengths[i];
+                offsets[j] = at;
+                kept[j++] = types[i];
             }
-            lengths[j] = blockLengths[i];
-            offsets[j] = displs[i];
-            kept[j] = types[i];
-            if (j == 0) {
-                base = types[i].baseType;
-                size = types[i].baseSize;
-            } else if (types[i].baseType != base) {
-                same = false;
-            }
-            j++;
         }
         dev.ferry.Datatype t = struct(lengths, offsets, kept);
+        if (lbMark != Long.MAX_VALUE || ubMark != Long.MIN_VALUE) {
+            long lb = lbMark != Long.MAX_VALUE ? lbMark : t.lowerBound();
+            long ub = ubMark != Long.MIN_VALUE ? ubMark : t.upperBound();
+            t = dev.ferry.Datatype.resized(t, lb, ub - lb);
+        }
         return same && n > 0 ? new Datatype(t, base, size, "struct") : new Datatype(t, BYTE, 1, "struct");
     }
 
@@ -291,16 +313,14 @@ public class Datatype implements Freeable, Cloneable {
         return dev.ferry.Datatype.struct(lengths, displs, ferry);
     }
 
-    /**
-     * Not available: Ferry's datatypes have a lower bound of 0 and end at their last block, so a
-     * type cannot be resized; the error says so.
-     */
+    /** {@code oldType} with lower bound {@code lb} and extent {@code extent}, in bytes (MPI_Type_create_resized). */
     public static Datatype createResized(Datatype oldType, int lb, int extent) {
-        if (lb == 0 && extent == oldType.getExtent()) {
-            return oldType.dup();
+        try {
+            return oldType.derived(dev.ferry.Datatype.resized(base(oldType, "oldType"), lb, extent),
+                    "resized(" + oldType.name + ", " + lb + ", " + extent + ")");
+        } catch (RuntimeException e) {
+            throw wrap(e);
         }
-        throw wrap(new MPIException(MPI.ERR_UNSUPPORTED_OPERATION,
-                "createResized(lb " + lb + ", extent " + extent + "): Ferry's datatypes cannot be resized (lower bound 0, extent to the last block)"));
     }
 
     // --- mpiJava 1.2 names ---------------------------------------------------------------------
@@ -313,20 +333,42 @@ public class Datatype implements Freeable, Cloneable {
         return createVector(count, blocklength, stride, oldtype);
     }
 
+    /** mpiJava's: {@link #Vector} with the stride in elements of the base type (the buffer's index), not of {@code oldtype}. */
     public static Datatype Hvector(int count, int blocklength, int stride, Datatype oldtype) {
-        return createHVector(count, blocklength, stride, oldtype);
+        return createHVector(count, blocklength, Math.multiplyExact(stride, unitOf(oldtype)), oldtype);
     }
 
     public static Datatype Indexed(int[] blocklengths, int[] displacements, Datatype oldtype) {
         return createIndexed(blocklengths, displacements, oldtype);
     }
 
+    /** mpiJava's: {@link #Indexed} with displacements in elements of the base type (the buffer's index). */
     public static Datatype Hindexed(int[] blocklengths, int[] displacements, Datatype oldtype) {
-        return createHIndexed(blocklengths, displacements, oldtype);
+        int unit = unitOf(oldtype);
+        int[] bytes = displacements == null ? null : new int[displacements.length];
+        for (int i = 0; bytes != null && i < bytes.length; i++) {
+            bytes[i] = Math.multiplyExact(displacements[i], unit);
+        }
+        return createHIndexed(blocklengths, bytes, oldtype);
     }
 
+    /**
+     * mpiJava's struct: the types share one base type, the displacements count its elements (the
+     * buffer's index), and {@link MPI#LB} / {@link MPI#UB} entries set the bounds.
+     */
     public static Datatype Struct(int[] blocklengths, int[] displacements, Datatype[] types) {
-        return createStruct(blocklengths, displacements, types);
+        try {
+            return structOf(blocklengths, displacements, types, 1, true);
+        } catch (RuntimeException e) {
+            throw wrap(e);
+        }
+    }
+
+    private static int unitOf(Datatype t) {
+        if (t == null) {
+            throw wrap(new MPIException(MPI.ERR_TYPE, "oldtype is null"));
+        }
+        return Math.max(1, t.baseSize);
     }
 
     // --- attributes ----------------------------------------------------------------------------

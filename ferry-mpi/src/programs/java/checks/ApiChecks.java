@@ -627,11 +627,17 @@ public class ApiChecks {
             check(e.getErrorClass() == MPI.ERR_TRUNCATE, "truncation: " + e.getErrorClass() + " " + e.getMessage());
         }
         world.setErrhandler(MPI.ERRORS_RETURN); // errors of no communicator's go to COMM_WORLD's handler
+        Datatype everyOther = Datatype.createResized(MPI.INT, 0, 8); // bytes: an int with the extent of two
+        check(everyOther.getExtent() == 2 && everyOther.getSize() == 1 && everyOther.getLb() == 0, "resized bounds");
+        c.send(new int[] {0, 1, 2, 3, 4, 5}, 3, everyOther, rank, 71);
+        int[] evens = new int[3];
+        c.recv(evens, 3, MPI.INT, rank, 71);
+        check(java.util.Arrays.equals(evens, new int[] {0, 2, 4}), "resized data: " + java.util.Arrays.toString(evens));
         try {
-            Datatype.createResized(MPI.INT, 0, 5);
-            check(false, "resized");
+            Datatype.createResized(MPI.INT, 0, -4);
+            check(false, "a negative extent");
         } catch (MPIException e) {
-            check(e.getErrorClass() == MPI.ERR_UNSUPPORTED_OPERATION, "resized: " + e.getMessage());
+            check(e.getErrorClass() == MPI.ERR_ARG, "resized: " + e.getMessage());
         }
         world.setErrhandler(MPI.ERRORS_ARE_FATAL);
         c.free();

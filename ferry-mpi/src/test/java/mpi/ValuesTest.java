@@ -45,6 +45,46 @@ class ValuesTest {
     }
 
     @Test
+    void mpiJavasStructsCountBaseElementsAndTheMarkersSetTheBounds() {
+        // an int between an LB at 0 and a UB at 5 (mpiJava's displacements count ints)
+        Datatype padded = Datatype.Struct(new int[] {1, 1, 1}, new int[] {0, 2, 5}, new Datatype[] {MPI.LB, MPI.INT, MPI.UB});
+        assertEquals(1, padded.Size());
+        assertEquals(0, padded.Lb());
+        assertEquals(5, padded.Extent());
+        assertEquals(5, padded.Ub());
+        assertEquals(2, padded.getTrueLb());
+        assertEquals(1, padded.getTrueExtent());
+        // without markers: from the lowest element to the end of the highest
+        Datatype far = Datatype.Struct(new int[] {1, 1}, new int[] {3, 65}, new Datatype[] {MPI.INT, MPI.INT});
+        assertEquals(2, far.Size());
+        assertEquals(3, far.Lb());
+        assertEquals(63, far.Extent());
+        assertEquals(66, far.Ub());
+        // only a UB: the lower bound is the data's
+        Datatype ubOnly = Datatype.Struct(new int[] {2, 1}, new int[] {1, 10}, new Datatype[] {MPI.DOUBLE, MPI.UB});
+        assertEquals(1, ubOnly.Lb());
+        assertEquals(9, ubOnly.Extent());
+        // an empty struct: no data, no extent
+        Datatype empty = Datatype.Struct(new int[0], new int[0], new Datatype[0]);
+        assertEquals(0, empty.Size());
+        assertEquals(0, empty.Extent());
+        // mpiJava's Hvector and Hindexed count base elements too; Open MPI's createH* count bytes
+        assertEquals(9, Datatype.Hvector(3, 1, 4, MPI.INT).Extent());
+        assertEquals(9, Datatype.createHVector(3, 1, 16, MPI.INT).getExtent());
+        Datatype hix = Datatype.Hindexed(new int[] {1, 1}, new int[] {1, 4}, MPI.INT);
+        assertEquals(1, hix.Lb());
+        assertEquals(4, hix.Extent());
+        Datatype ix = Datatype.Indexed(new int[] {1, 1}, new int[] {2, 5}, MPI.INT);
+        assertEquals(2, ix.Lb());
+        assertEquals(4, ix.Extent());
+        assertEquals(6, ix.Ub());
+        assertEquals(2, Datatype.createResized(MPI.INT, 0, 8).getExtent());
+        MPIException mixed = assertThrows(MPIException.class,
+                () -> Datatype.Struct(new int[] {1, 1}, new int[] {0, 1}, new Datatype[] {MPI.INT, MPI.DOUBLE}));
+        assertEquals(MPI.ERR_TYPE, mixed.getErrorClass());
+    }
+
+    @Test
     void pairStructsMatchMpisPairTypes() {
         assertEquals(16, MPI.doubleInt.getExtent());
         assertSame(MPI.DOUBLE_INT, MPI.doubleInt.getType());

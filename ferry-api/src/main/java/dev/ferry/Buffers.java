@@ -115,8 +115,8 @@ final class Buffers {
             throw FerryException.arg(ErrorClass.BUFFER, "offset: " + offset + " is negative");
         }
         MemorySegment m = whole(buf, writable, what);
-        if (type.arrayClass != buf.getClass() && !(buf instanceof byte[]) && !(buf instanceof MemorySegment) && !(buf instanceof ByteBuffer)) {
-            // bytes hold anything (raw memory, as a segment); another array holds its own kind only
+        if (type.arrayClass != buf.getClass() && type.size != 0 && !(buf instanceof byte[]) && !(buf instanceof MemorySegment) && !(buf instanceof ByteBuffer)) {
+            // bytes hold anything (raw memory, as a segment); another array holds its own kind only (a type of no data, any)
             throw FerryException.arg(ErrorClass.TYPE, "datatype " + type + " does not describe the elements of a " + buf.getClass().getSimpleName());
         }
         long start = (long) offset * unit(buf);

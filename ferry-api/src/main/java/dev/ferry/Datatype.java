@@ -6,10 +6,12 @@ import java.util.Objects;
 
 /**
  * What the elements of a buffer are: a Java primitive, or a layout derived from others
- * (contiguous, vector, indexed, struct), as MPI's datatypes. A derived type is a list of byte
- * blocks within one element and an extent, the distance from one element to the next; sends
- * gather its blocks and receives scatter them, without packing, straight from and into the
- * buffer. Types are immutable and usable at once (there is nothing to commit).
+ * (contiguous, vector, indexed, struct, resized), as MPI's datatypes. A derived type is a list of
+ * byte blocks within one element, at offsets from the element's origin (never below it), and a
+ * lower bound and extent as MPI computes them: element i's origin is {@code i * extent} bytes
+ * past the buffer's offset. Sends gather its blocks and receives scatter them, without packing,
+ * straight from and into the buffer. Types are immutable and usable at once (there is nothing to
+ * commit).
  *
  * <pre>{@code
  * // the first column of a 4 x 4 row-major int matrix: 4 blocks of 1 int, 4 ints apart
@@ -47,8 +49,10 @@ public final class Datatype {
     final Class<?> arrayClass;
     /** Bytes of data in one element. */
     final long size;
-    /** Bytes from one element to the next. */
+    /** Bytes from one element to the next (upper bound minus lower bound). */
     final long extent;
+    /** The lower bound (MPI's): where an element starts, in bytes from its origin. */
+    final long lb;
     /** The blocks of one element, in type-map order: byte offsets and lengths. */
     final long[] offsets;
     final long[] lengths;
@@ -59,11 +63,12 @@ public final class Datatype {
     final Datatype pairValue;
     final Datatype pairIndex;
 
-    private Datatype(String name, Class<?> arrayClass, long extent, long[] offsets, long[] lengths) {
-        this(name, arrayClass, extent, offsets, lengths, null, null);
+    private Datatype(String name, Class<?> arrayClass, long lb, long extent, long[] offsets, long[] lengths) {
+        this(name, arrayClass, lb, extent, offsets, lengths, null, null);
     }
 
-    private Datatype(String name, Class<?> arrayClass, long extent, long[] offsets, long[] lengths, Datatype pairValue, Datatype pairIndex) {
+    private Datatype(String name, Class<?> arrayClass, long lb, long extent, long[] offsets, long[] lengths, Datatype pairValue, Datatype pairIndex) {
+        this.lb = lb;
         this.pairValue = pairValue;
         this.pairIndex = pairIndex;
         this.name = name;
@@ -82,14 +87,14 @@ public final class Datatype {
     }
 
     private static Datatype primitive(String name, Class<?> arrayClass, int bytes) {
-        return new Datatype(name, arrayClass, bytes, new long[] {0}, new long[] {bytes});
+        return new Datatype(name, arrayClass, 0, bytes, new long[] {0}, new long[] {bytes});
     }
 
     private static Datatype pair(String name, Datatype value, Datatype index, long indexOffset, long extent) {
         Class<?> kind = value.arrayClass == index.arrayClass ? value.arrayClass : null;
         long[] offsets = indexOffset == value.size ? new long[] {0} : new long[] {0, indexOffset};
         long[] lengths = indexOffset == value.size ? new long[] {value.size + index.size} : new long[] {value.size, index.size};
-        return new Datatype(name, kind, extent, offsets, lengths, value, index);
+        return new Datatype(name, kind, 0, extent, offsets, lengths, value, index);
     }
 
     /** {@code count} elements of {@code old}, one after the other. */
@@ -100,7 +105,7 @@ public final class Datatype {
         for (int i = 0; i < count; i++) {
             b.addElement(old, i * old.extent);
         }
-        return b.build("contiguous(" + count + ", " + old.name + ")", old.arrayClass, count * old.extent);
+        return b.build("contiguous(" + count + ", " + old.name + ")", old.arrayClass);
     }
 
     /**
@@ -120,8 +125,7 @@ public final class Datatype {
                 b.addElement(old, ((long) i * stride + j) * old.extent);
             }
         }
-        long extent = count == 0 ? 0 : ((long) (count - 1) * stride + blockLength) * old.extent;
-        return b.build("vector(" + count + ", " + blockLength + ", " + stride + ", " + old.name + ")", old.arrayClass, extent);
+        return b.build("vector(" + count + ", " + blockLength + ", " + stride + ", " + old.name + ")", old.arrayClass);
     }
 
     /** Blocks of {@code blockLengths[i]} elements of {@code old} at {@code displacements[i]} elements from the start. */
@@ -131,7 +135,6 @@ public final class Datatype {
             throw FerryException.arg(ErrorClass.ARG, "blockLengths has " + blockLengths.length + " entries, displacements " + displacements.length);
         }
         Blocks b = new Blocks();
-        long extent = 0;
         for (int i = 0; i < blockLengths.length; i++) {
             checkCount(blockLengths[i], "blockLengths[" + i + "]");
             if (displacements[i] < 0) {
@@ -140,9 +143,8 @@ public final class Datatype {
             for (int j = 0; j < blockLengths[i]; j++) {
                 b.addElement(old, ((long) displacements[i] + j) * old.extent);
             }
-            extent = Math.max(extent, ((long) displacements[i] + blockLengths[i]) * old.extent);
         }
-        return b.build("indexed(" + Arrays.toString(blockLengths) + ", " + Arrays.toString(displacements) + ", " + old.name + ")", old.arrayClass, extent);
+        return b.build("indexed(" + Arrays.toString(blockLengths) + ", " + Arrays.toString(displacements) + ", " + old.name + ")", old.arrayClass);
     }
 
     /**
@@ -156,7 +158,6 @@ public final class Datatype {
                     + blockLengths.length + ", " + byteDisplacements.length + " and " + types.length + " entries");
         }
         Blocks b = new Blocks();
-        long extent = 0;
         Class<?> kind = types.length == 0 ? byte[].class : types[0].arrayClass;
         for (int i = 0; i < types.length; i++) {
             checkCount(blockLengths[i], "blockLengths[" + i + "]");
@@ -170,9 +171,27 @@ public final class Datatype {
             for (int j = 0; j < blockLengths[i]; j++) {
                 b.addElement(t, byteDisplacements[i] + j * t.extent);
             }
-            extent = Math.max(extent, byteDisplacements[i] + blockLengths[i] * t.extent);
         }
-        return b.build("struct" + Arrays.toString(types), kind, extent);
+        return b.build("struct" + Arrays.toString(types), kind);
+    }
+
+    /**
+     * {@code old} with another lower bound and extent, in bytes (MPI_Type_create_resized): its
+     * blocks stay where they are; element i's origin moves to {@code i * extent}. mpiJava's
+     * {@code MPI.LB} and {@code MPI.UB} markers come to this.
+     *
+     * <pre>{@code
+     * // every other int: an int with an extent of two
+     * Datatype spaced = Datatype.resized(Datatype.INT, 0, 8);
+     * comm.send(ints, 0, 4, spaced, 1, 0); // ints 0, 2, 4 and 6
+     * }</pre>
+     */
+    public static Datatype resized(Datatype old, long lb, long extent) {
+        Objects.requireNonNull(old, "old type");
+        if (extent < 0) {
+            throw FerryException.arg(ErrorClass.ARG, "extent: " + extent + " is negative (Ferry's types grow upwards)");
+        }
+        return new Datatype("resized(" + old.name + ", " + lb + ", " + extent + ")", old.arrayClass, lb, extent, old.offsets, old.lengths);
     }
 
     /**
@@ -226,9 +245,36 @@ public final class Datatype {
         return Status.elements(bytes, size);
     }
 
-    /** Bytes from one element to the next in a buffer. */
+    /** Bytes from one element to the next in a buffer (MPI's extent: upper bound minus lower bound). */
     public long extent() {
         return extent;
+    }
+
+    /** MPI's lower bound, in bytes from an element's origin. */
+    public long lowerBound() {
+        return lb;
+    }
+
+    /** MPI's upper bound: the lower bound plus the extent. */
+    public long upperBound() {
+        return lb + extent;
+    }
+
+    /** Where the first byte of data lies, from an element's origin (MPI's true lower bound); 0 for a type of no data. */
+    public long trueLowerBound() {
+        if (offsets.length == 0) {
+            return 0;
+        }
+        long min = Long.MAX_VALUE;
+        for (long o : offsets) {
+            min = Math.min(min, o);
+        }
+        return min;
+    }
+
+    /** From the first byte of data to the end of the last (MPI's true extent). */
+    public long trueExtent() {
+        return span - trueLowerBound();
     }
 
     /** Whether one element is one block with no gaps (then a count of them is one block too). */
@@ -256,16 +302,22 @@ public final class Datatype {
         }
     }
 
-    /** Collects blocks, merging one that starts where the last ended. */
+    /**
+     * Collects blocks, merging one that starts where the last ended, and the bounds of the
+     * elements placed (MPI's: the lowest lower bound and the highest upper bound of them).
+     */
     private static final class Blocks {
         private long[] offsets = new long[4];
         private long[] lengths = new long[4];
         private int n;
+        private long lb = Long.MAX_VALUE, ub = Long.MIN_VALUE;
 
         void addElement(Datatype t, long at) {
             for (int i = 0; i < t.offsets.length; i++) {
                 add(at + t.offsets[i], t.lengths[i]);
             }
+            lb = Math.min(lb, at + t.lb);
+            ub = Math.max(ub, at + t.lb + t.extent);
         }
 
         void add(long offset, long length) {
@@ -285,8 +337,10 @@ public final class Datatype {
             n++;
         }
 
-        Datatype build(String name, Class<?> arrayClass, long extent) {
-            return new Datatype(name, arrayClass, extent, Arrays.copyOf(offsets, n), Arrays.copyOf(lengths, n));
+        /** The type of the elements placed; one of none has bounds 0 and 0. */
+        Datatype build(String name, Class<?> arrayClass) {
+            boolean none = lb == Long.MAX_VALUE;
+            return new Datatype(name, arrayClass, none ? 0 : lb, none ? 0 : ub - lb, Arrays.copyOf(offsets, n), Arrays.copyOf(lengths, n));
         }
     }
 }

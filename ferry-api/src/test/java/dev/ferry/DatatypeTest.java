@@ -47,6 +47,49 @@ class DatatypeTest {
     }
 
     @Test
+    void boundsAreMpisLowestLowerAndHighestUpperBound() {
+        Datatype ix = Datatype.indexed(new int[] {1, 1}, new int[] {2, 5}, Datatype.INT);
+        assertEquals(8, ix.lowerBound());
+        assertEquals(24, ix.upperBound());
+        assertEquals(16, ix.extent(), "MPI's extent runs from the lowest block, not from the origin");
+        assertEquals(8, ix.trueLowerBound());
+        assertEquals(16, ix.trueExtent());
+        // a contiguous pair of it: the second element's origin 16 bytes on (ints 2, 5, 6, 9)
+        Datatype two = Datatype.contiguous(2, ix);
+        assertArrayEquals(new long[] {8, 20, 36}, two.offsets); // ints 5 and 6 adjacent: one block
+        assertArrayEquals(new long[] {4, 8, 4}, two.lengths);
+        assertEquals(8, two.lowerBound());
+        assertEquals(32, two.extent());
+        Datatype st = Datatype.struct(new int[] {1, 2}, new long[] {12, 4}, new Datatype[] {Datatype.INT, Datatype.INT});
+        assertEquals(4, st.lowerBound());
+        assertEquals(12, st.extent());
+        Datatype none = Datatype.struct(new int[0], new long[0], new Datatype[0]);
+        assertEquals(0, none.size());
+        assertEquals(0, none.extent());
+        assertEquals(0, none.lowerBound());
+    }
+
+    @Test
+    void resizedMovesTheBoundsAndLeavesTheBlocks() {
+        Datatype spaced = Datatype.resized(Datatype.INT, 0, 8);
+        assertEquals(4, spaced.size());
+        assertEquals(8, spaced.extent());
+        assertFalse(spaced.isContiguous());
+        int[] ints = {0, 1, 2, 3, 4, 5, 6, 7};
+        byte[] packed = new byte[16];
+        assertEquals(16, spaced.pack(ints, 0, 4, packed, 0));
+        int[] back = new int[4];
+        Datatype.INT.unpack(packed, 0, back, 0, 4);
+        assertArrayEquals(new int[] {0, 2, 4, 6}, back);
+        Datatype padded = Datatype.resized(Datatype.vector(2, 1, 2, Datatype.INT), -4, 20);
+        assertEquals(-4, padded.lowerBound());
+        assertEquals(16, padded.upperBound());
+        assertArrayEquals(new long[] {0, 8}, padded.offsets);
+        FerryException e = assertThrows(FerryException.class, () -> Datatype.resized(Datatype.INT, 0, -4));
+        assertEquals(ErrorClass.ARG, e.errorClass());
+    }
+
+    @Test
     void badArgumentsAreNamed() {
         FerryException e = assertThrows(FerryException.class, () -> Datatype.vector(2, 1, -1, Datatype.INT));
         assertTrue(e.getMessage().startsWith("stride"), e.getMessage());
