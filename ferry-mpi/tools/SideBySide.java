@@ -17,7 +17,8 @@ import java.util.regex.Pattern;
  * The side-by-side run of issue 33: the OSU-style benchmarks of ferry-mpi/src/programs/java/osu,
  * unchanged, on Ferry (its mpi package in both APIs, and the twin on Ferry's own API), on the Open
  * MPI Java bindings (built from Debian's openmpi source package by build-openmpi-java.sh) and on
- * MPJ Express (Debian's libmpj-java, multicore device), two ranks on this machine. Rounds are
+ * MPJ Express (Debian's libmpj-java, multicore device), two ranks on this machine; and, in
+ * mpiJava's API alone, an Allreduce of 1,000 small MPI.OBJECT objects (object-allreduce). Rounds are
  * interleaved (every configuration once per round); each configuration's figure is the median of
  * its rounds' medians. Prints the JSON lines of every run, then a table with ratios.
  *
@@ -54,17 +55,23 @@ public class SideBySide {
         }
         String it = opt.get("--iterations"), reps = opt.get("--repetitions");
         List<Config> configs = new ArrayList<>();
-        for (String[] b : new String[][] {{"latency", "8"}, {"bw", "1048576"}, {"bibw", "1048576"}, {"allreduce", "8"}}) {
+        for (String[] b : new String[][] {{"latency", "8"}, {"bw", "1048576"}, {"bibw", "1048576"}, {"allreduce", "8"}, {"object-allreduce", "1000"}}) {
             String bench = b[0], size = b[1];
-            String iters = bench.equals("latency") || bench.equals("allreduce") ? it : String.valueOf(Integer.parseInt(it) * 10);
-            for (String kind : List.of("array", "segment")) {
+            String iters = bench.equals("latency") || bench.endsWith("allreduce") ? it : String.valueOf(Integer.parseInt(it) * 10);
+            boolean objects = bench.equals("object-allreduce"); // mpiJava's MPI.OBJECT: its API only
+            if (objects) {
+                configs.add(ferry("ferry-mpijava", bench, "array", top, work, ferryCp, "osu.OsuMpiJava", List.of("ferry", bench, size, iters, reps)));
+            }
+            for (String kind : objects ? List.<String>of() : List.of("array", "segment")) {
                 configs.add(ferry("ferry-api", bench, kind, top, work, ferryCp, "osu.OsuFerryApi", List.of("ferry", bench, kind, size, iters, reps)));
             }
-            for (String kind : List.of("array", "buffer")) {
+            for (String kind : objects ? List.<String>of() : List.of("array", "buffer")) {
                 configs.add(ferry("ferry-mpi", bench, kind, top, work, ferryCp, "osu.OsuOpenMpi", List.of("ferry", bench, kind, size, iters, reps)));
             }
-            configs.add(ferry("ferry-mpijava", bench, "array", top, work, ferryCp, "osu.OsuMpiJava", List.of("ferry", bench, size, iters, reps)));
-            if (ompi != null) {
+            if (!objects) {
+                configs.add(ferry("ferry-mpijava", bench, "array", top, work, ferryCp, "osu.OsuMpiJava", List.of("ferry", bench, size, iters, reps)));
+            }
+            if (ompi != null && !objects) {
                 for (String kind : bench.equals("bw") || bench.equals("bibw") ? List.of("buffer") : List.of("array", "buffer")) {
                     List<String> cmd = new ArrayList<>(List.of(ompi + "/bin/mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "2",
                             "--mca", "btl", "self,vader", "-x", "LD_LIBRARY_PATH", jvm));

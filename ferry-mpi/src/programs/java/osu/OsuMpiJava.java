@@ -7,10 +7,11 @@ import java.util.Arrays;
 /**
  * The benchmarks of {@link OsuOpenMpi} written against mpiJava 1.2, to run unchanged on Ferry's
  * mpi package and on MPJ Express: latency, bw, bibw between ranks 0 and 1 and allreduce, on
- * arrays (the only buffers mpiJava has).
+ * arrays (the only buffers mpiJava has); and object-allreduce, an Allreduce of SIZE small
+ * serializable objects (MPI.OBJECT) with a user operation.
  *
  * <pre>
- *   java osu.OsuMpiJava IMPL latency|bw|bibw|allreduce SIZES [ITERATIONS [REPETITIONS]]
+ *   java osu.OsuMpiJava IMPL latency|bw|bibw|allreduce|object-allreduce SIZES [ITERATIONS [REPETITIONS]]
  * </pre>
  */
 public class OsuMpiJava {
@@ -24,7 +25,8 @@ public class OsuMpiJava {
         int reps = rest.length > 4 ? Integer.parseInt(rest[4]) : 5;
         int rank = MPI.COMM_WORLD.Rank(), size = MPI.COMM_WORLD.Size();
         for (int bytes : sizes) {
-            int base = test.equals("latency") || test.equals("allreduce") ? iters : Math.max(10, iters / 100);
+            int base = test.equals("object-allreduce") ? Math.max(10, iters / 20)
+                    : test.equals("latency") || test.equals("allreduce") ? iters : Math.max(10, iters / 100);
             int n = bytes >= 65536 ? Math.max(10, base / 10) : base;
             // warm up until this JVM's compiler has been quiet for a second (on 2 cores it competes with the ranks);
             // rank 0 decides for everybody
@@ -46,7 +48,7 @@ public class OsuMpiJava {
             Arrays.sort(times);
             double median = times[reps / 2];
             if (rank == 0) {
-                String value = test.equals("latency") || test.equals("allreduce")
+                String value = !test.equals("bw") && !test.equals("bibw")
                         ? String.format("\"median_us\":%.4f", median * 1e6)
                         : String.format("\"median_mb_s\":%.1f", median);
                 System.out.printf("{\"bench\":\"%s\",\"impl\":\"%s\",\"api\":\"mpijava\",\"buffer\":\"array\",\"ranks\":%d,\"size\":%d,\"iterations\":%d,\"repetitions\":%d,%s}%n",
@@ -63,6 +65,7 @@ public class OsuMpiJava {
             case "bw" -> bandwidth(rank, bytes, n, false);
             case "bibw" -> bandwidth(rank, bytes, n, true);
             case "allreduce" -> allreduce(bytes, n);
+            case "object-allreduce" -> objectAllreduce(bytes, n);
             default -> throw new IllegalArgumentException("test: " + test);
         };
     }
@@ -121,6 +124,40 @@ public class OsuMpiJava {
         }
         double t = (System.nanoTime() / 1e9) - start;
         return (both ? 2.0 : 1.0) * bytes * WINDOW * (double) n / t / 1e6;
+    }
+
+    /** A small object as applications reduce them: a count and a sum. */
+    record Tally(int count, double sum) implements java.io.Serializable {
+    }
+
+    static final Op ADD_TALLIES = new Op(new User_function() {
+        @Override
+        public void Call(Object in, int inOffset, Object inout, int inoutOffset, int count, Datatype type) {
+            Object[] a = (Object[]) in, b = (Object[]) inout;
+            for (int i = 0; i < count; i++) {
+                Tally x = (Tally) a[inOffset + i], y = (Tally) b[inoutOffset + i];
+                b[inoutOffset + i] = new Tally(x.count() + y.count(), x.sum() + y.sum());
+            }
+        }
+    }, true);
+
+    static double objectAllreduce(int objects, int n) throws Exception {
+        Object[] in = new Object[objects], out = new Object[objects];
+        for (int i = 0; i < objects; i++) {
+            in[i] = new Tally(1, i + 0.5);
+        }
+        Intracomm c = MPI.COMM_WORLD;
+        c.Barrier();
+        double start = (System.nanoTime() / 1e9);
+        for (int i = 0; i < n; i++) {
+            c.Allreduce(in, 0, out, 0, objects, MPI.OBJECT, ADD_TALLIES);
+        }
+        double t = ((System.nanoTime() / 1e9) - start) / n;
+        Tally last = (Tally) out[objects - 1];
+        if (last.count() != c.Size()) {
+            throw new IllegalStateException("object allreduce: count " + last.count() + ", not " + c.Size());
+        }
+        return t;
     }
 
     static double allreduce(int bytes, int n) throws Exception {
