@@ -68,13 +68,18 @@ final class Collective {
         return q;
     }
 
+    /** Where a buffer's objects lie for {@code t} (MPI.OBJECT or a type built on it; any other, or none, as MPI.OBJECT). */
+    private static ObjectLayout lay(Datatype t) {
+        return t == null || t.objects == null ? ObjectLayout.ONE : t.objects;
+    }
+
     private static MPIException noObjects(String what) {
         return new MPIException(MPI.ERR_TYPE, what + ": MPI.OBJECT is supported by the blocking collectives only");
     }
 
     void bcast(Object buf, int offset, int count, Datatype type, int root) {
         if (objects(type)) {
-            ObjectCollectives.bcast(c, ObjectCodec.array(buf, "buf"), offset, count, root);
+            ObjectCollectives.bcast(c, ObjectCodec.array(buf, "buf"), offset, count, lay(type), root);
             return;
         }
         Object d = out(buf);
@@ -95,7 +100,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("igather");
             }
-            ObjectCollectives.gather(c, sendbuf, soff, scount, recvbuf, roff, rcount, root);
+            ObjectCollectives.gather(c, sendbuf, soff, scount, lay(stype), recvbuf, roff, rcount, lay(rtype), root);
             return null;
         }
         Object r = out(recvbuf);
@@ -111,7 +116,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("igatherv");
             }
-            ObjectCollectives.gatherv(c, sendbuf, soff, scount, recvbuf, roff, rcounts, displs, root);
+            ObjectCollectives.gatherv(c, sendbuf, soff, scount, lay(stype), recvbuf, roff, rcounts, displs, lay(rtype), root);
             return null;
         }
         Object r = out(recvbuf);
@@ -124,7 +129,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("iscatter");
             }
-            ObjectCollectives.scatter(c, sendbuf, soff, scount, recvbuf, roff, rcount, root);
+            ObjectCollectives.scatter(c, sendbuf, soff, scount, lay(stype), recvbuf, roff, rcount, lay(rtype), root);
             return null;
         }
         Object r = recvbuf == MPI.IN_PLACE ? Ferry.IN_PLACE : out(recvbuf);
@@ -140,7 +145,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("iscatterv");
             }
-            ObjectCollectives.scatterv(c, sendbuf, soff, scounts, displs, recvbuf, roff, rcount, root);
+            ObjectCollectives.scatterv(c, sendbuf, soff, scounts, displs, lay(stype), recvbuf, roff, rcount, lay(rtype), root);
             return null;
         }
         Object r = recvbuf == MPI.IN_PLACE ? Ferry.IN_PLACE : out(recvbuf);
@@ -153,7 +158,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("iallgather");
             }
-            ObjectCollectives.allgather(c, sendbuf, soff, scount, recvbuf, roff, rcount);
+            ObjectCollectives.allgather(c, sendbuf, soff, scount, lay(stype), recvbuf, roff, rcount, lay(rtype));
             return null;
         }
         Object r = out(recvbuf);
@@ -169,7 +174,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("iallgatherv");
             }
-            ObjectCollectives.allgatherv(c, sendbuf, soff, scount, recvbuf, roff, rcounts, displs);
+            ObjectCollectives.allgatherv(c, sendbuf, soff, scount, lay(stype), recvbuf, roff, rcounts, displs, lay(rtype));
             return null;
         }
         Object r = out(recvbuf);
@@ -182,7 +187,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("ialltoall");
             }
-            ObjectCollectives.alltoall(c, sendbuf, soff, scount, recvbuf, roff, rcount);
+            ObjectCollectives.alltoall(c, sendbuf, soff, scount, lay(stype), recvbuf, roff, rcount, lay(rtype));
             return null;
         }
         Object r = out(recvbuf);
@@ -198,7 +203,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("ialltoallv");
             }
-            ObjectCollectives.alltoallv(c, sendbuf, soff, scounts, sdispls, recvbuf, roff, rcounts, rdispls);
+            ObjectCollectives.alltoallv(c, sendbuf, soff, scounts, sdispls, lay(stype), recvbuf, roff, rcounts, rdispls, lay(rtype));
             return null;
         }
         Object r = out(recvbuf);
@@ -237,6 +242,9 @@ final class Collective {
         }
         if (c.isInter()) {
             throw new MPIException(MPI.ERR_TYPE, "MPI.OBJECT in a reduction on an intercommunicator: not in Ferry (merge it first)");
+        }
+        if (!type.objects.isOne()) {
+            throw new MPIException(MPI.ERR_TYPE, "type: " + type + ": reductions of objects take MPI.OBJECT itself, not a type built on it");
         }
         if (op == null) {
             throw new MPIException(MPI.ERR_OP, "op is null");

@@ -24,18 +24,30 @@ public class Datatype implements Freeable, Cloneable {
     public int baseType;
     /** Bytes of one base element. */
     final int baseSize;
+    /** For MPI.OBJECT and the types built on it: where an element's objects lie; else null. */
+    final ObjectLayout objects;
     private String name;
     private boolean freed;
 
     Datatype(dev.ferry.Datatype type, int baseType, int baseSize, String name) {
+        this(type, baseType, baseSize, name, baseType == OBJECT ? ObjectLayout.ONE : null);
+    }
+
+    private Datatype(dev.ferry.Datatype type, int baseType, int baseSize, String name, ObjectLayout objects) {
         this.type = type;
         this.baseType = baseType;
         this.baseSize = baseSize;
         this.name = name;
+        this.objects = objects;
     }
 
     private Datatype derived(dev.ferry.Datatype t, String name) {
         return new Datatype(t, baseType, baseSize, name);
+    }
+
+    /** A type built on MPI.OBJECT (mpiJava): no bytes of Ferry's, its objects' places instead. */
+    private Datatype derivedObjects(ObjectLayout l, String name) {
+        return new Datatype(null, OBJECT, baseSize, name, l);
     }
 
     /** Ferry's type, or an error naming {@code what} when there is none (OBJECT, NULL, LB, UB). */
@@ -62,7 +74,8 @@ public class Datatype implements Freeable, Cloneable {
             throw new MPIException(MPI.ERR_TYPE, what + " is null");
         }
         if (old.isObject()) {
-            throw new MPIException(MPI.ERR_TYPE, what + ": MPI.OBJECT cannot be the base of a derived type in Ferry");
+            throw new MPIException(MPI.ERR_TYPE, what + ": a struct or resized type cannot be built on MPI.OBJECT in Ferry "
+                    + "(contiguous, vector, indexed, hvector and hindexed can)");
         }
         return old.ferry(what);
     }
@@ -78,15 +91,15 @@ public class Datatype implements Freeable, Cloneable {
     }
 
     public int getLb() {
-        return type == null ? 0 : units(type.lowerBound());
+        return objects != null ? objects.lb : type == null ? 0 : units(type.lowerBound());
     }
 
     public int getExtent() {
-        return type == null ? (isObject() ? 1 : 0) : units(type.extent());
+        return objects != null ? objects.extent : type == null ? 0 : units(type.extent());
     }
 
     public int getTrueLb() {
-        return type == null ? 0 : units(type.trueLowerBound());
+        return objects != null ? objects.lb : type == null ? 0 : units(type.trueLowerBound());
     }
 
     public int getTrueExtent() {
@@ -94,7 +107,7 @@ public class Datatype implements Freeable, Cloneable {
     }
 
     public int getSize() {
-        return type == null ? (isObject() ? 1 : 0) : units(type.size());
+        return objects != null ? objects.size() : type == null ? 0 : units(type.size());
     }
 
     /** The base type's code (mpiJava). */
@@ -120,7 +133,7 @@ public class Datatype implements Freeable, Cloneable {
     }
 
     public int Ub() {
-        return type == null ? getExtent() : units(type.upperBound());
+        return objects != null ? objects.lb + objects.extent : type == null ? getExtent() : units(type.upperBound());
     }
 
     /** Nothing to do: Ferry's types are ready when made. */
@@ -157,7 +170,7 @@ public class Datatype implements Freeable, Cloneable {
 
     public Datatype dup() {
         checkNotFreed();
-        return new Datatype(type, baseType, baseSize, name);
+        return new Datatype(type, baseType, baseSize, name, objects);
     }
 
     public void setName(String name) {
@@ -172,6 +185,9 @@ public class Datatype implements Freeable, Cloneable {
 
     public static Datatype createContiguous(int count, Datatype oldType) {
         try {
+            if (oldType != null && oldType.isObject()) {
+                return oldType.derivedObjects(ObjectLayout.contiguous(count, oldType.objects), "contiguous(" + count + ", " + oldType.name + ")");
+            }
             return oldType.derived(dev.ferry.Datatype.contiguous(count, base(oldType, "oldType")), "contiguous(" + count + ", " + oldType.name + ")");
         } catch (RuntimeException e) {
             throw wrap(e);
@@ -180,6 +196,10 @@ public class Datatype implements Freeable, Cloneable {
 
     public static Datatype createVector(int count, int blockLength, int stride, Datatype oldType) {
         try {
+            if (oldType != null && oldType.isObject()) {
+                return oldType.derivedObjects(ObjectLayout.vector(count, blockLength, stride, oldType.objects, false),
+                        "vector(" + count + ", " + blockLength + ", " + stride + ", " + oldType.name + ")");
+            }
             return oldType.derived(dev.ferry.Datatype.vector(count, blockLength, stride, base(oldType, "oldType")),
                     "vector(" + count + ", " + blockLength + ", " + stride + ", " + oldType.name + ")");
         } catch (RuntimeException e) {
@@ -190,6 +210,10 @@ public class Datatype implements Freeable, Cloneable {
     /** Like {@link #createVector}, with {@code stride} in bytes. */
     public static Datatype createHVector(int count, int blockLength, int stride, Datatype oldType) {
         try {
+            if (oldType != null && oldType.isObject()) { // mpiJava's Hvector of objects: the stride counts objects
+                return oldType.derivedObjects(ObjectLayout.vector(count, blockLength, stride, oldType.objects, true),
+                        "hvector(" + count + ", " + blockLength + ", " + stride + ", " + oldType.name + ")");
+            }
             int[] lengths = new int[count];
             long[] displs = new long[count];
             Datatype[] types = new Datatype[count];
@@ -206,6 +230,10 @@ public class Datatype implements Freeable, Cloneable {
 
     public static Datatype createIndexed(int[] blockLengths, int[] displacements, Datatype oldType) {
         try {
+            if (oldType != null && oldType.isObject()) {
+                return oldType.derivedObjects(ObjectLayout.indexed(blockLengths, displacements, oldType.objects, false),
+                        "indexed(" + Arrays.toString(blockLengths) + ", " + Arrays.toString(displacements) + ", " + oldType.name + ")");
+            }
             return oldType.derived(dev.ferry.Datatype.indexed(blockLengths, displacements, base(oldType, "oldType")),
                     "indexed(" + Arrays.toString(blockLengths) + ", " + Arrays.toString(displacements) + ", " + oldType.name + ")");
         } catch (RuntimeException e) {
@@ -216,6 +244,10 @@ public class Datatype implements Freeable, Cloneable {
     /** Like {@link #createIndexed}, with displacements in bytes. */
     public static Datatype createHIndexed(int[] blockLengths, int[] displacements, Datatype oldType) {
         try {
+            if (oldType != null && oldType.isObject()) { // mpiJava's Hindexed of objects: the displacements count objects
+                return oldType.derivedObjects(ObjectLayout.indexed(blockLengths, displacements, oldType.objects, true),
+                        "hindexed(" + Arrays.toString(blockLengths) + ", " + oldType.name + ")");
+            }
             if (blockLengths.length != displacements.length) {
                 throw new MPIException(MPI.ERR_ARG, "blockLengths has " + blockLengths.length + " entries, displacements " + displacements.length);
             }

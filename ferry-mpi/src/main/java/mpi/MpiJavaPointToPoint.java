@@ -70,7 +70,7 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
         try {
             dev.ferry.Comm c = ferry(what);
             if (datatype != null && datatype.isObject()) {
-                byte[] bytes = ObjectCodec.write(ObjectCodec.array(buf, "buf"), offset, count, "buf");
+                byte[] bytes = ObjectCodec.write(ObjectCodec.array(buf, "buf"), offset, count, datatype.objects, "buf");
                 send(c, bytes, 0, bytes.length, dev.ferry.Datatype.BYTE, dest, tag, mode);
             } else if (special(buf, datatype)) {
                 send(c, data(buf), Buf.offset(buf, offset), count, t(datatype, "datatype"), dest, tag, mode);
@@ -113,7 +113,7 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
             int off;
             dev.ferry.Datatype t;
             if (datatype != null && datatype.isObject()) {
-                byte[] bytes = ObjectCodec.write(ObjectCodec.array(buf, "buf"), offset, count, "buf");
+                byte[] bytes = ObjectCodec.write(ObjectCodec.array(buf, "buf"), offset, count, datatype.objects, "buf");
                 target = bytes;
                 off = 0;
                 count = bytes.length;
@@ -149,14 +149,14 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
         dev.ferry.Comm c = ferry("recv");
         if (datatype != null && datatype.isObject()) {
             Object[] a = ObjectCodec.array(buf, "buf");
-            ObjectCodec.checkRange(a, offset, count, "buf");
+            datatype.objects.check(a, offset, count, "buf");
             if (source == MPI.PROC_NULL) {
                 return procNull();
             }
             dev.ferry.Message m = c.mprobe(source, tag);
             byte[] bytes = new byte[Math.toIntExact(m.bytes())];
             Status s = new Status(m.recv(bytes, 0, bytes.length, dev.ferry.Datatype.BYTE));
-            s.objects = ObjectCodec.read(bytes, a, offset, count, "buf");
+            s.objects = ObjectCodec.read(bytes, a, offset, count, datatype.objects, "buf");
             return s.counted(datatype);
         }
         dev.ferry.Datatype t = t(datatype, "datatype");
@@ -194,14 +194,14 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
     /** An MPI.OBJECT receive is matched first (its size is unknown), then received and read. */
     private Request objectIrecv(dev.ferry.Comm c, Object buf, int offset, int count, Datatype datatype, int source, int tag) {
         Object[] a = ObjectCodec.array(buf, "buf");
-        ObjectCodec.checkRange(a, offset, count, "buf");
+        datatype.objects.check(a, offset, count, "buf");
         return Request.deferred((block, owner) -> {
             dev.ferry.Message m = block ? c.mprobe(source, tag) : c.improbe(source, tag);
             if (m == null) {
                 return null;
             }
             byte[] bytes = new byte[Math.toIntExact(m.bytes())];
-            owner.finisher = s -> s.objects = ObjectCodec.read(bytes, a, offset, count, "buf");
+            owner.finisher = s -> s.objects = ObjectCodec.read(bytes, a, offset, count, datatype.objects, "buf");
             return m.irecv(bytes, 0, bytes.length, dev.ferry.Datatype.BYTE);
         }, errhandler(), datatype);
     }

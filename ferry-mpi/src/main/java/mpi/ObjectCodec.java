@@ -26,12 +26,25 @@ final class ObjectCodec {
     }
 
     static byte[] write(Object[] a, int offset, int count, String what) {
-        checkRange(a, offset, count, what);
+        return write(a, offset, count, ObjectLayout.ONE, what);
+    }
+
+    /** The objects of {@code count} elements of a type laid out as {@code l}, from {@code offset}, serialized in type-map order. */
+    static byte[] write(Object[] a, int offset, int count, ObjectLayout l, String what) {
+        Object[] from = a;
+        int at = offset, n = count;
+        if (l.isOne()) {
+            checkRange(a, offset, count, what);
+        } else {
+            from = l.gather(a, offset, count, what);
+            at = 0;
+            n = from.length;
+        }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
         try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
-            out.writeInt(count);
-            for (int i = 0; i < count; i++) {
-                out.writeObject(a[offset + i]);
+            out.writeInt(n);
+            for (int i = 0; i < n; i++) {
+                out.writeObject(from[at + i]);
             }
         } catch (IOException e) {
             throw new MPIException(MPI.ERR_TYPE, what + ": an object cannot be serialized: " + e, e);
@@ -41,15 +54,29 @@ final class ObjectCodec {
 
     /** Reads the objects of {@code data} into {@code a} from {@code offset}; how many there were. */
     static int read(byte[] data, Object[] a, int offset, int count, String what) {
+        return read(data, a, offset, count, ObjectLayout.ONE, what);
+    }
+
+    /** Reads the objects of {@code data} into {@code count} elements of a type laid out as {@code l}; how many objects there were. */
+    static int read(byte[] data, Object[] a, int offset, int count, ObjectLayout l, String what) {
         try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(data))) {
             int n = in.readInt();
-            if (n > count) {
-                throw new MPIException(MPI.ERR_TRUNCATE, what + ": " + n + " objects arrived for a count of " + count);
+            long room = (long) count * l.size();
+            if (n > room) {
+                throw new MPIException(MPI.ERR_TRUNCATE, what + ": " + n + " objects arrived for " + count + " elements of " + room + " objects");
             }
-            checkRange(a, offset, n, what);
+            if (l.isOne()) {
+                checkRange(a, offset, n, what);
+                for (int i = 0; i < n; i++) {
+                    a[offset + i] = in.readObject();
+                }
+                return n;
+            }
+            Object[] got = new Object[n];
             for (int i = 0; i < n; i++) {
-                a[offset + i] = in.readObject();
+                got[i] = in.readObject();
             }
+            l.scatter(got, n, a, offset, count, what);
             return n;
         } catch (IOException | ClassNotFoundException e) {
             throw new MPIException(MPI.ERR_TYPE, what + ": the message is not MPI.OBJECT data that this program can read: " + e, e);

@@ -21,7 +21,8 @@ final class ObjectReductions {
     static void reduce(dev.ferry.Comm c, Object sendbuf, int soff, Object recvbuf, int roff, int count, Op op, Datatype type, int root) {
         int n = c.size();
         Object[] all = c.rank() == root ? new Object[n * count] : new Object[0];
-        ObjectCollectives.gather(c, contribution(c, sendbuf, soff, recvbuf, roff, count, root), 0, count, all, 0, count, root);
+        ObjectCollectives.gather(c, contribution(c, sendbuf, soff, recvbuf, roff, count, root), 0, count, ObjectLayout.ONE, all, 0, count,
+                ObjectLayout.ONE, root);
         if (c.rank() == root) {
             store(fold(all, count, 0, n - 1, op, type), recvbuf, roff);
         }
@@ -47,7 +48,7 @@ final class ObjectReductions {
         int total = Arrays.stream(counts).sum(), me = c.rank();
         Object[] mine = sendbuf == MPI.IN_PLACE ? slice(recvbuf, roff, total, "recvbuf") : slice(sendbuf, soff, total, "sendbuf");
         Object[] all = new Object[c.size() * total];
-        ObjectCollectives.allgather(c, mine, 0, total, all, 0, total);
+        ObjectCollectives.allgather(c, mine, 0, total, ObjectLayout.ONE, all, 0, total, ObjectLayout.ONE);
         Object[] whole = fold(all, total, 0, c.size() - 1, op, type);
         int from = Arrays.stream(counts, 0, me).sum();
         store(Arrays.copyOfRange(whole, from, from + counts[me]), recvbuf, roff);
@@ -55,7 +56,8 @@ final class ObjectReductions {
 
     private static Object[] everyones(dev.ferry.Comm c, Object sendbuf, int soff, Object recvbuf, int roff, int count) {
         Object[] all = new Object[c.size() * count];
-        ObjectCollectives.allgather(c, contribution(c, sendbuf, soff, recvbuf, roff, count, c.rank()), 0, count, all, 0, count);
+        ObjectCollectives.allgather(c, contribution(c, sendbuf, soff, recvbuf, roff, count, c.rank()), 0, count, ObjectLayout.ONE, all, 0, count,
+                ObjectLayout.ONE);
         return all;
     }
 

@@ -66,7 +66,8 @@ public class Status implements Freeable {
     /** Elements of {@code datatype} received, or {@link MPI#UNDEFINED} when the bytes are not a whole number of them. */
     public int getCount(Datatype datatype) {
         if (objects >= 0) {
-            return objects;
+            int per = datatype == null || datatype.objects == null ? 1 : datatype.objects.size();
+            return per <= 1 ? (per == 0 ? 0 : objects) : objects % per == 0 ? objects / per : MPI.UNDEFINED;
         }
         dev.ferry.Datatype t = datatype.type;
         if (t == null || t.size() == 0) {

@@ -45,7 +45,8 @@ class ProgramsJobTest {
             "mpijava.BufferedSends, 2, 1, -", "mpijava.BufferedSends, 5, 2, -",
             "mpijava.MasterWorkers, 2, 0, -", "mpijava.MasterWorkers, 5, 2, -",
             "openmpi.CoupledHalves, 2, 1, -", "openmpi.CoupledHalves, 7, 3, -",
-            "mpijava.Structs, 2, 1, -", "mpijava.Structs, 5, 2, -"})
+            "mpijava.Structs, 2, 1, -", "mpijava.Structs, 5, 2, -",
+            "mpijava.DerivedObjects, 2, 1, -", "mpijava.DerivedObjects, 3, 2, -"})
     void aProgramRunsUnmodifiedAndChecksItsResult(String main, int ranks, int perNode, String arg) throws Exception {
         CapturedJob.Result r = arg.equals("-") ? run(ranks, perNode, main) : run(ranks, perNode, main, arg);
         assertEquals(0, r.exit(), r.toString());

@@ -40,7 +40,13 @@ class ValuesTest {
         assertEquals(2, h.getSize());
         assertEquals(3, h.getExtent());
         assertEquals(Datatype.INT, Datatype.Indexed(new int[] {1}, new int[] {2}, MPI.INT).getType());
-        MPIException e = assertThrows(MPIException.class, () -> Datatype.createContiguous(2, MPI.OBJECT));
+        // types built on MPI.OBJECT count objects; a struct of them is refused
+        Datatype objects = Datatype.Vector(3, 1, 4, MPI.OBJECT);
+        assertEquals(3, objects.Size());
+        assertEquals(9, objects.Extent());
+        assertEquals(18, Datatype.Contiguous(2, objects).Extent());
+        MPIException e = assertThrows(MPIException.class,
+                () -> Datatype.Struct(new int[] {1}, new int[] {0}, new Datatype[] {MPI.OBJECT}));
         assertEquals(MPI.ERR_TYPE, e.getErrorClass());
     }
 
