@@ -43,7 +43,7 @@ class ProgramsJobTest {
             "mpijava.MatMul, 3, 2, -", "mpijava.MatMul, 1, 0, -",
             "mpijava.SerializedObjects, 1, 0, -", "mpijava.SerializedObjects, 5, 2, -",
             "mpijava.BufferedSends, 2, 1, -", "mpijava.BufferedSends, 5, 2, -",
-            "mpijava.MasterWorkers, 2, 0, -", "mpijava.MasterWorkers, 5, 2, -",
+            "mpijava.MasterWorkers, 2, 0, -", "mpijava.MasterWorkers, 8, 3, -",
             "openmpi.CoupledHalves, 2, 1, -", "openmpi.CoupledHalves, 7, 3, -",
             "mpijava.Structs, 2, 1, -", "mpijava.Structs, 5, 2, -",
             "mpijava.DerivedObjects, 2, 1, -", "mpijava.DerivedObjects, 3, 2, -"})
