@@ -120,6 +120,9 @@ final class Collective {
             return null;
         }
         Object r = out(recvbuf);
+        if (!nb && c.isInter()) {
+            return blockingInter(recvbuf, r, () -> c.gatherv(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcounts, displs, t(rtype, "recvtype"), root));
+        }
         dev.ferry.Request q = c.igatherv(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcounts, displs, t(rtype, "recvtype"), root);
         return finish(q, nb, recvbuf, r);
     }
@@ -149,6 +152,9 @@ final class Collective {
             return null;
         }
         Object r = recvbuf == MPI.IN_PLACE ? Ferry.IN_PLACE : out(recvbuf);
+        if (!nb && c.isInter()) {
+            return blockingInter(recvbuf, r, () -> c.scatterv(in(sendbuf), off(sendbuf, soff), scounts, displs, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"), root));
+        }
         dev.ferry.Request q = c.iscatterv(in(sendbuf), off(sendbuf, soff), scounts, displs, t(stype, "sendtype"), r, off(recvbuf, roff), rcount, t(rtype, "recvtype"), root);
         return finish(q, nb, recvbuf, r);
     }
@@ -178,6 +184,9 @@ final class Collective {
             return null;
         }
         Object r = out(recvbuf);
+        if (!nb && c.isInter()) {
+            return blockingInter(recvbuf, r, () -> c.allgatherv(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcounts, displs, t(rtype, "recvtype")));
+        }
         dev.ferry.Request q = c.iallgatherv(in(sendbuf), off(sendbuf, soff), scount, t(stype, "sendtype"), r, off(recvbuf, roff), rcounts, displs, t(rtype, "recvtype"));
         return finish(q, nb, recvbuf, r);
     }
@@ -207,6 +216,9 @@ final class Collective {
             return null;
         }
         Object r = out(recvbuf);
+        if (!nb && c.isInter()) {
+            return blockingInter(recvbuf, r, () -> c.alltoallv(in(sendbuf), off(sendbuf, soff), scounts, sdispls, t(stype, "sendtype"), r, off(recvbuf, roff), rcounts, rdispls, t(rtype, "recvtype")));
+        }
         dev.ferry.Request q = c.ialltoallv(in(sendbuf), off(sendbuf, soff), scounts, sdispls, t(stype, "sendtype"), r, off(recvbuf, roff), rcounts, rdispls, t(rtype, "recvtype"));
         return finish(q, nb, recvbuf, r);
     }

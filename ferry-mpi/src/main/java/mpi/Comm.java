@@ -413,7 +413,7 @@ public class Comm extends MpiJavaPointToPoint implements Freeable, Cloneable {
         return createIntercomm(local_comm, local_leader, remote_leader, tag);
     }
 
-    // --- mpiJava's collectives: these eight on intracommunicators and intercommunicators alike, -----
+    // --- mpiJava's collectives: these on intracommunicators and intercommunicators alike, ---------
     // --- the others on Intracomm ------------------------------------------------------------------
 
     public void Barrier() {
@@ -475,6 +475,42 @@ public class Comm extends MpiJavaPointToPoint implements Freeable, Cloneable {
     public void Allreduce(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int count, Datatype datatype, Op op) {
         try {
             coll("allreduce").allreduce(sendbuf, sendoffset, recvbuf, recvoffset, count, datatype, op, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                        Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
+        try {
+            coll("gatherv").gatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, displs, recvtype, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
+                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
+        try {
+            coll("scatterv").scatterv(sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf, recvoffset, recvcount, recvtype, root, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
+                           Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
+        try {
+            coll("allgatherv").allgatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, displs, recvtype, false);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
+                          Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
+        try {
+            coll("alltoallv").alltoallv(sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf, recvoffset, recvcount, rdispls, recvtype, false);
         } catch (RuntimeException e) {
             throw fail(e);
         }

@@ -7,7 +7,7 @@ import java.nio.Buffer;
  * allToAll(v, w), the neighbourhood collectives, reduce, allReduce, reduceScatter(Block)), blocking
  * and non-blocking, in one file: {@link Comm} has them all (this class is not part of the API;
  * Comm supplies the communicator, its rank and its error handler). On an intercommunicator the
- * blocking barrier, bcast, reduce, allReduce, gather, scatter, allGather and allToAll move data
+ * blocking barrier, bcast, reduce, allReduce, gather(v), scatter(v), allGather(v) and allToAll(v) move data
  * between its groups; the others answer ERR_COMM.
  *
  * <pre>{@code

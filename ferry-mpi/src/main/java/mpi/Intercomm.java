@@ -3,7 +3,7 @@ package mpi;
 /**
  * An intercommunicator: two disjoint groups, point-to-point addressing the remote group's ranks,
  * and the blocking collectives MPI defines between groups (barrier, bcast, reduce, allReduce,
- * gather, scatter, allGather, allToAll; a rooted one takes {@link MPI#ROOT} at the root and
+ * gather(v), scatter(v), allGather(v), allToAll(v); a rooted one takes {@link MPI#ROOT} at the root and
  * {@link MPI#PROC_NULL} at the rest of its group). Made by {@link Comm#createIntercomm} on the
  * peer communicator; {@link #merge} makes an intracommunicator of both groups. The dynamic-process
  * calls (spawn, connect, accept) are not in Ferry: {@link #getParent()} answers null, as for any

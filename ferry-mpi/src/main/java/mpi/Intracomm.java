@@ -336,42 +336,6 @@ public class Intracomm extends Comm {
         return makeGraph(index, edges);
     }
 
-    public void Gatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                        Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype, int root) {
-        try {
-            coll("gatherv").gatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, displs, recvtype, root, false);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
-    public void Scatterv(Object sendbuf, int sendoffset, int[] sendcount, int[] displs, Datatype sendtype,
-                         Object recvbuf, int recvoffset, int recvcount, Datatype recvtype, int root) {
-        try {
-            coll("scatterv").scatterv(sendbuf, sendoffset, sendcount, displs, sendtype, recvbuf, recvoffset, recvcount, recvtype, root, false);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
-    public void Allgatherv(Object sendbuf, int sendoffset, int sendcount, Datatype sendtype,
-                           Object recvbuf, int recvoffset, int[] recvcount, int[] displs, Datatype recvtype) {
-        try {
-            coll("allgatherv").allgatherv(sendbuf, sendoffset, sendcount, sendtype, recvbuf, recvoffset, recvcount, displs, recvtype, false);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
-    public void Alltoallv(Object sendbuf, int sendoffset, int[] sendcount, int[] sdispls, Datatype sendtype,
-                          Object recvbuf, int recvoffset, int[] recvcount, int[] rdispls, Datatype recvtype) {
-        try {
-            coll("alltoallv").alltoallv(sendbuf, sendoffset, sendcount, sdispls, sendtype, recvbuf, recvoffset, recvcount, rdispls, recvtype, false);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
     public void Reduce_scatter(Object sendbuf, int sendoffset, Object recvbuf, int recvoffset, int[] recvcounts, Datatype datatype, Op op) {
         try {
             coll("reduceScatter").reduceScatter(sendbuf, sendoffset, recvbuf, recvoffset, recvcounts, datatype, op, false);

@@ -20,8 +20,8 @@ abstract sealed class CollectiveCalls permits Comm {
     // displacements count as in point-to-point: array elements, or bytes of a segment or byte
     // buffer; the v forms' displacements count extents of the datatype.
     //
-    // On an intercommunicator (blocking barrier, bcast, reduce, allreduce, gather, scatter,
-    // allgather, alltoall) data flows between the groups as MPI defines: see InterCollectives.
+    // On an intercommunicator (blocking barrier, bcast, reduce, allreduce, gather(v), scatter(v),
+    // allgather(v), alltoall(v)) data flows between the groups as MPI defines: see InterCollectives.
 
     /** Returns once every member has entered the barrier. */
     public void barrier() {
@@ -145,6 +145,11 @@ abstract sealed class CollectiveCalls permits Comm {
     /** {@link #gather} with rank j's {@code recvCounts[j]} elements at {@code displs[j]} extents. */
     public void gatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                         Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root);
+            return;
+        }
         collectives().gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root).await();
     }
 
@@ -172,6 +177,11 @@ abstract sealed class CollectiveCalls permits Comm {
     /** {@link #scatter} with rank j's {@code sendCounts[j]} elements from {@code displs[j]} extents. */
     public void scatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
                          Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+            return;
+        }
         collectives().scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root).await();
     }
 
@@ -198,6 +208,11 @@ abstract sealed class CollectiveCalls permits Comm {
 
     public void allgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                            Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType);
+            return;
+        }
         collectives().allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType).await();
     }
 
@@ -224,6 +239,11 @@ abstract sealed class CollectiveCalls permits Comm {
 
     public void alltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendDispls, Datatype sendType,
                           Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls, Datatype recvType) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.alltoallv(sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType);
+            return;
+        }
         collectives().alltoallv(sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType).await();
     }
 

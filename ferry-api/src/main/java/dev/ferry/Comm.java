@@ -548,7 +548,7 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
     Collectives collectives() {
         if (collectives == null) {
             throw new FerryException(ErrorClass.COMM, "on " + this + ": Ferry's intercommunicators have the blocking barrier, bcast, "
-                    + "reduce, allreduce, gather, scatter, allgather and alltoall (merge it for the others)");
+                    + "reduce, allreduce, gather(v), scatter(v), allgather(v) and alltoall(v) (merge it for the others)");
         }
         return collectives;
     }

@@ -10,7 +10,8 @@ import java.lang.foreign.MemorySegment;
  * group's own collective (on the intercommunicator's local communicator) joined with
  * point-to-point between the groups (on the intercommunicator's internal context, remote ranks
  * addressed as its point-to-point addresses them): the leaders (rank 0 of each group) carry the
- * groups' combined data across. Blocking only.
+ * groups' combined data across; the v forms, gather, scatter and alltoall go directly between
+ * members. Blocking only.
  */
 final class InterCollectives {
     private final Comm comm;
@@ -163,6 +164,89 @@ final class InterCollectives {
         for (int k = 0; k < q; k++) {
             int j = (me + k) % q; // each starts with a different peer, so no rank gets all the first messages
             r[q + j] = comm.internalSend(out.block((long) j * sendCount, sendCount), 0, sendCount, sendType, j, tag);
+        }
+        Request.waitAll(r);
+    }
+
+    /** {@link #gather} with a count and displacement (in extents) per remote rank at the root. */
+    void gatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                 Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root) {
+        comm.checkLive();
+        int tag = comm.nextCollectiveTag();
+        lastAlgorithm = "inter (direct to the root)";
+        if (root == Ferry.ROOT) {
+            int q = comm.remoteSize();
+            CollBuffer in = CollBuffer.of(recvBuf, recvOffset, recvCounts, displs, recvType, q, true, "receive buffer");
+            Request[] r = new Request[q];
+            for (int j = 0; j < q; j++) {
+                r[j] = comm.internalRecv(in.block(displs[j], recvCounts[j]), 0, recvCounts[j], recvType, j, tag);
+            }
+            Request.waitAll(r);
+        } else if (root != Ferry.PROC_NULL) {
+            checkRemoteRoot(root);
+            noInPlace(sendBuf, "gatherv");
+            comm.internalSend(sendBuf, sendOffset, sendCount, sendType, root, tag).await();
+        }
+    }
+
+    /** {@link #scatter} with a count and displacement (in extents) per remote rank at the root. */
+    void scatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
+                  Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+        comm.checkLive();
+        int tag = comm.nextCollectiveTag();
+        lastAlgorithm = "inter (direct from the root)";
+        if (root == Ferry.ROOT) {
+            int q = comm.remoteSize();
+            CollBuffer out = CollBuffer.of(sendBuf, sendOffset, sendCounts, displs, sendType, q, false, "send buffer");
+            Request[] r = new Request[q];
+            for (int j = 0; j < q; j++) {
+                r[j] = comm.internalSend(out.block(displs[j], sendCounts[j]), 0, sendCounts[j], sendType, j, tag);
+            }
+            Request.waitAll(r);
+        } else if (root != Ferry.PROC_NULL) {
+            checkRemoteRoot(root);
+            noInPlace(recvBuf, "scatterv");
+            comm.internalRecv(recvBuf, recvOffset, recvCount, recvType, root, tag).await();
+        }
+    }
+
+    /** {@link #allgather} with a count and displacement (in extents) per remote rank: each member sends its block to every remote one. */
+    void allgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
+                    Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
+        comm.checkLive();
+        noInPlace(sendBuf, "allgatherv");
+        int tag = comm.nextCollectiveTag();
+        lastAlgorithm = "inter (direct, all pairs)";
+        int q = comm.remoteSize();
+        CollBuffer in = CollBuffer.of(recvBuf, recvOffset, recvCounts, displs, recvType, q, true, "receive buffer");
+        Request[] r = new Request[2 * q];
+        for (int j = 0; j < q; j++) {
+            r[j] = comm.internalRecv(in.block(displs[j], recvCounts[j]), 0, recvCounts[j], recvType, j, tag);
+        }
+        for (int k = 0; k < q; k++) {
+            int j = (local.rank() + k) % q;
+            r[q + j] = comm.internalSend(sendBuf, sendOffset, sendCount, sendType, j, tag);
+        }
+        Request.waitAll(r);
+    }
+
+    /** {@link #alltoall} with a count and displacement (in extents) per remote rank on each side. */
+    void alltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendDispls, Datatype sendType,
+                   Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls, Datatype recvType) {
+        comm.checkLive();
+        noInPlace(sendBuf, "alltoallv");
+        int tag = comm.nextCollectiveTag();
+        lastAlgorithm = "inter (pairwise direct)";
+        int q = comm.remoteSize();
+        CollBuffer out = CollBuffer.of(sendBuf, sendOffset, sendCounts, sendDispls, sendType, q, false, "send buffer");
+        CollBuffer in = CollBuffer.of(recvBuf, recvOffset, recvCounts, recvDispls, recvType, q, true, "receive buffer");
+        Request[] r = new Request[2 * q];
+        for (int j = 0; j < q; j++) {
+            r[j] = comm.internalRecv(in.block(recvDispls[j], recvCounts[j]), 0, recvCounts[j], recvType, j, tag);
+        }
+        for (int k = 0; k < q; k++) {
+            int j = (local.rank() + k) % q;
+            r[q + j] = comm.internalSend(out.block(sendDispls[j], sendCounts[j]), 0, sendCounts[j], sendType, j, tag);
         }
         Request.waitAll(r);
     }

@@ -4,6 +4,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -129,6 +130,61 @@ class InterCommunicatorTest {
                 assertEquals(remote[i] * 100 + me, in[i], "block from remote rank " + i);
             }
             assertTrue(inter.lastCollectiveAlgorithm().startsWith("inter"), inter.lastCollectiveAlgorithm());
+
+            // the v forms: remote rank j's block is j + 1 ints, the blocks a gap of one apart
+            int[] counts = new int[q], displs = new int[q];
+            int span = 0;
+            for (int j = 0; j < q; j++) {
+                counts[j] = j + 1;
+                displs[j] = span;
+                span += j + 2;
+            }
+            int[] myBlock = new int[me + 1];
+            Arrays.fill(myBlock, w.rank());
+            int[] everyBlock = new int[span];
+            Arrays.fill(everyBlock, -1);
+            inter.allgatherv(myBlock, 0, me + 1, Datatype.INT, everyBlock, 0, counts, displs, Datatype.INT);
+            int[] atRoot = new int[span];
+            Arrays.fill(atRoot, -1);
+            inter.gatherv(myBlock, 0, me + 1, Datatype.INT, atRoot, 0, counts, displs, Datatype.INT,
+                    even ? (me == 0 ? Ferry.ROOT : Ferry.PROC_NULL) : 0);
+            for (int j = 0; j < q; j++) {
+                for (int i = 0; i < j + 1; i++) {
+                    assertEquals(remote[j], everyBlock[displs[j] + i]);
+                    assertEquals(even && me == 0 ? remote[j] : -1, atRoot[displs[j] + i]);
+                }
+                assertEquals(-1, everyBlock[displs[j] + j + 1], "the gap stays");
+            }
+            int[] mine = new int[me + 1];
+            int[] fromRoot = new int[span];
+            for (int j = 0; j < q; j++) {
+                Arrays.fill(fromRoot, displs[j], displs[j] + j + 1, 70 + j);
+            }
+            inter.scatterv(fromRoot, 0, counts, displs, Datatype.INT, mine, 0, me + 1, Datatype.INT,
+                    even ? (me == 0 ? Ferry.ROOT : Ferry.PROC_NULL) : 0);
+            int[] expectMine = new int[me + 1];
+            Arrays.fill(expectMine, even ? 0 : 70 + me);
+            assertArrayEquals(expectMine, mine);
+            // alltoallv: local rank a sends remote rank b a block of a + b + 1 ints saying a's job rank and b
+            int[] sc = new int[q], sd = new int[q], rc = new int[q], rd = new int[q];
+            int sTotal = 0, rTotal = 0;
+            for (int j = 0; j < q; j++) {
+                sc[j] = rc[j] = me + j + 1;
+                sd[j] = sTotal;
+                rd[j] = rTotal;
+                sTotal += sc[j];
+                rTotal += rc[j];
+            }
+            int[] vOut = new int[sTotal], vIn = new int[rTotal];
+            for (int j = 0; j < q; j++) {
+                Arrays.fill(vOut, sd[j], sd[j] + sc[j], w.rank() * 100 + j);
+            }
+            inter.alltoallv(vOut, 0, sc, sd, Datatype.INT, vIn, 0, rc, rd, Datatype.INT);
+            for (int j = 0; j < q; j++) {
+                for (int i = 0; i < rc[j]; i++) {
+                    assertEquals(remote[j] * 100 + me, vIn[rd[j] + i], "from remote rank " + j);
+                }
+            }
 
             FerryException nb = assertThrows(FerryException.class, inter::ibarrier);
             assertEquals(ErrorClass.COMM, nb.errorClass());
