@@ -66,8 +66,13 @@ class HostsTest {
 
         /** With {@code env} added to the launcher's environment (as a user sets FERRY_* before ferry run). */
         Launcher(Map<String, String> env, String... args) throws IOException {
+            this(System.getProperty("java.class.path"), env, args);
+        }
+
+        /** With the launcher's (and so the proxies' and ranks') class path {@code classPath}. */
+        Launcher(String classPath, Map<String, String> env, String... args) throws IOException {
             List<String> cmd = new ArrayList<>(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(),
-                    "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+                    "--enable-native-access=ALL-UNNAMED", "-cp", classPath, Main.class.getName()));
             cmd.addAll(List.of(args));
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.environment().put("FERRY_SSH", cluster.ssh());
@@ -134,6 +139,62 @@ class HostsTest {
     private static void nothingLeft() throws IOException {
         for (String h : cluster.hosts()) {
             assertEquals("", cluster.leftOn(h, "dev.ferry"), "left on " + h);
+        }
+    }
+
+    /** This class path with each directory in it made a jar under {@code dir} (a class path of jars can have an ahead-of-time cache). */
+    private static String jarred(String classPath, Path dir) throws IOException {
+        List<String> entries = new ArrayList<>();
+        int n = 0;
+        for (String e : classPath.split(java.io.File.pathSeparator)) {
+            Path p = Path.of(e);
+            if (!Files.isDirectory(p)) {
+                entries.add(e);
+                continue;
+            }
+            Path jar = dir.resolve("dir" + n++ + ".jar");
+            try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar)); var files = Files.walk(p)) {
+                for (Path f : files.filter(Files::isRegularFile).toList()) {
+                    out.putNextEntry(new java.util.jar.JarEntry(p.relativize(f).toString().replace(java.io.File.separatorChar, '/')));
+                    Files.copy(f, out);
+                    out.closeEntry();
+                }
+            }
+            entries.add(jar.toString());
+        }
+        return String.join(java.io.File.pathSeparator, entries);
+    }
+
+    /** "yes" when {@code host} has {@code underHome} under its user's home directory, else "no". */
+    private static String hasUnderHome(String host, String underHome) throws IOException {
+        return cluster.exec(host, "sh", "-c", "test -e \"$(getent passwd $(id -un) | cut -d: -f6)/" + underHome + "\" && echo yes || echo no").strip();
+    }
+
+    @Test
+    void aHostWithoutAnAheadOfTimeCacheMakesOneAfterAJobThatEndedWell() throws Exception {
+        // under the build directory, which every host sees (each has a /tmp of its own)
+        Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target").toAbsolutePath()), "aot-hosts");
+        String cp = jarred(System.getProperty("java.class.path"), dir); // a class path no host has a cache for yet
+        String link = dev.ferry.launch.run.AotCache.linkUnderHome(cp);
+        try {
+            for (String h : List.of(h2, h3)) {
+                assertEquals("no", hasUnderHome(h, link), h);
+            }
+            Launcher l = new Launcher(cp, Map.of(), "run", "--hosts", h2 + ":1," + h3 + ":1", "--example", "hello");
+            assertEquals(0, l.exit(), "stderr " + l.err);
+            for (String h : List.of(h2, h3)) {
+                assertEquals("yes", hasUnderHome(h, link), "the proxy on " + h + " made its host's cache; stderr " + l.err);
+            }
+            nothingLeft();
+        } finally {
+            for (String h : cluster.hosts()) { // the cache and its link, as a user's would stay; removed here
+                cluster.exec(h, "sh", "-c", "h=$(getent passwd $(id -un) | cut -d: -f6); rm -f \"$(readlink -f \"$h/" + link + "\")\" \"$h/" + link + "\"");
+            }
+            try (var files = Files.walk(dir)) {
+                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
+                    Files.deleteIfExists(p);
+                }
+            }
         }
     }
 
@@ -226,10 +287,13 @@ class HostsTest {
         }
     }
 
-    /** The mpi package's test programs, compiled into this module's target (which the hosts see). */
+    private static boolean programsCompiled;
+
+    /** The mpi package's test programs, compiled (once per test run, so never stale) into this module's target, which the hosts see. */
     private static synchronized Path mpiPrograms() throws IOException {
         Path out = VirtualCluster.TOP.resolve("ferry-cli/target/mpi-programs");
-        if (!Files.isDirectory(out.resolve("checks"))) {
+        if (!programsCompiled) {
+            programsCompiled = true;
             List<String> args = new ArrayList<>(List.of("-d", out.toString(), "-cp", System.getProperty("java.class.path"), "-nowarn"));
             try (var files = Files.walk(VirtualCluster.TOP.resolve("ferry-mpi/src/programs/java"))) {
                 files.filter(f -> f.toString().endsWith(".java") && !f.toString().contains("/osu/")).forEach(f -> args.add(f.toString()));

@@ -341,6 +341,7 @@ public final class HostJob {
                     case ProxyWire.ABORT -> monitor.aborted(f.rank(), f.payloadInt());
                     case ProxyWire.FENCE_IN -> fenceIn(ProxyWire.map(f.payload()), launcherStart);
                     case ProxyWire.FAILED -> why = "host " + l.host + ": " + f.text();
+                    case ProxyWire.TRAINING -> l.training();
                     default -> throw new IOException("host " + l.host + " sent a frame of type " + f.type());
                 }
             }

@@ -67,7 +67,18 @@ public final class Proxy {
             JobPart part = JobPart.decode(first.payload());
             ranks = start(part);
             pumpCommands(ranks);
+            ranks.end(); // at once: the launcher has gone, or every rank has ended already
+            Thread d = doneWatcher;
+            if (d != null) {
+                d.join(DECIDE_MILLIS); // it decides whether to train once the last rank's exit is sent
+            }
+            if (training) {
+                ranks.trainArchive(); // the launcher was told, and waits for this proxy's end longer
+            }
             return 0;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 1;
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "ferry proxy: ended: {0}", e.toString());
             try {
@@ -82,6 +93,14 @@ public final class Proxy {
             }
         }
     }
+
+    /** How long the end waits for the watcher of the ranks' exits to decide about training. */
+    private static final long DECIDE_MILLIS = 5_000;
+    /** Whether a rank of this host ended badly (then no cache is made from the job's end). */
+    private volatile boolean anyFailed;
+    /** Whether this proxy makes its host's ahead-of-time cache before it exits. */
+    private volatile boolean training;
+    private volatile Thread doneWatcher;
 
     private RankProcesses start(JobPart part) throws IOException {
         CountDownLatch done = new CountDownLatch(part.ranks().size());
@@ -108,6 +127,9 @@ public final class Proxy {
                 } catch (InterruptedException e) {
                     Thread.currentThread().interrupt();
                 }
+                if (status != 0) {
+                    anyFailed = true;
+                }
                 send(ProxyWire.EXIT, rank, ProxyWire.ByteArrays.ofInt(status));
                 done.countDown();
             }
@@ -127,10 +149,15 @@ public final class Proxy {
             ranks.start(r, env, part.inputRanks().contains(r));
         }
         // Once every rank has ended and said so, the proxy's work is done: closing its output
-        // tells the launcher.
-        Thread.ofPlatform().daemon().name("ferry-proxy-done").start(() -> {
+        // tells the launcher. A host without an ahead-of-time cache for these ranks makes one after
+        // a job that ended well, as ferry run does on its own host; the launcher hears of it first.
+        doneWatcher = Thread.ofPlatform().daemon().name("ferry-proxy-done").start(() -> {
             try {
                 done.await();
+                if (!anyFailed && ranks.wantsArchive()) {
+                    training = true;
+                    send(ProxyWire.TRAINING, -1, new byte[0]);
+                }
                 pmi.close();
                 synchronized (out) {
                     out.close();

@@ -28,6 +28,10 @@ final class ProxyLink {
     private final Deque<String> errors = new ArrayDeque<>();
     private final Thread errorReader;
     private volatile boolean closed;
+    /** The proxy said it makes its host's ahead-of-time cache before it exits. */
+    private volatile boolean training;
+    /** How long a proxy that trains may take to end (the training job's own bound, and the cache's assembly). */
+    private static final long TRAINING_MILLIS = 120_000;
 
     ProxyLink(String host, List<Integer> ranks, List<String> command) throws IOException {
         this.host = host;
@@ -109,15 +113,25 @@ final class ProxyLink {
         }
     }
 
+    /** The proxy makes its host's ahead-of-time cache before it exits: its end may take longer. */
+    void training() {
+        training = true;
+    }
+
     /**
-     * Waits up to {@code millis} for the proxy's process to end, then kills it (the ssh client:
-     * the remote proxy then sees its connection end).
+     * Waits up to {@code millis} (longer for a proxy that said it trains, which it may say while
+     * this waits) for the proxy's process to end, then kills it (the ssh client: the remote proxy
+     * then sees its connection end).
      */
     void awaitEnd(long millis) {
         try {
-            if (!process.waitFor(millis, TimeUnit.MILLISECONDS)) {
-                process.destroyForcibly();
-                process.waitFor(5, TimeUnit.SECONDS);
+            long start = System.nanoTime();
+            while (!process.waitFor(100, TimeUnit.MILLISECONDS)) {
+                if (System.nanoTime() - start > TimeUnit.MILLISECONDS.toNanos(training ? TRAINING_MILLIS : millis)) {
+                    process.destroyForcibly();
+                    process.waitFor(5, TimeUnit.SECONDS);
+                    break;
+                }
             }
             errorReader.join(1000);
         } catch (InterruptedException e) {

@@ -57,6 +57,11 @@ public final class ProxyWire {
     public static final byte EXIT = 22;
     /** The proxy could not do its part: payload one line saying why. */
     public static final byte FAILED = 23;
+    /**
+     * Every rank here ended well and this host has no ahead-of-time cache for them yet: the proxy
+     * makes one before it exits (a training job), so the launcher waits longer for its end.
+     */
+    public static final byte TRAINING = 24;
 
     private ProxyWire() {
     }

@@ -23,7 +23,8 @@ import java.util.List;
  * class path entry with its size and time) under {@code ~/.cache/ferry/cds}. Once it exists,
  * every rank maps it read-only (a JVM that finds it does not match just runs without it). It is
  * made out of band, never by a rank of a user's job: after a successful job, when there is none
- * yet, a training job of two ranks runs the path every rank takes, and a cache one of them wrote
+ * yet (the launcher for a job on this host, each host's proxy for a job across hosts), a training
+ * job of two ranks runs the path every rank takes, and a cache one of them wrote
  * into a temporary file is renamed into place only when complete. So a cache can neither fail a job nor be mapped half-written. Only
  * class paths of jar files qualify (the JVM caches no directories). {@code FERRY_CDS=off}
  * turns it off.
@@ -107,6 +108,11 @@ public final class AotCache {
     private static boolean namesACache(String jvmOption) {
         return jvmOption.startsWith("-XX:AOT") || jvmOption.startsWith("-XX:SharedArchiveFile") || jvmOption.startsWith("-Xshare")
                 || jvmOption.startsWith("-XX:ArchiveClassesAtExit");
+    }
+
+    /** Whether there is none yet where there could be one. */
+    boolean wanted() {
+        return enabled && !Files.exists(archive);
     }
 
     /** JVM options for the ranks: map the cache when there is one (quietly: a rank whose options do not fit it runs without). */

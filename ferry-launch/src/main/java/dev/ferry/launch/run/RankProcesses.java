@@ -76,6 +76,11 @@ public final class RankProcesses {
         cds.train(classPath);
     }
 
+    /** Whether {@link #trainArchive} would make a cache: caches are on, the class path can have one, and there is none yet. */
+    public boolean wantsArchive() {
+        return cds.wanted();
+    }
+
     /**
      * Starts global rank {@code rank}. Its standard input is a pipe ({@link #stdin}) when
      * {@code withInput}, else /dev/null.
