@@ -20,6 +20,8 @@ public final class Main {
               run -n N [opts] PROGRAM       start a job of N ranks on this machine or on --hosts ('ferry run --help')
               demo                          a 4-rank job as 2 nodes x 2 ranks: which pairs use which driver, how fast
               exec PROGRAM                  run one rank under another launcher (mpiexec.hydra, srun)
+              cache                         make this machine's ahead-of-time cache for ranks (ferry run makes it
+                                              itself; once per node where only srun or mpiexec start ranks)
               classpath                     Ferry's class path, to compile and run programs with javac and java
                                               (the mpi package of Open MPI's Java bindings and mpiJava included)
               javac [javac args]            JDK 25's javac with Ferry's class path added (as mpijavac)
@@ -90,6 +92,21 @@ public final class Main {
     }
 
     /**
+     * {@code ferry cache}: makes this machine's ahead-of-time cache for ranks with Ferry's class
+     * path, the one {@code ferry exec} ranks and the proxies of {@code ferry run --hosts} map, when
+     * there is none. {@code ferry run} makes it after its first successful job; where only other
+     * launchers start ranks, run this once per node ({@code srun -N 8 --ntasks-per-node=1 bin/ferry cache}).
+     */
+    static int cache(List<String> args, PrintStream out, PrintStream err) {
+        if (!args.isEmpty()) {
+            err.println("ferry cache: takes no arguments (it makes this machine's ahead-of-time cache for Ferry's class path)");
+            return 2;
+        }
+        out.println("ferry cache: " + dev.ferry.launch.run.AotCache.make(System.getProperty("java.class.path")));
+        return 0;
+    }
+
+    /**
      * {@code ferry javac}: this JDK's compiler with Ferry's class path added to the program's (as
      * Open MPI's {@code mpijavac} does): {@code ferry javac -d classes Hello.java}.
      */
@@ -134,6 +151,7 @@ public final class Main {
             case "soak" -> SoakCommand.run(rest, out, err);
             case "exec" -> ExecCommand.run(rest, err);
             case "classpath" -> classpath(rest, out, err);
+            case "cache" -> cache(rest, out, err);
             case "javac" -> javac(rest, out, err);
             case "bench" -> !rest.isEmpty() && rest.get(0).equals("wireup")
                     ? WireupBench.run(rest.subList(1, rest.size()), out, err)

@@ -142,29 +142,6 @@ class HostsTest {
         }
     }
 
-    /** This class path with each directory in it made a jar under {@code dir} (a class path of jars can have an ahead-of-time cache). */
-    private static String jarred(String classPath, Path dir) throws IOException {
-        List<String> entries = new ArrayList<>();
-        int n = 0;
-        for (String e : classPath.split(java.io.File.pathSeparator)) {
-            Path p = Path.of(e);
-            if (!Files.isDirectory(p)) {
-                entries.add(e);
-                continue;
-            }
-            Path jar = dir.resolve("dir" + n++ + ".jar");
-            try (var out = new java.util.jar.JarOutputStream(Files.newOutputStream(jar)); var files = Files.walk(p)) {
-                for (Path f : files.filter(Files::isRegularFile).toList()) {
-                    out.putNextEntry(new java.util.jar.JarEntry(p.relativize(f).toString().replace(java.io.File.separatorChar, '/')));
-                    Files.copy(f, out);
-                    out.closeEntry();
-                }
-            }
-            entries.add(jar.toString());
-        }
-        return String.join(java.io.File.pathSeparator, entries);
-    }
-
     /** "yes" when {@code host} has {@code underHome} under its user's home directory, else "no". */
     private static String hasUnderHome(String host, String underHome) throws IOException {
         return cluster.exec(host, "sh", "-c", "test -e \"$(getent passwd $(id -un) | cut -d: -f6)/" + underHome + "\" && echo yes || echo no").strip();
@@ -174,7 +151,7 @@ class HostsTest {
     void aHostWithoutAnAheadOfTimeCacheMakesOneAfterAJobThatEndedWell() throws Exception {
         // under the build directory, which every host sees (each has a /tmp of its own)
         Path dir = Files.createTempDirectory(Files.createDirectories(Path.of("target").toAbsolutePath()), "aot-hosts");
-        String cp = jarred(System.getProperty("java.class.path"), dir); // a class path no host has a cache for yet
+        String cp = TestJars.jarred(System.getProperty("java.class.path"), dir); // a class path no host has a cache for yet
         String link = dev.ferry.launch.run.AotCache.linkUnderHome(cp);
         try {
             for (String h : List.of(h2, h3)) {
@@ -190,11 +167,7 @@ class HostsTest {
             for (String h : cluster.hosts()) { // the cache and its link, as a user's would stay; removed here
                 cluster.exec(h, "sh", "-c", "h=$(getent passwd $(id -un) | cut -d: -f6); rm -f \"$(readlink -f \"$h/" + link + "\")\" \"$h/" + link + "\"");
             }
-            try (var files = Files.walk(dir)) {
-                for (Path p : files.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                    Files.deleteIfExists(p);
-                }
-            }
+            TestJars.delete(dir);
         }
     }
 

@@ -110,6 +110,27 @@ public final class AotCache {
                 || jvmOption.startsWith("-XX:ArchiveClassesAtExit");
     }
 
+    /**
+     * Makes this machine's cache for ranks of {@code classPath} when there is none (the training
+     * job; {@code ferry cache}, for machines where only other launchers start ranks); one line
+     * saying what was done.
+     */
+    public static String make(String classPath) {
+        if (!on()) {
+            return "off (FERRY_CDS=off): no cache made";
+        }
+        AotCache c = forRanks(List.of(), classPath);
+        if (!c.enabled) {
+            return "no cache for this class path: the JVM caches jar files only, and it holds a directory or a missing file";
+        }
+        if (Files.exists(c.archive)) {
+            return "there is one already: " + c.archive;
+        }
+        c.train(classPath);
+        return Files.exists(c.archive) ? "made " + c.archive + " (" + linkUnderHome(classPath) + " under the home directory names it)"
+                : "the training job did not make one (run 'ferry run -n 2 --example hello' to see why)";
+    }
+
     /** Whether there is none yet where there could be one. */
     boolean wanted() {
         return enabled && !Files.exists(archive);
