@@ -6,8 +6,8 @@ import java.util.Arrays;
 
 /**
  * Types derived from MPI.OBJECT (mpiJava 1.2): Contiguous, Vector, Indexed, Hvector and Hindexed
- * of objects in Send/Recv, Irecv, a persistent Ssend_init, Bcast, Gather, Scatter, Allgather and
- * Alltoall, each run twice, once on Integer objects and once on ints with the same types built on
+ * of objects in Send/Recv, Irecv, a persistent Ssend_init, Bcast, Gather, Scatter, Allgather,
+ * Alltoall, Allgatherv, Gatherv and Scatterv, each run twice, once on Integer objects and once on ints with the same types built on
  * MPI.INT, and the two results compared element by element (and against the layout the
  * specification gives).
  */
@@ -113,7 +113,24 @@ public class DerivedObjects {
         w.Scatter(rank == 0 ? buffer(objects, 7 * size, 500) : empty(objects, 7 * size), 0, 1, spaced, scattered, 1, 1, spaced, 0);
         Object toAll = buffer(objects, 7 * size, 1000 * rank), fromAll = empty(objects, 7 * size);
         w.Alltoall(toAll, 0, 1, spaced, fromAll, 0, 1, spaced);
-        out = concat(out, new int[] {good ? 1 : 0}, values(b), rank == 0 ? values(gathered) : new int[0], values(all), values(scattered), values(fromAll));
+        // v forms (a collective's type signatures match): rank i's loose element (two) lands as
+        // element i of every-other pairs (objects 0 and 2, extent 3; displacements count its extents)
+        Datatype pair = Datatype.Vector(2, 1, 2, base);
+        int[] ones = new int[size], at = new int[size], twos = new int[size], by3 = new int[size];
+        for (int i = 0; i < size; i++) {
+            ones[i] = 1;
+            at[i] = i;
+            twos[i] = 2;
+            by3[i] = 3 * i;
+        }
+        Object vAll = empty(objects, 3 * size + 3);
+        w.Allgatherv(mine, 0, 1, loose, vAll, 0, ones, at, pair);
+        Object vRoot = empty(objects, 3 * size);
+        w.Gatherv(mine, 0, 1, loose, vRoot, 0, twos, by3, base, 0);
+        Object vBack = empty(objects, 8);
+        w.Scatterv(rank == 0 ? buffer(objects, 6 * size + 6, 300) : empty(objects, 6 * size + 6), 0, ones, at, picks, vBack, 1, 1, picks, 0);
+        out = concat(out, new int[] {good ? 1 : 0}, values(b), rank == 0 ? values(gathered) : new int[0], values(all), values(scattered), values(fromAll),
+                values(vAll), rank == 0 ? values(vRoot) : new int[0], values(vBack));
         return out;
     }
 

@@ -90,43 +90,19 @@ final class InterCollectives {
     /** The root receives every remote member's block, in their rank order. */
     void gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                 Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
-        comm.checkLive();
-        int tag = comm.nextCollectiveTag();
-        lastAlgorithm = "inter (direct to the root)";
-        if (root == Ferry.ROOT) {
-            int q = comm.remoteSize();
-            CollBuffer in = CollBuffer.of(recvBuf, recvOffset, Math.multiplyExact(q, recvCount), recvType, true, "receive buffer");
-            Request[] r = new Request[q];
-            for (int j = 0; j < q; j++) {
-                r[j] = comm.internalRecv(in.block((long) j * recvCount, recvCount), 0, recvCount, recvType, j, tag);
-            }
-            Request.waitAll(r);
-        } else if (root != Ferry.PROC_NULL) {
-            checkRemoteRoot(root);
-            noInPlace(sendBuf, "gather");
-            comm.internalSend(sendBuf, sendOffset, sendCount, sendType, root, tag).await();
-        }
+        int q = comm.remoteSize();
+        boolean root0 = root == Ferry.ROOT; // the counts are the root's alone (the others' may be anything)
+        gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, root0 ? uniform(q, recvCount) : null,
+                root0 ? strides(q, recvCount) : null, recvType, root);
     }
 
     /** Block j of the root's send buffer goes to remote rank j. */
     void scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                  Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
-        comm.checkLive();
-        int tag = comm.nextCollectiveTag();
-        lastAlgorithm = "inter (direct from the root)";
-        if (root == Ferry.ROOT) {
-            int q = comm.remoteSize();
-            CollBuffer out = CollBuffer.of(sendBuf, sendOffset, Math.multiplyExact(q, sendCount), sendType, false, "send buffer");
-            Request[] r = new Request[q];
-            for (int j = 0; j < q; j++) {
-                r[j] = comm.internalSend(out.block((long) j * sendCount, sendCount), 0, sendCount, sendType, j, tag);
-            }
-            Request.waitAll(r);
-        } else if (root != Ferry.PROC_NULL) {
-            checkRemoteRoot(root);
-            noInPlace(recvBuf, "scatter");
-            comm.internalRecv(recvBuf, recvOffset, recvCount, recvType, root, tag).await();
-        }
+        int q = comm.remoteSize();
+        boolean root0 = root == Ferry.ROOT;
+        scatterv(sendBuf, sendOffset, root0 ? uniform(q, sendCount) : null, root0 ? strides(q, sendCount) : null, sendType,
+                recvBuf, recvOffset, recvCount, recvType, root);
     }
 
     /** Every member receives the other group's blocks, in their rank order. */
@@ -149,23 +125,25 @@ final class InterCollectives {
     /** Block j of each member's send buffer goes to remote rank j, which keeps it as block i for sender i. */
     void alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                   Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
-        comm.checkLive();
-        noInPlace(sendBuf, "alltoall");
-        int tag = comm.nextCollectiveTag();
-        lastAlgorithm = "inter (pairwise direct)";
         int q = comm.remoteSize();
-        CollBuffer out = CollBuffer.of(sendBuf, sendOffset, Math.multiplyExact(q, sendCount), sendType, false, "send buffer");
-        CollBuffer in = CollBuffer.of(recvBuf, recvOffset, Math.multiplyExact(q, recvCount), recvType, true, "receive buffer");
-        Request[] r = new Request[2 * q];
-        for (int j = 0; j < q; j++) {
-            r[j] = comm.internalRecv(in.block((long) j * recvCount, recvCount), 0, recvCount, recvType, j, tag);
+        alltoallv(sendBuf, sendOffset, uniform(q, sendCount), strides(q, sendCount), sendType,
+                recvBuf, recvOffset, uniform(q, recvCount), strides(q, recvCount), recvType);
+    }
+
+    /** {@code n} counts of {@code count}. */
+    private static int[] uniform(int n, int count) {
+        int[] a = new int[n];
+        java.util.Arrays.fill(a, count);
+        return a;
+    }
+
+    /** The displacements (in extents) of {@code n} blocks of {@code count} one after another. */
+    private static int[] strides(int n, int count) {
+        int[] a = new int[n];
+        for (int i = 0; i < n; i++) {
+            a[i] = Math.multiplyExact(i, count);
         }
-        int me = local.rank();
-        for (int k = 0; k < q; k++) {
-            int j = (me + k) % q; // each starts with a different peer, so no rank gets all the first messages
-            r[q + j] = comm.internalSend(out.block((long) j * sendCount, sendCount), 0, sendCount, sendType, j, tag);
-        }
-        Request.waitAll(r);
+        return a;
     }
 
     /** {@link #gather} with a count and displacement (in extents) per remote rank at the root. */
