@@ -13,11 +13,16 @@ import java.lang.foreign.ValueLayout;
  * <pre>
  *   bits  0..31  shared holders (a count)
  *   bit   32     an exclusive holder
+ *   bits 33..63  the exclusive holder's job rank + 1
  * </pre>
- * Exclusive: compare-and-swap 0 to {@link #EXCLUSIVE_HELD}; shared: fetch-add 1, stepping back
- * (add -1) when the exclusive bit was set. Both retry with the common idle strategy. Every call
- * waits for its own operation (and every other in flight) to complete; the window library's lock
- * is held, and let go while backing off.
+ * Exclusive: compare-and-swap 0 to {@link #EXCLUSIVE_HELD} with the holder's rank; shared:
+ * fetch-add 1, stepping back (add -1) when the exclusive bit was set. Both retry with the common
+ * idle strategy. A waiter that finds the exclusive lock held by a rank that failed takes it from
+ * the dead rank (compare-and-swap of what it found to the shared count alone), so a rank that dies
+ * inside an exclusive epoch does not leave the lock held forever (ULFM: no call blocks forever
+ * after a failure; the window's data it was changing is then undefined). Every call waits for its
+ * own operation (and every other in flight) to complete; the window library's lock is held, and
+ * let go while backing off.
  *
  * <pre>{@code
  * locks.acquire(Window.LockType.EXCLUSIVE, target);
@@ -29,6 +34,9 @@ final class WindowLocks {
     /** Match bits of the lock word's list entry, and of the accumulate mutex's (a second word: 0 free, 1 held). */
     static final long BITS = 1, MUTEX_BITS = 3;
     static final long EXCLUSIVE_HELD = 1L << 32;
+    private static final int HOLDER_SHIFT = 33;
+    /** The exclusive bit and the holder's rank: what an exclusive holder set. */
+    private static final long EXCLUSIVE_MASK = -1L << 32;
     private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG;
 
     private final WindowLibrary lib;
@@ -42,28 +50,62 @@ final class WindowLocks {
     void acquire(Window.LockType type, ProcessId target) {
         long start = System.nanoTime();
         while (true) {
+            long found;
             if (type == Window.LockType.EXCLUSIVE) {
-                if (swapFromZero(target, BITS, EXCLUSIVE_HELD) == 0) {
+                found = swap(target, BITS, 0, exclusiveWord());
+                if (found == 0) {
                     return;
                 }
             } else {
-                if ((fetchAdd(target, BITS, 1) & EXCLUSIVE_HELD) == 0) {
+                found = fetchAdd(target, BITS, 1);
+                if ((found & EXCLUSIVE_HELD) == 0) {
                     return;
                 }
                 add(target, BITS, -1); // an exclusive holder: step back and try again
+            }
+            if ((found & EXCLUSIVE_HELD) != 0 && takeFromTheDead(target, found)) {
+                continue; // at once: the lock is free of it now
             }
             backOff(start);
         }
     }
 
     void release(boolean exclusive, ProcessId target) {
-        add(target, BITS, exclusive ? -EXCLUSIVE_HELD : -1);
+        add(target, BITS, exclusive ? -exclusiveWord() : -1);
+    }
+
+    /** What this rank sets in a target's lock word to hold it exclusively. */
+    private long exclusiveWord() {
+        return EXCLUSIVE_HELD | (long) (lib.ferry.rank() + 1) << HOLDER_SHIFT;
+    }
+
+    /** The job rank that holds the exclusive lock whose word was {@code word}. */
+    static int holder(long word) {
+        return (int) (word >>> HOLDER_SHIFT) - 1;
+    }
+
+    /**
+     * When the exclusive holder found in {@code word} has failed: clears its hold, keeping the
+     * shared count as found (a compare-and-swap: if the word changed meanwhile, the next try looks
+     * again); whether the lock was taken from it.
+     */
+    private boolean takeFromTheDead(ProcessId target, long word) {
+        int holder = holder(word);
+        if (holder < 0 || holder >= lib.ferry.size() || holder == lib.ferry.rank() || lib.ferry.messaging.failure(holder) == null) {
+            return false;
+        }
+        boolean taken = swap(target, BITS, word, word & ~EXCLUSIVE_MASK) == word;
+        if (taken) {
+            lib.ferry.engine.logger().log(System.Logger.Level.INFO, "rank {0}: the exclusive lock of rank {1}''s window, held by rank {2} "
+                    + "which failed, is released", lib.ferry.rank(), target.rank, holder);
+        }
+        return taken;
     }
 
     /** Takes the target's accumulate mutex (the emulated MINLOC / MAXLOC hold it): compare-and-swap 0 to 1 until it takes. */
     void lockMutex(ProcessId target) {
         long start = System.nanoTime();
-        while (swapFromZero(target, MUTEX_BITS, 1) != 0) {
+        while (swap(target, MUTEX_BITS, 0, 1) != 0) {
             backOff(start);
         }
     }
@@ -82,15 +124,15 @@ final class WindowLocks {
         }
     }
 
-    /** Compare-and-swap 0 to {@code value} on the word with {@code bits}; its old value (waits). */
-    private long swapFromZero(ProcessId target, long bits, long value) {
+    /** Compare-and-swap {@code expected} to {@code value} on the word with {@code bits}; its old value (waits). */
+    private long swap(ProcessId target, long bits, long expected, long value) {
         lib.stage(16, target);
         MemorySegment st = lib.opMem;
         long s = lib.opOff;
         st.set(I64, s, value);
-        MemorySegment zero = lib.operand(8);
-        zero.set(I64, 0, 0L);
-        lib.ptl.swap(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, bits, 0, null, 0, zero,
+        MemorySegment compare = lib.operand(8);
+        compare.set(I64, 0, expected);
+        lib.ptl.swap(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, bits, 0, null, 0, compare,
                 dev.ferry.portals.Op.CSWAP, dev.ferry.portals.Datatype.INT64_T);
         lib.issued(1);
         lib.flush(target.rank);

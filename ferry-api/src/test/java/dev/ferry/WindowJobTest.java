@@ -69,4 +69,15 @@ class WindowJobTest {
         }
         assertEquals(3, r.exit(), "rank 2's own status: " + r);
     }
+
+    @Test
+    void aRankThatDiesHoldingAnExclusiveLockLeavesItToTheSurvivors() throws Exception {
+        // two nodes of two: the lock word's target and the dead holder share one (atomics in memory),
+        // the waiters reach it by message
+        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, WindowRanks.class, "deadHolder");
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadHolder rank 2 took a EXCLUSIVE lock from the dead rank 1")), r.toString());
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadHolder rank 3 took a SHARED lock from the dead rank 1")), r.toString());
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadHolder rank 0 holds its own lock again")), r.toString());
+        assertEquals(3, r.exit(), "rank 1's own status: " + r);
+    }
 }

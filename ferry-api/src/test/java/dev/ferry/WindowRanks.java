@@ -18,6 +18,7 @@ public final class WindowRanks {
                 case "random" -> random(Long.parseLong(args[1]), Integer.parseInt(args[2]));
                 case "shared" -> shared();
                 case "dead" -> dead();
+                case "deadHolder" -> deadHolder();
                 case "masked" -> masked(Long.parseLong(args[1]), Integer.parseInt(args[2]));
                 case "passive" -> passive(Integer.parseInt(args[1]));
                 default -> throw new IllegalArgumentException("no program " + args[0]);
@@ -347,6 +348,53 @@ public final class WindowRanks {
         }
         System.out.println("ok dead rank " + w.rank() + ": operations to rank 2 failed PROC_FAILED within " + ms + " ms ("
                 + failed.lines().findFirst().orElse("") + "); the survivors still reach each other");
+        System.out.flush();
+        Runtime.getRuntime().halt(0);
+    }
+
+    /**
+     * Rank 1 takes rank 0's exclusive lock, puts, and dies inside the epoch; ranks 2 and 3, which
+     * wait for that lock (one exclusively, one shared), get it once rank 1 is known dead, and rank
+     * 0 then takes its own exclusively and reads what they left.
+     */
+    private static void deadHolder() {
+        Ferry f = Ferry.init();
+        Comm w = f.world();
+        Window win = Window.allocate(w, 64, 8);
+        w.barrier();
+        byte[] none = new byte[0];
+        if (w.rank() == 1) {
+            win.lock(Window.LockType.EXCLUSIVE, 0);
+            win.put(new long[] {11}, 0, 1, Datatype.LONG, 0, 0);
+            win.flush(0);
+            for (int r : new int[] {0, 2, 3}) {
+                w.send(none, 0, 0, r, 8);
+            }
+            System.out.println("ok deadHolder rank 1 dies holding rank 0's exclusive lock");
+            System.out.flush();
+            Runtime.getRuntime().halt(3);
+        }
+        w.recv(none, 0, 0, 1, 8); // rank 1 holds the lock now
+        long t0 = System.nanoTime();
+        if (w.rank() == 2 || w.rank() == 3) {
+            Window.LockType type = w.rank() == 2 ? Window.LockType.EXCLUSIVE : Window.LockType.SHARED;
+            win.lock(type, 0);
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            win.accumulate(new long[] {w.rank()}, 0, 1, Datatype.LONG, 0, 1, Op.SUM);
+            win.unlock(0);
+            w.send(none, 0, 0, 0, 9);
+            System.out.println("ok deadHolder rank " + w.rank() + " took a " + type + " lock from the dead rank 1 after " + ms + " ms");
+        } else {
+            w.recv(none, 0, 0, 2, 9);
+            w.recv(none, 0, 0, 3, 9);
+            win.lock(Window.LockType.EXCLUSIVE, 0);
+            long sum = win.memory().get(ValueLayout.JAVA_LONG, 8);
+            win.unlock(0);
+            if (sum != 5) {
+                throw new IllegalStateException("ranks 2 and 3 left " + sum + " in rank 0's window, not 2 + 3");
+            }
+            System.out.println("ok deadHolder rank 0 holds its own lock again after the others (sum " + sum + ")");
+        }
         System.out.flush();
         Runtime.getRuntime().halt(0);
     }
