@@ -58,6 +58,9 @@ public final class Window extends WindowSynchronization implements AutoCloseable
     /** The accumulate mutex (MINLOC / MAXLOC): a second word of the lock page, and its entry. */
     private final int mutexSlot;
     private final MeHandle mutexMe;
+    /** The shared lock holders' slots at this rank (one per member), and their entry. */
+    private final MemorySegment holders;
+    private final MeHandle holdersMe;
     /** allocateShared: each member's memory mapped into this process (this rank's own included). */
     private final MemorySegment[] shared;
     /** createDynamic: this rank's attachments, and copies of the targets' tables (null until read); else null. */
@@ -79,7 +82,10 @@ public final class Window extends WindowSynchronization implements AutoCloseable
         int mutexSlot = lib.takeLock();
         this.mutexSlot = mutexSlot;
         this.mutexMe = append(lib, pt, lib.lockWord(mutexSlot), WindowLocks.MUTEX_BITS);
-        WindowLocks locks = new WindowLocks(lib, pt);
+        MemorySegment holders = lib.allocate(WindowLocks.holdersBytes(comm.size()));
+        this.holders = holders;
+        this.holdersMe = append(lib, pt, holders, WindowLocks.HOLDERS_BITS);
+        WindowLocks locks = new WindowLocks(lib, pt, comm);
         Attachments attachments = dynamic ? new Attachments(lib.allocate(Attachments.BYTES)) : null;
         this.attachments = attachments;
         this.tableMe = dynamic ? append(lib, pt, attachments.table, Attachments.TABLE_BITS) : null;
@@ -373,6 +379,8 @@ public final class Window extends WindowSynchronization implements AutoCloseable
         lib.ptl.meUnlink(lockMe);
         lib.ptl.meUnlink(mutexMe);
         lib.releaseLock(mutexSlot);
+        lib.ptl.meUnlink(holdersMe);
+        lib.release(holders);
         if (attachments != null) {
             for (MeHandle h : attachments.all()) {
                 if (h != null) {

@@ -6,23 +6,25 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * The passive-target locks of one window: at each rank a 64-bit lock word in the shared arena,
- * exposed as the window's list entry with {@link #BITS}, changed only by the library's atomics
- * (so a same-node origin changes it directly, a remote one by message, and the target takes no
- * part). The word's layout:
+ * The passive-target locks of one window. At each rank, three entries of the window's portal,
+ * changed only by the library's atomics (so a same-node origin may change them directly, a remote
+ * one by message, and the target takes no part):
  * <pre>
- *   bits  0..31  shared holders (a count)
- *   bit   32     an exclusive holder
- *   bits 33..63  the exclusive holder's job rank + 1
+ *   lock word ({@link #BITS}):        bit 32 an exclusive holder, bits 33..63 its job rank + 1
+ *   holders ({@link #HOLDERS_BITS}):  one 8-byte slot per member of the window, 1 while it holds
+ *                                     a shared lock (or is trying to)
+ *   mutex ({@link #MUTEX_BITS}):      the accumulate mutex: 0 free, else its holder's job rank + 1
  * </pre>
- * Exclusive: compare-and-swap 0 to {@link #EXCLUSIVE_HELD} with the holder's rank; shared:
- * fetch-add 1, stepping back (add -1) when the exclusive bit was set. Both retry with the common
- * idle strategy. A waiter that finds the exclusive lock held by a rank that failed takes it from
- * the dead rank (compare-and-swap of what it found to the shared count alone), so a rank that dies
- * inside an exclusive epoch does not leave the lock held forever (ULFM: no call blocks forever
- * after a failure; the window's data it was changing is then undefined). Every call waits for its
- * own operation (and every other in flight) to complete; the window library's lock is held, and
- * let go while backing off.
+ * Shared: set one's slot, then read the word; if an exclusive holder is there, clear the slot and
+ * try again. Exclusive: compare-and-swap the word from 0 to one's bit and rank, then wait until no
+ * live member's slot is set (a shared holder that set its slot before the swap is waited for; one
+ * that comes after sees the word and steps back). Both retry with the common idle strategy.
+ * Because every hold names its holder, a rank that fails holding a lock never blocks the others:
+ * a waiter that finds the word or the mutex held by a dead rank clears that hold (a
+ * compare-and-swap of what it found), and a dead member's slot does not count (ULFM: no call
+ * blocks forever after a failure; the window data the dead rank was changing is then undefined).
+ * Every call waits for its own operation (and every other in flight) to complete; the window
+ * library's lock is held, and let go while backing off.
  *
  * <pre>{@code
  * locks.acquire(Window.LockType.EXCLUSIVE, target);
@@ -31,47 +33,64 @@ import java.lang.foreign.ValueLayout;
  * }</pre>
  */
 final class WindowLocks {
-    /** Match bits of the lock word's list entry, and of the accumulate mutex's (a second word: 0 free, 1 held). */
-    static final long BITS = 1, MUTEX_BITS = 3;
+    /** Match bits of the lock word's list entry, of the accumulate mutex's, and of the shared holders' slots. */
+    static final long BITS = 1, MUTEX_BITS = 3, HOLDERS_BITS = 5;
     static final long EXCLUSIVE_HELD = 1L << 32;
     private static final int HOLDER_SHIFT = 33;
-    /** The exclusive bit and the holder's rank: what an exclusive holder set. */
-    private static final long EXCLUSIVE_MASK = -1L << 32;
     private static final ValueLayout.OfLong I64 = ValueLayout.JAVA_LONG;
 
     private final WindowLibrary lib;
     private final int pt;
+    /** The window's communicator: its members have the slots, by rank. */
+    private final Comm comm;
 
-    WindowLocks(WindowLibrary lib, int pt) {
+    WindowLocks(WindowLibrary lib, int pt, Comm comm) {
         this.lib = lib;
         this.pt = pt;
+        this.comm = comm;
+    }
+
+    /** Bytes of the shared holders' slots at each rank of a window of {@code members}. */
+    static long holdersBytes(int members) {
+        return 8L * members;
     }
 
     void acquire(Window.LockType type, ProcessId target) {
         long start = System.nanoTime();
-        while (true) {
-            long found;
-            if (type == Window.LockType.EXCLUSIVE) {
-                found = swap(target, BITS, 0, exclusiveWord());
+        if (type == Window.LockType.EXCLUSIVE) {
+            while (true) {
+                long found = swap(target, BITS, 0, exclusiveWord());
                 if (found == 0) {
-                    return;
+                    break;
                 }
-            } else {
-                found = fetchAdd(target, BITS, 1);
-                if ((found & EXCLUSIVE_HELD) == 0) {
-                    return;
+                if (!takeFromTheDead(target, BITS, found, holder(found))) {
+                    backOff(start);
                 }
-                add(target, BITS, -1); // an exclusive holder: step back and try again
             }
-            if ((found & EXCLUSIVE_HELD) != 0 && takeFromTheDead(target, found)) {
-                continue; // at once: the lock is free of it now
+            while (sharedHolders(target)) { // the word is ours: the shared holders before us finish
+                backOff(start);
             }
-            backOff(start);
+            return;
+        }
+        while (true) {
+            add(target, HOLDERS_BITS, 8L * comm.rank(), 1);
+            long found = fetchAdd(target, BITS, 0);
+            if ((found & EXCLUSIVE_HELD) == 0) {
+                return;
+            }
+            add(target, HOLDERS_BITS, 8L * comm.rank(), -1); // an exclusive holder: step back and try again
+            if (!takeFromTheDead(target, BITS, found, holder(found))) {
+                backOff(start);
+            }
         }
     }
 
     void release(boolean exclusive, ProcessId target) {
-        add(target, BITS, exclusive ? -exclusiveWord() : -1);
+        if (exclusive) {
+            add(target, BITS, 0, -exclusiveWord());
+        } else {
+            add(target, HOLDERS_BITS, 8L * comm.rank(), -1);
+        }
     }
 
     /** What this rank sets in a target's lock word to hold it exclusively. */
@@ -84,34 +103,57 @@ final class WindowLocks {
         return (int) (word >>> HOLDER_SHIFT) - 1;
     }
 
+    /** Whether a live member other than this rank holds (or is taking) a shared lock at {@code target}: one read of its slots. */
+    private boolean sharedHolders(ProcessId target) {
+        int n = comm.size();
+        lib.stage(holdersBytes(n), target);
+        MemorySegment st = lib.opMem;
+        long s = lib.opOff;
+        lib.ptl.get(lib.opMd, s, holdersBytes(n), target, pt, HOLDERS_BITS, 0, null);
+        lib.issued(1);
+        lib.flush(target.rank);
+        for (int r = 0; r < n; r++) {
+            if (r != comm.rank() && st.get(I64, s + 8L * r) != 0 && lib.ferry.messaging.failure(comm.world(r)) == null) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /**
-     * When the exclusive holder found in {@code word} has failed: clears its hold, keeping the
-     * shared count as found (a compare-and-swap: if the word changed meanwhile, the next try looks
-     * again); whether the lock was taken from it.
+     * When {@code holder} (a job rank, found holding the word with {@code bits} as {@code word})
+     * has failed: clears its hold (a compare-and-swap: if the word changed meanwhile, the next try
+     * looks again); whether the hold was taken from it.
      */
-    private boolean takeFromTheDead(ProcessId target, long word) {
-        int holder = holder(word);
+    private boolean takeFromTheDead(ProcessId target, long bits, long word, int holder) {
         if (holder < 0 || holder >= lib.ferry.size() || holder == lib.ferry.rank() || lib.ferry.messaging.failure(holder) == null) {
             return false;
         }
-        boolean taken = swap(target, BITS, word, word & ~EXCLUSIVE_MASK) == word;
+        boolean taken = swap(target, bits, word, 0) == word;
         if (taken) {
-            lib.ferry.engine.logger().log(System.Logger.Level.INFO, "rank {0}: the exclusive lock of rank {1}''s window, held by rank {2} "
-                    + "which failed, is released", lib.ferry.rank(), target.rank, holder);
+            lib.ferry.engine.logger().log(System.Logger.Level.INFO, "rank {0}: the {1} of rank {2}''s window, held by rank {3} "
+                    + "which failed, is released", lib.ferry.rank(), bits == BITS ? "exclusive lock" : "accumulate mutex", target.rank, holder);
         }
         return taken;
     }
 
-    /** Takes the target's accumulate mutex (the emulated MINLOC / MAXLOC hold it): compare-and-swap 0 to 1 until it takes. */
+    /** Takes the target's accumulate mutex (the emulated MINLOC / MAXLOC hold it): compare-and-swap 0 to this rank until it takes. */
     void lockMutex(ProcessId target) {
         long start = System.nanoTime();
-        while (swap(target, MUTEX_BITS, 0, 1) != 0) {
-            backOff(start);
+        long mine = lib.ferry.rank() + 1L;
+        while (true) {
+            long found = swap(target, MUTEX_BITS, 0, mine);
+            if (found == 0) {
+                return;
+            }
+            if (!takeFromTheDead(target, MUTEX_BITS, found, (int) found - 1)) {
+                backOff(start);
+            }
         }
     }
 
     void unlockMutex(ProcessId target) {
-        add(target, MUTEX_BITS, -1);
+        add(target, MUTEX_BITS, 0, -(lib.ferry.rank() + 1L));
     }
 
     /** Lets this instance's other threads (and the progress they make) in while it waits to try again. */
@@ -152,11 +194,11 @@ final class WindowLocks {
         return st.get(I64, s + 8);
     }
 
-    /** Adds {@code delta} to the word with {@code bits} (waits). */
-    private void add(ProcessId target, long bits, long delta) {
+    /** Adds {@code delta} to the word at byte {@code at} of the entry with {@code bits} (waits). */
+    private void add(ProcessId target, long bits, long at, long delta) {
         lib.stage(8, target);
         lib.opMem.set(I64, lib.opOff, delta);
-        lib.ptl.atomic(lib.opMd, lib.opOff, 8, dev.ferry.portals.Portals.CT_ACK_REQ, target, pt, bits, 0, null, 0,
+        lib.ptl.atomic(lib.opMd, lib.opOff, 8, dev.ferry.portals.Portals.CT_ACK_REQ, target, pt, bits, at, null, 0,
                 dev.ferry.portals.Op.SUM, dev.ferry.portals.Datatype.INT64_T);
         lib.issued(1);
         lib.flush(target.rank);

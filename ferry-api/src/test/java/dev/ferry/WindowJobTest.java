@@ -70,13 +70,14 @@ class WindowJobTest {
         assertEquals(3, r.exit(), "rank 2's own status: " + r);
     }
 
-    @Test
-    void aRankThatDiesHoldingAnExclusiveLockLeavesItToTheSurvivors() throws Exception {
-        // two nodes of two: the lock word's target and the dead holder share one (atomics in memory),
+    @org.junit.jupiter.params.ParameterizedTest(name = "the dead rank held a {0} lock")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"EXCLUSIVE", "SHARED"})
+    void aRankThatDiesHoldingALockLeavesItToTheSurvivors(String held) throws Exception {
+        // two nodes of two: the lock's target and the dead holder share one (atomics in memory),
         // the waiters reach it by message
-        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, WindowRanks.class, "deadHolder");
-        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadHolder rank 2 took a EXCLUSIVE lock from the dead rank 1")), r.toString());
-        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadHolder rank 3 took a SHARED lock from the dead rank 1")), r.toString());
+        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, WindowRanks.class, "deadHolder", held);
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadHolder rank 2 took a EXCLUSIVE lock beside the dead rank 1's " + held)), r.toString());
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadHolder rank 3 took a SHARED lock beside the dead rank 1's " + held)), r.toString());
         assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadHolder rank 0 holds its own lock again")), r.toString());
         assertEquals(3, r.exit(), "rank 1's own status: " + r);
     }

@@ -18,7 +18,7 @@ public final class WindowRanks {
                 case "random" -> random(Long.parseLong(args[1]), Integer.parseInt(args[2]));
                 case "shared" -> shared();
                 case "dead" -> dead();
-                case "deadHolder" -> deadHolder();
+                case "deadHolder" -> deadHolder(Window.LockType.valueOf(args[1]));
                 case "masked" -> masked(Long.parseLong(args[1]), Integer.parseInt(args[2]));
                 case "passive" -> passive(Integer.parseInt(args[1]));
                 default -> throw new IllegalArgumentException("no program " + args[0]);
@@ -353,24 +353,25 @@ public final class WindowRanks {
     }
 
     /**
-     * Rank 1 takes rank 0's exclusive lock, puts, and dies inside the epoch; ranks 2 and 3, which
-     * wait for that lock (one exclusively, one shared), get it once rank 1 is known dead, and rank
-     * 0 then takes its own exclusively and reads what they left.
+     * Rank 1 takes rank 0's lock ({@code held}: exclusive or shared), puts, and dies inside the
+     * epoch; ranks 2 and 3, which then ask for that lock (2 exclusively, 3 shared), get it once
+     * rank 1 is known dead (or at once, a shared one beside a dead shared holder), and rank 0 then
+     * takes its own exclusively and reads what they left.
      */
-    private static void deadHolder() {
+    private static void deadHolder(Window.LockType held) {
         Ferry f = Ferry.init();
         Comm w = f.world();
         Window win = Window.allocate(w, 64, 8);
         w.barrier();
         byte[] none = new byte[0];
         if (w.rank() == 1) {
-            win.lock(Window.LockType.EXCLUSIVE, 0);
+            win.lock(held, 0);
             win.put(new long[] {11}, 0, 1, Datatype.LONG, 0, 0);
             win.flush(0);
             for (int r : new int[] {0, 2, 3}) {
                 w.send(none, 0, 0, r, 8);
             }
-            System.out.println("ok deadHolder rank 1 dies holding rank 0's exclusive lock");
+            System.out.println("ok deadHolder rank 1 dies holding rank 0's " + held + " lock");
             System.out.flush();
             Runtime.getRuntime().halt(3);
         }
@@ -383,7 +384,7 @@ public final class WindowRanks {
             win.accumulate(new long[] {w.rank()}, 0, 1, Datatype.LONG, 0, 1, Op.SUM);
             win.unlock(0);
             w.send(none, 0, 0, 0, 9);
-            System.out.println("ok deadHolder rank " + w.rank() + " took a " + type + " lock from the dead rank 1 after " + ms + " ms");
+            System.out.println("ok deadHolder rank " + w.rank() + " took a " + type + " lock beside the dead rank 1's " + held + " one after " + ms + " ms");
         } else {
             w.recv(none, 0, 0, 2, 9);
             w.recv(none, 0, 0, 3, 9);
