@@ -195,8 +195,20 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
         try {
             checkOpen("lockAll");
             epochs.checkLockAll();
-            for (int r = 0; r < comm.size(); r++) {
-                locks.acquire(Window.LockType.SHARED, ops.id(r));
+            int r = 0;
+            try {
+                for (; r < comm.size(); r++) {
+                    locks.acquire(Window.LockType.SHARED, ops.id(r));
+                }
+            } catch (RuntimeException e) { // a dead rank among them: the locks taken go back, or they would block the others
+                for (int k = 0; k < r; k++) {
+                    try {
+                        locks.release(false, ops.id(k));
+                    } catch (RuntimeException alsoDead) {
+                        e.addSuppressed(alsoDead);
+                    }
+                }
+                throw e;
             }
             epochs.lockedAll();
         } finally {

@@ -81,4 +81,15 @@ class WindowJobTest {
         assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadHolder rank 0 holds its own lock again")), r.toString());
         assertEquals(3, r.exit(), "rank 1's own status: " + r);
     }
+
+    @Test
+    void everyEpochWithADeadMemberFailsNamingItAndLeavesNoLockBehind() throws Exception {
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "1"), TIMEOUT, WindowRanks.class, "deadEpochs");
+        for (int rank = 0; rank < 2; rank++) {
+            int k = rank;
+            assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadEpochs rank " + k + ": fence failed PROC_FAILED")
+                    && l.contains("start failed") && l.contains("post failed") && l.contains("waitFor failed") && l.contains("lockAll failed")), r.toString());
+        }
+        assertEquals(3, r.exit(), "rank 2's own status: " + r);
+    }
 }

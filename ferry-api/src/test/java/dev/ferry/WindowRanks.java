@@ -19,6 +19,7 @@ public final class WindowRanks {
                 case "shared" -> shared();
                 case "dead" -> dead();
                 case "deadHolder" -> deadHolder(Window.LockType.valueOf(args[1]));
+                case "deadEpochs" -> deadEpochs();
                 case "masked" -> masked(Long.parseLong(args[1]), Integer.parseInt(args[2]));
                 case "passive" -> passive(Integer.parseInt(args[1]));
                 default -> throw new IllegalArgumentException("no program " + args[0]);
@@ -398,5 +399,54 @@ public final class WindowRanks {
         }
         System.out.flush();
         Runtime.getRuntime().halt(0);
+    }
+
+    /**
+     * Rank 2 dies; ranks 0 and 1 then open every kind of epoch that involves it (fence, start,
+     * post and waitFor, test, lockAll), and each fails with PROC_FAILED naming rank 2 instead of
+     * waiting; a failed lockAll leaves no lock behind (each survivor then takes the other's
+     * exclusively).
+     */
+    private static void deadEpochs() {
+        Ferry f = Ferry.init();
+        Comm w = f.world();
+        Window win = Window.allocate(w, 64, 8);
+        w.barrier();
+        byte[] none = new byte[0];
+        if (w.rank() == 2) {
+            w.send(none, 0, 0, 0, 8);
+            w.send(none, 0, 0, 1, 8);
+            Runtime.getRuntime().halt(3);
+        }
+        w.recv(none, 0, 0, 2, 8);
+        Group dead = w.group().incl(2);
+        List<String> calls = new ArrayList<>();
+        expectFailed("fence", win::fence, calls);
+        expectFailed("start", () -> win.start(dead), calls);
+        expectFailed("post", () -> win.post(dead), calls); // its word to the dead rank fails
+        expectFailed("waitFor", win::waitFor, calls);
+        expectFailed("lockAll", win::lockAll, calls);
+        int other = 1 - w.rank();
+        win.lock(Window.LockType.EXCLUSIVE, other); // nothing of the failed lockAll held it
+        win.accumulate(new long[] {1}, 0, 1, Datatype.LONG, other, 0, Op.SUM);
+        win.unlock(other);
+        w.send(none, 0, 0, other, 9);
+        w.recv(none, 0, 0, other, 9);
+        System.out.println("ok deadEpochs rank " + w.rank() + ": " + String.join(", ", calls));
+        System.out.flush();
+        Runtime.getRuntime().halt(0);
+    }
+
+    private static void expectFailed(String what, Runnable call, List<String> calls) {
+        long t0 = System.nanoTime();
+        try {
+            call.run();
+            throw new IllegalStateException(what + " with a dead member succeeded");
+        } catch (FerryException e) {
+            if (e.errorClass() != ErrorClass.PROC_FAILED || !e.getMessage().contains("rank 2")) {
+                throw new IllegalStateException(what + ": " + e.errorClass() + " " + e.getMessage(), e);
+            }
+        }
+        calls.add(what + " failed PROC_FAILED in " + (System.nanoTime() - t0) / 1_000_000 + " ms");
     }
 }
