@@ -18,6 +18,9 @@ import java.util.List;
  * The engine at work on every pair of ranks, one pair at a time: the pair measures an 8-byte ping-pong (immediate protocol) and 4 MiB transfers (rendezvous), with every
  * byte checked; rank 0 prints which rails and protocol each pair used and how fast. Run as
  * {@code ferry demo}: four ranks playing two nodes, so same-node pairs use shm and the others tcp.
+ * The ping-pong lasts about half a second whatever the machine's load (its count follows the
+ * warm-up's pace, up to PINGS), and a rank waiting for its turn allows a bound per pair still
+ * ahead of it, so a busy machine slows the demo down but does not fail it.
  *
  * <pre>
  *   bin/ferry demo
@@ -28,6 +31,8 @@ public final class Demo {
     private static final Duration BOUND = Duration.ofSeconds(60);
     private static final long PING = 1, DATA = 2, ACK = 3, REPORT = 4, TURN = 5, RESULT = 6, WARM_END = 7, DONE = 8;
     private static int PINGS = 100_000;
+    /** How long each pair's timed ping-pong lasts, about. */
+    private static final long PING_NANOS = 500_000_000L;
     private static final int BULK = 50;
     private static final long BULK_BYTES = 4L << 20;
 
@@ -58,16 +63,20 @@ public final class Demo {
                 }
             }
             SendRequest turn = new SendRequest();
+            int lastPair = -1;
             for (int k = 0; k < pairs.size(); k++) {
                 int a = pairs.get(k)[0], b = pairs.get(k)[1];
                 if (me != a && me != b) {
                     continue;
                 }
+                // waiting here covers every pair between this rank's last one and this one
+                Duration wait = BOUND.multipliedBy(k - lastPair);
+                lastPair = k;
                 if (me == a && k > 0 && pairs.get(k - 1)[0] != me) {
                     int prev = pairs.get(k - 1)[0];
-                    inbox.take(m -> m.source() == prev && m.header() == TURN, BOUND).drop();
+                    inbox.take(m -> m.source() == prev && m.header() == TURN, wait).drop();
                 }
-                String line = pair(e, inbox, me, me == a ? b : a, out, in);
+                String line = pair(e, inbox, me, me == a ? b : a, out, in, wait);
                 if (line != null) {
                     mine.add(line);
                 }
@@ -84,11 +93,11 @@ public final class Demo {
                 e.send(s.to(0, REPORT, m.asSlice(0, text.length)));
                 s.join(BOUND);
                 // leave with the others: a rank done early would otherwise wait at close, alone, and go
-                inbox.take(x -> x.source() == 0 && x.header() == DONE, BOUND).drop();
+                inbox.take(x -> x.source() == 0 && x.header() == DONE, BOUND.multipliedBy(pairs.size())).drop();
             } else {
                 List<String> all = new ArrayList<>(mine);
                 for (int k = 1; k < n; k++) {
-                    Message r = inbox.take(x -> x.header() == REPORT, BOUND);
+                    Message r = inbox.take(x -> x.header() == REPORT, BOUND.multipliedBy(pairs.size()));
                     String t = new String(r.payload().toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
                     r.drop();
                     if (!t.isEmpty()) {
@@ -96,8 +105,9 @@ public final class Demo {
                     }
                 }
                 all.sort(null);
-                System.out.printf("ferry demo: %d ranks on %d node(s); each pair: %d ping-pongs of 8 B, %d x 4 MiB, every byte checked%n",
-                        n, java.util.stream.IntStream.range(0, n).mapToObj(e::node).distinct().count(), PINGS, BULK);
+                System.out.printf("ferry demo: %d ranks on %d node(s); each pair: 8 B ping-pongs for about %.1f s (at most %d), %d x 4 MiB, "
+                                + "every byte checked%n",
+                        n, java.util.stream.IntStream.range(0, n).mapToObj(e::node).distinct().count(), PING_NANOS / 1e9, PINGS, BULK);
                 System.out.printf("%-6s %-10s %-9s %-28s %-34s%n", "pair", "peers", "rails", "8 B one-way (immediate)", "4 MiB (rendezvous)");
                 all.forEach(System.out::println);
                 for (int k = 1; k < n; k++) {
@@ -108,8 +118,8 @@ public final class Demo {
         }
     }
 
-    /** Measures one pair; the lower rank returns its report line. */
-    private static String pair(Engine e, Inbox inbox, int me, int peer, MemorySegment out, MemorySegment in) {
+    /** Measures one pair ({@code wait}: how long the follower may wait for the lead to start); the lower rank returns its report line. */
+    private static String pair(Engine e, Inbox inbox, int me, int peer, MemorySegment out, MemorySegment in, Duration wait) {
         boolean lead = me < peer;
         SendRequest s = new SendRequest();
         RecvRequest r = new RecvRequest();
@@ -117,12 +127,16 @@ public final class Demo {
         MemorySegment smallIn = in.asSlice(0, 8);
         // Warm-up, untimed, until the lead's JIT has compiled nothing for 0.25 s (at least 0.3 s, at most 5 s):
         // measured before that, the figure is partly the compiler's.
+        int pings;
         if (lead) {
             java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
             long start = System.nanoTime(), quietSince = start, compiled = jit.getTotalCompilationTime();
+            long roundTrip;
             while (true) {
-                pingPong(e, inbox, s, r, peer, small, smallIn, true, 1000);
+                long b = System.nanoTime();
+                pingPong(e, inbox, s, r, peer, small, smallIn, true, 1000, BOUND);
                 long now = System.nanoTime(), c = jit.getTotalCompilationTime();
+                roundTrip = Math.max(1, (now - b) / 1000);
                 if (c != compiled) {
                     compiled = c;
                     quietSince = now;
@@ -131,15 +145,21 @@ public final class Demo {
                     break;
                 }
             }
-            pingPong(e, inbox, s, r, peer, small, smallIn, true, -1); // tells the peer the warm-up is over
+            pings = (int) Math.max(1000, Math.min(PINGS, PING_NANOS / roundTrip)); // at the warm-up's last pace
+            small.set(ValueLayout.JAVA_LONG, 0, pings);
+            pingPong(e, inbox, s, r, peer, small, smallIn, true, -1, BOUND); // tells the peer the warm-up is over, and the count
+            small.set(ValueLayout.JAVA_LONG, 0, 0L); // back to the pattern the 4 MiB checks compare
         } else {
-            while (pingPong(e, inbox, s, r, peer, small, smallIn, false, 1000)) {
+            Duration first = wait;
+            while (pingPong(e, inbox, s, r, peer, small, smallIn, false, 1000, first)) {
+                first = BOUND;
                 Thread.onSpinWait(); // until the lead's warm-up ends
             }
+            pings = (int) smallIn.get(ValueLayout.JAVA_LONG, 0);
         }
         long t0 = System.nanoTime();
-        pingPong(e, inbox, s, r, peer, small, smallIn, lead, PINGS);
-        double oneWayUs = (System.nanoTime() - t0) / 2.0 / PINGS / 1000;
+        pingPong(e, inbox, s, r, peer, small, smallIn, lead, pings, BOUND);
+        double oneWayUs = (System.nanoTime() - t0) / 2.0 / pings / 1000;
         long t1 = 0;
         long checking = 0;
         for (int i = -3; i < BULK; i++) { // three untimed
@@ -177,15 +197,16 @@ public final class Demo {
         res.drop();
         String kind = e.node(me).equals(e.node(peer)) ? "same node" : "remote";
         return String.format("%-6s %-10s %-9s %-28s %-34s", me + "-" + peer, kind, String.join("+", e.rails(peer)),
-                String.format("%.2f us", oneWayUs), String.format("%.0f MB/s", mbps));
+                String.format("%.2f us (%d)", oneWayUs, pings), String.format("%.0f MB/s", mbps));
     }
 
     /**
      * {@code count} ping-pongs (the lead sends first); a lead's count of -1 sends one message that
-     * ends the follower's warm-up loop, and the follower answers false when it got it.
+     * ends the follower's warm-up loop (its 8 bytes: the timed count), and the follower answers
+     * false when it got it. The follower waits at most {@code bound} for the first message.
      */
     private static boolean pingPong(Engine e, Inbox inbox, SendRequest s, RecvRequest r, int peer,
-                                    MemorySegment small, MemorySegment smallIn, boolean lead, int count) {
+                                    MemorySegment small, MemorySegment smallIn, boolean lead, int count, Duration bound) {
         if (count < 0) {
             e.send(s.to(peer, WARM_END, small));
             s.join(BOUND);
@@ -197,8 +218,9 @@ public final class Demo {
                 s.join(BOUND);
                 take(inbox, peer, PING).receive(smallIn, r);
             } else {
-                Message m = inbox.take(x -> x.source() == peer && (x.header() == PING || x.header() == WARM_END), BOUND);
+                Message m = inbox.take(x -> x.source() == peer && (x.header() == PING || x.header() == WARM_END), i == 0 ? bound : BOUND);
                 if (m.header() == WARM_END) {
+                    MemorySegment.copy(m.payload(), 0, smallIn, 0, 8);
                     m.drop();
                     return false;
                 }
