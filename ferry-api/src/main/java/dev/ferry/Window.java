@@ -58,7 +58,7 @@ public final class Window extends WindowSynchronization implements AutoCloseable
     /** The accumulate mutex (MINLOC / MAXLOC): a second word of the lock page, and its entry. */
     private final int mutexSlot;
     private final MeHandle mutexMe;
-    /** The shared lock holders' slots at this rank (one per member), and their entry. */
+    /** The shared lock holders' slots at this rank (one per member; windows of more than 32), and their entry; else null. */
     private final MemorySegment holders;
     private final MeHandle holdersMe;
     /** allocateShared: each member's memory mapped into this process (this rank's own included). */
@@ -82,9 +82,10 @@ public final class Window extends WindowSynchronization implements AutoCloseable
         int mutexSlot = lib.takeLock();
         this.mutexSlot = mutexSlot;
         this.mutexMe = append(lib, pt, lib.lockWord(mutexSlot), WindowLocks.MUTEX_BITS);
-        MemorySegment holders = lib.allocate(WindowLocks.holdersBytes(comm.size()));
+        // past 32 members the shared holders have slots of their own (else they are bits of the lock word)
+        MemorySegment holders = comm.size() > WindowLocks.WORD_MEMBERS ? lib.allocate(WindowLocks.holdersBytes(comm.size())) : null;
         this.holders = holders;
-        this.holdersMe = append(lib, pt, holders, WindowLocks.HOLDERS_BITS);
+        this.holdersMe = holders != null ? append(lib, pt, holders, WindowLocks.HOLDERS_BITS) : null;
         WindowLocks locks = new WindowLocks(lib, pt, comm);
         Attachments attachments = dynamic ? new Attachments(lib.allocate(Attachments.BYTES)) : null;
         this.attachments = attachments;
@@ -379,8 +380,10 @@ public final class Window extends WindowSynchronization implements AutoCloseable
         lib.ptl.meUnlink(lockMe);
         lib.ptl.meUnlink(mutexMe);
         lib.releaseLock(mutexSlot);
-        lib.ptl.meUnlink(holdersMe);
-        lib.release(holders);
+        if (holdersMe != null) {
+            lib.ptl.meUnlink(holdersMe);
+            lib.release(holders);
+        }
         if (attachments != null) {
             for (MeHandle h : attachments.all()) {
                 if (h != null) {

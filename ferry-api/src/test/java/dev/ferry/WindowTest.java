@@ -39,10 +39,12 @@ class WindowTest {
         });
     }
 
-    @Test
-    void exclusiveLocksSerializeReadModifyWriteAndSharedLocksCountAtomically() {
-        int rounds = 50;
-        Ferry.runInProcess(4, BOUND, f -> {
+    /** 4 ranks keep the shared holders as bits of the lock word; 34 in slots of their own (past 32 members). */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} ranks")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {4, 34})
+    void exclusiveLocksSerializeReadModifyWriteAndSharedLocksSeeNoHalfWrite(int ranks) {
+        int rounds = ranks > WindowLocks.WORD_MEMBERS ? 2 : 50;
+        Ferry.runInProcess(ranks, BOUND, f -> {
             Comm w = f.world();
             int n = w.size();
             try (Window win = Window.allocate(w, 16, 8)) {
@@ -52,15 +54,21 @@ class WindowTest {
                     win.get(v, 0, 1, Datatype.LONG, 0, 0);
                     win.flush(0);
                     v[0]++;
-                    win.put(v, 0, 1, Datatype.LONG, 0, 0);
+                    win.put(v, 0, 1, Datatype.LONG, 0, 0); // odd while this rank holds it...
+                    win.flush(0);
+                    v[0]++;
+                    win.put(v, 0, 1, Datatype.LONG, 0, 0); // ...even again when it lets go
                     win.unlock(0);
                     win.lock(Window.LockType.SHARED, 0);
+                    win.get(v, 0, 1, Datatype.LONG, 0, 0);
+                    win.flush(0);
+                    assertEquals(0, v[0] % 2, "a shared holder saw an exclusive holder's half-done update");
                     win.accumulate(new long[] {2}, 0, 1, Datatype.LONG, 0, 1, Op.SUM);
                     win.unlock(0);
                 }
                 w.barrier();
                 if (w.rank() == 0) {
-                    assertEquals((long) n * rounds, win.memory().get(ValueLayout.JAVA_LONG, 0));
+                    assertEquals(2L * n * rounds, win.memory().get(ValueLayout.JAVA_LONG, 0));
                     assertEquals(2L * n * rounds, win.memory().get(ValueLayout.JAVA_LONG, 8));
                 }
                 w.barrier();
