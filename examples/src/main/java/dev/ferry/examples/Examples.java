@@ -26,6 +26,7 @@ public final class Examples {
         ALL.put("demo", Demo::main);
         ALL.put("put-get", PutGet::main);
         ALL.put("counter", Counter::main);
+        ALL.put("lock-cycle", LockCycle::main);
     }
 
     private Examples() {

@@ -45,6 +45,11 @@ class ExamplesJobTest {
         r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), BOUND, Counter.class, "300");
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.out().contains("counter = 1200 (4 ranks x 300)"), r.toString());
+        for (String type : new String[] {"EXCLUSIVE", "SHARED"}) { // rank 1 checks its counter
+            r = CapturedJob.run(2, Map.of("FERRY_RANKS_PER_NODE", "1"), BOUND, LockCycle.class, type, "200", "3");
+            assertEquals(0, r.exit(), r.toString());
+            assertTrue(r.out().contains("lock-cycle " + type + ": lock, 8-byte accumulate, unlock: median "), r.toString());
+        }
     }
 
     @Test
