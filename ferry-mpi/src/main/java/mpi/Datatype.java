@@ -266,19 +266,18 @@ public class Datatype implements Freeable, Cloneable {
     /** Blocks of {@code blockLengths[i]} elements of {@code types[i]} at byte displacement {@code displacements[i]}. */
     public static Datatype createStruct(int[] blockLengths, int[] displacements, Datatype[] types) {
         try {
-            return structOf(blockLengths, displacements, types, 1, false);
+            return structOf(blockLengths, displacements, types, false);
         } catch (RuntimeException e) {
             throw wrap(e);
         }
     }
 
     /**
-     * A struct whose displacements count {@code unit} bytes ({@code oneBase}: mpiJava's Struct, whose
-     * types share one base type and whose displacements count its elements, so the unit is that
-     * base's size). mpiJava's {@link MPI#LB} and {@link MPI#UB} entries set the lower and upper
+     * A struct whose displacements count bytes, or ({@code oneBase}: mpiJava's Struct, whose types
+     * share one base type) elements of that base type. mpiJava's {@link MPI#LB} and {@link MPI#UB} entries set the lower and upper
      * bound (MPI-1's markers), the others are the data.
      */
-    private static Datatype structOf(int[] blockLengths, int[] displacements, Datatype[] types, int unit, boolean oneBase) {
+    private static Datatype structOf(int[] blockLengths, int[] displacements, Datatype[] types, boolean oneBase) {
         if (blockLengths == null || displacements == null || types == null) {
             throw new MPIException(MPI.ERR_ARG, "blockLengths, displacements and types must not be null");
         }
@@ -307,7 +306,7 @@ public class Datatype implements Freeable, Cloneable {
                 }
             }
         }
-        long u = oneBase ? Math.max(1, size) : unit;
+        long u = oneBase ? Math.max(1, size) : 1;
         int[] lengths = new int[n];
         long[] offsets = new long[n];
         Datatype[] kept = new Datatype[n];
@@ -390,7 +389,7 @@ public class Datatype implements Freeable, Cloneable {
      */
     public static Datatype Struct(int[] blocklengths, int[] displacements, Datatype[] types) {
         try {
-            return structOf(blocklengths, displacements, types, 1, true);
+            return structOf(blocklengths, displacements, types, true);
         } catch (RuntimeException e) {
             throw wrap(e);
         }

@@ -97,12 +97,38 @@ final class BufferedSends {
     }
 
     /**
+     * A buffered send from {@code comm} of {@code count} elements of {@code type} in {@code from}
+     * (checked): packed into a reserved block, then sent from there; a request complete at once.
+     */
+    Request send(Comm comm, MemorySegment from, int count, Datatype type, int dest, int tag) {
+        long bytes = count * type.size;
+        if (bytes > Integer.MAX_VALUE) {
+            throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " elements of " + type + " are " + bytes
+                    + " bytes, more than a buffered send takes (" + Integer.MAX_VALUE + ")");
+        }
+        Block b = reserve(bytes);
+        try {
+            if (type.contiguous) {
+                MemorySegment.copy(from, 0, b.data, 0, bytes);
+            } else {
+                CollBuffer.pack(from, count, type, b.data);
+            }
+            comm.sendCopy(b.send.set(comm, dest, tag, false), b.data);
+        } catch (RuntimeException e) {
+            release(b); // never started: its space is free again
+            throw e;
+        }
+        started(b);
+        return messaging.sent();
+    }
+
+    /**
      * Reserves room for a message of {@code bytes} packed bytes: its block, whose {@link Block#data}
-     * the caller fills and then sends with {@link Block#send}, calling {@link #started}. Fails
+     * {@link #send} fills and then sends with {@link Block#send}. Fails
      * with {@link ErrorClass#BUFFER} when no buffer is attached or no free stretch of it is long
      * enough even after reclaiming the sends that completed.
      */
-    synchronized Block reserve(long bytes) {
+    private synchronized Block reserve(long bytes) {
         if (memory == null) {
             throw FerryException.arg(ErrorClass.BUFFER, "bsend: no buffer is attached (attach one of at least the packed size plus "
                     + Ferry.BSEND_OVERHEAD + " bytes per message first)");
@@ -130,12 +156,12 @@ final class BufferedSends {
     }
 
     /** The send of a reserved block has started: its space is freed once it completes. */
-    synchronized void started(Block b) {
+    private synchronized void started(Block b) {
         b.started = true;
     }
 
     /** A reserved block whose send could not start: its space is free again. */
-    synchronized void release(Block b) {
+    private synchronized void release(Block b) {
         blocks.remove(b);
     }
 

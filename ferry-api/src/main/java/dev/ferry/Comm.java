@@ -242,25 +242,7 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
         if (dest == Ferry.PROC_NULL) {
             return Request.completed(messaging, Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, 1));
         }
-        long bytes = count * type.size;
-        if (bytes > Integer.MAX_VALUE) {
-            throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " elements of " + type + " are " + bytes
-                    + " bytes, more than a buffered send takes (" + Integer.MAX_VALUE + ")");
-        }
-        BufferedSends.Block b = ferry.bsends.reserve(bytes);
-        try {
-            if (type.contiguous) {
-                MemorySegment.copy(from, 0, b.data, 0, bytes);
-            } else {
-                CollBuffer.pack(from, count, type, b.data);
-            }
-            sendStandard(b.send.set(this, dest, tag, false), context, b.data);
-        } catch (RuntimeException e) {
-            ferry.bsends.release(b); // never started: its space is free again
-            throw e;
-        }
-        ferry.bsends.started(b);
-        return messaging.sent();
+        return ferry.bsends.send(this, from, count, type, dest, tag);
     }
 
     public Request ibsend(Object buf, int offset, int count, int dest, int tag) {
@@ -425,6 +407,11 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
         } else {
             engine.send(op.engineSend.to(op.destWorld, h, (DataLayout) data));
         }
+    }
+
+    /** A standard send of {@code data} on this communicator's context, on {@code op} (set up): a buffered send's copy. */
+    void sendCopy(SendOp op, MemorySegment data) {
+        sendStandard(op, context, data);
     }
 
     /** Starts a receive; {@code s}: the calling thread's scratch for a blocking one, or null. */

@@ -89,7 +89,7 @@ final class WindowLocks {
         }
         while (true) {
             add(target, HOLDERS_BITS, 8L * comm.rank(), 1);
-            long found = fetchAdd(target, BITS, 0);
+            long found = atomic(target, BITS, 0, 0, dev.ferry.portals.Op.SUM, true);
             if ((found & EXCLUSIVE_HELD) == 0) {
                 return;
             }
@@ -241,19 +241,6 @@ final class WindowLocks {
         return st.get(I64, s + 8); // intact: nothing was staged since
     }
 
-    /** Fetch-and-add on the word with {@code bits}; its old value (waits). */
-    private long fetchAdd(ProcessId target, long bits, long delta) {
-        lib.stage(16, target);
-        MemorySegment st = lib.opMem;
-        long s = lib.opOff;
-        st.set(I64, s, delta);
-        lib.ptl.fetchAtomic(lib.opMd, s + 8, lib.opMd, s, 8, target, pt, bits, 0, null, 0,
-                dev.ferry.portals.Op.SUM, dev.ferry.portals.Datatype.INT64_T);
-        lib.issued(1);
-        lib.flush(target.rank);
-        return st.get(I64, s + 8);
-    }
-
     /**
      * {@code op} with {@code operand} on the word at byte {@code at} of the entry with {@code bits}
      * (waits): the word's old value when {@code fetch}, else 0.
@@ -280,11 +267,6 @@ final class WindowLocks {
 
     /** Adds {@code delta} to the word at byte {@code at} of the entry with {@code bits} (waits). */
     private void add(ProcessId target, long bits, long at, long delta) {
-        lib.stage(8, target);
-        lib.opMem.set(I64, lib.opOff, delta);
-        lib.ptl.atomic(lib.opMd, lib.opOff, 8, dev.ferry.portals.Portals.CT_ACK_REQ, target, pt, bits, at, null, 0,
-                dev.ferry.portals.Op.SUM, dev.ferry.portals.Datatype.INT64_T);
-        lib.issued(1);
-        lib.flush(target.rank);
+        atomic(target, bits, at, delta, dev.ferry.portals.Op.SUM, false);
     }
 }
