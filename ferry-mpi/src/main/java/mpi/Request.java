@@ -312,7 +312,6 @@ public class Request implements Freeable {
                 return live.get(dev.ferry.Request.waitAny(inner));
             }
             // the few requests Ferry's own waits cannot take (an MPI.OBJECT receive whose message is not yet seen, among others)
-            dev.ferry.spi.IdleStrategy idle = dev.ferry.spi.IdleStrategy.DEFAULT;
             long start = System.nanoTime(), now = start;
             for (int round = 0; ; round++) {
                 for (int i : live) {
@@ -320,8 +319,8 @@ public class Request implements Freeable {
                         return i;
                     }
                 }
-                idle.idle(now - start);
-                if (idle.clockDue(round, now - start)) {
+                dev.ferry.internal.Idle.idle(now - start);
+                if (dev.ferry.internal.Idle.clockDue(round, now - start)) {
                     now = System.nanoTime();
                 }
             }
@@ -372,7 +371,6 @@ public class Request implements Freeable {
         }
         Errhandler h = MPI.ERRORS_ARE_FATAL;
         try {
-            dev.ferry.spi.IdleStrategy idle = dev.ferry.spi.IdleStrategy.DEFAULT;
             long start = System.nanoTime(), now = start;
             for (int round = 0; ; round++) {
                 boolean unmatched = false;
@@ -386,8 +384,8 @@ public class Request implements Freeable {
                 if (!unmatched) {
                     return;
                 }
-                idle.idle(now - start);
-                if (idle.clockDue(round, now - start)) {
+                dev.ferry.internal.Idle.idle(now - start);
+                if (dev.ferry.internal.Idle.clockDue(round, now - start)) {
                     now = System.nanoTime();
                 }
             }
