@@ -87,8 +87,18 @@ public final class Main {
             err.println("ferry classpath: takes no arguments (it prints the class path: javac -cp \"$(bin/ferry classpath)\" Prog.java)");
             return 2;
         }
-        out.println(System.getProperty("java.class.path"));
+        out.println(applicationClassPath());
         return 0;
+    }
+
+    /**
+     * What an application needs of Ferry at compile and run time: the API, the mpi package, the
+     * engine below them and the drivers, without the tools (the CLI, benchmarks, examples, JMH).
+     * {@code bin/ferry} passes it as {@code ferry.app.classpath}; run otherwise, the whole class path.
+     */
+    static String applicationClassPath() {
+        String app = System.getProperty("ferry.app.classpath");
+        return app != null && !app.isBlank() ? app : System.getProperty("java.class.path");
     }
 
     /**
@@ -117,7 +127,7 @@ public final class Main {
             return 2;
         }
         List<String> all = new java.util.ArrayList<>(args);
-        String ferry = System.getProperty("java.class.path");
+        String ferry = applicationClassPath();
         int cp = -1;
         for (int i = 0; i + 1 < all.size(); i++) {
             if (List.of("-cp", "-classpath", "--class-path").contains(all.get(i))) {

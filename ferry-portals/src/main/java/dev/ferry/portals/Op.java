@@ -17,15 +17,15 @@ public enum Op {
     CSWAP,
     /** if (operand != target) target = put data. */
     CSWAP_NE,
-    /** if (operand <= target) target = put data. */
+    /** {@code if (operand <= target) target = put data}. */
     CSWAP_LE,
-    /** if (operand < target) target = put data. */
+    /** {@code if (operand < target) target = put data}. */
     CSWAP_LT,
     /** if (operand >= target) target = put data. */
     CSWAP_GE,
     /** if (operand > target) target = put data. */
     CSWAP_GT,
-    /** target = (put data & operand) | (target & ~operand): operand is the mask of bits to set. */
+    /** {@code target = (put data & operand) | (target & ~operand)}: operand is the mask of bits to set. */
     MSWAP,
     /**
      * Extension (seed 004's MskCmpSwap), 8 bytes of INT64_T / UINT64_T: the operand is three 64-bit

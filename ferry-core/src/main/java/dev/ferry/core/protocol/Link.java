@@ -18,7 +18,7 @@ public interface Link extends Origin {
     /** The gate's rails, rail 0 first (it carries the engine packets). */
     Rail[] rails();
 
-    /** The reused message a protocol fills and {@linkplain #deliver delivers} while parsing. */
+    /** The reused message a protocol fills and hands to {@linkplain #delivery the delivery} while parsing. */
     Message view();
 
     /** The engine's counters. */
