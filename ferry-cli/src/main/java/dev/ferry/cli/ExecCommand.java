@@ -35,6 +35,16 @@ final class ExecCommand {
             return 2;
         }
         try {
+            dev.ferry.core.config.EngineSettings.validate(dev.ferry.spi.Settings.fromEnvironment());
+        } catch (IllegalArgumentException e) {
+            // every rank finds the same; rank 0 says it, once (with no launcher's rank, this one)
+            String rank = rankOf(System.getenv());
+            if (rank.isEmpty() || rank.equals("rank 0: ")) {
+                err.println("ferry exec: " + e.getMessage());
+            }
+            return 2;
+        }
+        try {
             URLClassLoader loader = new URLClassLoader(program.urls(), ExecCommand.class.getClassLoader());
             Thread.currentThread().setContextClassLoader(loader);
             Method main = Class.forName(program.mainClass(), true, loader).getMethod("main", String[].class);

@@ -39,6 +39,8 @@ final class RunCommand {
                                     this machine, ranks 0..K-1 on the first, ... (FERRY_RANKS_PER_NODE)
               --env NAME=VALUE      sets an environment variable for the ranks
               --tag-output          prefix each output line with [RANK]
+              --oversubscribe       start more than 32 ranks per core on this host (memory and the
+                                    process limit still bound -n)
               --timeout SECONDS     end the job after this long (exit status 124)
               --grace SECONDS       time the other ranks get after one failed (default 3)
               --report-wireup       print when every rank is past the bootstrap exchange, and at the
@@ -66,6 +68,7 @@ final class RunCommand {
         Map<String, String> env = new LinkedHashMap<>();
         boolean tag = false;
         boolean reportWireup = false;
+        boolean oversubscribe = false;
         Duration timeout = null;
         Duration grace = Duration.ofSeconds(3);
         Program program;
@@ -121,6 +124,7 @@ final class RunCommand {
                         env.put(kv.substring(0, eq), kv.substring(eq + 1));
                     }
                     case "--tag-output" -> tag = true;
+                    case "--oversubscribe" -> oversubscribe = true;
                     case "--report-wireup" -> reportWireup = true;
                     case "--timeout" -> timeout = Duration.ofSeconds(number(args, ++i, a, 1, 10_000_000));
                     case "--grace" -> grace = Duration.ofSeconds(number(args, ++i, a, 0, 3600));
@@ -160,7 +164,14 @@ final class RunCommand {
                 args = a;
             }
             program = Program.parse(args, i, cp);
-            checkDrivers(env, program);
+            Preflight.settings(env, jvm);
+            if (hosts != null) {
+                long named = hosts.stream().map(HostList.Host::name).distinct().count();
+                Preflight.drivers(env, jvm, program, n > named, named > 1 && n > 1, false);
+            } else {
+                Preflight.drivers(env, jvm, program, n >= 2 && perNode != 1, perNode > 0 && n > perNode, true);
+                Preflight.ranks(n, oversubscribe);
+            }
         } catch (Program.UsageError e) {
             err.println("ferry run: " + e.getMessage());
             return 2;
@@ -219,26 +230,5 @@ final class RunCommand {
                 }
             }
         };
-    }
-
-    /**
-     * FERRY_DRIVERS (--drivers, --env), checked once here against the drivers the ranks will find
-     * (Ferry's, the program's class path, FERRY_DRIVER_PATH), rather than by every rank with a
-     * stack trace.
-     */
-    private static void checkDrivers(Map<String, String> env, Program program) {
-        String drivers = env.getOrDefault("FERRY_DRIVERS", System.getenv("FERRY_DRIVERS"));
-        if (drivers == null) {
-            return;
-        }
-        String pluginPath = env.getOrDefault("FERRY_DRIVER_PATH", dev.ferry.core.config.FerrySettings.DRIVER_PATH.value());
-        try (java.net.URLClassLoader loader = new java.net.URLClassLoader(program.urls(), RunCommand.class.getClassLoader())) {
-            dev.ferry.core.driver.DriverSelection.parse(drivers)
-                    .select(dev.ferry.core.driver.DriverCatalog.discover(loader, dev.ferry.core.driver.DriverCatalog.pluginDirectories(pluginPath)).all());
-        } catch (IllegalArgumentException e) {
-            throw new Program.UsageError(e.getMessage());
-        } catch (IOException e) {
-            throw new Program.UsageError("cannot read the class path: " + e.getMessage());
-        }
     }
 }

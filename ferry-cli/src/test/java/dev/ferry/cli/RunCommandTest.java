@@ -53,4 +53,47 @@ class RunCommandTest {
                 fails("run", "-n", "2", "-cp", missing, "--example", "hello"));
         assertTrue(fails("run", "-n", "2", "-cp", dir.resolve("none") + "/*", "--example", "hello").contains("no directory"));
     }
+
+    @Test
+    void aSettingNotUnderstoodIsOneLineFromTheLauncher() {
+        assertEquals("ferry run: FERRY_RNDV_PULL must be on or off, not '1'",
+                fails("run", "-n", "2", "--env", "FERRY_RNDV_PULL=1", "--example", "hello"));
+        assertEquals("ferry run: FERRY_PROGRESS must be caller or thread, not 'fast'",
+                fails("run", "-n", "2", "-Dferry.progress=fast", "--example", "hello"));
+        assertTrue(fails("run", "-n", "2", "--env", "FERRY_RAILS=tcp:abc", "--example", "hello").startsWith("ferry run: FERRY_RAILS: 'tcp:abc' is not NAME:COUNT"));
+        assertTrue(fails("run", "-n", "2", "--env", "FERRY_EAGER_LIMIT=300000", "--example", "hello")
+                .startsWith("ferry run: FERRY_EAGER_LIMIT=300000 needs FERRY_EAGER_CREDITS of at least 300016"));
+        assertEquals("ferry run: driver shm: FERRY_SHM_SINGLE_COPY must be auto or off, not 'xyz'",
+                fails("run", "-n", "2", "--env", "FERRY_SHM_SINGLE_COPY=xyz", "--example", "hello"));
+    }
+
+    @Test
+    void driversThatLeaveAPairUnreachableAreRefusedBeforeTheJob() {
+        assertTrue(fails("run", "-n", "2", "--env", "FERRY_DRIVERS=^shm,^tcp,^self", "--example", "hello")
+                .startsWith("ferry run: no selected driver reaches ranks on the same node (FERRY_DRIVERS=^shm,^tcp,^self); selected: none"));
+        assertTrue(fails("run", "-n", "2", "--drivers", "self", "--example", "hello")
+                .startsWith("ferry run: no selected driver reaches ranks on the same node (FERRY_DRIVERS=self); selected: self"));
+        assertTrue(fails("run", "-n", "4", "--ranks-per-node", "2", "--drivers", "shm", "--example", "hello")
+                .startsWith("ferry run: no selected driver reaches ranks on different nodes (FERRY_DRIVERS=shm)"));
+        assertEquals("ferry run: FERRY_DRIVERS names driver 'tcp', which is unavailable here: tcp: no usable network interface matches 'nosuch0'",
+                fails("run", "-n", "2", "--env", "FERRY_TCP_INTERFACES=nosuch0", "--drivers", "tcp", "--example", "hello"));
+        String noTcp = fails("run", "-n", "2", "--ranks-per-node", "1", "--env", "FERRY_TCP_INTERFACES=nosuch0", "--example", "hello");
+        assertTrue(noTcp.startsWith("ferry run: no selected driver reaches ranks on different nodes")
+                && noTcp.contains("tcp: no usable network interface matches 'nosuch0'"), noTcp);
+    }
+
+    @Test
+    void moreRanksThanTheHostCanStartAreRefused() {
+        String huge = fails("run", "-n", "100000", "--example", "hello");
+        assertTrue(huge.startsWith("ferry run: -n 100000 is more than this host can start"), huge);
+        int cap = Preflight.RANKS_PER_CORE * Runtime.getRuntime().availableProcessors();
+        assertEquals("ferry run: -n " + (cap + 1) + " is more than 32 ranks per core on this host's "
+                + Runtime.getRuntime().availableProcessors() + " cores (" + cap + "); --oversubscribe starts them anyway",
+                fails("run", "-n", String.valueOf(cap + 1), "--example", "hello"));
+        try { // past the cap with --oversubscribe: only memory and the process limit still bound it
+            Preflight.ranks(cap + 1, true);
+        } catch (Program.UsageError e) {
+            assertTrue(e.getMessage().contains("more than this host can start"), e.getMessage());
+        }
+    }
 }

@@ -55,6 +55,23 @@ public final class EngineSettings {
         return List.of(EAGER_LIMIT, EAGER_CREDITS, MULTIRAIL, MULTIRAIL_MIN, PROGRESS, INFO, RAILS, RNDV_PULL, SAME_PROCESS);
     }
 
+    /**
+     * Reads every engine setting of {@code s} as the engine will, and checks them against each
+     * other: a launcher calls it once before it starts ranks, so that a value not understood is one
+     * line from it rather than a stack trace from every rank.
+     *
+     * @throws IllegalArgumentException naming the setting, its value and what it takes
+     */
+    public static void validate(Settings s) {
+        check(s, eagerLimit(s), credits(s));
+        multirailMin(s);
+        multirail(s);
+        rendezvousPull(s);
+        progressThread(s);
+        sameProcessBySelf(s);
+        railCounts(s.value(RAILS));
+    }
+
     /** The eager limit set by the user, or -1 for each rail's own. */
     public static long eagerLimit(Settings s) {
         String v = s.value(EAGER_LIMIT);

@@ -106,6 +106,18 @@ final class TcpContext implements DriverContext {
     @Override
     public DriverProperties properties() {
         life.beginProperties();
+        // FERRY_TCP_INTERFACES that matches nothing here leaves tcp unavailable, said at discovery
+        // (a launcher's check before the job starts), not first when an instance opens
+        String spec = hints.attributes().get(TcpDriver.INTERFACE_ATTRIBUTE) != null ? null : TcpSettings.INTERFACES.value(hints.settings());
+        if (spec != null) {
+            try {
+                if (Interfaces.usable(spec).isEmpty()) {
+                    throw new DriverException("tcp: no usable network interface matches '" + spec + "'");
+                }
+            } catch (IllegalArgumentException e) {
+                throw new dev.ferry.spi.SettingException(e.getMessage(), e);
+            }
+        }
         Capabilities caps = Capabilities.builder()
                 .supportsData(true)
                 .supportsIovec(true)
