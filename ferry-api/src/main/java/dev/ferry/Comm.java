@@ -136,6 +136,28 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
         return peers.length;
     }
 
+    /**
+     * How this rank reaches point-to-point rank {@code rank} (of the remote group for an
+     * intercommunicator): its node, locality, drivers and protocols. See {@link Route}.
+     *
+     * @throws FerryException RANK when {@code rank} is not one of the communicator's
+     */
+    public Route route(int rank) {
+        if (rank < 0 || rank >= peerCount()) {
+            throw new FerryException(ErrorClass.RANK, "route: " + rank + " is outside the " + (isInter() ? "remote group's" : "communicator's")
+                    + " ranks 0.." + (peerCount() - 1));
+        }
+        dev.ferry.core.engine.Engine e = ferry.engine;
+        int w = world(rank);
+        Route.Locality where = switch (e.locality(w)) {
+            case "self" -> Route.Locality.SELF;
+            case "same process" -> Route.Locality.SAME_PROCESS;
+            case "same node" -> Route.Locality.SAME_NODE;
+            default -> Route.Locality.REMOTE;
+        };
+        return new Route(rank, e.node(w), where, e.rails(w), e.eagerLimit(w));
+    }
+
     /** Whether this is an intercommunicator: point-to-point ranks name the remote group. */
     public boolean isInter() {
         return localComm != null;

@@ -6,6 +6,7 @@ import dev.ferry.launch.pmi.InProcessJob;
 import dev.ferry.launch.pmi.NodeId;
 import dev.ferry.spi.Settings;
 
+import java.lang.foreign.MemorySegment;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.TimeoutException;
@@ -147,6 +148,27 @@ public final class Ferry implements AutoCloseable {
         }
     }
 
+    /**
+     * Memory that messages between ranks of this node move through fastest (MPI_Alloc_mem): the
+     * shared-memory driver's arena, where a transfer between two ranks' such buffers is one copy
+     * and needs no system call; ordinary off-heap memory where this node's driver has none or its
+     * arena is full. Page aligned, and valid until this instance closes; there is no
+     * freeing it before (allocate a buffer once and reuse it).
+     *
+     * <pre>{@code
+     * MemorySegment buf = ferry.allocate(4 << 20);
+     * world.send(buf, 0, 4 << 20, Datatype.BYTE, 1, 0);
+     * }</pre>
+     *
+     * @throws FerryException ARG when {@code bytes} is not positive
+     */
+    public MemorySegment allocate(long bytes) {
+        if (bytes <= 0) {
+            throw FerryException.arg(ErrorClass.ARG, "allocate: bytes must be positive, not " + bytes);
+        }
+        return engine.memory().allocate(bytes);
+    }
+
     /** All ranks of the job. */
     public Comm world() {
         return world;
@@ -257,6 +279,21 @@ public final class Ferry implements AutoCloseable {
     /** The ranks in the job. */
     public int size() {
         return engine.size();
+    }
+
+    /**
+     * How this job was wired up: the protocol through which its launcher gave each rank its place
+     * and peers. {@code "pmi-1"} ({@code ferry run}, MPICH's Hydra), {@code "pmi-2"} (Hydra,
+     * Slurm's {@code --mpi=pmi2}), {@code "pmix"} (Open MPI's {@code mpirun}, Slurm's
+     * {@code --mpi=pmix}), {@code "singleton"} (no launcher: a job of one), {@code "in-process"}
+     * ({@link #runInProcess}).
+     *
+     * <pre>{@code
+     * if (ferry.rank() == 0) System.out.println(ferry.size() + " ranks, started over " + ferry.launcher());
+     * }</pre>
+     */
+    public String launcher() {
+        return engine.bootstrapProtocol();
     }
 
     /** Any thread may call. */

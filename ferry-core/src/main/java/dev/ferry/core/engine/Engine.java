@@ -176,6 +176,17 @@ public final class Engine implements GateOwner, AutoCloseable {
         return gates.rails(peer);
     }
 
+    /** The protocol of the bootstrap that wired this job up: pmi-1, pmi-2, pmix, singleton or in-process. */
+    public String bootstrapProtocol() {
+        return wire.bootstrap().protocol();
+    }
+
+    /** Where {@code peer} is, as its gate reaches it: "self", "same process", "same node" or "remote". */
+    public String locality(int peer) {
+        checkRank(peer);
+        return gates.kind(peer);
+    }
+
     /** The gate to {@code peer} (for tests of the gate and its protocols). */
     public Gate gate(int peer) {
         return gates.get(peer);

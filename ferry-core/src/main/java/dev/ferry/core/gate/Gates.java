@@ -230,6 +230,11 @@ public final class Gates {
     }
 
     /** The names of the contexts (rails) the gate to {@code peer} uses, in order. */
+    /** How {@code peer} is reached: "self", "same process", "same node" or "remote". */
+    public String kind(int peer) {
+        return gates[peer].kind;
+    }
+
     public List<String> rails(int peer) {
         List<String> l = new ArrayList<>();
         for (Rail r : gates[peer].rails) {
