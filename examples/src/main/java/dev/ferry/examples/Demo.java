@@ -1,24 +1,30 @@
 package dev.ferry.examples;
 
+import dev.ferry.Comm;
+import dev.ferry.Datatype;
+import dev.ferry.Ferry;
+import dev.ferry.Request;
+import dev.ferry.Route;
+import dev.ferry.Status;
 
-import dev.ferry.core.engine.Engine;
-import dev.ferry.core.engine.Inbox;
-import dev.ferry.core.request.Message;
-import dev.ferry.core.request.RecvRequest;
-import dev.ferry.core.request.SendRequest;
-
+import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The engine at work on every pair of ranks, one pair at a time: the pair measures an 8-byte ping-pong (immediate protocol) and 4 MiB transfers (rendezvous), with every
- * byte checked; rank 0 prints which rails and protocol each pair used and how fast. Run as
- * {@code ferry demo}: four ranks playing two nodes, so same-node pairs use shm and the others tcp.
- * The ping-pong lasts about half a second whatever the machine's load (its count follows the
+ * Every pair of ranks at work, one pair at a time, on the application API: the pair measures an
+ * 8-byte ping-pong (the immediate protocol) and 4 MiB transfers (rendezvous), with every byte
+ * checked; rank 0 prints each pair's line as soon as the pair is done: where the peer is, the
+ * drivers that carried it ({@link Comm#route}) and how fast. Run as {@code ferry demo}: four ranks
+ * playing two nodes, so same-node pairs use shm and the others tcp.
+ *
+ * <p>The ping-pong lasts about half a second whatever the machine's load (its count follows the
  * warm-up's pace, up to PINGS), and a rank waiting for its turn allows a bound per pair still
  * ahead of it, so a busy machine slows the demo down but does not fail it.
  *
@@ -28,113 +34,120 @@ import java.util.List;
  * </pre>
  */
 public final class Demo {
+    /** The longest any one message may take: a pair's whole work when it is the next to wait for. */
     private static final Duration BOUND = Duration.ofSeconds(60);
-    private static final long PING = 1, DATA = 2, ACK = 3, REPORT = 4, TURN = 5, RESULT = 6, WARM_END = 7, DONE = 8;
-    private static int PINGS = 100_000;
+    private static final int PING = 1, DATA = 2, ACK = 3, REPORT = 4, TURN = 5, RESULT = 6, WARM_END = 7, DONE = 8;
     /** How long each pair's timed ping-pong lasts, about. */
     private static final long PING_NANOS = 500_000_000L;
     private static final int BULK = 50;
-    private static final long BULK_BYTES = 4L << 20;
+    private static final int BULK_BYTES = 4 << 20;
 
-    private Demo() {
+    private final Comm world;
+    private final int me;
+    private final int maxPings;
+    private final MemorySegment out;
+    private final MemorySegment in;
+    private final MemorySegment small = Arena.ofAuto().allocate(8);
+    private final MemorySegment smallIn = Arena.ofAuto().allocate(8);
+
+    private Demo(Ferry ferry, int maxPings) {
+        this.world = ferry.world();
+        // the node's shared arena: between two ranks of a node, one copy (as MPI_Alloc_mem)
+        this.out = ferry.allocate(BULK_BYTES);
+        this.in = ferry.allocate(BULK_BYTES);
+        this.me = world.rank();
+        this.maxPings = maxPings;
+        for (long i = 0; i < BULK_BYTES; i += 8) {
+            out.set(ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
+        }
     }
 
     public static void main(String[] args) {
-        if (args.length > 0) {
-            PINGS = Integer.parseInt(args[0]);
-        }
-        Inbox inbox = new Inbox();
-        try (Engine e = Engine.init(inbox)) {
-            inbox.attach(e);
-            int n = e.size();
-            int me = e.rank();
-            MemorySegment out = e.memory().allocate(BULK_BYTES);
-            MemorySegment in = e.memory().allocate(BULK_BYTES);
-            for (long i = 0; i < BULK_BYTES; i += 8) {
-                out.set(ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
-            }
-            List<String> mine = new ArrayList<>();
-            // Every pair in turn, alone, so each measures the link and not the two cores' sharing:
-            // the leading (lower) rank of a pair waits for the previous pair's lead to pass the turn.
-            List<int[]> pairs = new ArrayList<>();
-            for (int a = 0; a < n; a++) {
-                for (int b = a + 1; b < n; b++) {
-                    pairs.add(new int[] {a, b});
-                }
-            }
-            SendRequest turn = new SendRequest();
-            int lastPair = -1;
-            for (int k = 0; k < pairs.size(); k++) {
-                int a = pairs.get(k)[0], b = pairs.get(k)[1];
-                if (me != a && me != b) {
-                    continue;
-                }
-                // waiting here covers every pair between this rank's last one and this one
-                Duration wait = BOUND.multipliedBy(k - lastPair);
-                lastPair = k;
-                if (me == a && k > 0 && pairs.get(k - 1)[0] != me) {
-                    int prev = pairs.get(k - 1)[0];
-                    inbox.take(m -> m.source() == prev && m.header() == TURN, wait).drop();
-                }
-                String line = pair(e, inbox, me, me == a ? b : a, out, in, wait);
-                if (line != null) {
-                    mine.add(line);
-                }
-                if (me == a && k + 1 < pairs.size() && pairs.get(k + 1)[0] != me) {
-                    e.send(turn.to(pairs.get(k + 1)[0], TURN, out.asSlice(0, 0)));
-                    turn.join(BOUND);
-                }
-            }
-            SendRequest s = new SendRequest();
-            if (me != 0) {
-                byte[] text = String.join("\n", mine).getBytes(StandardCharsets.UTF_8);
-                MemorySegment m = java.lang.foreign.Arena.ofAuto().allocate(Math.max(1, text.length));
-                MemorySegment.copy(text, 0, m, ValueLayout.JAVA_BYTE, 0, text.length);
-                e.send(s.to(0, REPORT, m.asSlice(0, text.length)));
-                s.join(BOUND);
-                // leave with the others: a rank done early would otherwise wait at close, alone, and go
-                inbox.take(x -> x.source() == 0 && x.header() == DONE, BOUND.multipliedBy(pairs.size())).drop();
-            } else {
-                List<String> all = new ArrayList<>(mine);
-                for (int k = 1; k < n; k++) {
-                    Message r = inbox.take(x -> x.header() == REPORT, BOUND.multipliedBy(pairs.size()));
-                    String t = new String(r.payload().toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
-                    r.drop();
-                    if (!t.isEmpty()) {
-                        all.addAll(List.of(t.split("\n")));
-                    }
-                }
-                all.sort(null);
-                System.out.printf("ferry demo: %d ranks on %d node(s); each pair: 8 B ping-pongs for about %.1f s (at most %d), %d x 4 MiB, "
-                                + "every byte checked%n",
-                        n, java.util.stream.IntStream.range(0, n).mapToObj(e::node).distinct().count(), PING_NANOS / 1e9, PINGS, BULK);
-                System.out.printf("%-6s %-10s %-9s %-28s %-34s%n", "pair", "peers", "rails", "8 B one-way (immediate)", "4 MiB (rendezvous)");
-                all.forEach(System.out::println);
-                for (int k = 1; k < n; k++) {
-                    e.send(s.to(k, DONE, out.asSlice(0, 0)));
-                    s.join(BOUND);
-                }
-            }
+        int pings = args.length > 0 ? Integer.parseInt(args[0]) : 100_000;
+        try (Ferry ferry = Ferry.init()) {
+            new Demo(ferry, pings).run();
         }
     }
 
-    /** Measures one pair ({@code wait}: how long the follower may wait for the lead to start); the lower rank returns its report line. */
-    private static String pair(Engine e, Inbox inbox, int me, int peer, MemorySegment out, MemorySegment in, Duration wait) {
+    private void run() {
+        int n = world.size();
+        // Every pair in turn, alone, so each measures the link and not the two cores' sharing:
+        // the leading (lower) rank of a pair waits for the previous pair's lead to pass the turn.
+        List<int[]> pairs = new ArrayList<>();
+        for (int a = 0; a < n; a++) {
+            for (int b = a + 1; b < n; b++) {
+                pairs.add(new int[] {a, b});
+            }
+        }
+        if (me == 0) {
+            long nodes = java.util.stream.IntStream.range(0, n).mapToObj(r -> world.route(r).node()).distinct().count();
+            System.out.printf("ferry demo: %d ranks on %d node(s); %d pairs in turn, each: 8 B ping-pongs for about %.1f s, %d x 4 MiB, "
+                    + "every byte checked%n", n, nodes, pairs.size(), PING_NANOS / 1e9, BULK);
+            System.out.printf("%-6s %-10s %-9s %-28s %-20s%n", "pair", "peers", "rails", "8 B one-way (" + world.route(Math.min(1, n - 1)).protocol(8) + ")",
+                    "4 MiB (" + world.route(Math.min(1, n - 1)).protocol(BULK_BYTES) + ")");
+        }
+        int lastPair = -1;
+        int printed = 0;
+        for (int k = 0; k < pairs.size(); k++) {
+            int a = pairs.get(k)[0], b = pairs.get(k)[1];
+            if (me == 0) {
+                printed = printReports(printed, k); // the lines of the pairs done while rank 0 waited
+            }
+            if (me != a && me != b) {
+                continue;
+            }
+            Duration wait = BOUND.multipliedBy(k - lastPair); // covers every pair between this rank's last one and this one
+            lastPair = k;
+            if (me == a && k > 0 && pairs.get(k - 1)[0] != me) {
+                receive(world.irecv(small, 0, 0, Datatype.BYTE, pairs.get(k - 1)[0], TURN), wait, "turn");
+            }
+            String line = pair(me == a ? b : a, wait);
+            if (line != null) {
+                if (me == 0) {
+                    System.out.println(line);
+                    printed++;
+                } else {
+                    byte[] text = line.getBytes(StandardCharsets.UTF_8);
+                    world.send(text, 0, text.length, Datatype.BYTE, 0, REPORT);
+                }
+            }
+            if (me == a && k + 1 < pairs.size() && pairs.get(k + 1)[0] != me) {
+                world.send(small, 0, 0, Datatype.BYTE, pairs.get(k + 1)[0], TURN);
+            }
+        }
+        if (me == 0) {
+            printReports(printed, pairs.size());
+            for (int r = 1; r < n; r++) {
+                world.send(small, 0, 0, Datatype.BYTE, r, DONE);
+            }
+        } else { // leave with the others: a rank done early would otherwise wait at close, alone
+            receive(world.irecv(smallIn, 0, 0, Datatype.BYTE, 0, DONE), BOUND.multipliedBy(pairs.size()), "the end");
+        }
+    }
+
+    /** Rank 0: prints the other leads' lines until {@code upTo} pairs are printed; answers the count printed. */
+    private int printReports(int printed, int upTo) {
+        byte[] text = new byte[256];
+        for (; printed < upTo; printed++) {
+            Status s = receive(world.irecv(text, 0, text.length, Datatype.BYTE, Ferry.ANY_SOURCE, REPORT), BOUND, "a pair's line");
+            System.out.println(new String(text, 0, s.count(Datatype.BYTE), StandardCharsets.UTF_8));
+        }
+        return printed;
+    }
+
+    /** Measures one pair ({@code wait}: how long the follower may wait for the lead to start); the lower rank returns its line. */
+    private String pair(int peer, Duration wait) {
         boolean lead = me < peer;
-        SendRequest s = new SendRequest();
-        RecvRequest r = new RecvRequest();
-        MemorySegment small = out.asSlice(0, 8);
-        MemorySegment smallIn = in.asSlice(0, 8);
-        // Warm-up, untimed, until the lead's JIT has compiled nothing for 0.25 s (at least 0.3 s, at most 5 s):
-        // measured before that, the figure is partly the compiler's.
+        // Warm-up, untimed, until the lead's JIT has compiled nothing for 0.25 s (at least 0.3 s, at
+        // most 5 s): measured before that, the figure is partly the compiler's.
         int pings;
         if (lead) {
-            java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory.getCompilationMXBean();
+            CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
             long start = System.nanoTime(), quietSince = start, compiled = jit.getTotalCompilationTime();
             long roundTrip;
             while (true) {
                 long b = System.nanoTime();
-                pingPong(e, inbox, s, r, peer, small, smallIn, true, 1000, BOUND);
+                pingPong(peer, true, 1000, BOUND);
                 long now = System.nanoTime(), c = jit.getTotalCompilationTime();
                 roundTrip = Math.max(1, (now - b) / 1000);
                 if (c != compiled) {
@@ -145,95 +158,79 @@ public final class Demo {
                     break;
                 }
             }
-            pings = (int) Math.max(1000, Math.min(PINGS, PING_NANOS / roundTrip)); // at the warm-up's last pace
+            pings = (int) Math.max(1000, Math.min(maxPings, PING_NANOS / roundTrip)); // at the warm-up's last pace
             small.set(ValueLayout.JAVA_LONG, 0, pings);
-            pingPong(e, inbox, s, r, peer, small, smallIn, true, -1, BOUND); // tells the peer the warm-up is over, and the count
-            small.set(ValueLayout.JAVA_LONG, 0, 0L); // back to the pattern the 4 MiB checks compare
+            world.send(small, 0, 8, Datatype.BYTE, peer, WARM_END); // ends the follower's warm-up, with the count
         } else {
             Duration first = wait;
-            while (pingPong(e, inbox, s, r, peer, small, smallIn, false, 1000, first)) {
-                first = BOUND;
-                Thread.onSpinWait(); // until the lead's warm-up ends
+            while (pingPong(peer, false, 1000, first)) {
+                first = BOUND; // until the lead's warm-up ends
             }
             pings = (int) smallIn.get(ValueLayout.JAVA_LONG, 0);
         }
         long t0 = System.nanoTime();
-        pingPong(e, inbox, s, r, peer, small, smallIn, lead, pings, BOUND);
+        pingPong(peer, lead, pings, BOUND);
         double oneWayUs = (System.nanoTime() - t0) / 2.0 / pings / 1000;
-        long t1 = 0;
-        long checking = 0;
+        long t1 = 0, checking = 0;
         for (int i = -3; i < BULK; i++) { // three untimed
             if (i == 0) {
                 t1 = System.nanoTime();
                 checking = 0;
             }
             if (lead) {
-                e.send(s.to(peer, DATA, out));
-                s.join(BOUND);
-                take(inbox, peer, ACK).drop();
+                world.send(out, 0, BULK_BYTES, Datatype.BYTE, peer, DATA);
+                receive(world.irecv(smallIn, 0, 0, Datatype.BYTE, peer, ACK), BOUND, "an acknowledgement");
             } else {
-                take(inbox, peer, DATA).receive(in, r);
-                r.join(BOUND);
+                receive(world.irecv(in, 0, BULK_BYTES, Datatype.BYTE, peer, DATA), BOUND, "4 MiB");
                 long c0 = System.nanoTime();
                 long bad = in.mismatch(out);
                 if (bad != -1) {
                     throw new IllegalStateException("4 MiB from rank " + peer + " differ at byte " + bad);
                 }
                 checking += System.nanoTime() - c0;
-                e.send(s.to(peer, ACK, small.asSlice(0, 0)));
-                s.join(BOUND);
+                world.send(small, 0, 0, Datatype.BYTE, peer, ACK);
             }
         }
         double mbps = (double) BULK * BULK_BYTES / (System.nanoTime() - t1 - checking) * 1000;
-        if (!lead) {
-            MemorySegment figure = java.lang.foreign.Arena.ofAuto().allocate(8); // not in out: out is the pattern
-            figure.set(ValueLayout.JAVA_DOUBLE, 0, mbps); // the receiver's figure: its checks not counted
-            e.send(s.to(peer, RESULT, figure));
-            s.join(BOUND);
+        double[] figure = {mbps};
+        if (!lead) { // the receiver's figure: its checks not counted
+            world.send(figure, 0, 1, Datatype.DOUBLE, peer, RESULT);
             return null;
         }
-        Message res = take(inbox, peer, RESULT);
-        mbps = res.payload().get(ValueLayout.JAVA_DOUBLE_UNALIGNED, 0);
-        res.drop();
-        String kind = e.node(me).equals(e.node(peer)) ? "same node" : "remote";
-        return String.format("%-6s %-10s %-9s %-28s %-34s", me + "-" + peer, kind, String.join("+", e.rails(peer)),
-                String.format("%.2f us (%d)", oneWayUs, pings), String.format("%.0f MB/s", mbps));
+        receive(world.irecv(figure, 0, 1, Datatype.DOUBLE, peer, RESULT), BOUND, "the figure");
+        Route route = world.route(peer);
+        String where = route.locality() == Route.Locality.REMOTE ? "remote" : "same node";
+        return String.format("%-6s %-10s %-9s %-28s %-20s", me + "-" + peer, where, String.join("+", route.rails()),
+                String.format("%.2f us (%d)", oneWayUs, pings), String.format("%.0f MB/s", figure[0]));
     }
 
     /**
-     * {@code count} ping-pongs (the lead sends first); a lead's count of -1 sends one message that
-     * ends the follower's warm-up loop (its 8 bytes: the timed count), and the follower answers
-     * false when it got it. The follower waits at most {@code bound} for the first message.
+     * {@code count} ping-pongs of 8 bytes (the lead sends first). The follower waits at most
+     * {@code bound} for the first message, and answers false when that was the lead's end of the
+     * warm-up (its 8 bytes, in {@code smallIn}: the timed count).
      */
-    private static boolean pingPong(Engine e, Inbox inbox, SendRequest s, RecvRequest r, int peer,
-                                    MemorySegment small, MemorySegment smallIn, boolean lead, int count, Duration bound) {
-        if (count < 0) {
-            e.send(s.to(peer, WARM_END, small));
-            s.join(BOUND);
-            return true;
-        }
+    private boolean pingPong(int peer, boolean lead, int count, Duration bound) {
         for (int i = 0; i < count; i++) {
             if (lead) {
-                e.send(s.to(peer, PING, small));
-                s.join(BOUND);
-                take(inbox, peer, PING).receive(smallIn, r);
+                world.send(small, 0, 8, Datatype.BYTE, peer, PING);
+                receive(world.irecv(smallIn, 0, 8, Datatype.BYTE, peer, PING), BOUND, "a ping");
             } else {
-                Message m = inbox.take(x -> x.source() == peer && (x.header() == PING || x.header() == WARM_END), i == 0 ? bound : BOUND);
-                if (m.header() == WARM_END) {
-                    MemorySegment.copy(m.payload(), 0, smallIn, 0, 8);
-                    m.drop();
+                Status s = receive(world.irecv(smallIn, 0, 8, Datatype.BYTE, peer, Ferry.ANY_TAG), i == 0 ? bound : BOUND, "a ping");
+                if (s.tag() == WARM_END) {
                     return false;
                 }
-                m.receive(smallIn, r);
-                e.send(s.to(peer, PING, small));
-                s.join(BOUND);
+                world.send(small, 0, 8, Datatype.BYTE, peer, PING);
             }
-            r.join(BOUND);
         }
         return true;
     }
 
-    private static Message take(Inbox inbox, int peer, long header) {
-        return inbox.take(m -> m.source() == peer && m.header() == header, BOUND);
+    /** Waits for {@code r} at most {@code bound}; a bound that runs out is an error naming {@code what}. */
+    private static Status receive(Request r, Duration bound, String what) {
+        if (!r.await(bound)) {
+            r.cancel();
+            throw new IllegalStateException("no " + what + " within " + bound.toSeconds() + " s");
+        }
+        return r.await();
     }
 }
