@@ -26,14 +26,17 @@ final class RunCommand {
     static final String USAGE = """
             usage: ferry run -n N [options] [--] (MAIN-CLASS [args] | -jar JAR [args] | --example NAME [args] | info)
               -n, --np N            number of ranks (with hosts: their slots, when not given)
-              --hosts H[:S],...     run on these hosts, S ranks each by slot (1 when not given); a host
+              -H, --hosts, --host H[:S],...
+                                    run on these hosts, S ranks each by slot (1 when not given); a host
                                     other than this one is reached over ssh (FERRY_SSH names another agent)
-              --hostfile FILE       the hosts, one per line: 'NAME slots=S' (Open MPI's and Hydra's form)
+              --hostfile, --machinefile, -f FILE
+                                    the hosts, one per line: 'NAME slots=S' (Open MPI's and Hydra's form)
               --map-by slot|node    fill each host's slots in turn (default), or one rank per host in turn
               --launcher ssh|auto   start even this host's share over ssh (default auto: ssh for other hosts)
               --prefix DIR          Ferry's directory on the hosts (default: this one's paths; FERRY_HOME)
               --stdin RANK|all|none which ranks read this launcher's standard input (default 0)
-              -cp, --class-path CP  class path of the program (Ferry's own is added)
+              -cp, -classpath, --class-path CP
+                                    class path of the program (Ferry's own is added)
               --drivers LIST        sets FERRY_DRIVERS for the ranks
               --ranks-per-node K    with hosts: K ranks on each host in turn; without: play several nodes on
                                     this machine, ranks 0..K-1 on the first, ... (FERRY_RANKS_PER_NODE)
@@ -45,7 +48,8 @@ final class RunCommand {
               --grace SECONDS       time the other ranks get after one failed (default 3)
               --report-wireup       print when every rank is past the bootstrap exchange, and at the
                                     end the CPU time the ranks and the launcher took
-              -D..., -X..., -ea, -J<opt>   JVM options for the ranks""";
+              -D..., -X..., -ea, -J<opt>   JVM options for the ranks
+              -h, --help            this text""";
 
     private RunCommand() {
     }
@@ -191,9 +195,16 @@ final class RunCommand {
             return 2;
         }
         int ranks = n;
-        java.util.function.Consumer<Duration> wireup = !reportWireup ? d -> { }
-                : d -> err.println("ferry run: wire-up: " + ranks + " ranks past the bootstrap exchange "
+        boolean report = reportWireup;
+        // on a terminal, a bar while the ranks wire up (from 2 s on: JVMs starting on a busy machine)
+        dev.ferry.bench.Progress.Shown wiring = dev.ferry.bench.Progress.forTerminal(err).timed("ferry run: wiring up " + n + " ranks", null);
+        java.util.function.Consumer<Duration> wireup = d -> {
+            wiring.close();
+            if (report) {
+                err.println("ferry run: wire-up: " + ranks + " ranks past the bootstrap exchange "
                         + d.toMillis() + " ms after ferry run started");
+            }
+        };
         try {
             if (hosts != null) {
                 return new HostJob(spec, hosts, mapBy, perNode, HostJob.Remote.fromEnvironment(prefix, sshAlways), out, err)
@@ -207,6 +218,8 @@ final class RunCommand {
         } catch (IOException e) {
             err.println("ferry run: " + e.getMessage());
             return 1;
+        } finally {
+            wiring.close();
         }
     }
 

@@ -52,8 +52,15 @@ final class SoakCommand {
               --ranks-per-node K  ranks per played node (default 2: shm within, tcp between)
               --duration S        seconds of traffic (default 60)
               --max-size B        largest message (default 4194304)
+              --drivers LIST      FERRY_DRIVERS for the ranks (default: every driver found; the played
+                                  nodes talk over tcp on lo unless FERRY_TCP_INTERFACES says otherwise)
+              --seed S            the random traffic's seed, to replay a run (default: the clock; the
+                                  report names the one used)
               --chaos             kill a random rank at a random moment; check the survivors notice
-                                  within 10 s and that nothing of the job is left""";
+                                  within 10 s and that nothing of the job is left
+              --format text|json  the report as lines of text (default) or one JSON object per phase
+                                  and one for the whole run
+              -h, --help          this text""";
     static final Duration REPORT_BOUND = Duration.ofSeconds(10);
     private static final Pattern COUNTS = Pattern.compile("soak rank (\\d+): sent (\\d+) messages (\\d+) bytes; received (\\d+) messages (\\d+) bytes; "
             + "lost (\\d+) duplicated (\\d+) corrupted (\\d+) reordered (\\d+) send-failed (\\d+) failed-peers (\\d+)");
@@ -111,8 +118,14 @@ final class SoakCommand {
         }
         // Point-to-point on the engine, then one-sided on the Portals library: half the time each.
         long half = Math.max(1, duration / 2);
-        Phase p2p = phase("p2p", SoakRank.class, n, env, half, seed, maxSize, chaos, err);
-        Phase rma = phase("rma", SoakRma.class, n, env, Math.max(1, duration - half), seed + 1, maxSize, chaos, err);
+        dev.ferry.bench.Progress progress = dev.ferry.bench.Progress.forTerminal(err);
+        Phase p2p, rma;
+        try (dev.ferry.bench.Progress.Shown bar = progress.timed("soak p2p", Duration.ofSeconds(half))) {
+            p2p = phase("p2p", SoakRank.class, n, env, half, seed, maxSize, chaos, err);
+        }
+        try (dev.ferry.bench.Progress.Shown bar = progress.timed("soak rma", Duration.ofSeconds(Math.max(1, duration - half)))) {
+            rma = phase("rma", SoakRma.class, n, env, Math.max(1, duration - half), seed + 1, maxSize, chaos, err);
+        }
         if (p2p == null || rma == null) {
             return 1;
         }

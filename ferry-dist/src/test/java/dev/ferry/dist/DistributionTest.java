@@ -55,7 +55,7 @@ class DistributionTest {
         for (String needed : List.of("ferry-api-", "ferry-mpi-", "ferry-core-", "ferry-driver-shm-", "ferry-driver-tcp-", "agrona-")) {
             assertTrue(entries.stream().anyMatch(e -> Path.of(e).getFileName().toString().startsWith(needed)), needed + " missing: " + out);
         }
-        for (String tool : List.of("ferry-cli", "ferry-bench", "ferry-examples", "jmh-core", "jopt-simple", "commons-math3")) {
+        for (String tool : List.of("ferry-cli", "ferry-bench", "ferry-examples", "jmh-core", "jopt-simple", "commons-math3", "progressbar", "jline")) {
             assertFalse(out.contains(tool), tool + " is not for applications: " + out);
         }
     }
