@@ -1,6 +1,14 @@
 package mpi;
 
-/** A grid's dimensions, periods and the caller's coordinates (Open MPI getters, mpiJava public fields). */
+/**
+ * A grid's dimensions, periods and the caller's coordinates (Open MPI getters, mpiJava public fields).
+ *
+ * <pre>{@code
+ * CartComm grid = MPI.COMM_WORLD.createCart(new int[] {2, 2}, new boolean[] {true, false}, false);
+ * CartParms p = grid.getTopo();
+ * System.out.println("at (" + p.getCoord(0) + ", " + p.getCoord(1) + ") of " + p.getDim(0) + " x " + p.getDim(1));
+ * }</pre>
+ */
 public class CartParms {
     public int[] dims;
     public boolean[] periods;

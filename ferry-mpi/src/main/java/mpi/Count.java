@@ -1,6 +1,13 @@
 package mpi;
 
-/** A count that may exceed an int (MPI_Count), as {@link Status#getElementsX} gives it. */
+/**
+ * A count that may exceed an int (MPI_Count), as {@link Status#getElementsX} gives it.
+ *
+ * <pre>{@code
+ * Status s = MPI.COMM_WORLD.recv(buf, 1 << 20, MPI.DOUBLE, 0, 0);
+ * long got = s.getElementsX(MPI.DOUBLE).getCount();
+ * }</pre>
+ */
 public final class Count implements Comparable<Object> {
     private long count;
 

@@ -1,6 +1,13 @@
 package mpi;
 
-/** A rank's in and out neighbours in a distributed graph, with their weights when it has some. */
+/**
+ * A rank's in and out neighbours in a distributed graph, with their weights when it has some.
+ *
+ * <pre>{@code
+ * DistGraphNeighbors nb = graph.getDistGraphNeighbors();
+ * for (int i = 0; i < nb.getOutDegree(); i++) System.out.println("sends to " + nb.getDestination(i));
+ * }</pre>
+ */
 public final class DistGraphNeighbors {
     private final int[] sources, sourceWeights, destinations, destWeights;
 

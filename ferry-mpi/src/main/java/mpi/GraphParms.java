@@ -1,6 +1,13 @@
 package mpi;
 
-/** A graph's index and edges arrays, as MPI_Graph_create takes them (Open MPI getters, mpiJava public fields). */
+/**
+ * A graph's index and edges arrays, as MPI_Graph_create takes them (Open MPI getters, mpiJava public fields).
+ *
+ * <pre>{@code
+ * GraphParms g = graph.getDims();
+ * System.out.println(g.getIndexCount() + " nodes, " + g.getEdgeCount() + " edges");
+ * }</pre>
+ */
 public class GraphParms {
     public int[] index;
     public int[] edges;

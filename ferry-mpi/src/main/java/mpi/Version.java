@@ -1,6 +1,13 @@
 package mpi;
 
-/** The version of the MPI standard Ferry's {@code mpi} package follows ({@link MPI#getVersion()}). */
+/**
+ * The version of the MPI standard Ferry's {@code mpi} package follows ({@link MPI#getVersion()}).
+ *
+ * <pre>{@code
+ * Version v = MPI.getVersion();
+ * System.out.println("MPI " + v.getVersion() + "." + v.getSubVersion());
+ * }</pre>
+ */
 public final class Version {
     private final int version;
     private final int subVersion;

@@ -3,6 +3,15 @@ package dev.ferry;
 /**
  * What went wrong, in MPI's error classes: a {@link FerryException} and a failed request's
  * {@link Status} carry one.
+ *
+ * <pre>{@code
+ * try {
+ *     world.recv(buf, 0, 4, Datatype.INT, 1, 0);
+ * } catch (FerryException e) {
+ *     if (e.errorClass() == ErrorClass.PROC_FAILED) System.err.println("rank 1 is gone: " + e.getMessage());
+ *     else throw e;
+ * }
+ * }</pre>
  */
 public enum ErrorClass {
     /** A message was longer than the receive buffer; the status tells its real length. */
