@@ -41,6 +41,9 @@ final class ExecCommand {
             String rank = rankOf(System.getenv());
             if (rank.isEmpty() || rank.equals("rank 0: ")) {
                 err.println("ferry exec: " + e.getMessage());
+                if (Program.debug()) {
+                    e.printStackTrace(err);
+                }
             }
             return 2;
         }

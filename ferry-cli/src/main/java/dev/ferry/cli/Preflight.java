@@ -65,7 +65,7 @@ final class Preflight {
         try {
             EngineSettings.validate(of(env, jvm));
         } catch (IllegalArgumentException e) {
-            throw new Program.UsageError(e.getMessage());
+            throw new Program.UsageError(e.getMessage(), e);
         }
     }
 
@@ -90,7 +90,7 @@ final class Preflight {
             selection = DriverSelection.parse(spec);
             selected = selection.select(found);
         } catch (IllegalArgumentException e) {
-            throw new Program.UsageError(e.getMessage());
+            throw new Program.UsageError(e.getMessage(), e);
         }
         if (!here) { // the hosts' own drivers decide; the names at least must select something
             selected = found.stream().filter(d -> !selection.exclude().contains(d.name())

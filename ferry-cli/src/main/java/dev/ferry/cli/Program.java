@@ -143,5 +143,16 @@ record Program(String mainClass, List<String> classPath, List<String> args) {
         UsageError(String message) {
             super(message);
         }
+
+        /** The line to print, and what raised it (its trace shown with --debug or FERRY_DEBUG=1). */
+        UsageError(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** Whether to show the traces behind one-line errors: FERRY_DEBUG=1 (or on, true). */
+    static boolean debug() {
+        String d = dev.ferry.launch.LaunchSettings.DEBUG.value();
+        return d != null && (d.equals("1") || d.equalsIgnoreCase("on") || d.equalsIgnoreCase("true"));
     }
 }

@@ -49,6 +49,7 @@ final class RunCommand {
               --report-wireup       print when every rank is past the bootstrap exchange, and at the
                                     end the CPU time the ranks and the launcher took
               -D..., -X..., -ea, -J<opt>   JVM options for the ranks
+              --debug               with a one-line error, the trace behind it (also FERRY_DEBUG=1)
               -h, --help            this text""";
 
     private RunCommand() {
@@ -73,6 +74,7 @@ final class RunCommand {
         boolean tag = false;
         boolean reportWireup = false;
         boolean oversubscribe = false;
+        boolean debug = false;
         Duration timeout = null;
         Duration grace = Duration.ofSeconds(3);
         Program program;
@@ -129,6 +131,7 @@ final class RunCommand {
                     }
                     case "--tag-output" -> tag = true;
                     case "--oversubscribe" -> oversubscribe = true;
+                    case "--debug" -> debug = true;
                     case "--report-wireup" -> reportWireup = true;
                     case "--timeout" -> timeout = Duration.ofSeconds(number(args, ++i, a, 1, 10_000_000));
                     case "--grace" -> grace = Duration.ofSeconds(number(args, ++i, a, 0, 3600));
@@ -178,6 +181,9 @@ final class RunCommand {
             }
         } catch (Program.UsageError e) {
             err.println("ferry run: " + e.getMessage());
+            if ((debug || Program.debug()) && e.getCause() != null) {
+                e.getCause().printStackTrace(err);
+            }
             return 2;
         }
         List<String> javaArgs = new ArrayList<>();

@@ -96,4 +96,15 @@ class RunCommandTest {
             assertTrue(e.getMessage().contains("more than this host can start"), e.getMessage());
         }
     }
+
+    @Test
+    void debugShowsTheTraceBehindTheLine() {
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(List.of("run", "-n", "2", "--debug", "--env", "FERRY_RNDV_PULL=1", "--example", "hello"),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        List<String> lines = err.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals("ferry run: FERRY_RNDV_PULL must be on or off, not '1'", lines.get(0));
+        assertTrue(lines.size() > 3 && lines.get(1).startsWith("java.lang.IllegalArgumentException") && lines.get(2).strip().startsWith("at dev.ferry.core.config.EngineSettings"), lines.toString());
+    }
 }

@@ -37,10 +37,14 @@ public final class LaunchSettings {
             "Ferry's directory on the hosts of ferry run --hosts when not at this launcher's path (as --prefix)",
             Setting.Type.TEXT, "ferry run --hosts");
 
+    public static final Setting DEBUG = new Setting("FERRY_DEBUG", "0",
+            "1: a one-line error of ferry run or ferry exec (a setting, a driver selection) is followed by the trace behind it",
+            Setting.Type.TEXT, "ferry run, ferry exec");
+
     private LaunchSettings() {
     }
 
     public static List<Setting> all() {
-        return List.of(PMI, NODE_ID, RANKS_PER_NODE, CDS, LAUNCHER_PID, SSH, HOME);
+        return List.of(PMI, NODE_ID, RANKS_PER_NODE, CDS, LAUNCHER_PID, SSH, HOME, DEBUG);
     }
 }
