@@ -30,8 +30,8 @@ class EngineCommandsTest {
         assertEquals(6, rows.size(), r.out());
         for (String row : rows) {
             boolean sameNode = row.startsWith("0-1") || row.startsWith("2-3");
-            // the ping-pongs' count follows the machine's pace (at least 1000)
-            assertTrue(row.matches("\\d-\\d\\s+" + (sameNode ? "same node\\s+shm" : "remote\\s+tcp") + "\\s+[0-9.]+ us \\([0-9]{4,}\\)\\s+[0-9]+ MB/s\\s*"), row);
+            // the ping-pongs' count follows the machine's pace (at least 200)
+            assertTrue(row.matches("\\d-\\d\\s+" + (sameNode ? "same node\\s+shm" : "remote\\s+tcp") + "\\s+[0-9.]+ us \\([0-9]{3,}\\)\\s+[0-9]+ MB/s\\s*"), row);
         }
     }
 
