@@ -95,7 +95,7 @@ public final class ApiBenchRank {
                 o.warmUp(size, rt);
                 RoundTrips.Timing t = RoundTrips.time(o.iterationsFor(size), rt);
                 print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(t.oneWayUs()),
-                        Stats.quantile(t.oneWayUs(), 0.99), null, label));
+                        Stats.quantile(t.oneWayUs(), 0.99), null, t.distribution().with(label)));
                 continue;
             }
             int w = recvs.length;
@@ -179,8 +179,7 @@ public final class ApiBenchRank {
 
     private static void print(Result r) {
         Double mb = r.mbPerS();
-        String extra = r.extra().size() == 1 ? String.valueOf(r.extra().get("buffers"))
-                : String.join(",", r.extra().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
+        String extra = String.join(",", r.extra().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
         System.out.println("RESULT " + r.benchmark() + " " + r.driver() + " " + r.size() + " " + r.iterations() + " "
                 + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " " + extra);
         System.out.flush();

@@ -42,7 +42,7 @@ final class DriverBench {
                     }
                 });
                 out.accept(new Result(o.benchmark(), d.name(), size, t.roundTrips(), Stats.median(t.oneWayUs()),
-                        Stats.quantile(t.oneWayUs(), 0.99), null, Map.of()));
+                        Stats.quantile(t.oneWayUs(), 0.99), null, t.distribution().percentiles()));
             }
         }
     }

@@ -133,7 +133,8 @@ public final class EngineBenchRank {
             long iterations = o.iterationsFor(size);
             o.warmUp(size, () -> roundTrip(data));
             RoundTrips.Timing t = RoundTrips.time(iterations, () -> roundTrip(data));
-            print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(t.oneWayUs()), Stats.quantile(t.oneWayUs(), 0.99), null, Map.of()));
+            print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(t.oneWayUs()), Stats.quantile(t.oneWayUs(), 0.99), null,
+                    t.distribution().percentiles()));
         }
     }
 
@@ -203,7 +204,8 @@ public final class EngineBenchRank {
         // rank 0's results go to the launching bench process, which prints them in its format
         Double mb = r.mbPerS();
         System.out.println("RESULT " + r.benchmark() + " " + r.driver() + " " + r.size() + " " + r.iterations() + " "
-                + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " " + r.extra().getOrDefault("buffers", "-"));
+                + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " "
+                + (r.extra().isEmpty() ? "-" : String.join(",", r.extra().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())));
         System.out.flush();
     }
 
@@ -216,9 +218,11 @@ public final class EngineBenchRank {
         Double mb = f[7].equals("-") ? null : Double.parseDouble(f[7]);
         Map<String, Object> extra = new java.util.LinkedHashMap<>();
         if (f[8].contains("=")) {
-            for (String kv : f[8].split(",")) { // op=put+ack,path=direct
+            for (String kv : f[8].split(",")) { // op=put+ack,path=direct,p50_us=0.31
                 int eq = kv.indexOf('=');
-                extra.put(kv.substring(0, eq), kv.substring(eq + 1));
+                String v = kv.substring(eq + 1);
+                extra.put(kv.substring(0, eq), v.matches("-?[0-9]+") ? (Object) Long.parseLong(v)
+                        : v.matches("-?[0-9]+\\.[0-9]+([eE]-?[0-9]+)?") ? (Object) Double.parseDouble(v) : v);
             }
         } else if (!f[8].equals("-")) {
             extra.put("buffers", f[8]);

@@ -1,6 +1,7 @@
 package dev.ferry.bench;
 
-import dev.ferry.core.util.Json;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 
 import java.io.PrintStream;
 import java.util.List;
@@ -10,6 +11,8 @@ import java.util.stream.Collectors;
 /** Prints results as they come: a table, CSV, or one JSON object per line. */
 public final class ResultPrinter {
     private static final List<String> COLUMNS = List.of("benchmark", "driver", "size", "iterations", "median_us", "p99_us", "mb_per_s");
+    /** JSON lines, one object each, written by Jackson. */
+    public static final ObjectMapper JSON = new ObjectMapper();
     private final PrintStream out;
     private final String format;
     private boolean headerDone;
@@ -22,7 +25,7 @@ public final class ResultPrinter {
     public void print(Result r) {
         Map<String, Object> f = r.fields();
         switch (format) {
-            case "json" -> out.println(Json.write(f));
+            case "json" -> out.println(json(f));
             case "csv" -> {
                 if (!headerDone) {
                     out.println(String.join(",", COLUMNS) + ",extra");
@@ -42,5 +45,14 @@ public final class ResultPrinter {
             }
         }
         out.flush();
+    }
+
+    /** One JSON object, on one line. */
+    public static String json(Map<String, Object> fields) {
+        try {
+            return JSON.writeValueAsString(fields);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a benchmark line that is not JSON: " + fields, e);
+        }
     }
 }

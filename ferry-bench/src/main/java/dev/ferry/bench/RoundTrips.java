@@ -11,8 +11,8 @@ final class RoundTrips {
     private RoundTrips() {
     }
 
-    /** One-way latency of each batch in microseconds, and the round trips timed. */
-    record Timing(double[] oneWayUs, long roundTrips) {
+    /** One-way latency of each batch in microseconds, the round trips timed, and their distribution. */
+    record Timing(double[] oneWayUs, long roundTrips, Latencies distribution) {
     }
 
     /**
@@ -36,13 +36,15 @@ final class RoundTrips {
         long batch = Math.max(1, Math.min(iterations / 20 + 1, (long) Math.ceil(TARGET_BATCH_NANOS / Math.max(rtt, 1))));
         int samples = (int) Math.max(1, iterations / batch);
         double[] oneWayUs = new double[samples];
+        Latencies distribution = new Latencies();
         for (int s = 0; s < samples; s++) {
             long start = System.nanoTime();
             for (long i = 0; i < batch; i++) {
                 roundTrip.run();
             }
             oneWayUs[s] = (System.nanoTime() - start) / (double) batch / 2 / 1000;
+            distribution.record(oneWayUs[s]);
         }
-        return new Timing(oneWayUs, samples * batch);
+        return new Timing(oneWayUs, samples * batch, distribution);
     }
 }

@@ -33,13 +33,16 @@ final class Rounds {
 
     /** Extra fields that are measurements, not kinds: not part of a line's key; the merged line keeps their largest value. */
     private static final List<String> MEASURED = List.of("alloc_b_per_op");
+    /** A latency's percentiles (HdrHistogram's): not part of a line's key; the merged line keeps their median over the rounds. */
+    private static final List<String> PERCENTILES = List.of("p50_us", "p90_us", "p999_us");
 
     /** One line of one round. */
     void add(Result r) {
         Map<String, Object> kind = r.extra();
-        if (MEASURED.stream().anyMatch(kind::containsKey)) {
+        if (MEASURED.stream().anyMatch(kind::containsKey) || PERCENTILES.stream().anyMatch(kind::containsKey)) {
             kind = new HashMap<>(kind);
             kind.keySet().removeAll(MEASURED);
+            kind.keySet().removeAll(PERCENTILES);
         }
         lines.computeIfAbsent(new Key(r.benchmark(), r.driver(), r.size(), kind), k -> new ArrayList<>()).add(r);
     }
@@ -74,6 +77,13 @@ final class Rounds {
             for (String m : MEASURED) {
                 rs.stream().map(r -> r.extra().get(m)).filter(java.util.Objects::nonNull).map(v -> Double.parseDouble(v.toString()))
                         .max(Double::compare).ifPresent(v -> extra.put(m, Math.round(v)));
+            }
+            for (String p : PERCENTILES) {
+                double[] v = rs.stream().map(r -> r.extra().get(p)).filter(java.util.Objects::nonNull)
+                        .mapToDouble(x -> Double.parseDouble(x.toString())).toArray();
+                if (v.length > 0) {
+                    extra.put(p, Stats.round(Stats.median(v), 4));
+                }
             }
             extra.put("rounds", n);
             extra.put("round_medians_us", roundMedians);

@@ -31,7 +31,9 @@ class DriverBenchTest {
         List<String> lines = run("driver-latency", "--driver", "self", "--sizes", "0,8,100000", "--iterations", "300", "--format", "json");
         // self: 3 sizes; ref-shm: the 8-byte cache line; ref-nio: sizes above 0
         assertEquals(6, lines.size(), String.join("\n", lines));
-        assertTrue(lines.get(0).matches("\\{\"benchmark\":\"driver-latency\",\"driver\":\"self\",\"size\":0,\"iterations\":\\d+,\"median_us\":[0-9.E-]+,\"p99_us\":[0-9.E-]+}"), lines.get(0));
+        // the samples' median and p99, then HdrHistogram's p50, p90 and p99.9
+        assertTrue(lines.get(0).matches("\\{\"benchmark\":\"driver-latency\",\"driver\":\"self\",\"size\":0,\"iterations\":\\d+,\"median_us\":[0-9.E-]+,\"p99_us\":[0-9.E-]+,"
+                + "\"p50_us\":[0-9.E-]+,\"p90_us\":[0-9.E-]+,\"p999_us\":[0-9.E-]+}"), lines.get(0));
         assertTrue(lines.get(2).contains("\"size\":100000"), lines.get(2));
         assertTrue(lines.get(3).startsWith("{\"benchmark\":\"driver-latency\",\"driver\":\"ref-shm\",\"size\":8,"), lines.get(3));
         assertTrue(lines.get(4).startsWith("{\"benchmark\":\"driver-latency\",\"driver\":\"ref-nio\",\"size\":8,"), lines.get(4));
