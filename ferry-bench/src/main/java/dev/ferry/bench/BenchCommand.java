@@ -24,6 +24,8 @@ public final class BenchCommand {
                                 latency | bw | bibw | mbw-mr |
                                 barrier | bcast | reduce | allreduce | allgather | alltoall | passive) [options]
                    ferry bench jmh [JMH options]   microbenchmarks, e.g. 'jmh SpiHotPath -prof gc'
+       ferry bench report [options]    the whole suite beside the peers found, as a page of plots
+                                       (see 'ferry bench report --help')
               --driver NAME        driver to measure (default self; engine-*: shm); driver-* takes a
                                    list, e.g. shm,ucx, measured one after the other. engine-* runs two
                                    ranks with FERRY_DRIVERS=NAME, after the driver's own figures;
@@ -134,6 +136,9 @@ public final class BenchCommand {
         }
         if (args.get(0).equals("jmh")) {
             return jmh(args.subList(1, args.size()), out, err);
+        }
+        if (args.get(0).equals("report")) {
+            return ReportCommand.run(args.subList(1, args.size()), out, err);
         }
         BenchOptions o;
         List<DiscoveredDriver> drivers = new java.util.ArrayList<>();
