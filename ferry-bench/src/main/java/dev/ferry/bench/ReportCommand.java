@@ -39,6 +39,8 @@ final class ReportCommand {
               --only NAMES         only the steps whose names start so (latency, bw, bcast, ...)
               --sizes LIST         other point-to-point sizes than the suite's
               --iterations N       other iterations than the suite's
+              --verbose            a line per step with the time it took (a terminal shows a
+                                   progress bar either way)
               -h, --help           this text""";
 
     private ReportCommand() {
@@ -53,6 +55,7 @@ final class ReportCommand {
         String sizes = null;
         int iterations = -1;
         boolean full = false;
+        boolean verbose = false;
         try {
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
@@ -65,6 +68,7 @@ final class ReportCommand {
                     case "--only" -> only = Arrays.asList(value(args, ++i, a).split(","));
                     case "--sizes" -> sizes = value(args, ++i, a);
                     case "--iterations" -> iterations = (int) number(value(args, ++i, a), a, 10, 10_000_000);
+                    case "--verbose" -> verbose = true;
                     case "-h", "--help" -> {
                         out.println(USAGE);
                         return 0;
@@ -126,7 +130,9 @@ final class ReportCommand {
                     long s0 = System.nanoTime();
                     phases.get(idx).run();
                     done++;
-                    err.println("ferry bench report: " + what + ": " + (System.nanoTime() - s0) / 1_000_000_000L + " s (" + done + " of " + total + " done)");
+                    if (verbose) {
+                        err.println("ferry bench report: " + what + ": " + (System.nanoTime() - s0) / 1_000_000_000L + " s (" + done + " of " + total + " done)");
+                    }
                 }
             }
             progress.clear();
@@ -191,7 +197,8 @@ final class ReportCommand {
                 }
             });
             return new Result(n.get("benchmark").asText(), n.get("driver").asText(), n.get("size").asLong(), n.get("iterations").asLong(),
-                    n.get("median_us").asDouble(), n.get("p99_us").asDouble(), n.has("mb_per_s") ? n.get("mb_per_s").asDouble() : null, extra);
+                    n.get("median_us").asDouble(), n.path("p99_us").isNumber() ? n.get("p99_us").asDouble() : Double.NaN,
+                    n.has("mb_per_s") ? n.get("mb_per_s").asDouble() : null, extra);
         } catch (IOException e) {
             throw new IllegalStateException("not a JSON line: " + line, e);
         }

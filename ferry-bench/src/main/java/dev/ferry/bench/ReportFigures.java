@@ -216,6 +216,7 @@ final class ReportFigures {
                 case "shm" -> buffers(r).equals("array") ? "Ferry API (byte[])" : r.extra().containsKey("mode") ? null : "Ferry API";
                 case "mpich" -> "MPICH";
                 case "openmpi" -> "Open MPI";
+                case "ucx" -> "UCX";
                 default -> null;
             };
             case "engine-latency" -> r.driver().equals("shm") ? "Ferry engine" : null;
@@ -238,6 +239,7 @@ final class ReportFigures {
                     case "shm" -> buffers(r).equals("array") ? "Ferry API (byte[])" : "Ferry API";
                     case "mpich" -> "MPICH";
                     case "openmpi" -> "Open MPI";
+                    case "ucx" -> "UCX";
                     default -> null;
                 };
                 case "engine-bandwidth" -> r.driver().equals("shm") && buffers(r).equals("offheap") ? "Ferry engine" : null;

@@ -89,7 +89,7 @@ final class ReportPage {
         h.append("</table>\n<h2 id=\"peers\">Peers</h2><table><tr><th>peer</th><th>status</th></tr>");
         for (ReportPeers.Peer p : peers) {
             h.append("<tr><td>").append(escape(p.name())).append("</td><td>measured: ").append(escape(p.version()))
-                    .append(", osu-p2p.c built with its mpicc, two ranks on this node</td></tr>");
+                    .append(", ").append(escape(p.how())).append("</td></tr>");
         }
         missing.forEach((name, why) -> h.append("<tr><td>").append(escape(name)).append("</td><td>missing: ").append(escape(why)).append("</td></tr>"));
         h.append("</table>\n<p>Latencies are one way (half a round trip), medians over batches of round trips; bandwidths the median ")

@@ -14,7 +14,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * The other communication libraries on this machine, measured beside Ferry in the same run:
  * MPICH and Open MPI through an OSU-style C program ({@code osu-p2p.c}, shipped with Ferry) that
- * each one's {@code mpicc} builds at run time, and UCX through {@code ucx_perftest}. A peer that is
+ * each one's {@code mpicc} builds at run time, and UCX through {@code ucx_perftest}
+ * ({@link UcxPerftest}). A peer that is
  * not installed (or whose compiler cannot build the program) is listed as missing with the
  * reason, never invented.
  *
@@ -29,21 +30,20 @@ final class ReportPeers {
     static final List<String> KNOWN = List.of("mpich", "openmpi", "ucx");
     private static final long BOUND_SECONDS = 300;
 
-    /** A peer ready to run: its name, and the command that runs the built program on two ranks (sizes and iterations appended). */
-    record Peer(String name, String version, List<String> command) {
-        /** Runs the program over {@code sizes}; hands each JSON line it prints to {@code out}. */
+    /** How a peer measures: over {@code sizes} (bytes, comma-separated), handing each JSON line to {@code out}. */
+    interface Runner {
+        void run(String sizes, int iterations, java.util.function.Consumer<String> out) throws IOException, InterruptedException;
+    }
+
+    /** A peer ready to run: its name, its version as it gives it, how it is measured (for the page) and the runner. */
+    record Peer(String name, String version, String how, Runner runner) {
+        /** Measures over {@code sizes} (as ferry bench takes them: 4k, 1m); hands each JSON line to {@code out}. */
         void run(String sizes, int iterations, java.util.function.Consumer<String> out) throws IOException, InterruptedException {
-            List<String> cmd = new ArrayList<>(command);
-            cmd.addAll(List.of(name, ReportPeers.bytes(sizes), String.valueOf(iterations), "16"));
-            Result r = ReportPeers.exec(cmd, BOUND_SECONDS);
-            if (r.exit != 0) {
-                throw new IOException(name + " exited " + r.exit + ": " + r.output.strip());
-            }
-            r.output.lines().filter(l -> l.startsWith("{")).forEach(out);
+            runner.run(ReportPeers.bytes(sizes), iterations, out);
         }
     }
 
-    private record Result(int exit, String output) {
+    record Result(int exit, String output) {
     }
 
     private final List<Peer> found;
@@ -63,8 +63,13 @@ final class ReportPeers {
         return missing;
     }
 
-    /** Finds and builds {@code names} (of {@link #KNOWN}) in {@code work}. */
+    /** Finds and builds {@code names} (of {@link #KNOWN}) in {@code work}, looking on this process's PATH. */
     static ReportPeers find(List<String> names, Path work) throws IOException, InterruptedException {
+        return find(names, work, System.getenv().getOrDefault("PATH", ""));
+    }
+
+    /** Finds and builds {@code names} in {@code work}, looking for their commands on {@code path}. */
+    static ReportPeers find(List<String> names, Path work, String path) throws IOException, InterruptedException {
         List<Peer> found = new ArrayList<>();
         Map<String, String> missing = new LinkedHashMap<>();
         Path source = work.resolve("osu-p2p.c");
@@ -73,30 +78,37 @@ final class ReportPeers {
         }
         for (String name : names) {
             switch (name) {
-                case "mpich" -> mpi(name, "mpicc.mpich", List.of("mpiexec.mpich", "-n", "2"), source, work, found, missing);
+                case "mpich" -> mpi(name, "mpicc.mpich", List.of("mpiexec.mpich", "-n", "2"), source, work, path, found, missing);
                 case "openmpi" -> {
                     List<String> run = new ArrayList<>(List.of("mpirun.openmpi", "--oversubscribe", "-np", "2"));
                     if ("root".equals(System.getProperty("user.name"))) {
                         run.add(1, "--allow-run-as-root");
                     }
-                    mpi(name, "mpicc.openmpi", run, source, work, found, missing);
+                    mpi(name, "mpicc.openmpi", run, source, work, path, found, missing);
                 }
-                case "ucx" -> missing.put(name, onPath("ucx_perftest") == null
-                        ? "ucx_perftest is not installed (Debian: ucx-utils)"
-                        : "ucx_perftest is installed, but the report does not drive it yet");
+                case "ucx" -> {
+                    if (onPath("ucx_perftest", path) == null) {
+                        missing.put(name, "ucx_perftest is not installed (Debian: ucx-utils)");
+                    } else {
+                        Result v = exec(List.of("ucx_info", "-v"), 30);
+                        String version = v.output.lines().filter(l -> l.contains("version")).findFirst().orElse("").replace("#", "").strip();
+                        found.add(new Peer(name, version, "ucx_perftest's tag_lat and tag_bw, UCX_TLS=sm,self, two processes on this node",
+                                UcxPerftest::run));
+                    }
+                }
                 default -> throw new IllegalArgumentException("--peers: unknown peer '" + name + "' (known: " + String.join(", ", KNOWN) + ")");
             }
         }
         return new ReportPeers(List.copyOf(found), missing);
     }
 
-    private static void mpi(String name, String mpicc, List<String> launcher, Path source, Path work, List<Peer> found,
+    private static void mpi(String name, String mpicc, List<String> launcher, Path source, Path work, String path, List<Peer> found,
                             Map<String, String> missing) throws IOException, InterruptedException {
-        if (onPath(mpicc) == null) {
+        if (onPath(mpicc, path) == null) {
             missing.put(name, mpicc + " is not installed");
             return;
         }
-        if (onPath(launcher.get(0)) == null) {
+        if (onPath(launcher.get(0), path) == null) {
             missing.put(name, launcher.get(0) + " is not installed");
             return;
         }
@@ -108,14 +120,22 @@ final class ReportPeers {
         }
         Result v = exec(List.of(launcher.get(0), "--version"), 30);
         String version = v.output.lines().filter(l -> l.matches(".*[0-9]+\\.[0-9]+.*")).findFirst().orElse("").strip();
-        List<String> cmd = new ArrayList<>(launcher);
-        cmd.add(binary.toString());
-        found.add(new Peer(name, version, List.copyOf(cmd)));
+        List<String> program = new ArrayList<>(launcher);
+        program.add(binary.toString());
+        found.add(new Peer(name, version, "osu-p2p.c built with its mpicc, two ranks on this node", (sizes, iterations, out) -> {
+            List<String> cmd = new ArrayList<>(program);
+            cmd.addAll(List.of(name, sizes, String.valueOf(iterations), "16"));
+            Result r = exec(cmd, BOUND_SECONDS);
+            if (r.exit != 0) {
+                throw new IOException(name + " exited " + r.exit + ": " + r.output.strip());
+            }
+            r.output.lines().filter(l -> l.startsWith("{")).forEach(out);
+        }));
     }
 
-    /** The full path of {@code command} on PATH, or null. */
-    static Path onPath(String command) {
-        for (String dir : System.getenv().getOrDefault("PATH", "").split(":")) {
+    /** The full path of {@code command} on {@code path} (directories separated by ':'), or null. */
+    static Path onPath(String command, String path) {
+        for (String dir : path.split(":")) {
             Path p = Path.of(dir.isEmpty() ? "." : dir, command);
             if (Files.isExecutable(p)) {
                 return p;
@@ -135,7 +155,7 @@ final class ReportPeers {
         return String.join(",", out);
     }
 
-    private static Result exec(List<String> cmd, long boundSeconds) throws IOException, InterruptedException {
+    static Result exec(List<String> cmd, long boundSeconds) throws IOException, InterruptedException {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         byte[][] out = new byte[1][];
         Thread reader = Thread.ofVirtual().start(() -> {

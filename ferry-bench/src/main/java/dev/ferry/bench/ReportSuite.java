@@ -45,9 +45,7 @@ record ReportSuite(String sizes, int iterations, List<Step> steps) {
         s.add(new Step("latency tcp", List.of("latency", "--driver", "tcp", "--sizes", sizes, "--iterations", it, "--no-references")));
         s.add(new Step("bw tcp", List.of("bw", "--driver", "tcp", "--sizes", sizes, "--iterations", it, "--no-references")));
         s.add(new Step("bibw shm", List.of("bibw", "--driver", "shm", "--sizes", all ? sizes : "8,4k,64k,1m", "--iterations", it, "--no-references")));
-        if (all) {
-            s.add(new Step("mbw-mr shm", List.of("mbw-mr", "--driver", "shm", "--sizes", "8,4k,64k", "--iterations", it, "--no-references")));
-        }
+        s.add(new Step("mbw-mr shm", List.of("mbw-mr", "--driver", "shm", "--sizes", all ? "1,8,64,512,4k,64k" : "8,4k", "--iterations", it, "--no-references")));
         s.add(new Step("driver-latency shm,tcp", List.of("driver-latency", "--driver", "shm,tcp", "--sizes", sizes, "--iterations", it, "--no-references")));
         List<String> colls = all ? List.of("barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall") : List.of("bcast", "allreduce", "allgather", "alltoall");
         for (String c : colls) {

@@ -54,4 +54,15 @@ class ReportPartsTest {
     void peersTakeSizesInBytes() {
         assertEquals("1,8,4096,1048576", ReportPeers.bytes("1,8,4k,1m"));
     }
+
+    @Test
+    void aPeerThatIsNotInstalledIsListedAsMissingWithWhy(@org.junit.jupiter.api.io.TempDir java.nio.file.Path work) throws Exception {
+        ReportPeers none = ReportPeers.find(ReportPeers.KNOWN, work, work.toString()); // a PATH with nothing on it
+        assertEquals(List.of(), none.found());
+        assertEquals(Map.of("mpich", "mpicc.mpich is not installed", "openmpi", "mpicc.openmpi is not installed",
+                "ucx", "ucx_perftest is not installed (Debian: ucx-utils)"), none.missing());
+        IllegalArgumentException bad = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+                () -> ReportPeers.find(List.of("lam"), work, ""));
+        assertTrue(bad.getMessage().contains("unknown peer 'lam'"), bad.getMessage());
+    }
 }
