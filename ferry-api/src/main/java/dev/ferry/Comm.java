@@ -147,15 +147,7 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
             throw new FerryException(ErrorClass.RANK, "route: " + rank + " is outside the " + (isInter() ? "remote group's" : "communicator's")
                     + " ranks 0.." + (peerCount() - 1));
         }
-        dev.ferry.core.engine.Engine e = ferry.engine;
-        int w = world(rank);
-        Route.Locality where = switch (e.locality(w)) {
-            case "self" -> Route.Locality.SELF;
-            case "same process" -> Route.Locality.SAME_PROCESS;
-            case "same node" -> Route.Locality.SAME_NODE;
-            default -> Route.Locality.REMOTE;
-        };
-        return new Route(rank, e.node(w), where, e.rails(w), e.eagerLimit(w));
+        return Route.of(ferry.engine, rank, world(rank));
     }
 
     /** Whether this is an intercommunicator: point-to-point ranks name the remote group. */

@@ -1,5 +1,7 @@
 package dev.ferry;
 
+import dev.ferry.core.engine.Engine;
+
 import java.util.List;
 
 /**
@@ -36,6 +38,17 @@ public record Route(int rank, String node, Locality locality, List<String> rails
 
     public Route {
         rails = List.copyOf(rails);
+    }
+
+    /** The route to job rank {@code worldRank}, which a communicator numbers {@code rank}, as {@code engine}'s gate to it has it. */
+    static Route of(Engine engine, int rank, int worldRank) {
+        Locality where = switch (engine.locality(worldRank)) {
+            case "self" -> Locality.SELF;
+            case "same process" -> Locality.SAME_PROCESS;
+            case "same node" -> Locality.SAME_NODE;
+            default -> Locality.REMOTE;
+        };
+        return new Route(rank, engine.node(worldRank), where, engine.rails(worldRank), engine.eagerLimit(worldRank));
     }
 
     /** The protocol a message of {@code bytes} takes to this peer: {@code "immediate"} or {@code "rendezvous"}. */

@@ -94,7 +94,7 @@ public final class ApiBenchRank {
                 };
                 o.warmUp(size, rt);
                 RoundTrips.Timing t = RoundTrips.time(o.iterationsFor(size), rt);
-                print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(t.oneWayUs()),
+                WholeOperations.print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(t.oneWayUs()),
                         Stats.quantile(t.oneWayUs(), 0.99), null, t.distribution().with(label)));
                 continue;
             }
@@ -111,7 +111,7 @@ public final class ApiBenchRank {
             }
             double med = Stats.median(perMsgUs);
             Map<String, Object> extra = label;
-            print(new Result(o.benchmark(), o.driver(), size, (long) samples * w, med, Stats.quantile(perMsgUs, 0.99), Stats.median(mbps), extra));
+            WholeOperations.print(new Result(o.benchmark(), o.driver(), size, (long) samples * w, med, Stats.quantile(perMsgUs, 0.99), Stats.median(mbps), extra));
         }
     }
 
@@ -175,13 +175,5 @@ public final class ApiBenchRank {
                 world.send(out, 0, 0, Datatype.BYTE, 0, ACK);
             }
         }
-    }
-
-    private static void print(Result r) {
-        Double mb = r.mbPerS();
-        String extra = String.join(",", r.extra().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList());
-        System.out.println("RESULT " + r.benchmark() + " " + r.driver() + " " + r.size() + " " + r.iterations() + " "
-                + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " " + extra);
-        System.out.flush();
     }
 }

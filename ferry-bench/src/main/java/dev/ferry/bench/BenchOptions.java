@@ -238,7 +238,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         }
     }
 
-    private static String value(List<String> args, int i, String option) {
+    static String value(List<String> args, int i, String option) {
         if (i >= args.size()) {
             throw new UsageException("option " + option + " needs a value");
         }

@@ -133,7 +133,7 @@ public final class EngineBenchRank {
             long iterations = o.iterationsFor(size);
             o.warmUp(size, () -> roundTrip(data));
             RoundTrips.Timing t = RoundTrips.time(iterations, () -> roundTrip(data));
-            print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(t.oneWayUs()), Stats.quantile(t.oneWayUs(), 0.99), null,
+            WholeOperations.print(new Result(o.benchmark(), o.driver(), size, t.roundTrips(), Stats.median(t.oneWayUs()), Stats.quantile(t.oneWayUs(), 0.99), null,
                     t.distribution().percentiles()));
         }
     }
@@ -152,7 +152,7 @@ public final class EngineBenchRank {
                 mbps[s] = (double) w * size / t * 1000;
                 perMsgUs[s] = t / (double) w / 1000;
             }
-            print(new Result(o.benchmark(), o.driver(), size, (long) samples * w, Stats.median(perMsgUs),
+            WholeOperations.print(new Result(o.benchmark(), o.driver(), size, (long) samples * w, Stats.median(perMsgUs),
                     Stats.quantile(perMsgUs, 0.99), Stats.median(mbps), Map.of("buffers", buffers)));
         }
     }
@@ -198,15 +198,6 @@ public final class EngineBenchRank {
                 sends[0].join(BOUND);
             }
         }
-    }
-
-    private static void print(Result r) {
-        // rank 0's results go to the launching bench process, which prints them in its format
-        Double mb = r.mbPerS();
-        System.out.println("RESULT " + r.benchmark() + " " + r.driver() + " " + r.size() + " " + r.iterations() + " "
-                + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " "
-                + (r.extra().isEmpty() ? "-" : String.join(",", r.extra().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue()).toList())));
-        System.out.flush();
     }
 
     /** Parses a RESULT line back, or null for any other line. */

@@ -62,12 +62,12 @@ final class ReportCommand {
                 switch (a) {
                     case "--quick" -> full = false;
                     case "--full" -> full = true;
-                    case "--out" -> dir = Path.of(value(args, ++i, a));
-                    case "--peers" -> peersArg = value(args, ++i, a);
-                    case "--rounds" -> rounds = (int) number(value(args, ++i, a), a, 1, 20);
-                    case "--only" -> only = Arrays.asList(value(args, ++i, a).split(","));
-                    case "--sizes" -> sizes = value(args, ++i, a);
-                    case "--iterations" -> iterations = (int) number(value(args, ++i, a), a, 10, 10_000_000);
+                    case "--out" -> dir = Path.of(BenchOptions.value(args, ++i, a));
+                    case "--peers" -> peersArg = BenchOptions.value(args, ++i, a);
+                    case "--rounds" -> rounds = (int) number(BenchOptions.value(args, ++i, a), a, 1, 20);
+                    case "--only" -> only = Arrays.asList(BenchOptions.value(args, ++i, a).split(","));
+                    case "--sizes" -> sizes = BenchOptions.value(args, ++i, a);
+                    case "--iterations" -> iterations = (int) number(BenchOptions.value(args, ++i, a), a, 10, 10_000_000);
                     case "--verbose" -> verbose = true;
                     case "-h", "--help" -> {
                         out.println(USAGE);
@@ -202,13 +202,6 @@ final class ReportCommand {
         } catch (IOException e) {
             throw new IllegalStateException("not a JSON line: " + line, e);
         }
-    }
-
-    private static String value(List<String> args, int i, String option) {
-        if (i >= args.size()) {
-            throw new UsageException(option + " needs a value");
-        }
-        return args.get(i);
     }
 
     private static long number(String v, String option, long min, long max) {

@@ -144,15 +144,9 @@ final class ReportPeers {
         return null;
     }
 
-    /** Sizes as ferry bench takes them (4k, 1m) in bytes, for the C program. */
+    /** Sizes as ferry bench takes them (4k, 1m) in bytes, for the C program and ucx_perftest. */
     static String bytes(String sizes) {
-        List<String> out = new ArrayList<>();
-        for (String s : sizes.split(",")) {
-            String t = s.strip().toLowerCase();
-            long mult = t.endsWith("k") ? 1024 : t.endsWith("m") ? 1 << 20 : t.endsWith("g") ? 1 << 30 : 1;
-            out.add(String.valueOf(Long.parseLong(mult == 1 ? t : t.substring(0, t.length() - 1)) * mult));
-        }
-        return String.join(",", out);
+        return String.join(",", BenchOptions.sizes(sizes).stream().map(String::valueOf).toList());
     }
 
     static Result exec(List<String> cmd, long boundSeconds) throws IOException, InterruptedException {

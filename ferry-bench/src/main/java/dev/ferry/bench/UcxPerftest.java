@@ -1,9 +1,16 @@
 package dev.ferry.bench;
 
+import java.io.BufferedReader;
 import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
@@ -41,21 +48,15 @@ final class UcxPerftest {
 
     /** One test: {50th percentile us, average us, bandwidth MiB/s} from the client's Final line. */
     private static double[] test(String test, long size, long iterations) throws IOException, InterruptedException {
-        ProcessBuilder server = new ProcessBuilder("ucx_perftest", "-p", String.valueOf(PORT)).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.DISCARD);
+        // line-buffered, so that its "Waiting for connection..." (printed once it listens) arrives at once
+        ProcessBuilder server = new ProcessBuilder("stdbuf", "-oL", "ucx_perftest", "-p", String.valueOf(PORT)).redirectErrorStream(true);
         server.environment().put("UCX_TLS", "sm,self");
         Process srv = server.start();
         try {
+            awaitListening(srv);
             List<String> client = List.of("env", "UCX_TLS=sm,self", "ucx_perftest", "127.0.0.1", "-p", String.valueOf(PORT),
                     "-t", test, "-s", String.valueOf(size), "-n", String.valueOf(iterations), "-w", String.valueOf(Math.max(10, iterations / 10)));
-            ReportPeers.Result r = null;
-            for (int attempt = 0; attempt < 50; attempt++) { // until the server listens (at most 5 s)
-                r = ReportPeers.exec(client, BOUND_SECONDS);
-                if (r.exit() == 0 || !r.output().contains("connect")) {
-                    break;
-                }
-                Thread.sleep(100);
-            }
+            ReportPeers.Result r = ReportPeers.exec(client, BOUND_SECONDS);
             if (r.exit() != 0) {
                 throw new IOException("ucx_perftest " + test + " " + size + " B exited " + r.exit() + ": " + r.output().strip());
             }
@@ -66,6 +67,31 @@ final class UcxPerftest {
         } finally {
             srv.destroy();
             srv.waitFor();
+        }
+    }
+
+    /** Reads the server's output until it says it listens (within 30 s); the rest is drained, unread. */
+    private static void awaitListening(Process srv) throws IOException, InterruptedException {
+        BufferedReader out = new BufferedReader(new InputStreamReader(srv.getInputStream(), StandardCharsets.UTF_8));
+        CompletableFuture<Boolean> listening = new CompletableFuture<>();
+        Thread.ofVirtual().start(() -> {
+            try {
+                for (String l; (l = out.readLine()) != null; ) {
+                    if (l.contains("Waiting for connection")) {
+                        listening.complete(true);
+                    }
+                }
+                listening.complete(false);
+            } catch (IOException e) {
+                listening.complete(false);
+            }
+        });
+        try {
+            if (!listening.get(30, TimeUnit.SECONDS)) {
+                throw new IOException("ucx_perftest's server ended before it listened on port " + PORT);
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            throw new IOException("ucx_perftest's server did not listen on port " + PORT + " within 30 s", e);
         }
     }
 

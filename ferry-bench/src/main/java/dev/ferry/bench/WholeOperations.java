@@ -59,13 +59,13 @@ final class WholeOperations {
         return (double) (mx.getCurrentThreadAllocatedBytes() - before) / n;
     }
 
-    /** A RESULT line for the job runner ({@link EngineBenchRank#parse}): the extra fields as k=v pairs. */
+    /** A RESULT line for the job runner ({@link EngineBenchRank#parse}): the extra fields as k=v pairs, or - for none. */
     static void print(Result r) {
         Double mb = r.mbPerS();
         StringBuilder kv = new StringBuilder();
         r.extra().forEach((k, v) -> kv.append(kv.isEmpty() ? "" : ",").append(k).append('=').append(v));
         System.out.println("RESULT " + r.benchmark() + " " + r.driver() + " " + r.size() + " " + r.iterations() + " "
-                + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " " + kv);
+                + r.medianUs() + " " + r.p99Us() + " " + (mb == null ? "-" : mb) + " " + (kv.isEmpty() ? "-" : kv));
         System.out.flush();
     }
 }
