@@ -33,6 +33,9 @@ final class Barriers {
     private long open;
     private final boolean[] inBarrier;
     private final boolean[] inFini;
+    /** When each rank in fini entered it (1, 2, ...): a failed barrier names the first, even if it has died since. */
+    private final long[] finiOrder;
+    private long finiCount;
     // every rank: the outcomes
     private volatile long released;
     private volatile long failedEpoch;
@@ -46,6 +49,7 @@ final class Barriers {
         this.wire = wire;
         this.inBarrier = new boolean[size];
         this.inFini = new boolean[size];
+        this.finiOrder = new long[size];
     }
 
     void enterBarrier(long epoch) {
@@ -66,6 +70,9 @@ final class Barriers {
             return; // not from a rank of this library: nothing to count
         }
         if (epoch == FINI) {
+            if (!inFini[src]) {
+                finiOrder[src] = ++finiCount;
+            }
             inFini[src] = true;
         } else {
             inBarrier[src] = true;
@@ -96,21 +103,23 @@ final class Barriers {
     private void check() {
         if (open != 0) {
             boolean all = true;
-            int finalizer = -1;
+            boolean blocked = false; // a live rank in fini will never enter: the barrier fails
+            int first = -1;          // the rank that entered fini first, named (it may have died since)
             for (int r = 0; r < size; r++) {
                 if (!inBarrier[r] && !dead[r]) {
                     all = false;
-                    if (inFini[r]) {
-                        finalizer = r;
-                    }
+                    blocked |= inFini[r];
+                }
+                if (!inBarrier[r] && inFini[r] && (first < 0 || finiOrder[r] < finiOrder[first])) {
+                    first = r;
                 }
             }
-            if (all || finalizer >= 0) {
+            if (all || blocked) {
                 long answer = all ? open : -open;
                 for (int r = 0; r < size; r++) {
                     if (inBarrier[r]) {
                         inBarrier[r] = false;
-                        answer(r, answer, finalizer);
+                        answer(r, answer, first);
                     }
                 }
                 open = 0;
