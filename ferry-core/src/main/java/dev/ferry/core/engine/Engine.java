@@ -254,6 +254,11 @@ public final class Engine implements GateOwner, AutoCloseable {
         }
     }
 
+    /** Whether the engine was closed (or crashed): nothing progresses any more. */
+    public boolean isClosed() {
+        return closed;
+    }
+
     /** Whether a background thread makes progress ({@code FERRY_PROGRESS=thread}) rather than the callers. */
     public boolean progressThreadMode() {
         return thread != null;
@@ -497,6 +502,9 @@ public final class Engine implements GateOwner, AutoCloseable {
             runHere(task);
             return;
         }
+        if (closed) { // its progress thread has ended: nobody would run it
+            throw new IllegalStateException("the engine is closed");
+        }
         thread.runAndWait(task, CLOSE_FLUSH);
     }
 
@@ -603,6 +611,24 @@ public final class Engine implements GateOwner, AutoCloseable {
                 wire.bootstrap().close(); // an unmet fence still holds the bootstrap: the process's end closes it
             }
         }
+    }
+
+    /**
+     * Leaves as a killed process would, for fault-injection tests of the layers above: nothing is
+     * flushed and nobody met; the drivers' contexts close under the connections, so that the
+     * peers see this rank's gate BROKEN and fail what involves it. The engine is closed after.
+     */
+    public void crash() {
+        if (closed) {
+            return;
+        }
+        if (thread != null) {
+            thread.stop(0);
+        }
+        closing = true;
+        closed = true;
+        doze.close();
+        wire.close();
     }
 
     boolean quiet() {

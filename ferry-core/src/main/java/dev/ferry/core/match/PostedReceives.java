@@ -1,5 +1,7 @@
 package dev.ferry.core.match;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 import java.util.function.IntPredicate;
 
@@ -135,6 +137,28 @@ public final class PostedReceives<T> {
                 w = next;
             }
         });
+    }
+
+    /** Removes every receive posted on {@code context}, in posting order per queue (a revoked communicator's). */
+    public void removeContext(int context, Consumer<MatchEntry<T>> removed) {
+        ContextQueue<T> q = contexts.find(context);
+        if (q == null) {
+            return;
+        }
+        List<MatchEntry<T>> all = new ArrayList<>();
+        for (EntryChain<T> b : q.bins.values()) {
+            for (MatchEntry<T> e = b.head; e != null; e = e.binNext) {
+                all.add(e);
+            }
+        }
+        for (MatchEntry<T> w = q.list.head; w != null; w = w.listNext) {
+            all.add(w);
+        }
+        all.sort(java.util.Comparator.comparingLong(e -> e.seq));
+        for (MatchEntry<T> e : all) {
+            remove(e);
+            removed.accept(e);
+        }
     }
 
     /** Receives posted now. */
