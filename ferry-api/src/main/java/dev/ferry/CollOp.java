@@ -101,7 +101,8 @@ final class CollOp extends Request {
         }
     }
 
-    private void fail(ErrorClass c, String why) {
+    /** Fails it with {@code c}: its receives still posted are withdrawn (engine's thread of control). */
+    void fail(ErrorClass c, String why) {
         for (int i = 0; i < inflightCount; i++) {
             if (inflight[i] instanceof RecvOp r && r.current() == null) {
                 r.cancelPosted(); // nothing lands in the program's buffers after the failure

@@ -18,6 +18,14 @@ public enum ErrorClass {
     TRUNCATE,
     /** A peer the operation involves failed (died, closed, or broke the protocol): MPI's PROC_FAILED. */
     PROC_FAILED,
+    /**
+     * A receive from {@link Ferry#ANY_SOURCE} on a communicator with a failed member this rank has
+     * not acknowledged ({@link Comm#ackFailed}): the message it waits for may never come. ULFM's
+     * MPI_ERR_PROC_FAILED_PENDING.
+     */
+    PROC_FAILED_PENDING,
+    /** The communicator was revoked ({@link Comm#revoke}): only the fault-tolerance calls work on it. ULFM's MPI_ERR_REVOKED. */
+    REVOKED,
     /** A rank outside the communicator. */
     RANK,
     /** A tag out of range (negative where a wildcard is not allowed, or above {@link Ferry#TAG_UB}). */

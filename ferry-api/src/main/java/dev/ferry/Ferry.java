@@ -200,7 +200,7 @@ public final class Ferry implements AutoCloseable {
     }
 
     /** The tag of the goodbyes at close (on the world's internal context; collectives' tags are never negative but -2). */
-    private static final int GOODBYE_TAG = -3;
+    static final int GOODBYE_TAG = -3;
     /** How long close waits for the other ranks' goodbyes (as long as the engine's closing meet). */
     private static final long GOODBYE_NANOS = 3_000_000_000L;
     private boolean saidGoodbye;
@@ -326,6 +326,11 @@ public final class Ferry implements AutoCloseable {
             bsends.detach(); // buffered sends still in flight complete first, as MPI_Finalize has them do
         } catch (RuntimeException e) {
             engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: buffered sends at close: {1}", rank(), e.getMessage());
+        }
+        try {
+            messaging.faults.announceLeaving(); // peers waiting for this rank's messages hear now that none will come
+        } catch (RuntimeException e) {
+            engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: telling the peers at close: {1}", rank(), e.getMessage());
         }
         try {
             sayGoodbye();

@@ -41,6 +41,12 @@ final class Messaging implements MessageHandler {
     private String[] failed = new String[0];
     /** Peers failed so far: while none, no communicator has a dead member (checked before each small collective). */
     private volatile int failedPeers;
+    /** The failed peers in the order their failures were heard of; the first {@link #failedPeers} are set. */
+    private int[] failOrder = new int[0];
+    /** Why each peer that closed its instance left (null while it has not), as its LEFT word said. */
+    private String[] left = new String[0];
+    /** Revocations and agreements (ULFM). */
+    final FaultTolerance faults = new FaultTolerance(this);
     /** The live communicators by context, to tell which a dead peer belongs to. */
     private final Int2ObjectHashMap<Comm> comms = new Int2ObjectHashMap<>();
     private final List<RequestFuture> futures = new ArrayList<>();
@@ -71,6 +77,8 @@ final class Messaging implements MessageHandler {
     void attach(Engine e) {
         nextSyncId = new int[e.size()];
         failed = new String[e.size()];
+        failOrder = new int[e.size()];
+        left = new String[e.size()];
         engine = e;
     }
 
@@ -130,6 +138,10 @@ final class Messaging implements MessageHandler {
             return;
         }
         int kind = Envelope.kind(h);
+        if (kind == Envelope.FAULT) {
+            faults.onMessage(m);
+            return;
+        }
         if (kind == Envelope.ACK) {
             SendOp s = awaitingAck.remove(syncKey(m.source(), Envelope.tag(h)));
             if (s != null) {
@@ -140,6 +152,10 @@ final class Messaging implements MessageHandler {
         }
         int context = Envelope.context(h);
         int tag = Envelope.tag(h);
+        if (faults.dropsContext(context)) {
+            m.drop(); // its communicator is revoked: ULFM discards what arrives on it
+            return;
+        }
         MatchEntry<RecvOp> e = posted.match(context, m.source(), tag);
         if (e != null) {
             e.item().deliver(m);
@@ -153,13 +169,18 @@ final class Messaging implements MessageHandler {
     @Override
     public void onPeerFailed(int rank, dev.ferry.spi.Status status, String why) {
         String reason = "rank " + rank + " of the job failed (" + status + (why == null || why.isEmpty() ? "" : ": " + why) + ")";
-        failed[rank] = reason;
-        failedPeers++; // the engine's thread of control alone writes it
+        if (failed[rank] == null) {
+            failed[rank] = reason;
+            failOrder[failedPeers] = rank;
+            failedPeers++; // the engine's thread of control alone writes it, after the order it publishes
+        }
+        // a receive from this rank fails; one from any rank may still be matched by another's message: ULFM's PENDING
         posted.removeFor(rank, context -> {
             Comm c = comms.get(context);
             return c != null && c.local(rank) >= 0;
-        }, e -> e.item().finish(Status.failed(Ferry.ANY_SOURCE, Ferry.ANY_TAG, ErrorClass.PROC_FAILED,
-                e.item() + ": " + reason)));
+        }, e -> e.item().finish(Status.failed(Ferry.ANY_SOURCE, Ferry.ANY_TAG,
+                e.source() == MatchEntry.ANY ? ErrorClass.PROC_FAILED_PENDING : ErrorClass.PROC_FAILED,
+                e.item() + ": " + reason + (e.source() == MatchEntry.ANY ? " (acknowledge it with Comm.ackFailed to receive from any rank again)" : ""))));
         // a collective needs every member, if not directly then through others: all on its communicators fail
         collectives.removeIf(op -> {
             if (op.comm().local(rank) >= 0) {
@@ -178,6 +199,7 @@ final class Messaging implements MessageHandler {
             SendOp s = awaitingAck.remove(key);
             s.finish(Status.failed(s.dest, s.tag, ErrorClass.PROC_FAILED, s + ": " + reason));
         }
+        faults.peerFailed(rank);
         MessageHandler l = library;
         if (l != null) {
             l.onPeerFailed(rank, status, why);
@@ -222,10 +244,18 @@ final class Messaging implements MessageHandler {
             }
             return;
         }
-        String dead = r.sourceWorld >= 0 ? failed[r.sourceWorld] : null;
-        if (dead != null) {
+        String dead = r.sourceWorld >= 0 ? failed[r.sourceWorld] != null ? failed[r.sourceWorld] : left[r.sourceWorld] : null;
+        if (dead != null && (failed[r.sourceWorld] != null || !isGoodbye(r.context, r.tag))) {
             r.finish(Status.failed(r.comm.local(r.sourceWorld), r.tag, ErrorClass.PROC_FAILED, r + ": " + dead));
             return;
+        }
+        if (r.sourceWorld == MatchEntry.ANY && failedPeers != 0 && r.context == r.comm.context) {
+            String unacknowledged = r.comm.unacknowledgedFailure();
+            if (unacknowledged != null) {
+                r.finish(Status.failed(Ferry.ANY_SOURCE, r.tag, ErrorClass.PROC_FAILED_PENDING, r + " on " + r.comm + ": " + unacknowledged
+                        + " (acknowledge it with Comm.ackFailed to receive from any rank again)"));
+                return;
+            }
         }
         posted.add(r.entry.set(context, r.sourceWorld, r.tag));
     }
@@ -248,7 +278,7 @@ final class Messaging implements MessageHandler {
 
     /** Starts a synchronous send: an id its ACK will name, then the send. */
     void startSynchronous(SendOp s, long headerWithoutId, Object data) {
-        String dead = failed[s.destWorld];
+        String dead = failed[s.destWorld] != null ? failed[s.destWorld] : left[s.destWorld]; // a rank that left matches nothing
         if (dead != null) {
             s.finish(Status.failed(s.dest, s.tag, ErrorClass.PROC_FAILED, s + ": " + dead));
             return;
@@ -289,7 +319,101 @@ final class Messaging implements MessageHandler {
     }
 
     void register(Comm c) {
-        engine().runSerialized(() -> comms.put(c.context, c));
+        engine().runSerialized(() -> {
+            comms.put(c.context, c);
+            if (faults.isRevoked(c.context)) {
+                c.markRevoked(); // a member revoked it before it was made here
+            }
+        });
+    }
+
+    /** The live communicator of user context {@code context}, or null (engine's thread of control). */
+    Comm comm(int context) {
+        return comms.get(context);
+    }
+
+    /**
+     * {@code c} was revoked (engine's thread of control): its posted receives, collectives and
+     * synchronous sends waiting for their ACK fail with REVOKED, and what arrived unreceived goes.
+     */
+    void failRevoked(Comm c) {
+        String why = c + " was revoked";
+        for (int ctx : new int[] {c.context, c.context + 1}) {
+            posted.removeContext(ctx, e -> e.item().finish(Status.failed(Ferry.ANY_SOURCE, Ferry.ANY_TAG, ErrorClass.REVOKED, e.item() + ": " + why)));
+            unexpected.removeContext(ctx, e -> e.item().drop());
+        }
+        collectives.removeIf(op -> {
+            if (op.comm() == c) {
+                op.fail(ErrorClass.REVOKED, why);
+                return true;
+            }
+            return false;
+        });
+        List<Long> gone = new ArrayList<>();
+        awaitingAck.forEachLong((key, s) -> {
+            if (s.comm == c) {
+                gone.add(key);
+            }
+        });
+        for (long key : gone) {
+            SendOp s = awaitingAck.remove(key);
+            s.finish(Status.failed(s.dest, s.tag, ErrorClass.REVOKED, s + ": " + why));
+        }
+    }
+
+    /**
+     * Rank {@code rank} closed its instance (its LEFT word, after all it sent here): a posted
+     * receive from it can never match now, nor can a synchronous send to it be matched, so they
+     * fail at once; the goodbyes of close are left to run. Its connection stays (engine's thread
+     * of control).
+     */
+    void peerLeft(int rank, String cause) {
+        String why = "rank " + rank + " of the job closed its Ferry instance (finalized) and will send nothing more"
+                + (cause == null ? "" : "; before that it had seen: " + cause);
+        left[rank] = why;
+        List<MatchEntry<RecvOp>> goodbyes = new ArrayList<>();
+        posted.removeFor(rank, context -> false, e -> {
+            if (isGoodbye(e.context(), e.tag())) {
+                goodbyes.add(e);
+            } else {
+                e.item().finish(Status.failed(e.item().comm.local(rank), e.tag(), ErrorClass.PROC_FAILED, e.item() + ": " + why));
+            }
+        });
+        goodbyes.forEach(posted::add); // posted again: they still match its goodbye
+        List<Long> gone = new ArrayList<>();
+        awaitingAck.forEachLong((key, s) -> {
+            if (s.destWorld == rank) {
+                gone.add(key);
+            }
+        });
+        for (long key : gone) {
+            SendOp s = awaitingAck.remove(key);
+            s.finish(Status.failed(s.dest, s.tag, ErrorClass.PROC_FAILED, s + ": " + why));
+        }
+    }
+
+    /** The close's goodbye exchange (the world's internal context), which runs on after a peer's LEFT. */
+    private static boolean isGoodbye(int context, int tag) {
+        return context == 2 * ContextIds.WORLD + 1 && tag == Ferry.GOODBYE_TAG;
+    }
+
+    /** The first failure this rank heard of (a peer's death, or a peer that left), or null. */
+    String firstFailure() {
+        if (failedPeers > 0) {
+            return failed[failOrder[0]];
+        }
+        for (String l : left) {
+            if (l != null) {
+                return l;
+            }
+        }
+        return null;
+    }
+
+    /** The job ranks failed so far, in the order their failures were heard of (any thread). */
+    int[] failedInOrder() {
+        int n = failedPeers; // read first: the order's entries below it are published
+        return java.util.Arrays.copyOf(failOrder, n);
     }
 
     /** A communicator is freed: it leaves the registry, and messages nobody received on it go. */
@@ -297,6 +421,7 @@ final class Messaging implements MessageHandler {
         engine().runSerialized(() -> {
             comms.remove(c.context);
             unexpected.removeContext(c.context, e -> e.item().drop());
+            faults.forget(c.context);
         });
     }
 

@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
  * comm.irecv(buf, 0, n, Datatype.DOUBLE, 0, 8).toFuture().thenAccept(st -> System.out.println(st));
  * }</pre>
  */
-public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest {
+public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest, AgreeOp {
     final Messaging messaging;
     /** Set once, when the request is seen complete (any thread may be first). */
     private volatile Status status;
@@ -190,6 +190,9 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest 
                     }
                     if (now - deadline > 0) {
                         return current() != null;
+                    }
+                    if (e.isClosed() && current() == null) { // nothing completes it any more
+                        throw new FerryException(ErrorClass.INTERN, "the Ferry instance closed while " + this + " was waited for");
                     }
                 }
             }
