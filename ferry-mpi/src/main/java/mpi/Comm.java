@@ -176,6 +176,92 @@ public class Comm extends MpiJavaPointToPoint implements Freeable, Cloneable {
         return this instanceof Intercomm;
     }
 
+    // --- fault tolerance: ULFM, a Ferry extension (Open MPI's C names: MPIX_Comm_revoke and the rest) ---
+
+    /**
+     * Revokes the communicator at every member (MPIX_Comm_revoke; one member calls it): pending
+     * and later operations on it fail with {@link MPI#ERR_REVOKED}, except the calls below.
+     *
+     * <pre>{@code
+     * try { comm.allReduce(part, sum, 1, MPI.DOUBLE, MPI.SUM); }
+     * catch (MPIException e) {
+     *     comm.revoke();
+     *     Intracomm survivors = comm.shrink();
+     * }
+     * }</pre>
+     */
+    public final void revoke() {
+        try {
+            ferry("revoke").revoke();
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** Whether a member revoked it (MPIX_Comm_is_revoked). */
+    public final boolean isRevoked() {
+        return ferry("isRevoked").isRevoked();
+    }
+
+    /**
+     * A communicator of the live members (MPIX_Comm_shrink; collective over the survivors, and
+     * it works on a revoked communicator), agreed by all of them even when more fail meanwhile.
+     */
+    public final Intracomm shrink() {
+        try {
+            Intracomm c = new Intracomm(ferry("shrink").shrink());
+            c.errhandler = errhandler;
+            return c;
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /**
+     * The bitwise AND of {@code flag} over the live members, the same at every survivor
+     * (MPIX_Comm_agree; collective, also on a revoked communicator). Raises
+     * {@link MPI#ERR_PROC_FAILED} at every survivor alike when a member failed whose failure not
+     * all had acknowledged ({@link #ackFailed}).
+     */
+    public final int agree(int flag) {
+        try {
+            return ferry("agree").agree(flag);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** Starts {@link #agree} (MPIX_Comm_iagree): {@code flag[0]} in, and the agreed flags once the request completes. */
+    public final Request iAgree(int[] flag) {
+        try {
+            return new Request(ferry("iAgree").iagree(flag), errhandler(), null);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** The members known here to have failed, in the order this process heard of them (MPIX_Comm_get_failed). */
+    public final Group getFailed() {
+        try {
+            return new Group(ferry("getFailed").getFailed());
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /**
+     * Acknowledges the first {@code numToAck} failures of {@link #getFailed()} (MPIX_Comm_ack_failed):
+     * receives from {@link MPI#ANY_SOURCE} work again and {@link #agree} stops raising for them.
+     * Returns how many are acknowledged.
+     */
+    public final int ackFailed(int numToAck) {
+        try {
+            return ferry("ackFailed").ackFailed(numToAck);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
     /**
      * An intercommunicator between {@code localComm}'s members and another, disjoint group
      * (MPI_Intercomm_create; collective over both groups), called on the peer communicator, in which

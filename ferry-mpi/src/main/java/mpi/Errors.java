@@ -16,6 +16,8 @@ final class Errors {
         return switch (c) {
             case TRUNCATE -> MPI.ERR_TRUNCATE;
             case PROC_FAILED -> MPI.ERR_PROC_FAILED;
+            case PROC_FAILED_PENDING -> MPI.ERR_PROC_FAILED_PENDING;
+            case REVOKED -> MPI.ERR_REVOKED;
             case RANK -> MPI.ERR_RANK;
             case TAG -> MPI.ERR_TAG;
             case COUNT -> MPI.ERR_COUNT;

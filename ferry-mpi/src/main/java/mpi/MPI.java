@@ -60,7 +60,7 @@ public final class MPI {
     public static final int MODE_NOCHECK = 1, MODE_NOPRECEDE = 2, MODE_NOPUT = 4, MODE_NOSTORE = 8, MODE_NOSUCCEED = 16;
     public static final int LOCK_EXCLUSIVE = 1, LOCK_SHARED = 2;
 
-    // --- error classes (Open MPI's numbers; PROC_FAILED as ULFM's) -----------------------------------
+    // --- error classes (Open MPI's numbers; PROC_FAILED, PROC_FAILED_PENDING and REVOKED as ULFM's) -----------------------------------
     public static final int SUCCESS = 0, ERR_BUFFER = 1, ERR_COUNT = 2, ERR_TYPE = 3, ERR_TAG = 4, ERR_COMM = 5, ERR_RANK = 6,
             ERR_REQUEST = 7, ERR_ROOT = 8, ERR_GROUP = 9, ERR_OP = 10, ERR_TOPOLOGY = 11, ERR_DIMS = 12, ERR_ARG = 13,
             ERR_UNKNOWN = 14, ERR_TRUNCATE = 15, ERR_OTHER = 16, ERR_INTERN = 17, ERR_IN_STATUS = 18, ERR_PENDING = 19,
@@ -70,7 +70,8 @@ public final class MPI {
             ERR_NAME = 38, ERR_NO_MEM = 39, ERR_NOT_SAME = 40, ERR_NO_SPACE = 41, ERR_NO_SUCH_FILE = 42, ERR_PORT = 43,
             ERR_QUOTA = 44, ERR_READ_ONLY = 45, ERR_RMA_CONFLICT = 46, ERR_RMA_SYNC = 47, ERR_SERVICE = 48, ERR_SIZE = 49,
             ERR_SPAWN = 50, ERR_UNSUPPORTED_DATAREP = 51, ERR_UNSUPPORTED_OPERATION = 52, ERR_WIN = 53,
-            ERR_RMA_RANGE = 55, ERR_RMA_ATTACH = 56, ERR_RMA_SHARED = 58, ERR_PROC_ABORTED = 74, ERR_PROC_FAILED = 75, ERR_LASTCODE = 92,
+            ERR_RMA_RANGE = 55, ERR_RMA_ATTACH = 56, ERR_RMA_SHARED = 58, ERR_PROC_ABORTED = 74, ERR_PROC_FAILED = 75,
+            ERR_PROC_FAILED_PENDING = 76, ERR_REVOKED = 77, ERR_LASTCODE = 92,
             ERR_SYSRESOURCE = -2;
 
     // --- datatypes ----------------------------------------------------------------------------------

@@ -71,6 +71,20 @@ class ProgramsJobTest {
                 "ok errors"), r.okLines(), r.toString());
     }
 
+    /**
+     * A program that loses a rank midway (it halts, as a killed process) revokes, agrees and
+     * shrinks with ULFM's calls, and finishes on the survivors with the serial answer; on shm and
+     * tcp at once. Without a death it takes one round.
+     */
+    @ParameterizedTest(name = "{0} ranks, {1} per node, rank {2} dies after {3} chunks")
+    @CsvSource({"4, 2, 2, 5", "5, 2, 0, 3", "3, 0, -1, 0"})
+    void aProgramSurvivesALostRank(int ranks, int perNode, int victim, int chunks) throws Exception {
+        CapturedJob.Result r = run(ranks, perNode, "openmpi.ResilientPi", String.valueOf(victim), String.valueOf(chunks));
+        assertEquals(victim < 0 ? 0 : 3, r.exit(), "the dead rank's status: " + r);
+        assertEquals(List.of(victim < 0 ? "ok pi is 3.141592653590 after 1 round, on " + ranks + " survivors of " + ranks + " ranks"
+                : "ok pi is 3.141592653590 after 2 rounds, on " + (ranks - 1) + " survivors of " + ranks + " ranks"), r.okLines(), r.toString());
+    }
+
     /** ERRORS_RETURN: an exception with the class and the argument; ERRORS_ARE_FATAL: the job ends, non-zero, saying why. */
     @Test
     void errorsAreReturnedOrFatalAsTheHandlerSays() throws Exception {
