@@ -27,6 +27,7 @@ public final class Examples {
         ALL.put("put-get", PutGet::main);
         ALL.put("counter", Counter::main);
         ALL.put("lock-cycle", LockCycle::main);
+        ALL.put("survivor", Survivor::main);
     }
 
     private Examples() {

@@ -2,6 +2,8 @@ package dev.ferry.examples;
 
 import dev.ferry.launch.run.CapturedJob;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.util.Map;
@@ -50,6 +52,42 @@ class ExamplesJobTest {
             assertEquals(0, r.exit(), r.toString());
             assertTrue(r.out().contains("lock-cycle " + type + ": lock, 8-byte accumulate, unlock: median "), r.toString());
         }
+    }
+
+    /**
+     * The survivor example loses a rank at each step of a round (chosen by the seed: the test
+     * looks for one that kills a rank at that step, and another in the same round or during the
+     * recovery in round 2), over shm and tcp, with and without a progress thread: the survivors finish with
+     * the serial answer. The job's status is the first dead rank's (3).
+     */
+    @ParameterizedTest(name = "a death at {0}, progress {1}")
+    @CsvSource({"COMPUTE, caller", "BEFORE_HELD, thread", "BEFORE_VALUES, caller", "BEFORE_AGREE, thread", "BEFORE_SHRINK, caller",
+            "COMPUTE, thread", "BEFORE_VALUES, thread", "BEFORE_AGREE, caller"})
+    void theSurvivorsFinishWithTheSerialAnswer(Survivor.Step step, String progress) throws Exception {
+        int ranks = 5;
+        long seed = 1;
+        while (!dies(Survivor.plan(seed, 2, ranks), step)) {
+            seed++;
+        }
+        long chosen = seed;
+        CapturedJob.Result r = CapturedJob.run(ranks, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", progress), BOUND,
+                Survivor.class, String.valueOf(chosen), "2");
+        assertEquals(3, r.exit(), r.toString());
+        assertTrue(r.out().lines().anyMatch(l -> l.contains("pi is 3.141592653590, exactly the serial sum, after ")
+                && l.contains("of 5 ranks (seed " + chosen + ";")), r.toString());
+    }
+
+    /**
+     * Whether the plan kills a rank at {@code step} for sure: in round 1 with the other death in
+     * round 2 (its recovery); or, before the shrink (reached only when round 1 failed), in round 1
+     * beside a death that fails it.
+     */
+    private static boolean dies(java.util.List<Survivor.Death> plan, Survivor.Step step) {
+        Survivor.Death a = plan.get(0), b = plan.get(1);
+        if (step == Survivor.Step.BEFORE_SHRINK) {
+            return b.round() == 1 && b.step() == step && a.round() == 1 && a.step() != step;
+        }
+        return a.round() == 1 && a.step() == step && b.round() == 2;
     }
 
     @Test

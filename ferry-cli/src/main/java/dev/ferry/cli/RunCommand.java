@@ -46,6 +46,10 @@ final class RunCommand {
                                     process limit still bound -n)
               --timeout SECONDS     end the job after this long (exit status 124)
               --grace SECONDS       time the other ranks get after one failed (default 3)
+              --continue-on-failure a rank that dies does not end the job: the others go on (a program
+                                    that survives failures, with revoke, agree and shrink); the job
+                                    ends when they end, naming the ranks that died, with status 0
+                                    when any rank ended well
               --report-wireup       print when every rank is past the bootstrap exchange, and at the
                                     end the CPU time the ranks and the launcher took
               -D..., -X..., -ea, -J<opt>   JVM options for the ranks
@@ -77,6 +81,7 @@ final class RunCommand {
         boolean debug = false;
         Duration timeout = null;
         Duration grace = Duration.ofSeconds(3);
+        boolean continueOnFailure = false;
         Program program;
         try {
             int i = 0;
@@ -135,6 +140,7 @@ final class RunCommand {
                     case "--report-wireup" -> reportWireup = true;
                     case "--timeout" -> timeout = Duration.ofSeconds(number(args, ++i, a, 1, 10_000_000));
                     case "--grace" -> grace = Duration.ofSeconds(number(args, ++i, a, 0, 3600));
+                    case "--continue-on-failure" -> continueOnFailure = true;
                     case "-h", "--help" -> {
                         out.println(USAGE);
                         return 0;
@@ -195,7 +201,7 @@ final class RunCommand {
         javaArgs.addAll(program.args());
         JobSpec spec;
         try {
-            spec = new JobSpec(n, javaArgs, env, tag, timeout, grace, stdinRank(stdin));
+            spec = new JobSpec(n, javaArgs, env, tag, timeout, grace, stdinRank(stdin), continueOnFailure);
         } catch (IllegalArgumentException e) {
             err.println("ferry run: " + e.getMessage());
             return 2;

@@ -205,6 +205,31 @@ class JobTest {
         nothingLeft(pids, job[0]);
     }
 
+    /**
+     * With --continue-on-failure a rank's death does not end the job: the survivor example's
+     * ranks recover (revoke, agree, shrink) and finish, and the launcher names the dead rank and
+     * ends with status 0. Without it, the grace of 1 s is too short for them: the job ends with
+     * the dead rank's status and no answer.
+     */
+    @Test
+    void continueOnFailureLetsTheSurvivorsFinish() throws Exception {
+        long seed = 1;
+        while (dev.ferry.examples.Survivor.plan(seed, 1, 4).get(0).round() != 1) {
+            seed++;
+        }
+        int victim = dev.ferry.examples.Survivor.plan(seed, 1, 4).get(0).rank();
+        Launcher l = new Launcher("run", "-n", "4", "--continue-on-failure", "--grace", "1", "--example", "survivor", String.valueOf(seed), "1");
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        assertTrue(l.out.stream().anyMatch(s -> s.contains("exactly the serial sum") && s.contains("on 3 survivors of 4 ranks")),
+                l.out + " stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.contains("rank " + victim + " exited with status 3; the others go on (--continue-on-failure)")), l.err.toString());
+        assertTrue(l.err.stream().anyMatch(s -> s.contains("the job went on without rank " + victim + " (status 3)")), l.err.toString());
+
+        l = new Launcher("run", "-n", "4", "--grace", "1", "--example", "survivor", String.valueOf(seed), "1");
+        assertEquals(3, l.exit(), "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.contains("rank " + victim + " exited with status 3; ending the job")), l.err.toString());
+    }
+
     @Test
     void aTimeoutEndsTheJob() throws Exception {
         Launcher l = new Launcher("run", "-n", "2", "--timeout", "2", "-cp", testClasses(), TestRanks.class.getName(), "hang");

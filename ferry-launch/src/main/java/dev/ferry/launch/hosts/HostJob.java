@@ -119,7 +119,7 @@ public final class HostJob {
                 hostOf[r] = hosts.get(h).name();
             }
         }
-        this.monitor = new JobMonitor(spec.ranks(), spec.timeout(), spec.grace(), err, r -> " on host " + hostOf[r]);
+        this.monitor = new JobMonitor(spec.ranks(), spec.timeout(), spec.grace(), spec.continueOnFailure(), err, r -> " on host " + hostOf[r]);
     }
 
     /** Which host runs each rank. */

@@ -49,7 +49,7 @@ public final class Job {
         this.jobId = newJobId();
         this.jobKey = newJobKey();
         this.output = new RankOutput(spec.ranks(), out, err, spec.tagOutput());
-        this.monitor = new JobMonitor(spec.ranks(), spec.timeout(), spec.grace(), err, r -> "");
+        this.monitor = new JobMonitor(spec.ranks(), spec.timeout(), spec.grace(), spec.continueOnFailure(), err, r -> "");
         this.ranks = new RankProcesses(spec.javaArgs(), spec.env(), new RankProcesses.Listener() {
             @Override
             public void output(int rank, boolean isErr, byte[] bytes, int len) {

@@ -9,7 +9,8 @@ import java.util.function.IntFunction;
 /**
  * The launcher's rules for a running job, wherever its ranks run: the first rank to exit with a
  * non-zero status or to abort sets the job's status and the others are ended after the grace
- * period (SIGTERM, then SIGKILL); a timeout ends them all (status {@link Job#TIMEOUT_EXIT}); a host
+ * period (SIGTERM, then SIGKILL), unless the job continues on failure (then the others go on, and
+ * the job's status is 0 when any rank ended well, the ranks that died being named at the end); a timeout ends them all (status {@link Job#TIMEOUT_EXIT}); a host
  * that is lost ends the job as a failed rank does. Events come from any thread.
  */
 public final class JobMonitor {
@@ -34,6 +35,7 @@ public final class JobMonitor {
     private final int size;
     private final Duration timeout;
     private final Duration grace;
+    private final boolean continueOnFailure;
     private final PrintStream err;
     private final IntFunction<String> where;
     private final LinkedBlockingQueue<Event> events = new LinkedBlockingQueue<>();
@@ -42,10 +44,11 @@ public final class JobMonitor {
     /**
      * @param where names a rank's place for reports, e.g. " on host vc2", or "" on one host
      */
-    public JobMonitor(int size, Duration timeout, Duration grace, PrintStream err, IntFunction<String> where) {
+    public JobMonitor(int size, Duration timeout, Duration grace, boolean continueOnFailure, PrintStream err, IntFunction<String> where) {
         this.size = size;
         this.timeout = timeout;
         this.grace = grace;
+        this.continueOnFailure = continueOnFailure;
         this.err = err;
         this.where = where;
     }
@@ -81,6 +84,9 @@ public final class JobMonitor {
         boolean terminated = false;
         int exited = 0;
         Integer status = null;
+        java.util.List<String> died = new java.util.ArrayList<>(); // continuing on failure: who, for the last word
+        Integer firstDeath = null;
+        boolean anyWell = false;
         while (exited < size) {
             long now = System.nanoTime();
             if (now - timeoutAt >= 0 && status == null) {
@@ -111,7 +117,13 @@ public final class JobMonitor {
             switch (e.kind) {
                 case EXIT -> {
                     exited++;
-                    if (e.code != 0 && status == null && !signalled) {
+                    anyWell |= e.code == 0;
+                    if (e.code != 0 && status == null && !signalled && continueOnFailure) {
+                        died.add(e.rank + where.apply(e.rank) + " (status " + describe(e.code) + ranks.cause(e.rank) + ")");
+                        firstDeath = firstDeath == null ? e.code : firstDeath;
+                        err.println("ferry run: rank " + e.rank + where.apply(e.rank) + " exited with status " + describe(e.code)
+                                + ranks.cause(e.rank) + (exited < size ? "; the others go on (--continue-on-failure)" : ""));
+                    } else if (e.code != 0 && status == null && !signalled) {
                         status = e.code;
                         err.println("ferry run: rank " + e.rank + where.apply(e.rank) + " exited with status "
                                 + describe(e.code) + ranks.cause(e.rank) + (exited < size ? "; ending the job" : ""));
@@ -127,13 +139,22 @@ public final class JobMonitor {
                 }
                 default -> {
                     exited += e.rank;
-                    if (status == null && !signalled) {
+                    if (status == null && !signalled && continueOnFailure) {
+                        died.add(e.text);
+                        firstDeath = firstDeath == null ? 1 : firstDeath;
+                        err.println("ferry run: " + e.text + (exited < size ? "; the others go on (--continue-on-failure)" : ""));
+                    } else if (status == null && !signalled) {
                         status = 1;
                         err.println("ferry run: " + e.text + (exited < size ? "; ending the job" : ""));
                         killAt = Math.min(killAt, System.nanoTime() + grace.toNanos());
                     }
                 }
             }
+        }
+        if (status == null && firstDeath != null) {
+            err.println("ferry run: the job went on without " + (died.size() == 1 ? "rank " : "ranks ") + String.join(", ", died)
+                    + (anyWell ? "" : ", and no rank ended well"));
+            return anyWell ? 0 : firstDeath;
         }
         return status == null ? 0 : status;
     }

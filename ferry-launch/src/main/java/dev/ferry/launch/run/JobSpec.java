@@ -18,9 +18,11 @@ import java.util.Objects;
  * @param grace      how long the other ranks get after one failed, before they are killed
  * @param stdin      the rank that reads the launcher's standard input, {@link #STDIN_ALL} or
  *                   {@link #STDIN_NONE}; the others read an empty input (/dev/null)
+ * @param continueOnFailure a rank that fails does not end the job: the others go on to their
+ *                   own end (a fault-tolerant program's survivors), and the job ends when all did
  */
 public record JobSpec(int ranks, List<String> javaArgs, Map<String, String> env, boolean tagOutput,
-                      Duration timeout, Duration grace, int stdin) {
+                      Duration timeout, Duration grace, int stdin, boolean continueOnFailure) {
     /** Every rank reads a copy of the launcher's standard input. */
     public static final int STDIN_ALL = -2;
     /** No rank reads the launcher's standard input. */
@@ -36,6 +38,12 @@ public record JobSpec(int ranks, List<String> javaArgs, Map<String, String> env,
         javaArgs = List.copyOf(javaArgs);
         env = Map.copyOf(env);
         Objects.requireNonNull(grace, "grace");
+    }
+
+    /** A job that ends when a rank fails. */
+    public JobSpec(int ranks, List<String> javaArgs, Map<String, String> env, boolean tagOutput,
+                   Duration timeout, Duration grace, int stdin) {
+        this(ranks, javaArgs, env, tagOutput, timeout, grace, stdin, false);
     }
 
     /** A job whose ranks read no input. */
