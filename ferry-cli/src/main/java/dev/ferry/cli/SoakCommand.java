@@ -37,17 +37,21 @@ import static dev.ferry.cli.OptionValues.value;
  * all be 0. With
  * {@code --chaos}, in each phase one random rank is killed (SIGKILL) at a random moment: every survivor must
  * report the failure within {@link #REPORT_BOUND}, and nothing of the job may be left on the
- * machine.
+ * machine. With {@code --chaos --recover}, one job of the application API instead ({@link SoakRecovery}):
+ * ranks killed one after another, the survivors revoking, agreeing and shrinking, and going on to
+ * the end with every round they count moved whole between them.
  *
  * <pre>
  * ferry soak -n 4 --ranks-per-node 2 --duration 60
  * ferry soak -n 4 --ranks-per-node 2 --duration 30 --chaos --format json
+ * ferry soak -n 6 --duration 30 --chaos --recover --kills 2
  * </pre>
  */
 final class SoakCommand {
     static final String USAGE = """
             usage: ferry soak [-n N] [--ranks-per-node K] [--duration SECONDS] [--max-size BYTES]
-                              [--drivers LIST] [--seed S] [--chaos] [--format text|json]
+                              [--drivers LIST] [--seed S] [--chaos [--recover [--kills K]]]
+                              [--format text|json]
               -n N                ranks (default 4)
               --ranks-per-node K  ranks per played node (default 2: shm within, tcp between)
               --duration S        seconds of traffic (default 60)
@@ -58,6 +62,12 @@ final class SoakCommand {
                                   report names the one used)
               --chaos             kill a random rank at a random moment; check the survivors notice
                                   within 10 s and that nothing of the job is left
+              --recover           with --chaos: one job on the application API whose survivors
+                                  recover (revoke, agree, shrink) and go on to the end; each
+                                  round they count held is checked byte by byte; the time from
+                                  each death to a working shrunk communicator is reported
+              --kills K           ranks --recover kills, one soon after the other (default 2,
+                                  at most n - 1)
               --format text|json  the report as lines of text (default) or one JSON object per phase
                                   and one for the whole run
               -h, --help          this text""";
@@ -78,6 +88,8 @@ final class SoakCommand {
         String drivers = null;
         long seed = System.nanoTime();
         boolean chaos = false;
+        boolean recover = false;
+        int kills = 2;
         boolean json = false;
         try {
             for (int i = 0; i < args.size(); i++) {
@@ -90,6 +102,8 @@ final class SoakCommand {
                     case "--drivers" -> drivers = value(args, ++i, a);
                     case "--seed" -> seed = number(args, ++i, a, 0, Long.MAX_VALUE);
                     case "--chaos" -> chaos = true;
+                    case "--recover" -> recover = true;
+                    case "--kills" -> kills = (int) number(args, ++i, a, 1, 63);
                     case "--format" -> {
                         String f = value(args, ++i, a);
                         if (!f.equals("json") && !f.equals("text")) {
@@ -104,6 +118,12 @@ final class SoakCommand {
                     default -> throw new Program.UsageError("unknown option '" + a + "' (see 'ferry soak --help')");
                 }
             }
+            if (recover && !chaos) {
+                throw new Program.UsageError("--recover recovers from --chaos: give both");
+            }
+            if (recover && kills >= n) {
+                throw new Program.UsageError("--kills " + kills + " leaves no survivor of " + n + " ranks (at most " + (n - 1) + ")");
+            }
         } catch (Program.UsageError e) {
             err.println("ferry soak: " + e.getMessage());
             return 2;
@@ -116,9 +136,21 @@ final class SoakCommand {
         if (drivers != null) {
             env.put("FERRY_DRIVERS", drivers);
         }
+        dev.ferry.bench.Progress progress = dev.ferry.bench.Progress.forTerminal(err);
+        if (recover) {
+            SoakRecovery.Outcome o;
+            try (dev.ferry.bench.Progress.Shown bar = progress.timed("soak recover", Duration.ofSeconds(duration))) {
+                o = SoakRecovery.run(n, kills, env, duration, seed, maxSize, err);
+            } catch (IOException e) {
+                err.println("ferry soak: " + e.getMessage());
+                return 1;
+            }
+            out.println(json ? o.json(n, duration, seed) : o.text(n, duration, seed));
+            o.problems().forEach(p -> err.println("ferry soak: " + p));
+            return o.problems().isEmpty() ? 0 : 1;
+        }
         // Point-to-point on the engine, then one-sided on the Portals library: half the time each.
         long half = Math.max(1, duration / 2);
-        dev.ferry.bench.Progress progress = dev.ferry.bench.Progress.forTerminal(err);
         Phase p2p, rma;
         try (dev.ferry.bench.Progress.Shown bar = progress.timed("soak p2p", Duration.ofSeconds(half))) {
             p2p = phase("p2p", SoakRank.class, n, env, half, seed, maxSize, chaos, err);
@@ -288,7 +320,7 @@ final class SoakCommand {
     }
 
     /** The job's rank processes still alive and its files in /dev/shm. */
-    private static List<String> leftovers(String jobId, Map<Integer, long[]> started) {
+    static List<String> leftovers(String jobId, Map<Integer, long[]> started) {
         List<String> left = new ArrayList<>();
         for (long[] p : started.values()) {
             if (ProcessHandle.of(p[0]).map(ProcessHandle::isAlive).orElse(false)) {
@@ -307,7 +339,7 @@ final class SoakCommand {
     }
 
     /** An output stream handing each complete line to a consumer. */
-    private static final class Lines extends OutputStream {
+    static final class Lines extends OutputStream {
         private final Consumer<String> sink;
         private final ByteArrayOutputStream buf = new ByteArrayOutputStream();
 

@@ -48,6 +48,27 @@ class SoakTest {
         assertTrue(slowest >= 0 && slowest <= SoakCommand.REPORT_BOUND.toMillis(), json);
     }
 
+    /**
+     * Three ranks of six killed one after another (some while the survivors recover from the one
+     * before): the survivors revoke, agree and shrink, reach the end with every round they held
+     * checked byte by byte, and nothing is left.
+     */
+    @Test
+    void survivorsRecoverFromKilledRanksAndGoOnToTheEnd() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(List.of("soak", "-n", "6", "--ranks-per-node", "2", "--duration", "12", "--seed", "12", "--chaos", "--recover",
+                "--kills", "3", "--format", "json"), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String json = out.toString(StandardCharsets.UTF_8).strip();
+        System.out.println(json);
+        assertEquals(0, code, json + err.toString(StandardCharsets.UTF_8));
+        assertEquals(1, json.lines().count(), json); // the recover phase alone
+        assertTrue(json.contains("\"phase\":\"recover\"") && json.contains("\"corrupted\":0,\"reordered\":0"), json);
+        assertTrue(json.contains("\"left\":0,\"ok\":true"), json);
+        assertTrue(Long.parseLong(json.replaceAll(".*\"rounds_held\":(\\d+).*", "$1")) > 10, json);
+        assertTrue(Long.parseLong(json.replaceAll(".*\"rounds_dropped\":(\\d+).*", "$1")) >= 1, json);
+    }
+
     @Test
     void badOptionsAreOneLine() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -55,5 +76,10 @@ class SoakTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
         assertEquals("ferry soak: --duration must be between 1 and 604800, not 0", err.toString(StandardCharsets.UTF_8).strip());
+        err.reset();
+        code = Main.run(List.of("soak", "--recover"), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        assertEquals("ferry soak: --recover recovers from --chaos: give both", err.toString(StandardCharsets.UTF_8).strip());
     }
 }
