@@ -22,7 +22,8 @@ public final class BenchCommand {
                                 put-latency | get-latency | acc-latency | fetch-op-latency | cas-latency |
                                 put-bw | get-bw |
                                 latency | bw | bibw | mbw-mr |
-                                barrier | bcast | reduce | allreduce | allgather | alltoall | passive) [options]
+                                barrier | bcast | reduce | allreduce | allgather | alltoall |
+                                agree | shrink | passive) [options]
                    ferry bench jmh [JMH options]   microbenchmarks, e.g. 'jmh SpiHotPath -prof gc'
        ferry bench report [options]    the whole suite beside the peers found, as a page of plots
                                        (see 'ferry bench report --help')
@@ -51,7 +52,10 @@ public final class BenchCommand {
               --ranks LIST         collectives: the numbers of ranks (default 2,4), one job each over
                                    --driver (shm: all on this node); every line names the
                                    algorithm, and the same operation built naively from
-                                   point-to-point (impl naive) is measured beside it, interleaved
+                                   point-to-point (impl naive) is measured beside it, interleaved;
+                                   agree and shrink (ULFM's fault-tolerant agreement and shrink,
+                                   nobody failing) have beside them the same result without fault
+                                   tolerance: an allreduce of one int, and a dup
               --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
               --iterations N       round trips (latency) or messages (bandwidth) per size;
                                    a size moves at most 2 GiB, so large sizes run fewer

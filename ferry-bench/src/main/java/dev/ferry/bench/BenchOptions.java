@@ -54,11 +54,11 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     public static final String MBW_MR = "mbw-mr";
     private static final List<String> API = List.of(API_LATENCY, BW, BIBW, MBW_MR);
     /** OSU's collective benchmarks on the application API, each beside the same operation built naively from point-to-point. */
-    public static final List<String> COLLECTIVES = List.of("barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall");
+    public static final List<String> COLLECTIVES = List.of("barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "agree", "shrink");
     /** Every benchmark {@code ferry bench} runs (besides {@code jmh} and {@code wireup}). */
     public static final List<String> KNOWN = List.of(LATENCY, BANDWIDTH, ENGINE_LATENCY, ENGINE_BANDWIDTH, PTL_PUT_LATENCY, PTL_GET_LATENCY,
             PTL_ATOMIC_LATENCY, PTL_PUT_BANDWIDTH, PUT_LATENCY, GET_LATENCY, ACC_LATENCY, FETCH_OP_LATENCY, CAS_LATENCY, PUT_BW, GET_BW,
-            API_LATENCY, BW, BIBW, MBW_MR, "barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", PASSIVE);
+            API_LATENCY, BW, BIBW, MBW_MR, "barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "agree", "shrink", PASSIVE);
     /** Bytes one size may move (each way) before its iteration count is cut: keeps 4 MiB sizes to seconds. */
     public static final long BYTE_BUDGET = 2L << 30;
     /** Most rounds one command may ask for. */
@@ -84,7 +84,8 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         List<Long> sizes = passive || benchmark.equals(PTL_ATOMIC_LATENCY) || List.of(ACC_LATENCY, FETCH_OP_LATENCY, CAS_LATENCY).contains(benchmark) ? List.of(8L)
                 : windows && lat ? List.of(8L, 4096L, 65536L, 1048576L)
                 : portals && lat ? List.of(8L, 4096L, 65536L, 1048576L)
-                : collective ? (benchmark.equals("barrier") ? List.of(0L) : List.of(8L, 1024L, 65536L, 1048576L))
+                : collective ? (benchmark.equals("barrier") || benchmark.equals("shrink") ? List.of(0L) : benchmark.equals("agree") ? List.of(4L)
+                        : List.of(8L, 1024L, 65536L, 1048576L))
                 : lat ? List.of(0L, 8L, 64L, 512L, 4096L, 32768L, 262144L, 1048576L)
                 : List.of(4096L, 65536L, 1048576L, 4194304L);
         long iterations = passive ? 200 : collective ? 2_000 : lat ? 100_000 : 20_000;

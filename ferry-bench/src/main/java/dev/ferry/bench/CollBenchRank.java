@@ -16,7 +16,8 @@ import java.util.Map;
  * algorithm it chose) and the naive one built from point-to-point ({@code impl=naive}: the root
  * sends to or receives from every rank in turn; allreduce and allgather are a naive reduce or
  * gather followed by a naive bcast; alltoall posts every transfer at once), in alternating
- * batches. As OSU does, each operation is timed alone and followed by an untimed barrier; a
+ * batches. For ULFM's agree and shrink, the "naive" beside them is the same result without fault
+ * tolerance: an allreduce (bitwise AND) of one int, and a dup. As OSU does, each operation is timed alone and followed by an untimed barrier; a
  * batch's figure is the slowest rank's median. Reductions sum doubles in {@code double[]} arrays
  * (size: bytes per rank); the others move bytes of off-heap segments ({@code size} bytes per rank
  * and block). Rank 0 prints the medians over the batches, and the bytes one operation allocated
@@ -49,7 +50,8 @@ public final class CollBenchRank {
         for (long size : o.sizes()) {
             Ops ops = ops(o.benchmark(), (int) size);
             ops.ferry.run();
-            String algorithm = w.lastCollectiveAlgorithm(); // read before other collectives run
+            String algorithm = o.benchmark().equals("agree") || o.benchmark().equals("shrink") ? "coordinator"
+                    : w.lastCollectiveAlgorithm(); // read before other collectives run
             warmUp(o, size, ops);
             double[] alloc = {WholeOperations.allocatedPerRun(ops.ferry, ALLOC_RUNS), WholeOperations.allocatedPerRun(ops.naive, ALLOC_RUNS)};
             w.allreduce(Ferry.IN_PLACE, 0, alloc, 0, 2, Datatype.DOUBLE, Op.MAX); // the rank that allocates most
@@ -126,6 +128,7 @@ public final class CollBenchRank {
         int count = Math.max(1, size / 8);
         double[] x = new double[count], y = new double[count], tmp = new double[count];
         java.util.Arrays.fill(x, r + 1);
+        int[] flag = {1};
         return switch (benchmark) {
             case "barrier" -> new Ops(w::barrier, this::naiveBarrier);
             case "bcast" -> new Ops(() -> w.bcast(a, 0, size, Datatype.BYTE, 0), () -> naiveBcast(a, size));
@@ -136,6 +139,9 @@ public final class CollBenchRank {
             });
             case "allgather" -> new Ops(() -> w.allgather(a, 0, size, Datatype.BYTE, b, 0, size, Datatype.BYTE), () -> naiveAllgather(a, b, size));
             case "alltoall" -> new Ops(() -> w.alltoall(a, 0, size, Datatype.BYTE, b, 0, size, Datatype.BYTE), () -> naiveAlltoall(a, b, size));
+            // fault tolerance: beside the same result without it (an allreduce of one int; a dup)
+            case "agree" -> new Ops(() -> w.agree(1), () -> w.allreduce(Ferry.IN_PLACE, 0, flag, 0, 1, Datatype.INT, Op.BAND));
+            case "shrink" -> new Ops(() -> w.shrink().free(), () -> w.dup().free());
             default -> throw new IllegalArgumentException("not a collective benchmark: " + benchmark);
         };
     }
