@@ -189,16 +189,7 @@ final class Messaging implements MessageHandler {
             }
             return false;
         });
-        List<Long> dead = new ArrayList<>();
-        awaitingAck.forEachLong((key, s) -> {
-            if (s.destWorld == rank) {
-                dead.add(key);
-            }
-        });
-        for (long key : dead) {
-            SendOp s = awaitingAck.remove(key);
-            s.finish(Status.failed(s.dest, s.tag, ErrorClass.PROC_FAILED, s + ": " + reason));
-        }
+        failAwaitingAck(s -> s.destWorld == rank, ErrorClass.PROC_FAILED, reason);
         faults.peerFailed(rank);
         MessageHandler l = library;
         if (l != null) {
@@ -349,15 +340,20 @@ final class Messaging implements MessageHandler {
             }
             return false;
         });
+        failAwaitingAck(s -> s.comm == c, ErrorClass.REVOKED, why);
+    }
+
+    /** Fails the synchronous sends awaiting their ACK that {@code which} accepts. */
+    private void failAwaitingAck(java.util.function.Predicate<SendOp> which, ErrorClass error, String why) {
         List<Long> gone = new ArrayList<>();
         awaitingAck.forEachLong((key, s) -> {
-            if (s.comm == c) {
+            if (which.test(s)) {
                 gone.add(key);
             }
         });
         for (long key : gone) {
             SendOp s = awaitingAck.remove(key);
-            s.finish(Status.failed(s.dest, s.tag, ErrorClass.REVOKED, s + ": " + why));
+            s.finish(Status.failed(s.dest, s.tag, error, s + ": " + why));
         }
     }
 
@@ -380,16 +376,7 @@ final class Messaging implements MessageHandler {
             }
         });
         goodbyes.forEach(posted::add); // posted again: they still match its goodbye
-        List<Long> gone = new ArrayList<>();
-        awaitingAck.forEachLong((key, s) -> {
-            if (s.destWorld == rank) {
-                gone.add(key);
-            }
-        });
-        for (long key : gone) {
-            SendOp s = awaitingAck.remove(key);
-            s.finish(Status.failed(s.dest, s.tag, ErrorClass.PROC_FAILED, s + ": " + why));
-        }
+        failAwaitingAck(s -> s.destWorld == rank, ErrorClass.PROC_FAILED, why);
     }
 
     /** The close's goodbye exchange (the world's internal context), which runs on after a peer's LEFT. */

@@ -120,4 +120,21 @@ class ApiJobTest {
         }
         assertEquals(3, r.exit(), "rank 2's own status: " + r);
     }
+
+    /**
+     * A rank that throws out of its try block, over shm and tcp, in both progress modes: the ranks
+     * waiting for its messages fail at once (its close tells them), not after its close's 6 s.
+     */
+    @Test
+    void aRankThatThrowsFailsTheReceivesWaitingForItAtOnce() throws Exception {
+        for (String progress : new String[] {"caller", "thread"}) {
+            CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", progress), TIMEOUT,
+                    ApiRanks.class, "throws");
+            for (int rank : new int[] {0, 2, 3}) {
+                assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok throws rank " + rank + ": the receive from rank 1 failed PROC_FAILED after ")
+                        && l.contains("rank 1 of the job closed its Ferry instance")), progress + ": " + r);
+            }
+            assertEquals(1, r.exit(), "rank 1's own status: " + r);
+        }
+    }
 }

@@ -18,6 +18,7 @@ public final class ApiRanks {
         switch (args[0]) {
             case "mixed" -> mixed(Integer.parseInt(args[1]));
             case "dead" -> dead();
+            case "throws" -> throwsWhileOthersWait();
             case "collectives" -> collectives(Long.parseLong(args[1]), Integer.parseInt(args[2]));
             case "collective-dead" -> collectiveDead();
             case "node-arena" -> nodeArena();
@@ -338,6 +339,36 @@ public final class ApiRanks {
                 throw new IllegalStateException("the survivors' exchange gave " + v[0]);
             }
             System.out.println("ok dead rank " + w.rank() + ": both receives failed (PROC_FAILED, PROC_FAILED_PENDING) naming rank 2 within " + ms + " ms; the survivors still talk");
+        }
+    }
+
+    /**
+     * Every rank talks to rank 1, then rank 1 throws out of its try block while the others wait
+     * in a receive from it; each prints how long its receive took to fail, and why.
+     */
+    private static void throwsWhileOthersWait() {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            int[] v = {w.rank()};
+            if (w.rank() == 1) {
+                for (int k = 0; k < w.size(); k++) {
+                    if (k != 1) {
+                        w.sendrecvReplace(v, 0, 1, Datatype.INT, k, 1, k, 1);
+                    }
+                }
+                w.barrier();
+                throw new IllegalStateException("rank 1 fails on purpose");
+            }
+            w.sendrecvReplace(v, 0, 1, Datatype.INT, 1, 1, 1, 1);
+            w.barrier();
+            long t0 = System.nanoTime();
+            try {
+                w.recv(new int[1], 0, 1, 1, 2);
+                throw new IllegalStateException("a receive from the rank that threw completed");
+            } catch (FerryException e) {
+                System.out.println("ok throws rank " + w.rank() + ": the receive from rank 1 failed " + e.errorClass() + " after "
+                        + (System.nanoTime() - t0) / 1_000_000 + " ms: " + e.getMessage());
+            }
         }
     }
 

@@ -47,12 +47,49 @@ class FaultToleranceTest {
         });
     }
 
+    /** On 2 to 16 ranks: two die (one on 2), the survivors agree alike, shrink, and the shrunk communicator works. */
+    @ParameterizedTest(name = "{0} ranks")
+    @ValueSource(ints = {2, 4, 8, 16})
+    void agreeAndShrinkFrom2To16Ranks(int n) {
+        int[] dead = n == 2 ? new int[] {1} : new int[] {1, n - 2};
+        Ferry.runInProcess(n, BOUND, config(n % 4 == 0), f -> {
+            Comm w = f.world();
+            int r = w.rank();
+            assertEquals(1, w.agree(1));
+            if (Arrays.stream(dead).anyMatch(d -> d == r)) {
+                die(f);
+                return;
+            }
+            int[] flag = {r == 0 ? 0b01 : 0b11};
+            try {
+                w.iagree(flag).await();
+            } catch (FerryException e) {
+                assertEquals(ErrorClass.PROC_FAILED, e.errorClass(), e.getMessage());
+            }
+            assertEquals(0b01, flag[0]);
+            w.ackFailed(Integer.MAX_VALUE);
+            Comm s = w.shrink();
+            while (s.size() > n - dead.length) { // a death this rank's agreement did not see yet: once more
+                s.ackFailed(Integer.MAX_VALUE);
+                Comm t = s.shrink();
+                s.free();
+                s = t;
+            }
+            assertEquals(n - dead.length, s.size());
+            int[] sum = new int[1];
+            s.allreduce(new int[] {r}, 0, sum, 0, 1, Datatype.INT, Op.SUM);
+            assertEquals(n * (n - 1) / 2 - Arrays.stream(dead).sum(), sum[0]);
+            s.free();
+        });
+    }
+
     @ParameterizedTest(name = "progress thread {0}")
     @ValueSource(booleans = {false, true})
     void revokeFailsPendingAndLaterOperationsEverywhereButAgreementStillWorks(boolean thread) {
         Ferry.runInProcess(4, BOUND, config(thread), f -> {
             Comm c = f.world().dup();
             int r = c.rank();
+            Window win = Window.allocate(c, 8, 8); // a window is an object of its own: revoking c leaves it working (as ULFM has it)
             Request pending = c.irecv(new int[1], 0, 1, Ferry.ANY_SOURCE, 7); // nobody sends it
             f.world().barrier();
             if (r == 2) {
@@ -73,6 +110,14 @@ class FaultToleranceTest {
                 s.allreduce(new int[] {r}, 0, sum, 0, 1, Datatype.INT, Op.SUM);
                 assertEquals(6, sum[0]);
             }
+            win.fence();
+            win.put(new long[] {r}, 0, 1, Datatype.LONG, (r + 1) % 4, 0);
+            win.fence();
+            long[] got = new long[1];
+            win.get(got, 0, 1, Datatype.LONG, r, 0);
+            win.fence();
+            assertEquals((r + 3) % 4, got[0], "the window of the revoked communicator still carries puts");
+            win.free();
             c.free();
             f.world().barrier(); // the world was never revoked
         });

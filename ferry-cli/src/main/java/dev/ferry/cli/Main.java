@@ -42,6 +42,8 @@ public final class Main {
                                               also bw, bibw, mbw-mr; beside the engine's figure
               bench allreduce [opts]        OSU's collective benchmarks on N ranks (--ranks 2,4); also
                                               barrier, bcast, reduce, allgather, alltoall; beside naive ones
+              bench agree [opts]            ULFM's fault-tolerant agreement on N ranks; also shrink; beside an
+                                              allreduce of one int and a dup
               bench jmh [JMH options]       microbenchmarks of the hot paths, e.g. 'jmh SpiHotPath -prof gc'
               bench wireup [-n 4,16]        time from ferry run to every rank past the bootstrap exchange, and CPU
               help                          this text; 'ferry bench --help' for benchmark options""";

@@ -72,9 +72,9 @@ final class SoakCommand {
                                   and one for the whole run
               -h, --help          this text""";
     static final Duration REPORT_BOUND = Duration.ofSeconds(10);
-    private static final Pattern COUNTS = Pattern.compile("soak rank (\\d+): sent (\\d+) messages (\\d+) bytes; received (\\d+) messages (\\d+) bytes; "
+    static final Pattern COUNTS = Pattern.compile("soak rank (\\d+): sent (\\d+) messages (\\d+) bytes; received (\\d+) messages (\\d+) bytes; "
             + "lost (\\d+) duplicated (\\d+) corrupted (\\d+) reordered (\\d+) send-failed (\\d+) failed-peers (\\d+)");
-    private static final Pattern STARTED = Pattern.compile("soak rank (\\d+) pid (\\d+) started at (\\d+)");
+    static final Pattern STARTED = Pattern.compile("soak rank (\\d+) pid (\\d+) started at (\\d+)");
     private static final Pattern SAW = Pattern.compile("soak rank (\\d+) saw rank (\\d+) fail at (\\d+).*");
 
     private SoakCommand() {
@@ -223,10 +223,7 @@ final class SoakCommand {
             if ((m = STARTED.matcher(s)).matches()) {
                 started.put(Integer.parseInt(m.group(1)), new long[] {Long.parseLong(m.group(2)), Long.parseLong(m.group(3))});
             } else if ((m = COUNTS.matcher(s)).matches()) {
-                long[] c = new long[11];
-                for (int k = 0; k < 11; k++) {
-                    c[k] = Long.parseLong(m.group(k + 1));
-                }
+                long[] c = counts(m);
                 counts.put((int) c[0], c);
             } else if ((m = SAW.matcher(s)).matches()) {
                 sawAt.merge(Integer.parseInt(m.group(1)), Long.parseLong(m.group(3)), Math::min);
@@ -317,6 +314,15 @@ final class SoakCommand {
             other.forEach(err::println);
         }
         return new Phase(name, duration, elapsed, sum, victim, slowest, left, problems);
+    }
+
+    /** A rank's counts line ({@link #COUNTS}) as numbers: rank, sent messages and bytes, received ones, lost, ... failed peers. */
+    static long[] counts(Matcher m) {
+        long[] c = new long[11];
+        for (int k = 0; k < 11; k++) {
+            c[k] = Long.parseLong(m.group(k + 1));
+        }
+        return c;
     }
 
     /** The job's rank processes still alive and its files in /dev/shm. */

@@ -29,9 +29,6 @@ import java.util.regex.Pattern;
  * per death, the time until every survivor worked on a communicator without the dead rank.
  */
 final class SoakRecovery {
-    private static final Pattern STARTED = Pattern.compile("soak rank (\\d+) pid (\\d+) started at (\\d+)");
-    private static final Pattern COUNTS = Pattern.compile("soak rank (\\d+): sent (\\d+) messages (\\d+) bytes; received (\\d+) messages (\\d+) bytes; "
-            + "lost (\\d+) duplicated (\\d+) corrupted (\\d+) reordered (\\d+) send-failed (\\d+) failed-peers (\\d+)");
     private static final Pattern SAW = Pattern.compile("soak rank (\\d+) saw rank (\\d+) fail at (\\d+)");
     private static final Pattern RECOVERED = Pattern.compile("soak rank (\\d+) recovered at (\\d+) with (\\d+) survivors \\(from (\\d+)\\)");
     private static final Pattern ROUNDS = Pattern.compile("soak rank (\\d+) rounds (\\d+) dropped (\\d+) survivors (\\d+)");
@@ -75,13 +72,10 @@ final class SoakRecovery {
         Consumer<String> line = l -> {
             String s = l.replaceFirst("^\\[\\d+\\] ", "");
             Matcher m;
-            if ((m = STARTED.matcher(s)).matches()) {
+            if ((m = SoakCommand.STARTED.matcher(s)).matches()) {
                 pids.put(Integer.parseInt(m.group(1)), Long.parseLong(m.group(2)));
-            } else if ((m = COUNTS.matcher(s)).matches()) {
-                long[] c = new long[11];
-                for (int k = 0; k < 11; k++) {
-                    c[k] = Long.parseLong(m.group(k + 1));
-                }
+            } else if ((m = SoakCommand.COUNTS.matcher(s)).matches()) {
+                long[] c = SoakCommand.counts(m);
                 counts.put((int) c[0], c);
             } else if ((m = SAW.matcher(s)).matches()) {
                 saw.computeIfAbsent(Integer.parseInt(m.group(1)), k -> new CopyOnWriteArrayList<>()).add(Integer.parseInt(m.group(2)));
