@@ -44,6 +44,9 @@ public class ResilientPi {
             } catch (MPIException e) {
                 ok = false;
                 comm.revoke(); // whoever is still inside the sum stops now
+                if (!comm.isRevoked()) {
+                    System.out.println("WRONG: revoked, yet not isRevoked");
+                }
             }
             int allOk;
             try {
@@ -59,6 +62,11 @@ public class ResilientPi {
                 survivors.setErrhandler(MPI.ERRORS_RETURN);
                 comm = survivors;
             }
+        }
+        int[] last = {comm.getRank() == 0 ? 1 : 3};
+        comm.iAgree(last).waitFor(); // the nonblocking form, once everyone is done: 1 & 3 & ...
+        if (last[0] != 1) {
+            System.out.println("WRONG: iAgree gave " + last[0]);
         }
         if (comm.getRank() == 0) {
             double pi = 0, serial = 0;
