@@ -32,7 +32,7 @@ import java.util.stream.IntStream;
  * Comm row = world.split(world.rank() / 4, world.rank());
  * }</pre>
  */
-public final class Comm extends CollectiveCalls implements AutoCloseable {
+public final class Comm extends FaultTolerantCalls implements AutoCloseable {
 
     private final Ferry ferry;
     private final Messaging messaging;
@@ -54,12 +54,6 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
     private final int rank;
     private final Group group;
     private volatile boolean freed;
-    /** Set once, in the engine's thread of control, when a member revoked it ({@link #revoke}). */
-    private volatile boolean revoked;
-    /** Agreements started on it (agree, shrink): the next one's number. */
-    private int agreements;
-    /** How many of its failed members (in {@link #getFailed()}'s order) this rank acknowledged. */
-    private volatile int acknowledged;
     /** The collectives (null for an intercommunicator: {@link #inter} does them). */
     private final Collectives collectives;
     private final InterCollectives inter;
@@ -486,134 +480,9 @@ public final class Comm extends CollectiveCalls implements AutoCloseable {
         }
     }
 
-    private void checkNotFreed() {
-        if (freed) {
-            throw new FerryException(ErrorClass.COMM, this + " was freed");
-        }
-    }
-
-    // ---- fault tolerance (ULFM) ----------------------------------------------------------------------
-
-    /**
-     * Revokes the communicator at every member (ULFM's {@code MPIX_Comm_revoke}; not collective:
-     * one member calls it): their pending and later operations on it fail with
-     * {@link ErrorClass#REVOKED}, except {@link #agree}, {@link #iagree}, {@link #shrink},
-     * {@link #getFailed}, {@link #ackFailed} and {@link #free}. A member that hears of it tells
-     * the others too, so a revoker that dies midway still reaches every live member.
-     *
-     * <pre>{@code
-     * try {
-     *     comm.allreduce(local, 0, sum, 0, 1, Datatype.DOUBLE, Op.SUM);
-     * } catch (FerryException e) {
-     *     if (e.errorClass() != ErrorClass.PROC_FAILED && e.errorClass() != ErrorClass.REVOKED) throw e;
-     *     comm.revoke();                 // everyone stops what they do on comm
-     *     Comm survivors = comm.shrink(); // and goes on without the dead
-     * }
-     * }</pre>
-     */
-    public void revoke() {
-        checkNotFreed();
-        engine.runSerialized(() -> messaging.faults.revoke(this, -1));
-        messaging.progress(); // the word goes out now
-    }
-
-    /** Whether the communicator was revoked, here or at another member (ULFM's {@code MPIX_Comm_is_revoked}). */
-    public boolean isRevoked() {
-        return revoked;
-    }
-
-    /**
-     * A fault-tolerant agreement (ULFM's {@code MPIX_Comm_agree}; collective, and it works on a
-     * revoked communicator): returns the bitwise AND of {@code flags} over the members that
-     * contributed, the same at every member that returns, even when members fail during it. It
-     * throws {@link ErrorClass#PROC_FAILED} (at every survivor alike) when a member failed whose
-     * failure not every member had {@linkplain #ackFailed acknowledged} before the call; use
-     * {@link #iagree} to have the flags in that case too. Intracommunicators only.
-     *
-     * <pre>{@code
-     * int allOk = comm.agree(myPartOk ? 1 : 0); // 1 only when every live member's part was ok
-     * }</pre>
-     */
-    public int agree(int flags) {
-        int[] flag = {flags};
-        iagree(flag).await();
-        return flag[0];
-    }
-
-    /**
-     * Starts {@link #agree} (ULFM's {@code MPIX_Comm_iagree}): {@code flag[0]} is the
-     * contribution, and holds the agreed flags once the request completes, also when it completes
-     * with PROC_FAILED.
-     */
-    public Request iagree(int[] flag) {
-        return FaultTolerantCalls.agree(this, flag);
-    }
-
-    /**
-     * A new communicator of the members that are alive (ULFM's {@code MPIX_Comm_shrink};
-     * collective over the survivors, and it works on a revoked communicator): they agree on who
-     * failed, even when more members fail during the call, and the result is usable at once,
-     * ranked in this communicator's order. Intracommunicators only.
-     *
-     * <pre>{@code
-     * Comm survivors = comm.shrink();
-     * int share = work.length / survivors.size(); // redistribute the lost ranks' part
-     * }</pre>
-     */
-    public Comm shrink() {
-        return FaultTolerantCalls.shrink(this);
-    }
-
-    /**
-     * The members known here to have failed, in the order this rank heard of them (ULFM's
-     * {@code MPI_Comm_get_failed}); local, and it grows as failures are found.
-     */
-    public Group getFailed() {
-        return new Group(failedMembers(), engine.rank());
-    }
-
-    /**
-     * Acknowledges the first {@code n} failures of {@link #getFailed()} (ULFM's
-     * {@code MPI_Comm_ack_failed}; local): receives from {@link Ferry#ANY_SOURCE}, which fail with
-     * {@link ErrorClass#PROC_FAILED_PENDING} while a failed member is not acknowledged, work again,
-     * and {@link #agree} no longer raises PROC_FAILED for them. Returns how many are acknowledged
-     * now (pass 0 to ask).
-     */
-    public int ackFailed(int n) {
-        checkNotFreed();
-        if (n < 0) {
-            throw new FerryException(ErrorClass.ARG, "ackFailed: n is " + n + ", not 0 or more");
-        }
-        synchronized (this) {
-            int k = Math.max(acknowledged, Math.min(n, failedMembers().length));
-            acknowledged = k;
-            return k;
-        }
-    }
-
-    /** The failed members' job ranks, in the order this rank heard of them. */
-    int[] failedMembers() {
-        return Arrays.stream(messaging.failedInOrder()).filter(w -> localOf[w] >= 0 || peerOf[w] >= 0).toArray();
-    }
-
-    /** Why a failed member is not acknowledged, or null when all are (engine's thread of control; called when some peer failed). */
-    String unacknowledgedFailure() {
-        int[] f = failedMembers();
-        return f.length > acknowledged ? messaging.failure(f[acknowledged]) : null;
-    }
-
-    /** The next agreement's number (every member starts them in the same order). */
-    synchronized int nextAgreement() {
-        return agreements++;
-    }
-
-    int acknowledgedCount() {
-        return acknowledged;
-    }
-
-    /** Marks it revoked (engine's thread of control). */
-    void markRevoked() {
-        revoked = true;
+    /** Whether job rank {@code worldRank} is a member, or of an intercommunicator's remote group. */
+    boolean reaches(int worldRank) {
+        return localOf[worldRank] >= 0 || peerOf[worldRank] >= 0;
     }
 
     /** Every job rank it reaches: the members, and an intercommunicator's remote group. */
