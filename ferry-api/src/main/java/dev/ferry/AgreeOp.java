@@ -142,14 +142,18 @@ final class AgreeOp extends Request {
         }
     }
 
-    /** Contributions that came before this rank entered, kept by job rank until it does. */
-    private java.util.List<Object[]> early;
+    /** A contribution that came before this rank entered: from job rank {@code from}, with the proposal it holds. */
+    private record Early(int from, AgreementValue value, AgreementValue held, int proposer) {
+    }
+
+    /** Contributions that came before this rank entered, kept until it does. */
+    private java.util.List<Early> early;
 
     private void pending(int from, AgreementValue v, AgreementValue held, int p) {
         if (early == null) {
             early = new java.util.ArrayList<>();
         }
-        early.add(new Object[] {from, v, held, p});
+        early.add(new Early(from, v, held, p));
     }
 
     /** Files the contributions that came before this rank entered. */
@@ -157,12 +161,12 @@ final class AgreeOp extends Request {
         if (early == null) {
             return;
         }
-        for (Object[] e : early) {
-            int r = comm.local((Integer) e[0]);
-            if (r >= 0 && ft.isFailed((Integer) e[0]) == null) {
-                contributions[r] = (AgreementValue) e[1];
-                heldProposals[r] = (AgreementValue) e[2];
-                heldProposers[r] = (Integer) e[3];
+        for (Early e : early) {
+            int r = comm.local(e.from());
+            if (r >= 0 && ft.isFailed(e.from()) == null) {
+                contributions[r] = e.value();
+                heldProposals[r] = e.held();
+                heldProposers[r] = e.proposer();
             }
         }
         early = null;

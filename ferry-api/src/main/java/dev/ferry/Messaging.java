@@ -45,6 +45,9 @@ final class Messaging implements MessageHandler {
     private int[] failOrder = new int[0];
     /** Why each peer that closed its instance left (null while it has not), as its LEFT word said. */
     private String[] left = new String[0];
+    /** Peers that left: while none, a receive or synchronous send needs no look at {@link #left}. */
+    private int leftPeers;
+    private static final String ACK_HINT = " (acknowledge it with Comm.ackFailed to receive from any rank again)";
     /** Revocations and agreements (ULFM). */
     final FaultTolerance faults = new FaultTolerance(this);
     /** The live communicators by context, to tell which a dead peer belongs to. */
@@ -180,7 +183,7 @@ final class Messaging implements MessageHandler {
             return c != null && c.local(rank) >= 0;
         }, e -> e.item().finish(Status.failed(Ferry.ANY_SOURCE, Ferry.ANY_TAG,
                 e.source() == MatchEntry.ANY ? ErrorClass.PROC_FAILED_PENDING : ErrorClass.PROC_FAILED,
-                e.item() + ": " + reason + (e.source() == MatchEntry.ANY ? " (acknowledge it with Comm.ackFailed to receive from any rank again)" : ""))));
+                e.item() + ": " + reason + (e.source() == MatchEntry.ANY ? ACK_HINT : ""))));
         // a collective needs every member, if not directly then through others: all on its communicators fail
         collectives.removeIf(op -> {
             if (op.comm().local(rank) >= 0) {
@@ -235,16 +238,18 @@ final class Messaging implements MessageHandler {
             }
             return;
         }
-        String dead = r.sourceWorld >= 0 ? failed[r.sourceWorld] != null ? failed[r.sourceWorld] : left[r.sourceWorld] : null;
-        if (dead != null && (failed[r.sourceWorld] != null || !isGoodbye(r.context, r.tag))) {
+        String dead = r.sourceWorld >= 0 ? failed[r.sourceWorld] : null;
+        if (dead == null && leftPeers != 0 && r.sourceWorld >= 0 && !isGoodbye(r.context, r.tag)) {
+            dead = left[r.sourceWorld]; // it sent all it will: nothing here now, nothing later
+        }
+        if (dead != null) {
             r.finish(Status.failed(r.comm.local(r.sourceWorld), r.tag, ErrorClass.PROC_FAILED, r + ": " + dead));
             return;
         }
         if (r.sourceWorld == MatchEntry.ANY && failedPeers != 0 && r.context == r.comm.context) {
             String unacknowledged = r.comm.unacknowledgedFailure();
             if (unacknowledged != null) {
-                r.finish(Status.failed(Ferry.ANY_SOURCE, r.tag, ErrorClass.PROC_FAILED_PENDING, r + " on " + r.comm + ": " + unacknowledged
-                        + " (acknowledge it with Comm.ackFailed to receive from any rank again)"));
+                r.finish(Status.failed(Ferry.ANY_SOURCE, r.tag, ErrorClass.PROC_FAILED_PENDING, r + " on " + r.comm + ": " + unacknowledged + ACK_HINT));
                 return;
             }
         }
@@ -269,7 +274,10 @@ final class Messaging implements MessageHandler {
 
     /** Starts a synchronous send: an id its ACK will name, then the send. */
     void startSynchronous(SendOp s, long headerWithoutId, Object data) {
-        String dead = failed[s.destWorld] != null ? failed[s.destWorld] : left[s.destWorld]; // a rank that left matches nothing
+        String dead = failed[s.destWorld];
+        if (dead == null && leftPeers != 0) {
+            dead = left[s.destWorld]; // a rank that left matches nothing
+        }
         if (dead != null) {
             s.finish(Status.failed(s.dest, s.tag, ErrorClass.PROC_FAILED, s + ": " + dead));
             return;
@@ -366,6 +374,9 @@ final class Messaging implements MessageHandler {
     void peerLeft(int rank, String cause) {
         String why = "rank " + rank + " of the job closed its Ferry instance (finalized) and will send nothing more"
                 + (cause == null ? "" : "; before that it had seen: " + cause);
+        if (left[rank] == null) {
+            leftPeers++;
+        }
         left[rank] = why;
         List<MatchEntry<RecvOp>> goodbyes = new ArrayList<>();
         posted.removeFor(rank, context -> false, e -> {

@@ -82,18 +82,18 @@ public final class Survivor {
             try {
                 dieIf(mine, round, Step.BEFORE_HELD, 0);
                 comm.allreduce(have, 0, held, 0, CHUNKS, Datatype.INT, Op.MAX); // which chunks some survivor holds
-                List<Integer> todo = new ArrayList<>();
+                List<Integer> missing = new ArrayList<>();
                 for (int c = 0; c < CHUNKS; c++) {
                     if (held[c] == 0) {
-                        todo.add(c);
+                        missing.add(c);
                     }
                 }
                 if (round > 1 && redone == 0) {
-                    redone = todo.size();
+                    redone = missing.size();
                 }
-                for (int i = comm.rank(); i < todo.size(); i += comm.size()) {
+                for (int i = comm.rank(); i < missing.size(); i += comm.size()) {
                     dieIf(mine, round, Step.COMPUTE, computed);
-                    int c = todo.get(i);
+                    int c = missing.get(i);
                     value[c] = chunk(c);
                     have[c] = 1;
                     computed++;
