@@ -213,6 +213,81 @@ abstract class ConnectionConformance extends ConformanceFixture {
         assertTrue(last == Status.NOT_YET || last == Status.DONE || last == Status.NOT_IMPLEMENTED, "acceptProbe while peers left: " + last);
     }
 
+    /**
+     * A driver that {@linkplain dev.ferry.spi.Capabilities#supportsReconnect() reconnects}: the two
+     * contexts connect, disconnect and connect again, three times; and a peer that connects anew
+     * while the old connection is still open here (it disconnected its end, we did not yet) is
+     * reported by acceptProbe, and what it sent on the new connection arrives there, not on the old.
+     */
+    @Test
+    void reconnectsAfterBothEndsDisconnected() throws Exception {
+        if (!caps.supportsReconnect()) {
+            return; // optional: an engine keeps such a driver's connections until the job ends
+        }
+        ConnectRequest req = new ConnectRequest();
+        DriverContext other = driver().newContext(new Hints(2, 1, true, Map.of(), settings()));
+        try {
+            other.properties();
+            DriverUrl u = other.init();
+            DriverInstance a = null;
+            for (int round = 0; round < 3; round++) {
+                DriverInstance b = other.newInstance();
+                assertEquals(Status.DONE, b.connectAsync(url), "round " + round);
+                CompletableFuture<Status> sent = sendFromHelper(b, 40 + round);
+                if (a == null) {
+                    assertEquals(Status.DONE, await(() -> ctx.acceptProbe(req), "acceptProbe, round " + round));
+                } else {
+                    // b's end of the last connection is gone, ours not yet: the request is still reported
+                    assertEquals(Status.DONE, await(() -> ctx.acceptProbe(req), "acceptProbe while the old connection is open here, round " + round));
+                    DriverInstance old = a;
+                    Status end = caps.supportsBufRecv()
+                            ? await(() -> old.recvPoll(new Packet()), "the old connection's end")
+                            : Transfers.recvPosted(old, new Packet(), IoVec.of(allocate(100)));
+                    assertEquals(Status.CLOSED, end, "the old connection, after the peer disconnected its end");
+                    Status d = old.disconnect();
+                    assertTrue(d == Status.DONE || d == Status.CLOSED, "disconnecting the old connection: " + d);
+                }
+                assertEquals(u, req.url, "the URL of the reconnecting context");
+                a = ctx.newInstance();
+                assertEquals(Status.DONE, a.connectAsync(req.url));
+                MemorySegment r = allocate(100);
+                assertEquals(100, Transfers.recvAny(a, caps, r, new Packet()));
+                assertEquals(-1, checkPattern(r, 40 + round), "round " + round);
+                assertEquals(Status.DONE, sent.get(Transfers.TIMEOUT.toSeconds(), TimeUnit.SECONDS));
+                MemorySegment back = allocate(64);
+                fill(back, 60 + round);
+                assertEquals(Status.DONE, Transfers.sendContiguous(a, back, new Packet()));
+                MemorySegment got = allocate(64);
+                assertEquals(64, Transfers.recvAny(b, caps, got, new Packet()));
+                assertEquals(-1, checkPattern(got, 60 + round), "the answer, round " + round);
+                assertEquals(Status.DONE, b.disconnect());
+            }
+        } finally {
+            other.close();
+        }
+    }
+
+    /** Sends 100 bytes of pattern {@code seed} from the helper thread, polling until it is done (the poll moves set-up on). */
+    private CompletableFuture<Status> sendFromHelper(DriverInstance b, long seed) {
+        MemorySegment m = allocate(100);
+        fill(m, seed);
+        Packet sp = new Packet().useIov(IoVec.of(m));
+        return CompletableFuture.supplyAsync(() -> {
+            Status s;
+            long end = System.nanoTime() + Transfers.TIMEOUT.toNanos();
+            while ((s = b.sendPost(sp)) == Status.NOT_YET && System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+            if (s != Status.DONE) {
+                return s;
+            }
+            while ((s = b.sendPoll(sp)) == Status.NOT_YET && System.nanoTime() < end) {
+                Thread.onSpinWait();
+            }
+            return s;
+        }, helper);
+    }
+
     /** A second context of this driver, as rank 2 of 1, with an instance connecting to ours. */
     private record Connecting(DriverContext context, DriverUrl url, DriverInstance instance) {
     }

@@ -29,6 +29,10 @@ package dev.ferry.spi;
  * @param transport         what the driver reaches: same process, same node, or any node
  * @param pullDataSize      bytes of pull data {@code sendExpose} writes (0: no target-initiated pull;
  *                          the driver moves large packets by {@code sendPost} alone)
+ * @param supportsReconnect after both ends {@code disconnect}, new instances of the same two contexts
+ *                          connect again (a peer's new {@code connectAsync} is reported by
+ *                          {@code acceptProbe} even while an older connection to it is still open
+ *                          here), so the engine may close idle connections
  */
 public record Capabilities(
         boolean supportsData,
@@ -42,7 +46,8 @@ public record Capabilities(
         long maxPacketSize,
         long maxBufferSize,
         Transport transport,
-        int pullDataSize) {
+        int pullDataSize,
+        boolean supportsReconnect) {
 
     public Capabilities {
         if (maxPacketSize <= 0) {
@@ -89,6 +94,7 @@ public record Capabilities(
         private long maxBufferSize;
         private Transport transport;
         private int pullDataSize;
+        private boolean supportsReconnect;
 
         public Builder supportsData(boolean v) { supportsData = v; return this; }
         public Builder supportsBufSend(boolean v) { supportsBufSend = v; return this; }
@@ -102,10 +108,11 @@ public record Capabilities(
         public Builder maxBufferSize(long v) { maxBufferSize = v; return this; }
         public Builder transport(Transport v) { transport = v; return this; }
         public Builder pullDataSize(int v) { pullDataSize = v; return this; }
+        public Builder supportsReconnect(boolean v) { supportsReconnect = v; return this; }
 
         public Capabilities build() {
             return new Capabilities(supportsData, supportsBufSend, supportsBufRecv, supportsIovec, maxIovecSegments,
-                    hasRecvAny, supportsWaitAny, supportsPrefetch, maxPacketSize, maxBufferSize, transport, pullDataSize);
+                    hasRecvAny, supportsWaitAny, supportsPrefetch, maxPacketSize, maxBufferSize, transport, pullDataSize, supportsReconnect);
         }
     }
 }

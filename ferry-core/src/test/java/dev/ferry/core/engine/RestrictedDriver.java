@@ -84,6 +84,7 @@ final class RestrictedDriver implements Driver {
                     .supportsWaitAny(c.supportsWaitAny())
                     .maxPacketSize(c.maxPacketSize())
                     .transport(c.transport())
+                    .supportsReconnect(c.supportsReconnect())
                     .build();
             return new DriverProperties(restricted, p.profile());
         }

@@ -105,10 +105,14 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
         return arena.asSlice(offset, length);
     }
 
-    /** Whether this instance is, or is becoming, the connection to the context in that file. */
+    /**
+     * Whether this instance is becoming the connection to the context in that file: its peer's
+     * request is the answer to our own. A connected instance serves no new request: after an idle
+     * close the peer may connect anew while our old connection has not yet ended here.
+     */
     boolean servesPeer(String peerFileName) {
         Path p = peerFile;
-        return p != null && state < DISCONNECTED && p.getFileName().toString().equals(peerFileName);
+        return p != null && state == CONNECTING && p.getFileName().toString().equals(peerFileName);
     }
 
     @Override
@@ -164,7 +168,10 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
         requestPending = !ctx.postRequest(peerCtx);
         String low = creator ? ctx.key : m.group(2);
         String high = creator ? m.group(2) : ctx.key;
-        chanFile = ShmFiles.DIR.resolve("ferry-" + ctx.job + "-" + low + "-" + high + ".chan");
+        // the n-th connection of the two contexts on each side meet in the n-th channel: a
+        // reconnect never maps a channel whose previous users are still leaving it
+        int generation = ctx.nextChannel(m.group(2));
+        chanFile = ShmFiles.DIR.resolve("ferry-" + ctx.job + "-" + low + "-" + high + "-g" + generation + ".chan");
         deadline = System.nanoTime() + CONNECT_TIMEOUT_NANOS;
         state = CONNECTING;
         if (creator) {
@@ -399,6 +406,11 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
     Status drained() {
         int ps = ch.peerState();
         if (ps == ShmLayout.SIDE_DISCONNECTED) {
+            if (ch.hasIncoming()) {
+                // the peer's last packets and its departure came between our look at the ring and
+                // at its state (it publishes them in that order): they are read first
+                return Status.NOT_YET;
+            }
             goneReported = true;
             state = DISCONNECTED;
             leave(ShmLayout.SIDE_DISCONNECTED);

@@ -117,6 +117,7 @@ final class ShmContext implements DriverContext {
                 .maxBufferSize(ShmLayout.SLOT_DATA)
                 .transport(Transport.LOCAL)
                 .pullDataSize(ShmLayout.PULL_DATA_BYTES)
+                .supportsReconnect(true)
                 .build();
         // Orders measured with `ferry bench driver-latency|driver-bandwidth --driver shm` on the
         // 2-core development machine (docs/architecture.md).
@@ -256,6 +257,14 @@ final class ShmContext implements DriverContext {
     }
 
     // ---- connection requests ----------------------------------------------------------------
+
+    /** Connections made to each peer context so far, by its key: the generation of the next one's channel. */
+    private final java.util.Map<String, Integer> channelsMade = new java.util.HashMap<>();
+
+    /** The generation of a new connection to the context with key {@code peerKey} (0 for the first). */
+    synchronized int nextChannel(String peerKey) {
+        return channelsMade.merge(peerKey, 1, Integer::sum) - 1;
+    }
 
     /**
      * Publishes a request in the peer's context file that it connect to us (connections are made

@@ -24,7 +24,8 @@ import java.nio.file.attribute.PosixFilePermissions;
  * <pre>
  *   context   ferry-JOB-rRANK-pPID-cSEQ.ctx
  *   arena     ferry-JOB-rRANK-pPID-cSEQ-aN.arena
- *   channel   ferry-JOB-KEYLOW-KEYHIGH.chan     (KEY = rRANK-pPID-cSEQ of each end)
+ *   channel   ferry-JOB-KEYLOW-KEYHIGH-gN.chan  (KEY = rRANK-pPID-cSEQ of each end; N counts
+ *                                               the two contexts' connections, from 0)
  * </pre>
  */
 final class ShmFiles {

@@ -50,6 +50,9 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
     volatile byte[] remoteUrl;
 
     long deadline;
+    /** While awaiting the peer's connection: when to ask it again (a dead peer refuses, and the set-up fails then). */
+    private long askAgain;
+    static final long ASK_AGAIN_NANOS = 1_000_000_000L;
 
     volatile SocketChannel channel;
 
@@ -105,10 +108,14 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
         }
     }
 
-    /** Whether this instance is, or is becoming, the connection to the context with that URL. */
+    /**
+     * Whether this instance is becoming the connection to the context with that URL: the peer's
+     * request is the answer to our own. A connected instance serves no new request: after an idle
+     * close the peer may connect anew while our old connection has not yet ended here.
+     */
     boolean servesPeer(byte[] url) {
         byte[] r = remoteUrl;
-        return r != null && state < DISCONNECTED && Arrays.equals(r, url);
+        return r != null && state < CONNECTED && Arrays.equals(r, url);
     }
 
     /** Whether small reads and writes go straight to the descriptor ({@link SocketCalls}). */
@@ -142,6 +149,7 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
         targets = parsed;
         this.remoteUrl = remoteUrl;
         deadline = System.nanoTime() + ctx.connectTimeoutNanos();
+        askAgain = System.nanoTime() + ASK_AGAIN_NANOS;
         if (cmp < 0) {
             state = CONNECTING;
             ctx.connect(new SetupThread.Outgoing(self(), parsed, deadline, false));
@@ -212,8 +220,14 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
 
     /** Before the connection is up: fails it once the deadline has passed. */
     void checkDeadline() {
-        if (state < CONNECTED && state != NEW && System.nanoTime() - deadline > 0) {
+        long now = System.nanoTime();
+        if (state < CONNECTED && state != NEW && now - deadline > 0) {
             setupFailed("connection not established within " + ctx.connectTimeoutNanos() / 1_000_000 + " ms");
+        } else if (state == AWAITING && now - askAgain > 0) {
+            // The peer may have died since it was asked to connect (connections are reopened after an
+            // idle close at any time): asking again every second finds out, as the ask is refused.
+            askAgain = now + ASK_AGAIN_NANOS;
+            ctx.connect(new SetupThread.Outgoing(self(), targets, deadline, true));
         }
     }
 

@@ -128,6 +128,7 @@ final class TcpContext implements DriverContext {
                 .supportsWaitAny(true)
                 .maxPacketSize(MAX_PACKET_SIZE)
                 .transport(Transport.REMOTE)
+                .supportsReconnect(true)
                 .build();
         // Orders measured with `ferry bench driver-latency|driver-bandwidth --driver tcp` over
         // loopback on the 2-core development machine (docs/architecture.md).
