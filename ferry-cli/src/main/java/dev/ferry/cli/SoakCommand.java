@@ -45,13 +45,17 @@ import static dev.ferry.cli.OptionValues.value;
  * ferry soak -n 4 --ranks-per-node 2 --duration 60
  * ferry soak -n 4 --ranks-per-node 2 --duration 30 --chaos --format json
  * ferry soak -n 6 --duration 30 --chaos --recover --kills 2
+ * ferry soak -n 4 --duration 20 --idle-close 5ms --max-connections 2
  * </pre>
+ * With {@code --idle-close} or {@code --max-connections}, the ranks run with FERRY_IDLE_CLOSE and
+ * FERRY_MAX_CONNECTIONS, pause together now and then so that connections fall idle, and the report
+ * adds the connections opened, closed idle and evicted, which must not all be 0.
  */
 final class SoakCommand {
     static final String USAGE = """
             usage: ferry soak [-n N] [--ranks-per-node K] [--duration SECONDS] [--max-size BYTES]
                               [--drivers LIST] [--seed S] [--chaos [--recover [--kills K]]]
-                              [--format text|json]
+                              [--idle-close DURATION] [--max-connections K] [--format text|json]
               -n N                ranks (default 4)
               --ranks-per-node K  ranks per played node (default 2: shm within, tcp between)
               --duration S        seconds of traffic (default 60)
@@ -68,6 +72,11 @@ final class SoakCommand {
                                   each death to a working shrunk communicator is reported
               --kills K           ranks --recover kills, one soon after the other (default 2,
                                   at most n - 1)
+              --idle-close D      FERRY_IDLE_CLOSE for the ranks (e.g. 5ms): connections unused that
+                                  long close and reopen on next use; the ranks pause together for
+                                  3 D in every 30 D so that they do
+              --max-connections K FERRY_MAX_CONNECTIONS for the ranks: beyond K connections per
+                                  driver the least recently used one closes
               --format text|json  the report as lines of text (default) or one JSON object per phase
                                   and one for the whole run
               -h, --help          this text""";
@@ -75,6 +84,7 @@ final class SoakCommand {
     static final Pattern COUNTS = Pattern.compile("soak rank (\\d+): sent (\\d+) messages (\\d+) bytes; received (\\d+) messages (\\d+) bytes; "
             + "lost (\\d+) duplicated (\\d+) corrupted (\\d+) reordered (\\d+) send-failed (\\d+) failed-peers (\\d+)");
     static final Pattern STARTED = Pattern.compile("soak rank (\\d+) pid (\\d+) started at (\\d+)");
+    static final Pattern CONNECTIONS = Pattern.compile("soak rank (\\d+) connections: open (\\d+) opened (\\d+) closed-idle (\\d+) evicted (\\d+)");
     private static final Pattern SAW = Pattern.compile("soak rank (\\d+) saw rank (\\d+) fail at (\\d+).*");
 
     private SoakCommand() {
@@ -91,6 +101,8 @@ final class SoakCommand {
         boolean recover = false;
         int kills = 2;
         boolean json = false;
+        String idleClose = null;
+        String maxConnections = null;
         try {
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
@@ -104,6 +116,17 @@ final class SoakCommand {
                     case "--chaos" -> chaos = true;
                     case "--recover" -> recover = true;
                     case "--kills" -> kills = (int) number(args, ++i, a, 1, 63);
+                    case "--idle-close" -> {
+                        idleClose = value(args, ++i, a);
+                        try {
+                            if (dev.ferry.core.config.EngineSettings.duration(dev.ferry.core.config.EngineSettings.IDLE_CLOSE, idleClose) == 0) {
+                                throw new Program.UsageError("--idle-close off closes nothing: leave the option out");
+                            }
+                        } catch (IllegalArgumentException e) {
+                            throw new Program.UsageError("--idle-close: " + e.getMessage());
+                        }
+                    }
+                    case "--max-connections" -> maxConnections = String.valueOf(number(args, ++i, a, 1, 1 << 20));
                     case "--format" -> {
                         String f = value(args, ++i, a);
                         if (!f.equals("json") && !f.equals("text")) {
@@ -136,6 +159,16 @@ final class SoakCommand {
         if (drivers != null) {
             env.put("FERRY_DRIVERS", drivers);
         }
+        long quietMs = 0;
+        if (idleClose != null) {
+            env.put(dev.ferry.core.config.EngineSettings.IDLE_CLOSE.name(), idleClose);
+            long nanos = dev.ferry.core.config.EngineSettings.duration(dev.ferry.core.config.EngineSettings.IDLE_CLOSE, idleClose);
+            quietMs = Math.max(1, 3 * nanos / 1_000_000);
+        }
+        if (maxConnections != null) {
+            env.put(dev.ferry.core.config.EngineSettings.MAX_CONNECTIONS.name(), maxConnections);
+        }
+        boolean closing = idleClose != null || maxConnections != null;
         dev.ferry.bench.Progress progress = dev.ferry.bench.Progress.forTerminal(err);
         if (recover) {
             SoakRecovery.Outcome o;
@@ -153,10 +186,10 @@ final class SoakCommand {
         long half = Math.max(1, duration / 2);
         Phase p2p, rma;
         try (dev.ferry.bench.Progress.Shown bar = progress.timed("soak p2p", Duration.ofSeconds(half))) {
-            p2p = phase("p2p", SoakRank.class, n, env, half, seed, maxSize, chaos, err);
+            p2p = phase("p2p", SoakRank.class, n, env, half, seed, maxSize, chaos, quietMs, closing, err);
         }
         try (dev.ferry.bench.Progress.Shown bar = progress.timed("soak rma", Duration.ofSeconds(Math.max(1, duration - half)))) {
-            rma = phase("rma", SoakRma.class, n, env, Math.max(1, duration - half), seed + 1, maxSize, chaos, err);
+            rma = phase("rma", SoakRma.class, n, env, Math.max(1, duration - half), seed + 1, maxSize, chaos, quietMs, closing, err);
         }
         if (p2p == null || rma == null) {
             return 1;
@@ -186,9 +219,12 @@ final class SoakCommand {
     }
 
     /** What one phase's job moved and found. */
-    private record Phase(String name, long seconds, double elapsed, long[] sum, int victim, long slowest, List<String> left, List<String> problems) {
+    private record Phase(String name, long seconds, double elapsed, long[] sum, int victim, long slowest, List<String> left, List<String> problems,
+                         long[] connections) {
         String json(int n, int perNode, long seed, boolean chaos) {
-            return "{\"benchmark\":\"soak\",\"phase\":\"" + name + "\",\"ranks\":" + n + ",\"ranks_per_node\":" + perNode
+            String c = connections == null ? "" : ",\"connections_opened\":" + connections[1] + ",\"closed_idle\":" + connections[2]
+                    + ",\"evicted\":" + connections[3];
+            return "{\"benchmark\":\"soak\",\"phase\":\"" + name + "\",\"ranks\":" + n + ",\"ranks_per_node\":" + perNode + c
                     + ",\"duration_s\":" + seconds + ",\"seed\":" + seed + ",\"chaos\":" + chaos + ",\"messages\":" + sum[3]
                     + ",\"bytes\":" + sum[4] + ",\"lost\":" + sum[5] + ",\"duplicated\":" + sum[6] + ",\"corrupted\":" + sum[7]
                     + ",\"reordered\":" + sum[8] + (chaos ? ",\"killed_rank\":" + victim + ",\"slowest_report_ms\":" + slowest : "")
@@ -199,6 +235,9 @@ final class SoakCommand {
             String s = String.format("soak %s: %d ranks (%d per node), %d s, seed %d: %d %s, %d bytes (%.1f MB/s) moved; lost %d, duplicated %d, corrupted %d, reordered %d",
                     name, n, perNode, seconds, seed, sum[3], name.equals("p2p") ? "messages" : "operations", sum[4], sum[4] / elapsed / 1e6,
                     sum[5], sum[6], sum[7], sum[8]);
+            if (connections != null) {
+                s += String.format("%nsoak %s: connections opened %d, closed idle %d, evicted %d (all ranks)", name, connections[1], connections[2], connections[3]);
+            }
             return chaos ? s + "\nsoak " + name + ": chaos killed rank " + victim + "; every survivor reported it within " + slowest
                     + " ms (bound " + REPORT_BOUND.toMillis() + " ms); left on the machine: " + left.size() : s;
         }
@@ -206,15 +245,16 @@ final class SoakCommand {
 
     /** Runs one phase: a job of {@code main} ranks for {@code duration} seconds, perhaps with chaos; null when it could not start. */
     private static Phase phase(String name, Class<?> main, int n, Map<String, String> env, long duration, long seed, long maxSize,
-                               boolean chaos, PrintStream err) {
+                               boolean chaos, long quietMs, boolean closing, PrintStream err) {
         List<String> jvm = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC",
                 "-cp", System.getProperty("java.class.path"), main.getName(),
-                String.valueOf(duration * 1000), String.valueOf(seed), String.valueOf(maxSize)));
+                String.valueOf(duration * 1000), String.valueOf(seed), String.valueOf(maxSize), String.valueOf(quietMs)));
         Duration timeout = Duration.ofSeconds(duration + 300);
         Duration grace = chaos ? REPORT_BOUND.plusSeconds(5) : Duration.ofSeconds(10);
         Map<Integer, long[]> started = new ConcurrentHashMap<>(); // rank -> {pid, ms}
         Map<Integer, long[]> counts = new ConcurrentHashMap<>();
         Map<Integer, Long> sawAt = new ConcurrentHashMap<>();
+        Map<Integer, long[]> connections = new ConcurrentHashMap<>();
         List<String> other = new CopyOnWriteArrayList<>();
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         Consumer<String> line = l -> {
@@ -225,6 +265,9 @@ final class SoakCommand {
             } else if ((m = COUNTS.matcher(s)).matches()) {
                 long[] c = counts(m);
                 counts.put((int) c[0], c);
+            } else if ((m = CONNECTIONS.matcher(s)).matches()) {
+                connections.put(Integer.parseInt(m.group(1)), new long[] {Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
+                        Long.parseLong(m.group(4)), Long.parseLong(m.group(5))});
             } else if ((m = SAW.matcher(s)).matches()) {
                 sawAt.merge(Integer.parseInt(m.group(1)), Long.parseLong(m.group(3)), Math::min);
             } else {
@@ -271,6 +314,18 @@ final class SoakCommand {
         }
         List<String> left = leftovers(job.jobId(), started);
         List<String> problems = new ArrayList<>();
+        long[] conns = null;
+        if (closing && !connections.isEmpty()) {
+            conns = new long[4];
+            for (long[] c : connections.values()) {
+                for (int k = 0; k < 4; k++) {
+                    conns[k] += c[k];
+                }
+            }
+            if (!chaos && conns[2] + conns[3] == 0) {
+                problems.add(name + ": no connection was closed idle or evicted: the options were not exercised");
+            }
+        }
         long slowest = -1;
         if (chaos) {
             if (killedAt[0] == 0) {
@@ -313,7 +368,7 @@ final class SoakCommand {
             err.print(errors.toString(StandardCharsets.UTF_8));
             other.forEach(err::println);
         }
-        return new Phase(name, duration, elapsed, sum, victim, slowest, left, problems);
+        return new Phase(name, duration, elapsed, sum, victim, slowest, left, problems, conns);
     }
 
     /** A rank's counts line ({@link #COUNTS}) as numbers: rank, sent messages and bytes, received ones, lost, ... failed peers. */

@@ -23,7 +23,13 @@ import java.util.SplittableRandom;
  * what never came is counted as lost. Prints one {@code soak rank ...} line of counts; a peer's
  * failure is printed when first seen ({@code soak rank R saw rank P fail at MS}).
  *
- * <p>Arguments: duration in ms, seed, largest message size.
+ * <p>With a quiet spell (for FERRY_IDLE_CLOSE), every rank stops starting sends for that long in
+ * each period of ten spells, at the same moments by the clock, so that connections fall idle and
+ * close, and reopen all at once when the traffic comes back. The rank prints its connection counts
+ * ({@code soak rank R connections: open ...}) before its counts.
+ *
+ * <p>Arguments: duration in ms, seed, largest message size, and optionally the quiet spell in ms
+ * (0: none).
  */
 public final class SoakRank {
     private static final long END = 1;
@@ -105,6 +111,7 @@ public final class SoakRank {
         long durationMs = Long.parseLong(args[0]);
         long seed = Long.parseLong(args[1]);
         long maxSize = Long.parseLong(args[2]);
+        long quietMs = args.length > 3 ? Long.parseLong(args[3]) : 0;
         Handler h;
         Engine e;
         {
@@ -170,8 +177,9 @@ public final class SoakRank {
                     work = true;
                 }
             }
+            boolean quiet = quietMs > 0 && System.currentTimeMillis() % (10 * quietMs) < quietMs;
             if (!ended && System.nanoTime() - end < 0) {
-                for (int i = 0; i < WINDOW; i++) {
+                for (int i = 0; i < WINDOW && !quiet; i++) {
                     if (!busy[i]) {
                         int peer = r.nextInt(size);
                         if (h.failed[peer]) {
@@ -275,6 +283,7 @@ public final class SoakRank {
                 lost += declared[p] - expected[p];
             }
         }
+        System.out.println("soak rank " + rank + " connections: " + e.connections());
         System.out.println("soak rank " + rank + ": sent " + sentMsgs + " messages " + sentBytes + " bytes; received " + recvMsgs
                 + " messages " + recvBytes + " bytes; lost " + lost + " duplicated " + duplicated + " corrupted " + corrupted
                 + " reordered " + reordered + " send-failed " + sendFailed + " failed-peers " + failedPeers);

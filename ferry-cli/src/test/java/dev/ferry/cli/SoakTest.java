@@ -69,6 +69,42 @@ class SoakTest {
         assertTrue(Long.parseLong(json.replaceAll(".*\"rounds_dropped\":(\\d+).*", "$1")) >= 1, json);
     }
 
+    /**
+     * Connections closing while idle (5 ms, the ranks pausing together now and then) and capped at
+     * two per driver, over shm and tcp at once: every message still whole, once and in order, and
+     * connections really were closed and reopened.
+     */
+    @Test
+    void idleCloseAndACapOfTwoLoseNothing() {
+        String out = soakLines(0, "soak", "-n", "8", "--ranks-per-node", "4", "--duration", "12", "--seed", "13",
+                "--idle-close", "5ms", "--max-connections", "2", "--format", "json");
+        String p2p = out.lines().filter(l -> l.contains("\"phase\":\"p2p\"")).findFirst().orElseThrow();
+        assertTrue(Long.parseLong(p2p.replaceAll(".*\"closed_idle\":(\\d+).*", "$1")) > 10, p2p);
+        assertTrue(Long.parseLong(p2p.replaceAll(".*\"evicted\":(\\d+).*", "$1")) > 10, p2p);
+        String all = out.strip().lines().reduce((a, b) -> b).orElseThrow();
+        assertTrue(all.contains("\"lost\":0,\"duplicated\":0,\"corrupted\":0,\"reordered\":0") && all.contains("\"left\":0,\"ok\":true"), all);
+    }
+
+    /** A rank killed while connections close and reopen all the time: every survivor still hears of it within the bound. */
+    @Test
+    void aRankKilledWhileConnectionsCloseAndReopenIsReportedByEverySurvivor() {
+        String all = soak(0, "soak", "-n", "4", "--ranks-per-node", "2", "--duration", "12", "--seed", "7", "--chaos",
+                "--idle-close", "5ms", "--max-connections", "1", "--format", "json");
+        assertTrue(all.contains("\"chaos\":true") && all.contains("\"left\":0,\"ok\":true"), all);
+        long slowest = Long.parseLong(all.replaceAll(".*\"slowest_report_ms\":(-?\\d+).*", "$1"));
+        assertTrue(slowest >= 0 && slowest <= SoakCommand.REPORT_BOUND.toMillis(), all);
+    }
+
+    private static String soakLines(int expectedExit, String... args) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+        String o = out.toString(StandardCharsets.UTF_8);
+        assertEquals(expectedExit, code, o + err.toString(StandardCharsets.UTF_8));
+        System.out.print(o);
+        return o;
+    }
+
     @Test
     void badOptionsAreOneLine() {
         ByteArrayOutputStream err = new ByteArrayOutputStream();
@@ -81,5 +117,11 @@ class SoakTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
         assertEquals("ferry soak: --recover recovers from --chaos: give both", err.toString(StandardCharsets.UTF_8).strip());
+        err.reset();
+        code = Main.run(List.of("soak", "--idle-close", "5"), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        assertEquals("ferry soak: --idle-close: FERRY_IDLE_CLOSE must be a duration like 5ms, 2s or 1m (units us, ms, s, m), or off; not '5'",
+                err.toString(StandardCharsets.UTF_8).strip());
     }
 }

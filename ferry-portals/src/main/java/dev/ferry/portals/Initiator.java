@@ -86,6 +86,11 @@ final class Initiator {
             return null;
         }
         boolean counted = lib.direct.counts(target);
+        if (lib.failedRank[target]) {
+            // the directory request, the first message to the target, found it gone
+            failed(type, putMd, getMd, length, userPtr, ack, NiFail.NI_UNDELIVERABLE, ptIndex, matchBits, hdrData);
+            return null;
+        }
         if (counted && lib.direct.start(type, ni, putMd, putOff, getMd, getOff, length, ack, target, ptIndex, matchBits, remoteOffset, userPtr,
                 hdrData, operand, op, dt)) {
             return null; // done on the target's shared memory, events posted
@@ -137,7 +142,13 @@ final class Initiator {
             putMd.region.copyOut(putOff, out.buf, n, length);
             n += length;
         }
+        int generation = o.generation;
         lib.sender.send(target, out, n);
+        if (o.generation != generation) {
+            // the send found the target gone (its connection could not be made or broke at once):
+            // the failure already ended the operation, with its events
+            return null;
+        }
         if (carriesData && !inline) {
             // the data as a message of its own, moved from the MD itself (zero-copy for large ones)
             SendRequest s = new SendRequest();

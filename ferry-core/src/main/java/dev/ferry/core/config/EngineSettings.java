@@ -47,12 +47,19 @@ public final class EngineSettings {
             "self: ranks of one process (an in-process job) reach each other through the self driver; node: through the drivers"
                     + " of their node, as separate processes would (shm, or tcp with FERRY_RANKS_PER_NODE=1)",
             Setting.Type.CHOICE, "engine");
+    public static final Setting IDLE_CLOSE = new Setting("FERRY_IDLE_CLOSE", "off",
+            "close a connection unused this long, by agreement of both ends, reopening it on next use (e.g. 5ms, 2s, 1m; off: never)",
+            Setting.Type.TEXT, "engine");
+    public static final Setting MAX_CONNECTIONS = new Setting("FERRY_MAX_CONNECTIONS", "off",
+            "connections per rank and driver beyond which the least recently used quiet one is closed as an idle one is (off: no cap)",
+            Setting.Type.NUMBER, "engine");
 
     private EngineSettings() {
     }
 
     public static List<Setting> all() {
-        return List.of(EAGER_LIMIT, EAGER_CREDITS, MULTIRAIL, MULTIRAIL_MIN, PROGRESS, INFO, RAILS, RNDV_PULL, SAME_PROCESS);
+        return List.of(EAGER_LIMIT, EAGER_CREDITS, MULTIRAIL, MULTIRAIL_MIN, PROGRESS, INFO, RAILS, RNDV_PULL, SAME_PROCESS,
+                IDLE_CLOSE, MAX_CONNECTIONS);
     }
 
     /**
@@ -70,6 +77,53 @@ public final class EngineSettings {
         progressThread(s);
         sameProcessBySelf(s);
         railCounts(s.value(RAILS));
+        idleCloseNanos(s);
+        maxConnections(s);
+    }
+
+    /** FERRY_IDLE_CLOSE in nanoseconds; 0 when off. */
+    public static long idleCloseNanos(Settings s) {
+        String v = s.value(IDLE_CLOSE);
+        return v == null || v.isBlank() ? 0 : duration(IDLE_CLOSE, v);
+    }
+
+    /** FERRY_MAX_CONNECTIONS; 0 when off. */
+    public static int maxConnections(Settings s) {
+        String v = s.value(MAX_CONNECTIONS);
+        if (v == null || v.isBlank() || v.strip().equalsIgnoreCase("off")) {
+            return 0;
+        }
+        try {
+            int n = Integer.parseInt(v.strip());
+            if (n >= 1) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        throw new IllegalArgumentException(MAX_CONNECTIONS.name() + " must be a number of connections, at least 1, or off; not '" + v + "'");
+    }
+
+    /**
+     * A duration such as {@code 500us}, {@code 5ms}, {@code 2s} or {@code 1m}, in nanoseconds
+     * (at least a microsecond); {@code off} is 0.
+     */
+    public static long duration(Setting s, String v) {
+        String t = v.strip().toLowerCase();
+        if (t.equals("off")) {
+            return 0;
+        }
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d{1,9})(us|ms|s|m)").matcher(t);
+        if (!m.matches() || Long.parseLong(m.group(1)) == 0) {
+            throw new IllegalArgumentException(s.name() + " must be a duration like 5ms, 2s or 1m (units us, ms, s, m), or off; not '" + v + "'");
+        }
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "us" -> n * 1_000L;
+            case "ms" -> n * 1_000_000L;
+            case "s" -> n * 1_000_000_000L;
+            default -> n * 60_000_000_000L;
+        };
     }
 
     /** The eager limit set by the user, or -1 for each rail's own. */

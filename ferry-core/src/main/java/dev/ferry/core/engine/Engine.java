@@ -254,6 +254,14 @@ public final class Engine implements GateOwner, AutoCloseable {
         }
     }
 
+    /**
+     * This rank's connections: open now, and opened, closed idle and evicted so far (see
+     * FERRY_IDLE_CLOSE and FERRY_MAX_CONNECTIONS). Any thread; a snapshot.
+     */
+    public dev.ferry.core.gate.ConnectionCounts connections() {
+        return gates.connectionCounts();
+    }
+
     /** Whether the engine was closed (or crashed): nothing progresses any more. */
     public boolean isClosed() {
         return closed;
@@ -553,6 +561,9 @@ public final class Engine implements GateOwner, AutoCloseable {
         if ((++passes & 63) == 0 || acceptsDue) { // connection requests are rare: not on every pass of a busy loop
             acceptsDue = false;
             work |= gates.pollAccepts();
+            if (gates.closesConnections()) {
+                gates.sweep(System.nanoTime());
+            }
         }
         for (Gate g : gates.active()) {
             if (g.state == Gate.OPEN) {

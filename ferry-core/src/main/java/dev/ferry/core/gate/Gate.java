@@ -48,6 +48,12 @@ public final class Gate implements Link, RailOwner, Origin {
     public int state = NEW;
     /** Something was sent to this peer: at close, the connection must have been taken up by it. */
     boolean sentAny;
+    /** Every rail's driver reconnects, and the peer is not this rank: the connection may be closed while idle. */
+    final boolean reconnects;
+    /** The idle-close handshake and the use the sweeps look at. */
+    final CloseHandshake idle = new CloseHandshake();
+    /** The engine's gates, which keep the connected ones (set once, by them). */
+    Gates home;
     Status failStatus;
     String failure;
 
@@ -98,6 +104,11 @@ public final class Gate implements Link, RailOwner, Origin {
         for (int i = 0; i < rails.length; i++) {
             rails[i] = new Rail(this, i, contexts.get(i), packet, stats);
         }
+        boolean r = rails.length > 0 && rank != engine.rank();
+        for (Rail rail : rails) {
+            r &= rail.ec.caps().supportsReconnect();
+        }
+        this.reconnects = r;
         this.credits = credits;
         this.returnThreshold = Math.max(1, credits / 4);
         this.view = new Message(engine, true);
@@ -132,6 +143,8 @@ public final class Gate implements Link, RailOwner, Origin {
             return;
         }
         state = OPEN;
+        idle.touched = true;
+        idle.lastUse = engine.passes();
         if (rails.length == 0) {
             fail(Status.BROKEN, "no selected driver reaches rank " + rank + " (" + kind + "); see FERRY_DRIVERS");
             return;
@@ -164,7 +177,13 @@ public final class Gate implements Link, RailOwner, Origin {
             s.complete(failStatus, failure);
             return;
         }
+        if (idle.step != CloseHandshake.NONE) {
+            idle.hold(s); // the connection is being closed: sent in order once it is open again
+            return;
+        }
         sentAny = true;
+        idle.touched = true;
+        idle.lastUse = engine.passes();
         table.lookup(s.length()).send(s);
     }
 
@@ -212,7 +231,7 @@ public final class Gate implements Link, RailOwner, Origin {
     /** Whether rail 0 has something to put in a packet now. */
     private boolean hasPackable() {
         SendRequest s;
-        return put.hasAnswers() || ((s = outQueue.peek()) != null && credits >= ((Protocol) s.protocol).entryBytes(s)) || creditsOwed >= returnThreshold;
+        return put.hasAnswers() || idle.control != 0 || ((s = outQueue.peek()) != null && credits >= ((Protocol) s.protocol).entryBytes(s)) || creditsOwed >= returnThreshold;
     }
 
     /**
@@ -268,6 +287,9 @@ public final class Gate implements Link, RailOwner, Origin {
      */
     public long pack(Rail rail, MemorySegment p, long limit) {
         PacketWriter w = writer.start(p, limit);
+        if (idle.control != 0) {
+            idle.pack(w);
+        }
         if (put.hasAnswers()) {
             put.packAnswers(w);
         }
@@ -298,6 +320,7 @@ public final class Gate implements Link, RailOwner, Origin {
     @Override
     public void parse(Rail rail, MemorySegment p, long len) {
         parsing = true;
+        idle.touched = true;
         if (pull != null) {
             pull.planning(true);
         }
@@ -341,6 +364,12 @@ public final class Gate implements Link, RailOwner, Origin {
             long n;
             if (kind == WireHeader.IMMEDIATE) { // the common entry: a direct call, no look-up
                 n = eager.parse(rail, p, at, len, first);
+            } else if (kind == WireHeader.CLOSE) {
+                if (at + WireHeader.CLOSE_BYTES > len) {
+                    malformed(rail, "a truncated CLOSE entry");
+                    return;
+                }
+                n = closeStep(rail, CloseHandshake.stepOf(p, at));
             } else {
                 Protocol pr = kind > 0 && kind < byKind.length ? byKind[kind] : null;
                 if (pr == null) {
@@ -444,6 +473,9 @@ public final class Gate implements Link, RailOwner, Origin {
      * at once anyway ({@link #send} pushes).
      */
     public boolean progress() {
+        if (idle.step != CloseHandshake.NONE) {
+            return progressClose();
+        }
         boolean work = false;
         Rail[] rs = rails;
         for (int i = 0; i < rs.length; i++) {
@@ -499,7 +531,7 @@ public final class Gate implements Link, RailOwner, Origin {
     }
 
     public boolean quiet() {
-        if (!outQueue.isEmpty() || !put.quiet() || pull != null && !pull.quiet()) {
+        if (idle.holds() || idle.control != 0 || !outQueue.isEmpty() || !put.quiet() || pull != null && !pull.quiet()) {
             return false;
         }
         for (Rail r : rails) {
@@ -527,6 +559,10 @@ public final class Gate implements Link, RailOwner, Origin {
         failure = why;
         List<Request> failed = new ArrayList<>(outQueue);
         outQueue.clear();
+        if (idle.holds()) {
+            failed.addAll(idle.takeHeld());
+        }
+        idle.reset();
         put.drain(failed::add);
         if (pull != null) {
             pull.drain(failed::add);
@@ -544,6 +580,125 @@ public final class Gate implements Link, RailOwner, Origin {
                     engine.rank(), rank, failStatus, why, failed.size());
         }
         engine.gateFailed(this);
+    }
+
+    // ---- idle close (CloseHandshake) -------------------------------------------------------
+
+    /** Whether the connection may be closed now: open, able to reconnect, and quiet at both rails and protocols. */
+    boolean canClose() {
+        return state == OPEN && reconnects && idle.step == CloseHandshake.NONE && !parsing && quiet();
+    }
+
+    /** Asks the peer to close the connection ({@code why}: {@link CloseHandshake#IDLE} or {@link CloseHandshake#EVICTED}). */
+    void askClose(int why) {
+        engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: gate to rank {1}: asks to close ({2})", engine.rank(), rank, why);
+        idle.ask(why);
+        push(rails[0]);
+    }
+
+    /** A CLOSE entry of {@code step} came; its length, or -1 when it broke the gate. */
+    private long closeStep(Rail rail, int step) {
+        if (rail.index != 0 || step == 0) {
+            malformed(rail, "a CLOSE entry of step " + step + " on rail " + rail.index);
+            return -1;
+        }
+        engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: gate to rank {1}: CLOSE step {2} came in step {3}", engine.rank(), rank, step, idle.step);
+        switch (step) {
+            case WireHeader.CLOSE_ASK -> {
+                if (idle.step == CloseHandshake.ASKED) {
+                    idle.step = CloseHandshake.AGREED; // both asked: each read the other's last packet
+                } else if (idle.step == CloseHandshake.NONE && reconnects && outQueue.isEmpty() && quietBesidesParsing()) {
+                    idle.step = CloseHandshake.AGREED;
+                    idle.control = WireHeader.CLOSE_AGREE;
+                } else {
+                    idle.control = WireHeader.CLOSE_REFUSE;
+                }
+            }
+            case WireHeader.CLOSE_AGREE -> {
+                if (idle.step != CloseHandshake.ASKED) {
+                    malformed(rail, "CLOSE AGREE without an ASK");
+                    return -1;
+                }
+                idle.step = CloseHandshake.AGREED;
+            }
+            default -> {
+                if (idle.step != CloseHandshake.ASKED) {
+                    malformed(rail, "CLOSE REFUSE without an ASK");
+                    return -1;
+                }
+                reopen();
+            }
+        }
+        return WireHeader.CLOSE_BYTES;
+    }
+
+    /** The rendezvous protocols and every rail are quiet (the packet being parsed aside). */
+    private boolean quietBesidesParsing() {
+        if (!put.quiet() || pull != null && !pull.quiet()) {
+            return false;
+        }
+        for (Rail r : rails) {
+            if (!r.free()) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The peer refused: the connection stays, and what was held leaves now, in order. */
+    private void reopen() {
+        idle.reset();
+        java.util.ArrayDeque<SendRequest> held = idle.takeHeld();
+        if (held != null) {
+            for (SendRequest s : held) {
+                send(s);
+            }
+        }
+    }
+
+    /**
+     * A pass while a close is under way: rail 0 alone (the other rails carry raw chunks, and none
+     * are in flight), receiving only until both ends agreed; the rails disconnect once the last
+     * packet has left.
+     */
+    private boolean progressClose() {
+        Rail r0 = rails[0];
+        push(r0, lanes[0]);
+        boolean work = false;
+        if (state == OPEN && idle.step == CloseHandshake.ASKED) {
+            work = receive(r0, lanes[0]);
+        }
+        if (state != OPEN || idle.step != CloseHandshake.AGREED || idle.control != 0) {
+            return work;
+        }
+        for (Rail r : rails) {
+            if (!r.free()) {
+                return work;
+            }
+        }
+        finishClose();
+        return true;
+    }
+
+    /** Both ends agreed and our last packet left: the rails disconnect, and the gate is new again. */
+    private void finishClose() {
+        for (Rail r : rails) {
+            lanes[r.index].cancel();
+            r.disconnect();
+            r.reset();
+        }
+        state = NEW;
+        engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: gate to rank {1}: closed (reconnect wanted {2})", engine.rank(), rank, idle.reconnectWanted);
+        int why = idle.reason;
+        boolean again = idle.reconnectWanted;
+        java.util.ArrayDeque<SendRequest> held = idle.takeHeld();
+        idle.reset();
+        home.closed(this, why, again || held != null && !held.isEmpty());
+        if (held != null) {
+            for (SendRequest s : held) {
+                send(s); // on the new connection (or failed with the gate, if it could not reconnect)
+            }
+        }
     }
 
     /**

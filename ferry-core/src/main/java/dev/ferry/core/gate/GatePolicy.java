@@ -12,15 +12,19 @@ import dev.ferry.spi.Settings;
  * @param multirailMin      the rendezvous size from which a message is split over the rails
  * @param rendezvousPull    whether rendezvous pulls where the driver can
  * @param sameProcessBySelf whether ranks of one process reach each other through the self driver
+ * @param idleCloseNanos    a connection unused this long is closed (FERRY_IDLE_CLOSE); 0: never
+ * @param maxConnections    connections per rank and driver beyond which the least recently used is closed
+ *                          (FERRY_MAX_CONNECTIONS); 0: no cap
  */
 public record GatePolicy(long eagerSetting, long credits, boolean multirail, long multirailMin, boolean rendezvousPull,
-                         boolean sameProcessBySelf) {
+                         boolean sameProcessBySelf, long idleCloseNanos, int maxConnections) {
     /** The policy {@code s} asks for; throws naming the setting that is wrong. */
     public static GatePolicy of(Settings s) {
         long eager = EngineSettings.eagerLimit(s);
         long credits = EngineSettings.credits(s);
         EngineSettings.check(s, eager, credits);
         return new GatePolicy(eager, credits, EngineSettings.multirail(s), EngineSettings.multirailMin(s),
-                EngineSettings.rendezvousPull(s), EngineSettings.sameProcessBySelf(s));
+                EngineSettings.rendezvousPull(s), EngineSettings.sameProcessBySelf(s),
+                EngineSettings.idleCloseNanos(s), EngineSettings.maxConnections(s));
     }
 }

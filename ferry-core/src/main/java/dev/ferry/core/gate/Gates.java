@@ -24,7 +24,9 @@ import java.util.Map;
  * the rest); several contexts of one class are several rails (FERRY_RAILS). A gate connects on
  * first use, or when the peer's connection request arrives; a driver that cannot announce
  * requests has its gates connected up front. Only connected gates are {@linkplain #active() active}:
- * the progress pass walks those alone.
+ * the progress pass walks those alone. Where the drivers reconnect, a gate unused for
+ * FERRY_IDLE_CLOSE, or the least recently used past FERRY_MAX_CONNECTIONS, is closed by agreement
+ * with its peer ({@link CloseHandshake}) and is new again until its next use.
  *
  * <pre>{@code
  * Gates gates = new Gates(engine, wire, contexts, GatePolicy.of(settings));
@@ -42,6 +44,18 @@ public final class Gates {
     private final List<EngineContext> accepting = new ArrayList<>();
     private final ConnectRequest request = new ConnectRequest();
     private volatile Gate[] active = new Gate[0];
+    /** Connections opened, closed idle and evicted (by the cap) so far; written by the thread of control. */
+    private long opened, closedIdle, evicted;
+    /**
+     * Gates closed by agreement and not used since, oldest first (some may have reopened: skipped).
+     * A peer that dies while no connection is open to it breaks nothing: these are reconnected in
+     * turn, one every {@link #PROBE_NANOS} once closed for {@link #DORMANT_NANOS}, so that a peer's
+     * death is still heard of by those who may wait for it.
+     */
+    private final java.util.ArrayDeque<Gate> dormant = new java.util.ArrayDeque<>();
+    private long nextProbe;
+    static final long PROBE_NANOS = 100_000_000L;
+    static final long DORMANT_NANOS = 1_000_000_000L;
 
     public Gates(GateOwner engine, WireUp wire, List<EngineContext> contexts, GatePolicy policy) {
         this.engine = engine;
@@ -51,6 +65,7 @@ public final class Gates {
         this.gates = new Gate[wire.size()];
         for (int r = 0; r < gates.length; r++) {
             gates[r] = newGate(r);
+            gates[r].home = this;
         }
     }
 
@@ -170,7 +185,132 @@ public final class Gates {
             Gate[] b = java.util.Arrays.copyOf(a, a.length + 1);
             b[a.length] = g;
             active = b;
+            if (g.rank != engine.rank()) {
+                opened++;
+            }
+            if (policy.maxConnections() > 0 && g.reconnects) {
+                evictBeyondCap(g.rails[0].ec, g);
+            }
         }
+    }
+
+    /** {@code g} closed by agreement with its peer: no longer active; connected anew at once when {@code again}. */
+    void closed(Gate g, int why, boolean again) {
+        Gate[] a = active;
+        Gate[] b = new Gate[a.length - 1];
+        int n = 0;
+        for (Gate x : a) {
+            if (x != g && n < b.length) {
+                b[n++] = x;
+            }
+        }
+        active = b;
+        if (why == CloseHandshake.EVICTED) {
+            evicted++;
+        } else {
+            closedIdle++; // also when the peer asked: the connection was idle at both ends
+        }
+        if (again) {
+            connect(g);
+        } else {
+            g.idle.idleSince = System.nanoTime(); // closed since
+            if (!g.idle.dormant) {
+                g.idle.dormant = true;
+                dormant.add(g);
+            }
+        }
+    }
+
+    /** Reconnects the gate closed longest ago, when it has been closed long enough: a dead peer fails it. */
+    private void probeDormant(long now) {
+        Gate g;
+        while ((g = dormant.peek()) != null && g.state != Gate.NEW) {
+            dormant.poll().idle.dormant = false; // reopened by use, or failed
+        }
+        if (g == null) {
+            return;
+        }
+        if (now - g.idle.idleSince < DORMANT_NANOS) {
+            dormant.add(dormant.poll()); // closed again lately: the others' turn first
+            return;
+        }
+        dormant.poll();
+        g.idle.dormant = false;
+        engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: reconnects to rank {1}, closed idle for {2} ms, to learn it still lives",
+                engine.rank(), g.rank, (now - g.idle.idleSince) / 1_000_000);
+        connect(g);
+    }
+
+    /** Whether gates are ever closed before the end (FERRY_IDLE_CLOSE or FERRY_MAX_CONNECTIONS). */
+    public boolean closesConnections() {
+        return policy.idleCloseNanos() > 0 || policy.maxConnections() > 0;
+    }
+
+    /**
+     * Looks at the connected gates now and then ({@code now} from System.nanoTime): asks to close
+     * those unused for FERRY_IDLE_CLOSE, and the least recently used beyond FERRY_MAX_CONNECTIONS.
+     */
+    public void sweep(long now) {
+        long limit = policy.idleCloseNanos();
+        for (Gate g : active) {
+            CloseHandshake h = g.idle;
+            if (g.state != Gate.OPEN || !g.reconnects || h.under()) {
+                continue;
+            }
+            if (h.touched) {
+                h.touched = false;
+                h.idleSince = now;
+            } else if (limit > 0 && now - h.idleSince >= limit && g.canClose()) {
+                g.askClose(CloseHandshake.IDLE);
+            }
+        }
+        if (policy.maxConnections() > 0) {
+            for (EngineContext c : contexts) {
+                evictBeyondCap(c, null);
+            }
+        }
+        if (!dormant.isEmpty() && now - nextProbe >= 0) {
+            nextProbe = now + PROBE_NANOS;
+            probeDormant(now);
+        }
+    }
+
+    /**
+     * While more reconnecting gates over context {@code c} are open than the cap, asks the least
+     * recently used quiet one (not {@code keep}) to close.
+     */
+    private void evictBeyondCap(EngineContext c, Gate keep) {
+        int open = 0;
+        for (Gate g : active) {
+            if (g.state == Gate.OPEN && g.reconnects && !g.idle.under() && g.rails[0].ec == c) {
+                open++;
+            }
+        }
+        int now = engine.passes();
+        while (open > policy.maxConnections()) {
+            Gate lru = null;
+            for (Gate g : active) {
+                if (g != keep && g.rails[0].ec == c && g.canClose() && (lru == null || now - g.idle.lastUse > now - lru.idle.lastUse)) {
+                    lru = g;
+                }
+            }
+            if (lru == null) {
+                return; // every other connection is busy: the next sweep tries again
+            }
+            lru.askClose(CloseHandshake.EVICTED);
+            open--;
+        }
+    }
+
+    /** Connections open now, and opened, closed idle and evicted so far (read from any thread: a snapshot). */
+    public ConnectionCounts connectionCounts() {
+        int open = 0;
+        for (Gate g : active) {
+            if (g.state == Gate.OPEN && g.rank != engine.rank()) {
+                open++;
+            }
+        }
+        return new ConnectionCounts(open, opened, closedIdle, evicted);
     }
 
     /** Takes the peers' connection requests that arrived; true when there was one. */
@@ -193,7 +333,12 @@ public final class Gates {
                     engine.rank(), c.name(), url);
             return;
         }
-        connect(gates[peer]);
+        Gate g = gates[peer];
+        if (g.state == Gate.OPEN && g.idle.under()) {
+            g.idle.reconnectWanted = true; // the peer closed its end and connects anew: so do we, once closed
+        } else {
+            connect(g);
+        }
     }
 
     /** Nothing is waiting to leave or in flight on any open gate. */

@@ -274,6 +274,17 @@ public final class Rail {
         }
     }
 
+    /** After an agreed {@link #disconnect}: no instance, nothing posted, ready for the next connection. */
+    public void reset() {
+        out = null;
+        in = null;
+        recvPosted = false;
+        recvPkt.reset();
+        sendPkt.reset();
+        sendState = IDLE;
+        packedCount = 0;
+    }
+
     @Override
     public String toString() {
         return "rail " + index + " (" + ec.name() + ") to rank " + gate.rank();

@@ -25,11 +25,14 @@ import java.lang.foreign.ValueLayout;
  *   DATA       +8 u64 target id, +16 u64 offset, +24 u64 length                     (32 bytes)
  *              DATA entries end their packet (at most {@link #MAX_DATA_ENTRIES}); the packets
  *              after it on the same rail are those chunks' raw bytes, in entry order
+ *   CLOSE      +4 u32 step: {@link #CLOSE_ASK}, {@link #CLOSE_AGREE} or {@link #CLOSE_REFUSE};
+ *              +8..31 zero                                                          (32 bytes)
  * </pre>
  * Each kind belongs to one protocol: IMMEDIATE to {@code EagerProtocol}; RTS, CTS and DATA to
  * {@code RendezvousPut} (the source announces, the target decides where the data goes and how it
  * is split over the rails, each chunk then travels as a raw driver packet received straight into
- * the destination); RTS_PULL to {@code RendezvousPull} (the target pulls at once).
+ * the destination); RTS_PULL to {@code RendezvousPull} (the target pulls at once). CLOSE belongs to
+ * the gate's idle-close handshake ({@code CloseHandshake}).
  */
 public final class WireHeader {
     public static final short MAGIC = (short) 0xFE01;
@@ -43,8 +46,13 @@ public final class WireHeader {
     public static final byte CTS = 3;
     public static final byte DATA = 4;
     public static final byte RTS_PULL = 5;
+    public static final byte CLOSE = 6;
     /** Entry kinds are below this. */
-    public static final int KINDS = 6;
+    public static final int KINDS = 7;
+
+    /** CLOSE steps: may we close this idle connection; yes (both ends close); no (traffic is on its way). */
+    public static final int CLOSE_ASK = 1, CLOSE_AGREE = 2, CLOSE_REFUSE = 3;
+    public static final int CLOSE_BYTES = 32;
 
     static final long KIND = 0;
     static final long A = 4;

@@ -32,6 +32,28 @@ class EngineSettingsTest {
     }
 
     @Test
+    void idleCloseIsADurationOrOffAndTheCapANumberOrOff() {
+        assertEquals(0, EngineSettings.idleCloseNanos(Settings.defaults()));
+        assertEquals(5_000_000L, EngineSettings.idleCloseNanos(Settings.defaults().with("FERRY_IDLE_CLOSE", "5ms")));
+        assertEquals(2_000_000_000L, EngineSettings.idleCloseNanos(Settings.defaults().with("FERRY_IDLE_CLOSE", "2s")));
+        assertEquals(60_000_000_000L, EngineSettings.idleCloseNanos(Settings.defaults().with("FERRY_IDLE_CLOSE", "1m")));
+        assertEquals(500_000L, EngineSettings.idleCloseNanos(Settings.defaults().with("FERRY_IDLE_CLOSE", "500us")));
+        assertEquals(0, EngineSettings.idleCloseNanos(Settings.defaults().with("FERRY_IDLE_CLOSE", "off")));
+        for (String bad : new String[] {"5", "0ms", "fast", "-1s", "5 ms"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> EngineSettings.idleCloseNanos(Settings.defaults().with("FERRY_IDLE_CLOSE", bad)), bad);
+            assertTrue(e.getMessage().startsWith("FERRY_IDLE_CLOSE must be a duration like 5ms") && e.getMessage().contains("'" + bad + "'"), e.getMessage());
+        }
+        assertEquals(0, EngineSettings.maxConnections(Settings.defaults()));
+        assertEquals(2, EngineSettings.maxConnections(Settings.defaults().with("FERRY_MAX_CONNECTIONS", "2")));
+        for (String bad : new String[] {"0", "two", "-3"}) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> EngineSettings.maxConnections(Settings.defaults().with("FERRY_MAX_CONNECTIONS", bad)), bad);
+            assertTrue(e.getMessage().startsWith("FERRY_MAX_CONNECTIONS must be a number of connections"), e.getMessage());
+        }
+    }
+
+    @Test
     void onOffSettingsTakeOnlyOnAndOff() {
         for (String bad : new String[] {"1", "yes", "true", "64k"}) {
             Settings s = Settings.defaults().with(EngineSettings.RNDV_PULL.name(), bad);
