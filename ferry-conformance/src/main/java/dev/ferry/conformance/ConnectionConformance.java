@@ -112,6 +112,7 @@ abstract class ConnectionConformance extends ConformanceFixture {
             }, helper);
             assertEquals(Status.DONE, await(() -> ctx.acceptProbe(req), "acceptProbe"));
             assertEquals(u, req.url, "the URL of the connecting context");
+            assertTrue(req.rank == -1 || req.rank == 1, "the rank of the connecting context, where the driver tells it: " + req.rank);
             DriverInstance a = ctx.newInstance();
             assertEquals(Status.DONE, a.connectAsync(req.url));
             MemorySegment r = allocate(100);

@@ -20,4 +20,10 @@ package dev.ferry.spi;
 public final class ConnectRequest {
     /** The connecting peer's URL, as it published it; set by the driver. */
     public DriverUrl url;
+    /**
+     * The connecting peer's rank where its URL tells it (the driver put the rank in it), else -1:
+     * an engine that looks URLs up on first contact checks the rank's URL rather than holding
+     * every rank's. Set by the driver with {@link #url}.
+     */
+    public int rank = -1;
 }

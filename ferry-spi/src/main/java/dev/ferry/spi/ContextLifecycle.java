@@ -92,6 +92,22 @@ public final class ContextLifecycle<I> {
         return inst;
     }
 
+    /**
+     * An instance that was disconnected is no longer scanned or counted (an engine that closes idle
+     * connections makes new instances all the time). Removing one not there does nothing.
+     */
+    public synchronized void remove(I inst) {
+        I[] all = instances;
+        for (int i = 0; i < all.length; i++) {
+            if (all[i] == inst) {
+                I[] less = Arrays.copyOf(all, all.length - 1);
+                System.arraycopy(all, i + 1, less, i, all.length - i - 1);
+                instances = less;
+                return;
+            }
+        }
+    }
+
     /** The instances, in creation order; never modified (a new array replaces it). */
     public I[] instances() {
         return instances;

@@ -75,6 +75,18 @@ public interface DriverContext extends AutoCloseable {
     }
 
     /**
+     * The memory this context holds now, by kind: {@code into} is given each kind's name (prefixed
+     * with the driver's) and bytes, e.g. the rings of the connections open now, their buffers, a
+     * shared arena. For {@code ferry run --stats}; any thread, a snapshot. Optional: nothing by default.
+     *
+     * <pre>{@code
+     * ctx.bytesHeld((kind, bytes) -> System.out.println(kind + " " + bytes));   // "shm rings 6291456"
+     * }</pre>
+     */
+    default void bytesHeld(java.util.function.ObjLongConsumer<String> into) {
+    }
+
+    /**
      * Optional, non-blocking: reports a peer context that called {@code connectAsync} with this
      * context's URL while no instance of this context has connected (or is connecting) to it.
      * Answers DONE with the peer's URL in {@code request}; the caller then makes an instance and

@@ -29,7 +29,43 @@ final class SelfContext implements DriverContext {
     private long movedReported;
 
     SelfContext(Hints hints) {
-        Objects.requireNonNull(hints, "hints"); // the self driver needs none of them
+        this.rank = Objects.requireNonNull(hints, "hints").rank();
+    }
+
+    private final int rank;
+    /** Contexts of this process whose instance connects to us and waits for ours (acceptProbe reports them). */
+    private final java.util.concurrent.ConcurrentLinkedQueue<String> requests = new java.util.concurrent.ConcurrentLinkedQueue<>();
+
+    /** The context at {@code from} connects to us: reported by acceptProbe; a wait-any wakes for it. */
+    void requested(String from) {
+        requests.add(from);
+        moved.incrementAndGet(); // news for a wait-any, which answers NOT_YET
+        wakeAny();
+    }
+
+    @Override
+    public Status acceptProbe(dev.ferry.spi.ConnectRequest request) {
+        if (life.isClosed()) {
+            return Status.CLOSED;
+        }
+        String from;
+        while ((from = requests.poll()) != null) {
+            if (!served(from)) {
+                request.url = DriverUrl.single(from.getBytes(StandardCharsets.UTF_8));
+                request.rank = SelfRegistry.rankOf(from);
+                return Status.DONE;
+            }
+        }
+        return Status.NOT_YET;
+    }
+
+    private boolean served(String from) {
+        for (SelfInstance i : life.instances()) {
+            if (i.servesPeer(from)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     @Override
@@ -56,7 +92,7 @@ final class SelfContext implements DriverContext {
     @Override
     public synchronized DriverUrl init() {
         life.beginInit();
-        address = SelfRegistry.register(this);
+        address = SelfRegistry.register(this, rank);
         life.initialized();
         return DriverUrl.single(address.getBytes(StandardCharsets.UTF_8));
     }

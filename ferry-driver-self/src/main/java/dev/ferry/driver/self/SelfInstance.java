@@ -57,6 +57,11 @@ final class SelfInstance implements DriverInstance {
         return context;
     }
 
+    /** Whether this instance waits for the context at {@code address} to connect back: that context's request is the answer to ours. */
+    boolean servesPeer(String address) {
+        return state == HALF_OPEN && remoteAddress.equals(address);
+    }
+
     String remoteAddress() {
         return remoteAddress;
     }

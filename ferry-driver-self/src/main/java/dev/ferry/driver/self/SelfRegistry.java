@@ -29,8 +29,9 @@ final class SelfRegistry {
     private SelfRegistry() {
     }
 
-    static synchronized String register(SelfContext ctx) {
-        String address = SCHEME + PROCESS + ":" + NEXT.incrementAndGet();
+    /** A new context's address: the process, a number, and the context's rank (what a connection request names). */
+    static synchronized String register(SelfContext ctx, int rank) {
+        String address = SCHEME + PROCESS + ":" + NEXT.incrementAndGet() + "/" + rank;
         CONTEXTS.put(address, ctx);
         return address;
     }
@@ -72,7 +73,20 @@ final class SelfRegistry {
             }
         }
         HALF_OPEN.add(instance);
+        if (!remote.equals(local)) { // a context connecting to itself makes its second instance at once
+            CONTEXTS.get(remote).requested(local); // the peer may not know it should connect: acceptProbe tells it
+        }
         return true;
+    }
+
+    /** The rank at the end of a self address, or -1. */
+    static int rankOf(String address) {
+        int slash = address.lastIndexOf('/');
+        try {
+            return slash < 0 ? -1 : Integer.parseInt(address.substring(slash + 1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
     }
 
     static synchronized void forget(SelfInstance instance) {

@@ -301,6 +301,7 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
 
     @Override
     public Status disconnect() {
+        ctx.retire((ShmInstance) this); // whatever the answer, the instance is done: the context forgets it
         int s = state;
         if (s >= DISCONNECTED) {
             return terminal();

@@ -258,6 +258,30 @@ final class ShmContext implements DriverContext {
 
     // ---- connection requests ----------------------------------------------------------------
 
+    @Override
+    public void bytesHeld(java.util.function.ObjLongConsumer<String> into) {
+        long rings = 0;
+        for (ShmInstance i : life.instances()) {
+            if (i.state <= ShmConnection.CONNECTED && i.chanFile != null) {
+                rings += ShmLayout.CHANNEL_BYTES; // mapped while connected (pages exist once touched)
+            }
+        }
+        long arena = 0;
+        synchronized (this) {
+            for (MemorySegment a : arenas) {
+                arena += a.byteSize();
+            }
+        }
+        into.accept("shm rings", rings);
+        into.accept("shm arena", arena);
+        into.accept("shm context", ShmLayout.CONTEXT_BYTES);
+    }
+
+    /** A disconnected instance: no longer among the context's instances. */
+    void retire(ShmInstance inst) {
+        life.remove(inst);
+    }
+
     /** Connections made to each peer context so far, by its key: the generation of the next one's channel. */
     private final java.util.Map<String, Integer> channelsMade = new java.util.HashMap<>();
 
@@ -310,11 +334,18 @@ final class ShmContext implements DriverContext {
                 continue; // a garbled request (nothing to connect to), or a peer we serve already
             }
             request.url = DriverUrl.single((URL_PREFIX + name).getBytes(StandardCharsets.US_ASCII));
+            request.rank = rankOf(name);
             return Status.DONE;
         }
         requestsSeen = published;
         requestsWaitSeen = published; // taken up already: nothing left for a wait to report
         return Status.NOT_YET;
+    }
+
+    /** The rank in a context file's name ({@code ferry-JOB-rRANK-pPID-cSEQ.ctx}), or -1. */
+    static int rankOf(String contextFile) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("-r(\\d{1,9})-p\\d+-c\\d+\\.ctx$").matcher(contextFile);
+        return m.find() ? Integer.parseInt(m.group(1)) : -1;
     }
 
     /** The context file of the peer whose request is in the slot at {@code at}; null when the request is garbled. */

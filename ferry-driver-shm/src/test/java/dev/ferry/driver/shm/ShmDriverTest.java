@@ -397,4 +397,39 @@ class ShmDriverTest {
         }
         return out;
     }
+
+    @Test
+    void aConnectionRequestNamesTheRankInTheContextsName() {
+        assertEquals(17, ShmContext.rankOf("ferry-job_1-r17-p4242-c3.ctx"));
+        assertEquals(-1, ShmContext.rankOf("ferry-job_1-x17-p4242-c3.ctx"));
+        assertEquals(-1, ShmContext.rankOf("something else"));
+    }
+
+    @Test
+    void bytesHeldCountsTheRingsOfOpenConnectionsAndTheArena() {
+        DriverContext a = new ShmDriver().newContext(new Hints(2, 0, true, java.util.Map.of(Hints.JOB_ID, "bytesheld" + ProcessHandle.current().pid())));
+        DriverContext b = new ShmDriver().newContext(new Hints(2, 1, true, java.util.Map.of(Hints.JOB_ID, "bytesheld" + ProcessHandle.current().pid())));
+        try {
+            a.properties();
+            b.properties();
+            DriverUrl ua = a.init();
+            DriverUrl ub = b.init();
+            a.allocate(1 << 20);
+            DriverInstance ia = a.newInstance();
+            DriverInstance ib = b.newInstance();
+            assertEquals(Status.DONE, ia.connectAsync(ub));
+            assertEquals(Status.DONE, ib.connectAsync(ua));
+            java.util.Map<String, Long> held = new java.util.HashMap<>();
+            a.bytesHeld((k, v) -> held.merge(k, v, Long::sum));
+            assertEquals(ShmLayout.CHANNEL_BYTES, held.get("shm rings"));
+            assertEquals(1 << 20, held.get("shm arena"));
+            assertEquals(Status.DONE, ia.disconnect());
+            held.clear();
+            a.bytesHeld((k, v) -> held.merge(k, v, Long::sum));
+            assertEquals(0L, held.get("shm rings"), "a disconnected connection holds no ring");
+        } finally {
+            a.close();
+            b.close();
+        }
+    }
 }

@@ -324,6 +324,7 @@ final class TcpContext implements DriverContext {
                 requestCount--;
                 if (!served(url)) {
                     request.url = DriverUrl.decode(url);
+                    request.rank = rankOf(request.url);
                     return Status.DONE;
                 }
             }
@@ -338,6 +339,25 @@ final class TcpContext implements DriverContext {
             }
         }
         return false;
+    }
+
+    @Override
+    public void bytesHeld(java.util.function.ObjLongConsumer<String> into) {
+        into.accept("tcp buffers", (long) life.instances().length * 2 * TcpInstance.BUFFER_BYTES); // staging and inbound, direct
+    }
+
+    /** A disconnected instance: no longer among the context's instances. */
+    void retire(TcpInstance inst) {
+        life.remove(inst);
+    }
+
+    /** The rank a tcp URL names (every address carries it), or -1 when it does not parse. */
+    static int rankOf(DriverUrl url) {
+        try {
+            return TcpAddress.parse(url.parts().get(0)).rank();
+        } catch (RuntimeException e) {
+            return -1;
+        }
     }
 
     /** An instance no longer waits (it failed, or was disconnected or closed). */

@@ -99,6 +99,7 @@ final class TcpInstance extends TcpConnection {
 
     @Override
     public Status disconnect() {
+        ctx.retire(this); // whatever the answer, the instance is done: the context forgets it
         int s = state;
         if (s >= DISCONNECTED) {
             return terminalStatus();

@@ -59,4 +59,10 @@ class TcpAddressTest {
         assertTrue(Interfaces.usable("no-such-interface0").isEmpty());
         assertEquals(List.of("127.0.0.1"), Interfaces.usable("127.0.0.0/8").stream().map(InetAddress::getHostAddress).toList());
     }
+
+    @Test
+    void aConnectionRequestNamesTheRankItsUrlCarries() {
+        assertEquals(5, TcpContext.rankOf(dev.ferry.spi.DriverUrl.single("127.0.0.1:4000/5".getBytes(java.nio.charset.StandardCharsets.US_ASCII))));
+        assertEquals(-1, TcpContext.rankOf(dev.ferry.spi.DriverUrl.single("nonsense".getBytes(java.nio.charset.StandardCharsets.US_ASCII))));
+    }
 }

@@ -158,6 +158,16 @@ abstract sealed class UcxWorker implements DriverContext permits UcxContext {
 
     long nextLivenessCheck;
 
+    /** The endpoints this rank will hold at once: the peers the engine expects (the job, or its connection cap), else the job's size. */
+    static long estimatedEndpoints(Hints hints) {
+        String expected = hints.attribute(Hints.PEERS_EXPECTED, null);
+        try {
+            return expected != null ? Math.max(1, Long.parseLong(expected)) : hints.sessionSize();
+        } catch (NumberFormatException e) {
+            return hints.sessionSize();
+        }
+    }
+
     UcxWorker(Hints hints) {
         this.hints = Objects.requireNonNull(hints, "hints");
         String key = hints.attribute(Hints.JOB_KEY, UcxSettings.JOB_KEY.value(hints.settings()));
@@ -203,7 +213,11 @@ abstract sealed class UcxWorker implements DriverContext permits UcxContext {
         }
         try {
             UcpParams params = new UcpParams().requestTagFeature().requestRmaFeature().requestWakeupFeature()
-                    .setEstimatedNumEps(hints.sessionSize()).setMtWorkersShared(false);
+                    .setEstimatedNumEps(estimatedEndpoints(hints)).setMtWorkersShared(false);
+            String perNode = hints.attribute(Hints.RANKS_ON_NODE, null);
+            if (perNode != null && System.getenv("UCX_NUM_PPN") == null) {
+                params.setConfig("NUM_PPN", perNode); // with the endpoints, UCX's choice of DC or RC where the hardware has both
+            }
             if (tls != null && !tls.isBlank()) {
                 params.setConfig("TLS", tls.strip());
             }
