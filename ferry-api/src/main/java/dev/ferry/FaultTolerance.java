@@ -206,7 +206,7 @@ final class FaultTolerance {
             byte[] cause = first == null ? null : first.getBytes(java.nio.charset.StandardCharsets.UTF_8);
             int me = m.engine().rank();
             for (int peer = 0; peer < m.engine().size(); peer++) {
-                if (peer != me && isFailed(peer) == null && m.engine().gate(peer).state == dev.ferry.core.gate.Gate.OPEN) {
+                if (peer != me && isFailed(peer) == null && m.engine().isConnected(peer)) {
                     send(peer, LEFT, 0, 0, cause);
                 }
             }

@@ -311,6 +311,20 @@ public final class Ferry implements AutoCloseable {
         return System.nanoTime() / 1e9;
     }
 
+    /**
+     * This rank's connections and the bytes Ferry holds, by kind (what {@code ferry run --stats}
+     * prints per rank). Any thread.
+     *
+     * <pre>{@code
+     * FerryStats s = ferry.stats();
+     * if (s.connectionsOpen() > 64) System.err.println("many peers at once: " + s);
+     * }</pre>
+     */
+    public FerryStats stats() {
+        dev.ferry.core.gate.ConnectionCounts c = engine.connections();
+        return new FerryStats(c.open(), c.opened(), c.closedIdle(), c.evicted(), new java.util.LinkedHashMap<>(engine.bytesHeld()));
+    }
+
     /** The rails and protocols chosen for each kind of peer (what {@code ferry info} prints in a job). */
     public String describe() {
         return engine.describe() + "collectives (FERRY_COLL_<NAME> forces one):\n" + tuning.table().indent(2);

@@ -20,9 +20,11 @@ import java.util.Map;
 
 /**
  * The bootstrap exchange: every rank opens a context of each driver, publishes its URLs and its
- * node identity through the launcher's key-value space, fences, and reads everyone else's. URLs
- * longer than the launcher's values are split ({@link KeyValues}); wide URLs only where the
- * launcher supports them. The engine builds its gates from what this returns.
+ * node identity through the launcher's key-value space and fences. A peer's URLs, node and process
+ * are read when first asked for (PMIx's direct modex, PMI-2's {@code kvs-get} on demand), and only
+ * its node is kept: a peer never contacted costs a few bytes. URLs longer than the launcher's
+ * values are split ({@link KeyValues}); wide URLs only where the launcher supports them. The
+ * engine builds its gates from what this returns.
  *
  * <pre>{@code
  * try (Bootstrap boot = Bootstraps.fromEnvironment();
@@ -42,20 +44,21 @@ public final class WireUp implements AutoCloseable {
     private final Map<String, DriverContext> contexts;
     private final Map<String, DriverProperties> properties;
     private final Map<String, DiscoveredDriver> driverOf;
+    /** Each rank's node, once read (equal nodes share one string). */
     private final String[] nodes;
-    private final String[] processes;
-    private final List<Map<String, DriverUrl>> urls;
+    private final Map<String, String> nodeNames = new HashMap<>();
+    /** Whether each rank lives in this process: 0 not read yet, 1 yes, 2 no. */
+    private final byte[] sameProcess;
     private final String jobKey;
 
     private WireUp(Bootstrap boot, Map<String, DriverContext> contexts, Map<String, DriverProperties> properties,
-                   Map<String, DiscoveredDriver> driverOf, String[] nodes, String[] processes, List<Map<String, DriverUrl>> urls, String jobKey) {
+                   Map<String, DiscoveredDriver> driverOf, String jobKey) {
         this.boot = boot;
         this.contexts = contexts;
         this.properties = properties;
         this.driverOf = driverOf;
-        this.nodes = nodes;
-        this.processes = processes;
-        this.urls = urls;
+        this.nodes = new String[boot.size()];
+        this.sameProcess = new byte[boot.size()];
         this.jobKey = jobKey;
     }
 
@@ -99,8 +102,7 @@ public final class WireUp implements AutoCloseable {
                 driverOf.put(name, d);
                 DriverContext ctx = null;
                 try {
-                    ctx = d.driver().newContext(new Hints(boot.size(), rank, boot.wideUrlSupport(),
-                            Map.of(Hints.JOB_ID, jobId, Hints.JOB_KEY, jobKey), settings));
+                    ctx = d.driver().newContext(new Hints(boot.size(), rank, boot.wideUrlSupport(), attributes(boot, jobId, jobKey, settings), settings));
                     DriverProperties p = ctx.properties();
                     DriverUrl url = ctx.init();
                     contexts.put(name, ctx);
@@ -122,25 +124,35 @@ public final class WireUp implements AutoCloseable {
             }
         }
         boot.fence();
-        String[] nodes = new String[boot.size()];
-        String[] processes = new String[boot.size()];
-        List<Map<String, DriverUrl>> urls = new ArrayList<>();
-        for (int r = 0; r < boot.size(); r++) {
-            nodes[r] = KeyValues.get(boot, "ferry.node." + r);
-            if (nodes[r] == null) {
-                throw new IllegalStateException("rank " + r + " published no node identity");
-            }
-            processes[r] = KeyValues.get(boot, "ferry.process." + r);
-            Map<String, DriverUrl> m = new HashMap<>();
-            for (String name : driverOf.keySet()) {
-                String u = KeyValues.get(boot, "ferry.url." + r + "." + name);
-                if (u != null) {
-                    m.put(name, DriverUrl.parse(u));
-                }
-            }
-            urls.add(m);
+        WireUp w = new WireUp(boot, contexts, properties, driverOf, jobKey);
+        w.node(rank); // ours, read back: the key-value space works
+        return w;
+    }
+
+    /** A key every rank published before the fence, read now (one reader at a time: the bootstrap is one connection). */
+    private String read(String key) {
+        synchronized (boot) {
+            return KeyValues.get(boot, key);
         }
-        return new WireUp(boot, contexts, properties, driverOf, nodes, processes, urls, jobKey);
+    }
+
+    /**
+     * What a driver is told beside the job's size and rank: the job's id and key, the peers this
+     * rank expects at once (the job less one, or FERRY_MAX_CONNECTIONS), and the ranks per node
+     * where FERRY_RANKS_PER_NODE says it (UCX chooses DC or RC by them).
+     */
+    static Map<String, String> attributes(Bootstrap boot, String jobId, String jobKey, Settings settings) {
+        Map<String, String> a = new HashMap<>();
+        a.put(Hints.JOB_ID, jobId);
+        a.put(Hints.JOB_KEY, jobKey);
+        int cap = dev.ferry.core.config.EngineSettings.maxConnections(settings);
+        int peers = Math.max(1, boot.size() - 1);
+        a.put(Hints.PEERS_EXPECTED, String.valueOf(cap > 0 ? Math.min(cap, peers) : peers));
+        String perNode = settings.value(dev.ferry.launch.LaunchSettings.RANKS_PER_NODE);
+        if (perNode != null && perNode.strip().matches("\\d{1,6}")) {
+            a.put(Hints.RANKS_ON_NODE, String.valueOf(Math.min(boot.size(), Integer.parseInt(perNode.strip()))));
+        }
+        return a;
     }
 
     /** The job key: FERRY_JOB_KEY from ferry run; under a foreign launcher, one rank 0 draws and shares. */
@@ -170,28 +182,47 @@ public final class WireUp implements AutoCloseable {
         return boot.size();
     }
 
-    /** The node identity of {@code rank}. */
+    /** The node identity of {@code rank} (read on first use). */
     public String node(int rank) {
-        return nodes[rank];
+        String n = nodes[rank];
+        if (n == null) {
+            String read = read("ferry.node." + rank);
+            if (read == null) {
+                throw new IllegalStateException("rank " + rank + " published no node identity");
+            }
+            synchronized (nodeNames) {
+                n = nodeNames.computeIfAbsent(read, x -> x);
+            }
+            nodes[rank] = n;
+        }
+        return n;
     }
 
-    /** How many ranks of the job run on {@code node}. */
+    /** How many ranks of the job run on {@code node} (reads every rank's node). */
     public int ranksOnNode(String node) {
         int n = 0;
-        for (String x : nodes) {
-            n += x.equals(node) ? 1 : 0;
+        for (int r = 0; r < nodes.length; r++) {
+            n += node(r).equals(node) ? 1 : 0;
         }
         return n;
     }
 
     /** Whether {@code rank} lives in this process (an in-process job's ranks are threads of one JVM). */
     public boolean sameProcess(int rank) {
-        return processes[rank] != null && processes[rank].equals(processes[boot.rank()]);
+        if (sameProcess[rank] == 0) {
+            String p = read("ferry.process." + rank);
+            sameProcess[rank] = (byte) (p != null && p.equals(PROCESS) ? 1 : 2);
+        }
+        return sameProcess[rank] == 1;
     }
 
-    /** The URL of {@code driver}'s context on {@code rank}, or null when it has none. */
+    /** The URL of {@code driver}'s context on {@code rank}, or null when it has none: read from the launcher each call (a gate asks once). */
     public DriverUrl url(int rank, String driver) {
-        return urls.get(rank).get(driver);
+        if (!driverOf.containsKey(driver)) {
+            return null;
+        }
+        String u = read("ferry.url." + rank + "." + driver);
+        return u == null ? null : DriverUrl.parse(u);
     }
 
     /** This rank's context of {@code driver}, or null. */
@@ -219,9 +250,24 @@ public final class WireUp implements AutoCloseable {
         return boot;
     }
 
-    /** Number of distinct nodes in the job. */
+    /** Number of distinct nodes in the job (reads every rank's node). */
     public long nodeCount() {
-        return java.util.Arrays.stream(nodes).distinct().count();
+        java.util.Set<String> distinct = new java.util.HashSet<>();
+        for (int r = 0; r < nodes.length; r++) {
+            distinct.add(node(r));
+        }
+        return distinct.size();
+    }
+
+    /** Bytes this table holds for the job's peers (a reference and a flag per rank, plus the node names read). */
+    public long bytesHeld() {
+        long b = 16L + 4L * nodes.length + 16L + sameProcess.length;
+        synchronized (nodeNames) {
+            for (String n : nodeNames.keySet()) {
+                b += 40 + n.length() + 48; // the string and its map entry
+            }
+        }
+        return b;
     }
 
     public String jobKey() {

@@ -53,13 +53,19 @@ public final class EngineSettings {
     public static final Setting MAX_CONNECTIONS = new Setting("FERRY_MAX_CONNECTIONS", "off",
             "connections per rank and driver beyond which the least recently used quiet one is closed as an idle one is (off: no cap)",
             Setting.Type.NUMBER, "engine");
+    public static final Setting STATS = new Setting("FERRY_STATS", "off",
+            "on: each rank logs its connections (open, opened, closed idle, evicted) and the bytes Ferry holds, by kind, when it closes (ferry run --stats)",
+            Setting.Type.SWITCH, "engine");
+    public static final Setting CONNECT = new Setting("FERRY_CONNECT", "lazy",
+            "lazy: a connection is made on first use, and a peer's URL read then; eager: every rank starts connecting to every other during init (steadier first iterations)",
+            Setting.Type.CHOICE, "engine");
 
     private EngineSettings() {
     }
 
     public static List<Setting> all() {
         return List.of(EAGER_LIMIT, EAGER_CREDITS, MULTIRAIL, MULTIRAIL_MIN, PROGRESS, INFO, RAILS, RNDV_PULL, SAME_PROCESS,
-                IDLE_CLOSE, MAX_CONNECTIONS);
+                IDLE_CLOSE, MAX_CONNECTIONS, CONNECT, STATS);
     }
 
     /**
@@ -79,6 +85,18 @@ public final class EngineSettings {
         railCounts(s.value(RAILS));
         idleCloseNanos(s);
         maxConnections(s);
+        connectEagerly(s);
+        stats(s);
+    }
+
+    /** FERRY_STATS=on. */
+    public static boolean stats(Settings s) {
+        return onOff(s, STATS);
+    }
+
+    /** FERRY_CONNECT=eager. */
+    public static boolean connectEagerly(Settings s) {
+        return either(s, CONNECT, "eager", "lazy");
     }
 
     /** FERRY_IDLE_CLOSE in nanoseconds; 0 when off. */

@@ -63,6 +63,8 @@ public final class Engine implements GateOwner, AutoCloseable {
     private final Gates gates;
     /** {@link #gates}' array, by rank: a send indexes it without a call. */
     private final Gate[] byRank;
+    /** FERRY_STATS=on: the figures are logged at close. */
+    private final boolean statsAtClose;
     private final List<EngineContext> contexts;
     private final SharedMemory memory;
     final EngineStats stats;
@@ -71,6 +73,8 @@ public final class Engine implements GateOwner, AutoCloseable {
     /** Who holds the engine's thread of control (reentrant: a handler may send). */
     private final ControlOwner control = new ControlOwner();
     private int passes;
+    /** Passes in a row that found nothing to do. */
+    private int idlePasses;
     /** A doze's watcher saw a connection request: look for it on the next pass. */
     private volatile boolean acceptsDue;
     private final Doze doze;
@@ -127,6 +131,10 @@ public final class Engine implements GateOwner, AutoCloseable {
         this.gates = new Gates(this, wire, contexts, policy);
         gates.listen();
         this.byRank = gates.all();
+        this.statsAtClose = EngineSettings.stats(settings);
+        if (EngineSettings.connectEagerly(settings)) {
+            gates.connectAll();
+        }
         if (EngineSettings.info(settings)) {
             log.log(System.Logger.Level.INFO, "\n" + describe());
         }
@@ -185,6 +193,45 @@ public final class Engine implements GateOwner, AutoCloseable {
     public String locality(int peer) {
         checkRank(peer);
         return gates.kind(peer);
+    }
+
+    /**
+     * The bytes this engine and its drivers hold now, by kind, in a stable order: the gates'
+     * packet buffers, the gates made and the peer table (heap), unexpected messages kept, and each
+     * driver's own (shm rings and arena, tcp buffers). Any thread; a snapshot.
+     *
+     * <pre>{@code
+     * engine.bytesHeld().forEach((kind, bytes) -> System.out.println(kind + ": " + bytes));
+     * }</pre>
+     */
+    public Map<String, Long> bytesHeld() {
+        Map<String, Long> m = new java.util.LinkedHashMap<>();
+        gates.bytesHeld((k, b) -> m.merge(k, b, Long::sum));
+        m.put("unexpected messages", stats.heldBytes());
+        for (EngineContext c : contexts) {
+            c.context().bytesHeld((k, b) -> m.merge(k, b, Long::sum));
+        }
+        return m;
+    }
+
+    /**
+     * One line of this rank's figures: {@code ferry stats: rank 3: connections open 2 opened 9
+     * closed-idle 6 evicted 1; held 1.1 MiB: engine buffers 65536, ...} (FERRY_STATS=on logs it at close).
+     */
+    public String statsLine() {
+        Map<String, Long> held = bytesHeld();
+        long total = held.values().stream().mapToLong(Long::longValue).sum();
+        StringBuilder b = new StringBuilder("ferry stats: rank ").append(rank).append(": connections ").append(connections())
+                .append("; held ").append(total).append(" bytes:");
+        held.forEach((k, v) -> b.append(' ').append(k).append(' ').append(v).append(','));
+        b.setLength(b.length() - 1);
+        return b.toString();
+    }
+
+    /** Whether a connection to {@code peer} is open now (asking makes nothing). Any thread; a snapshot. */
+    public boolean isConnected(int peer) {
+        checkRank(peer);
+        return gates.isOpen(peer);
     }
 
     /** The gate to {@code peer} (for tests of the gate and its protocols). */
@@ -305,6 +352,9 @@ public final class Engine implements GateOwner, AutoCloseable {
     /** Hands {@code s} to its gate (on the engine's thread of control). */
     void doSend(SendRequest s) {
         Gate g = byRank[s.peer()];
+        if (g == null) {
+            g = gates.get(s.peer()); // first contact: the gate is made now
+        }
         if (g.state == Gate.NEW) {
             gates.connect(g);
         }
@@ -558,7 +608,9 @@ public final class Engine implements GateOwner, AutoCloseable {
     /** One progress pass, holding the thread of control: commands handed over, connection requests now and then, every open gate, the handler. */
     boolean progressOnce() {
         boolean work = thread != null && thread.runCommands();
-        if ((++passes & 63) == 0 || acceptsDue) { // connection requests are rare: not on every pass of a busy loop
+        // Connection requests are rare: not on every pass of a busy loop, but every 16th of an idle
+        // one too, whose passes are naps (a peer reconnecting after an idle close waits on this look)
+        if ((++passes & 63) == 0 || acceptsDue || (idlePasses & 15) == 15) {
             acceptsDue = false;
             work |= gates.pollAccepts();
             if (gates.closesConnections()) {
@@ -573,6 +625,9 @@ public final class Engine implements GateOwner, AutoCloseable {
         work |= handler.onProgress();
         if (work) {
             doze.worked();
+            idlePasses = 0;
+        } else {
+            idlePasses++;
         }
         return work;
     }
@@ -607,6 +662,9 @@ public final class Engine implements GateOwner, AutoCloseable {
         }
         if (!quiet()) {
             log.log(System.Logger.Level.WARNING, "rank {0}: closing with messages still in flight after {1} s", rank, CLOSE_FLUSH.toSeconds());
+        }
+        if (statsAtClose) {
+            log.log(System.Logger.Level.INFO, statsLine());
         }
         closing = true;
         boolean met = true;

@@ -18,7 +18,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The engine's gates, one per rank of the job, and their connections. A gate's rails are chosen
+ * The engine's gates, one per rank of the job, made on first use (a peer never contacted costs a
+ * slot in an array), and their connections. A gate's rails are chosen
  * by locality (seed 001: self for this rank and, in an in-process job, for ranks of this JVM;
  * the local driver for the node's other ranks, overriding the remote one; the remote driver for
  * the rest); several contexts of one class are several rails (FERRY_RAILS). A gate connects on
@@ -40,6 +41,7 @@ public final class Gates {
     private final List<EngineContext> contexts;
     private final Gate[] gates;
     private final GatePolicy policy;
+    /** Per context, every rank by URL: built only for a driver that does not tell a requesting peer's rank. */
     private final Map<String, Map<ByteBuffer, Integer>> rankByUrl = new HashMap<>();
     private final List<EngineContext> accepting = new ArrayList<>();
     private final ConnectRequest request = new ConnectRequest();
@@ -63,10 +65,6 @@ public final class Gates {
         this.contexts = contexts;
         this.policy = policy;
         this.gates = new Gate[wire.size()];
-        for (int r = 0; r < gates.length; r++) {
-            gates[r] = newGate(r);
-            gates[r].home = this;
-        }
     }
 
     /** The engine's driver contexts, as the wire-up opened them, numbered in order. */
@@ -84,27 +82,29 @@ public final class Gates {
     public void listen() {
         int rank = engine.rank();
         for (EngineContext c : contexts) {
-            Map<ByteBuffer, Integer> m = new HashMap<>();
-            for (int r = 0; r < gates.length; r++) {
-                DriverUrl u = wire.url(r, c.name());
-                if (u != null && r != rank) {
-                    m.put(ByteBuffer.wrap(u.encoded()), r);
-                }
-            }
-            rankByUrl.put(c.name(), m);
             Status s = c.context().acceptProbe(request);
             if (s == Status.NOT_IMPLEMENTED) {
                 // The driver cannot tell us that a peer connects: connect its gates up front.
-                for (Gate g : gates) {
-                    if (g.rank != rank && uses(g, c)) {
+                for (int r = 0; r < gates.length; r++) {
+                    Gate g = r == rank ? null : get(r);
+                    if (g != null && uses(g, c)) {
                         connect(g);
                     }
                 }
             } else {
                 accepting.add(c);
                 if (s == Status.DONE) {
-                    accepted(c, request.url);
+                    accepted(c, request);
                 }
+            }
+        }
+    }
+
+    /** FERRY_CONNECT=eager: starts connecting to every peer now (set-up then completes as the engine makes progress). */
+    public void connectAll() {
+        for (int r = 0; r < gates.length; r++) {
+            if (r != engine.rank()) {
+                connect(get(r));
             }
         }
     }
@@ -116,6 +116,18 @@ public final class Gates {
             }
         }
         return false;
+    }
+
+    /** How {@code peer} would be reached, without making its gate (as {@link #newGate} decides, short of reading URLs). */
+    private String kindOf(int peer) {
+        if (peer == engine.rank()) {
+            return "self";
+        }
+        if (!wire.node(peer).equals(wire.node(engine.rank()))) {
+            return "remote";
+        }
+        boolean self = contexts.stream().anyMatch(c -> c.caps().transport() == Transport.SELF);
+        return self && policy.sameProcessBySelf() && wire.sameProcess(peer) ? "same process" : "same node";
     }
 
     /** Which contexts reach {@code peer}, by locality (seed 001: local overrides remote). */
@@ -160,13 +172,31 @@ public final class Gates {
         }
     }
 
+    /** The gate to {@code peer}, made now if it was not yet. */
     public Gate get(int peer) {
-        return gates[peer];
+        Gate g = gates[peer];
+        return g != null ? g : make(peer);
     }
 
-    /** Every gate, by rank (the engine indexes it directly on each send). */
+    private synchronized Gate make(int peer) {
+        Gate g = gates[peer];
+        if (g == null) {
+            g = newGate(peer);
+            g.home = this;
+            gates[peer] = g;
+        }
+        return g;
+    }
+
+    /** Every gate, by rank, null where none was made yet (the engine indexes it directly on each send). */
     public Gate[] all() {
         return gates;
+    }
+
+    /** Whether the gate to {@code peer} is open now (none is made for the asking). */
+    public boolean isOpen(int peer) {
+        Gate g = gates[peer];
+        return g != null && g.state == Gate.OPEN;
     }
 
     /** The connected gates, for the progress pass (read without the thread of control by reports). */
@@ -302,6 +332,38 @@ public final class Gates {
         }
     }
 
+    /**
+     * Heap of one gate made (its rails, protocols and their tables; its packet buffers are native
+     * and counted apart), over shm or tcp: measured by {@code ferry bench scale}, which makes 10,000.
+     */
+    static final long GATE_HEAP_BYTES = 6_900;
+
+    /**
+     * What the gates hold, by kind: the rails' packet buffers (native), the gates made and the
+     * peer table (heap). Any thread; a snapshot.
+     */
+    public void bytesHeld(java.util.function.ObjLongConsumer<String> into) {
+        long buffers = 0;
+        long made = 0;
+        for (Gate g : gates) {
+            if (g != null) {
+                made++;
+                for (Rail r : g.rails) {
+                    buffers += 2L * r.packetLimit; // staging and receive buffer
+                }
+            }
+        }
+        long table = 16 + 4L * gates.length + wire.bytesHeld();
+        synchronized (this) {
+            for (Map<ByteBuffer, Integer> m : rankByUrl.values()) {
+                table += m.size() * 160L; // an entry, its key and the URL's bytes
+            }
+        }
+        into.accept("engine buffers", buffers);
+        into.accept("engine gates", made * GATE_HEAP_BYTES);
+        into.accept("engine peer table", table);
+    }
+
     /** Connections open now, and opened, closed idle and evicted so far (read from any thread: a snapshot). */
     public ConnectionCounts connectionCounts() {
         int open = 0;
@@ -319,26 +381,54 @@ public final class Gates {
         for (int i = 0; i < accepting.size(); i++) {
             EngineContext c = accepting.get(i);
             while (c.context().acceptProbe(request) == Status.DONE) {
-                accepted(c, request.url);
+                accepted(c, request);
                 any = true;
             }
         }
         return any;
     }
 
-    private void accepted(EngineContext c, DriverUrl url) {
-        Integer peer = rankByUrl.get(c.name()).get(ByteBuffer.wrap(url.encoded()));
+    private void accepted(EngineContext c, ConnectRequest req) {
+        DriverUrl url = req.url;
+        int claimed = req.rank;
+        req.rank = -1;
+        Integer peer;
+        if (claimed >= 0 && claimed < gates.length && claimed != engine.rank() && sameUrl(wire.url(claimed, c.name()), url)) {
+            peer = claimed; // the URL names its rank: one look-up of that rank's URL to check it
+        } else {
+            Map<ByteBuffer, Integer> all;
+            synchronized (this) {
+                all = rankByUrl.computeIfAbsent(c.name(), this::everyRankByUrl);
+            }
+            peer = all.get(ByteBuffer.wrap(url.encoded()));
+        }
         if (peer == null) {
             engine.logger().log(System.Logger.Level.WARNING, "rank {0}: a connection request on {1} from {2}, which is no rank of this job",
                     engine.rank(), c.name(), url);
             return;
         }
-        Gate g = gates[peer];
+        Gate g = get(peer);
         if (g.state == Gate.OPEN && g.idle.under()) {
             g.idle.reconnectWanted = true; // the peer closed its end and connects anew: so do we, once closed
         } else {
             connect(g);
         }
+    }
+
+    private static boolean sameUrl(DriverUrl a, DriverUrl b) {
+        return a != null && b != null && java.util.Arrays.equals(a.encoded(), b.encoded());
+    }
+
+    /** Every rank's URL on {@code context}, read once, for a driver whose requests do not name the rank. */
+    private Map<ByteBuffer, Integer> everyRankByUrl(String context) {
+        Map<ByteBuffer, Integer> m = new HashMap<>();
+        for (int r = 0; r < gates.length; r++) {
+            DriverUrl u = wire.url(r, context);
+            if (u != null && r != engine.rank()) {
+                m.put(ByteBuffer.wrap(u.encoded()), r);
+            }
+        }
+        return m;
     }
 
     /** Nothing is waiting to leave or in flight on any open gate. */
@@ -363,7 +453,9 @@ public final class Gates {
     /** At close: disconnects every gate. */
     public void closeAll() {
         for (Gate g : gates) {
-            g.close();
+            if (g != null) {
+                g.close();
+            }
         }
     }
 
@@ -377,12 +469,12 @@ public final class Gates {
     /** The names of the contexts (rails) the gate to {@code peer} uses, in order. */
     /** How {@code peer} is reached: "self", "same process", "same node" or "remote". */
     public String kind(int peer) {
-        return gates[peer].kind;
+        return get(peer).kind;
     }
 
     public List<String> rails(int peer) {
         List<String> l = new ArrayList<>();
-        for (Rail r : gates[peer].rails) {
+        for (Rail r : get(peer).rails) {
             l.add(r.ec.name());
         }
         return l;
@@ -401,12 +493,13 @@ public final class Gates {
      */
     public String byKindOfPeer() {
         StringBuilder b = new StringBuilder();
-        Map<String, List<Gate>> byKind = new LinkedHashMap<>();
-        for (Gate g : gates) {
-            byKind.computeIfAbsent(g.kind, k -> new ArrayList<>()).add(g);
+        Map<String, List<Integer>> byKind = new LinkedHashMap<>();
+        for (int r = 0; r < gates.length; r++) {
+            Gate made = gates[r];
+            byKind.computeIfAbsent(made != null ? made.kind : kindOf(r), k -> new ArrayList<>()).add(r);
         }
-        for (Map.Entry<String, List<Gate>> e : byKind.entrySet()) {
-            Gate g = e.getValue().get(0);
+        for (Map.Entry<String, List<Integer>> e : byKind.entrySet()) {
+            Gate g = get(e.getValue().get(0)); // one gate of the kind, made if need be
             int peers = e.getValue().size();
             b.append(String.format("  %-9s (%d peer%s): ", e.getKey(), peers, peers == 1 ? "" : "s"));
             if (g.rails.length == 0) {

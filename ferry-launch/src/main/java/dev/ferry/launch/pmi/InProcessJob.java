@@ -53,6 +53,8 @@ public final class InProcessJob implements AutoCloseable {
     }
 
     private final int size;
+    /** Ranks that run (0 .. live - 1) and meet at fences; the others only have the keys put for them. */
+    private final int live;
     private final String id;
     private final ConcurrentHashMap<String, String> values = new ConcurrentHashMap<>();
     /** Guards the fence: ranks arrived in this generation, the generation, and why fences fail. */
@@ -63,22 +65,36 @@ public final class InProcessJob implements AutoCloseable {
     private String broken;
     private final Bootstrap[] ranks;
 
-    private InProcessJob(int size) {
+    private InProcessJob(int size, int live) {
         if (size < 1) {
             throw new IllegalArgumentException("an in-process job needs at least 1 rank, not " + size);
         }
+        if (live < 1 || live > size) {
+            throw new IllegalArgumentException("an in-process job of " + size + " ranks runs 1 to " + size + " of them, not " + live);
+        }
         this.size = size;
+        this.live = live;
         this.id = "inproc-" + ProcessHandle.current().pid() + "_" + JOBS.incrementAndGet();
-        this.ranks = new Bootstrap[size];
-        for (int r = 0; r < size; r++) {
+        this.ranks = new Bootstrap[live];
+        for (int r = 0; r < live; r++) {
             ranks[r] = new RankBootstrap(r);
         }
     }
 
     /** A job of {@code size} ranks whose bootstraps the caller hands to threads of its own. */
     public static InProcessJob of(int size) {
-        return new InProcessJob(size);
+        return new InProcessJob(size, size);
     }
+
+    /**
+     * A job of {@code size} ranks of which only ranks 0 .. {@code live} - 1 run (and meet at
+     * fences): the rest are a table of peers never contacted, whose keys the caller puts
+     * through a running rank's bootstrap, for measuring what a large job costs a rank (ferry bench scale).
+     */
+    public static InProcessJob sparse(int size, int live) {
+        return new InProcessJob(size, live);
+    }
+
 
     /**
      * Runs {@code body} as each of {@code size} ranks, each in a thread of its own named
@@ -99,7 +115,7 @@ public final class InProcessJob implements AutoCloseable {
         List<Thread> threads = new ArrayList<>();
         // in the order they happened: the first is the cause, the others (failed fences) follow from it
         java.util.Queue<RankFailedException> failures = new java.util.concurrent.ConcurrentLinkedQueue<>();
-        for (int r = 0; r < size; r++) {
+        for (int r = 0; r < live; r++) {
             int rank = r;
             threads.add(Thread.ofPlatform().name("ferry-rank-" + r).start(() -> {
                 try {
@@ -131,7 +147,7 @@ public final class InProcessJob implements AutoCloseable {
 
     /** The bootstrap of {@code rank}, for a thread the caller runs itself. */
     public Bootstrap bootstrap(int rank) {
-        Objects.checkIndex(rank, size);
+        Objects.checkIndex(rank, live);
         return ranks[rank];
     }
 
@@ -152,7 +168,7 @@ public final class InProcessJob implements AutoCloseable {
     private void fence(int rank) {
         synchronized (fenceLock) {
             long g = generation;
-            if (broken == null && ++arrived == size) {
+            if (broken == null && ++arrived == live) {
                 arrived = 0;
                 generation++;
                 fenceLock.notifyAll();

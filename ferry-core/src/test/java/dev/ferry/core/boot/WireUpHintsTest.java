@@ -1,0 +1,28 @@
+package dev.ferry.core.boot;
+
+import dev.ferry.launch.pmi.InProcessJob;
+import dev.ferry.spi.Hints;
+import dev.ferry.spi.Settings;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+
+/** What the drivers are told of the job beside its size: the peers expected at once, and the ranks per node where known. */
+class WireUpHintsTest {
+    @Test
+    void theDriversHearThePeersExpectedAndTheRanksPerNode() {
+        try (InProcessJob job = InProcessJob.sparse(1000, 1)) {
+            Map<String, String> plain = WireUp.attributes(job.bootstrap(0), "j", "k", Settings.defaults());
+            assertEquals("999", plain.get(Hints.PEERS_EXPECTED));
+            assertFalse(plain.containsKey(Hints.RANKS_ON_NODE));
+            assertEquals("j", plain.get(Hints.JOB_ID));
+            Map<String, String> capped = WireUp.attributes(job.bootstrap(0), "j", "k",
+                    Settings.defaults().with("FERRY_MAX_CONNECTIONS", "16").with("FERRY_RANKS_PER_NODE", "96"));
+            assertEquals("16", capped.get(Hints.PEERS_EXPECTED));
+            assertEquals("96", capped.get(Hints.RANKS_ON_NODE));
+        }
+    }
+}
