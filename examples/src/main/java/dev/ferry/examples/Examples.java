@@ -28,6 +28,7 @@ public final class Examples {
         ALL.put("counter", Counter::main);
         ALL.put("lock-cycle", LockCycle::main);
         ALL.put("survivor", Survivor::main);
+        ALL.put("pairs", Pairs::main);
     }
 
     private Examples() {

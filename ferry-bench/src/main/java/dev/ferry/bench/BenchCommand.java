@@ -27,6 +27,8 @@ public final class BenchCommand {
                    ferry bench jmh [JMH options]   microbenchmarks, e.g. 'jmh SpiHotPath -prof gc'
        ferry bench report [options]    the whole suite beside the peers found, as a page of plots
                                        (see 'ferry bench report --help')
+       ferry bench scale [options]     what a rank of a large job holds, and the cost of a reconnect
+                                       (see 'ferry bench scale --help')
               --driver NAME        driver to measure (default self; engine-*: shm); driver-* takes a
                                    list, e.g. shm,ucx, measured one after the other. engine-* runs two
                                    ranks with FERRY_DRIVERS=NAME, after the driver's own figures;
@@ -140,6 +142,9 @@ public final class BenchCommand {
         }
         if (args.get(0).equals("jmh")) {
             return jmh(args.subList(1, args.size()), out, err);
+        }
+        if (args.get(0).equals("scale")) {
+            return ScaleBench.run(args.subList(1, args.size()), out, err);
         }
         if (args.get(0).equals("report")) {
             return ReportCommand.run(args.subList(1, args.size()), out, err);

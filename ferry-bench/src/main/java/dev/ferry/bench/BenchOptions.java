@@ -246,7 +246,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         return args.get(i);
     }
 
-    private static long positive(String v, String option) {
+    static long positive(String v, String option) {
         long n = number(v, option);
         if (n < 1) {
             throw new UsageException(option + " must be at least 1, not " + v);

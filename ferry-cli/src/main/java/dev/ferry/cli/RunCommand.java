@@ -50,6 +50,8 @@ final class RunCommand {
                                     that survives failures, with revoke, agree and shrink); the job
                                     ends when they end, naming the ranks that died, with status 0
                                     when any rank ended well
+              --stats               each rank prints, as it closes, its connections (open, opened, closed
+                                    idle, evicted) and the bytes Ferry holds by kind (FERRY_STATS=on)
               --report-wireup       print when every rank is past the bootstrap exchange, and at the
                                     end the CPU time the ranks and the launcher took
               -D..., -X..., -ea, -J<opt>   JVM options for the ranks
@@ -141,6 +143,7 @@ final class RunCommand {
                     case "--timeout" -> timeout = Duration.ofSeconds(number(args, ++i, a, 1, 10_000_000));
                     case "--grace" -> grace = Duration.ofSeconds(number(args, ++i, a, 0, 3600));
                     case "--continue-on-failure" -> continueOnFailure = true;
+                    case "--stats" -> env.put(dev.ferry.core.config.EngineSettings.STATS.name(), "on");
                     case "-h", "--help" -> {
                         out.println(USAGE);
                         return 0;
