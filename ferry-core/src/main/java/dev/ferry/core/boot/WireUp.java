@@ -129,8 +129,23 @@ public final class WireUp implements AutoCloseable {
         return w;
     }
 
-    /** A key every rank published before the fence, read now (one reader at a time: the bootstrap is one connection). */
+    /** Set for the closing fence: the bootstrap is busy with it (a read would wait for its end), so nothing more is read. */
+    private volatile boolean frozen;
+
+    /**
+     * From now on no key is read (the closing fence holds the bootstrap, and a read would wait for
+     * the other ranks): a peer first met now is unknown, its URLs null. Work is over when a rank
+     * closes, so only a peer's probe of a closed connection can come to a peer never met before.
+     */
+    public void freeze() {
+        frozen = true;
+    }
+
+    /** A key every rank published before the fence, read now (one reader at a time: the bootstrap is one connection); null once frozen. */
     private String read(String key) {
+        if (frozen) {
+            return null;
+        }
         synchronized (boot) {
             return KeyValues.get(boot, key);
         }
@@ -188,6 +203,9 @@ public final class WireUp implements AutoCloseable {
         if (n == null) {
             String read = read("ferry.node." + rank);
             if (read == null) {
+                if (frozen) {
+                    return "(unknown: the job is closing)";
+                }
                 throw new IllegalStateException("rank " + rank + " published no node identity");
             }
             synchronized (nodeNames) {

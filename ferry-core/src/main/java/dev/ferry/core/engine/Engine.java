@@ -670,6 +670,7 @@ public final class Engine implements GateOwner, AutoCloseable {
         boolean met = true;
         try {
             gates.awaitTakenUp();
+            wire.freeze(); // the fence holds the bootstrap: a peer first met now is not looked up
             met = size == 1 || Shutdown.meet(this, wire.bootstrap(), CLOSE_MEET);
         } finally {
             closed = true;

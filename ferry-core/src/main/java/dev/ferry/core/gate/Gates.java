@@ -393,18 +393,21 @@ public final class Gates {
         int claimed = req.rank;
         req.rank = -1;
         Integer peer;
-        if (claimed >= 0 && claimed < gates.length && claimed != engine.rank() && sameUrl(wire.url(claimed, c.name()), url)) {
+        if (claimed >= 0 && claimed < gates.length && claimed != engine.rank() && sameUrl(knownUrl(claimed, c), url)) {
             peer = claimed; // the URL names its rank: one look-up of that rank's URL to check it
         } else {
-            Map<ByteBuffer, Integer> all;
-            synchronized (this) {
-                all = rankByUrl.computeIfAbsent(c.name(), this::everyRankByUrl);
+            Map<ByteBuffer, Integer> all = null;
+            if (!engine.closing()) { // a closing rank reads no URL (WireUp.freeze)
+                synchronized (this) {
+                    all = rankByUrl.computeIfAbsent(c.name(), this::everyRankByUrl);
+                }
             }
-            peer = all.get(ByteBuffer.wrap(url.encoded()));
+            peer = all == null ? null : all.get(ByteBuffer.wrap(url.encoded()));
         }
         if (peer == null) {
-            engine.logger().log(System.Logger.Level.WARNING, "rank {0}: a connection request on {1} from {2}, which is no rank of this job",
-                    engine.rank(), c.name(), url);
+            engine.logger().log(engine.closing() ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
+                    "rank {0}: a connection request on {1} from {2}, which is no rank of this job{3}",
+                    engine.rank(), c.name(), url, engine.closing() ? " that this closing rank knows" : "");
             return;
         }
         Gate g = get(peer);
@@ -413,6 +416,19 @@ public final class Gates {
         } else {
             connect(g);
         }
+    }
+
+    /** The URL of {@code peer}'s context {@code c}: its gate's, when it has one, else read now. */
+    private DriverUrl knownUrl(int peer, EngineContext c) {
+        Gate g = gates[peer];
+        if (g != null) {
+            for (Rail r : g.rails) {
+                if (r.ec == c) {
+                    return g.urls[r.index];
+                }
+            }
+        }
+        return wire.url(peer, c.name());
     }
 
     private static boolean sameUrl(DriverUrl a, DriverUrl b) {

@@ -25,4 +25,20 @@ class WireUpHintsTest {
             assertEquals("96", capped.get(Hints.RANKS_ON_NODE));
         }
     }
+
+    /** Once frozen for the closing fence, nothing is read from the bootstrap (a read would wait for the fence): URLs of peers never met are null. */
+    @Test
+    void aFrozenTableReadsNothing() {
+        try (InProcessJob job = InProcessJob.sparse(3, 1)) {
+            dev.ferry.spi.DriverUrl elsewhere = dev.ferry.spi.DriverUrl.single("self:elsewhere/2".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            dev.ferry.launch.pmi.KeyValues.put(job.bootstrap(0), "ferry.url.2.self", elsewhere.toText());
+            try (WireUp w = WireUp.exchange(job.bootstrap(0), java.util.List.of(dev.ferry.core.driver.DriverCatalog.discover().find("self").orElseThrow()))) {
+                assertEquals(elsewhere, w.url(2, "self"), "read on first use");
+                w.freeze();
+                assertEquals(null, w.url(2, "self"));
+                assertEquals(null, w.url(1, "self"));
+                assertEquals(w.node(0), w.node(0), "what was read before stays");
+            }
+        }
+    }
 }
