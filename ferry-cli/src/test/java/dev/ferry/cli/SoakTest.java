@@ -18,12 +18,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class SoakTest {
     private static String soak(int expectedExit, String... args) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code = Main.run(List.of(args), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
-        String o = out.toString(StandardCharsets.UTF_8);
-        assertEquals(expectedExit, code, o + err.toString(StandardCharsets.UTF_8));
-        System.out.print(o);
+        String o = soakLines(expectedExit, args);
         List<String> lines = o.strip().lines().toList();
         assertEquals(3, lines.size(), o); // the point-to-point phase, the one-sided phase, all
         assertTrue(lines.get(0).contains("\"phase\":\"p2p\"") && lines.get(1).contains("\"phase\":\"rma\""), o);

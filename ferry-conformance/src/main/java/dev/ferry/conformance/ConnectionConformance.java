@@ -92,24 +92,7 @@ abstract class ConnectionConformance extends ConformanceFixture {
         DriverContext other = peer.context();
         try {
             DriverUrl u = peer.url();
-            DriverInstance b = peer.instance();
-            MemorySegment m = allocate(100);
-            fill(m, 9);
-            Packet sp = new Packet().useIov(IoVec.of(m));
-            CompletableFuture<Status> sent = CompletableFuture.supplyAsync(() -> {
-                Status s;
-                long end = System.nanoTime() + Transfers.TIMEOUT.toNanos();
-                while ((s = b.sendPost(sp)) == Status.NOT_YET && System.nanoTime() < end) {
-                    Thread.onSpinWait();
-                }
-                if (s != Status.DONE) {
-                    return s;
-                }
-                while ((s = b.sendPoll(sp)) == Status.NOT_YET && System.nanoTime() < end) {
-                    Thread.onSpinWait(); // polling moves the connection on (a packet posted before it is up waits)
-                }
-                return s;
-            }, helper);
+            CompletableFuture<Status> sent = sendFromHelper(peer.instance(), 9);
             assertEquals(Status.DONE, await(() -> ctx.acceptProbe(req), "acceptProbe"));
             assertEquals(u, req.url, "the URL of the connecting context");
             assertTrue(req.rank == -1 || req.rank == 1, "the rank of the connecting context, where the driver tells it: " + req.rank);
@@ -283,7 +266,7 @@ abstract class ConnectionConformance extends ConformanceFixture {
                 return s;
             }
             while ((s = b.sendPoll(sp)) == Status.NOT_YET && System.nanoTime() < end) {
-                Thread.onSpinWait();
+                Thread.onSpinWait(); // polling moves the connection on (a packet posted before it is up waits)
             }
             return s;
         }, helper);

@@ -96,6 +96,15 @@ public final class Gates {
                 if (s == Status.DONE) {
                     accepted(c, request);
                 }
+                if (c.caps().transport() == Transport.SELF && "in-process".equals(wire.bootstrap().protocol())) {
+                    // Ranks of one process: connected up front, so that a rank's death (Engine.crash) is
+                    // heard by all at once, as a process's would be by its node's watchers; cheap in a JVM.
+                    for (int r = 0; r < gates.length; r++) {
+                        if (r != rank && wire.sameProcess(r) && uses(get(r), c)) {
+                            connect(get(r));
+                        }
+                    }
+                }
             }
         }
     }
