@@ -1,5 +1,6 @@
 package dev.ferry.core.gate;
 
+import dev.ferry.core.rail.Rail;
 import dev.ferry.core.request.SendRequest;
 import dev.ferry.core.wire.PacketWriter;
 import dev.ferry.core.wire.WireHeader;
@@ -23,6 +24,12 @@ import java.util.ArrayDeque;
  * <p>Owned by the thread that makes progress, like its gate.
  */
 final class CloseHandshake {
+    private final Gate gate;
+
+    CloseHandshake(Gate gate) {
+        this.gate = gate;
+    }
+
     static final int NONE = 0, ASKED = 1, AGREED = 2;
     /** Why a close was asked for: the gate was idle, or the least recently used past the cap. */
     static final int IDLE = 1, EVICTED = 2;
@@ -84,6 +91,101 @@ final class CloseHandshake {
     static int stepOf(MemorySegment p, long at) {
         int a = WireHeader.a(WireHeader.entryWord(p, at));
         return a >= WireHeader.CLOSE_ASK && a <= WireHeader.CLOSE_REFUSE ? a : 0;
+    }
+
+    /** A CLOSE entry of {@code step} came on {@code rail}; its length, or -1 when it broke the gate. */
+    long onEntry(Rail rail, int step) {
+        Gate g = gate;
+        if (rail.index != 0 || step == 0) {
+            g.malformed(rail, "a CLOSE entry of step " + step + " on rail " + rail.index);
+            return -1;
+        }
+        g.engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: gate to rank {1}: CLOSE step {2} came in step {3}", g.engine.rank(), g.rank, step, this.step);
+        switch (step) {
+            case WireHeader.CLOSE_ASK -> {
+                if (this.step == ASKED) {
+                    this.step = AGREED; // both asked: each read the other's last packet
+                } else if (this.step == NONE && g.reconnects && g.outQueue.isEmpty() && g.quietBesidesParsing()) {
+                    this.step = AGREED;
+                    control = WireHeader.CLOSE_AGREE;
+                } else {
+                    control = WireHeader.CLOSE_REFUSE;
+                }
+            }
+            case WireHeader.CLOSE_AGREE -> {
+                if (this.step != ASKED) {
+                    g.malformed(rail, "CLOSE AGREE without an ASK");
+                    return -1;
+                }
+                this.step = AGREED;
+            }
+            default -> {
+                if (this.step != ASKED) {
+                    g.malformed(rail, "CLOSE REFUSE without an ASK");
+                    return -1;
+                }
+                reopen();
+            }
+        }
+        return WireHeader.CLOSE_BYTES;
+    }
+
+    /** The peer refused: the connection stays, and what was held leaves now, in order. */
+    private void reopen() {
+        reset();
+        ArrayDeque<SendRequest> h = takeHeld();
+        if (h != null) {
+            for (SendRequest s : h) {
+                gate.send(s);
+            }
+        }
+    }
+
+    /**
+     * The gate's pass while a close is under way: rail 0 alone (the other rails carry raw chunks,
+     * and none are in flight), receiving only until both ends agreed; the rails disconnect once
+     * the last packet has left.
+     */
+    boolean progress() {
+        Gate g = gate;
+        Rail r0 = g.rails[0];
+        g.push(r0, g.lanes[0]);
+        boolean work = false;
+        if (g.state == Gate.OPEN && step == ASKED) {
+            work = g.receive(r0, g.lanes[0]);
+        }
+        if (g.state != Gate.OPEN || step != AGREED || control != 0) {
+            return work;
+        }
+        for (Rail r : g.rails) {
+            if (!r.free()) {
+                return work;
+            }
+        }
+        finish();
+        return true;
+    }
+
+    /** Both ends agreed and our last packet left: the rails disconnect, and the gate is new again. */
+    private void finish() {
+        Gate g = gate;
+        for (Rail r : g.rails) {
+            g.lanes[r.index].cancel();
+            r.disconnect();
+            r.reset();
+        }
+        g.state = Gate.NEW;
+        g.engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: gate to rank {1}: closed (reconnect wanted {2})", g.engine.rank(), g.rank, reconnectWanted);
+        int why = reason;
+        boolean again = reconnectWanted;
+        ArrayDeque<SendRequest> h = takeHeld();
+        reset();
+        g.home.closed(g, why, again || h != null && !h.isEmpty());
+        if (h != null) {
+            for (SendRequest s : h) {
+                g.send(s); // on the new connection (or failed with the gate, if it could not reconnect)
+            }
+        }
     }
 
     void reset() {

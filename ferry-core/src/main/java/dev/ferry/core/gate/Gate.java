@@ -51,7 +51,7 @@ public final class Gate implements Link, RailOwner, Origin {
     /** Every rail's driver reconnects, and the peer is not this rank: the connection may be closed while idle. */
     final boolean reconnects;
     /** The idle-close handshake and the use the sweeps look at. */
-    final CloseHandshake idle = new CloseHandshake();
+    final CloseHandshake idle = new CloseHandshake(this);
     /** The engine's gates, which keep the connected ones (set once, by them). */
     Gates home;
     Status failStatus;
@@ -69,16 +69,16 @@ public final class Gate implements Link, RailOwner, Origin {
     /** The protocol per message length, for sending. */
     final ProtocolTable table;
     /** The rendezvous-put protocol's lane on each rail, by rail index (the progress pass walks them with the rails). */
-    private final RawLane[] lanes;
+    final RawLane[] lanes;
     /** The protocol per entry kind, for parsing: every protocol the rails allow, whatever the settings. */
     private final Protocol[] byKind = new Protocol[WireHeader.KINDS];
 
-    private final ArrayDeque<SendRequest> outQueue = new ArrayDeque<>();
+    final ArrayDeque<SendRequest> outQueue = new ArrayDeque<>();
     private final PacketWriter writer = new PacketWriter();
     /** The reused message of a handler call. */
     final Message view;
     /** A packet is being parsed: answers wait for its end, to leave in one packet. */
-    private boolean parsing;
+    boolean parsing;
 
     Gate(GateOwner engine, int rank, String kind, List<EngineContext> contexts, List<DriverUrl> urls, GatePolicy policy) {
         long eagerSetting = policy.eagerSetting();
@@ -243,7 +243,7 @@ public final class Gate implements Link, RailOwner, Origin {
         push(r, lanes[r.index]);
     }
 
-    private void push(Rail r, RawLane lane) {
+    void push(Rail r, RawLane lane) {
         if (lane.rawInFlight()) {
             lane.pollRaw();
         }
@@ -369,7 +369,7 @@ public final class Gate implements Link, RailOwner, Origin {
                     malformed(rail, "a truncated CLOSE entry");
                     return;
                 }
-                n = closeStep(rail, CloseHandshake.stepOf(p, at));
+                n = idle.onEntry(rail, CloseHandshake.stepOf(p, at));
             } else {
                 Protocol pr = kind > 0 && kind < byKind.length ? byKind[kind] : null;
                 if (pr == null) {
@@ -474,7 +474,7 @@ public final class Gate implements Link, RailOwner, Origin {
      */
     public boolean progress() {
         if (idle.step != CloseHandshake.NONE) {
-            return progressClose();
+            return idle.progress();
         }
         boolean work = false;
         Rail[] rs = rails;
@@ -500,7 +500,7 @@ public final class Gate implements Link, RailOwner, Origin {
      * Receives and handles one packet on {@code r} and, when it asked for pulls, the packets right
      * behind it while they do too, then runs the pulls ({@link dev.ferry.core.protocol.PullPlan}); true when a packet came.
      */
-    private boolean receive(Rail r, RawLane lane) {
+    boolean receive(Rail r, RawLane lane) {
         boolean got = receiveOne(r, lane);
         if (pull != null && pull.planned()) {
             while (!pull.planFull() && state == OPEN && receiveOne(r, lane)) {
@@ -596,44 +596,8 @@ public final class Gate implements Link, RailOwner, Origin {
         push(rails[0]);
     }
 
-    /** A CLOSE entry of {@code step} came; its length, or -1 when it broke the gate. */
-    private long closeStep(Rail rail, int step) {
-        if (rail.index != 0 || step == 0) {
-            malformed(rail, "a CLOSE entry of step " + step + " on rail " + rail.index);
-            return -1;
-        }
-        engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: gate to rank {1}: CLOSE step {2} came in step {3}", engine.rank(), rank, step, idle.step);
-        switch (step) {
-            case WireHeader.CLOSE_ASK -> {
-                if (idle.step == CloseHandshake.ASKED) {
-                    idle.step = CloseHandshake.AGREED; // both asked: each read the other's last packet
-                } else if (idle.step == CloseHandshake.NONE && reconnects && outQueue.isEmpty() && quietBesidesParsing()) {
-                    idle.step = CloseHandshake.AGREED;
-                    idle.control = WireHeader.CLOSE_AGREE;
-                } else {
-                    idle.control = WireHeader.CLOSE_REFUSE;
-                }
-            }
-            case WireHeader.CLOSE_AGREE -> {
-                if (idle.step != CloseHandshake.ASKED) {
-                    malformed(rail, "CLOSE AGREE without an ASK");
-                    return -1;
-                }
-                idle.step = CloseHandshake.AGREED;
-            }
-            default -> {
-                if (idle.step != CloseHandshake.ASKED) {
-                    malformed(rail, "CLOSE REFUSE without an ASK");
-                    return -1;
-                }
-                reopen();
-            }
-        }
-        return WireHeader.CLOSE_BYTES;
-    }
-
     /** The rendezvous protocols and every rail are quiet (the packet being parsed aside). */
-    private boolean quietBesidesParsing() {
+    boolean quietBesidesParsing() {
         if (!put.quiet() || pull != null && !pull.quiet()) {
             return false;
         }
@@ -643,62 +607,6 @@ public final class Gate implements Link, RailOwner, Origin {
             }
         }
         return true;
-    }
-
-    /** The peer refused: the connection stays, and what was held leaves now, in order. */
-    private void reopen() {
-        idle.reset();
-        java.util.ArrayDeque<SendRequest> held = idle.takeHeld();
-        if (held != null) {
-            for (SendRequest s : held) {
-                send(s);
-            }
-        }
-    }
-
-    /**
-     * A pass while a close is under way: rail 0 alone (the other rails carry raw chunks, and none
-     * are in flight), receiving only until both ends agreed; the rails disconnect once the last
-     * packet has left.
-     */
-    private boolean progressClose() {
-        Rail r0 = rails[0];
-        push(r0, lanes[0]);
-        boolean work = false;
-        if (state == OPEN && idle.step == CloseHandshake.ASKED) {
-            work = receive(r0, lanes[0]);
-        }
-        if (state != OPEN || idle.step != CloseHandshake.AGREED || idle.control != 0) {
-            return work;
-        }
-        for (Rail r : rails) {
-            if (!r.free()) {
-                return work;
-            }
-        }
-        finishClose();
-        return true;
-    }
-
-    /** Both ends agreed and our last packet left: the rails disconnect, and the gate is new again. */
-    private void finishClose() {
-        for (Rail r : rails) {
-            lanes[r.index].cancel();
-            r.disconnect();
-            r.reset();
-        }
-        state = NEW;
-        engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: gate to rank {1}: closed (reconnect wanted {2})", engine.rank(), rank, idle.reconnectWanted);
-        int why = idle.reason;
-        boolean again = idle.reconnectWanted;
-        java.util.ArrayDeque<SendRequest> held = idle.takeHeld();
-        idle.reset();
-        home.closed(this, why, again || held != null && !held.isEmpty());
-        if (held != null) {
-            for (SendRequest s : held) {
-                send(s); // on the new connection (or failed with the gate, if it could not reconnect)
-            }
-        }
     }
 
     /**
