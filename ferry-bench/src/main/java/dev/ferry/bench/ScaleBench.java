@@ -16,7 +16,6 @@ import java.lang.foreign.MemorySegment;
 import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -296,7 +295,7 @@ final class ScaleBench {
             roundTrip(e, inbox, 1, word);
             us[i] = (System.nanoTime() - t0) / 1e3;
         }
-        return median(us);
+        return Stats.median(us);
     }
 
     /** Median round trip with rank 1 on an open connection, in us. */
@@ -308,12 +307,6 @@ final class ScaleBench {
             roundTrip(e, inbox, 1, word);
             us[i] = (System.nanoTime() - t0) / 1e3;
         }
-        return median(us);
-    }
-
-    private static double median(double[] v) {
-        double[] s = v.clone();
-        Arrays.sort(s);
-        return s[s.length / 2];
+        return Stats.median(us);
     }
 }

@@ -102,6 +102,7 @@ final class SoakCommand {
         int kills = 2;
         boolean json = false;
         String idleClose = null;
+        long idleCloseNanos = 0;
         String maxConnections = null;
         try {
             for (int i = 0; i < args.size(); i++) {
@@ -119,11 +120,12 @@ final class SoakCommand {
                     case "--idle-close" -> {
                         idleClose = value(args, ++i, a);
                         try {
-                            if (dev.ferry.core.config.EngineSettings.duration(dev.ferry.core.config.EngineSettings.IDLE_CLOSE, idleClose) == 0) {
-                                throw new Program.UsageError("--idle-close off closes nothing: leave the option out");
-                            }
+                            idleCloseNanos = dev.ferry.core.config.EngineSettings.duration(dev.ferry.core.config.EngineSettings.IDLE_CLOSE, idleClose);
                         } catch (IllegalArgumentException e) {
                             throw new Program.UsageError("--idle-close: " + e.getMessage());
+                        }
+                        if (idleCloseNanos == 0) {
+                            throw new Program.UsageError("--idle-close off closes nothing: leave the option out");
                         }
                     }
                     case "--max-connections" -> maxConnections = String.valueOf(number(args, ++i, a, 1, 1 << 20));
@@ -162,8 +164,7 @@ final class SoakCommand {
         long quietMs = 0;
         if (idleClose != null) {
             env.put(dev.ferry.core.config.EngineSettings.IDLE_CLOSE.name(), idleClose);
-            long nanos = dev.ferry.core.config.EngineSettings.duration(dev.ferry.core.config.EngineSettings.IDLE_CLOSE, idleClose);
-            quietMs = Math.max(1, 3 * nanos / 1_000_000);
+            quietMs = Math.max(1, 3 * idleCloseNanos / 1_000_000);
         }
         if (maxConnections != null) {
             env.put(dev.ferry.core.config.EngineSettings.MAX_CONNECTIONS.name(), maxConnections);

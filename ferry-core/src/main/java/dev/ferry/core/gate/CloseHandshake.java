@@ -45,7 +45,7 @@ final class CloseHandshake {
 
     /** Used since the last sweep (a plain store on each send and packet received). */
     boolean touched;
-    /** When the sweeps first found the gate untouched. */
+    /** Open: when the sweeps first found the gate untouched. Closed and dormant: when it closed. */
     long idleSince;
     /** The engine's pass of the last use, for the least recently used. */
     int lastUse;
@@ -133,9 +133,13 @@ final class CloseHandshake {
     /** The peer refused: the connection stays, and what was held leaves now, in order. */
     private void reopen() {
         reset();
-        ArrayDeque<SendRequest> h = takeHeld();
-        if (h != null) {
-            for (SendRequest s : h) {
+        sendHeld(takeHeld());
+    }
+
+    /** Sends {@code held} in order, through the gate as it is now (open, or failed). */
+    private void sendHeld(ArrayDeque<SendRequest> held) {
+        if (held != null) {
+            for (SendRequest s : held) {
                 gate.send(s);
             }
         }
@@ -181,11 +185,7 @@ final class CloseHandshake {
         ArrayDeque<SendRequest> h = takeHeld();
         reset();
         g.home.closed(g, why, again || h != null && !h.isEmpty());
-        if (h != null) {
-            for (SendRequest s : h) {
-                g.send(s); // on the new connection (or failed with the gate, if it could not reconnect)
-            }
-        }
+        sendHeld(h); // on the new connection (or failed with the gate, if it could not reconnect)
     }
 
     void reset() {

@@ -127,7 +127,11 @@ public final class Gates {
         return false;
     }
 
-    /** How {@code peer} would be reached, without making its gate (as {@link #newGate} decides, short of reading URLs). */
+    /**
+     * How {@code peer} is reached, by locality, without reading its URLs: "self", "remote", "same
+     * node", or "same process" where a self context would join two ranks of this JVM (a gate made
+     * for it falls back to "same node" when self has no URL for the peer).
+     */
     private String kindOf(int peer) {
         if (peer == engine.rank()) {
             return "self";
@@ -141,23 +145,19 @@ public final class Gates {
 
     /** Which contexts reach {@code peer}, by locality (seed 001: local overrides remote). */
     private Gate newGate(int peer) {
-        int rank = engine.rank();
-        String kind;
+        String kind = kindOf(peer);
         List<EngineContext> chosen = new ArrayList<>();
         List<DriverUrl> urls = new ArrayList<>();
-        boolean sameNode = wire.node(peer).equals(wire.node(rank));
-        if (peer == rank) {
-            kind = "self";
+        if (kind.equals("self")) {
             pick(peer, Transport.SELF, chosen, urls);
         } else {
-            kind = sameNode ? "same node" : "remote";
-            if (sameNode && policy.sameProcessBySelf() && wire.sameProcess(peer)) {
+            if (kind.equals("same process")) {
                 // a rank of an in-process job: the self driver joins two contexts of one JVM (with
                 // FERRY_SAME_PROCESS=node, or without self, the node's drivers serve these peers)
                 pick(peer, Transport.SELF, chosen, urls);
-                kind = chosen.isEmpty() ? kind : "same process";
+                kind = chosen.isEmpty() ? "same node" : kind;
             }
-            if (chosen.isEmpty() && sameNode) {
+            if (chosen.isEmpty() && kind.equals("same node")) {
                 pick(peer, Transport.LOCAL, chosen, urls);
             }
             if (chosen.isEmpty()) {
@@ -402,7 +402,7 @@ public final class Gates {
         int claimed = req.rank;
         req.rank = -1;
         Integer peer;
-        if (claimed >= 0 && claimed < gates.length && claimed != engine.rank() && sameUrl(knownUrl(claimed, c), url)) {
+        if (claimed >= 0 && claimed < gates.length && claimed != engine.rank() && url.equals(knownUrl(claimed, c))) {
             peer = claimed; // the URL names its rank: one look-up of that rank's URL to check it
         } else {
             Map<ByteBuffer, Integer> all = null;
@@ -438,10 +438,6 @@ public final class Gates {
             }
         }
         return wire.url(peer, c.name());
-    }
-
-    private static boolean sameUrl(DriverUrl a, DriverUrl b) {
-        return a != null && b != null && java.util.Arrays.equals(a.encoded(), b.encoded());
     }
 
     /** Every rank's URL on {@code context}, read once, for a driver whose requests do not name the rank. */

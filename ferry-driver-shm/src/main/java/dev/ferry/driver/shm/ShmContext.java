@@ -344,8 +344,16 @@ final class ShmContext implements DriverContext {
 
     /** The rank in a context file's name ({@code ferry-JOB-rRANK-pPID-cSEQ.ctx}), or -1. */
     static int rankOf(String contextFile) {
-        java.util.regex.Matcher m = java.util.regex.Pattern.compile("-r(\\d{1,9})-p\\d+-c\\d+\\.ctx$").matcher(contextFile);
-        return m.find() ? Integer.parseInt(m.group(1)) : -1;
+        java.util.regex.Matcher m = ShmConnection.CONTEXT_NAME.matcher(contextFile);
+        if (!m.matches()) {
+            return -1;
+        }
+        String key = m.group(2); // rRANK-pPID-cSEQ
+        try {
+            return Integer.parseInt(key.substring(1, key.indexOf('-')));
+        } catch (NumberFormatException e) {
+            return -1; // more digits than an int
+        }
     }
 
     /** The context file of the peer whose request is in the slot at {@code at}; null when the request is garbled. */

@@ -158,7 +158,7 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
             if (!ctx.await(self(), remoteUrl)) {
                 // The peer connects, but it may not know it should (connections are made on first
                 // use): ask it to, with a request it reports through acceptProbe.
-                ctx.connect(new SetupThread.Outgoing(self(), parsed, deadline, true));
+                askPeer();
             }
         }
         return state == BROKEN ? Status.BROKEN : Status.DONE;
@@ -227,8 +227,13 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
             // The peer may have died since it was asked to connect (connections are reopened after an
             // idle close at any time): asking again every second finds out, as the ask is refused.
             askAgain = now + ASK_AGAIN_NANOS;
-            ctx.connect(new SetupThread.Outgoing(self(), targets, deadline, true));
+            askPeer();
         }
+    }
+
+    /** Asks the peer to connect to us (a request it reports through acceptProbe); a refusal fails the set-up. */
+    private void askPeer() {
+        ctx.connect(new SetupThread.Outgoing(self(), targets, deadline, true));
     }
 
     @Override
