@@ -46,6 +46,7 @@ import static dev.ferry.cli.OptionValues.value;
  * ferry soak -n 4 --ranks-per-node 2 --duration 30 --chaos --format json
  * ferry soak -n 6 --duration 30 --chaos --recover --kills 2
  * ferry soak -n 4 --duration 20 --idle-close 5ms --max-connections 2
+ * ferry soak -n 8 --ranks-per-node 8 --duration 20 --shm-rings 1
  * </pre>
  * With {@code --idle-close} or {@code --max-connections}, the ranks run with FERRY_IDLE_CLOSE and
  * FERRY_MAX_CONNECTIONS, pause together now and then so that connections fall idle, and the report
@@ -55,7 +56,8 @@ final class SoakCommand {
     static final String USAGE = """
             usage: ferry soak [-n N] [--ranks-per-node K] [--duration SECONDS] [--max-size BYTES]
                               [--drivers LIST] [--seed S] [--chaos [--recover [--kills K]]]
-                              [--idle-close DURATION] [--max-connections K] [--format text|json]
+                              [--idle-close DURATION] [--max-connections K] [--shm-rings K]
+                              [--format text|json]
               -n N                ranks (default 4)
               --ranks-per-node K  ranks per played node (default 2: shm within, tcp between)
               --duration S        seconds of traffic (default 60)
@@ -77,6 +79,9 @@ final class SoakCommand {
                                   3 D in every 30 D so that they do
               --max-connections K FERRY_MAX_CONNECTIONS for the ranks: beyond K connections per
                                   driver the least recently used one closes
+              --shm-rings K       FERRY_SHM_RINGS for the ranks: a rank receives from K shm peers
+                                  through rings of their own, from the others through its
+                                  shared queue (a count, all or auto)
               --format text|json  the report as lines of text (default) or one JSON object per phase
                                   and one for the whole run
               -h, --help          this text""";
@@ -104,6 +109,7 @@ final class SoakCommand {
         String idleClose = null;
         long idleCloseNanos = 0;
         String maxConnections = null;
+        String shmRings = null;
         try {
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
@@ -129,6 +135,12 @@ final class SoakCommand {
                         }
                     }
                     case "--max-connections" -> maxConnections = String.valueOf(number(args, ++i, a, 1, 1 << 20));
+                    case "--shm-rings" -> {
+                        shmRings = value(args, ++i, a);
+                        if (!shmRings.matches("all|auto|\\d{1,7}")) {
+                            throw new Program.UsageError("--shm-rings must be a count of peers (0 or more), all or auto, not '" + shmRings + "'");
+                        }
+                    }
                     case "--format" -> {
                         String f = value(args, ++i, a);
                         if (!f.equals("json") && !f.equals("text")) {
@@ -168,6 +180,9 @@ final class SoakCommand {
         }
         if (maxConnections != null) {
             env.put(dev.ferry.core.config.EngineSettings.MAX_CONNECTIONS.name(), maxConnections);
+        }
+        if (shmRings != null) {
+            env.put("FERRY_SHM_RINGS", shmRings);
         }
         boolean closing = idleClose != null || maxConnections != null;
         dev.ferry.bench.Progress progress = dev.ferry.bench.Progress.forTerminal(err);

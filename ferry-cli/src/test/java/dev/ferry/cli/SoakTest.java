@@ -1,6 +1,8 @@
 package dev.ferry.cli;
 
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -67,12 +69,14 @@ class SoakTest {
     /**
      * Connections closing while idle (5 ms, the ranks pausing together now and then) and capped at
      * two per driver, over shm and tcp at once: every message still whole, once and in order, and
-     * connections really were closed and reopened.
+     * connections really were closed and reopened. With one shm ring per rank, each reopened
+     * connection takes the ring or the shared queue, whichever is free then.
      */
-    @Test
-    void idleCloseAndACapOfTwoLoseNothing() {
+    @ParameterizedTest(name = "FERRY_SHM_RINGS={0}")
+    @ValueSource(strings = {"all", "1"})
+    void idleCloseAndACapOfTwoLoseNothing(String shmRings) {
         String out = soakLines(0, "soak", "-n", "8", "--ranks-per-node", "4", "--duration", "12", "--seed", "13",
-                "--idle-close", "5ms", "--max-connections", "2", "--format", "json");
+                "--idle-close", "5ms", "--max-connections", "2", "--shm-rings", shmRings, "--format", "json");
         String p2p = out.lines().filter(l -> l.contains("\"phase\":\"p2p\"")).findFirst().orElseThrow();
         assertTrue(Long.parseLong(p2p.replaceAll(".*\"closed_idle\":(\\d+).*", "$1")) > 10, p2p);
         assertTrue(Long.parseLong(p2p.replaceAll(".*\"evicted\":(\\d+).*", "$1")) > 10, p2p);
@@ -80,11 +84,14 @@ class SoakTest {
         assertTrue(all.contains("\"lost\":0,\"duplicated\":0,\"corrupted\":0,\"reordered\":0") && all.contains("\"left\":0,\"ok\":true"), all);
     }
 
-    /** A rank killed while connections close and reopen all the time: every survivor still hears of it within the bound. */
+    /**
+     * A rank killed while connections close and reopen all the time, shm peers sending through
+     * shared queues: every survivor still hears of it within the bound.
+     */
     @Test
     void aRankKilledWhileConnectionsCloseAndReopenIsReportedByEverySurvivor() {
         String all = soak(0, "soak", "-n", "4", "--ranks-per-node", "2", "--duration", "12", "--seed", "7", "--chaos",
-                "--idle-close", "5ms", "--max-connections", "1", "--format", "json");
+                "--idle-close", "5ms", "--max-connections", "1", "--shm-rings", "0", "--format", "json");
         assertTrue(all.contains("\"chaos\":true") && all.contains("\"left\":0,\"ok\":true"), all);
         long slowest = Long.parseLong(all.replaceAll(".*\"slowest_report_ms\":(-?\\d+).*", "$1"));
         assertTrue(slowest >= 0 && slowest <= SoakCommand.REPORT_BOUND.toMillis(), all);
@@ -118,5 +125,10 @@ class SoakTest {
         assertEquals(2, code);
         assertEquals("ferry soak: --idle-close: FERRY_IDLE_CLOSE must be a duration like 5ms, 2s or 1m (units us, ms, s, m), or off; not '5'",
                 err.toString(StandardCharsets.UTF_8).strip());
+        err.reset();
+        code = Main.run(List.of("soak", "--shm-rings", "few"), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        assertEquals("ferry soak: --shm-rings must be a count of peers (0 or more), all or auto, not 'few'", err.toString(StandardCharsets.UTF_8).strip());
     }
 }

@@ -72,6 +72,15 @@ public abstract class ConformanceFixture {
     }
 
     /**
+     * Whether the context receives from all its peers through one queue, in the order packets
+     * arrived (a shared receive queue): probe-any then serves in arrival order, not in turns
+     * across instances, and only each instance's own order is checked.
+     */
+    protected boolean sharedReceiveQueue() {
+        return false;
+    }
+
+    /**
      * System property: a command to start peer JVMs under, words separated by spaces (e.g.
      * {@code ip netns exec ns2}), so that a run can put the two ends on two network hosts.
      */

@@ -28,7 +28,7 @@ public final class Syscall {
     /** The calls Ferry makes, numbered per architecture ({@link #number}). */
     public enum Call {
         CLOSE(3, 57), KILL(62, 129), PRCTL(157, 167), FUTEX(202, 98), OPENAT(257, 56),
-        PROCESS_VM_READV(310, 270), PROCESS_VM_WRITEV(311, 271);
+        PROCESS_VM_READV(310, 270), PROCESS_VM_WRITEV(311, 271), MINCORE(27, 232);
 
         /** This architecture's number, resolved once: the shm driver's copies and liveness checks ask for it on every call. */
         private final long number;

@@ -41,6 +41,27 @@ final class Channel {
     // consumer side, private
     long head;
 
+    // the shared queues, set once both sides' receive modes are known (ShmConnection)
+    /** The peer's queue, when it receives from us through it; else null (its ring). */
+    private SharedQueue outQ;
+    private int outSender;
+    private long outPid;
+    /** Entries published into the peer's queue, and whether a claimed slot waits for its publish. */
+    private long outPublished;
+    private boolean claimPending;
+    /** Our own queue, when we receive from the peer through it; else null (our ring). */
+    private SharedQueue inQ;
+    private int inSender;
+    private long inConsumed;
+    private Runnable queueRoom;
+    /**
+     * How much of each bounce area is used: all of it toward a receiver with a ring, the first
+     * {@link ShmLayout#QUEUE_BOUNCE_BYTES} toward one that takes the queue (a peer it does not
+     * talk to much, whose channel then holds few pages).
+     */
+    long outBounceBytes = ShmLayout.BOUNCE_BYTES;
+    long inBounceBytes = ShmLayout.BOUNCE_BYTES;
+
     Channel(Path file, MemorySegment map, int side, MemorySegment peerCtx, MemorySegment wakeErrno) {
         this.file = file;
         this.map = map;
@@ -60,8 +81,24 @@ final class Channel {
 
     // ---- producer ---------------------------------------------------------------------------
 
-    /** True when the slot at {@link #tail} is free (the consumer is fewer than SLOTS behind). */
+    /**
+     * True when the slot at {@link #tail} is free (the consumer is fewer than SLOTS behind). Into
+     * the peer's queue: claims a slot there, and {@link #tail} is its position; the claim holds
+     * until {@link #publish} (or {@link #abandon}).
+     */
     boolean hasRoom() {
+        if (outQ != null) {
+            if (claimPending) {
+                return true;
+            }
+            long p = outQ.claim(outSender, outPid, wakeErrno);
+            if (p < 0) {
+                return false;
+            }
+            tail = p;
+            claimPending = true;
+            return true;
+        }
         if (tail - headCache < SLOTS) {
             return true;
         }
@@ -71,6 +108,9 @@ final class Channel {
 
     /** The data area of the slot at {@code position} of the outbound ring. */
     MemorySegment outSlot(long position) {
+        if (outQ != null) {
+            return outQ.data(position);
+        }
         return outData[(int) (position & (SLOTS - 1))];
     }
 
@@ -80,6 +120,13 @@ final class Channel {
      * it; then wakes the peer if it sleeps.
      */
     void publish(int kind, long length) {
+        if (outQ != null) {
+            outQ.publish(tail, kind, length);
+            claimPending = false;
+            LONG.setRelease(map, ShmLayout.sideLine(side) + ShmLayout.SIDE_PUBLISHED, ++outPublished);
+            wakePeer();
+            return;
+        }
         long s = out + ShmLayout.slot(tail);
         map.set(ValueLayout.JAVA_INT, s + ENTRY_KIND_OFFSET, kind);
         map.set(ValueLayout.JAVA_LONG, s + ENTRY_LENGTH_OFFSET, length);
@@ -113,6 +160,15 @@ final class Channel {
         }
     }
 
+    /** Gives up a slot claimed in the peer's queue and not published (the connection ends): the peer passes over it. */
+    void abandon() {
+        if (claimPending) {
+            outQ.publish(tail, ShmLayout.ENTRY_SKIP, 0); // not counted among the packets published: the peer reads none
+            claimPending = false;
+            wakePeer();
+        }
+    }
+
     /** Large packets the peer has finished pulling from our outbound ring. */
     long outDone() {
         return (long) LONG.getAcquire(map, out + ShmLayout.DONE_OFFSET);
@@ -143,20 +199,33 @@ final class Channel {
 
     // ---- consumer ---------------------------------------------------------------------------
 
-    /** True when the slot at {@link #head} of the inbound ring is published. */
+    /** True when the slot at {@link #head} of the inbound ring is published; through our queue, when its head is a packet of this peer's. */
     boolean hasIncoming() {
+        if (inQ != null) {
+            long h = inQ.head();
+            return inQ.published(h) && inQ.sender(h) == inSender;
+        }
         return (long) LONG.getAcquire(map, in + ShmLayout.slot(head) + SEQ_OFFSET) == head + 1;
     }
 
     int inKind() {
+        if (inQ != null) {
+            return inQ.kind(inQ.head());
+        }
         return map.get(ValueLayout.JAVA_INT, in + ShmLayout.slot(head) + ENTRY_KIND_OFFSET);
     }
 
     long inLength() {
+        if (inQ != null) {
+            return inQ.length(inQ.head());
+        }
         return map.get(ValueLayout.JAVA_LONG, in + ShmLayout.slot(head) + ENTRY_LENGTH_OFFSET);
     }
 
     MemorySegment inSlot() {
+        if (inQ != null) {
+            return inQ.data(inQ.head());
+        }
         return inData[(int) (head & (SLOTS - 1))];
     }
 
@@ -165,6 +234,13 @@ final class Channel {
      * this one already published for the next lap), as it may be waiting for room.
      */
     void consume() {
+        if (inQ != null) {
+            inConsumed++;
+            if (inQ.consume(inQ.head())) {
+                queueRoom.run();
+            }
+            return;
+        }
         long full = head + SLOTS; // the sequence word of position head + SLOTS - 1 once published
         head++;
         LONG.setRelease(map, in + ShmLayout.HEAD_OFFSET, head);
@@ -201,6 +277,57 @@ final class Channel {
 
     long inBounce() {
         return in + ShmLayout.SLOTS_OFFSET + (long) SLOTS * ShmLayout.SLOT_BYTES;
+    }
+
+    /** Whether packets the peer put in our queue have not all been read: its departure waits for them. */
+    boolean unconsumed() {
+        return inQ != null && inConsumed != (long) LONG.getAcquire(map, ShmLayout.sideLine(1 - side) + ShmLayout.SIDE_PUBLISHED);
+    }
+
+    // ---- receive modes ----------------------------------------------------------------------
+
+    /** We receive through a ring: said in our side's line, before we announce ourselves. */
+    void receiveThroughRing() {
+        INT.setRelease(map, ShmLayout.sideLine(side) + ShmLayout.SIDE_RECEIVE_MODE, ShmLayout.RECEIVE_RING);
+    }
+
+    /**
+     * We receive through our queue {@code own}, the peer writing {@code sender} in its entries;
+     * {@code room} runs when we free a slot after producers found the queue full.
+     */
+    void receiveThroughQueue(SharedQueue own, int sender, Runnable room) {
+        inQ = own;
+        inSender = sender;
+        inBounceBytes = ShmLayout.QUEUE_BOUNCE_BYTES;
+        queueRoom = room;
+        map.set(ValueLayout.JAVA_INT, ShmLayout.sideLine(side) + ShmLayout.SIDE_SENDER_ID, sender);
+        INT.setRelease(map, ShmLayout.sideLine(side) + ShmLayout.SIDE_RECEIVE_MODE, ShmLayout.RECEIVE_QUEUE);
+    }
+
+    /** How the peer receives ({@link ShmLayout#RECEIVE_RING} or {@link ShmLayout#RECEIVE_QUEUE}), once it announced itself. */
+    int peerReceiveMode() {
+        return (int) INT.getAcquire(map, ShmLayout.sideLine(1 - side) + ShmLayout.SIDE_RECEIVE_MODE);
+    }
+
+    /** The sender id the peer gave us for its queue. */
+    int peerSenderId() {
+        return map.get(ValueLayout.JAVA_INT, ShmLayout.sideLine(1 - side) + ShmLayout.SIDE_SENDER_ID);
+    }
+
+    /** We send through the peer's queue {@code peers}, as {@code sender}, from process {@code pid}. */
+    void sendThroughQueue(SharedQueue peers, int sender, long pid) {
+        outQ = peers;
+        outBounceBytes = ShmLayout.QUEUE_BOUNCE_BYTES;
+        outSender = sender;
+        outPid = pid;
+    }
+
+    boolean sendsThroughQueue() {
+        return outQ != null;
+    }
+
+    boolean receivesThroughQueue() {
+        return inQ != null;
     }
 
     // ---- states -----------------------------------------------------------------------------

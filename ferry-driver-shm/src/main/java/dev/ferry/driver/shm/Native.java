@@ -8,7 +8,7 @@ import dev.ferry.spi.Syscall;
 /**
  * The system calls the shm driver needs, through FFM downcalls into libc: futex (sleeping and
  * waking on a word of shared memory), process_vm_readv and process_vm_writev (reading and writing
- * another process's memory: the single copy), kill(pid, 0) (is the peer alive), and open / close (a file of /dev/shm opened
+ * another process's memory: the single copy), kill(pid, 0) (is the peer alive), mincore (the pages of a mapping that exist), and open / close (a file of /dev/shm opened
  * without following links nor blocking, so that it can be checked before it is trusted). Each
  * failing call leaves its errno in the caller's capture segment.
  */
@@ -37,7 +37,21 @@ final class Native {
         default -> 0x20000; // x86-64 (and the generic value of most others)
     };
 
+    /** The size of a memory page (getpagesize), 4096 if it cannot be asked. */
+    static final long PAGE = pageSize();
+
     private Native() {
+    }
+
+    private static long pageSize() {
+        java.lang.foreign.Linker l = java.lang.foreign.Linker.nativeLinker();
+        return l.defaultLookup().find("getpagesize").map(f -> {
+            try {
+                return (long) (int) l.downcallHandle(f, java.lang.foreign.FunctionDescriptor.of(java.lang.foreign.ValueLayout.JAVA_INT)).invokeExact();
+            } catch (Throwable t) {
+                return 4096L;
+            }
+        }).orElse(4096L);
     }
 
     /** A reusable capture of errno, one per calling site. */
@@ -102,6 +116,25 @@ final class Native {
             long fd = Syscall.call(capture, Syscall.number(Syscall.Call.OPENAT), AT_FDCWD, a.allocateFrom(path).address(), flags, 0, 0, 0);
             return fd >= 0 ? (int) fd : -errno(capture);
         }
+    }
+
+    /** Bytes of the mapping {@code m} whose pages exist (mincore: resident in memory); 0 when the call fails. */
+    static long resident(MemorySegment capture, MemorySegment m, Arena scratch) {
+        long page = PAGE;
+        long pages = (m.byteSize() + page - 1) / page;
+        if (pages == 0) {
+            return 0;
+        }
+        MemorySegment vec = scratch.allocate(pages);
+        long r = Syscall.call(capture, Syscall.number(Syscall.Call.MINCORE), m.address(), pages * page, vec.address(), 0, 0, 0);
+        if (r != 0) {
+            return 0;
+        }
+        long n = 0;
+        for (long i = 0; i < pages; i++) {
+            n += vec.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i) & 1;
+        }
+        return n * page;
     }
 
     static void close(int fd) {

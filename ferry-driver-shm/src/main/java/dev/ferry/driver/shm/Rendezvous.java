@@ -153,12 +153,13 @@ final class Rendezvous {
         long area = ch.outBounce();
         boolean moved = false;
         while (bounceCursor.hasRemaining()) {
-            long room = ShmLayout.BOUNCE_BYTES - (bounceProduced - ch.bounceConsumedByPeer());
+            long window = ch.outBounceBytes;
+            long room = window - (bounceProduced - ch.bounceConsumedByPeer());
             if (room <= 0) {
                 break;
             }
-            long at = bounceProduced % ShmLayout.BOUNCE_BYTES;
-            long n = Math.min(Math.min(Math.min(room, bounceCursor.remaining()), ShmLayout.BOUNCE_BYTES - at), BOUNCE_CHUNK);
+            long at = bounceProduced % window;
+            long n = Math.min(Math.min(Math.min(room, bounceCursor.remaining()), window - at), BOUNCE_CHUNK);
             bounceCursor.copyTo(ch.map, area + at, n);
             bounceProduced += n;
             ch.publishBounceProduced(bounceProduced); // chunk by chunk: the receiver copies out while we copy in
@@ -370,8 +371,9 @@ final class Rendezvous {
             if (available <= 0) {
                 break;
             }
-            long at = bounceConsumed % ShmLayout.BOUNCE_BYTES;
-            long n = Math.min(Math.min(Math.min(available, pullLength - pullDone), ShmLayout.BOUNCE_BYTES - at), BOUNCE_CHUNK);
+            long window = ch.inBounceBytes;
+            long at = bounceConsumed % window;
+            long n = Math.min(Math.min(Math.min(available, pullLength - pullDone), window - at), BOUNCE_CHUNK);
             long stored = Math.max(0, Math.min(n, keep - pullDone));
             if (stored > 0) {
                 cursor.copyFrom(ch.map, area + at, stored);

@@ -81,6 +81,15 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
 
     ExposureSlots exposures;
 
+    /** This connection receives through a ring of its own, counted by the context until it ends. */
+    private boolean ringTaken;
+
+    /** The sender id of our shared queue this connection's peer writes, or 0 when it receives through a ring. */
+    volatile int queueId;
+
+    /** The peer's context said it receives from everyone through rings: as creator, we may send before it attached. */
+    private boolean peerRingsAlways;
+
     // ---- connection -------------------------------------------------------------------------
 
     /**
@@ -165,6 +174,7 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
             return fail("the process " + peerPid + " of " + peerFile + " is gone");
         }
         creator = cmp < 0;
+        peerRingsAlways = peerCtx.get(ValueLayout.JAVA_INT, ShmLayout.RINGS_ALWAYS_OFFSET) == 1;
         requestPending = !ctx.postRequest(peerCtx);
         String low = creator ? ctx.key : m.group(2);
         String high = creator ? m.group(2) : ctx.key;
@@ -184,9 +194,10 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
                 split = new SplitPull(ch, peerPid, chanArena, ctx.splitChunksWritten);
                 exposures = new ExposureSlots(ch);
                 ch.setWeReadPeer(rv.probe(peerCtx.get(ValueLayout.JAVA_LONG, ShmLayout.CONTEXT_ADDRESS_OFFSET)));
+                chooseReceiving();
                 ShmFiles.markReady(map);
             } catch (IOException e) {
-                return fail("cannot create " + chanFile + ": " + e.getMessage());
+                return fail("cannot set up " + chanFile + ": " + e.getMessage());
             }
         } else {
             tryAttach();
@@ -239,10 +250,51 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
         split = new SplitPull(ch, peerPid, chanArena, ctx.splitChunksWritten);
         exposures = new ExposureSlots(ch);
         ch.setWeReadPeer(rv.probe(peerCtx.get(ValueLayout.JAVA_LONG, ShmLayout.CONTEXT_ADDRESS_OFFSET)));
+        try {
+            chooseReceiving();
+            chooseSending();
+        } catch (IOException e) {
+            fail("cannot set up the shared queue: " + e.getMessage());
+            return;
+        }
         map.set(ValueLayout.JAVA_LONG, ShmLayout.OWNER2_START_OFFSET, ctx.start);
         Channel.LONG.setVolatile(map, ShmLayout.OWNER2_PID_OFFSET, ctx.pid);
         state = CONNECTED;
         ch.signalPeer();
+    }
+
+    /**
+     * How we receive from this peer, said in our side of the channel before we announce ourselves:
+     * a ring of our own while the context has rings left ({@code FERRY_SHM_RINGS}), else our shared
+     * queue under a sender id of the peer's.
+     */
+    private void chooseReceiving() throws IOException {
+        if (ctx.takeRing()) {
+            ringTaken = true;
+            ch.receiveThroughRing();
+            return;
+        }
+        SharedQueue own = ctx.ownQueue();
+        int id = ctx.enlist((ShmInstance) this);
+        if (id == 0) {
+            throw new IOException("the shared queue has no sender id left");
+        }
+        queueId = id;
+        ch.receiveThroughQueue(own, id, ctx::signalQueuePeers);
+    }
+
+    /** How we send to this peer: as it chose (read once it announced itself). Its queue is mapped for this connection. */
+    private void chooseSending() throws IOException {
+        if (ch.peerReceiveMode() != ShmLayout.RECEIVE_QUEUE) {
+            return;
+        }
+        Path f = ShmContext.queueFile(peerFile);
+        MemorySegment m = ShmFiles.open(f, chanArena);
+        String bad = m == null ? f + " does not exist" : ShmFiles.check(m, ShmLayout.KIND_QUEUE, f);
+        if (bad != null) {
+            throw new IOException(bad);
+        }
+        ch.sendThroughQueue(new SharedQueue(f, m), ch.peerSenderId(), ctx.pid);
     }
 
     /** Moves set-up forward without blocking; fails it past the deadline or when the peer is gone. */
@@ -255,6 +307,12 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
         }
         if (creator) {
             if ((long) Channel.LONG.getVolatile(ch.map, ShmLayout.OWNER2_PID_OFFSET) != 0) {
+                try {
+                    chooseSending();
+                } catch (IOException e) {
+                    fail("cannot map the peer's shared queue: " + e.getMessage());
+                    return;
+                }
                 state = CONNECTED;
                 return;
             }
@@ -325,6 +383,8 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
             dropPending();
             return;
         }
+        ch.abandon();
+        giveBack();
         ch.setMyState(how);
         boolean peerAttached = !creator || (long) Channel.LONG.getVolatile(ch.map, ShmLayout.OWNER2_PID_OFFSET) != 0;
         if (!peerAttached || ch.peerState() != ShmLayout.SIDE_OPEN || !ShmFiles.processAlive(peerPid, peerStart)) {
@@ -334,6 +394,18 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
             chanArena.close();
         } catch (IllegalStateException e) {
             // another thread of ours is inside a call on it; the mapping goes with the context
+        }
+    }
+
+    /** Gives the context back the ring or the queue sender id this connection took. */
+    private void giveBack() {
+        if (ringTaken) {
+            ringTaken = false;
+            ctx.giveRing();
+        }
+        int id = queueId;
+        if (id != 0) {
+            ctx.delist(id);
         }
     }
 
@@ -393,7 +465,7 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
         if (s == CONNECTING) {
             progressConnect();
             s = state;
-            if (s == CONNECTING && !(creator && sending)) {
+            if (s == CONNECTING && !(creator && sending && peerRingsAlways)) {
                 return Status.NOT_YET;
             }
         }
@@ -407,7 +479,7 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
     Status drained() {
         int ps = ch.peerState();
         if (ps == ShmLayout.SIDE_DISCONNECTED) {
-            if (ch.hasIncoming()) {
+            if (ch.hasIncoming() || ch.unconsumed()) {
                 // the peer's last packets and its departure came between our look at the ring and
                 // at its state (it publishes them in that order): they are read first
                 return Status.NOT_YET;
@@ -434,7 +506,7 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
         if (state != CONNECTED || ch == null) {
             return false;
         }
-        return ch.hasIncoming() || (!goneReported && (peerDied || ch.peerState() != ShmLayout.SIDE_OPEN));
+        return ch.hasIncoming() || (queueId != 0 && ctx.queueHeadStale()) || (!goneReported && (peerDied || ch.peerState() != ShmLayout.SIDE_OPEN));
     }
 
     /** At the JVM's end, before close: the channel's file (of no use once this process is gone). */

@@ -39,6 +39,11 @@ final class ShmContext implements DriverContext {
     static final Setting SPLIT_PULL = new Setting("FERRY_SHM_SPLIT_PULL", "auto",
             "shm: auto (the sender copies part of a large message it exposed while the receiver pulls the rest) or off (the receiver copies it all)",
             Setting.Type.CHOICE, "shm driver");
+    static final Setting RINGS = new Setting("FERRY_SHM_RINGS", "auto",
+            "shm: how many peers a rank receives from through a ring of their own; the others share one queue per rank. A count, all, or auto (all where a node runs at most "
+                    + "16 ranks, else 16)", Setting.Type.NUMBER, "shm driver");
+    /** The rings per rank that {@code auto} allows on a node of more ranks than that. */
+    static final int AUTO_RINGS = 16;
     static final long MAX_PACKET_SIZE = 1L << 30;
     static final int MAX_IOVEC = 1024;
     static final String URL_PREFIX = "shm1:";
@@ -87,6 +92,37 @@ final class ShmContext implements DriverContext {
         this.key = "r" + hints.rank() + "-p" + pid + "-c" + SEQ.incrementAndGet();
         this.singleCopy = autoOrOff(SINGLE_COPY, hints);
         this.splitPull = autoOrOff(SPLIT_PULL, hints);
+        this.ringCap = ringCap(hints);
+    }
+
+    /**
+     * The peers this context receives from through rings at most, from {@link #RINGS}; -1 for
+     * all of them. {@code auto} gives every peer a ring where the node runs at most
+     * {@link #AUTO_RINGS} + 1 ranks (or nobody said how many), else {@link #AUTO_RINGS}.
+     */
+    static int ringCap(Hints hints) {
+        String v = RINGS.value(hints.settings()).trim();
+        if (v.equals("all")) {
+            return -1;
+        }
+        if (v.equals("auto")) {
+            int onNode;
+            try {
+                onNode = Integer.parseInt(hints.attribute(Hints.RANKS_ON_NODE, "0"));
+            } catch (NumberFormatException e) {
+                onNode = 0;
+            }
+            return onNode <= AUTO_RINGS + 1 ? -1 : AUTO_RINGS;
+        }
+        try {
+            int n = Integer.parseInt(v);
+            if (n >= 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // below
+        }
+        throw new dev.ferry.spi.SettingException(RINGS.name() + " must be a count of peers (0 or more), all or auto, not '" + v + "'");
     }
 
     /** True for auto, false for off; anything else is refused, naming the setting. */
@@ -136,6 +172,7 @@ final class ShmContext implements DriverContext {
         }
         ShmFiles.writeHeader(map, ShmLayout.KIND_CONTEXT, pid, start);
         map.set(ValueLayout.JAVA_LONG, ShmLayout.CONTEXT_ADDRESS_OFFSET, map.address());
+        map.set(ValueLayout.JAVA_INT, ShmLayout.RINGS_ALWAYS_OFFSET, ringCap < 0 ? 1 : 0);
         ShmFiles.markReady(map);
         exitHook = new Thread(this::removeFiles, "ferry-shm-exit");
         Runtime.getRuntime().addShutdownHook(exitHook);
@@ -258,23 +295,191 @@ final class ShmContext implements DriverContext {
 
     // ---- connection requests ----------------------------------------------------------------
 
+    /**
+     * What this context holds, as the pages that exist: a channel file is sparse, and a connection
+     * that receives through the shared queue never touches its ring's slots. Both ends of a
+     * channel count its pages.
+     */
     @Override
     public void bytesHeld(java.util.function.ObjLongConsumer<String> into) {
-        long rings = 0;
-        for (ShmInstance i : life.instances()) {
-            if (i.state <= ShmConnection.CONNECTED && i.chanFile != null) {
-                rings += ShmLayout.CHANNEL_BYTES; // mapped while connected (pages exist once touched)
+        long channels = 0;
+        long queueConnections = 0;
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment errno = Native.errnoCapture(a);
+            for (ShmInstance i : life.instances()) {
+                Channel c = i.ch;
+                if (i.state <= ShmConnection.CONNECTED && c != null) {
+                    try {
+                        channels += Native.resident(errno, c.map, a);
+                    } catch (IllegalStateException unmapped) {
+                        // it ended meanwhile
+                    }
+                    if (i.queueId != 0) {
+                        queueConnections++;
+                    }
+                }
             }
+            SharedQueue q = queue;
+            into.accept("shm channels", channels);
+            into.accept("shm queue", q == null ? 0 : Native.resident(errno, q.map, a));
         }
         long arena = 0;
         synchronized (this) {
-            for (MemorySegment a : arenas) {
-                arena += a.byteSize();
+            for (MemorySegment m : arenas) {
+                arena += m.byteSize();
             }
         }
-        into.accept("shm rings", rings);
         into.accept("shm arena", arena);
         into.accept("shm context", ShmLayout.CONTEXT_BYTES);
+    }
+
+    // ---- rings or the shared queue ----------------------------------------------------------
+
+    /** The peers this context receives from through rings at most; -1: all. */
+    final int ringCap;
+    private int ringsInUse;
+    /** Our shared receive queue, made when a connection first takes it. */
+    private volatile SharedQueue queue;
+    /** The connections receiving through our queue, by the index of their sender id. */
+    private final java.util.concurrent.atomic.AtomicReferenceArray<ShmInstance> queueSenders =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(1 << SENDER_INDEX_BITS);
+    private final int[] senderGeneration = new int[1 << SENDER_INDEX_BITS];
+    private final java.util.ArrayDeque<Integer> freeSenders = new java.util.ArrayDeque<>();
+    private int sendersMade;
+    private static final int SENDER_INDEX_BITS = 20;
+    private static final int SENDER_INDEX = (1 << SENDER_INDEX_BITS) - 1;
+    /** The head slot of our queue that was last seen claimed and not published, and how often since. */
+    private long stuckHead = -1;
+    private int stuckLooks;
+
+    /**
+     * How a new connection receives: true for a ring of its own, counted until it ends
+     * ({@link #giveRing}); false for the shared queue (past {@link #ringCap}).
+     */
+    synchronized boolean takeRing() {
+        if (ringCap < 0 || ringsInUse < ringCap) {
+            ringsInUse++;
+            return true;
+        }
+        return false;
+    }
+
+    synchronized void giveRing() {
+        ringsInUse--;
+    }
+
+    /** Connections receiving through rings now. */
+    synchronized int ringsInUse() {
+        return ringsInUse;
+    }
+
+    /** Our shared receive queue, made on first use. */
+    synchronized SharedQueue ownQueue() throws IOException {
+        SharedQueue q = queue;
+        if (q == null) {
+            Path f = queueFile(file);
+            MemorySegment m = ShmFiles.createFresh(f, ShmLayout.QUEUE_BYTES, arena);
+            ShmFiles.writeHeader(m, ShmLayout.KIND_QUEUE, pid, start);
+            ShmFiles.markReady(m);
+            q = new SharedQueue(f, m);
+            queue = q;
+        }
+        return q;
+    }
+
+    static Path queueFile(Path contextFile) {
+        String name = contextFile.getFileName().toString();
+        return contextFile.resolveSibling(name.substring(0, name.length() - ".ctx".length()) + ".srq");
+    }
+
+    /** A sender id for a connection that receives through our queue: an index and its generation (never 0). */
+    synchronized int enlist(ShmInstance i) {
+        Integer free = freeSenders.poll();
+        int index;
+        if (free != null) {
+            index = free;
+        } else if (sendersMade <= SENDER_INDEX) {
+            index = sendersMade++;
+        } else {
+            return 0;
+        }
+        int gen = (senderGeneration[index] + 1) & 0x7ff;
+        senderGeneration[index] = gen == 0 ? 1 : gen;
+        queueSenders.set(index, i);
+        return senderGeneration[index] << SENDER_INDEX_BITS | index;
+    }
+
+    /** The connection with that sender id ended: whatever it still has in our queue is passed over. */
+    synchronized void delist(int id) {
+        int index = id & SENDER_INDEX;
+        if (queueSenders.get(index) != null && queueSenderOf(id) != null) {
+            queueSenders.set(index, null);
+            freeSenders.push(index);
+        }
+    }
+
+    /** The connection receiving through our queue with that sender id, or null (ended, or never ours). */
+    ShmInstance queueSenderOf(int id) {
+        ShmInstance i = queueSenders.get(id & SENDER_INDEX);
+        return i != null && i.queueId == id ? i : null;
+    }
+
+    /**
+     * Passes over the slots at the head of our queue that nobody will read: given up by their
+     * producer, sent by a connection that has ended here, or claimed by a process that died
+     * before publishing (looked at only once a slot has stayed unpublished for a while). The
+     * owner's receiving threads only.
+     */
+    void settleQueue() {
+        SharedQueue q = queue;
+        for (;;) {
+            long h = q.head();
+            if (q.published(h)) {
+                if (q.kind(h) != ShmLayout.ENTRY_SKIP && queueSenderOf(q.sender(h)) != null) {
+                    return; // somebody's packet
+                }
+            } else if (!q.claimed(h) || !claimerDead(q, h)) {
+                return;
+            }
+            if (q.consume(h)) {
+                signalQueuePeers();
+            }
+        }
+    }
+
+    private boolean claimerDead(SharedQueue q, long h) {
+        if (h != stuckHead) {
+            stuckHead = h;
+            stuckLooks = 0;
+            return false;
+        }
+        if ((++stuckLooks & 1023) != 0) {
+            return false;
+        }
+        long pid = q.claimer(h);
+        try (Arena a = Arena.ofConfined()) {
+            return pid != this.pid && !Native.alive(Native.errnoCapture(a), pid);
+        }
+    }
+
+    /** Whether the head of our queue is a slot nobody will read: a receiving pass passes over it. Read-only (probe-any). */
+    boolean queueHeadStale() {
+        SharedQueue q = queue;
+        if (q == null) {
+            return false;
+        }
+        long h = q.head();
+        return q.published(h) && (q.kind(h) == ShmLayout.ENTRY_SKIP || queueSenderOf(q.sender(h)) == null);
+    }
+
+    /** Our queue has room again after producers found it full: every peer sending through it may wait for that. */
+    void signalQueuePeers() {
+        for (ShmInstance i : life.instances()) {
+            Channel c = i.ch;
+            if (i.queueId != 0 && c != null && i.state <= ShmConnection.CONNECTED) {
+                c.signalPeer();
+            }
+        }
     }
 
     /** A disconnected instance: no longer among the context's instances. */
@@ -565,6 +770,10 @@ final class ShmContext implements DriverContext {
             ShmFiles.delete(file);
         }
         arenaFiles.forEach(ShmFiles::delete);
+        SharedQueue q = queue;
+        if (q != null) {
+            ShmFiles.delete(q.file);
+        }
         ShmInstance[] all = life.instances();
         if (all != null) {
             for (ShmInstance i : all) {

@@ -34,7 +34,7 @@ public final class ShmDriver implements Driver {
 
     @Override
     public List<Setting> settings() {
-        return List.of(ShmContext.SINGLE_COPY, ShmContext.SPLIT_PULL);
+        return List.of(ShmContext.SINGLE_COPY, ShmContext.SPLIT_PULL, ShmContext.RINGS);
     }
 
     @Override

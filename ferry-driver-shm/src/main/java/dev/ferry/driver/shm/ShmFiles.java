@@ -24,6 +24,7 @@ import java.nio.file.attribute.PosixFilePermissions;
  * <pre>
  *   context   ferry-JOB-rRANK-pPID-cSEQ.ctx
  *   arena     ferry-JOB-rRANK-pPID-cSEQ-aN.arena
+ *   queue     ferry-JOB-rRANK-pPID-cSEQ.srq    (the context's shared receive queue)
  *   channel   ferry-JOB-KEYLOW-KEYHIGH-gN.chan  (KEY = rRANK-pPID-cSEQ of each end; N counts
  *                                               the two contexts' connections, from 0)
  * </pre>
@@ -213,7 +214,7 @@ final class ShmFiles {
         if (!Files.isDirectory(DIR)) {
             return 0;
         }
-        try (DirectoryStream<Path> s = Files.newDirectoryStream(DIR, "ferry-*.{ctx,chan,arena}")) {
+        try (DirectoryStream<Path> s = Files.newDirectoryStream(DIR, "ferry-*.{ctx,chan,arena,srq}")) {
             ByteBuffer h = ByteBuffer.allocate((int) ShmLayout.HEADER_BYTES).order(ByteOrder.nativeOrder());
             for (Path f : s) {
                 h.clear();

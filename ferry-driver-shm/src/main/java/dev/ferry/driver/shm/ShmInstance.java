@@ -11,8 +11,9 @@ import java.lang.foreign.ValueLayout;
 
 /**
  * One shm connection. The side whose URL sorts lower creates the channel file; the other attaches
- * to it. Small packets travel in ring slots (written in place by buffer-based sends, read in place
- * by buffer-based receives); large ones by {@link Rendezvous}. A peer that disconnects is CLOSED
+ * to it. Small packets travel in slots (written in place by buffer-based sends, read in place
+ * by buffer-based receives): the slots of the receiver's ring in the channel, or of its
+ * {@link SharedQueue} when it has no ring for this peer; large ones by {@link Rendezvous}. A peer that disconnects is CLOSED
  * once its packets are drained; one that closes without disconnecting, or whose process is gone
  * (checked every {@link #LIVENESS_NANOS} while waiting), is BROKEN.
  */
@@ -350,6 +351,9 @@ final class ShmInstance extends ShmConnection {
         if (s != null) {
             return s;
         }
+        if (queueId != 0) {
+            ctx.settleQueue();
+        }
         if (!ch.hasIncoming()) {
             return drained();
         }
@@ -381,6 +385,9 @@ final class ShmInstance extends ShmConnection {
             rv.pushBounce(); // our own large sends progress while we receive
         }
         if (!pulling) {
+            if (queueId != 0) {
+                ctx.settleQueue();
+            }
             if (!ch.hasIncoming()) {
                 return drained();
             }
@@ -447,6 +454,11 @@ final class ShmInstance extends ShmConnection {
         }
         posted = null;
         return Status.DONE;
+    }
+
+    /** Whether a receive is posted (tests). */
+    boolean hasPosted() {
+        return posted != null;
     }
 
     @Override

@@ -23,6 +23,9 @@ package dev.ferry.driver.shm;
  *            sleeps, and by every signal that something else moved (a pull done, room freed, a state)
  *   132 u32  sleepers: how many threads of the owner sleep on the doorbell
  *   136 u64  the owner's address of this very mapping: what a peer reads to probe process_vm_readv
+ *   144 u32  1 when the owner receives from every peer through a ring of the pair's channel (it
+ *            never answers with its {@linkplain #QUEUE_LOCK shared queue}): a connecting creator
+ *            may then send before the owner has attached
  *   256 u32  connection requests published: bumped by a peer after it published one (below)
  *   512      {@link #REQUEST_SLOTS} connection-request slots of {@link #REQUEST_BYTES} bytes, written by
  *            peers that connect to this context ({@code acceptProbe} reports them):
@@ -35,10 +38,36 @@ package dev.ferry.driver.shm;
  * <pre>
  *   128 u32  state of A: {@link #SIDE_OPEN}, {@link #SIDE_DISCONNECTED}, {@link #SIDE_CLOSED}
  *   132 u32  1 when A can read B's memory with process_vm_readv (so B may send A packets by address)
- *   256 u32  state of B
- *   260 u32  1 when B can read A's memory
+ *   136 u32  how A receives: {@link #RECEIVE_RING} (ring B->A) or {@link #RECEIVE_QUEUE} (A's shared queue)
+ *   140 u32  with RECEIVE_QUEUE, the sender id B writes in the entries it puts in A's queue
+ *   144 u64  entries A has published into B's shared queue (release, after each one)
+ *   256 ...  the same five fields for B (state, readv, receive mode, sender id, entries published)
  *   384 ...  ring A->B, then ring B->A, each {@link #RING_BYTES} bytes
  * </pre>
+ * A side's receive mode is written before it announces itself (the creator before {@code ready},
+ * the other side before its pid), so each side knows both once connected. The file is sparse: a
+ * ring whose receiver takes the queue has its slots never touched, and costs no memory but the
+ * page of its counters (and its bounce area and pull tables when large packets use them).
+ *
+ * <p><b>Shared queue file</b> ({@code .srq}, {@link #QUEUE_BYTES} bytes), one per context that
+ * receives through one: many producers (the peers in queue mode), one consumer (the owner). The
+ * header, then
+ * <pre>
+ *   128 u64  lock: the pid of the producer claiming a slot now, 0 when none. A producer takes it
+ *            with a compare-and-set, writes its sender id and pid into the slot at the tail, moves
+ *            the tail on and lets go; it then fills and publishes the slot unlocked. A lock whose
+ *            holder died is taken over (the holder's slot, if it moved the tail, names a dead pid).
+ *   256 u64  tail: the next position a producer claims; written under the lock
+ *   384 u64  head: the next position the owner reads; written by the owner
+ *   392 u32  full: 1 once a producer found no room; the owner then signals every queue peer when it frees a slot
+ *   512      {@link #QUEUE_SLOTS} slots of {@link #QUEUE_SLOT_BYTES} bytes; slot S:
+ *            S+0 u64 sequence (position + 1 once published), S+8 u32 kind ({@link #ENTRY_INLINE},
+ *            {@link #ENTRY_RTS}, {@link #ENTRY_SKIP}), S+12 u32 sender id, S+16 u64 length,
+ *            S+24 u64 claimer pid, S+32 the packet's bytes or a rendezvous descriptor, as in a ring
+ * </pre>
+ * A large packet's completion ({@code done}), bounce stream, exposures and split pulls stay in the
+ * pair's channel file, whichever way its entries travel; toward a receiver that takes the queue
+ * the bounce stream uses the first {@link #QUEUE_BOUNCE_BYTES} of the bounce area only.
  *
  * <p><b>Ring</b>, single producer, single consumer, at its offset R:
  * <pre>
@@ -107,10 +136,11 @@ package dev.ferry.driver.shm;
  */
 final class ShmLayout {
     static final long MAGIC = 0x4d4853595252_4546L; // "FERRYSHM" read as a little-endian u64
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     static final int KIND_CONTEXT = 1;
     static final int KIND_CHANNEL = 2;
     static final int KIND_ARENA = 3;
+    static final int KIND_QUEUE = 4;
 
     static final long MAGIC_OFFSET = 0;
     static final long VERSION_OFFSET = 8;
@@ -128,6 +158,7 @@ final class ShmLayout {
     static final long DOORBELL_OFFSET = 128;
     static final long SLEEPERS_OFFSET = 132;
     static final long CONTEXT_ADDRESS_OFFSET = 136;
+    static final long RINGS_ALWAYS_OFFSET = 144;
     static final long CONTEXT_BYTES = 4096;
     static final long REQUESTS_PUBLISHED_OFFSET = 256;
     static final long REQUESTS_OFFSET = 512;
@@ -146,6 +177,12 @@ final class ShmLayout {
     static final long STATE_B_OFFSET = 256;
     static final long READV_A_OFFSET = 132;
     static final long READV_B_OFFSET = 260;
+    /** Offsets of a side's fields from its state word (A: 128, B: 256). */
+    static final long SIDE_RECEIVE_MODE = 8;
+    static final long SIDE_SENDER_ID = 12;
+    static final long SIDE_PUBLISHED = 16;
+    static final int RECEIVE_RING = 0;
+    static final int RECEIVE_QUEUE = 1;
     static final int SIDE_OPEN = 0;
     static final int SIDE_DISCONNECTED = 1;
     static final int SIDE_CLOSED = 2;
@@ -166,7 +203,12 @@ final class ShmLayout {
     static final int SLOT_DATA = SLOT_BYTES - (int) ENTRY_DATA_OFFSET;
     static final int ENTRY_INLINE = 1;
     static final int ENTRY_RTS = 2;
+    /** A queue slot claimed and given up (the connection ended first): the owner passes over it. */
+    static final int ENTRY_SKIP = 3;
+    static final long ENTRY_SENDER_OFFSET = 12;
     static final long BOUNCE_BYTES = 1L << 20;
+    /** The part of a bounce area used toward a receiver that takes its shared queue. */
+    static final long QUEUE_BOUNCE_BYTES = 1L << 16;
     static final int EXPOSURES = 64;
     static final long EXPOSED_OFFSET = SLOTS_OFFSET + (long) SLOTS * SLOT_BYTES + BOUNCE_BYTES;
     static final long SPLITS_OFFSET = (EXPOSED_OFFSET + EXPOSURES * 8L + CACHE_LINE_PAIR - 1) & -CACHE_LINE_PAIR;
@@ -203,6 +245,19 @@ final class ShmLayout {
     static final long SPLIT_FAILED = 1L << 31;
     static final long SPLIT_CHUNK_MIN = 16 * 1024;
     static final long SPLIT_CHUNK_MAX = 256 * 1024;
+
+    // shared queue file
+    static final long QUEUE_LOCK = 128;
+    static final long QUEUE_TAIL = 256;
+    static final long QUEUE_HEAD = 384;
+    static final long QUEUE_FULL = 392;
+    static final long QUEUE_SLOTS_OFFSET = 512;
+    static final int QUEUE_SLOTS = 128;
+    static final long QUEUE_CLAIMER_OFFSET = 24;
+    static final long QUEUE_DATA_OFFSET = 32;
+    /** A queue slot carries what a ring slot does: {@link #SLOT_DATA} bytes. */
+    static final int QUEUE_SLOT_BYTES = (int) QUEUE_DATA_OFFSET + SLOT_DATA;
+    static final long QUEUE_BYTES = QUEUE_SLOTS_OFFSET + (long) QUEUE_SLOTS * QUEUE_SLOT_BYTES;
 
     // arena file
     static final long ARENA_DATA = 4096;
@@ -241,6 +296,16 @@ final class ShmLayout {
     /** Offset, in a ring, of the split record of exposure slot {@code slot}. */
     static long split(int slot) {
         return SPLITS_OFFSET + slot * SPLIT_BYTES;
+    }
+
+    /** Offset of the state word of side {@code side} (0: A, 1: B) in a channel file; its other fields follow. */
+    static long sideLine(int side) {
+        return side == 0 ? STATE_A_OFFSET : STATE_B_OFFSET;
+    }
+
+    /** Offset of the queue slot of {@code position} in a shared queue file. */
+    static long queueSlot(long position) {
+        return QUEUE_SLOTS_OFFSET + (position & (QUEUE_SLOTS - 1)) * QUEUE_SLOT_BYTES;
     }
 
     static long slot(long position) {
