@@ -230,7 +230,7 @@ final class FaultTolerance {
             return;
         }
         MemorySegment data = body == null ? EMPTY : MemorySegment.ofArray(body);
-        messaging.engine().send(new SendRequest().to(world, Envelope.faultHeader(context, step, seq), data));
+        messaging.engine().send(new SendRequest().to(world, Envelope.faultHeader(context, step, seq), data).handledOnArrival());
     }
 
     private static long key(int context, int seq) {

@@ -306,7 +306,7 @@ final class Messaging implements MessageHandler {
 
     /** Tells a synchronous sender that a receive matched its message. */
     void ack(int peer, int syncId) {
-        engine.send(new SendRequest().to(peer, Envelope.header(0, syncId, Envelope.ACK, 0), EMPTY));
+        engine.send(new SendRequest().to(peer, Envelope.header(0, syncId, Envelope.ACK, 0), EMPTY).handledOnArrival());
     }
 
     void watch(RequestFuture f) {

@@ -77,7 +77,7 @@ final class InlineSender {
 
     /** Sends {@code n} bytes of {@code out.buf} to engine rank {@code peer}; the buffer comes back once sent. */
     void send(int peer, Outgoing out, long n) {
-        engine.send(out.req.to(peer, PtlWire.LIBRARY, out.sent.length(n)));
+        engine.send(out.req.to(peer, PtlWire.LIBRARY, out.sent.length(n)).handledOnArrival());
         if (out.req.isDone()) {
             free.push(out);
         } else {

@@ -24,6 +24,9 @@ public final class EngineSettings {
     public static final Setting EAGER_CREDITS = new Setting("FERRY_EAGER_CREDITS", "262144",
             "bytes of unexpected immediate messages one peer may leave waiting at a receiver (flow control)",
             Setting.Type.BYTES, "engine");
+    public static final Setting EAGER_POOL = new Setting("FERRY_EAGER_POOL", "off",
+            "off (every peer may leave FERRY_EAGER_CREDITS unreceived), or bytes: what all peers together may leave; each starts with none and is granted up to FERRY_EAGER_CREDITS from the pool when it asks",
+            Setting.Type.BYTES, "engine");
     public static final Setting MULTIRAIL = new Setting("FERRY_MULTIRAIL", "on",
             "on: split large messages across a gate's rails by bandwidth; off: one rail per gate",
             Setting.Type.SWITCH, "engine");
@@ -64,7 +67,7 @@ public final class EngineSettings {
     }
 
     public static List<Setting> all() {
-        return List.of(EAGER_LIMIT, EAGER_CREDITS, MULTIRAIL, MULTIRAIL_MIN, PROGRESS, INFO, RAILS, RNDV_PULL, SAME_PROCESS,
+        return List.of(EAGER_LIMIT, EAGER_CREDITS, EAGER_POOL, MULTIRAIL, MULTIRAIL_MIN, PROGRESS, INFO, RAILS, RNDV_PULL, SAME_PROCESS,
                 IDLE_CLOSE, MAX_CONNECTIONS, CONNECT, STATS);
     }
 
@@ -85,8 +88,18 @@ public final class EngineSettings {
         railCounts(s.value(RAILS));
         idleCloseNanos(s);
         maxConnections(s);
+        eagerPool(s);
         connectEagerly(s);
         stats(s);
+    }
+
+    /** FERRY_EAGER_POOL in bytes, or 0 for off (a fixed FERRY_EAGER_CREDITS per peer). */
+    public static long eagerPool(Settings s) {
+        String v = s.value(EAGER_POOL);
+        if (v == null || v.isBlank() || v.strip().equalsIgnoreCase("off")) {
+            return 0;
+        }
+        return bytes(EAGER_POOL, v, 4096, 1L << 40);
     }
 
     /** FERRY_STATS=on. */

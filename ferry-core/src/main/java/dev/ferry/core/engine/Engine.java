@@ -225,6 +225,10 @@ public final class Engine implements GateOwner, AutoCloseable {
                 .append("; held ").append(total).append(" bytes:");
         held.forEach((k, v) -> b.append(' ').append(k).append(' ').append(v).append(','));
         b.setLength(b.length() - 1);
+        b.append("; unreceived eager data held at most ").append(stats.heldMax()).append(" bytes, messages sent as envelopes ").append(stats.envelopes());
+        if (gates.creditsGranted() > 0) {
+            b.append(", eager credits granted now ").append(gates.creditsGranted());
+        }
         return b.toString();
     }
 

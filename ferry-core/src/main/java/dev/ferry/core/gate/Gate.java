@@ -57,10 +57,27 @@ public final class Gate implements Link, RailOwner, Origin {
     Status failStatus;
     String failure;
 
-    // flow control: what we may still send immediate, and what we consumed and owe back
+    // flow control (WireHeader): what we may still send immediately, and what we consumed and owe back
     long credits;
     long creditsOwed;
     private final long returnThreshold;
+    /** The credits a peer may have at most: FERRY_EAGER_CREDITS. */
+    private final long creditsMax;
+    /** FERRY_EAGER_POOL, the engine's; null: every peer has {@link #creditsMax} from the start. */
+    private final EagerPool pool;
+    /** With a pool: what every peer has without asking (one largest eager message). */
+    private final long creditsFloor;
+    /** With a pool: what this peer was granted from it, beyond the floor (kept until the job ends). */
+    long granted;
+    /** Our queue's head finds too few credits: the next packet asks (once, until credits come). */
+    private boolean askDue;
+    private boolean asked;
+    /** The peer asked: the next packet answers, with credits or, having none to give, the envelopes bit. */
+    private boolean answerDue;
+    /** The peer keeps every credit we had: a message that finds too few goes as a rendezvous envelope. */
+    private boolean envelopes;
+    /** The protocol of a message sent as an envelope: the rendezvous of the lengths just past eager. */
+    private final Protocol envelope;
 
     final EagerProtocol eager;
     final RendezvousPut put;
@@ -81,6 +98,10 @@ public final class Gate implements Link, RailOwner, Origin {
     boolean parsing;
 
     Gate(GateOwner engine, int rank, String kind, List<EngineContext> contexts, List<DriverUrl> urls, GatePolicy policy) {
+        this(engine, rank, kind, contexts, urls, policy, null);
+    }
+
+    Gate(GateOwner engine, int rank, String kind, List<EngineContext> contexts, List<DriverUrl> urls, GatePolicy policy, EagerPool pool) {
         long eagerSetting = policy.eagerSetting();
         long credits = policy.credits();
         this.engine = engine;
@@ -109,11 +130,15 @@ public final class Gate implements Link, RailOwner, Origin {
             r &= rail.ec.caps().supportsReconnect();
         }
         this.reconnects = r;
-        this.credits = credits;
+        this.creditsMax = credits;
+        this.pool = pool;
+        // with a pool, a peer starts with one largest eager message's worth, and asks for more
+        this.creditsFloor = Math.min(credits, WireHeader.immediateBytes(eagerLimit));
+        this.credits = pool == null ? credits : creditsFloor;
         this.returnThreshold = Math.max(1, credits / 4);
         this.view = new Message(engine, true);
 
-        this.eager = new EagerProtocol(this, credits);
+        this.eager = new EagerProtocol(this, credits, pool == null ? 0 : pool.size());
         this.put = new RendezvousPut(this, policy.multirail(), policy.multirailMin());
         // pull moves layouts as they are: a driver that takes none (iovecs or buffers only) goes by put
         this.pull = rails.length > 0 && rails[0].pullTakes > 0 && rails[0].ec.caps().supportsData() ? new RendezvousPull(this, put) : null;
@@ -127,6 +152,7 @@ public final class Gate implements Link, RailOwner, Origin {
             t.upTo(max, pull);
         }
         this.table = t.rest(put);
+        this.envelope = table.lookup(eagerLimit + 1);
         this.lanes = put.lanes;
         for (Protocol p : pull == null ? new Protocol[] {eager, put} : new Protocol[] {eager, put, pull}) {
             for (byte k : p.kinds()) {
@@ -217,22 +243,70 @@ public final class Gate implements Link, RailOwner, Origin {
     /** Writes the packet header of {@code count} entries, with the credits owed. */
     @Override
     public void closePacket(MemorySegment p, int count) {
-        long give = Math.min(creditsOwed, Integer.MAX_VALUE);
+        long give = Math.min(creditsOwed, WireHeader.MAX_CREDITS);
         creditsOwed -= give;
-        WireHeader.packetHeader(p, count, give);
+        boolean ask = askDue;
+        if (ask) {
+            askDue = false;
+            asked = true;
+        }
+        boolean envelopesNow = answerDue && give == 0; // asked, and nothing to give: the peer must not wait
+        answerDue = false;
+        WireHeader.packetHeader(p, count, give, ask, envelopesNow);
     }
 
-    /** The credits owed are worth a packet of their own. */
+    /** The credits owed are worth a packet of their own, or the peer waits for an answer or an ask of ours. */
     @Override
     public boolean owesReturn() {
-        return creditsOwed >= returnThreshold;
+        return creditsOwed >= returnThreshold || answerDue || askDue;
     }
 
     /** Whether rail 0 has something to put in a packet now. */
     private boolean hasPackable() {
         SendRequest s;
-        return put.hasAnswers() || idle.control != 0 || ((s = outQueue.peek()) != null && credits >= ((Protocol) s.protocol).entryBytes(s)) || creditsOwed >= returnThreshold;
+        return put.hasAnswers() || idle.control != 0 || owesReturn()
+                || ((s = outQueue.peek()) != null && (s.protocol != eager || s.handledOnArrival || credits >= eager.entryBytes(s) || envelopes || !asked));
     }
+
+    /**
+     * The message at the queue's head finds too few credits. It waits for them (they come back as
+     * the peer receives), asking once; but once the peer says it keeps every credit we had
+     * unreceived (it may be waiting for this very message), it goes as a rendezvous envelope,
+     * which costs none: answers that protocol, or null to wait.
+     */
+    private Protocol shortOfCredits() {
+        if (envelopes) {
+            stats.envelope();
+            return envelope;
+        }
+        if (!asked) {
+            askDue = true;
+        }
+        return null;
+    }
+
+    /** A packet's credits field: credits given, and the peer's ask or its envelopes answer. */
+    private void creditsCame(long word) {
+        long give = WireHeader.credits(word);
+        if (give > 0) {
+            credits += give;
+            asked = false;
+            envelopes = false;
+        }
+        if (WireHeader.envelopes(word)) {
+            envelopes = true;
+        }
+        if (WireHeader.asks(word)) {
+            if (pool != null && creditsFloor + granted < creditsMax) {
+                long g = pool.grant(creditsMax - creditsFloor - granted);
+                granted += g;
+                creditsOwed += g;
+            }
+            answerDue = true;
+        }
+    }
+
+
 
     /**
      * Sends what is waiting on {@code r}, as far as the driver takes it now: the rendezvous chunks
@@ -297,10 +371,24 @@ public final class Gate implements Link, RailOwner, Origin {
         while ((s = outQueue.peek()) != null) {
             Protocol pr = (Protocol) s.protocol; // only protocols queue sends
             int size = pr.entryBytes(s);
-            if (!w.fits(size) || credits < size) {
+            if (pr == eager && credits < size && !s.handledOnArrival) {
+                if ((pr = shortOfCredits()) == null) {
+                    break;
+                }
+                size = pr.entryBytes(s);
+            }
+            if (!w.fits(size)) {
                 break;
             }
-            credits -= pr.pack(rail, w, s);
+            if (pr == eager) {
+                int n = pr.pack(rail, w, s);
+                if (!s.handledOnArrival) {
+                    credits -= n; // only immediate data a receiver may keep costs credits
+                }
+            } else {
+                s.protocol = pr;
+                pr.pack(rail, w, s);
+            }
             outQueue.poll();
         }
         closePacket(p, w.count);
@@ -344,7 +432,7 @@ public final class Gate implements Link, RailOwner, Origin {
             return;
         }
         int count = WireHeader.count(word);
-        credits += WireHeader.credits(word);
+        creditsCame(word);
         long at = WireHeader.PACKET_HEADER;
         boolean data = false;
         for (int i = 0; i < count; i++) {
@@ -524,6 +612,12 @@ public final class Gate implements Link, RailOwner, Origin {
             b.append(", ").append(pull.stateReport());
         }
         b.append(", credits ").append(credits).append(", owed ").append(creditsOwed);
+        if (pool != null) {
+            b.append(", granted ").append(granted);
+        }
+        if (asked || envelopes) {
+            b.append(asked ? ", asked for credits" : "").append(envelopes ? ", sending envelopes" : "");
+        }
         for (Rail r : rails) {
             b.append("; ").append(r.stateReport()).append(", ").append(put.lanes[r.index].stateReport()).append("; ").append(r.out);
         }

@@ -8,6 +8,7 @@ import dev.ferry.spi.Settings;
  *
  * @param eagerSetting      FERRY_EAGER_LIMIT in bytes, or -1 for the rail's own limit
  * @param credits           the credits each peer may be owed (FERRY_EAGER_CREDITS)
+ * @param eagerPool         the credits all peers together may be granted (FERRY_EAGER_POOL); 0: each has {@code credits} from the start
  * @param multirail         whether a gate uses every context of its locality as a rail
  * @param multirailMin      the rendezvous size from which a message is split over the rails
  * @param rendezvousPull    whether rendezvous pulls where the driver can
@@ -16,14 +17,14 @@ import dev.ferry.spi.Settings;
  * @param maxConnections    connections per rank and driver beyond which the least recently used is closed
  *                          (FERRY_MAX_CONNECTIONS); 0: no cap
  */
-public record GatePolicy(long eagerSetting, long credits, boolean multirail, long multirailMin, boolean rendezvousPull,
+public record GatePolicy(long eagerSetting, long credits, long eagerPool, boolean multirail, long multirailMin, boolean rendezvousPull,
                          boolean sameProcessBySelf, long idleCloseNanos, int maxConnections) {
     /** The policy {@code s} asks for; throws naming the setting that is wrong. */
     public static GatePolicy of(Settings s) {
         long eager = EngineSettings.eagerLimit(s);
         long credits = EngineSettings.credits(s);
         EngineSettings.check(s, eager, credits);
-        return new GatePolicy(eager, credits, EngineSettings.multirail(s), EngineSettings.multirailMin(s),
+        return new GatePolicy(eager, credits, EngineSettings.eagerPool(s), EngineSettings.multirail(s), EngineSettings.multirailMin(s),
                 EngineSettings.rendezvousPull(s), EngineSettings.sameProcessBySelf(s),
                 EngineSettings.idleCloseNanos(s), EngineSettings.maxConnections(s));
     }

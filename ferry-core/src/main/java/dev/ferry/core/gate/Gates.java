@@ -65,6 +65,15 @@ public final class Gates {
         this.contexts = contexts;
         this.policy = policy;
         this.gates = new Gate[wire.size()];
+        this.pool = policy.eagerPool() > 0 ? new EagerPool(policy.eagerPool()) : null;
+    }
+
+    /** FERRY_EAGER_POOL: the credits all peers together may be granted; null when each has its own. */
+    private final EagerPool pool;
+
+    /** The eager credits granted to peers now (with FERRY_EAGER_POOL; else 0). */
+    public long creditsGranted() {
+        return pool == null ? 0 : pool.granted();
     }
 
     /** The engine's driver contexts, as the wire-up opened them, numbered in order. */
@@ -168,7 +177,7 @@ public final class Gates {
             chosen.subList(1, chosen.size()).clear();
             urls.subList(1, urls.size()).clear();
         }
-        return new Gate(engine, peer, kind, chosen, urls, policy);
+        return new Gate(engine, peer, kind, chosen, urls, policy, pool);
     }
 
     private void pick(int peer, Transport t, List<EngineContext> chosen, List<DriverUrl> urls) {

@@ -25,10 +25,13 @@ public final class EagerProtocol extends Protocol {
 
     private final DataCursor cursor = new DataCursor();
     private final long creditsPerPeer;
+    private final long pool;
 
-    public EagerProtocol(Link gate, long creditsPerPeer) {
+    /** With {@code pool} > 0, a peer's credits are granted from a pool of that many bytes (FERRY_EAGER_POOL). */
+    public EagerProtocol(Link gate, long creditsPerPeer, long pool) {
         super(gate);
         this.creditsPerPeer = creditsPerPeer;
+        this.pool = pool;
     }
 
     @Override
@@ -38,7 +41,8 @@ public final class EagerProtocol extends Protocol {
 
     @Override
     public String describe() {
-        return "in the packet; queued messages aggregated; " + creditsPerPeer + " B of credits per peer";
+        return "in the packet; queued messages aggregated; " + (pool > 0 ? "up to " + creditsPerPeer + " B of credits per peer, granted from a pool of " + pool
+                : creditsPerPeer + " B of credits per peer");
     }
 
     @Override
@@ -49,7 +53,7 @@ public final class EagerProtocol extends Protocol {
     @Override
     public void send(SendRequest s) {
         Link g = gate;
-        if (g.nothingWaits() && g.credits() >= WireHeader.immediateBytes(s.length()) && sendAlone(g.rails()[0], s)) {
+        if (g.nothingWaits() && (s.handledOnArrival || g.credits() >= WireHeader.immediateBytes(s.length())) && sendAlone(g.rails()[0], s)) {
             return; // the common case: a small message, nothing waiting, out in a packet of its own
         }
         if (g.enqueue(s, this)) {
@@ -71,7 +75,9 @@ public final class EagerProtocol extends Protocol {
             return false;
         }
         int cost = write(rail, p, WireHeader.PACKET_HEADER, s);
-        gate.spend(cost);
+        if (!s.handledOnArrival) {
+            gate.spend(cost);
+        }
         gate.closePacket(p, 1);
         long n = WireHeader.PACKET_HEADER + cost;
         rail.postPacked(n);
@@ -90,9 +96,9 @@ public final class EagerProtocol extends Protocol {
         return n;
     }
 
-    /** The entry at {@code at}, header and payload, leaving with the rail's packet; answers its size (also its cost in credits). */
+    /** The entry at {@code at}, header and payload, leaving with the rail's packet; answers its size (also its cost in credits, unless handled on arrival). */
     private int write(Rail rail, MemorySegment p, long at, SendRequest s) {
-        WireHeader.entry(p, at, WireHeader.IMMEDIATE, (int) s.length(), s.header(), 0, 0);
+        WireHeader.immediate(p, at, s.handledOnArrival ? WireHeader.FREE : 0, (int) s.length(), s.header());
         if (s.contiguous() != null) { // the common case, without a layout
             MemorySegment.copy(s.contiguous(), 0, p, at + WireHeader.IMMEDIATE_HEADER, s.length());
         } else {
@@ -118,7 +124,8 @@ public final class EagerProtocol extends Protocol {
             return -1;
         }
         Message view = this.view;
-        view.setImmediate(gate, p.get(WireHeader.U64, at + WireHeader.B), p, at + WireHeader.IMMEDIATE_HEADER, n, cost);
+        int credit = (WireHeader.entryFlags(word) & WireHeader.FREE) != 0 ? 0 : cost;
+        view.setImmediate(gate, p.get(WireHeader.U64, at + WireHeader.B), p, at + WireHeader.IMMEDIATE_HEADER, n, credit);
         delivery.deliver(view);
         return cost;
     }

@@ -190,7 +190,7 @@ public final class RendezvousPull extends Protocol {
             return -1;
         }
         Message view = gate.view();
-        view.setRendezvous(gate, this, p.get(WireHeader.U64, at + WireHeader.B), c, p.get(WireHeader.U64, at + WireHeader.D), WireHeader.RTS_BYTES + a);
+        view.setRendezvous(gate, this, p.get(WireHeader.U64, at + WireHeader.B), c, p.get(WireHeader.U64, at + WireHeader.D), 0); // an envelope costs no credits
         view.pullData(p, at + WireHeader.RTS_BYTES, a);
         delivery.deliver(view);
         return WireHeader.RTS_BYTES + a;

@@ -191,7 +191,7 @@ public final class RendezvousPut extends Protocol {
                     return -1;
                 }
                 Message view = gate.view();
-                view.setRendezvous(gate, this, b, c, d, WireHeader.RTS_BYTES);
+                view.setRendezvous(gate, this, b, c, d, 0); // an envelope costs no credits
                 delivery.deliver(view);
                 return WireHeader.RTS_BYTES;
             }

@@ -19,6 +19,7 @@ public final class EngineStats {
     long pullBatches;
     long batchedPulls;
     long heldBytes;
+    long envelopes;
     long heldMax;
 
     public EngineStats(String[] contextNames) {
@@ -35,6 +36,16 @@ public final class EngineStats {
 
     public void rendezvous() {
         rendezvous++;
+    }
+
+    /** A message within the eager limit went as a rendezvous envelope: its peer kept every credit unreceived. */
+    public void envelope() {
+        envelopes++;
+    }
+
+    /** Messages within the eager limit sent as rendezvous envelopes (their peer kept every credit). */
+    public long envelopes() {
+        return envelopes;
     }
 
     public void rendezvousBytes(EngineContext ec, long bytes) {

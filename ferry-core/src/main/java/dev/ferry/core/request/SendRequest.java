@@ -30,6 +30,11 @@ public final class SendRequest extends Request {
     // protocol and gate rooms above this one; the layers above the engine never touch it.
     /** The protocol that packs it, while it waits in its gate's queue (the gate's {@code enqueue}). */
     public Carrier protocol;
+    /**
+     * The peer's handler takes the message where it arrives and never keeps it (a protocol's
+     * control message): it costs no credits, and goes immediately however few are left.
+     */
+    public boolean handledOnArrival;
     /** A rendezvous' id, which the peer's answers name. */
     public long sourceId;
     /** The rendezvous chunks still in flight. */
@@ -45,6 +50,7 @@ public final class SendRequest extends Request {
         this.contiguous = java.util.Objects.requireNonNull(data, "data");
         this.layout = null; // made when needed (rendezvous): a small message is copied from the segment itself
         this.length = data.byteSize();
+        this.handledOnArrival = false;
         return this;
     }
 
@@ -56,6 +62,21 @@ public final class SendRequest extends Request {
         this.layout = java.util.Objects.requireNonNull(layout, "layout");
         this.contiguous = null;
         this.length = layout.size();
+        this.handledOnArrival = false;
+        return this;
+    }
+
+    /**
+     * Marks the message as one the peer's handler takes where it arrives, never keeping it (a
+     * control message: an acknowledgement, a library header): it costs no flow-control credits, so
+     * it never waits for them nor goes as a rendezvous envelope. Call after {@code to}.
+     *
+     * <pre>{@code
+     * engine.send(s.to(peer, ackHeader, EMPTY).handledOnArrival());
+     * }</pre>
+     */
+    public SendRequest handledOnArrival() {
+        this.handledOnArrival = true;
         return this;
     }
 

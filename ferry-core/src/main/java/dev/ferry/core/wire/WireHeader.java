@@ -11,12 +11,21 @@ import java.lang.foreign.ValueLayout;
  * <pre>
  *   0   u16  magic 0xFE01 ({@link #MAGIC})
  *   2   u16  entry count
- *   4   u32  credits returned: bytes of immediate messages the sender of this packet has consumed
+ *   4   u32  bits 0..29: credits given: bytes of immediate messages the sender of this packet has
+ *            consumed, or (with FERRY_EAGER_POOL) granted from its pool;
+ *            bit 30 ({@link #ENVELOPES_BIT}): it keeps every credit it gave unreceived, so messages
+ *            that find too few credits go as rendezvous envelopes until more come;
+ *            bit 31 ({@link #ASK_BIT}): the sender's next message finds too few credits: give some,
+ *            or answer with bit 30
  *   8   ...  entries, each starting 8-byte aligned
  * </pre>
+ * Only IMMEDIATE entries cost credits: a receiver holds unexpected eager data up to what it gave,
+ * and a message's envelope (an RTS) always gets through, as MPI's progress rule needs.
+
  * <b>Entries</b> (common: +0 u8 kind, +1..3 zero, +4 u32 a):
  * <pre>
- *   IMMEDIATE  +4 u32 payload length, +8 u64 header word, +16 the payload, padded to 8
+ *   IMMEDIATE  +1 u8 flags ({@link #FREE}: it cost no credits), +4 u32 payload length,
+ *              +8 u64 header word, +16 the payload, padded to 8
  *   RTS        +8 u64 header word, +16 u64 total length, +24 u64 source id          (32 bytes)
  *   RTS_PULL   +4 u32 pull data length n, +8 u64 header word, +16 u64 total length, +24 zero,
  *              +32 n bytes of the driver's pull data (rail 0 only)
@@ -95,8 +104,21 @@ public final class WireHeader {
     // each (one checked access instead of three, on every small message's path), with the fields
     // at the offsets above.
 
+    /** The largest credits one packet gives: the rest waits for the next. */
+    public static final long MAX_CREDITS = (1L << 30) - 1;
+    /** In the credits field: the packet's sender asks for credits. */
+    public static final long ASK_BIT = 1L << 31;
+    /** In the credits field: the packet's sender holds every credit it gave; send envelopes. */
+    public static final long ENVELOPES_BIT = 1L << 30;
+
+    /** The header of a packet of {@code count} entries giving {@code credits} (at most {@link #MAX_CREDITS}). */
     public static void packetHeader(MemorySegment p, int count, long credits) {
-        p.set(U64, MAGIC_OFFSET, (MAGIC & 0xffffL) | (count & 0xffffL) << (8 * COUNT_OFFSET) | (credits & 0xffffffffL) << (8 * CREDITS_OFFSET));
+        packetHeader(p, count, credits, false, false);
+    }
+
+    public static void packetHeader(MemorySegment p, int count, long credits, boolean ask, boolean envelopes) {
+        long field = (credits & MAX_CREDITS) | (ask ? ASK_BIT : 0) | (envelopes ? ENVELOPES_BIT : 0);
+        p.set(U64, MAGIC_OFFSET, (MAGIC & 0xffffL) | (count & 0xffffL) << (8 * COUNT_OFFSET) | field << (8 * CREDITS_OFFSET));
     }
 
     /** The packet header word; read its fields with {@link #magic}, {@link #count} and {@link #credits}. */
@@ -113,7 +135,31 @@ public final class WireHeader {
     }
 
     public static long credits(long packetWord) {
-        return packetWord >>> (8 * CREDITS_OFFSET);
+        return packetWord >>> (8 * CREDITS_OFFSET) & MAX_CREDITS;
+    }
+
+    /** Whether the packet's sender asks for credits. */
+    public static boolean asks(long packetWord) {
+        return (packetWord >>> (8 * CREDITS_OFFSET) & ASK_BIT) != 0;
+    }
+
+    /** Whether the packet's sender holds every credit it gave us: what finds too few credits goes as an envelope. */
+    public static boolean envelopes(long packetWord) {
+        return (packetWord >>> (8 * CREDITS_OFFSET) & ENVELOPES_BIT) != 0;
+    }
+
+    /** An IMMEDIATE entry's flag: its sender spent no credits on it (the receiver's handler takes it on arrival). */
+    public static final int FREE = 1;
+
+    /** An IMMEDIATE entry's flags (its byte 1). */
+    public static int entryFlags(long entryWord) {
+        return (int) (entryWord >>> 8) & 0xff;
+    }
+
+    /** An IMMEDIATE entry's first 16 bytes: its flags, payload length and header word. */
+    public static void immediate(MemorySegment p, long at, int flags, int length, long header) {
+        p.set(U64, at, (IMMEDIATE & 0xffL) << (8 * KIND) | (flags & 0xffL) << 8 | (length & 0xffffffffL) << (8 * A));
+        p.set(U64, at + B, header);
     }
 
     public static void entry(MemorySegment p, long at, byte kind, int a, long b, long c, long d) {

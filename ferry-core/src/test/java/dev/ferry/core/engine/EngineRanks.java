@@ -223,7 +223,8 @@ public final class EngineRanks {
                         + e.stats().aggregatedPackets() + " of them aggregated");
             } else if (e.rank() == 1) {
                 // Not taking anything until the sender has run out of credits: from then on its
-                // messages queue, and leave aggregated as credits come back.
+                // messages queue, and leave aggregated as credits come back (or, asked for credits
+                // while we take nothing, as rendezvous envelopes: their bytes come once received).
                 long full = EngineSettings.credits(Settings.fromEnvironment()) - WireHeader.PACKET_HEADER - 2L * WireHeader.immediateBytes(8);
                 long end = System.nanoTime() + BOUND.toNanos();
                 while (e.stats().heldBytes() < full) {
@@ -237,6 +238,7 @@ public final class EngineRanks {
                 for (int i = 0; i < count; i++) {
                     Message msg = inbox.take(BOUND);
                     msg.receive(in, r);
+                    r.join(BOUND);
                     if (msg.header() != i || in.get(ValueLayout.JAVA_LONG, 0) != i) {
                         throw new IllegalStateException("message " + i + " out of order: " + msg);
                     }

@@ -32,6 +32,27 @@ class EngineSettingsTest {
     }
 
     @Test
+    void theEagerPoolIsOffOrABytecount() {
+        assertEquals(0, EngineSettings.eagerPool(Settings.defaults()));
+        assertEquals(0, EngineSettings.eagerPool(Settings.defaults().with("FERRY_EAGER_POOL", "off")));
+        assertEquals(16 << 20, EngineSettings.eagerPool(Settings.defaults().with("FERRY_EAGER_POOL", "16m")));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                () -> EngineSettings.eagerPool(Settings.defaults().with("FERRY_EAGER_POOL", "plenty")));
+        assertTrue(e.getMessage().contains("FERRY_EAGER_POOL") && e.getMessage().contains("plenty"), e.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> EngineSettings.eagerPool(Settings.defaults().with("FERRY_EAGER_POOL", "1k")));
+    }
+
+    @Test
+    void aPoolGrantsWhatItHasLeft() {
+        dev.ferry.core.gate.EagerPool pool = new dev.ferry.core.gate.EagerPool(100_000);
+        assertEquals(60_000, pool.grant(60_000));
+        assertEquals(40_000, pool.grant(60_000), "the rest");
+        assertEquals(0, pool.grant(1), "spent");
+        assertEquals(100_000, pool.granted());
+        assertThrows(IllegalArgumentException.class, () -> new dev.ferry.core.gate.EagerPool(0));
+    }
+
+    @Test
     void idleCloseIsADurationOrOffAndTheCapANumberOrOff() {
         assertEquals(0, EngineSettings.idleCloseNanos(Settings.defaults()));
         assertEquals(5_000_000L, EngineSettings.idleCloseNanos(Settings.defaults().with("FERRY_IDLE_CLOSE", "5ms")));

@@ -100,7 +100,7 @@ class GateParseFuzzTest {
                 if (g == null) {
                     GatePolicy d = GatePolicy.of(e.settings());
                     g = new Gate(e, 0, "fuzz", contexts, Arrays.asList(template.urls),
-                            new GatePolicy(template.eagerLimit, 1 << 20, d.multirail(), d.multirailMin(), d.rendezvousPull(), d.sameProcessBySelf(), 0, 0));
+                            new GatePolicy(template.eagerLimit, 1 << 20, 0, d.multirail(), d.multirailMin(), d.rendezvousPull(), d.sameProcessBySelf(), 0, 0));
                     g.connect();
                     assertEquals(Gate.OPEN, g.state, g.failure);
                 } else if (g.state != Gate.OPEN) {
