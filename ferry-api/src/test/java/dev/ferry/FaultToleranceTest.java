@@ -28,6 +28,30 @@ class FaultToleranceTest {
         f.engine.crash();
     }
 
+    /**
+     * After a collective that every rank has entered: each rank of {@code dying} waits until every
+     * other rank has left it too, so that its death, right after, fails nobody's collective (a
+     * barrier may end at one rank while another still waits to hear it has ended, and a death
+     * heard meanwhile fails it there, as ULFM allows).
+     */
+    private static void allPast(Comm w, int... dying) {
+        int r = w.rank();
+        for (int d : dying) {
+            if (d != r) {
+                w.send(new byte[0], 0, 0, d, PAST);
+            }
+        }
+        if (Arrays.stream(dying).anyMatch(d -> d == r)) {
+            for (int j = 0; j < w.size(); j++) {
+                if (j != r) {
+                    w.recv(new byte[0], 0, 0, j, PAST);
+                }
+            }
+        }
+    }
+
+    private static final int PAST = 4242;
+
     @ParameterizedTest(name = "progress thread {0}")
     @ValueSource(booleans = {false, true})
     void agreeAndsTheFlagsOfEveryMember(boolean thread) {
@@ -56,6 +80,7 @@ class FaultToleranceTest {
             Comm w = f.world();
             int r = w.rank();
             assertEquals(1, w.agree(1));
+            allPast(w, dead);
             if (Arrays.stream(dead).anyMatch(d -> d == r)) {
                 die(f);
                 return;
@@ -130,6 +155,7 @@ class FaultToleranceTest {
             Comm w = f.world();
             int r = w.rank();
             w.barrier();
+            allPast(w, 2);
             if (r == 2) {
                 die(f);
                 return;
@@ -194,6 +220,7 @@ class FaultToleranceTest {
                 };
             }
             w.barrier();
+            allPast(w, 5);
             if (r == 5) {
                 die(f); // the first failure
                 return;
@@ -258,6 +285,7 @@ class FaultToleranceTest {
                 }
             }
             w.barrier();
+            allPast(w, 3);
             if (r == 3) {
                 die(f);
                 return;
@@ -284,6 +312,7 @@ class FaultToleranceTest {
             Comm w = f.world();
             int r = w.rank();
             w.barrier();
+            allPast(w, 5);
             if (r == 5) {
                 die(f);
                 return;
