@@ -27,8 +27,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
+import static dev.ferry.driver.shm.ShmTesting.await;
+import static dev.ferry.driver.shm.ShmTesting.connect;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -55,30 +56,7 @@ class ShmDriverTest {
         return c;
     }
 
-    private static Status await(Supplier<Status> s, String what) {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        Status r;
-        while ((r = s.get()) == Status.NOT_YET) {
-            if (System.nanoTime() - end > 0) {
-                fail(what + ": NOT_YET after 30 s");
-            }
-            Thread.onSpinWait();
-        }
-        return r;
-    }
 
-    private static DriverInstance[] connect(ShmContext a, ShmContext b) throws Exception {
-        DriverInstance ia = a.newInstance();
-        DriverInstance ib = b.newInstance();
-        DriverUrl ua = DriverUrl.decode(a.urlBytes());
-        DriverUrl ub = DriverUrl.decode(b.urlBytes());
-        assertEquals(Status.DONE, ia.connectAsync(ub));
-        assertEquals(Status.DONE, ib.connectAsync(ua));
-        CompletableFuture<Status> wb = CompletableFuture.supplyAsync(ib::connectWait);
-        assertEquals(Status.DONE, ia.connectWait());
-        assertEquals(Status.DONE, wb.get(30, TimeUnit.SECONDS));
-        return new DriverInstance[] {ia, ib};
-    }
 
     private static void fill(MemorySegment m, int seed) {
         for (long i = 0; i < m.byteSize(); i++) {

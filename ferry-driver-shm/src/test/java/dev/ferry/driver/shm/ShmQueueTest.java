@@ -1,7 +1,6 @@
 package dev.ferry.driver.shm;
 
 import dev.ferry.spi.DriverInstance;
-import dev.ferry.spi.DriverUrl;
 import dev.ferry.spi.Hints;
 import dev.ferry.spi.IoVec;
 import dev.ferry.spi.Packet;
@@ -17,10 +16,10 @@ import java.lang.foreign.ValueLayout;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 
+import static dev.ferry.driver.shm.ShmTesting.await;
+import static dev.ferry.driver.shm.ShmTesting.connect;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -51,29 +50,7 @@ class ShmQueueTest {
         return c;
     }
 
-    private static Status await(Supplier<Status> s, String what) {
-        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-        Status r;
-        while ((r = s.get()) == Status.NOT_YET) {
-            if (System.nanoTime() - end > 0) {
-                fail(what + ": NOT_YET after 30 s");
-            }
-            Thread.onSpinWait();
-        }
-        return r;
-    }
 
-    /** Connects a to b; answers {a's instance, b's instance}. */
-    private static ShmInstance[] connect(ShmContext a, ShmContext b) throws Exception {
-        ShmInstance ia = (ShmInstance) a.newInstance();
-        ShmInstance ib = (ShmInstance) b.newInstance();
-        assertEquals(Status.DONE, ia.connectAsync(DriverUrl.decode(b.urlBytes())));
-        assertEquals(Status.DONE, ib.connectAsync(DriverUrl.decode(a.urlBytes())));
-        CompletableFuture<Status> wb = CompletableFuture.supplyAsync(ib::connectWait);
-        assertEquals(Status.DONE, ia.connectWait());
-        assertEquals(Status.DONE, wb.get(30, TimeUnit.SECONDS));
-        return new ShmInstance[] {ia, ib};
-    }
 
     /** A packet of {@code size} bytes (more than 8) naming its sender and number, its last byte made of both. */
     private Packet packet(int from, int seq, int size) {
