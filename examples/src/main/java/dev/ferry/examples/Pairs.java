@@ -11,10 +11,13 @@ import java.util.Arrays;
  * Every rank exchanges a message with every other rank in turn (in step k, with rank + k and
  * rank - k), checking each, then says what it holds ({@link Ferry#stats()}): its connections and
  * the bytes Ferry holds. Rank 0 prints the whole job's figures: bytes per rank (median and most),
- * and the shm rings and arenas of the busiest node. Run it with a cap to see the memory flat:
+ * and the shared memory of the busiest node (the pages of its channels, each counted once, its
+ * shared queues, arenas and context files). Run it with a cap, or with fewer shm rings, to see the
+ * memory flat:
  *
  * <pre>
  *   bin/ferry run -n 32 --ranks-per-node 8 --env FERRY_MAX_CONNECTIONS=4 --example pairs 65536
+ *   bin/ferry run -n 32 --ranks-per-node 8 --env FERRY_SHM_RINGS=2 --example pairs 65536
  * </pre>
  */
 public final class Pairs {
@@ -38,7 +41,10 @@ public final class Pairs {
                 }
             }
             FerryStats s = ferry.stats();
-            long shm = s.bytesHeld().getOrDefault("shm rings", 0L) + s.bytesHeld().getOrDefault("shm arena", 0L);
+            java.util.Map<String, Long> held = s.bytesHeld();
+            // a channel is counted by both its ends, which are on this node: half of it is this rank's
+            long shm = held.getOrDefault("shm channels", 0L) / 2 + held.getOrDefault("shm queue", 0L)
+                    + held.getOrDefault("shm arena", 0L) + held.getOrDefault("shm context", 0L);
             long[] node = {0};
             try (Comm local = world.splitShared(rank)) { // the ranks of this node: their shm, summed
                 local.allreduce(new long[] {shm}, 0, node, 0, 1, Datatype.LONG, dev.ferry.Op.SUM);
@@ -63,7 +69,7 @@ public final class Pairs {
                 long[] sorted = totals.clone();
                 Arrays.sort(sorted);
                 System.out.printf("pairs: %d ranks exchanged %d B with every other, %d words wrong; per rank Ferry holds %d bytes (median), %d (most);"
-                                + " shm rings and arenas of the busiest node %d bytes; connections open %d, opened %d, closed %d (all ranks)%n",
+                                + " shared memory of the busiest node %d bytes; connections open %d, opened %d, closed %d (all ranks)%n",
                         n, bytes, wrong, sorted[n / 2], sorted[n - 1], shmNode, open, opened, closed);
             }
         }

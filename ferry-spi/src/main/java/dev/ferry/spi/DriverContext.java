@@ -80,7 +80,7 @@ public interface DriverContext extends AutoCloseable {
      * shared arena. For {@code ferry run --stats}; any thread, a snapshot. Optional: nothing by default.
      *
      * <pre>{@code
-     * ctx.bytesHeld((kind, bytes) -> System.out.println(kind + " " + bytes));   // "shm rings 6291456"
+     * ctx.bytesHeld((kind, bytes) -> System.out.println(kind + " " + bytes));   // "shm channels 1032192"
      * }</pre>
      */
     default void bytesHeld(java.util.function.ObjLongConsumer<String> into) {

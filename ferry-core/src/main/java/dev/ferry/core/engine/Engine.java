@@ -198,7 +198,7 @@ public final class Engine implements GateOwner, AutoCloseable {
     /**
      * The bytes this engine and its drivers hold now, by kind, in a stable order: the gates'
      * packet buffers, the gates made and the peer table (heap), unexpected messages kept, and each
-     * driver's own (shm rings and arena, tcp buffers). Any thread; a snapshot.
+     * driver's own (shm channels, queue and arena, tcp buffers). Any thread; a snapshot.
      *
      * <pre>{@code
      * engine.bytesHeld().forEach((kind, bytes) -> System.out.println(kind + ": " + bytes));
