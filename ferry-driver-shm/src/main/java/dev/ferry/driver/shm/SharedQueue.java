@@ -28,6 +28,8 @@ final class SharedQueue {
     final Path file;
     final MemorySegment map;
     private final MemorySegment[] data = new MemorySegment[QUEUE_SLOTS];
+    /** A producer's last look at the owner's head: read again only when the queue seems full (the owner writes it on every packet). */
+    private long headCache;
 
     SharedQueue(Path file, MemorySegment map) {
         this.file = file;
@@ -65,7 +67,10 @@ final class SharedQueue {
             Thread.onSpinWait();
         }
         long tail = (long) Channel.LONG.getVolatile(map, ShmLayout.QUEUE_TAIL);
-        long head = (long) Channel.LONG.getAcquire(map, ShmLayout.QUEUE_HEAD);
+        long head = headCache;
+        if (tail - head >= QUEUE_SLOTS) {
+            head = headCache = (long) Channel.LONG.getAcquire(map, ShmLayout.QUEUE_HEAD);
+        }
         if (tail - head >= QUEUE_SLOTS) {
             // the owner signals us when it frees a slot; the head is read again after the flag is
             // up (the owner moves the head, then reads the flag), so a slot freed meanwhile is seen

@@ -438,8 +438,8 @@ final class ShmContext implements DriverContext {
                 if (q.kind(h) != ShmLayout.ENTRY_SKIP && queueSenderOf(q.sender(h)) != null) {
                     return; // somebody's packet
                 }
-            } else if (!q.claimed(h) || !claimerDead(q, h)) {
-                return;
+            } else if (!claimerDead(q, h)) {
+                return; // nothing there yet, or a producer still filling it (the usual case: looked at no further)
             }
             if (q.consume(h)) {
                 signalQueuePeers();
@@ -453,7 +453,7 @@ final class ShmContext implements DriverContext {
             stuckLooks = 0;
             return false;
         }
-        if ((++stuckLooks & 1023) != 0) {
+        if ((++stuckLooks & 1023) != 0 || !q.claimed(h)) {
             return false;
         }
         long pid = q.claimer(h);
