@@ -9,7 +9,7 @@ import java.util.Arrays;
 
 /**
  * Every rank exchanges a message with every other rank in turn (in step k, with rank + k and
- * rank - k), checking each, then says what it holds ({@link Ferry#stats()}): its connections and
+ * rank - k), checking each, as many rounds as asked (default 1), then says what it holds ({@link Ferry#stats()}): its connections and
  * the bytes Ferry holds. Rank 0 prints the whole job's figures: bytes per rank (median and most),
  * and the shared memory of the busiest node (the pages of its channels, each counted once, its
  * shared queues, arenas and context files). Run it with a cap, or with fewer shm rings, to see the
@@ -17,7 +17,7 @@ import java.util.Arrays;
  *
  * <pre>
  *   bin/ferry run -n 32 --ranks-per-node 8 --env FERRY_MAX_CONNECTIONS=4 --example pairs 65536
- *   bin/ferry run -n 32 --ranks-per-node 8 --env FERRY_SHM_RINGS=2 --example pairs 65536
+ *   bin/ferry run -n 32 --env FERRY_SHM_RINGS=2 --example pairs 65536 20
  * </pre>
  */
 public final class Pairs {
@@ -26,18 +26,21 @@ public final class Pairs {
 
     public static void main(String[] args) {
         int bytes = args.length > 0 ? Integer.parseInt(args[0]) : 65536;
+        int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 1;
         try (Ferry ferry = Ferry.init()) {
             Comm world = ferry.world();
             int n = world.size(), rank = world.rank();
             long[] out = new long[bytes / 8];
             long[] in = new long[bytes / 8];
             long bad = 0;
-            for (int k = 1; k < n; k++) {
-                int to = (rank + k) % n, from = (rank - k + n) % n;
-                Arrays.fill(out, rank * 1_000_003L + to);
-                world.sendrecv(out, 0, out.length, Datatype.LONG, to, k, in, 0, in.length, Datatype.LONG, from, k);
-                for (long v : in) {
-                    bad += v == from * 1_000_003L + rank ? 0 : 1;
+            for (int round = 0; round < rounds; round++) {
+                for (int k = 1; k < n; k++) {
+                    int to = (rank + k) % n, from = (rank - k + n) % n;
+                    Arrays.fill(out, rank * 1_000_003L + to + round);
+                    world.sendrecv(out, 0, out.length, Datatype.LONG, to, k, in, 0, in.length, Datatype.LONG, from, k);
+                    for (long v : in) {
+                        bad += v == from * 1_000_003L + rank + round ? 0 : 1;
+                    }
                 }
             }
             FerryStats s = ferry.stats();
@@ -68,9 +71,9 @@ public final class Pairs {
                 }
                 long[] sorted = totals.clone();
                 Arrays.sort(sorted);
-                System.out.printf("pairs: %d ranks exchanged %d B with every other, %d words wrong; per rank Ferry holds %d bytes (median), %d (most);"
+                System.out.printf("pairs: %d ranks exchanged %d B with every other %d times, %d words wrong; per rank Ferry holds %d bytes (median), %d (most);"
                                 + " shared memory of the busiest node %d bytes; connections open %d, opened %d, closed %d (all ranks)%n",
-                        n, bytes, wrong, sorted[n / 2], sorted[n - 1], shmNode, open, opened, closed);
+                        n, bytes, rounds, wrong, sorted[n / 2], sorted[n - 1], shmNode, open, opened, closed);
             }
         }
     }

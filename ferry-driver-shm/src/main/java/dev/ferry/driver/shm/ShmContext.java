@@ -340,10 +340,10 @@ final class ShmContext implements DriverContext {
     private int ringsInUse;
     /** Our shared receive queue, made when a connection first takes it. */
     private volatile SharedQueue queue;
-    /** The connections receiving through our queue, by the index of their sender id. */
-    private final java.util.concurrent.atomic.AtomicReferenceArray<ShmInstance> queueSenders =
-            new java.util.concurrent.atomic.AtomicReferenceArray<>(1 << SENDER_INDEX_BITS);
-    private final int[] senderGeneration = new int[1 << SENDER_INDEX_BITS];
+    /** The connections receiving through our queue, by the index of their sender id; grown as needed, under the lock. */
+    private volatile java.util.concurrent.atomic.AtomicReferenceArray<ShmInstance> queueSenders =
+            new java.util.concurrent.atomic.AtomicReferenceArray<>(16);
+    private int[] senderGeneration = new int[16];
     private final java.util.ArrayDeque<Integer> freeSenders = new java.util.ArrayDeque<>();
     private int sendersMade;
     private static final int SENDER_INDEX_BITS = 20;
@@ -400,6 +400,15 @@ final class ShmContext implements DriverContext {
             index = free;
         } else if (sendersMade <= SENDER_INDEX) {
             index = sendersMade++;
+            if (index == senderGeneration.length) {
+                int n = 2 * index;
+                var grown = new java.util.concurrent.atomic.AtomicReferenceArray<ShmInstance>(n);
+                for (int k = 0; k < index; k++) {
+                    grown.set(k, queueSenders.get(k));
+                }
+                senderGeneration = java.util.Arrays.copyOf(senderGeneration, n);
+                queueSenders = grown;
+            }
         } else {
             return 0;
         }
@@ -412,7 +421,7 @@ final class ShmContext implements DriverContext {
     /** The connection with that sender id ended: whatever it still has in our queue is passed over. */
     synchronized void delist(int id) {
         int index = id & SENDER_INDEX;
-        if (queueSenders.get(index) != null && queueSenderOf(id) != null) {
+        if (queueSenderOf(id) != null) {
             queueSenders.set(index, null);
             freeSenders.push(index);
         }
@@ -420,7 +429,9 @@ final class ShmContext implements DriverContext {
 
     /** The connection receiving through our queue with that sender id, or null (ended, or never ours). */
     ShmInstance queueSenderOf(int id) {
-        ShmInstance i = queueSenders.get(id & SENDER_INDEX);
+        var t = queueSenders;
+        int index = id & SENDER_INDEX;
+        ShmInstance i = index < t.length() ? t.get(index) : null;
         return i != null && i.queueId == id ? i : null;
     }
 

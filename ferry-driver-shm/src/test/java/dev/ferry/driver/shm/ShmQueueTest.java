@@ -42,7 +42,7 @@ class ShmQueueTest {
 
     private ShmContext open(int rank, String rings) {
         Settings s = Settings.fromEnvironment().with("FERRY_SHM_RINGS", rings);
-        ShmContext c = (ShmContext) new ShmDriver().newContext(new Hints(8, rank, true,
+        ShmContext c = (ShmContext) new ShmDriver().newContext(new Hints(32, rank, true,
                 Map.of(Hints.JOB_ID, "shmq" + ProcessHandle.current().pid()), s));
         c.properties();
         c.init();
@@ -179,6 +179,34 @@ class ShmQueueTest {
         assertEquals(0, fourth[0].queueId, "the next connection gets the ring");
         send(fourth[1], packet(9, 0, 100));
         assertEquals(9, receive(fourth[0], into, new Packet())[0]);
+    }
+
+    /** More queue peers than the sender table first holds (it grows): each one's packet reaches its own instance, in queue order. */
+    @Test
+    void twentyPeersShareOneQueue() throws Exception {
+        ShmContext a = open(0, "0");
+        ShmInstance[][] links = new ShmInstance[20][];
+        for (int p = 0; p < links.length; p++) {
+            links[p] = connect(a, open(p + 1, "all"));
+            send(links[p][1], packet(p, 0, 100));
+        }
+        MemorySegment into = arena.allocate(128, 8);
+        Packet[] rps = new Packet[links.length];
+        boolean[] got = new boolean[links.length];
+        int left = links.length;
+        long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (left > 0) { // polled in reverse: only the instance whose packet is at the head takes one
+            for (int p = links.length - 1; p >= 0; p--) {
+                int[] r = got[p] ? null : tryReceive(links[p][0], into, rps[p] == null ? (rps[p] = new Packet()) : rps[p]);
+                if (r != null) {
+                    assertEquals(p, r[0], "instance " + p + " got another peer's packet");
+                    got[p] = true;
+                    left--;
+                }
+            }
+            assertTrue(System.nanoTime() - end < 0, left + " packets not received in 30 s");
+        }
+        assertEquals(0, a.ringsInUse());
     }
 
     /** A pid that no process has: one that ran and was reaped. */
