@@ -326,10 +326,6 @@ final class Channel {
         return outQ != null;
     }
 
-    boolean receivesThroughQueue() {
-        return inQ != null;
-    }
-
     // ---- states -----------------------------------------------------------------------------
 
     int peerState() {

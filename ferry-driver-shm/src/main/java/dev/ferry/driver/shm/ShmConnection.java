@@ -269,18 +269,18 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
      * queue under a sender id of the peer's.
      */
     private void chooseReceiving() throws IOException {
-        if (ctx.takeRing()) {
+        if (ctx.receiving.takeRing()) {
             ringTaken = true;
             ch.receiveThroughRing();
             return;
         }
-        SharedQueue own = ctx.ownQueue();
-        int id = ctx.enlist((ShmInstance) this);
+        SharedQueue own = ctx.receiving.ownQueue(ctx.file());
+        int id = ctx.receiving.enlist((ShmInstance) this);
         if (id == 0) {
             throw new IOException("the shared queue has no sender id left");
         }
         queueId = id;
-        ch.receiveThroughQueue(own, id, ctx::signalQueuePeers);
+        ch.receiveThroughQueue(own, id, ctx.receiving::signalPeers);
     }
 
     /** How we send to this peer: as it chose (read once it announced itself). Its queue is mapped for this connection. */
@@ -288,7 +288,7 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
         if (ch.peerReceiveMode() != ShmLayout.RECEIVE_QUEUE) {
             return;
         }
-        Path f = ShmContext.queueFile(peerFile);
+        Path f = ReceiveResources.queueFile(peerFile);
         MemorySegment m = ShmFiles.open(f, chanArena);
         String bad = m == null ? f + " does not exist" : ShmFiles.check(m, ShmLayout.KIND_QUEUE, f);
         if (bad != null) {
@@ -401,11 +401,11 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
     private void giveBack() {
         if (ringTaken) {
             ringTaken = false;
-            ctx.giveRing();
+            ctx.receiving.giveRing();
         }
         int id = queueId;
         if (id != 0) {
-            ctx.delist(id);
+            ctx.receiving.delist(id);
         }
     }
 
@@ -506,7 +506,7 @@ abstract sealed class ShmConnection implements DriverInstance permits ShmInstanc
         if (state != CONNECTED || ch == null) {
             return false;
         }
-        return ch.hasIncoming() || (queueId != 0 && ctx.queueHeadStale()) || (!goneReported && (peerDied || ch.peerState() != ShmLayout.SIDE_OPEN));
+        return ch.hasIncoming() || (queueId != 0 && ctx.receiving.headStale()) || (!goneReported && (peerDied || ch.peerState() != ShmLayout.SIDE_OPEN));
     }
 
     /** At the JVM's end, before close: the channel's file (of no use once this process is gone). */

@@ -66,6 +66,8 @@ final class ShmContext implements DriverContext {
     private int bellReported;
     private final ContextLifecycle<ShmInstance> life = new ContextLifecycle<>("shm driver context", ShmInstance[]::new);
     final Arena arena = Arena.ofShared();
+    /** The rings this context may still give, and its shared receive queue. */
+    final ReceiveResources receiving;
     private Path file;
     private MemorySegment map;
     private DriverUrl url;
@@ -92,7 +94,7 @@ final class ShmContext implements DriverContext {
         this.key = "r" + hints.rank() + "-p" + pid + "-c" + SEQ.incrementAndGet();
         this.singleCopy = autoOrOff(SINGLE_COPY, hints);
         this.splitPull = autoOrOff(SPLIT_PULL, hints);
-        this.ringCap = ringCap(hints);
+        this.receiving = new ReceiveResources(ringCap(hints), pid, start, arena, life::instances);
     }
 
     /**
@@ -172,7 +174,7 @@ final class ShmContext implements DriverContext {
         }
         ShmFiles.writeHeader(map, ShmLayout.KIND_CONTEXT, pid, start);
         map.set(ValueLayout.JAVA_LONG, ShmLayout.CONTEXT_ADDRESS_OFFSET, map.address());
-        map.set(ValueLayout.JAVA_INT, ShmLayout.RINGS_ALWAYS_OFFSET, ringCap < 0 ? 1 : 0);
+        map.set(ValueLayout.JAVA_INT, ShmLayout.RINGS_ALWAYS_OFFSET, receiving.ringCap < 0 ? 1 : 0);
         ShmFiles.markReady(map);
         exitHook = new Thread(this::removeFiles, "ferry-shm-exit");
         Runtime.getRuntime().addShutdownHook(exitHook);
@@ -303,7 +305,6 @@ final class ShmContext implements DriverContext {
     @Override
     public void bytesHeld(java.util.function.ObjLongConsumer<String> into) {
         long channels = 0;
-        long queueConnections = 0;
         try (Arena a = Arena.ofConfined()) {
             MemorySegment errno = Native.errnoCapture(a);
             for (ShmInstance i : life.instances()) {
@@ -314,12 +315,9 @@ final class ShmContext implements DriverContext {
                     } catch (IllegalStateException unmapped) {
                         // it ended meanwhile
                     }
-                    if (i.queueId != 0) {
-                        queueConnections++;
-                    }
                 }
             }
-            SharedQueue q = queue;
+            SharedQueue q = receiving.queue();
             into.accept("shm channels", channels);
             into.accept("shm queue", q == null ? 0 : Native.resident(errno, q.map, a));
         }
@@ -331,166 +329,6 @@ final class ShmContext implements DriverContext {
         }
         into.accept("shm arena", arena);
         into.accept("shm context", ShmLayout.CONTEXT_BYTES);
-    }
-
-    // ---- rings or the shared queue ----------------------------------------------------------
-
-    /** The peers this context receives from through rings at most; -1: all. */
-    final int ringCap;
-    private int ringsInUse;
-    /** Our shared receive queue, made when a connection first takes it. */
-    private volatile SharedQueue queue;
-    /** The connections receiving through our queue, by the index of their sender id; grown as needed, under the lock. */
-    private volatile java.util.concurrent.atomic.AtomicReferenceArray<ShmInstance> queueSenders =
-            new java.util.concurrent.atomic.AtomicReferenceArray<>(16);
-    private int[] senderGeneration = new int[16];
-    private final java.util.ArrayDeque<Integer> freeSenders = new java.util.ArrayDeque<>();
-    private int sendersMade;
-    private static final int SENDER_INDEX_BITS = 20;
-    private static final int SENDER_INDEX = (1 << SENDER_INDEX_BITS) - 1;
-    /** The head slot of our queue that was last seen claimed and not published, and how often since. */
-    private long stuckHead = -1;
-    private int stuckLooks;
-
-    /**
-     * How a new connection receives: true for a ring of its own, counted until it ends
-     * ({@link #giveRing}); false for the shared queue (past {@link #ringCap}).
-     */
-    synchronized boolean takeRing() {
-        if (ringCap < 0 || ringsInUse < ringCap) {
-            ringsInUse++;
-            return true;
-        }
-        return false;
-    }
-
-    synchronized void giveRing() {
-        ringsInUse--;
-    }
-
-    /** Connections receiving through rings now. */
-    synchronized int ringsInUse() {
-        return ringsInUse;
-    }
-
-    /** Our shared receive queue, made on first use. */
-    synchronized SharedQueue ownQueue() throws IOException {
-        SharedQueue q = queue;
-        if (q == null) {
-            Path f = queueFile(file);
-            MemorySegment m = ShmFiles.createFresh(f, ShmLayout.QUEUE_BYTES, arena);
-            ShmFiles.writeHeader(m, ShmLayout.KIND_QUEUE, pid, start);
-            ShmFiles.markReady(m);
-            q = new SharedQueue(f, m);
-            queue = q;
-        }
-        return q;
-    }
-
-    static Path queueFile(Path contextFile) {
-        String name = contextFile.getFileName().toString();
-        return contextFile.resolveSibling(name.substring(0, name.length() - ".ctx".length()) + ".srq");
-    }
-
-    /** A sender id for a connection that receives through our queue: an index and its generation (never 0). */
-    synchronized int enlist(ShmInstance i) {
-        Integer free = freeSenders.poll();
-        int index;
-        if (free != null) {
-            index = free;
-        } else if (sendersMade <= SENDER_INDEX) {
-            index = sendersMade++;
-            if (index == senderGeneration.length) {
-                int n = 2 * index;
-                var grown = new java.util.concurrent.atomic.AtomicReferenceArray<ShmInstance>(n);
-                for (int k = 0; k < index; k++) {
-                    grown.set(k, queueSenders.get(k));
-                }
-                senderGeneration = java.util.Arrays.copyOf(senderGeneration, n);
-                queueSenders = grown;
-            }
-        } else {
-            return 0;
-        }
-        int gen = (senderGeneration[index] + 1) & 0x7ff;
-        senderGeneration[index] = gen == 0 ? 1 : gen;
-        queueSenders.set(index, i);
-        return senderGeneration[index] << SENDER_INDEX_BITS | index;
-    }
-
-    /** The connection with that sender id ended: whatever it still has in our queue is passed over. */
-    synchronized void delist(int id) {
-        int index = id & SENDER_INDEX;
-        if (queueSenderOf(id) != null) {
-            queueSenders.set(index, null);
-            freeSenders.push(index);
-        }
-    }
-
-    /** The connection receiving through our queue with that sender id, or null (ended, or never ours). */
-    ShmInstance queueSenderOf(int id) {
-        var t = queueSenders;
-        int index = id & SENDER_INDEX;
-        ShmInstance i = index < t.length() ? t.get(index) : null;
-        return i != null && i.queueId == id ? i : null;
-    }
-
-    /**
-     * Passes over the slots at the head of our queue that nobody will read: given up by their
-     * producer, sent by a connection that has ended here, or claimed by a process that died
-     * before publishing (looked at only once a slot has stayed unpublished for a while). The
-     * owner's receiving threads only.
-     */
-    void settleQueue() {
-        SharedQueue q = queue;
-        for (;;) {
-            long h = q.head();
-            if (q.published(h)) {
-                if (q.kind(h) != ShmLayout.ENTRY_SKIP && queueSenderOf(q.sender(h)) != null) {
-                    return; // somebody's packet
-                }
-            } else if (!claimerDead(q, h)) {
-                return; // nothing there yet, or a producer still filling it (the usual case: looked at no further)
-            }
-            if (q.consume(h)) {
-                signalQueuePeers();
-            }
-        }
-    }
-
-    private boolean claimerDead(SharedQueue q, long h) {
-        if (h != stuckHead) {
-            stuckHead = h;
-            stuckLooks = 0;
-            return false;
-        }
-        if ((++stuckLooks & 1023) != 0 || !q.claimed(h)) {
-            return false;
-        }
-        long pid = q.claimer(h);
-        try (Arena a = Arena.ofConfined()) {
-            return pid != this.pid && !Native.alive(Native.errnoCapture(a), pid);
-        }
-    }
-
-    /** Whether the head of our queue is a slot nobody will read: a receiving pass passes over it. Read-only (probe-any). */
-    boolean queueHeadStale() {
-        SharedQueue q = queue;
-        if (q == null) {
-            return false;
-        }
-        long h = q.head();
-        return q.published(h) && (q.kind(h) == ShmLayout.ENTRY_SKIP || queueSenderOf(q.sender(h)) == null);
-    }
-
-    /** Our queue has room again after producers found it full: every peer sending through it may wait for that. */
-    void signalQueuePeers() {
-        for (ShmInstance i : life.instances()) {
-            Channel c = i.ch;
-            if (i.queueId != 0 && c != null && i.state <= ShmConnection.CONNECTED) {
-                c.signalPeer();
-            }
-        }
     }
 
     /** A disconnected instance: no longer among the context's instances. */
@@ -781,7 +619,7 @@ final class ShmContext implements DriverContext {
             ShmFiles.delete(file);
         }
         arenaFiles.forEach(ShmFiles::delete);
-        SharedQueue q = queue;
+        SharedQueue q = receiving.queue();
         if (q != null) {
             ShmFiles.delete(q.file);
         }

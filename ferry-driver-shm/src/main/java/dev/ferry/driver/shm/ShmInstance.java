@@ -352,7 +352,7 @@ final class ShmInstance extends ShmConnection {
             return s;
         }
         if (queueId != 0) {
-            ctx.settleQueue();
+            ctx.receiving.settle();
         }
         if (!ch.hasIncoming()) {
             return drained();
@@ -386,7 +386,7 @@ final class ShmInstance extends ShmConnection {
         }
         if (!pulling) {
             if (queueId != 0) {
-                ctx.settleQueue();
+                ctx.receiving.settle();
             }
             if (!ch.hasIncoming()) {
                 return drained();

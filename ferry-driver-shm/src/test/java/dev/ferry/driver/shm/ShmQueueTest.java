@@ -127,7 +127,7 @@ class ShmQueueTest {
         for (int p = 0; p < 3; p++) {
             links[p] = connect(a, open(p + 1, "all"));
         }
-        assertEquals(1, a.ringsInUse());
+        assertEquals(1, a.receiving.ringsInUse());
         assertEquals(0, links[0][0].queueId, "the first peer has the ring");
         assertNotEquals(0, links[1][0].queueId);
         assertNotEquals(0, links[2][0].queueId);
@@ -174,7 +174,7 @@ class ShmQueueTest {
         assertTrue(held.get("shm queue") > 0, "the queue's pages: " + held);
 
         assertEquals(Status.DONE, links[0][0].disconnect());
-        assertEquals(0, a.ringsInUse(), "the ring given back");
+        assertEquals(0, a.receiving.ringsInUse(), "the ring given back");
         ShmInstance[] fourth = connect(a, open(4, "all"));
         assertEquals(0, fourth[0].queueId, "the next connection gets the ring");
         send(fourth[1], packet(9, 0, 100));
@@ -206,7 +206,7 @@ class ShmQueueTest {
             }
             assertTrue(System.nanoTime() - end < 0, left + " packets not received in 30 s");
         }
-        assertEquals(0, a.ringsInUse());
+        assertEquals(0, a.receiving.ringsInUse());
     }
 
     /** A pid that no process has: one that ran and was reaped. */
@@ -220,7 +220,7 @@ class ShmQueueTest {
     void aSlotClaimedByAProcessThatDiedIsPassedOver() throws Exception {
         ShmContext a = open(0, "0");
         ShmInstance[] ab = connect(a, open(1, "all"));
-        SharedQueue q = a.ownQueue();
+        SharedQueue q = a.receiving.ownQueue(a.file());
         long dead = deadPid();
         try (Arena scratch = Arena.ofConfined()) {
             assertTrue(q.claim(ab[0].queueId, dead, Native.errnoCapture(scratch)) >= 0); // claimed, never published
@@ -234,7 +234,7 @@ class ShmQueueTest {
     void aLockHeldByAProcessThatDiedIsTakenOver() throws Exception {
         ShmContext a = open(0, "0");
         ShmInstance[] ab = connect(a, open(1, "all"));
-        SharedQueue q = a.ownQueue();
+        SharedQueue q = a.receiving.ownQueue(a.file());
         Channel.LONG.setVolatile(q.map, ShmLayout.QUEUE_LOCK, deadPid());
         send(ab[1], packet(1, 0, 64));
         assertEquals(1, receive(ab[0], arena.allocate(64, 8), new Packet())[0]);
