@@ -306,8 +306,6 @@ public final class Gate implements Link, RailOwner, Origin {
         }
     }
 
-
-
     /**
      * Sends what is waiting on {@code r}, as far as the driver takes it now: the rendezvous chunks
      * the peer asked for there and, on rail 0, packets, taking turns while both wait.
