@@ -83,12 +83,19 @@ final class Buffers {
     }
 
     /** Bytes {@code count} elements of {@code type} reach from the first one's start. */
-    static long reach(int count, Datatype type) {
-        return count == 0 ? 0 : (count - 1) * type.extent + type.span;
+    static long reach(long count, Datatype type) {
+        if (count == 0) {
+            return 0;
+        }
+        try {
+            return Math.addExact(Math.multiplyExact(count - 1, type.extent), type.span);
+        } catch (ArithmeticException e) {
+            throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " elements of " + type + " reach past 2^63 bytes");
+        }
     }
 
     /** The memory from element {@code offset} of {@code buf}, checked to hold {@code count} elements of {@code type}. */
-    static MemorySegment elements(Object buf, int offset, int count, Datatype type, boolean writable, String what) {
+    static MemorySegment elements(Object buf, long offset, long count, Datatype type, boolean writable, String what) {
         if (count < 0) {
             throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " is negative");
         }
@@ -105,12 +112,12 @@ final class Buffers {
      * The {@code need} bytes of {@code buf} from element {@code offset}, checked to be there and
      * to be of {@code type}'s kind; {@code needWhat} says in an error what needed them.
      */
-    static MemorySegment span(Object buf, int offset, long need, Datatype type, boolean writable, String what, String needWhat) {
+    static MemorySegment span(Object buf, long offset, long need, Datatype type, boolean writable, String what, String needWhat) {
         return span(buf, offset, need, type, writable, what, needWhat, 0);
     }
 
     /** {@link #span}, saying {@code count} elements of {@code type} when {@code needWhat} is null (built only for the error). */
-    private static MemorySegment span(Object buf, int offset, long need, Datatype type, boolean writable, String what, String needWhat, int count) {
+    private static MemorySegment span(Object buf, long offset, long need, Datatype type, boolean writable, String what, String needWhat, long count) {
         if (offset < 0) {
             throw FerryException.arg(ErrorClass.BUFFER, "offset: " + offset + " is negative");
         }
@@ -119,7 +126,8 @@ final class Buffers {
             // bytes hold anything (raw memory, as a segment); another array holds its own kind only (a type of no data, any)
             throw FerryException.arg(ErrorClass.TYPE, "datatype " + type + " does not describe the elements of a " + buf.getClass().getSimpleName());
         }
-        long start = (long) offset * unit(buf);
+        int unit = unit(buf);
+        long start = offset > m.byteSize() / unit ? Long.MAX_VALUE : offset * unit;
         if (start > m.byteSize() || need > m.byteSize() - start) {
             throw FerryException.arg(ErrorClass.COUNT, "count: " + (needWhat != null ? needWhat : count + " elements of " + type) + " from offset " + offset
                     + " need " + need + " bytes from byte " + start + ", but " + what + " holds " + m.byteSize() + " bytes");
@@ -128,12 +136,12 @@ final class Buffers {
     }
 
     /** The contiguous memory of {@code count} elements of a contiguous {@code type}. */
-    static MemorySegment contiguous(Object buf, int offset, int count, Datatype type, boolean writable, String what) {
+    static MemorySegment contiguous(Object buf, long offset, long count, Datatype type, boolean writable, String what) {
         return elements(buf, offset, count, type, writable, what);
     }
 
     /** {@link #contiguous}, answered from {@code cache} when the same buffer, offset, count and datatype come again. */
-    static MemorySegment contiguous(Object buf, int offset, int count, Datatype type, boolean writable, String what, Scratch.Slice cache) {
+    static MemorySegment contiguous(Object buf, long offset, long count, Datatype type, boolean writable, String what, Scratch.Slice cache) {
         MemorySegment hit = cache.get(buf, offset, count, type);
         if (hit != null) {
             return hit; // checked when it was made: neither the datatype nor the buffer's memory changes
@@ -142,11 +150,16 @@ final class Buffers {
     }
 
     /** The blocks of {@code count} elements of any {@code type}, in type-map order. */
-    static DataLayout layout(Object buf, int offset, int count, Datatype type, boolean writable, String what) {
+    static DataLayout layout(Object buf, long offset, long count, Datatype type, boolean writable, String what) {
         MemorySegment m = elements(buf, offset, count, type, writable, what);
         int blocks = type.offsets.length;
-        IoVec v = new IoVec(Math.max(1, Math.multiplyExact(count, blocks)));
-        for (int i = 0; i < count; i++) {
+        long pieces = count > Integer.MAX_VALUE ? Long.MAX_VALUE : count * blocks;
+        if (pieces > Integer.MAX_VALUE - 8) {
+            throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " elements of " + type + " are " + pieces
+                    + " blocks; a message of a derived type holds at most " + (Integer.MAX_VALUE - 8) + " (a contiguous type has no such limit)");
+        }
+        IoVec v = new IoVec((int) Math.max(1, pieces));
+        for (long i = 0; i < count; i++) {
             long base = i * type.extent;
             for (int b = 0; b < blocks; b++) {
                 v.add(m.asSlice(base + type.offsets[b], type.lengths[b]));

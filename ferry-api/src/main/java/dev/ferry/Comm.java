@@ -172,7 +172,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
         blockingSend(buf, offset, count, type, dest, tag, false);
     }
 
-    private void blockingSend(Object buf, int offset, int count, Datatype type, int dest, int tag, boolean sync) {
+    private void blockingSend(Object buf, long offset, long count, Datatype type, int dest, int tag, boolean sync) {
         Scratch s = messaging.scratch();
         if (s.sendBusy) { // a blocking call inside another of this thread's (a future's callback)
             startSend(context, buf, offset, count, type, dest, tag, sync, null).await();
@@ -219,6 +219,61 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
 
     public Request issend(Object buf, int offset, int count, int dest, int tag) {
         return issend(buf, offset, count, Buffers.typeOf(buf, "buffer"), dest, tag);
+    }
+
+    // ---- large counts (MPI-4's _c forms): the same calls with a long offset and count -----------------
+    //
+    // A segment may hold more than 2^31 elements, or 2^32 bytes: these forms send and receive all of
+    // it in one message. The int forms above are these with the arguments widened.
+
+    /**
+     * {@link #send(Object, int, int, Datatype, int, int)} with a {@code long} offset and count (MPI's
+     * {@code MPI_Send_c}): a message of any length the buffer holds.
+     *
+     * <pre>{@code
+     * MemorySegment big = arena.allocate(3L << 30);        // 3 GiB
+     * world.send(big, 0L, big.byteSize(), Datatype.BYTE, 1, 0);
+     * // at rank 1:
+     * Status s = world.recv(in, 0L, in.byteSize(), Datatype.BYTE, 0, 0);
+     * long got = s.countLong();
+     * }</pre>
+     */
+    public void send(Object buf, long offset, long count, Datatype type, int dest, int tag) {
+        blockingSend(buf, offset, count, type, dest, tag, false);
+    }
+
+    /** {@link #isend(Object, int, int, Datatype, int, int)} with a long offset and count. */
+    public Request isend(Object buf, long offset, long count, Datatype type, int dest, int tag) {
+        return startSend(context, buf, offset, count, type, dest, tag, false, null);
+    }
+
+    /** {@link #ssend(Object, int, int, Datatype, int, int)} with a long offset and count. */
+    public void ssend(Object buf, long offset, long count, Datatype type, int dest, int tag) {
+        blockingSend(buf, offset, count, type, dest, tag, true);
+    }
+
+    /** {@link #issend(Object, int, int, Datatype, int, int)} with a long offset and count. */
+    public Request issend(Object buf, long offset, long count, Datatype type, int dest, int tag) {
+        return startSend(context, buf, offset, count, type, dest, tag, true, null);
+    }
+
+    /** {@link #recv(Object, int, int, Datatype, int, int)} with a long offset and count; {@link Status#countLong()} tells the length. */
+    public Status recv(Object buf, long offset, long count, Datatype type, int source, int tag) {
+        return blockingRecv(buf, offset, count, type, source, tag);
+    }
+
+    /** {@link #irecv(Object, int, int, Datatype, int, int)} with a long offset and count. */
+    public Request irecv(Object buf, long offset, long count, Datatype type, int source, int tag) {
+        return startRecv(context, buf, offset, count, type, source, tag, null);
+    }
+
+    /** {@link #sendrecv} with long offsets and counts. */
+    public Status sendrecv(Object sendBuf, long sendOffset, long sendCount, Datatype sendType, int dest, int sendTag,
+                           Object recvBuf, long recvOffset, long recvCount, Datatype recvType, int source, int recvTag) {
+        Request r = irecv(recvBuf, recvOffset, recvCount, recvType, source, recvTag);
+        Request s = isend(sendBuf, sendOffset, sendCount, sendType, dest, sendTag);
+        s.await();
+        return r.await();
     }
 
     /**
@@ -269,6 +324,10 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
      * message is longer than {@code count} elements (the buffer then holds its first part).
      */
     public Status recv(Object buf, int offset, int count, Datatype type, int source, int tag) {
+        return blockingRecv(buf, offset, count, type, source, tag);
+    }
+
+    private Status blockingRecv(Object buf, long offset, long count, Datatype type, int source, int tag) {
         Scratch s = messaging.scratch();
         try {
             if (s.recvBusy) {
@@ -304,10 +363,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
     /** Sends and receives at once (no deadlock between two ranks that exchange); the receive's status. */
     public Status sendrecv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType, int dest, int sendTag,
                            Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int source, int recvTag) {
-        Request r = irecv(recvBuf, recvOffset, recvCount, recvType, source, recvTag);
-        Request s = isend(sendBuf, sendOffset, sendCount, sendType, dest, sendTag);
-        s.await();
-        return r.await();
+        return sendrecv(sendBuf, (long) sendOffset, sendCount, sendType, dest, sendTag, recvBuf, (long) recvOffset, recvCount, recvType, source, recvTag);
     }
 
     /** Sends the buffer's elements and replaces them with those received. */
@@ -385,7 +441,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
     }
 
     /** Receives a matched probe's message (package use by {@link Message}). */
-    Request receiveMatched(dev.ferry.core.request.Message m, Object buf, int offset, int count, Datatype type) {
+    Request receiveMatched(dev.ferry.core.request.Message m, Object buf, long offset, long count, Datatype type) {
         RecvOp op = newRecv(context, buf, offset, count, type, MatchEntry.ANY, MatchEntry.ANY);
         op.matchedMessage = m;
         engine.runSerialized(op);
@@ -395,7 +451,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
     // ---- the machinery ------------------------------------------------------------------------------
 
     /** Starts a send; {@code s}: the calling thread's scratch for a blocking one (its send and slice reused), or null. */
-    private Request startSend(int ctx, Object buf, int offset, int count, Datatype type, int dest, int tag, boolean sync, Scratch s) {
+    private Request startSend(int ctx, Object buf, long offset, long count, Datatype type, int dest, int tag, boolean sync, Scratch s) {
         checkLive();
         checkDest(dest);
         if (ctx == context) {
@@ -436,7 +492,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
     }
 
     /** Starts a receive; {@code s}: the calling thread's scratch for a blocking one, or null. */
-    private Request startRecv(int ctx, Object buf, int offset, int count, Datatype type, int source, int tag, Scratch s) {
+    private Request startRecv(int ctx, Object buf, long offset, long count, Datatype type, int source, int tag, Scratch s) {
         checkLive();
         checkSource(source);
         if (ctx == context) {
@@ -463,7 +519,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
         return op;
     }
 
-    private RecvOp newRecv(int ctx, Object buf, int offset, int count, Datatype type, int sourceWorld, int tag) {
+    private RecvOp newRecv(int ctx, Object buf, long offset, long count, Datatype type, int sourceWorld, int tag) {
         if (type != null && type.contiguous) {
             return new RecvOp(messaging, this, ctx, Buffers.contiguous(buf, offset, count, type, true, "buffer"), null, type.size(), sourceWorld, tag);
         }
@@ -522,11 +578,11 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
 
     /** A collective's send of packed bytes on the internal context (engine's thread of control or any thread). */
     Request collectiveSend(MemorySegment m, int dest, int tag) {
-        return startSend(internal, m, 0, (int) m.byteSize(), Datatype.BYTE, dest, tag, false, null);
+        return startSend(internal, m, 0, m.byteSize(), Datatype.BYTE, dest, tag, false, null);
     }
 
     Request collectiveRecv(MemorySegment m, int source, int tag) {
-        return startRecv(internal, m, 0, (int) m.byteSize(), Datatype.BYTE, source, tag, null);
+        return startRecv(internal, m, 0, m.byteSize(), Datatype.BYTE, source, tag, null);
     }
 
     /**

@@ -45,13 +45,28 @@ public final class Message {
         return Status.ok(source, tag, bytes, type.size()).count();
     }
 
+    /** The message's length in elements of {@code type}, past 2^31 too ({@link Ferry#UNDEFINED} when not whole). */
+    public long countLong(Datatype type) {
+        return Status.ok(source, tag, bytes, type.size()).countLong();
+    }
+
     /** Receives the message into {@code buf}; see {@link Comm#recv(Object, int, int, Datatype, int, int)}. */
     public Status recv(Object buf, int offset, int count, Datatype type) {
-        return irecv(buf, offset, count, type).await();
+        return irecv(buf, (long) offset, count, type).await();
     }
 
     /** Starts receiving the message into {@code buf}. */
-    public synchronized Request irecv(Object buf, int offset, int count, Datatype type) {
+    public Request irecv(Object buf, int offset, int count, Datatype type) {
+        return irecv(buf, (long) offset, count, type);
+    }
+
+    /** {@link #recv(Object, int, int, Datatype)} with a long offset and count (MPI's {@code MPI_Mrecv_c}). */
+    public Status recv(Object buf, long offset, long count, Datatype type) {
+        return irecv(buf, offset, count, type).await();
+    }
+
+    /** {@link #irecv(Object, int, int, Datatype)} with a long offset and count. */
+    public synchronized Request irecv(Object buf, long offset, long count, Datatype type) {
         if (source == Ferry.PROC_NULL) {
             return Request.completed(comm.messaging(), Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, type.size()));
         }

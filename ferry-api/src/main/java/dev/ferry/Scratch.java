@@ -54,17 +54,17 @@ final class Scratch {
     /** The last slice made of one buffer: reused while the buffer, offset, count and datatype repeat. */
     static final class Slice {
         private Object buffer;
-        private int offset;
-        private int count;
+        private long offset;
+        private long count;
         private Datatype type;
         private MemorySegment slice;
 
         /** The slice made for these arguments last time (checked then: a datatype and a buffer's memory do not change), or null. */
-        MemorySegment get(Object buf, int offset, int count, Datatype type) {
+        MemorySegment get(Object buf, long offset, long count, Datatype type) {
             return buf == buffer && offset == this.offset && count == this.count && type == this.type ? slice : null;
         }
 
-        MemorySegment put(Object buf, int offset, int count, Datatype type, MemorySegment slice) {
+        MemorySegment put(Object buf, long offset, long count, Datatype type, MemorySegment slice) {
             this.buffer = buf;
             this.offset = offset;
             this.count = count;

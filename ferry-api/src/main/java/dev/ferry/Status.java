@@ -69,6 +69,14 @@ public final class Status {
         return elements(bytes, typeSize);
     }
 
+    /**
+     * {@link #count()} past 2^31 (MPI's {@code MPI_Get_count_c}): the message's length in elements
+     * of the receive's datatype, {@link Ferry#UNDEFINED} when not a whole number of them.
+     */
+    public long countLong() {
+        return elementsLong(bytes, typeSize);
+    }
+
     /** The message's length in elements of {@code type}. */
     public int count(Datatype type) {
         return type.count(bytes);
@@ -80,6 +88,11 @@ public final class Status {
      * answers with what it got).
      */
     static int elements(long bytes, long size) {
+        return (int) Math.min(Integer.MAX_VALUE, elementsLong(bytes, size));
+    }
+
+    /** {@link #elements} without the cap at 2^31 - 1. */
+    static long elementsLong(long bytes, long size) {
         if (size == 0) {
             return 0;
         }
@@ -95,7 +108,7 @@ public final class Status {
             }
             whole = bytes / size;
         }
-        return (int) Math.min(Integer.MAX_VALUE, whole);
+        return whole;
     }
 
     /** The message's length in bytes. */

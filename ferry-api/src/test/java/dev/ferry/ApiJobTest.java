@@ -23,6 +23,19 @@ class ApiJobTest {
         }
     }
 
+    /**
+     * One message of 2^31 + 16 shorts (4 GiB and 32 bytes) with the long-count calls, rank 0 to
+     * rank 1 over shm and to rank 2 over tcp, every byte checked.
+     */
+    @Test
+    void aMessagePast2To31ElementsAnd4GiBGoesWholeOverShmAndTcp() throws Exception {
+        long count = (1L << 31) + 16;
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, ApiRanks.class, "large", Long.toString(count));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.okLines().contains("ok large rank 1 received " + count + " shorts, " + 2 * count + " bytes, all checked, over [shm]"), r.toString());
+        assertTrue(r.okLines().contains("ok large rank 2 received " + count + " shorts, " + 2 * count + " bytes, all checked, over [tcp]"), r.toString());
+    }
+
     /** Every collective across 5 JVMs, shm between pairs on a node and tcp between nodes, caller and thread progress. */
     @Test
     void collectivesAcrossProcessesWithShmAndTcpMixed() throws Exception {

@@ -25,8 +25,46 @@ public final class ApiRanks {
             case "arena-bcast" -> arenaBcast();
             case "split-dead" -> splitDead();
             case "idle" -> idle(Long.parseLong(args[1]));
+            case "large" -> large(Long.parseLong(args[1]));
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
+    }
+
+    /**
+     * Rank 0 sends {@code count} shorts (more than 2^31 of them, past 4 GiB) in one message to
+     * every other rank, one after another, with the long-count calls; each receives them whole,
+     * checks every byte, and reports the length its status gives.
+     */
+    private static void large(long count) {
+        try (Ferry f = Ferry.init(); Arena arena = Arena.ofConfined()) {
+            Comm w = f.world();
+            long bytes = count * 2;
+            MemorySegment m = arena.allocate(bytes, 8);
+            if (w.rank() == 0) {
+                for (long i = 0; i < bytes / 8; i++) {
+                    m.setAtIndex(ValueLayout.JAVA_LONG, i, mix(i));
+                }
+                for (int peer = 1; peer < w.size(); peer++) {
+                    long t = System.nanoTime();
+                    w.send(m, 0L, count, Datatype.SHORT, peer, 5);
+                    System.out.println("ok large rank 0 sent " + bytes + " bytes to rank " + peer + " in " + (System.nanoTime() - t) / 1_000_000 + " ms");
+                }
+            } else {
+                Status s = w.recv(m, 0L, count, Datatype.SHORT, 0, 5);
+                for (long i = 0; i < bytes / 8; i++) {
+                    if (m.getAtIndex(ValueLayout.JAVA_LONG, i) != mix(i)) {
+                        throw new AssertionError("rank " + w.rank() + ": long " + i + " differs");
+                    }
+                }
+                System.out.println("ok large rank " + w.rank() + " received " + s.countLong() + " shorts, " + s.bytes() + " bytes, all checked, over "
+                        + w.route(0).rails());
+            }
+            w.barrier();
+        }
+    }
+
+    private static long mix(long i) {
+        return i * 0x9E3779B97F4A7C15L ^ i >>> 7;
     }
 
     /**

@@ -56,6 +56,46 @@ class PointToPointTest {
         });
     }
 
+    /** The long-count forms (MPI-4's _c bindings) send what the int ones do, and refuse counts past the buffer or past 2^63 bytes. */
+    @Test
+    void longCountFormsMoveTheSameMessagesAndCheckTheirArguments() {
+        Ferry.runInProcess(2, BOUND, f -> {
+            Comm w = f.world();
+            try (Arena arena = Arena.ofConfined()) {
+                MemorySegment m = arena.allocate(4096, 8);
+                if (w.rank() == 0) {
+                    for (int i = 0; i < 512; i++) {
+                        m.setAtIndex(ValueLayout.JAVA_LONG, i, i * 3L);
+                    }
+                    w.send(m, 8L, 100L, Datatype.LONG, 1, 1);
+                    w.isend(new long[] {7, 8, 9}, 1L, 2L, Datatype.LONG, 1, 2).await();
+                    w.ssend(m, 0L, 4096L, Datatype.BYTE, 1, 3);
+                    assertEquals(ErrorClass.COUNT, assertThrows(FerryException.class, () -> w.send(m, 8L, 512L, Datatype.LONG, 1, 4)).errorClass());
+                    assertEquals(ErrorClass.COUNT, assertThrows(FerryException.class, () -> w.send(m, 0L, 1L << 61, Datatype.LONG, 1, 4)).errorClass());
+                    assertEquals(ErrorClass.COUNT, assertThrows(FerryException.class, () -> w.send(m, 0L, Long.MAX_VALUE, Datatype.LONG, 1, 4)).errorClass());
+                    assertEquals(ErrorClass.COUNT, assertThrows(FerryException.class, () -> w.isend(new long[4], Long.MAX_VALUE / 2, 1L, Datatype.LONG, 1, 4)).errorClass());
+                    w.send(m, 0L, 0L, Datatype.LONG, 1, 4); // nothing sent before: this is the next message on tag 4
+                } else {
+                    MemorySegment in = arena.allocate(4096, 8);
+                    Status s = w.recv(in, 0L, 512L, Datatype.LONG, 0, 1);
+                    assertEquals(100L, s.countLong());
+                    assertEquals(100, s.count());
+                    for (int i = 0; i < 100; i++) {
+                        assertEquals((i + 1) * 3L, in.getAtIndex(ValueLayout.JAVA_LONG, i));
+                    }
+                    long[] two = new long[4];
+                    assertEquals(2L, w.irecv(two, 2L, 2L, Datatype.LONG, 0, 2).await().countLong());
+                    assertArrayEquals(new long[] {0, 0, 8, 9}, two);
+                    Message msg = w.mprobe(0, 3);
+                    assertEquals(1024L, msg.countLong(Datatype.INT));
+                    assertEquals(4096L, msg.recv(in, 0L, 4096L, Datatype.BYTE).countLong());
+                    assertEquals(0L, w.recv(in, 0L, 1L, Datatype.LONG, 0, 4).countLong());
+                    assertEquals(Ferry.UNDEFINED, Status.ok(0, 0, 4097, 8).countLong());
+                }
+            }
+        });
+    }
+
     @Test
     void tagsAndWildcardsMatchTheEarliestMessageInOrder() {
         Ferry.runInProcess(3, BOUND, f -> {
