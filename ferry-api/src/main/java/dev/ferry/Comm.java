@@ -448,6 +448,23 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
         return op;
     }
 
+    // ---- partitioned communication (MPI-4) ------------------------------------------------------------
+
+    /**
+     * A partitioned send (MPI's {@code MPI_Psend_init}) of {@code partitions} parts of {@code count}
+     * elements of {@code type} from the start of {@code buf}: see {@link PartitionedRequest}. It is
+     * matched with the receiver's {@link #precvInit} by source and tag, in the order of the calls;
+     * the tag is within 0..2^30 - 1.
+     */
+    public PartitionedRequest psendInit(Object buf, int partitions, long count, Datatype type, int dest, int tag) {
+        return new PartitionedSend(this, buf, partitions, count, type, dest, tag);
+    }
+
+    /** A partitioned receive (MPI's {@code MPI_Precv_init}) from {@code source} (not {@link Ferry#ANY_SOURCE}); see {@link #psendInit}. */
+    public PartitionedRequest precvInit(Object buf, int partitions, long count, Datatype type, int source, int tag) {
+        return new PartitionedRecv(this, buf, partitions, count, type, source, tag);
+    }
+
     // ---- the machinery ------------------------------------------------------------------------------
 
     /** Starts a send; {@code s}: the calling thread's scratch for a blocking one (its send and slice reused), or null. */
@@ -550,14 +567,14 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
     }
 
 
-    private void checkDest(int dest) {
+    void checkDest(int dest) {
         if (dest != Ferry.PROC_NULL && (dest < 0 || dest >= peers.length)) {
             throw new FerryException(ErrorClass.RANK, "dest: " + dest + " is outside the " + (isInter() ? "remote group's" : "communicator's")
                     + " ranks 0.." + (peers.length - 1));
         }
     }
 
-    private void checkSource(int source) {
+    void checkSource(int source) {
         if (source != Ferry.PROC_NULL && source != Ferry.ANY_SOURCE && (source < 0 || source >= peers.length)) {
             throw new FerryException(ErrorClass.RANK, "source: " + source + " is outside the " + (isInter() ? "remote group's" : "communicator's")
                     + " ranks 0.." + (peers.length - 1));
@@ -602,6 +619,18 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
         RecvOp op = s != null ? s.recv.set(this, internal, m, null, 1, peers[source], tag)
                 : new RecvOp(messaging, this, internal, m, null, 1, peers[source], tag);
         return post(op, s != null);
+    }
+
+    /** Sends prepared {@code data} (a segment or a layout) on the internal context, on {@code op} set up anew: a partition's send. */
+    void sendPrepared(SendOp op, Object data, int dest, int tag) {
+        op.set(this, dest, tag, false);
+        sendStandard(op, internal, data);
+    }
+
+    /** Posts {@code op}, set up anew, to receive into prepared {@code data} (a segment or a layout) on the internal context: a partition's receive. */
+    void recvPrepared(RecvOp op, Object data, long typeSize, int source, int tag) {
+        op.set(this, internal, data instanceof MemorySegment m ? m : null, data instanceof DataLayout l ? l : null, typeSize, peers[source], tag);
+        post(op, false);
     }
 
     /**

@@ -71,6 +71,8 @@ public final class Ferry implements AutoCloseable {
     /** The buffer buffered sends copy into, when one is attached. */
     final BufferedSends bsends = new BufferedSends(messaging);
     final ContextIds contexts = new ContextIds();
+    /** The channels of this rank's partitioned sends. */
+    final PartitionWire.Channels partitionChannels = new PartitionWire.Channels();
     /** Which algorithm each collective takes. */
     final CollectiveTuning tuning;
     /** The collectives' temporary memory, reused. */

@@ -22,7 +22,7 @@ import java.util.concurrent.CompletableFuture;
  * comm.irecv(buf, 0, n, Datatype.DOUBLE, 0, 8).toFuture().thenAccept(st -> System.out.println(st));
  * }</pre>
  */
-public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest, AgreeOp {
+public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest, AgreeOp, PersistentRequest {
     final Messaging messaging;
     /** Set once, when the request is seen complete (any thread may be first). */
     private volatile Status status;
