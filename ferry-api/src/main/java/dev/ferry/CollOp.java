@@ -16,18 +16,46 @@ final class CollOp extends Request {
     private final int tag;
     private final Schedule schedule;
     private final List<Schedule.Round> rounds;
+    /**
+     * A persistent collective's: its schedule and temporaries are kept between runs, and each
+     * transfer's request is made on the first run and set up again on the next.
+     */
+    private final boolean persistent;
+    private Request[][] transfers;
+    /** What starts it in the engine's thread of control, made once. */
+    final Runnable starter;
     private int round = -1;
     private Request[] inflight = new Request[2];
     private int inflightCount;
     private volatile Status finished;
 
     CollOp(Messaging messaging, Comm comm, String what, int tag, Schedule schedule) {
+        this(messaging, comm, what, tag, schedule, false);
+    }
+
+    CollOp(Messaging messaging, Comm comm, String what, int tag, Schedule schedule, boolean persistent) {
         super(messaging);
         this.comm = comm;
         this.what = what;
         this.tag = tag;
         this.schedule = schedule;
         this.rounds = schedule.rounds();
+        this.persistent = persistent;
+        this.transfers = persistent ? new Request[rounds.size()][] : null;
+        this.starter = () -> messaging.begin(this);
+    }
+
+    /** Sets a persistent collective up to run again from its first round (its last run completed). */
+    void restart() {
+        reset();
+        round = -1;
+        inflightCount = 0;
+        finished = null;
+    }
+
+    /** Gives a persistent collective's temporaries back (it runs no more). */
+    void release() {
+        schedule.release();
     }
 
     /** The communicator's internal tag its messages carry. */
@@ -61,7 +89,9 @@ final class CollOp extends Request {
                 }
                 inflightCount = 0;
                 if (++round == rounds.size()) {
-                    schedule.release(); // every transfer completed: nothing touches the temporaries now
+                    if (!persistent) {
+                        schedule.release(); // every transfer completed: nothing touches the temporaries now
+                    }
                     finish(DONE);
                     return true;
                 }
@@ -83,10 +113,33 @@ final class CollOp extends Request {
         if (inflight.length < r.transfers) {
             inflight = new Request[r.transfers];
         }
+        if (persistent) {
+            startAgain(r);
+            return;
+        }
         for (int i = 0; i < r.transfers; i++) {
             // receives first within the round would not matter: every transfer is posted before any is waited for
             inflight[inflightCount++] = r.sends[i] ? comm.collectiveSend(r.memory[i], r.peers[i], tag)
                     : comm.collectiveRecv(r.memory[i], r.peers[i], tag);
+        }
+    }
+
+    /** A persistent collective's round: its transfers' requests, made on the first run, set up again. */
+    private void startAgain(Schedule.Round r) {
+        Request[] t = transfers[round];
+        if (t == null) {
+            t = transfers[round] = new Request[r.transfers];
+            for (int i = 0; i < r.transfers; i++) {
+                t[i] = r.sends[i] ? new SendOp(messaging, comm, r.peers[i], tag, false) : new RecvOp(messaging, comm, 0, null, null, 1, 0, 0);
+            }
+        }
+        for (int i = 0; i < r.transfers; i++) {
+            if (r.sends[i]) {
+                comm.sendPrepared((SendOp) t[i], r.memory[i], r.peers[i], tag);
+            } else {
+                comm.recvPrepared((RecvOp) t[i], r.memory[i], 1, r.peers[i], tag);
+            }
+            inflight[inflightCount++] = t[i];
         }
     }
 

@@ -5,7 +5,7 @@ package dev.ferry;
  * a superclass of Comm so that the point-to-point calls and the collectives each read as one
  * family. {@link Collectives} carries them out.
  */
-abstract sealed class CollectiveCalls permits FaultTolerantCalls {
+abstract sealed class CollectiveCalls permits PersistentCollectiveCalls {
     /** The communicator's collectives (an intercommunicator has none: it throws, naming those it has). */
     abstract Collectives collectives();
 

@@ -121,9 +121,28 @@ abstract sealed class CollectiveMachinery permits ExchangeCollectives {
             s.local(step);
         }
         noteAlgorithm(algorithm);
-        CollOp op = new CollOp(messaging, comm, what + " (" + algorithm + ")", comm.nextCollectiveTag(), s);
-        messaging.start(op);
+        CollOp op = new CollOp(messaging, comm, what + " (" + algorithm + ")", comm.nextCollectiveTag(), s, building);
+        if (!building) {
+            messaging.start(op);
+        }
         return op;
+    }
+
+    /** While a persistent collective is built: {@link #start} makes its op without starting it. */
+    private boolean building;
+
+    /**
+     * A persistent collective (MPI-4's {@code MPI_Allreduce_init} and the rest): {@code build}
+     * builds the non-blocking form's schedule once, with its tag and temporaries, and each start
+     * runs it again.
+     */
+    PersistentCollective persistent(java.util.function.Supplier<Request> build) {
+        building = true;
+        try {
+            return new PersistentCollective((CollOp) build.get());
+        } finally {
+            building = false;
+        }
     }
 
     void checkRoot(int root) {

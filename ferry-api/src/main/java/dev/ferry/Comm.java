@@ -448,6 +448,49 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
         return op;
     }
 
+    // ---- persistent point-to-point -----------------------------------------------------------------
+
+    /**
+     * A persistent send (MPI's {@code MPI_Send_init}): checked and mapped now, sent anew by each
+     * {@link PersistentRequest#start()}; the buffer may change between rounds, not during one.
+     *
+     * <pre>{@code
+     * PersistentRequest s = world.sendInit(halo, 0, n, Datatype.DOUBLE, right, 0);
+     * PersistentRequest r = world.recvInit(ghost, 0, n, Datatype.DOUBLE, left, 0);
+     * for (int step = 0; step < steps; step++) {
+     *     PersistentRequest.startAll(r, s);
+     *     Request.waitAll(r, s);
+     * }
+     * }</pre>
+     */
+    public PersistentRequest sendInit(Object buf, long offset, long count, Datatype type, int dest, int tag) {
+        return persistentSend(buf, offset, count, type, dest, tag, false);
+    }
+
+    /** A persistent synchronous send (MPI's {@code MPI_Ssend_init}): each round completes once a receive matched it. */
+    public PersistentRequest ssendInit(Object buf, long offset, long count, Datatype type, int dest, int tag) {
+        return persistentSend(buf, offset, count, type, dest, tag, true);
+    }
+
+    private PersistentRequest persistentSend(Object buf, long offset, long count, Datatype type, int dest, int tag, boolean sync) {
+        checkLive();
+        checkDest(dest);
+        checkSendTag(tag);
+        Object data = type == null || !type.contiguous ? Buffers.layout(buf, offset, count, type, false, "buffer")
+                : Buffers.contiguous(buf, offset, count, type, false, "buffer");
+        return new PersistentSend(this, data, dest, tag, sync);
+    }
+
+    /** A persistent receive (MPI's {@code MPI_Recv_init}); see {@link #sendInit}. */
+    public PersistentRequest recvInit(Object buf, long offset, long count, Datatype type, int source, int tag) {
+        checkLive();
+        checkSource(source);
+        checkRecvTag(tag);
+        Object data = type == null || !type.contiguous ? Buffers.layout(buf, offset, count, type, true, "buffer")
+                : Buffers.contiguous(buf, offset, count, type, true, "buffer");
+        return new PersistentRecv(this, data, type.size(), source, tag);
+    }
+
     // ---- partitioned communication (MPI-4) ------------------------------------------------------------
 
     /**
@@ -619,6 +662,35 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
         RecvOp op = s != null ? s.recv.set(this, internal, m, null, 1, peers[source], tag)
                 : new RecvOp(messaging, this, internal, m, null, 1, peers[source], tag);
         return post(op, s != null);
+    }
+
+    /**
+     * Starts a persistent send's round: prepared {@code data} (a segment or a layout) on the user
+     * context, on {@code op} set up anew.
+     */
+    void startPrepared(SendOp op, Object data, int dest, int tag, boolean sync) {
+        checkLive();
+        op.set(this, dest, tag, sync);
+        if (dest == Ferry.PROC_NULL) {
+            op.finish(Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, 1));
+        } else if (sync) {
+            long h = Envelope.header(context, tag, Envelope.SYNC, 0);
+            engine.runSerialized(() -> messaging.startSynchronous(op, h, data));
+        } else {
+            sendStandard(op, context, data);
+        }
+    }
+
+    /** Posts a persistent receive's round: {@code op} set up anew to receive into prepared {@code data} on the user context. */
+    void postPrepared(RecvOp op, Object data, long typeSize, int source, int tag) {
+        checkLive();
+        int sw = source == Ferry.ANY_SOURCE ? MatchEntry.ANY : source == Ferry.PROC_NULL ? Ferry.PROC_NULL : peers[source];
+        op.set(this, context, data instanceof MemorySegment m ? m : null, data instanceof DataLayout l ? l : null, typeSize, sw, tag);
+        if (source == Ferry.PROC_NULL) {
+            op.finish(Status.ok(Ferry.PROC_NULL, Ferry.ANY_TAG, 0, typeSize));
+        } else {
+            post(op, false);
+        }
     }
 
     /** Sends prepared {@code data} (a segment or a layout) on the internal context, on {@code op} set up anew: a partition's send. */

@@ -215,14 +215,17 @@ final class Messaging implements MessageHandler {
 
     /** Starts a collective: its first rounds run now, the rest as progress finds their transfers done. */
     void start(CollOp op) {
-        engine().runSerialized(() -> {
-            String dead = deadMember(op.comm());
-            if (dead != null) {
-                op.memberFailed(dead);
-            } else if (!op.advance()) {
-                collectives.add(op);
-            }
-        });
+        engine().runSerialized(op.starter);
+    }
+
+    /** {@link #start}'s step in the engine's thread of control. */
+    void begin(CollOp op) {
+        String dead = deadMember(op.comm());
+        if (dead != null) {
+            op.memberFailed(dead);
+        } else if (!op.advance()) {
+            collectives.add(op);
+        }
     }
 
     // ---- what callers run in the engine's thread of control -------------------------------------

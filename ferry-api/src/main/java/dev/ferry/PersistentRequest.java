@@ -16,7 +16,7 @@ package dev.ferry;
  * r.free();
  * }</pre>
  */
-public abstract sealed class PersistentRequest extends Request permits PartitionedRequest {
+public abstract sealed class PersistentRequest extends Request permits PartitionedRequest, PersistentCollective, PersistentSend, PersistentRecv {
     /** An inactive request's status: empty, as MPI's. */
     static final Status INACTIVE = Status.ok(Ferry.ANY_SOURCE, Ferry.ANY_TAG, 0, 1);
 

@@ -23,7 +23,7 @@ public final class BenchCommand {
                                 put-bw | get-bw |
                                 latency | bw | bibw | mbw-mr |
                                 barrier | bcast | reduce | allreduce | allgather | alltoall |
-                                agree | shrink | passive) [options]
+                                agree | shrink | allreduce-init | partitioned | passive) [options]
                    ferry bench jmh [JMH options]   microbenchmarks, e.g. 'jmh SpiHotPath -prof gc'
        ferry bench report [options]    the whole suite beside the peers found, as a page of plots
                                        (see 'ferry bench report --help')
@@ -57,7 +57,12 @@ public final class BenchCommand {
                                    point-to-point (impl naive) is measured beside it, interleaved;
                                    agree and shrink (ULFM's fault-tolerant agreement and shrink,
                                    nobody failing) have beside them the same result without fault
-                                   tolerance: an allreduce of one int, and a dup
+                                   tolerance: an allreduce of one int, and a dup; allreduce-init
+                                   (MPI-4's persistent allreduce: a start and a wait) has the
+                                   blocking allreduce beside it
+                                   partitioned: two ranks; 16 partitions readied by 4 threads
+                                   beside one send of the same bytes (default --sizes 4m), and
+                                   how long before the last pready the first partition arrived
               --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
               --iterations N       round trips (latency) or messages (bandwidth) per size;
                                    a size moves at most 2 GiB, so large sizes run fewer
@@ -206,6 +211,9 @@ public final class BenchCommand {
             java.util.function.Consumer<Result> print = labelled(d, sink);
             if (o.passive()) {
                 PassiveBench.run(d, o, progress, print);
+            } else if (o.partitioned()) {
+                progress.update(o.benchmark() + " " + d.name(), 0, 1);
+                EngineBench.ranks(2, d, o, PartitionedBenchRank.class, List.of(o.benchmark(), "-"), print);
             } else if (o.collective()) {
                 CollBench.run(d, o, reversed, progress, print);
             } else if (o.api()) {
@@ -230,8 +238,8 @@ public final class BenchCommand {
     /** The reference lines (ref-shm, ref-readv, ref-nio; ref-ucp for driver-latency with ucx), unless --no-references. */
     private static void references(BenchOptions o, Progress progress, java.util.function.Consumer<Result> sink, PrintStream err)
             throws Exception {
-        if (!o.references() || o.collective() || o.passive()) {
-            return; // a collective's reference is its naive form, measured in the same job; passive has none
+        if (!o.references() || o.collective() || o.passive() || o.partitioned()) {
+            return; // a collective's reference is its naive form, and partitioned's one send, measured in the same job; passive has none
         }
         BenchOptions ref = o.as(o.latency() ? BenchOptions.LATENCY : BenchOptions.BANDWIDTH);
         if (!o.peerPrefix().isEmpty()) { // the peer on another host: only the network's reference applies

@@ -17,7 +17,8 @@ import java.util.Map;
  * sends to or receives from every rank in turn; allreduce and allgather are a naive reduce or
  * gather followed by a naive bcast; alltoall posts every transfer at once), in alternating
  * batches. For ULFM's agree and shrink, the "naive" beside them is the same result without fault
- * tolerance: an allreduce (bitwise AND) of one int, and a dup. As OSU does, each operation is timed alone and followed by an untimed barrier; a
+ * tolerance: an allreduce (bitwise AND) of one int, and a dup; for allreduce-init (MPI-4's
+ * persistent allreduce, one start and wait per operation) it is the blocking allreduce. As OSU does, each operation is timed alone and followed by an untimed barrier; a
  * batch's figure is the slowest rank's median. Reductions sum doubles in {@code double[]} arrays
  * (size: bytes per rank); the others move bytes of off-heap segments ({@code size} bytes per rank
  * and block). Rank 0 prints the medians over the batches, and the bytes one operation allocated
@@ -51,7 +52,7 @@ public final class CollBenchRank {
             Ops ops = ops(o.benchmark(), (int) size);
             ops.ferry.run();
             String algorithm = o.benchmark().equals("agree") || o.benchmark().equals("shrink") ? "coordinator"
-                    : w.lastCollectiveAlgorithm(); // read before other collectives run
+                    : w.lastCollectiveAlgorithm(); // read before other collectives run (a persistent one's: chosen at init)
             warmUp(o, size, ops);
             double[] alloc = {WholeOperations.allocatedPerRun(ops.ferry, ALLOC_RUNS), WholeOperations.allocatedPerRun(ops.naive, ALLOC_RUNS)};
             w.allreduce(Ferry.IN_PLACE, 0, alloc, 0, 2, Datatype.DOUBLE, Op.MAX); // the rank that allocates most
@@ -142,6 +143,14 @@ public final class CollBenchRank {
             // fault tolerance: beside the same result without it (an allreduce of one int; a dup)
             case "agree" -> new Ops(() -> w.agree(1), () -> w.allreduce(Ferry.IN_PLACE, 0, flag, 0, 1, Datatype.INT, Op.BAND));
             case "shrink" -> new Ops(() -> w.shrink().free(), () -> w.dup().free());
+            // MPI-4's persistent allreduce, started and awaited, beside the blocking allreduce of the same data
+            case "allreduce-init" -> {
+                dev.ferry.PersistentRequest sum = w.allreduceInit(x, 0, y, 0, count, Datatype.DOUBLE, Op.SUM);
+                yield new Ops(() -> {
+                    sum.start();
+                    sum.await();
+                }, () -> w.allreduce(x, 0, y, 0, count, Datatype.DOUBLE, Op.SUM));
+            }
             default -> throw new IllegalArgumentException("not a collective benchmark: " + benchmark);
         };
     }

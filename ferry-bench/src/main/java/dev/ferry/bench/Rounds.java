@@ -33,8 +33,11 @@ final class Rounds {
 
     /** Extra fields that are measurements, not kinds: not part of a line's key; the merged line keeps their largest value. */
     private static final List<String> MEASURED = List.of("alloc_b_per_op");
-    /** A latency's percentiles (HdrHistogram's): not part of a line's key; the merged line keeps their median over the rounds. */
-    private static final List<String> PERCENTILES = List.of("p50_us", "p90_us", "p999_us");
+    /**
+     * A latency's percentiles (HdrHistogram's), and partitioned's lead of its first partition: not
+     * part of a line's key; the merged line keeps their median over the rounds.
+     */
+    private static final List<String> PERCENTILES = List.of("p50_us", "p90_us", "p999_us", "first_lead_us");
 
     /** One line of one round. */
     void add(Result r) {
@@ -156,12 +159,28 @@ final class Rounds {
                     put(extra, "mmsgs_per_s", paired(rs, rs, (a, b) -> 1 / a.medianUs()));
                 }
             }
+            case BenchOptions.PARTITIONED -> {
+                if ("partitioned".equals(k.extra().get("impl"))) {
+                    put(extra, "ratio_to_send", paired(rs, findImpl(k, "send"), (a, b) -> a.mbPerS() / b.mbPerS()));
+                }
+            }
             default -> {
                 if (BenchOptions.COLLECTIVES.contains(k.benchmark()) && "ferry".equals(k.extra().get("impl"))) {
                     put(extra, "ratio_to_naive", paired(rs, findNaive(k), (a, b) -> a.medianUs() / b.medianUs()));
                 }
             }
         }
+    }
+
+    /** The rounds of the line of implementation {@code impl} beside {@code of} (same benchmark, driver and size), or null. */
+    private List<Result> findImpl(Key of, String impl) {
+        for (Map.Entry<Key, List<Result>> e : lines.entrySet()) {
+            Key k = e.getKey();
+            if (k.benchmark().equals(of.benchmark()) && k.driver().equals(of.driver()) && k.size() == of.size() && impl.equals(k.extra().get("impl"))) {
+                return e.getValue();
+            }
+        }
+        return null;
     }
 
     /** The rounds of the naive line beside a collective's line (same benchmark, driver, size and ranks), or null. */
