@@ -7,6 +7,8 @@ module dev.ferry {
     requires dev.ferry.core;
     requires dev.ferry.portals;
     requires org.agrona;
+    requires jdk.jfr;
+    requires java.management;
     exports dev.ferry;
     exports dev.ferry.internal to dev.ferry.mpi;
 }

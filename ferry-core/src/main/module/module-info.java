@@ -3,12 +3,14 @@ module dev.ferry.core {
     requires transitive dev.ferry.spi;
     requires transitive dev.ferry.launch;
     requires org.agrona;
+    requires jdk.jfr;
     uses dev.ferry.spi.Driver;
     exports dev.ferry.core.boot;
     exports dev.ferry.core.config;
     exports dev.ferry.core.driver;
     exports dev.ferry.core.engine;
     exports dev.ferry.core.gate;
+    exports dev.ferry.core.jfr;
     exports dev.ferry.core.match;
     exports dev.ferry.core.protocol;
     exports dev.ferry.core.rail;

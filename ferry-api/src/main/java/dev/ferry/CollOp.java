@@ -24,6 +24,8 @@ final class CollOp extends Request {
     private Request[][] transfers;
     /** What starts it in the engine's thread of control, made once. */
     final Runnable starter;
+    /** Its Flight Recorder event while one is recorded, begun when it started; else null. */
+    private FerryEvents.Collective event;
     private int round = -1;
     private Request[] inflight = new Request[2];
     private int inflightCount;
@@ -43,10 +45,12 @@ final class CollOp extends Request {
         this.persistent = persistent;
         this.transfers = persistent ? new Request[rounds.size()][] : null;
         this.starter = () -> messaging.begin(this);
+        this.event = FerryEvents.collective();
     }
 
     /** Sets a persistent collective up to run again from its first round (its last run completed). */
     void restart() {
+        event = FerryEvents.collective();
         reset();
         round = -1;
         inflightCount = 0;
@@ -166,8 +170,24 @@ final class CollOp extends Request {
     }
 
     private void finish(Status s) {
+        FerryEvents.Collective e = event;
+        if (e != null) {
+            event = null;
+            FerryEvents.commit(e, comm, what, bytesSent(), persistent);
+        }
         finished = s;
         wake();
+    }
+
+    /** The bytes its schedule sends from this rank (for its event). */
+    private long bytesSent() {
+        long n = 0;
+        for (Schedule.Round r : rounds) {
+            for (int i = 0; i < r.transfers; i++) {
+                n += r.sends[i] ? r.memory[i].byteSize() : 0;
+            }
+        }
+        return n;
     }
 
     @Override

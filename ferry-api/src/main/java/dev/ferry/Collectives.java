@@ -27,7 +27,11 @@ final class Collectives extends ExchangeCollectives {
         if (blocking && p > 1 && !alg.equals("node_aware")) {
             noteAlgorithm(alg);
             boolean linear = alg.equals("linear");
+            FerryEvents.Collective ev = FerryEvents.collective();
             direct().barrier(linear, linear ? "barrier (linear)" : "barrier (dissemination)");
+            if (ev != null) {
+                FerryEvents.commit(ev, comm, "barrier (" + alg + ")", 0, false);
+            }
             return done();
         }
         Schedule s = new Schedule(pool);
@@ -55,7 +59,11 @@ final class Collectives extends ExchangeCollectives {
             MemorySegment data = type.contiguous ? Buffers.contiguous(buf, offset, count, type, r != root, "buffer", bufferView)
                     : CollBuffer.of(buf, offset, count, type, r != root, "buffer").block(0, count);
             boolean linear = small.equals("linear");
+            FerryEvents.Collective ev = FerryEvents.collective();
             direct().bcast(data, count, type, root, linear, linear ? "bcast (linear)" : "bcast (binomial)");
+            if (ev != null) {
+                FerryEvents.commit(ev, comm, "bcast (" + small + ")", r == root ? size : 0, false);
+            }
             return done();
         }
         CollBuffer b = CollBuffer.of(buf, offset, count, type, r != root, "buffer");
@@ -132,7 +140,11 @@ final class Collectives extends ExchangeCollectives {
             MemorySegment result = Buffers.contiguous(recvBuf, recvOffset, count, type, true, "receive buffer", bufferView);
             MemorySegment input = inPlace(sendBuf) ? result : Buffers.contiguous(sendBuf, sendOffset, count, type, false, "send buffer", sendView);
             boolean linear = small.equals("linear");
+            FerryEvents.Collective ev = FerryEvents.collective();
             direct().allreduce(input, result, op, type, count, linear, linear ? "allreduce (linear)" : "allreduce (recursive_doubling)");
+            if (ev != null) {
+                FerryEvents.commit(ev, comm, "allreduce (" + small + ")", bytes, false);
+            }
             return done();
         }
         CollBuffer out = CollBuffer.of(recvBuf, recvOffset, count, type, true, "receive buffer");

@@ -173,6 +173,14 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
     }
 
     private void blockingSend(Object buf, long offset, long count, Datatype type, int dest, int tag, boolean sync) {
+        FerryEvents.Send ev = FerryEvents.send();
+        sendAndWait(buf, offset, count, type, dest, tag, sync);
+        if (ev != null) {
+            FerryEvents.commit(ev, this, dest, tag, count * type.size, true, sync);
+        }
+    }
+
+    private void sendAndWait(Object buf, long offset, long count, Datatype type, int dest, int tag, boolean sync) {
         Scratch s = messaging.scratch();
         if (s.sendBusy) { // a blocking call inside another of this thread's (a future's callback)
             startSend(context, buf, offset, count, type, dest, tag, sync, null).await();
@@ -196,7 +204,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
 
     /** Starts a send; the buffer must not change until the request completes. */
     public Request isend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return startSend(context, buf, offset, count, type, dest, tag, false, null);
+        return isend(buf, (long) offset, count, type, dest, tag);
     }
 
     public Request isend(Object buf, int offset, int count, int dest, int tag) {
@@ -214,7 +222,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
 
     /** Starts a synchronous send: the request completes once a receive at {@code dest} matched it. */
     public Request issend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
-        return startSend(context, buf, offset, count, type, dest, tag, true, null);
+        return issend(buf, (long) offset, count, type, dest, tag);
     }
 
     public Request issend(Object buf, int offset, int count, int dest, int tag) {
@@ -244,7 +252,12 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
 
     /** {@link #isend(Object, int, int, Datatype, int, int)} with a long offset and count. */
     public Request isend(Object buf, long offset, long count, Datatype type, int dest, int tag) {
-        return startSend(context, buf, offset, count, type, dest, tag, false, null);
+        FerryEvents.Send ev = FerryEvents.send();
+        Request r = startSend(context, buf, offset, count, type, dest, tag, false, null);
+        if (ev != null) {
+            FerryEvents.commit(ev, this, dest, tag, count * type.size, false, false);
+        }
+        return r;
     }
 
     /** {@link #ssend(Object, int, int, Datatype, int, int)} with a long offset and count. */
@@ -254,7 +267,12 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
 
     /** {@link #issend(Object, int, int, Datatype, int, int)} with a long offset and count. */
     public Request issend(Object buf, long offset, long count, Datatype type, int dest, int tag) {
-        return startSend(context, buf, offset, count, type, dest, tag, true, null);
+        FerryEvents.Send ev = FerryEvents.send();
+        Request r = startSend(context, buf, offset, count, type, dest, tag, true, null);
+        if (ev != null) {
+            FerryEvents.commit(ev, this, dest, tag, count * type.size, false, true);
+        }
+        return r;
     }
 
     /** {@link #recv(Object, int, int, Datatype, int, int)} with a long offset and count; {@link Status#countLong()} tells the length. */
@@ -264,7 +282,12 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
 
     /** {@link #irecv(Object, int, int, Datatype, int, int)} with a long offset and count. */
     public Request irecv(Object buf, long offset, long count, Datatype type, int source, int tag) {
-        return startRecv(context, buf, offset, count, type, source, tag, null);
+        FerryEvents.Receive ev = FerryEvents.receive();
+        Request r = startRecv(context, buf, offset, count, type, source, tag, null);
+        if (ev != null) {
+            FerryEvents.commit(ev, this, source, tag, count * type.size, false);
+        }
+        return r;
     }
 
     /** {@link #sendrecv} with long offsets and counts. */
@@ -328,6 +351,15 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
     }
 
     private Status blockingRecv(Object buf, long offset, long count, Datatype type, int source, int tag) {
+        FerryEvents.Receive ev = FerryEvents.receive();
+        Status st = receiveAndWait(buf, offset, count, type, source, tag);
+        if (ev != null) {
+            FerryEvents.commit(ev, this, st.source(), st.tag(), st.bytes(), true);
+        }
+        return st;
+    }
+
+    private Status receiveAndWait(Object buf, long offset, long count, Datatype type, int source, int tag) {
         Scratch s = messaging.scratch();
         try {
             if (s.recvBusy) {
@@ -353,7 +385,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
 
     /** Posts a receive; see {@link #recv(Object, int, int, Datatype, int, int)}. */
     public Request irecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
-        return startRecv(context, buf, offset, count, type, source, tag, null);
+        return irecv(buf, (long) offset, count, type, source, tag);
     }
 
     public Request irecv(Object buf, int offset, int count, int source, int tag) {

@@ -83,6 +83,8 @@ public final class Ferry implements AutoCloseable {
     WindowLibrary windows;
     private final Comm world;
     private final Comm self;
+    /** This rank's MBean, with FERRY_JMX on; else null. */
+    private final RankBean mbean;
 
     private Ferry(FerryConfig config) {
         Settings s = config.environment() ? Settings.fromEnvironment() : Settings.defaults();
@@ -104,6 +106,7 @@ public final class Ferry implements AutoCloseable {
         messaging.attach(engine);
         this.world = new Comm(this, ContextIds.WORLD, IntStream.range(0, engine.size()).toArray());
         this.self = new Comm(this, ContextIds.SELF, new int[] {engine.rank()});
+        this.mbean = dev.ferry.core.config.EngineSettings.onOff(s, dev.ferry.internal.ToolSettings.JMX) ? RankBean.register(this) : null;
     }
 
     /** Joins the job this process was launched in (a job of one when no launcher started it); collective. */
@@ -352,6 +355,9 @@ public final class Ferry implements AutoCloseable {
             sayGoodbye();
         } catch (RuntimeException e) { // closing goes on: a peer that failed meanwhile is no reason to stay
             engine.logger().log(System.Logger.Level.DEBUG, "rank {0}: goodbyes at close: {1}", rank(), e.getMessage());
+        }
+        if (mbean != null) {
+            mbean.unregister();
         }
         WindowLibrary w;
         synchronized (creation) {

@@ -55,6 +55,12 @@ final class Messaging implements MessageHandler {
     private final List<RequestFuture> futures = new ArrayList<>();
     /** Collectives in flight, advanced after every progress pass. */
     private final List<CollOp> collectives = new ArrayList<>();
+    /**
+     * Matching's counts (the tools interface reads them): messages a posted receive took on
+     * arrival, messages kept unexpected, and receives that took a kept one. Written in the
+     * engine's thread of control only, read racily.
+     */
+    long matchedOnArrival, arrivedUnexpected, matchedUnexpected;
     /** A request complete from the start, as a send is once its data was copied (a buffered send's). */
     private final Request sent = Request.completed(this, Status.SENT);
     private final ThreadLocal<Scratch> scratch = ThreadLocal.withInitial(() -> new Scratch(this));
@@ -161,8 +167,10 @@ final class Messaging implements MessageHandler {
         }
         MatchEntry<RecvOp> e = posted.match(context, m.source(), tag);
         if (e != null) {
+            matchedOnArrival++;
             e.item().deliver(m);
         } else {
+            arrivedUnexpected++;
             MatchEntry<Message> spare = m.isRendezvous() ? null : spares.poll();
             Message k = m.keep(spare == null ? null : spare.item());
             unexpected.add((spare != null && k == spare.item() ? spare : new MatchEntry<>(k)).set(context, m.source(), tag));
@@ -173,6 +181,7 @@ final class Messaging implements MessageHandler {
     public void onPeerFailed(int rank, dev.ferry.spi.Status status, String why) {
         String reason = "rank " + rank + " of the job failed (" + status + (why == null || why.isEmpty() ? "" : ": " + why) + ")";
         if (failed[rank] == null) {
+            FerryEvents.peerFailure(engine().rank(), rank, reason);
             failed[rank] = reason;
             failOrder[failedPeers] = rank;
             failedPeers++; // the engine's thread of control alone writes it, after the order it publishes
@@ -202,7 +211,7 @@ final class Messaging implements MessageHandler {
 
     @Override
     public boolean onProgress() {
-        boolean work = !collectives.isEmpty() && collectives.removeIf(CollOp::advance);
+        boolean work = !collectives.isEmpty() && advanceCollectives();
         MessageHandler l = library;
         if (l != null) {
             work |= l.onProgress();
@@ -211,6 +220,34 @@ final class Messaging implements MessageHandler {
             return work;
         }
         return futures.removeIf(RequestFuture::settle) | work;
+    }
+
+    /**
+     * Advances the collectives in flight and drops those finished; whether any finished. By hand,
+     * not {@code removeIf}, which allocates a bit set each time it removes one: a persistent
+     * collective's start allocates nothing. A collective started by another's step joins the end
+     * meanwhile and is kept.
+     */
+    private boolean advanceCollectives() {
+        int n = collectives.size();
+        int kept = 0;
+        for (int i = 0; i < n; i++) {
+            CollOp op = collectives.get(i);
+            if (!op.advance()) {
+                collectives.set(kept++, op);
+            }
+        }
+        if (kept == n) {
+            return false;
+        }
+        int added = collectives.size() - n;
+        for (int j = 0; j < added; j++) {
+            collectives.set(kept + j, collectives.get(n + j));
+        }
+        for (int i = collectives.size() - 1; i >= kept + added; i--) {
+            collectives.remove(i); // the last one: no copy, no allocation
+        }
+        return true;
     }
 
     /** Starts a collective: its first rounds run now, the rest as progress finds their transfers done. */
@@ -235,6 +272,7 @@ final class Messaging implements MessageHandler {
         int context = r.context;
         MatchEntry<Message> u = unexpected.take(context, r.sourceWorld, r.tag);
         if (u != null) {
+            matchedUnexpected++;
             r.deliver(u.item());
             if (u.item().reusable() && spares.size() < MAX_SPARES) {
                 spares.push(u); // received and its credits back: the next unexpected message fills it

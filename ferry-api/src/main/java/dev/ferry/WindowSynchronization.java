@@ -20,6 +20,7 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
      * any rank before it is complete, at origin and target, when it returns.
      */
     public void fence() {
+        FerryEvents.WindowSync ev = FerryEvents.windowSync();
         lib.lock.lock();
         try {
             checkOpen("fence");
@@ -35,6 +36,9 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
         } finally {
             lib.lock.unlock();
         }
+        if (ev != null) {
+            FerryEvents.commit(ev, this, "fence", -1);
+        }
     }
 
     /**
@@ -43,6 +47,7 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
      * {@link #waitFor()} ends it.
      */
     public void post(Group group) {
+        FerryEvents.WindowSync ev = FerryEvents.windowSync();
         int[] ranks = ranksOf(group, "post");
         lib.lock.lock();
         try {
@@ -54,10 +59,14 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
         for (int r : ranks) {
             comm.send(NOTHING, 0, 0, Datatype.BYTE, r, POST_TAG);
         }
+        if (ev != null) {
+            FerryEvents.commit(ev, this, "post", -1);
+        }
     }
 
     /** Opens an access epoch to the targets in {@code group}, once each has posted. */
     public void start(Group group) {
+        FerryEvents.WindowSync ev = FerryEvents.windowSync();
         int[] ranks = ranksOf(group, "start");
         lib.lock.lock();
         try {
@@ -75,10 +84,14 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
         } finally {
             lib.lock.unlock();
         }
+        if (ev != null) {
+            FerryEvents.commit(ev, this, "start", -1);
+        }
     }
 
     /** Ends the access epoch {@link #start} opened: the operations are complete at the targets, which learn so. */
     public void complete() {
+        FerryEvents.WindowSync ev = FerryEvents.windowSync();
         int[] ranks;
         lib.lock.lock();
         try {
@@ -91,15 +104,22 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
         for (int r : ranks) {
             comm.send(NOTHING, 0, 0, Datatype.BYTE, r, COMPLETE_TAG);
         }
+        if (ev != null) {
+            FerryEvents.commit(ev, this, "complete", -1);
+        }
     }
 
     /** Ends the exposure epoch {@link #post} opened, once every origin in its group has completed (MPI's MPI_Win_wait). */
     public void waitFor() {
+        FerryEvents.WindowSync ev = FerryEvents.windowSync();
         int[] ranks = exposure("waitFor");
         for (int r : ranks) {
             comm.recv(NOTHING, 0, 0, Datatype.BYTE, r, COMPLETE_TAG);
         }
         endExposure();
+        if (ev != null) {
+            FerryEvents.commit(ev, this, "wait", -1);
+        }
     }
 
     /** {@link #waitFor()} without waiting: true (and the epoch ended) when every origin has completed. */
@@ -156,6 +176,7 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
      * (EXCLUSIVE: nobody else holds it; SHARED: no exclusive holder). The target takes no part.
      */
     public void lock(Window.LockType type, int target) {
+        FerryEvents.WindowSync ev = FerryEvents.windowSync();
         lib.lock.lock();
         try {
             checkOpen("lock");
@@ -169,10 +190,14 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
         } finally {
             lib.lock.unlock();
         }
+        if (ev != null) {
+            FerryEvents.commit(ev, this, "lock", target);
+        }
     }
 
     /** Ends the epoch {@link #lock} opened: every operation to {@code target} is complete there, then the lock is let go. */
     public void unlock(int target) {
+        FerryEvents.WindowSync ev = FerryEvents.windowSync();
         lib.lock.lock();
         try {
             checkOpen("unlock");
@@ -187,10 +212,14 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
         } finally {
             lib.lock.unlock();
         }
+        if (ev != null) {
+            FerryEvents.commit(ev, this, "unlock", target);
+        }
     }
 
     /** A shared lock on every rank (MPI's lockAll). */
     public void lockAll() {
+        FerryEvents.WindowSync ev = FerryEvents.windowSync();
         lib.lock.lock();
         try {
             checkOpen("lockAll");
@@ -214,10 +243,14 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
         } finally {
             lib.lock.unlock();
         }
+        if (ev != null) {
+            FerryEvents.commit(ev, this, "lockAll", -1);
+        }
     }
 
     /** Ends {@link #lockAll()}'s epoch. */
     public void unlockAll() {
+        FerryEvents.WindowSync ev = FerryEvents.windowSync();
         lib.lock.lock();
         try {
             checkOpen("unlockAll");
@@ -233,6 +266,9 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
         } finally {
             lib.lock.unlock();
         }
+        if (ev != null) {
+            FerryEvents.commit(ev, this, "unlockAll", -1);
+        }
     }
 
     /**
@@ -240,6 +276,7 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
      * epoch; operations to other targets go on (their failures are not this flush's).
      */
     public void flush(int target) {
+        FerryEvents.WindowSync ev = FerryEvents.windowSync();
         lib.lock.lock();
         try {
             checkOpen("flush");
@@ -249,10 +286,14 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
         } finally {
             lib.lock.unlock();
         }
+        if (ev != null) {
+            FerryEvents.commit(ev, this, "flush", target);
+        }
     }
 
     /** {@link #flush} for every target. */
     public void flushAll() {
+        FerryEvents.WindowSync ev = FerryEvents.windowSync();
         lib.lock.lock();
         try {
             checkOpen("flushAll");
@@ -260,6 +301,9 @@ abstract sealed class WindowSynchronization extends WindowAccess permits Window 
             lib.quiesce();
         } finally {
             lib.lock.unlock();
+        }
+        if (ev != null) {
+            FerryEvents.commit(ev, this, "flushAll", -1);
         }
     }
 

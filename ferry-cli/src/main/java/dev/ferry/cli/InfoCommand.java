@@ -5,6 +5,7 @@ import dev.ferry.core.driver.DiscoveredDriver;
 import dev.ferry.core.driver.DriverCatalog;
 import dev.ferry.core.driver.DriverSelection;
 import dev.ferry.core.util.Json;
+import dev.ferry.internal.KnownSettings;
 import dev.ferry.spi.Capabilities;
 import dev.ferry.spi.Profile;
 import dev.ferry.spi.Setting;

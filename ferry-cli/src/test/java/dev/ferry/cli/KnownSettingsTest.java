@@ -1,6 +1,7 @@
 package dev.ferry.cli;
 
 import dev.ferry.core.driver.DriverCatalog;
+import dev.ferry.internal.KnownSettings;
 import dev.ferry.spi.Setting;
 import org.junit.jupiter.api.Test;
 

@@ -194,7 +194,7 @@ public final class EngineSettings {
     }
 
     /** Exactly on or off, as documented: anything else (1, yes, a size) is not understood, and said so. */
-    private static boolean onOff(Settings settings, Setting s) {
+    public static boolean onOff(Settings settings, Setting s) {
         return either(settings, s, "on", "off");
     }
 

@@ -238,6 +238,12 @@ public final class Engine implements GateOwner, AutoCloseable {
         return gates.isOpen(peer);
     }
 
+    /** The gate to {@code peer} if it was made (contacted, or contacted by it); else null. Any thread (racy). */
+    public Gate gateIfMade(int peer) {
+        checkRank(peer);
+        return byRank[peer];
+    }
+
     /** The gate to {@code peer} (for tests of the gate and its protocols). */
     public Gate gate(int peer) {
         return gates.get(peer);
@@ -376,6 +382,11 @@ public final class Engine implements GateOwner, AutoCloseable {
     /** From a gate's parse: hands a message to the layer above; what it leaves is dropped. */
     @Override
     public void deliver(Message view) {
+        Gate from = byRank[view.source()];
+        if (from != null) {
+            from.messagesReceived++;
+            from.bytesReceived += view.length();
+        }
         handler.onMessage(view);
         if (!view.isTaken()) {
             view.drop();

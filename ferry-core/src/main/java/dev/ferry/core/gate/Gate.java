@@ -197,8 +197,17 @@ public final class Gate implements Link, RailOwner, Origin {
 
     // ---- sending ----------------------------------------------------------------------------
 
+    /**
+     * What went to and came from the peer since the gate was made (messages handed to it, and
+     * delivered from it, control messages included): plain fields written by the engine's thread
+     * of control, read racily by observers (JMX).
+     */
+    public long messagesSent, bytesSent, messagesReceived, bytesReceived;
+
     /** Hands {@code s} to the protocol its length falls to. */
     public void send(SendRequest s) {
+        messagesSent++;
+        bytesSent += s.length();
         if (state == FAILED || state == CLOSED) {
             s.complete(failStatus, failure);
             return;

@@ -235,6 +235,7 @@ public final class Gates {
             active = b;
             if (g.rank != engine.rank()) {
                 opened++;
+                dev.ferry.core.jfr.ConnectionEvent.opened(engine.rank(), g.rank, g.rails.length > 0 ? g.rails[0].ec.name() : "", b.length);
             }
             if (policy.maxConnections() > 0 && g.reconnects) {
                 evictBeyondCap(g.rails[0].ec, g);
@@ -258,6 +259,7 @@ public final class Gates {
         } else {
             closedIdle++; // also when the peer asked: the connection was idle at both ends
         }
+        dev.ferry.core.jfr.ConnectionEvent.closed(engine.rank(), g.rank, why == CloseHandshake.EVICTED ? "evicted" : "idle", g.messagesSent, g.bytesSent);
         if (again) {
             connect(g);
         } else {

@@ -127,6 +127,17 @@ public final class EngineStats {
         return i < 0 ? 0 : immediateMessages[i];
     }
 
+    /** Bytes of immediate messages sent over the context {@code name}. */
+    public long immediateBytes(String name) {
+        int i = index(name);
+        return i < 0 ? 0 : immediateBytes[i];
+    }
+
+    /** The contexts (rails) counted, in order. */
+    public java.util.List<String> contextNames() {
+        return java.util.List.of(names);
+    }
+
     /** Rendezvous bytes sent over the context {@code name}. */
     public long rendezvousBytes(String name) {
         int i = index(name);

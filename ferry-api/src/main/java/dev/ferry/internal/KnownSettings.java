@@ -1,10 +1,9 @@
-package dev.ferry.cli;
+package dev.ferry.internal;
 
 import dev.ferry.core.config.EngineSettings;
 import dev.ferry.core.config.FerrySettings;
 import dev.ferry.core.driver.DiscoveredDriver;
 import dev.ferry.core.driver.DriverCatalog;
-import dev.ferry.internal.CollectiveSettings;
 import dev.ferry.launch.LaunchSettings;
 import dev.ferry.portals.PortalsSettings;
 import dev.ferry.spi.JobSettings;
@@ -18,19 +17,19 @@ import java.util.Map;
 /**
  * Every setting Ferry reads, each as it is declared once by the layer or driver that reads it:
  * the core's driver selection, the job's, the launcher's, the engine's, the Portals library's,
- * the collectives', then each driver's ({@link dev.ferry.spi.Driver#settings()}). What
- * {@code ferry info} lists, and the names it does not flag as unknown.
+ * the collectives' and the tools interface's, then each driver's ({@link dev.ferry.spi.Driver#settings()}).
+ * What {@code ferry info} lists, the names it does not flag as unknown, and what the JMX bean shows.
  *
  * <pre>{@code
  * for (Setting s : KnownSettings.all(DriverCatalog.discover())) System.out.println(s.name() + ": " + s.reader());
  * }</pre>
  */
-final class KnownSettings {
+public final class KnownSettings {
     private KnownSettings() {
     }
 
     /** The settings of the layers, then those of the drivers in {@code catalog}; each name once. */
-    static List<Setting> all(DriverCatalog catalog) {
+    public static List<Setting> all(DriverCatalog catalog) {
         Map<String, Setting> byName = new LinkedHashMap<>();
         List<Setting> layers = new ArrayList<>(FerrySettings.all());
         layers.addAll(JobSettings.all());
@@ -38,6 +37,7 @@ final class KnownSettings {
         layers.addAll(EngineSettings.all());
         layers.addAll(PortalsSettings.all());
         layers.addAll(CollectiveSettings.all());
+        layers.addAll(ToolSettings.all());
         for (Setting s : layers) {
             byName.putIfAbsent(s.name(), s);
         }
@@ -50,7 +50,7 @@ final class KnownSettings {
     }
 
     /** A driver's own settings; none when asking fails (a broken plugin is reported elsewhere). */
-    static List<Setting> settingsOf(DiscoveredDriver d) {
+    public static List<Setting> settingsOf(DiscoveredDriver d) {
         try {
             return d.driver().settings();
         } catch (RuntimeException e) {

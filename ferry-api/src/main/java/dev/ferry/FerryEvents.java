@@ -1,0 +1,241 @@
+package dev.ferry;
+
+import jdk.jfr.Category;
+import jdk.jfr.DataAmount;
+import jdk.jfr.Description;
+import jdk.jfr.Enabled;
+import jdk.jfr.Event;
+import jdk.jfr.Label;
+import jdk.jfr.Name;
+import jdk.jfr.StackTrace;
+
+/**
+ * The application API's JDK Flight Recorder events: what JDK Mission Control and {@code jfr print}
+ * show of a rank. Sends, receives, collectives and window synchronisation come one per call, so
+ * they are off unless a recording asks for them ({@code dev.ferry.Send#enabled=true}); a peer's
+ * failure is on whenever a recording runs. With no recording asking, an event costs the read of
+ * whether its kind is recorded: the probes below, made once.
+ *
+ * <pre>{@code
+ * java -XX:StartFlightRecording:filename=rank.jfr,dev.ferry.Send#enabled=true,dev.ferry.Collective#enabled=true ...
+ * jfr print --events dev.ferry.Collective rank.jfr
+ * }</pre>
+ *
+ * A blocking call's event spans the call; a nonblocking one's spans starting it (its request
+ * completes later); a collective's spans it from its start to its completion at this rank.
+ */
+final class FerryEvents {
+    private FerryEvents() {
+    }
+
+    @Name("dev.ferry.Send")
+    @Label("Send")
+    @Category({"Ferry", "Point-to-point"})
+    @Description("A send: blocking (the whole call) or nonblocking (starting it)")
+    @Enabled(false)
+    @StackTrace(false)
+    public static final class Send extends Event {
+        @Label("Rank")
+        @Description("This rank in the job")
+        public int rank;
+        @Label("Destination")
+        @Description("The destination's rank in the communicator")
+        public int dest;
+        @Label("Tag")
+        public int tag;
+        @Label("Size")
+        @DataAmount
+        public long bytes;
+        @Label("Communicator")
+        public String comm;
+        @Label("Blocking")
+        public boolean blocking;
+        @Label("Synchronous")
+        public boolean synchronous;
+    }
+
+    @Name("dev.ferry.Receive")
+    @Label("Receive")
+    @Category({"Ferry", "Point-to-point"})
+    @Description("A receive: blocking (the whole call, with what came) or nonblocking (posting it)")
+    @Enabled(false)
+    @StackTrace(false)
+    public static final class Receive extends Event {
+        @Label("Rank")
+        public int rank;
+        @Label("Source")
+        @Description("The sender's rank in the communicator (for a nonblocking receive: as asked, -1 for any)")
+        public int source;
+        @Label("Tag")
+        public int tag;
+        @Label("Size")
+        @Description("The message's length (for a nonblocking receive: the buffer's)")
+        @DataAmount
+        public long bytes;
+        @Label("Communicator")
+        public String comm;
+        @Label("Blocking")
+        public boolean blocking;
+    }
+
+    @Name("dev.ferry.Collective")
+    @Label("Collective")
+    @Category({"Ferry", "Collectives"})
+    @Description("A collective at this rank, from its start to its completion here")
+    @Enabled(false)
+    @StackTrace(false)
+    public static final class Collective extends Event {
+        @Label("Rank")
+        public int rank;
+        @Label("Operation")
+        @Description("The collective and the algorithm it took")
+        public String operation;
+        @Label("Communicator")
+        public String comm;
+        @Label("Members")
+        public int members;
+        @Label("Bytes Sent")
+        @Description("What this rank sent in it")
+        @DataAmount
+        public long bytesSent;
+        @Label("Persistent")
+        public boolean persistent;
+    }
+
+    @Name("dev.ferry.WindowSync")
+    @Label("Window Synchronization")
+    @Category({"Ferry", "One-sided"})
+    @Description("A window's synchronization call (fence, lock, unlock, flush, post, start, complete, wait): where epochs begin and end")
+    @Enabled(false)
+    @StackTrace(false)
+    public static final class WindowSync extends Event {
+        @Label("Rank")
+        public int rank;
+        @Label("Call")
+        public String call;
+        @Label("Target")
+        @Description("The target's rank in the window's communicator, or -1 for all")
+        public int target;
+        @Label("Window")
+        public String window;
+    }
+
+    @Name("dev.ferry.PeerFailure")
+    @Label("Peer Failure")
+    @Category({"Ferry", "Faults"})
+    @Description("A peer failed (died, left, or broke the protocol): requests that involve it fail")
+    @StackTrace(false)
+    public static final class PeerFailure extends Event {
+        @Label("Rank")
+        public int rank;
+        @Label("Peer")
+        @Description("The failed peer's rank in the job")
+        public int peer;
+        @Label("Reason")
+        public String reason;
+    }
+
+    private static final Send SEND = new Send();
+    private static final Receive RECEIVE = new Receive();
+    private static final Collective COLLECTIVE = new Collective();
+    private static final WindowSync WINDOW_SYNC = new WindowSync();
+    private static final PeerFailure PEER_FAILURE = new PeerFailure();
+
+    /** A send's event, begun, when sends are recorded; else null. */
+    static Send send() {
+        if (!SEND.isEnabled()) {
+            return null;
+        }
+        Send e = new Send();
+        e.begin();
+        return e;
+    }
+
+    static void commit(Send e, Comm c, int dest, int tag, long bytes, boolean blocking, boolean sync) {
+        e.end();
+        if (e.shouldCommit()) {
+            e.rank = c.ferry().rank();
+            e.dest = dest;
+            e.tag = tag;
+            e.bytes = bytes;
+            e.comm = c.toString();
+            e.blocking = blocking;
+            e.synchronous = sync;
+            e.commit();
+        }
+    }
+
+    static Receive receive() {
+        if (!RECEIVE.isEnabled()) {
+            return null;
+        }
+        Receive e = new Receive();
+        e.begin();
+        return e;
+    }
+
+    static void commit(Receive e, Comm c, int source, int tag, long bytes, boolean blocking) {
+        e.end();
+        if (e.shouldCommit()) {
+            e.rank = c.ferry().rank();
+            e.source = source;
+            e.tag = tag;
+            e.bytes = bytes;
+            e.comm = c.toString();
+            e.blocking = blocking;
+            e.commit();
+        }
+    }
+
+    static Collective collective() {
+        if (!COLLECTIVE.isEnabled()) {
+            return null;
+        }
+        Collective e = new Collective();
+        e.begin();
+        return e;
+    }
+
+    static void commit(Collective e, Comm c, String operation, long bytesSent, boolean persistent) {
+        e.end();
+        if (e.shouldCommit()) {
+            e.rank = c.ferry().rank();
+            e.operation = operation;
+            e.comm = c.toString();
+            e.members = c.size();
+            e.bytesSent = bytesSent;
+            e.persistent = persistent;
+            e.commit();
+        }
+    }
+
+    static WindowSync windowSync() {
+        if (!WINDOW_SYNC.isEnabled()) {
+            return null;
+        }
+        WindowSync e = new WindowSync();
+        e.begin();
+        return e;
+    }
+
+    static void commit(WindowSync e, WindowAccess w, String call, int target) {
+        e.end();
+        if (e.shouldCommit()) {
+            e.rank = w.comm.ferry().rank();
+            e.call = call;
+            e.target = target;
+            e.window = w.toString();
+            e.commit();
+        }
+    }
+
+    static void peerFailure(int rank, int peer, String reason) {
+        if (PEER_FAILURE.isEnabled()) {
+            PeerFailure e = new PeerFailure();
+            e.rank = rank;
+            e.peer = peer;
+            e.reason = reason;
+            e.commit();
+        }
+    }
+}
