@@ -12,13 +12,15 @@ import jdk.jfr.StackTrace;
 /**
  * The application API's JDK Flight Recorder events: what JDK Mission Control and {@code jfr print}
  * show of a rank. Sends, receives, collectives and window synchronisation come one per call, so
- * they are off unless a recording asks for them ({@code dev.ferry.Send#enabled=true}); a peer's
- * failure is on whenever a recording runs. With no recording asking, an event costs the read of
- * whether its kind is recorded: the probes below, made once.
+ * they are off unless a recording asks for them, with the settings file {@code docs/ferry.jfc}
+ * (an option {@code dev.ferry.Send#enabled=true} is checked against the events JFR knows at its
+ * start, before these are loaded, and dropped); a peer's failure is on whenever a recording runs.
+ * With no recording asking, an event costs the read of whether its kind is recorded: the probes
+ * below, made once.
  *
  * <pre>{@code
- * java -XX:StartFlightRecording:filename=rank.jfr,dev.ferry.Send#enabled=true,dev.ferry.Collective#enabled=true ...
- * jfr print --events dev.ferry.Collective rank.jfr
+ * JAVA_TOOL_OPTIONS="-XX:StartFlightRecording:settings=default,settings=docs/ferry.jfc,filename=rank-%p.jfr" bin/ferry run -n 4 ...
+ * jfr print --events dev.ferry.Collective rank-1234.jfr
  * }</pre>
  *
  * A blocking call's event spans the call; a nonblocking one's spans starting it (its request

@@ -64,6 +64,9 @@ final class PartitionedSend extends PartitionedRequest {
             comm.sendPrepared(sends[partition], data[partition], peer, PartitionWire.dataTag(channel, partition));
         }
         readied.incrementAndGet(); // after the send was handed over: a poll that counts them all sees every send set up
+        // the engine announces a rendezvous sent between its passes at the next pass: make one now
+        // (caller progress; unless another thread is in one), so the partition moves at once
+        messaging.progress();
     }
 
     @Override

@@ -88,13 +88,13 @@ class ToolsTest {
     }
 
     /**
-     * Three JVMs record from the command line (JAVA_TOOL_OPTIONS, as a user would); rank 2 dies,
-     * and the survivors' recordings hold its failure beside their own traffic.
+     * Three JVMs record from the command line (JAVA_TOOL_OPTIONS with docs/ferry.jfc, as a user
+     * would); rank 2 dies, and the survivors' recordings hold its failure beside their own traffic.
      */
     @Test
     void ranksOfARealJobRecordTheirTrafficAndAPeersFailure(@TempDir Path dir) throws Exception {
-        String opts = "-XX:StartFlightRecording:filename=" + dir + "/rank-%p.jfr,dumponexit=true,dev.ferry.Send#enabled=true,"
-                + "dev.ferry.Collective#enabled=true";
+        Path jfc = Path.of(System.getProperty("user.dir")).getParent().resolve("docs/ferry.jfc"); // as the docs say to
+        String opts = "-XX:StartFlightRecording:settings=default,settings=" + jfc + ",filename=" + dir + "/rank-%p.jfr,dumponexit=true";
         CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2", "JAVA_TOOL_OPTIONS", opts), Duration.ofSeconds(120),
                 ApiRanks.class, "dead");
         assertEquals(3, r.exit(), "rank 2's own status: " + r);
@@ -115,6 +115,7 @@ class ToolsTest {
             assertTrue(failures.stream().anyMatch(e -> e.getInt("rank") == k && e.getInt("peer") == 2), failures + " of " + all.size() + " events; " + r);
         }
         assertTrue(all.stream().anyMatch(e -> e.getEventType().getName().equals("dev.ferry.ConnectionOpened")), r.toString());
+        assertTrue(all.stream().anyMatch(e -> e.getEventType().getName().equals("dev.ferry.Send") && e.getInt("dest") == 2), "sends, asked by ferry.jfc");
     }
 
     /** With FERRY_JMX on each rank shows its settings and counters as an MBean, gone once it closed. */

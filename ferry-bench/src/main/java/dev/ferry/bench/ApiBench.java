@@ -14,6 +14,9 @@ import java.util.function.Consumer;
  * {@code --mode bsend} adds a phase of buffered sends ({@code buffers=segment,mode=bsend}).
  */
 final class ApiBench {
+    /** The largest size the array and engine phases take: a byte array's length. */
+    static final long ARRAY_MAX = Integer.MAX_VALUE - 8;
+
     private ApiBench() {
     }
 
@@ -25,12 +28,18 @@ final class ApiBench {
         BenchOptions engine = o.as(o.latency() ? BenchOptions.ENGINE_LATENCY : BenchOptions.ENGINE_BANDWIDTH).withSizes(sizes);
         // --mode bsend: buffered sends (segments, from an attached buffer) beside the standard ones
         List<String> phases = o.mode().equals("bsend") ? List.of("engine", "segment", "bsend", "array") : List.of("engine", "segment", "array");
+        // sizes past an array's (2 GiB) go with segments alone, through the long-count calls
+        List<Long> small = sizes.stream().filter(n -> n <= ARRAY_MAX).toList();
         for (String phase : reversed ? phases.reversed() : phases) {
+            List<Long> these = phase.equals("segment") ? sizes : small;
+            if (these.isEmpty()) {
+                continue;
+            }
             progress.update(o.benchmark() + " " + d.name() + " " + phase + " (two ranks)", 0, 1);
             if (phase.equals("engine")) {
-                EngineBench.twoRanks(d, engine, EngineBenchRank.class, List.of(engine.benchmark(), "offheap"), out);
+                EngineBench.twoRanks(d, engine.withSizes(these), EngineBenchRank.class, List.of(engine.benchmark(), "offheap"), out);
             } else {
-                EngineBench.twoRanks(d, o.withSizes(sizes), ApiBenchRank.class, List.of(o.benchmark(), phase), out);
+                EngineBench.twoRanks(d, o.withSizes(these), ApiBenchRank.class, List.of(o.benchmark(), phase), out);
             }
         }
     }

@@ -33,10 +33,11 @@ public final class ApiBenchRank {
     private ApiBenchRank(Comm world, long max, int window, boolean arrays, boolean buffered) {
         this.world = world;
         this.buffered = buffered;
-        int n = (int) Math.max(1, max);
-        this.out = arrays ? new byte[n] : Arena.ofAuto().allocate(n, 4096);
+        long n = Math.max(1, max); // segments may pass 2 GiB (the long-count calls); arrays are filtered to fit (ApiBench)
+        // global, not auto: an auto arena counts against the direct-memory limit (the heap size, 512 MiB here)
+        this.out = arrays ? new byte[Math.toIntExact(n)] : Arena.global().allocate(n, 4096);
         // bw's receives of one window land in one buffer, as OSU's do
-        this.in = arrays ? new byte[n] : Arena.ofAuto().allocate(n, 4096);
+        this.in = arrays ? new byte[Math.toIntExact(n)] : Arena.global().allocate(n, 4096);
         this.recvs = new Request[window];
         this.sends = new Request[window];
     }
@@ -83,14 +84,14 @@ public final class ApiBenchRank {
             label.put("posted", o.posted());
         }
         for (long size : o.sizes()) {
-            int n = (int) size;
+            long n = size;
             if (o.latency()) {
                 Runnable rt = buffered ? () -> {
-                    world.bsend(out, 0, n, Datatype.BYTE, 1, DATA);
-                    world.recv(in, 0, n, Datatype.BYTE, 1, DATA);
+                    world.bsend(out, 0, (int) n, Datatype.BYTE, 1, DATA);
+                    world.recv(in, 0L, n, Datatype.BYTE, 1, DATA);
                 } : () -> {
-                    world.send(out, 0, n, Datatype.BYTE, 1, DATA);
-                    world.recv(in, 0, n, Datatype.BYTE, 1, DATA);
+                    world.send(out, 0L, n, Datatype.BYTE, 1, DATA);
+                    world.recv(in, 0L, n, Datatype.BYTE, 1, DATA);
                 };
                 o.warmUp(size, rt);
                 RoundTrips.Timing t = RoundTrips.time(o.iterationsFor(size), rt);
@@ -116,15 +117,15 @@ public final class ApiBenchRank {
     }
 
     /** One window: {@code w} sends (and, bibw, as many receives), then the peer's word or its window; nanoseconds. */
-    private long window(int n, int w, boolean bi) {
+    private long window(long n, int w, boolean bi) {
         long start = System.nanoTime();
         if (bi) {
             for (int i = 0; i < w; i++) {
-                recvs[i] = world.irecv(in, 0, n, Datatype.BYTE, 1, DATA);
+                recvs[i] = world.irecv(in, 0L, n, Datatype.BYTE, 1, DATA);
             }
         }
         for (int i = 0; i < w; i++) {
-            sends[i] = world.isend(out, 0, n, Datatype.BYTE, 1, DATA);
+            sends[i] = world.isend(out, 0L, n, Datatype.BYTE, 1, DATA);
         }
         Request.waitAll(sends);
         if (bi) {
@@ -137,17 +138,17 @@ public final class ApiBenchRank {
 
     /** Rank 1: answers until STOP; the size of each message is what came. */
     private void serve(BenchOptions o) {
-        int max = (int) Math.max(1, o.sizes().stream().mapToLong(Long::longValue).max().orElse(0));
+        long max = Math.max(1, o.sizes().stream().mapToLong(Long::longValue).max().orElse(0));
         if (o.latency()) {
             while (true) {
-                Status s = world.recv(in, 0, max, Datatype.BYTE, 0, Ferry.ANY_TAG);
+                Status s = world.recv(in, 0L, max, Datatype.BYTE, 0, Ferry.ANY_TAG);
                 if (s.tag() == STOP) {
                     return;
                 }
                 if (buffered) {
                     world.bsend(out, 0, s.count(), Datatype.BYTE, 0, DATA);
                 } else {
-                    world.send(out, 0, s.count(), Datatype.BYTE, 0, DATA);
+                    world.send(out, 0L, s.countLong(), Datatype.BYTE, 0, DATA);
                 }
             }
         }
@@ -155,7 +156,7 @@ public final class ApiBenchRank {
         int w = recvs.length;
         while (true) {
             for (int i = 0; i < w; i++) { // the next window's receives, posted ahead as OSU's are
-                recvs[i] = world.irecv(in, 0, max, Datatype.BYTE, 0, Ferry.ANY_TAG);
+                recvs[i] = world.irecv(in, 0L, max, Datatype.BYTE, 0, Ferry.ANY_TAG);
             }
             Status first = recvs[0].await();
             if (first.tag() == STOP) {
@@ -166,7 +167,7 @@ public final class ApiBenchRank {
             }
             if (bi) {
                 for (int i = 0; i < w; i++) {
-                    sends[i] = world.isend(out, 0, first.count(), Datatype.BYTE, 0, DATA);
+                    sends[i] = world.isend(out, 0L, first.countLong(), Datatype.BYTE, 0, DATA);
                 }
                 Request.waitAll(sends);
             }

@@ -207,7 +207,8 @@ public final class BenchCommand {
         }
         List<DiscoveredDriver> order = reversed ? drivers.reversed() : drivers;
         for (DiscoveredDriver d : order) {
-            List<Long> sizes = DriverBench.feasible(d, o.sizes(), note -> err.println("ferry bench: " + note));
+            // a driver's packet limit binds its own benchmarks; the API's messages are cut into packets by the engine
+            List<Long> sizes = o.api() ? o.sizes() : DriverBench.feasible(d, o.sizes(), note -> err.println("ferry bench: " + note));
             java.util.function.Consumer<Result> print = labelled(d, sink);
             if (o.passive()) {
                 PassiveBench.run(d, o, progress, print);

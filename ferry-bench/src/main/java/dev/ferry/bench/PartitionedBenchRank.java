@@ -10,12 +10,11 @@ import dev.ferry.Request;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
-import java.util.concurrent.Phaser;
 
 /**
  * One rank of {@code ferry bench partitioned} (two ranks): per size, a partitioned send of
- * {@link #PARTS} partitions readied by {@link #THREADS} threads of rank 0 (each its share, in
- * turn) into rank 1's partitioned receive ({@code impl=partitioned}), beside one send of the same
+ * {@link #PARTS} partitions readied by {@link #THREADS} threads of rank 0 (its main thread and
+ * three helpers, each its share) into rank 1's partitioned receive ({@code impl=partitioned}), beside one send of the same
  * bytes ({@code impl=send}), in alternating batches; each transfer ends with a 0-byte answer from
  * rank 1, so its time is the whole delivery. Rank 0 prints the median transfer's time and
  * bandwidth, and for the partitioned form how long before the last partition was readied the
@@ -50,7 +49,7 @@ public final class PartitionedBenchRank {
     private void measure(BenchOptions o) throws Exception {
         for (long size : o.sizes()) {
             long part = Math.max(1, size / PARTS);
-            MemorySegment buf = Arena.ofAuto().allocate(part * PARTS, 64);
+            MemorySegment buf = Arena.global().allocate(part * PARTS, 4096); // page aligned, as the bw benchmark's
             PartitionedRequest pr = r == 0 ? w.psendInit(buf, PARTS, part, Datatype.BYTE, 1, 0) : w.precvInit(buf, PARTS, part, Datatype.BYTE, 0, 0);
             Readiers readiers = r == 0 ? new Readiers(pr, buf, part) : null;
             try {
@@ -107,8 +106,9 @@ public final class PartitionedBenchRank {
         long[] seen = new long[1];
         pr.start();
         if (r == 0) {
-            long lastReady = readiers.ready(fill);
+            readiers.ready(fill);
             pr.await();
+            long lastReady = readiers.lastReady();
             w.recv(seen, 0, 1, Datatype.LONG, 1, ANSWER);
             return fill ? (lastReady - seen[0]) / 1000.0 : 0;
         }
@@ -140,48 +140,74 @@ public final class PartitionedBenchRank {
         System.out.flush();
     }
 
-    /** {@link #THREADS} threads that each ready their share of the partitions when told; the last pready's time. */
+    /**
+     * {@link #THREADS} readiers: the rank's main thread and {@code THREADS - 1} helpers, each
+     * readying its share (thread t: partitions t, t + THREADS, ...) when told. Helpers wait for
+     * the word spinning with {@code Thread.yield()}: parking them cost a wake-up of tens of
+     * microseconds each transfer on this 2-core machine. The last pready's time is kept.
+     */
     private static final class Readiers {
         private final PartitionedRequest pr;
         private final MemorySegment buf;
         private final long part;
-        private final Phaser go = new Phaser(THREADS + 1);
         private final long[] lastReady = new long[THREADS];
+        private final Thread[] helpers = new Thread[THREADS - 1];
+        private volatile long go;
+        private final java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
         private volatile boolean fill;
         private volatile boolean closed;
-        private final Thread[] threads = new Thread[THREADS];
 
         Readiers(PartitionedRequest pr, MemorySegment buf, long part) {
             this.pr = pr;
             this.buf = buf;
             this.part = part;
-            for (int t = 0; t < THREADS; t++) {
+            for (int t = 1; t < THREADS; t++) {
                 int k = t;
-                threads[t] = Thread.ofPlatform().daemon().name("readier-" + t).start(() -> loop(k));
+                helpers[t - 1] = Thread.ofPlatform().daemon().name("readier-" + t).start(() -> loop(k));
             }
         }
 
         private void loop(int t) {
+            long seen = 0;
             while (true) {
-                go.arriveAndAwaitAdvance();
+                while (go == seen) {
+                    java.util.concurrent.locks.LockSupport.park(this);
+                }
+                seen = go;
                 if (closed) {
                     return;
                 }
-                for (int p = t; p < PARTS; p += THREADS) { // thread t: partitions t, t + 4, ...: partition 0 comes first
-                    if (fill) {
-                        buf.asSlice(p * part, part).fill((byte) p);
-                    }
-                    pr.pready(p);
-                }
-                lastReady[t] = System.nanoTime();
-                go.arriveAndAwaitAdvance();
+                share(t);
+                done.incrementAndGet();
             }
         }
 
-        long ready(boolean fill) {
+        private void share(int t) {
+            for (int p = t; p < PARTS; p += THREADS) {
+                if (fill) {
+                    buf.asSlice(p * part, part).fill((byte) p);
+                }
+                pr.pready(p);
+            }
+            lastReady[t] = System.nanoTime();
+        }
+
+        /** Tells the helpers to ready their shares and readies the main thread's; returns at once after it. */
+        void ready(boolean fill) {
             this.fill = fill;
-            go.arriveAndAwaitAdvance(); // go
-            go.arriveAndAwaitAdvance(); // all readied
+            done.set(0);
+            go++;
+            for (Thread h : helpers) {
+                java.util.concurrent.locks.LockSupport.unpark(h);
+            }
+            share(0);
+        }
+
+        /** Once the helpers are through (the transfer completed, so they readied all): the last pready's time. */
+        long lastReady() {
+            while (done.get() < THREADS - 1) {
+                Thread.onSpinWait();
+            }
             long last = 0;
             for (long v : lastReady) {
                 last = Math.max(last, v);
@@ -191,8 +217,9 @@ public final class PartitionedBenchRank {
 
         void close() throws InterruptedException {
             closed = true;
-            go.arriveAndAwaitAdvance();
-            for (Thread t : threads) {
+            go++;
+            for (Thread t : helpers) {
+                java.util.concurrent.locks.LockSupport.unpark(t);
                 t.join();
             }
         }
