@@ -1,5 +1,10 @@
 package mpi;
 
+import dev.ferry.internal.OutOfBandArrays;
+
+import java.util.ArrayList;
+import java.util.List;
+
 /**
  * The point-to-point calls of mpiJava 1.2 (Send, Recv, Isend, Sendrecv, Probe, Send_init, ...,
  * with an offset into the buffer), in one file: {@link Comm} has them all beside the Open MPI
@@ -70,8 +75,12 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
         try {
             dev.ferry.Comm c = ferry(what);
             if (datatype != null && datatype.isObject()) {
-                byte[] bytes = ObjectCodec.write(ObjectCodec.array(buf, "buf"), offset, count, datatype.objects, "buf");
+                List<Object> arrays = mode == BUFFERED ? null : new ArrayList<>(); // a buffered send copies all into the buffer
+                byte[] bytes = ObjectCodec.write(ObjectCodec.array(buf, "buf"), offset, count, datatype.objects, "buf", arrays);
                 send(c, bytes, 0, bytes.length, dev.ferry.Datatype.BYTE, dest, tag, mode);
+                if (arrays != null) { // copied and sent detached: the receiver may take them only when it waits for its receive
+                    OutOfBandArrays.sendDetached(c, arrays, dest, tag);
+                }
             } else if (special(buf, datatype)) {
                 send(c, data(buf), Buf.offset(buf, offset), count, t(datatype, "datatype"), dest, tag, mode);
             } else {
@@ -112,8 +121,10 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
             Object target;
             int off;
             dev.ferry.Datatype t;
+            List<Object> arrays = null;
             if (datatype != null && datatype.isObject()) {
-                byte[] bytes = ObjectCodec.write(ObjectCodec.array(buf, "buf"), offset, count, datatype.objects, "buf");
+                arrays = mode == BUFFERED ? null : new ArrayList<>();
+                byte[] bytes = ObjectCodec.write(ObjectCodec.array(buf, "buf"), offset, count, datatype.objects, "buf", arrays);
                 target = bytes;
                 off = 0;
                 count = bytes.length;
@@ -128,6 +139,9 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
                 case BUFFERED -> c.ibsend(target, off, count, t, dest, tag);
                 default -> c.isend(target, off, count, t, dest, tag);
             };
+            if (arrays != null) { // the large arrays follow, copied and sent detached
+                OutOfBandArrays.sendDetached(c, arrays, dest, tag);
+            }
             return new Request(r, errhandler(), null);
         } catch (RuntimeException e) {
             throw fail(e);
@@ -156,7 +170,9 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
             dev.ferry.Message m = c.mprobe(source, tag);
             byte[] bytes = new byte[Math.toIntExact(m.bytes())];
             Status s = new Status(m.recv(bytes, 0, bytes.length, dev.ferry.Datatype.BYTE));
-            s.objects = ObjectCodec.read(bytes, a, offset, count, datatype.objects, "buf");
+            try (OutOfBandArrays.Receiver arrays = new OutOfBandArrays.Receiver(c, m.source(), m.tag())) {
+                s.objects = ObjectCodec.read(bytes, a, offset, count, datatype.objects, "buf", arrays);
+            }
             return s.counted(datatype);
         }
         dev.ferry.Datatype t = t(datatype, "datatype");
@@ -201,7 +217,12 @@ abstract class MpiJavaPointToPoint extends CommCollectives {
                 return null;
             }
             byte[] bytes = new byte[Math.toIntExact(m.bytes())];
-            owner.finisher = s -> s.objects = ObjectCodec.read(bytes, a, offset, count, datatype.objects, "buf");
+            int from = m.source(), t = m.tag();
+            owner.finisher = s -> { // the arrays left out of the message follow it: received here, as their places come
+                try (OutOfBandArrays.Receiver arrays = new OutOfBandArrays.Receiver(c, from, t)) {
+                    s.objects = ObjectCodec.read(bytes, a, offset, count, datatype.objects, "buf", arrays);
+                }
+            };
             return m.irecv(bytes, 0, bytes.length, dev.ferry.Datatype.BYTE);
         }, errhandler(), datatype);
     }

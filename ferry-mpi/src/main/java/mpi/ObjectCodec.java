@@ -1,12 +1,24 @@
 package mpi;
 
+import dev.ferry.internal.OutOfBand;
+import dev.ferry.internal.OutOfBandArrays;
+
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.ObjectInputStream;
 import java.io.ObjectOutputStream;
+import java.util.List;
 
-/** MPI.OBJECT (mpiJava): objects travel serialized, as one message of bytes per send. */
+/**
+ * MPI.OBJECT (mpiJava): objects travel serialized, as one message of bytes per send. Point-to-point
+ * standard and synchronous sends leave the graph's primitive arrays of 64 KiB and more out of that
+ * message ({@link OutOfBand}): they follow it from the same sender with the same tag, copied and
+ * sent detached ({@link OutOfBandArrays#sendDetached}: an Irecv takes them only when it is waited
+ * for, which an exchange of sends must not wait on), so an object past 2 GiB goes whole; a receive
+ * takes them as their places come. Buffered sends and the collectives keep everything in the one
+ * message.
+ */
 final class ObjectCodec {
     private ObjectCodec() {
     }
@@ -31,6 +43,14 @@ final class ObjectCodec {
 
     /** The objects of {@code count} elements of a type laid out as {@code l}, from {@code offset}, serialized in type-map order. */
     static byte[] write(Object[] a, int offset, int count, ObjectLayout l, String what) {
+        return write(a, offset, count, l, what, null);
+    }
+
+    /**
+     * {@link #write(Object[], int, int, ObjectLayout, String)}; with {@code outOfBand} not null, the
+     * large primitive arrays are left out of the bytes and added to it, to be sent after them.
+     */
+    static byte[] write(Object[] a, int offset, int count, ObjectLayout l, String what, List<Object> outOfBand) {
         Object[] from = a;
         int at = offset, n = count;
         if (l.isOne()) {
@@ -41,13 +61,19 @@ final class ObjectCodec {
             n = from.length;
         }
         ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-        try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+        try (ObjectOutputStream out = outOfBand == null ? new ObjectOutputStream(bytes) : new OutOfBand.Output(bytes)) {
             out.writeInt(n);
             for (int i = 0; i < n; i++) {
                 out.writeObject(from[at + i]);
             }
+            if (out instanceof OutOfBand.Output o) {
+                outOfBand.addAll(o.arrays());
+            }
         } catch (IOException e) {
             throw new MPIException(MPI.ERR_TYPE, what + ": an object cannot be serialized: " + e, e);
+        } catch (OutOfMemoryError e) {
+            throw new MPIException(MPI.ERR_COUNT, what + ": the objects serialized are more than a byte array holds (2 GiB)"
+                    + (outOfBand == null ? "" : " without their primitive arrays of " + OutOfBand.MIN_BYTES + " bytes and more") + ": " + e.getMessage(), e);
         }
         return bytes.toByteArray();
     }
@@ -59,7 +85,16 @@ final class ObjectCodec {
 
     /** Reads the objects of {@code data} into {@code count} elements of a type laid out as {@code l}; how many objects there were. */
     static int read(byte[] data, Object[] a, int offset, int count, ObjectLayout l, String what) {
-        try (ObjectInputStream in = new ObjectInputStream(new ByteArrayInputStream(data))) {
+        return read(data, a, offset, count, l, what, null);
+    }
+
+    /**
+     * {@link #read(byte[], Object[], int, int, ObjectLayout, String)}; {@code arrays}, when not
+     * null, receives the arrays a point-to-point send left out, as their places come.
+     */
+    static int read(byte[] data, Object[] a, int offset, int count, ObjectLayout l, String what, OutOfBand.Receiver arrays) {
+        try (ObjectInputStream in = arrays == null ? new ObjectInputStream(new ByteArrayInputStream(data))
+                : new OutOfBand.Input(new ByteArrayInputStream(data), arrays)) {
             int n = in.readInt();
             long room = (long) count * l.size();
             if (n > room) {

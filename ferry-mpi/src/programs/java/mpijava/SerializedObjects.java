@@ -10,7 +10,8 @@ import java.util.List;
  * MPI.OBJECT (mpiJava 1.2): serializable objects by Send / Recv (with ANY_SOURCE and Probe), Bcast
  * and Gather, persistent synchronous sends (Ssend_init, Recv_init, Startall, Waitall), and
  * Allreduce, Reduce, Scan and Reduce_scatter by a user operation that does not commute, and
- * Gatherv, Allgatherv, Scatterv and Alltoallv with blocks of different sizes.
+ * Gatherv, Allgatherv, Scatterv and Alltoallv with blocks of different sizes, and objects holding
+ * large arrays (sent beside the serialized stream) by Isend / Irecv and Ssend / Recv.
  */
 public class SerializedObjects {
     record Order(int from, String item, List<Integer> amounts) implements Serializable {
@@ -148,11 +149,32 @@ public class SerializedObjects {
                 ok &= (j + ">" + rank + ":" + i).equals(fromAll[rdispls[j] + i]);
             }
         }
+        // objects holding large arrays (which travel beside the serialized stream) around the ring:
+        // Isend / Irecv, then Ssend / Recv
+        double[] samples = new double[200_000];
+        java.util.Arrays.fill(samples, rank + 0.25);
+        Object[] heavy = {new Order(rank, "samples", List.of(rank)), samples}, got = new Object[2];
+        Request hs = MPI.COMM_WORLD.Isend(heavy, 0, 2, MPI.OBJECT, right, 12);
+        Request hr = MPI.COMM_WORLD.Irecv(got, 0, 2, MPI.OBJECT, left, 12);
+        Request.Waitall(new Request[] {hs, hr});
+        ok &= ((Order) got[0]).from() == left && ((double[]) got[1]).length == 200_000 && ((double[]) got[1])[199_999] == left + 0.25;
+        if (size == 1) { // a synchronous send to itself would wait for a receive that comes after it
+            MPI.COMM_WORLD.Send(heavy, 0, 2, MPI.OBJECT, right, 13);
+            MPI.COMM_WORLD.Recv(got, 0, 2, MPI.OBJECT, left, 13);
+        } else if (rank % 2 == 0) {
+            MPI.COMM_WORLD.Ssend(heavy, 0, 2, MPI.OBJECT, right, 13);
+            MPI.COMM_WORLD.Recv(got, 0, 2, MPI.OBJECT, left, 13);
+        } else {
+            MPI.COMM_WORLD.Recv(got, 0, 2, MPI.OBJECT, left, 13);
+            MPI.COMM_WORLD.Ssend(heavy, 0, 2, MPI.OBJECT, right, 13);
+        }
+        ok &= ((double[]) got[1])[0] == left + 0.25;
         boolean[] flag = {ok}, all = {false};
         MPI.COMM_WORLD.Allreduce(flag, 0, all, 0, 1, MPI.BOOLEAN, MPI.LAND);
         if (rank == 0) {
             System.out.println((all[0] ? "ok" : "WRONG") + " objects: bcast, " + (size - 1) + " orders by ANY_SOURCE, gather of " + size
-                    + " names, 3 rounds of persistent synchronous sends around the ring, reductions by a user operation, the v forms");
+                    + " names, 3 rounds of persistent synchronous sends around the ring, reductions by a user operation, the v forms,"
+                    + " objects with large arrays around the ring");
         }
         MPI.Finalize();
     }

@@ -46,7 +46,8 @@ class ProgramsJobTest {
             "mpijava.MasterWorkers, 2, 0, -", "mpijava.MasterWorkers, 8, 3, -",
             "openmpi.CoupledHalves, 2, 1, -", "openmpi.CoupledHalves, 7, 3, -",
             "mpijava.Structs, 2, 1, -", "mpijava.Structs, 5, 2, -",
-            "mpijava.DerivedObjects, 2, 1, -", "mpijava.DerivedObjects, 3, 2, -"})
+            "mpijava.DerivedObjects, 2, 1, -", "mpijava.DerivedObjects, 3, 2, -",
+            "mpijava.LargeObject, 2, 1, -"})
     void aProgramRunsUnmodifiedAndChecksItsResult(String main, int ranks, int perNode, String arg) throws Exception {
         CapturedJob.Result r = arg.equals("-") ? run(ranks, perNode, main) : run(ranks, perNode, main, arg);
         assertEquals(0, r.exit(), r.toString());

@@ -36,6 +36,19 @@ class ApiJobTest {
         assertTrue(r.okLines().contains("ok large rank 2 received " + count + " shorts, " + 2 * count + " bytes, all checked, over [tcp]"), r.toString());
     }
 
+    /** An object of more than 2 GiB (its arrays out of band) with ObjectMessages, rank 0 to rank 1 over shm and rank 2 over tcp. */
+    @Test
+    void anObjectPast2GiBGoesWholeOverShmAndTcp() throws Exception {
+        int longs = 280_000_000; // 2.24 GB, and 40 MiB of smaller arrays
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, ApiRanks.class, "large-object", Integer.toString(longs));
+        assertEquals(0, r.exit(), r.toString());
+        for (int rank = 1; rank < 3; rank++) {
+            int k = rank;
+            assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok large-object rank " + k + " received big of ")
+                    && Long.parseLong(l.split(" ")[7]) > (1L << 31) && l.endsWith(k == 1 ? "over [shm]" : "over [tcp]")), r.toString());
+        }
+    }
+
     /** Every collective across 5 JVMs, shm between pairs on a node and tcp between nodes, caller and thread progress. */
     @Test
     void collectivesAcrossProcessesWithShmAndTcpMixed() throws Exception {

@@ -26,6 +26,7 @@ public final class ApiRanks {
             case "split-dead" -> splitDead();
             case "idle" -> idle(Long.parseLong(args[1]));
             case "large" -> large(Long.parseLong(args[1]));
+            case "large-object" -> largeObject(Integer.parseInt(args[1]));
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
     }
@@ -58,6 +59,54 @@ public final class ApiRanks {
                 }
                 System.out.println("ok large rank " + w.rank() + " received " + s.countLong() + " shorts, " + s.bytes() + " bytes, all checked, over "
                         + w.route(0).rails());
+            }
+            w.barrier();
+        }
+    }
+
+    /** An object graph of one large array, some smaller ones and a name: what {@link #largeObject} sends. */
+    record Big(String name, long[] data, List<int[]> parts) implements java.io.Serializable {
+    }
+
+    /**
+     * Rank 0 sends one object holding {@code longs} longs and ten arrays of 1 Mi ints (past 2 GiB
+     * in all) with {@link ObjectMessages} to every other rank in turn; each checks all of it.
+     */
+    private static void largeObject(int longs) {
+        try (Ferry f = Ferry.init()) {
+            Comm w = f.world();
+            if (w.rank() == 0) {
+                long[] data = new long[longs];
+                for (int i = 0; i < longs; i++) {
+                    data[i] = mix(i);
+                }
+                List<int[]> parts = new ArrayList<>();
+                for (int k = 0; k < 10; k++) {
+                    int[] p = new int[1 << 20];
+                    java.util.Arrays.fill(p, k);
+                    parts.add(p);
+                }
+                Big big = new Big("big", data, parts);
+                for (int peer = 1; peer < w.size(); peer++) {
+                    long t = System.nanoTime();
+                    ObjectMessages.send(w, big, peer, 3);
+                    System.out.println("ok large-object rank 0 sent to rank " + peer + " in " + (System.nanoTime() - t) / 1_000_000 + " ms");
+                }
+            } else {
+                ObjectMessages.Received r = ObjectMessages.recv(w, Ferry.ANY_SOURCE, 3);
+                Big big = (Big) r.object();
+                for (int i = 0; i < big.data().length; i++) {
+                    if (big.data()[i] != mix(i)) {
+                        throw new AssertionError("rank " + w.rank() + ": long " + i + " differs");
+                    }
+                }
+                for (int k = 0; k < 10; k++) {
+                    if (big.parts().get(k)[12345] != k || big.parts().get(k).length != 1 << 20) {
+                        throw new AssertionError("rank " + w.rank() + ": part " + k + " differs");
+                    }
+                }
+                System.out.println("ok large-object rank " + w.rank() + " received " + big.name() + " of " + r.bytes() + " bytes from rank "
+                        + r.source() + ", all checked, over " + w.route(0).rails());
             }
             w.barrier();
         }
