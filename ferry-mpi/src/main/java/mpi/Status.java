@@ -76,6 +76,21 @@ public class Status implements Freeable {
         return t.count(bytes); // no 64-bit division for the primitives: this runs on every receive
     }
 
+    /**
+     * {@link #getCount} past 2^31 (MPI-4's {@code MPI_Get_count_c}, a Ferry extension): the
+     * elements of {@code datatype} received, {@link MPI#UNDEFINED} when not whole.
+     */
+    public long getCountLong(Datatype datatype) {
+        if (objects >= 0) {
+            return getCount(datatype);
+        }
+        dev.ferry.Datatype t = datatype.type;
+        if (t == null || t.size() == 0) {
+            return bytes == 0 ? 0 : MPI.UNDEFINED;
+        }
+        return bytes % t.size() == 0 ? bytes / t.size() : MPI.UNDEFINED;
+    }
+
     /** Base elements received (so partial elements of a derived type count). */
     public int getElements(Datatype datatype) {
         if (objects >= 0) {

@@ -76,6 +76,17 @@ public class ApiChecks {
         sr.waitFor();
         check(got.length == 3 && got[0] == prev + 0.5, "probe and receive");
         check(world.iProbe(prev, 7) == null, "no message left");
+        // MPI-4's large counts, a Ferry extension: the long forms and MPI_Get_count_c's getCountLong
+        ByteBuffer bigOut = ByteBuffer.allocateDirect(1 << 20), bigIn = ByteBuffer.allocateDirect(1 << 20);
+        bigOut.put(12345, (byte) rank);
+        Request lr = world.iRecv(bigIn, (long) (1 << 20), MPI.BYTE, prev, 12);
+        world.send(bigOut, (long) (1 << 20), MPI.BYTE, next, 12);
+        Status ls = lr.waitStatus();
+        check(ls.getCountLong(MPI.BYTE) == 1 << 20 && bigIn.get(12345) == (byte) prev, "large-count send and iRecv: " + ls);
+        Request ls2 = world.iSend(bigOut, 1000L, MPI.INT, next, 13);
+        Status li = world.recv(bigIn, 1000L, MPI.INT, prev, 13);
+        ls2.waitFor();
+        check(li.getCountLong(MPI.INT) == 1000 && li.getCount(MPI.INT) == 1000, "large-count iSend and recv: " + li);
         // send-receive and its replace form
         long[] v = {rank};
         world.sendRecvReplace(v, 1, MPI.LONG, next, 8, prev, 8);
