@@ -252,12 +252,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
 
     /** {@link #isend(Object, int, int, Datatype, int, int)} with a long offset and count. */
     public Request isend(Object buf, long offset, long count, Datatype type, int dest, int tag) {
-        FerryEvents.Send ev = FerryEvents.send();
-        Request r = startSend(context, buf, offset, count, type, dest, tag, false, null);
-        if (ev != null) {
-            FerryEvents.commit(ev, this, dest, tag, count * type.size, false, false);
-        }
-        return r;
+        return startRecorded(buf, offset, count, type, dest, tag, false);
     }
 
     /** {@link #ssend(Object, int, int, Datatype, int, int)} with a long offset and count. */
@@ -267,10 +262,15 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
 
     /** {@link #issend(Object, int, int, Datatype, int, int)} with a long offset and count. */
     public Request issend(Object buf, long offset, long count, Datatype type, int dest, int tag) {
+        return startRecorded(buf, offset, count, type, dest, tag, true);
+    }
+
+    /** A nonblocking send of the user's, with its Flight Recorder event when sends are recorded. */
+    private Request startRecorded(Object buf, long offset, long count, Datatype type, int dest, int tag, boolean sync) {
         FerryEvents.Send ev = FerryEvents.send();
-        Request r = startSend(context, buf, offset, count, type, dest, tag, true, null);
+        Request r = startSend(context, buf, offset, count, type, dest, tag, sync, null);
         if (ev != null) {
-            FerryEvents.commit(ev, this, dest, tag, count * type.size, false, true);
+            FerryEvents.commit(ev, this, dest, tag, count * type.size, false, sync);
         }
         return r;
     }

@@ -143,14 +143,19 @@ final class FerryEvents {
     private static final WindowSync WINDOW_SYNC = new WindowSync();
     private static final PeerFailure PEER_FAILURE = new PeerFailure();
 
-    /** A send's event, begun, when sends are recorded; else null. */
-    static Send send() {
-        if (!SEND.isEnabled()) {
+    /** A new event of {@code probe}'s kind, begun, when its kind is recorded; else null (nothing made). */
+    private static <E extends Event> E begun(E probe, java.util.function.Supplier<E> make) {
+        if (!probe.isEnabled()) {
             return null;
         }
-        Send e = new Send();
+        E e = make.get();
         e.begin();
         return e;
+    }
+
+    /** A send's event, begun, when sends are recorded; else null. */
+    static Send send() {
+        return begun(SEND, Send::new);
     }
 
     static void commit(Send e, Comm c, int dest, int tag, long bytes, boolean blocking, boolean sync) {
@@ -168,12 +173,7 @@ final class FerryEvents {
     }
 
     static Receive receive() {
-        if (!RECEIVE.isEnabled()) {
-            return null;
-        }
-        Receive e = new Receive();
-        e.begin();
-        return e;
+        return begun(RECEIVE, Receive::new);
     }
 
     static void commit(Receive e, Comm c, int source, int tag, long bytes, boolean blocking) {
@@ -190,12 +190,7 @@ final class FerryEvents {
     }
 
     static Collective collective() {
-        if (!COLLECTIVE.isEnabled()) {
-            return null;
-        }
-        Collective e = new Collective();
-        e.begin();
-        return e;
+        return begun(COLLECTIVE, Collective::new);
     }
 
     static void commit(Collective e, Comm c, String operation, long bytesSent, boolean persistent) {
@@ -212,12 +207,7 @@ final class FerryEvents {
     }
 
     static WindowSync windowSync() {
-        if (!WINDOW_SYNC.isEnabled()) {
-            return null;
-        }
-        WindowSync e = new WindowSync();
-        e.begin();
-        return e;
+        return begun(WINDOW_SYNC, WindowSync::new);
     }
 
     static void commit(WindowSync e, WindowAccess w, String call, int target) {

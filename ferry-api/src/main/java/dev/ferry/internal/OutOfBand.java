@@ -113,15 +113,20 @@ public final class OutOfBand {
     }
 
     private static long bytes(Object a) {
-        int n = java.lang.reflect.Array.getLength(a);
+        return segment(a).byteSize();
+    }
+
+    /** A primitive array {@link #kind} names, as memory. */
+    static java.lang.foreign.MemorySegment segment(Object a) {
         return switch (a) {
-            case short[] x -> 2L * n;
-            case char[] x -> 2L * n;
-            case int[] x -> 4L * n;
-            case float[] x -> 4L * n;
-            case long[] x -> 8L * n;
-            case double[] x -> 8L * n;
-            default -> n;
+            case byte[] x -> java.lang.foreign.MemorySegment.ofArray(x);
+            case short[] x -> java.lang.foreign.MemorySegment.ofArray(x);
+            case char[] x -> java.lang.foreign.MemorySegment.ofArray(x);
+            case int[] x -> java.lang.foreign.MemorySegment.ofArray(x);
+            case long[] x -> java.lang.foreign.MemorySegment.ofArray(x);
+            case float[] x -> java.lang.foreign.MemorySegment.ofArray(x);
+            case double[] x -> java.lang.foreign.MemorySegment.ofArray(x);
+            default -> throw new IllegalArgumentException("not an out-of-band array: " + a.getClass().getSimpleName());
         };
     }
 }

@@ -112,18 +112,9 @@ public final class OutOfBandArrays {
         }
     }
 
-    /** An array {@link OutOfBand} leaves out, as the kinds {@link MemorySegment#ofArray} takes. */
+    /** An array {@link OutOfBand} leaves out, as memory. */
     private static MemorySegment heap(Object a) {
-        return switch (a) {
-            case byte[] x -> MemorySegment.ofArray(x);
-            case short[] x -> MemorySegment.ofArray(x);
-            case char[] x -> MemorySegment.ofArray(x);
-            case int[] x -> MemorySegment.ofArray(x);
-            case long[] x -> MemorySegment.ofArray(x);
-            case float[] x -> MemorySegment.ofArray(x);
-            case double[] x -> MemorySegment.ofArray(x);
-            default -> throw new IllegalArgumentException("not an out-of-band array: " + a.getClass().getSimpleName());
-        };
+        return OutOfBand.segment(a);
     }
 
     /** Two off-heap chunks. */
