@@ -21,7 +21,7 @@ final class ArenaAlgorithms {
      * operations work); then every rank copies every chunk from its owner's slot.
      */
     static void allreduce(Schedule s, int p, int r, MemorySegment[] slots, MemorySegment input, MemorySegment output,
-                          Reducer red, int count) {
+                          Reducer red, long count) {
         s.local(reduceChunks(s, p, r, slots, input, red, count, output));
         DoublingAlgorithms.barrierDissemination(s, p, r);
     }
@@ -32,7 +32,7 @@ final class ArenaAlgorithms {
      * half), or after a later barrier the root must pass first.
      */
     static void reduce(Schedule s, int p, int r, int root, MemorySegment[] slots, MemorySegment input, MemorySegment output,
-                       Reducer red, int count) {
+                       Reducer red, long count) {
         Runnable copyOut = reduceChunks(s, p, r, slots, input, red, count, output);
         if (r == root) {
             s.local(copyOut);
@@ -44,15 +44,15 @@ final class ArenaAlgorithms {
      * this rank's slot, a barrier, this rank's chunk reduced into the second half, a barrier.
      * Answers the step that copies every reduced chunk into {@code output}.
      */
-    private static Runnable reduceChunks(Schedule s, int p, int r, MemorySegment[] slots, MemorySegment input, Reducer red, int count,
+    private static Runnable reduceChunks(Schedule s, int p, int r, MemorySegment[] slots, MemorySegment input, Reducer red, long count,
                                          MemorySegment output) {
         long n = red.bytes(count);
-        int[] starts = new int[p], counts = new int[p];
+        long[] starts = new long[p], counts = new long[p];
         RingAlgorithms.split(count, starts, counts);
         s.local(Reducer.copy(input, slots[r].asSlice(0, n)));
         DoublingAlgorithms.barrierDissemination(s, p, r);
         long off = red.bytes(starts[r]), len = red.bytes(counts[r]);
-        int mine = counts[r];
+        long mine = counts[r];
         s.local(() -> {
             MemorySegment acc = slots[r].asSlice(n + off, len);
             MemorySegment.copy(slots[p - 1], off, acc, 0, len);

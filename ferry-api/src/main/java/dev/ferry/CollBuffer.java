@@ -20,7 +20,7 @@ final class CollBuffer {
     }
 
     /** {@code count} elements of {@code type} from {@code offset}, checked to fit. */
-    static CollBuffer of(Object buf, int offset, int count, Datatype type, boolean writable, String what) {
+    static CollBuffer of(Object buf, long offset, long count, Datatype type, boolean writable, String what) {
         checkType(type, what);
         if (count < 0) {
             throw FerryException.arg(ErrorClass.COUNT, what + " count: " + count + " is negative");
@@ -29,7 +29,7 @@ final class CollBuffer {
     }
 
     /** Blocks of {@code counts[i]} elements at {@code displs[i]} extents from {@code offset}, checked to fit. */
-    static CollBuffer of(Object buf, int offset, int[] counts, int[] displs, Datatype type, int ranks, boolean writable, String what) {
+    static CollBuffer of(Object buf, long offset, long[] counts, long[] displs, Datatype type, int ranks, boolean writable, String what) {
         checkType(type, what);
         checkLength(counts, ranks, what + " counts");
         checkLength(displs, ranks, what + " displacements");
@@ -49,13 +49,13 @@ final class CollBuffer {
     }
 
     /** Blocks of bytes of any types (alltoallw): the whole buffer from {@code offset}; each block is checked when taken. */
-    static CollBuffer raw(Object buf, int offset, boolean writable, String what) {
+    static CollBuffer raw(Object buf, long offset, boolean writable, String what) {
         Datatype own = Buffers.typeOf(buf, what);
         return new CollBuffer(Buffers.span(buf, offset, sizeFrom(buf, offset), own, writable, what, "the blocks"), own);
     }
 
     /** The bytes of {@code count} elements of {@code type} at byte {@code displ} (alltoallw's blocks), checked to fit. */
-    MemorySegment bytesAt(long displ, int count, Datatype type, String what) {
+    MemorySegment bytesAt(long displ, long count, Datatype type, String what) {
         long need = Buffers.reach(count, type);
         if (displ < 0 || count < 0 || displ > region.byteSize() || need > region.byteSize() - displ) {
             throw FerryException.arg(ErrorClass.COUNT, what + ": " + count + " elements of " + type + " at byte " + displ
@@ -64,7 +64,7 @@ final class CollBuffer {
         return region.asSlice(displ, need);
     }
 
-    private static long sizeFrom(Object buf, int offset) {
+    private static long sizeFrom(Object buf, long offset) {
         long total = switch (buf) {
             case MemorySegment m -> m.byteSize();
             case java.nio.ByteBuffer b -> b.capacity();
@@ -80,14 +80,22 @@ final class CollBuffer {
     }
 
     static void checkLength(int[] a, int ranks, String what) {
-        if (a == null || a.length < ranks) {
-            throw FerryException.arg(ErrorClass.ARG, what + ": " + (a == null ? "null" : a.length + " entries")
+        checkLength(a == null ? -1 : a.length, ranks, what);
+    }
+
+    static void checkLength(long[] a, int ranks, String what) {
+        checkLength(a == null ? -1 : a.length, ranks, what);
+    }
+
+    private static void checkLength(int length, int ranks, String what) {
+        if (length < ranks) {
+            throw FerryException.arg(ErrorClass.ARG, what + ": " + (length < 0 ? "null" : length + " entries")
                     + " for " + ranks + " ranks");
         }
     }
 
     /** The memory of {@code count} elements {@code displ} extents in. */
-    MemorySegment block(long displ, int count) {
+    MemorySegment block(long displ, long count) {
         if (count == 0) {
             return region.asSlice(0, 0); // an empty block may sit anywhere, even past the buffer's end
         }
@@ -95,16 +103,16 @@ final class CollBuffer {
     }
 
     /** Packed bytes of {@code count} elements at {@code displ}: the memory itself, or a copy packed by a first step of {@code s}. */
-    MemorySegment input(Schedule s, long displ, int count) {
+    MemorySegment input(Schedule s, long displ, long count) {
         return input(s, block(displ, count), count, type);
     }
 
     /** Where packed bytes for {@code count} elements at {@code displ} go: the memory itself, or a temporary unpacked by a step added to {@code last}. */
-    MemorySegment output(Schedule s, List<Runnable> last, long displ, int count) {
+    MemorySegment output(Schedule s, List<Runnable> last, long displ, long count) {
         return output(s, last, block(displ, count), count, type);
     }
 
-    static MemorySegment input(Schedule s, MemorySegment m, int count, Datatype type) {
+    static MemorySegment input(Schedule s, MemorySegment m, long count, Datatype type) {
         if (type.contiguous) {
             return m;
         }
@@ -113,7 +121,7 @@ final class CollBuffer {
         return t;
     }
 
-    static MemorySegment output(Schedule s, List<Runnable> last, MemorySegment m, int count, Datatype type) {
+    static MemorySegment output(Schedule s, List<Runnable> last, MemorySegment m, long count, Datatype type) {
         if (type.contiguous) {
             return m;
         }
@@ -122,9 +130,9 @@ final class CollBuffer {
         return t;
     }
 
-    static void pack(MemorySegment from, int count, Datatype type, MemorySegment to) {
+    static void pack(MemorySegment from, long count, Datatype type, MemorySegment to) {
         long at = 0;
-        for (int i = 0; i < count; i++) {
+        for (long i = 0; i < count; i++) {
             long base = i * type.extent;
             for (int b = 0; b < type.offsets.length; b++) {
                 MemorySegment.copy(from, base + type.offsets[b], to, at, type.lengths[b]);
@@ -133,9 +141,9 @@ final class CollBuffer {
         }
     }
 
-    static void unpack(MemorySegment from, MemorySegment to, int count, Datatype type) {
+    static void unpack(MemorySegment from, MemorySegment to, long count, Datatype type) {
         long at = 0;
-        for (int i = 0; i < count; i++) {
+        for (long i = 0; i < count; i++) {
             long base = i * type.extent;
             for (int b = 0; b < type.offsets.length; b++) {
                 MemorySegment.copy(from, at, to, base + type.offsets[b], type.lengths[b]);

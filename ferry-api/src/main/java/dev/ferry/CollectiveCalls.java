@@ -92,11 +92,11 @@ abstract sealed class CollectiveCalls permits PersistentCollectiveCalls {
 
     /** Reduces the sum of {@code recvCounts} elements and leaves run r of the result, {@code recvCounts[r]} long, at rank r. */
     public void reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts, Datatype type, Op op) {
-        collectives().reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op).await();
+        collectives().reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, widen(recvCounts), type, op).await();
     }
 
     public Request ireduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts, Datatype type, Op op) {
-        return collectives().reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op);
+        return collectives().reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, widen(recvCounts), type, op);
     }
 
     /** {@link #reduceScatter} with {@code recvCount} elements for every rank. */
@@ -150,12 +150,12 @@ abstract sealed class CollectiveCalls permits PersistentCollectiveCalls {
             i.gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root);
             return;
         }
-        collectives().gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root).await();
+        collectives().gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, widen(recvCounts), widen(displs), recvType, root).await();
     }
 
     public Request igatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                             Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root) {
-        return collectives().gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root);
+        return collectives().gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, widen(recvCounts), widen(displs), recvType, root);
     }
 
     /** The root's blocks of {@code sendCount} elements, block j to rank j. */
@@ -182,12 +182,12 @@ abstract sealed class CollectiveCalls permits PersistentCollectiveCalls {
             i.scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root);
             return;
         }
-        collectives().scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root).await();
+        collectives().scatterv(sendBuf, sendOffset, widen(sendCounts), widen(displs), sendType, recvBuf, recvOffset, recvCount, recvType, root).await();
     }
 
     public Request iscatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
                              Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
-        return collectives().scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+        return collectives().scatterv(sendBuf, sendOffset, widen(sendCounts), widen(displs), sendType, recvBuf, recvOffset, recvCount, recvType, root);
     }
 
     /** {@link #gather} with the result at every member. */
@@ -213,12 +213,12 @@ abstract sealed class CollectiveCalls permits PersistentCollectiveCalls {
             i.allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType);
             return;
         }
-        collectives().allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType).await();
+        collectives().allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, widen(recvCounts), widen(displs), recvType).await();
     }
 
     public Request iallgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                                Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
-        return collectives().allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType);
+        return collectives().allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, widen(recvCounts), widen(displs), recvType);
     }
 
     /** Block j of every member's send buffer goes to rank j, which keeps it as block i of its receive buffer for sender i. */
@@ -244,22 +244,34 @@ abstract sealed class CollectiveCalls permits PersistentCollectiveCalls {
             i.alltoallv(sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType);
             return;
         }
-        collectives().alltoallv(sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType).await();
+        collectives().alltoallv(sendBuf, sendOffset, widen(sendCounts), widen(sendDispls), sendType, recvBuf, recvOffset, widen(recvCounts), widen(recvDispls), recvType).await();
     }
 
     public Request ialltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendDispls, Datatype sendType,
                               Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls, Datatype recvType) {
-        return collectives().alltoallv(sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType);
+        return collectives().alltoallv(sendBuf, sendOffset, widen(sendCounts), widen(sendDispls), sendType, recvBuf, recvOffset, widen(recvCounts), widen(recvDispls), recvType);
     }
 
     /** {@link #alltoallv} with a datatype per peer and displacements in bytes from the offset. */
     public void alltoallw(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendByteDispls, Datatype[] sendTypes,
                           Object recvBuf, int recvOffset, int[] recvCounts, int[] recvByteDispls, Datatype[] recvTypes) {
-        collectives().alltoallw(sendBuf, sendOffset, sendCounts, sendByteDispls, sendTypes, recvBuf, recvOffset, recvCounts, recvByteDispls, recvTypes).await();
+        collectives().alltoallw(sendBuf, sendOffset, widen(sendCounts), widen(sendByteDispls), sendTypes, recvBuf, recvOffset, widen(recvCounts), widen(recvByteDispls), recvTypes).await();
     }
 
     public Request ialltoallw(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendByteDispls, Datatype[] sendTypes,
                               Object recvBuf, int recvOffset, int[] recvCounts, int[] recvByteDispls, Datatype[] recvTypes) {
-        return collectives().alltoallw(sendBuf, sendOffset, sendCounts, sendByteDispls, sendTypes, recvBuf, recvOffset, recvCounts, recvByteDispls, recvTypes);
+        return collectives().alltoallw(sendBuf, sendOffset, widen(sendCounts), widen(sendByteDispls), sendTypes, recvBuf, recvOffset, widen(recvCounts), widen(recvByteDispls), recvTypes);
+    }
+
+    /** An int array of counts or displacements as the collectives take them (null stays null: a rank that passes none). */
+    static long[] widen(int[] a) {
+        if (a == null) {
+            return null;
+        }
+        long[] w = new long[a.length];
+        for (int i = 0; i < a.length; i++) {
+            w[i] = a[i];
+        }
+        return w;
     }
 }

@@ -121,7 +121,7 @@ final class CollectiveTuning {
         return choose("reduce", nodeAware && commutative ? "node_aware" : "binomial", false, nodeAware && commutative, commutative, false);
     }
 
-    String allreduce(long bytes, int count, int p, boolean commutative, boolean arena, boolean nodeAware, boolean crowded, boolean blocking) {
+    String allreduce(long bytes, long count, int p, boolean commutative, boolean arena, boolean nodeAware, boolean crowded, boolean blocking) {
         String chosen = nodeAware && commutative ? "node_aware" : arena && p >= 3 && bytes >= ALLREDUCE_ARENA_MIN ? "arena"
                 : crowded && bytes <= CROWDED_LINEAR_MAX ? "linear"
                 : commutative && count >= p && bytes >= ALLREDUCE_RING_MIN && p > 1 ? "ring" : "recursive_doubling";

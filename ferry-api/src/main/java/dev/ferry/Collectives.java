@@ -46,7 +46,7 @@ final class Collectives extends ExchangeCollectives {
     }
 
     /** {@code blocking}: the caller waits for it, so it may use the node's arena (which one collective at a time uses). */
-    Request bcast(Object buf, int offset, int count, Datatype type, int root, boolean blocking) {
+    Request bcast(Object buf, long offset, long count, Datatype type, int root, boolean blocking) {
         comm.checkLive();
         checkRoot(root);
         CollBuffer.checkType(type, "buffer");
@@ -105,7 +105,7 @@ final class Collectives extends ExchangeCollectives {
 
     // ---- reductions --------------------------------------------------------------------------------
 
-    Request reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, int root) {
+    Request reduce(Object sendBuf, long sendOffset, Object recvBuf, long recvOffset, long count, Datatype type, Op op, int root) {
         checkRooted(root, sendBuf, "send buffer", "reduce");
         checkOp(op, type);
         Schedule s = new Schedule(pool);
@@ -128,7 +128,7 @@ final class Collectives extends ExchangeCollectives {
         return start("reduce", alg, s, last);
     }
 
-    Request allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, boolean blocking) {
+    Request allreduce(Object sendBuf, long sendOffset, Object recvBuf, long recvOffset, long count, Datatype type, Op op, boolean blocking) {
         comm.checkLive();
         checkOp(op, type);
         long bytes = (long) count * type.size;
@@ -189,23 +189,23 @@ final class Collectives extends ExchangeCollectives {
         return start("allreduce", alg, s, last);
     }
 
-    Request reduceScatter(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts, Datatype type, Op op) {
+    Request reduceScatter(Object sendBuf, long sendOffset, Object recvBuf, long recvOffset, long[] recvCounts, Datatype type, Op op) {
         comm.checkLive();
         checkOp(op, type);
         CollBuffer.checkLength(recvCounts, p, "recvCounts");
-        int[] starts = new int[p];
+        long[] starts = new long[p];
         long total = 0;
         for (int i = 0; i < p; i++) {
             if (recvCounts[i] < 0) {
                 throw FerryException.arg(ErrorClass.COUNT, "recvCounts[" + i + "]: " + recvCounts[i] + " is negative");
             }
-            starts[i] = (int) total;
+            starts[i] = total;
             total += recvCounts[i];
+            if (total < 0) {
+                throw FerryException.arg(ErrorClass.COUNT, "recvCounts add up to more than 2^63 elements");
+            }
         }
-        if (total > Integer.MAX_VALUE) {
-            throw FerryException.arg(ErrorClass.COUNT, "recvCounts add up to " + total + " elements, more than a count can be");
-        }
-        int n = (int) total;
+        long n = total;
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
         Reducer red = new Reducer(op, type);
@@ -232,16 +232,16 @@ final class Collectives extends ExchangeCollectives {
         return start("reduce_scatter", alg, s, last);
     }
 
-    Request reduceScatterBlock(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int recvCount, Datatype type, Op op) {
+    Request reduceScatterBlock(Object sendBuf, long sendOffset, Object recvBuf, long recvOffset, long recvCount, Datatype type, Op op) {
         if (recvCount < 0) {
             throw FerryException.arg(ErrorClass.COUNT, "recvCount: " + recvCount + " is negative");
         }
-        int[] counts = new int[p];
+        long[] counts = new long[p];
         java.util.Arrays.fill(counts, recvCount);
         return reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, counts, type, op);
     }
 
-    Request scan(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, boolean exclusive) {
+    Request scan(Object sendBuf, long sendOffset, Object recvBuf, long recvOffset, long count, Datatype type, Op op, boolean exclusive) {
         comm.checkLive();
         checkOp(op, type);
         Schedule s = new Schedule(pool);

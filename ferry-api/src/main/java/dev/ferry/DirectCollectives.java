@@ -68,7 +68,7 @@ final class DirectCollectives {
      * input to rank 0, which combines them in rank order ({@code x_j op acc}) and sends the
      * result to all.
      */
-    void allreduce(MemorySegment input, MemorySegment result, Op op, Datatype type, int count, boolean linear, String what) {
+    void allreduce(MemorySegment input, MemorySegment result, Op op, Datatype type, long count, boolean linear, String what) {
         checkMembers(what);
         int p = comm.size(), r = comm.rank();
         int tag = TAG;
@@ -116,7 +116,7 @@ final class DirectCollectives {
     }
 
     /** Recursive doubling's exchanges over {@code acc} ({@code tmp}: what a partner sends). */
-    private void recursiveDoubling(MemorySegment acc, MemorySegment tmp, Op op, Datatype type, int count, Scratch s, String what) {
+    private void recursiveDoubling(MemorySegment acc, MemorySegment tmp, Op op, Datatype type, long count, Scratch s, String what) {
         int p = comm.size(), r = comm.rank();
         int tag = TAG;
         int pof2 = Integer.highestOneBit(p);
@@ -159,7 +159,7 @@ final class DirectCollectives {
      * subtree first; or, {@code linear} (see {@link #allreduceLinear}), the root sends to every
      * other rank itself.
      */
-    void bcast(MemorySegment buffer, int count, Datatype type, int root, boolean linear, String what) {
+    void bcast(MemorySegment buffer, long count, Datatype type, int root, boolean linear, String what) {
         checkMembers(what);
         int p = comm.size(), r = comm.rank();
         int tag = TAG;

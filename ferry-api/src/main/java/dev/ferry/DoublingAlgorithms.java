@@ -30,7 +30,7 @@ final class DoublingAlgorithms {
      * ranks' data on the left, so a non-commutative operation works as well, and both partners
      * compute the same bits.
      */
-    static void allreduce(Schedule s, int p, int r, MemorySegment acc, Reducer red, int count) {
+    static void allreduce(Schedule s, int p, int r, MemorySegment acc, Reducer red, long count) {
         int pof2 = Integer.highestOneBit(p);
         int rem = p - pof2;
         MemorySegment tmp = s.temp(red.bytes(count));
@@ -51,7 +51,7 @@ final class DoublingAlgorithms {
      * its data to the odd one and sits out. The rank's number among the {@code pof2} that go on,
      * or -1.
      */
-    private static int fold(Schedule s, int r, int rem, MemorySegment acc, MemorySegment tmp, Reducer red, int count) {
+    private static int fold(Schedule s, int r, int rem, MemorySegment acc, MemorySegment tmp, Reducer red, long count) {
         if (r >= 2 * rem) {
             return r - rem;
         }
@@ -104,13 +104,13 @@ final class DoublingAlgorithms {
      * {@code 2 * rem} ranks fold in pairs first, as in {@link #allreduce}. A chunk's partial
      * results always cover a run of consecutive ranks, and the lower run goes on the left.
      */
-    static void allreduceRabenseifner(Schedule s, int p, int r, MemorySegment acc, Reducer red, int count) {
+    static void allreduceRabenseifner(Schedule s, int p, int r, MemorySegment acc, Reducer red, long count) {
         int pof2 = Integer.highestOneBit(p);
         int rem = p - pof2;
         MemorySegment tmp = s.temp(red.bytes(count));
         int newRank = fold(s, r, rem, acc, tmp, red, count);
         if (newRank >= 0) {
-            int[] starts = new int[pof2 + 1], counts = new int[pof2];
+            long[] starts = new long[pof2 + 1], counts = new long[pof2];
             RingAlgorithms.split(count, starts, counts);
             starts[pof2] = count;
             int sendIdx = 0, recvIdx = 0, lastIdx = pof2, mask = 1;
@@ -131,7 +131,7 @@ final class DoublingAlgorithms {
                     recvFrom = recvIdx;
                     recvTo = lastIdx;
                 }
-                int n = starts[recvTo] - starts[recvFrom];
+                long n = starts[recvTo] - starts[recvFrom];
                 MemorySegment in = elements(tmp, red, starts[recvFrom], n);
                 MemorySegment into = elements(acc, red, starts[recvFrom], n);
                 s.send(partner, elements(acc, red, starts[sendFrom], starts[sendTo] - starts[sendFrom])).recv(partner, in).next();
@@ -171,7 +171,7 @@ final class DoublingAlgorithms {
         unfold(s, r, rem, acc);
     }
 
-    private static MemorySegment elements(MemorySegment data, Reducer red, int from, int n) {
+    private static MemorySegment elements(MemorySegment data, Reducer red, long from, long n) {
         return data.asSlice(red.bytes(from), red.bytes(n));
     }
 
@@ -202,7 +202,7 @@ final class DoublingAlgorithms {
      * distance {@code mask} partners swap partials; data from a lower rank goes on the left. For
      * an exscan rank 0's result is left as it was (MPI leaves it undefined).
      */
-    static void scan(Schedule s, int p, int r, MemorySegment partial, MemorySegment result, Reducer red, int count, boolean exclusive) {
+    static void scan(Schedule s, int p, int r, MemorySegment partial, MemorySegment result, Reducer red, long count, boolean exclusive) {
         MemorySegment tmp = s.temp(red.bytes(count));
         boolean haveLower = false;
         if (!exclusive && partial != result) {

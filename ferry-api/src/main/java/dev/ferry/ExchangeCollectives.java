@@ -16,8 +16,8 @@ abstract sealed class ExchangeCollectives extends CollectiveMachinery permits Co
 
     // ---- gather and scatter ------------------------------------------------------------------------
 
-    Request gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
-                   Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+    Request gather(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
+                   Object recvBuf, long recvOffset, long recvCount, Datatype recvType, int root) {
         checkRooted(root, sendBuf, "send buffer", "gather");
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
@@ -49,8 +49,8 @@ abstract sealed class ExchangeCollectives extends CollectiveMachinery permits Co
         return start("gather", alg, s, last);
     }
 
-    Request gatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
-                    Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root) {
+    Request gatherv(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
+                    Object recvBuf, long recvOffset, long[] recvCounts, long[] displs, Datatype recvType, int root) {
         checkRooted(root, sendBuf, "send buffer", "gatherv");
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
@@ -68,8 +68,8 @@ abstract sealed class ExchangeCollectives extends CollectiveMachinery permits Co
         return start("gatherv", "linear", s, last);
     }
 
-    Request scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
-                    Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+    Request scatter(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
+                    Object recvBuf, long recvOffset, long recvCount, Datatype recvType, int root) {
         checkRooted(root, recvBuf, "receive buffer", "scatter");
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
@@ -102,8 +102,8 @@ abstract sealed class ExchangeCollectives extends CollectiveMachinery permits Co
         return start("scatter", alg, s, last);
     }
 
-    Request scatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
-                     Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+    Request scatterv(Object sendBuf, long sendOffset, long[] sendCounts, long[] displs, Datatype sendType,
+                     Object recvBuf, long recvOffset, long recvCount, Datatype recvType, int root) {
         checkRooted(root, recvBuf, "receive buffer", "scatterv");
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
@@ -123,8 +123,8 @@ abstract sealed class ExchangeCollectives extends CollectiveMachinery permits Co
 
     // ---- allgather and all-to-all ---------------------------------------------------------------
 
-    Request allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
-                      Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+    Request allgather(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
+                      Object recvBuf, long recvOffset, long recvCount, Datatype recvType) {
         comm.checkLive();
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
@@ -157,8 +157,8 @@ abstract sealed class ExchangeCollectives extends CollectiveMachinery permits Co
         return start("allgather", alg, s, last);
     }
 
-    Request allgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
-                       Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
+    Request allgatherv(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
+                       Object recvBuf, long recvOffset, long[] recvCounts, long[] displs, Datatype recvType) {
         comm.checkLive();
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
@@ -176,8 +176,8 @@ abstract sealed class ExchangeCollectives extends CollectiveMachinery permits Co
         return start("allgatherv", "ring", s, last);
     }
 
-    Request alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
-                     Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+    Request alltoall(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
+                     Object recvBuf, long recvOffset, long recvCount, Datatype recvType) {
         comm.checkLive();
         Schedule s = new Schedule(pool);
         List<Runnable> last = new ArrayList<>();
@@ -208,8 +208,8 @@ abstract sealed class ExchangeCollectives extends CollectiveMachinery permits Co
         return start("alltoall", alg, s, last);
     }
 
-    Request alltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendDispls, Datatype sendType,
-                      Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls, Datatype recvType) {
+    Request alltoallv(Object sendBuf, long sendOffset, long[] sendCounts, long[] sendDispls, Datatype sendType,
+                      Object recvBuf, long recvOffset, long[] recvCounts, long[] recvDispls, Datatype recvType) {
         comm.checkLive();
         if (inPlace(sendBuf)) {
             sendBuf = recvBuf; // the snapshot below is taken before anything arrives
@@ -231,8 +231,8 @@ abstract sealed class ExchangeCollectives extends CollectiveMachinery permits Co
         return start("alltoallv", "linear", s, last);
     }
 
-    Request alltoallw(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendByteDispls, Datatype[] sendTypes,
-                      Object recvBuf, int recvOffset, int[] recvCounts, int[] recvByteDispls, Datatype[] recvTypes) {
+    Request alltoallw(Object sendBuf, long sendOffset, long[] sendCounts, long[] sendByteDispls, Datatype[] sendTypes,
+                      Object recvBuf, long recvOffset, long[] recvCounts, long[] recvByteDispls, Datatype[] recvTypes) {
         comm.checkLive();
         if (inPlace(sendBuf)) {
             sendBuf = recvBuf;

@@ -154,7 +154,7 @@ final class InterCollectives {
         lastAlgorithm = "inter (direct to the root)";
         if (root == Ferry.ROOT) {
             int q = comm.remoteSize();
-            CollBuffer in = CollBuffer.of(recvBuf, recvOffset, recvCounts, displs, recvType, q, true, "receive buffer");
+            CollBuffer in = CollBuffer.of(recvBuf, recvOffset, CollectiveCalls.widen(recvCounts), CollectiveCalls.widen(displs), recvType, q, true, "receive buffer");
             Request[] r = new Request[q];
             for (int j = 0; j < q; j++) {
                 r[j] = comm.internalRecv(in.block(displs[j], recvCounts[j]), 0, recvCounts[j], recvType, j, tag);
@@ -175,7 +175,7 @@ final class InterCollectives {
         lastAlgorithm = "inter (direct from the root)";
         if (root == Ferry.ROOT) {
             int q = comm.remoteSize();
-            CollBuffer out = CollBuffer.of(sendBuf, sendOffset, sendCounts, displs, sendType, q, false, "send buffer");
+            CollBuffer out = CollBuffer.of(sendBuf, sendOffset, CollectiveCalls.widen(sendCounts), CollectiveCalls.widen(displs), sendType, q, false, "send buffer");
             Request[] r = new Request[q];
             for (int j = 0; j < q; j++) {
                 r[j] = comm.internalSend(out.block(displs[j], sendCounts[j]), 0, sendCounts[j], sendType, j, tag);
@@ -196,7 +196,7 @@ final class InterCollectives {
         int tag = comm.nextCollectiveTag();
         lastAlgorithm = "inter (direct, all pairs)";
         int q = comm.remoteSize();
-        CollBuffer in = CollBuffer.of(recvBuf, recvOffset, recvCounts, displs, recvType, q, true, "receive buffer");
+        CollBuffer in = CollBuffer.of(recvBuf, recvOffset, CollectiveCalls.widen(recvCounts), CollectiveCalls.widen(displs), recvType, q, true, "receive buffer");
         Request[] r = new Request[2 * q];
         for (int j = 0; j < q; j++) {
             r[j] = comm.internalRecv(in.block(displs[j], recvCounts[j]), 0, recvCounts[j], recvType, j, tag);
@@ -216,8 +216,8 @@ final class InterCollectives {
         int tag = comm.nextCollectiveTag();
         lastAlgorithm = "inter (pairwise direct)";
         int q = comm.remoteSize();
-        CollBuffer out = CollBuffer.of(sendBuf, sendOffset, sendCounts, sendDispls, sendType, q, false, "send buffer");
-        CollBuffer in = CollBuffer.of(recvBuf, recvOffset, recvCounts, recvDispls, recvType, q, true, "receive buffer");
+        CollBuffer out = CollBuffer.of(sendBuf, sendOffset, CollectiveCalls.widen(sendCounts), CollectiveCalls.widen(sendDispls), sendType, q, false, "send buffer");
+        CollBuffer in = CollBuffer.of(recvBuf, recvOffset, CollectiveCalls.widen(recvCounts), CollectiveCalls.widen(recvDispls), recvType, q, true, "receive buffer");
         Request[] r = new Request[2 * q];
         for (int j = 0; j < q; j++) {
             r[j] = comm.internalRecv(in.block(recvDispls[j], recvCounts[j]), 0, recvCounts[j], recvType, j, tag);

@@ -81,7 +81,7 @@ final class LinearAlgorithms {
      * Every rank sends {@code acc} to rank 0, which folds them in rank order ({@code x0 op x1 op
      * ...}: a non-commutative operation works) and sends the result back to all.
      */
-    static void allreduce(Schedule s, int p, int r, MemorySegment acc, Reducer red, int count) {
+    static void allreduce(Schedule s, int p, int r, MemorySegment acc, Reducer red, long count) {
         if (r == 0) {
             MemorySegment[] in = new MemorySegment[p];
             for (int j = 1; j < p; j++) {

@@ -14,7 +14,7 @@ final class NodeAwareAlgorithms {
     }
 
     /** Reduce within each node to its leader, allreduce among the leaders, bcast within each node. */
-    static void allreduce(Schedule s, NodeMap m, MemorySegment acc, Reducer red, int count) {
+    static void allreduce(Schedule s, NodeMap m, MemorySegment acc, Reducer red, long count) {
         int[] local = m.nodes[m.myNode], leaders = m.leaders(-1);
         s.over(local);
         TreeAlgorithms.reduceBinomial(s, local.length, m.myLocal, 0, acc, acc, red, count);
@@ -33,7 +33,7 @@ final class NodeAwareAlgorithms {
      * is reduced into the leader's {@code acc} reading their slots in place, and the result
      * spread by one copy into the leader's slot and one copy out of it per member.
      */
-    static void allreduceArena(Schedule s, NodeMap m, MemorySegment[] slots, MemorySegment input, MemorySegment acc, Reducer red, int count) {
+    static void allreduceArena(Schedule s, NodeMap m, MemorySegment[] slots, MemorySegment input, MemorySegment acc, Reducer red, long count) {
         int[] local = m.nodes[m.myNode], leaders = m.leaders(-1);
         s.over(local);
         ArenaAlgorithms.reduce(s, local.length, m.myLocal, 0, slots, input, acc, red, count);
@@ -67,7 +67,7 @@ final class NodeAwareAlgorithms {
     }
 
     /** Reduce within each node to its leader (the root on its node), then among the leaders to the root. */
-    static void reduce(Schedule s, NodeMap m, int root, MemorySegment acc, MemorySegment result, Reducer red, int count) {
+    static void reduce(Schedule s, NodeMap m, int root, MemorySegment acc, MemorySegment result, Reducer red, long count) {
         int[] local = m.nodes[m.myNode], leaders = m.leaders(root);
         int me = local[m.myLocal], leaderLocal = NodeMap.indexOf(local, leaders[m.myNode]);
         s.over(local);

@@ -137,9 +137,17 @@ public final class Op {
     }
 
     /** {@code inout = in op inout} over {@code count} packed elements of {@code type}. */
-    void apply(MemorySegment in, MemorySegment inout, int count, Datatype type) {
+    void apply(MemorySegment in, MemorySegment inout, long count, Datatype type) {
         if (function != null) {
-            function.apply(in, inout, count, type);
+            if (count <= Integer.MAX_VALUE) {
+                function.apply(in, inout, (int) count, type);
+                return;
+            }
+            // the program's function counts in ints: a large count goes to it in runs of 2^30 elements
+            for (long at = 0; at < count; at += 1L << 30) {
+                long n = Math.min(1L << 30, count - at);
+                function.apply(in.asSlice(at * type.size, n * type.size), inout.asSlice(at * type.size, n * type.size), (int) n, type);
+            }
         } else if (code == Code.MINLOC || code == Code.MAXLOC) {
             Reductions.pairs(code == Code.MAXLOC, type, in, inout, count);
         } else {

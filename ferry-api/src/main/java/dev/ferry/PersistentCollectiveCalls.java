@@ -20,7 +20,7 @@ package dev.ferry;
  * sum.free();
  * }</pre>
  */
-abstract sealed class PersistentCollectiveCalls extends CollectiveCalls permits FaultTolerantCalls {
+abstract sealed class PersistentCollectiveCalls extends CollectiveCalls permits LargeCountCollectiveCalls {
 
     public PersistentRequest barrierInit() {
         return collectives().persistent(() -> collectives().barrier(false));
@@ -39,7 +39,7 @@ abstract sealed class PersistentCollectiveCalls extends CollectiveCalls permits 
     }
 
     public PersistentRequest reduceScatterInit(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int[] recvCounts, Datatype type, Op op) {
-        return collectives().persistent(() -> collectives().reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, recvCounts, type, op));
+        return collectives().persistent(() -> collectives().reduceScatter(sendBuf, sendOffset, recvBuf, recvOffset, widen(recvCounts), type, op));
     }
 
     public PersistentRequest reduceScatterBlockInit(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int recvCount, Datatype type, Op op) {
@@ -61,7 +61,7 @@ abstract sealed class PersistentCollectiveCalls extends CollectiveCalls permits 
 
     public PersistentRequest gathervInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                                          Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root) {
-        return collectives().persistent(() -> collectives().gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root));
+        return collectives().persistent(() -> collectives().gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, widen(recvCounts), widen(displs), recvType, root));
     }
 
     public PersistentRequest scatterInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
@@ -71,7 +71,7 @@ abstract sealed class PersistentCollectiveCalls extends CollectiveCalls permits 
 
     public PersistentRequest scattervInit(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
                                           Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
-        return collectives().persistent(() -> collectives().scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root));
+        return collectives().persistent(() -> collectives().scatterv(sendBuf, sendOffset, widen(sendCounts), widen(displs), sendType, recvBuf, recvOffset, recvCount, recvType, root));
     }
 
     public PersistentRequest allgatherInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
@@ -81,7 +81,7 @@ abstract sealed class PersistentCollectiveCalls extends CollectiveCalls permits 
 
     public PersistentRequest allgathervInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
                                             Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
-        return collectives().persistent(() -> collectives().allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType));
+        return collectives().persistent(() -> collectives().allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, widen(recvCounts), widen(displs), recvType));
     }
 
     public PersistentRequest alltoallInit(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
@@ -91,11 +91,11 @@ abstract sealed class PersistentCollectiveCalls extends CollectiveCalls permits 
 
     public PersistentRequest alltoallvInit(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendDispls, Datatype sendType,
                                            Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls, Datatype recvType) {
-        return collectives().persistent(() -> collectives().alltoallv(sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType));
+        return collectives().persistent(() -> collectives().alltoallv(sendBuf, sendOffset, widen(sendCounts), widen(sendDispls), sendType, recvBuf, recvOffset, widen(recvCounts), widen(recvDispls), recvType));
     }
 
     public PersistentRequest alltoallwInit(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendByteDispls, Datatype[] sendTypes,
                                            Object recvBuf, int recvOffset, int[] recvCounts, int[] recvByteDispls, Datatype[] recvTypes) {
-        return collectives().persistent(() -> collectives().alltoallw(sendBuf, sendOffset, sendCounts, sendByteDispls, sendTypes, recvBuf, recvOffset, recvCounts, recvByteDispls, recvTypes));
+        return collectives().persistent(() -> collectives().alltoallw(sendBuf, sendOffset, widen(sendCounts), widen(sendByteDispls), sendTypes, recvBuf, recvOffset, widen(recvCounts), widen(recvByteDispls), recvTypes));
     }
 }

@@ -16,17 +16,17 @@ final class Reducer {
         this.type = type;
     }
 
-    long bytes(int count) {
+    long bytes(long count) {
         return count * type.size;
     }
 
     /** {@code inout = in op inout}: {@code in} holds lower ranks' contribution. */
-    Runnable leftInto(MemorySegment in, MemorySegment inout, int count) {
+    Runnable leftInto(MemorySegment in, MemorySegment inout, long count) {
         return () -> op.apply(in, inout, count, type);
     }
 
     /** {@code acc = acc op higher}: {@code higher} holds higher ranks' contribution (its memory is used up). */
-    Runnable rightInto(MemorySegment acc, MemorySegment higher, int count) {
+    Runnable rightInto(MemorySegment acc, MemorySegment higher, long count) {
         if (op.isCommutative()) {
             return () -> op.apply(higher, acc, count, type);
         }

@@ -19,9 +19,9 @@ final class RingAlgorithms {
      * into chunk {@code rank - k - 2} what it receives, so that after p - 1 steps it holds chunk
      * {@code rank} reduced over all ranks.
      */
-    static void reduceScatter(Schedule s, int p, int r, MemorySegment data, int[] starts, int[] counts, Reducer red) {
-        int max = 0;
-        for (int c : counts) {
+    static void reduceScatter(Schedule s, int p, int r, MemorySegment data, long[] starts, long[] counts, Reducer red) {
+        long max = 0;
+        for (long c : counts) {
             max = Math.max(max, c);
         }
         MemorySegment tmp = s.temp(red.bytes(max));
@@ -34,7 +34,7 @@ final class RingAlgorithms {
         }
     }
 
-    private static MemorySegment chunk(MemorySegment data, Reducer red, int[] starts, int[] counts, int c) {
+    private static MemorySegment chunk(MemorySegment data, Reducer red, long[] starts, long[] counts, int c) {
         return data.asSlice(red.bytes(starts[c]), red.bytes(counts[c]));
     }
 
@@ -51,8 +51,8 @@ final class RingAlgorithms {
     }
 
     /** Ring allreduce of {@code count} elements in {@code data}: reduce-scatter, then allgather of the reduced chunks. */
-    static void allreduce(Schedule s, int p, int r, MemorySegment data, Reducer red, int count) {
-        int[] starts = new int[p], counts = new int[p];
+    static void allreduce(Schedule s, int p, int r, MemorySegment data, Reducer red, long count) {
+        long[] starts = new long[p], counts = new long[p];
         split(count, starts, counts);
         reduceScatter(s, p, r, data, starts, counts, red);
         MemorySegment[] blocks = new MemorySegment[p];
@@ -63,8 +63,9 @@ final class RingAlgorithms {
     }
 
     /** Splits {@code count} elements into {@code counts.length} near-equal runs. */
-    static void split(int count, int[] starts, int[] counts) {
-        int p = counts.length, base = count / p, extra = count % p, at = 0;
+    static void split(long count, long[] starts, long[] counts) {
+        int p = counts.length;
+        long base = count / p, extra = count % p, at = 0;
         for (int c = 0; c < p; c++) {
             starts[c] = at;
             counts[c] = base + (c < extra ? 1 : 0);

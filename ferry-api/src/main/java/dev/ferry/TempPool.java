@@ -20,6 +20,13 @@ final class TempPool {
 
     @SuppressWarnings("unchecked")
     private final ConcurrentLinkedQueue<MemorySegment>[] free = new ConcurrentLinkedQueue[CLASSES];
+    /**
+     * Blocks larger than the pool keeps, by address, with the arena each was made in: exactly
+     * their size, and freed when given back. (An automatic arena's, rounded up to a power of two,
+     * waited for the GC, and counted against the direct-memory limit meanwhile: two 2 GiB
+     * collectives in a row ran out of it.)
+     */
+    private final java.util.concurrent.ConcurrentHashMap<Long, Arena> large = new java.util.concurrent.ConcurrentHashMap<>();
     private final AtomicLong held = new AtomicLong();
 
     TempPool() {
@@ -33,6 +40,12 @@ final class TempPool {
         if (bytes == 0) {
             return EMPTY;
         }
+        if (bytes > MAX_HELD) {
+            Arena a = Arena.ofShared(); // given back in the engine's thread of control, maybe not the taker's
+            MemorySegment m = a.allocate(bytes, 64);
+            large.put(m.address(), a);
+            return m;
+        }
         int c = classOf(bytes);
         MemorySegment m = free[c].poll();
         if (m != null) {
@@ -45,6 +58,11 @@ final class TempPool {
     /** Gives a block back; kept while the pool holds less than {@link #MAX_HELD}, else left to the GC. */
     void give(MemorySegment m) {
         if (m.byteSize() == 0) {
+            return;
+        }
+        Arena a = m.byteSize() > MAX_HELD ? large.remove(m.address()) : null;
+        if (a != null) {
+            a.close();
             return;
         }
         if (held.addAndGet(m.byteSize()) > MAX_HELD) {

@@ -67,7 +67,7 @@ final class TreeAlgorithms {
      * non-commutative operation runs on the tree rooted at rank 0 (each rank then holds a run of
      * consecutive ranks, combined in order) and rank 0 sends the result to the root.
      */
-    static void reduceBinomial(Schedule s, int p, int r, int root, MemorySegment acc, MemorySegment result, Reducer red, int count) {
+    static void reduceBinomial(Schedule s, int p, int r, int root, MemorySegment acc, MemorySegment result, Reducer red, long count) {
         boolean ordered = !red.op.isCommutative();
         int treeRoot = ordered ? 0 : root;
         int vr = (r - treeRoot + p) % p;

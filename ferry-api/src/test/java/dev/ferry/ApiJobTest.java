@@ -36,6 +36,19 @@ class ApiJobTest {
         assertTrue(r.okLines().contains("ok large rank 2 received " + count + " shorts, " + 2 * count + " bytes, all checked, over [tcp]"), r.toString());
     }
 
+    /** A bcast and an allreduce of 2^31 + 48 bytes with the long-count forms, across shm and tcp (nodes {0, 1} and {2}). */
+    @Test
+    void collectivesPast2To31ElementsGoWholeOverShmAndTcp() throws Exception {
+        long count = (1L << 31) + 48; // a multiple of 8: the check reads longs
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, ApiRanks.class, "large-collectives", Long.toString(count));
+        assertEquals(0, r.exit(), r.toString());
+        for (int rank = 0; rank < 3; rank++) {
+            int k = rank;
+            assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok large-collectives rank " + k + ": bcast and allreduce of " + count + " bytes")),
+                    r.toString());
+        }
+    }
+
     /** An object of more than 2 GiB (its arrays out of band) with ObjectMessages, rank 0 to rank 1 over shm and rank 2 over tcp. */
     @Test
     void anObjectPast2GiBGoesWholeOverShmAndTcp() throws Exception {

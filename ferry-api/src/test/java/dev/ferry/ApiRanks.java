@@ -27,6 +27,7 @@ public final class ApiRanks {
             case "idle" -> idle(Long.parseLong(args[1]));
             case "large" -> large(Long.parseLong(args[1]));
             case "large-object" -> largeObject(Integer.parseInt(args[1]));
+            case "large-collectives" -> largeCollectives(Long.parseLong(args[1]));
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
     }
@@ -61,6 +62,43 @@ public final class ApiRanks {
                         + w.route(0).rails());
             }
             w.barrier();
+        }
+    }
+
+    /**
+     * Collectives past 2^31 elements with the long-count forms: a bcast of {@code count} bytes
+     * from rank 0, then an allreduce (MAX) of {@code count} bytes (a multiple of 8) to which rank r
+     * brings {@code (i + r) % 7} at byte i; every byte checked.
+     */
+    private static void largeCollectives(long count) {
+        try (Ferry f = Ferry.init(); Arena arena = Arena.ofConfined()) {
+            Comm w = f.world();
+            MemorySegment m = arena.allocate(count, 8);
+            if (w.rank() == 0) {
+                for (long i = 0; i < count / 8; i++) {
+                    m.setAtIndex(ValueLayout.JAVA_LONG, i, mix(i));
+                }
+            }
+            w.bcast(m, 0L, count, Datatype.BYTE, 0);
+            for (long i = 0; i < count / 8; i++) {
+                if (m.getAtIndex(ValueLayout.JAVA_LONG, i) != mix(i)) {
+                    throw new AssertionError("rank " + w.rank() + ": bcast long " + i + " differs");
+                }
+            }
+            int p = w.size();
+            // byte i of rank r is (i + r) % 7: a pattern of 56 bytes (7 longs), written and checked a long at a time
+            long[] mine = period(w.rank(), 0), best = period(0, p - 1);
+            for (long j = 0; j < count / 8; j++) {
+                m.setAtIndex(ValueLayout.JAVA_LONG, j, mine[(int) (j % 7)]);
+            }
+            w.allreduce(Ferry.IN_PLACE, 0L, m, 0L, count, Datatype.BYTE, Op.MAX);
+            for (long j = 0; j < count / 8; j++) {
+                if (m.getAtIndex(ValueLayout.JAVA_LONG, j) != best[(int) (j % 7)]) {
+                    throw new AssertionError("rank " + w.rank() + ": allreduce long " + j + " differs");
+                }
+            }
+            System.out.println("ok large-collectives rank " + w.rank() + ": bcast and allreduce of " + count + " bytes, all checked ("
+                    + w.lastCollectiveAlgorithm() + ")");
         }
     }
 
@@ -110,6 +148,19 @@ public final class ApiRanks {
             }
             w.barrier();
         }
+    }
+
+    /** The 7 longs of bytes {@code (i + from) % 7}, or with {@code upTo} > 0 the most of {@code (i + r) % 7} over r = 0..upTo. */
+    private static long[] period(int from, int upTo) {
+        long[] out = new long[7];
+        for (int j = 0; j < 56; j++) {
+            long b = 0;
+            for (int r = from; r <= from + upTo; r++) {
+                b = Math.max(b, (j + r) % 7);
+            }
+            out[j / 8] |= b << (8 * (j % 8));
+        }
+        return out;
     }
 
     private static long mix(long i) {

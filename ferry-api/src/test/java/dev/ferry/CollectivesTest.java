@@ -469,4 +469,56 @@ class CollectivesTest {
             assertEquals(1 - w.rank(), v[0]);
         });
     }
+
+    /** The long-count forms (MPI-4's _c bindings) give what the int forms give, v forms with long[] counts and displacements included. */
+    @Test
+    void longCountFormsGiveWhatTheIntFormsGive() {
+        Ferry.runInProcess(4, BOUND, f -> {
+            Comm w = f.world();
+            int p = w.size(), me = w.rank(), n = 5;
+            Datatype t = Datatype.INT;
+            int[] send = new int[n * p];
+            for (int i = 0; i < send.length; i++) {
+                send[i] = me * 100 + i;
+            }
+            int[] counts = new int[p], displs = new int[p];
+            long[] lcounts = new long[p], ldispls = new long[p], mine = new long[p];
+            int[] mineInt = new int[p];
+            for (int i = 0; i < p; i++) {
+                counts[i] = i + 1;
+                displs[i] = i * n;
+                lcounts[i] = counts[i];
+                ldispls[i] = displs[i];
+                mine[i] = me + 1;
+                mineInt[i] = me + 1;
+            }
+            for (int k = 0; k < 15; k++) {
+                int[] a = new int[n * p], b = new int[n * p];
+                if (k == 0 && me == 1) {
+                    System.arraycopy(send, 0, a, 0, n);
+                    System.arraycopy(send, 0, b, 0, n);
+                }
+                switch (k) {
+                    case 0 -> { w.bcast(a, 0, n, t, 1); w.bcast(b, 0L, (long) n, t, 1); }
+                    case 1 -> { w.allreduce(send, 0, a, 0, n, t, Op.SUM); w.allreduce(send, 0L, b, 0L, n, t, Op.SUM); }
+                    case 2 -> { w.reduce(send, 0, a, 0, n, t, Op.MAX, 2); w.reduce(send, 0L, b, 0L, n, t, Op.MAX, 2); }
+                    case 3 -> { w.scan(send, 0, a, 0, n, t, Op.SUM); w.scan(send, 0L, b, 0L, n, t, Op.SUM); }
+                    case 4 -> { w.exscan(send, 0, a, 0, n, t, Op.SUM); w.exscan(send, 0L, b, 0L, n, t, Op.SUM); }
+                    case 5 -> { w.reduceScatterBlock(send, 0, a, 0, 2, t, Op.SUM); w.reduceScatterBlock(send, 0L, b, 0L, 2L, t, Op.SUM); }
+                    case 6 -> { w.reduceScatter(send, 0, a, 0, counts, t, Op.SUM); w.reduceScatter(send, 0L, b, 0L, lcounts, t, Op.SUM); }
+                    case 7 -> { w.gather(send, 0, n, t, a, 0, n, t, 3); w.gather(send, 0L, n, t, b, 0L, n, t, 3); }
+                    case 8 -> { w.gatherv(send, 0, me + 1, t, a, 0, counts, displs, t, 0); w.gatherv(send, 0L, me + 1, t, b, 0L, lcounts, ldispls, t, 0); }
+                    case 9 -> { w.scatter(send, 0, n, t, a, 0, n, t, 2); w.scatter(send, 0L, n, t, b, 0L, n, t, 2); }
+                    case 10 -> { w.scatterv(send, 0, counts, displs, t, a, 0, me + 1, t, 1); w.scatterv(send, 0L, lcounts, ldispls, t, b, 0L, me + 1, t, 1); }
+                    case 11 -> { w.allgather(send, 0, n, t, a, 0, n, t); w.allgather(send, 0L, n, t, b, 0L, n, t); }
+                    case 12 -> { w.allgatherv(send, 0, me + 1, t, a, 0, counts, displs, t); w.allgatherv(send, 0L, me + 1, t, b, 0L, lcounts, ldispls, t); }
+                    case 13 -> { w.alltoall(send, 0, 1, t, a, 0, 1, t); w.alltoall(send, 0L, 1L, t, b, 0L, 1L, t); }
+                    default -> { w.alltoallv(send, 0, counts, displs, t, a, 0, mineInt, displs, t); w.alltoallv(send, 0L, lcounts, ldispls, t, b, 0L, mine, ldispls, t); }
+                }
+                assertArrayEquals(a, b, "collective " + k + " at rank " + me);
+            }
+            FerryException e = assertThrows(FerryException.class, () -> w.allreduce(send, 0L, new int[n], 0L, 1L << 40, t, Op.SUM));
+            assertEquals(ErrorClass.COUNT, e.errorClass());
+        });
+    }
 }
