@@ -17,13 +17,13 @@ final class TargetBlocks {
     long[] len = new long[4];
     int n;
 
-    TargetBlocks of(long base, int count, Datatype type, long max) {
+    TargetBlocks of(long base, long count, Datatype type, long max) {
         n = 0;
         if (type.contiguous) {
-            add(base, (long) count * type.size, max);
+            add(base, count * type.size, max);
             return this;
         }
-        for (int i = 0; i < count; i++) {
+        for (long i = 0; i < count; i++) {
             long e = base + i * type.extent;
             for (int k = 0; k < type.offsets.length; k++) {
                 add(e + type.offsets[k], type.lengths[k], max);

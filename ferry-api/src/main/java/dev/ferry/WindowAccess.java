@@ -33,11 +33,23 @@ abstract sealed class WindowAccess permits WindowSynchronization {
     }
 
     /**
+     * {@link #put(Object, int, int, Datatype, int, long)} with a {@code long} offset and count
+     * (MPI-4's {@code MPI_Put_c}); the forms with the target's layout take {@code long} counts too.
+     *
+     * <pre>{@code
+     * w.put(big, 0L, big.byteSize(), Datatype.BYTE, 1, 0);   // a segment past 2 GiB
+     * }</pre>
+     */
+    public void put(Object origin, long offset, long count, Datatype type, int target, long disp) {
+        put(origin, offset, count, type, target, disp, count, type);
+    }
+
+    /**
      * Puts {@code count} elements of {@code type} from {@code origin} into {@code targetCount}
      * elements of {@code targetType} at displacement {@code disp} of rank {@code target} (the
      * two must hold the same number of bytes).
      */
-    public void put(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
+    public void put(Object origin, long offset, long count, Datatype type, int target, long disp, long targetCount, Datatype targetType) {
         lib.lock.lock();
         try {
             checkOpen("put");
@@ -52,8 +64,13 @@ abstract sealed class WindowAccess permits WindowSynchronization {
         get(result, offset, count, type, target, disp, count, type);
     }
 
+    /** {@link #get(Object, int, int, Datatype, int, long)} with a {@code long} offset and count (MPI-4's {@code MPI_Get_c}). */
+    public void get(Object result, long offset, long count, Datatype type, int target, long disp) {
+        get(result, offset, count, type, target, disp, count, type);
+    }
+
     /** {@link #get} with the target's layout of its own. The result is there once the operation completes. */
-    public void get(Object result, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
+    public void get(Object result, long offset, long count, Datatype type, int target, long disp, long targetCount, Datatype targetType) {
         lib.lock.lock();
         try {
             checkOpen("get");
@@ -74,8 +91,13 @@ abstract sealed class WindowAccess permits WindowSynchronization {
         accumulate(origin, offset, count, type, target, disp, count, type, op);
     }
 
+    /** {@link #accumulate(Object, int, int, Datatype, int, long, Op)} with a {@code long} offset and count (MPI-4's {@code MPI_Accumulate_c}). */
+    public void accumulate(Object origin, long offset, long count, Datatype type, int target, long disp, Op op) {
+        accumulate(origin, offset, count, type, target, disp, count, type, op);
+    }
+
     /** {@link #accumulate} with the target's layout of its own (of the same kind of element). */
-    public void accumulate(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType, Op op) {
+    public void accumulate(Object origin, long offset, long count, Datatype type, int target, long disp, long targetCount, Datatype targetType, Op op) {
         lib.lock.lock();
         try {
             checkOpen("accumulate");
@@ -95,8 +117,8 @@ abstract sealed class WindowAccess permits WindowSynchronization {
     }
 
     /** {@link #getAccumulate} with the target's layout of its own. */
-    public void getAccumulate(Object origin, int offset, Object result, int resultOffset, int count, Datatype type, int target, long disp,
-                              int targetCount, Datatype targetType, Op op) {
+    public void getAccumulate(Object origin, long offset, Object result, long resultOffset, long count, Datatype type, int target, long disp,
+                              long targetCount, Datatype targetType, Op op) {
         if (result == null) {
             throw FerryException.arg(ErrorClass.BUFFER, "getAccumulate: the result buffer is null");
         }
@@ -176,8 +198,18 @@ abstract sealed class WindowAccess permits WindowSynchronization {
         return rput(origin, offset, count, type, target, disp, count, type);
     }
 
+    /** {@link #rput(Object, int, int, Datatype, int, long)} with a {@code long} offset and count. */
+    public Request rput(Object origin, long offset, long count, Datatype type, int target, long disp) {
+        return rput(origin, offset, count, type, target, disp, count, type);
+    }
+
     /** {@link #get}, with a request that completes when the result is in {@code result}. */
     public Request rget(Object result, int offset, int count, Datatype type, int target, long disp) {
+        return rget(result, offset, count, type, target, disp, count, type);
+    }
+
+    /** {@link #rget(Object, int, int, Datatype, int, long)} with a {@code long} offset and count. */
+    public Request rget(Object result, long offset, long count, Datatype type, int target, long disp) {
         return rget(result, offset, count, type, target, disp, count, type);
     }
 
@@ -193,7 +225,7 @@ abstract sealed class WindowAccess permits WindowSynchronization {
     }
 
     /** {@link #rput} with the target's layout of its own. */
-    public Request rput(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
+    public Request rput(Object origin, long offset, long count, Datatype type, int target, long disp, long targetCount, Datatype targetType) {
         lib.lock.lock();
         try {
             put(origin, offset, count, type, target, disp, targetCount, targetType);
@@ -204,7 +236,7 @@ abstract sealed class WindowAccess permits WindowSynchronization {
     }
 
     /** {@link #rget} with the target's layout of its own. */
-    public Request rget(Object result, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType) {
+    public Request rget(Object result, long offset, long count, Datatype type, int target, long disp, long targetCount, Datatype targetType) {
         lib.lock.lock();
         try {
             get(result, offset, count, type, target, disp, targetCount, targetType);
@@ -215,7 +247,7 @@ abstract sealed class WindowAccess permits WindowSynchronization {
     }
 
     /** {@link #raccumulate} with the target's layout of its own. */
-    public Request raccumulate(Object origin, int offset, int count, Datatype type, int target, long disp, int targetCount, Datatype targetType, Op op) {
+    public Request raccumulate(Object origin, long offset, long count, Datatype type, int target, long disp, long targetCount, Datatype targetType, Op op) {
         lib.lock.lock();
         try {
             accumulate(origin, offset, count, type, target, disp, targetCount, targetType, op);
@@ -226,8 +258,8 @@ abstract sealed class WindowAccess permits WindowSynchronization {
     }
 
     /** {@link #rgetAccumulate} with the target's layout of its own. */
-    public Request rgetAccumulate(Object origin, int offset, Object result, int resultOffset, int count, Datatype type, int target, long disp,
-                                  int targetCount, Datatype targetType, Op op) {
+    public Request rgetAccumulate(Object origin, long offset, Object result, long resultOffset, long count, Datatype type, int target, long disp,
+                                  long targetCount, Datatype targetType, Op op) {
         lib.lock.lock();
         try {
             getAccumulate(origin, offset, result, resultOffset, count, type, target, disp, targetCount, targetType, op);

@@ -257,13 +257,13 @@ final class WindowLibrary {
     private MemorySegment[] outFrom = new MemorySegment[16];
     private long[] outAt = new long[16];
     private MemorySegment[] outTo = new MemorySegment[16];
-    private int[] outCount = new int[16];
+    private long[] outCount = new long[16];
     private Datatype[] outType = new Datatype[16];
     private int[] outTarget = new int[16];
     private int outs;
 
     /** Copies {@code count} packed elements at {@code from[at..]} into {@code to} as {@code type} lays them out, once complete. */
-    void copyOut(MemorySegment from, long at, MemorySegment to, int count, Datatype type) {
+    void copyOut(MemorySegment from, long at, MemorySegment to, long count, Datatype type) {
         if (outs == outTo.length) {
             int n = 2 * outs;
             outFrom = java.util.Arrays.copyOf(outFrom, n);
@@ -307,8 +307,8 @@ final class WindowLibrary {
     }
 
     /** Packs {@code count} elements of {@code type} from {@code from} into {@code to[at..]}. */
-    static void pack(MemorySegment from, int count, Datatype type, MemorySegment to, long at) {
-        long bytes = (long) count * type.size;
+    static void pack(MemorySegment from, long count, Datatype type, MemorySegment to, long at) {
+        long bytes = count * type.size;
         if (type.contiguous) {
             MemorySegment.copy(from, 0, to, at, bytes);
         } else {
@@ -317,8 +317,8 @@ final class WindowLibrary {
     }
 
     /** Unpacks {@code count} packed elements at {@code from[at..]} into {@code to} as {@code type} lays them out. */
-    static void unpack(MemorySegment from, long at, MemorySegment to, int count, Datatype type) {
-        long bytes = (long) count * type.size;
+    static void unpack(MemorySegment from, long at, MemorySegment to, long count, Datatype type) {
+        long bytes = count * type.size;
         if (type.contiguous) {
             MemorySegment.copy(from, at, to, 0, bytes);
         } else {

@@ -51,7 +51,7 @@ final class WindowOps {
     }
 
     /** MPI's compare-and-swap on one integer element; the result arrives with the next quiescence. */
-    void compareAndSwap(Object origin, int offset, Object compare, int compareOffset, Object result, int resultOffset, Datatype type,
+    void compareAndSwap(Object origin, long offset, Object compare, int compareOffset, Object result, long resultOffset, Datatype type,
                         int target, long disp) {
         dev.ferry.portals.Datatype dt = RmaKinds.element(type, "compareAndSwap");
         if (!type.contiguous || type.size != dt.size() || dt == dev.ferry.portals.Datatype.FLOAT || dt == dev.ferry.portals.Datatype.DOUBLE) {
@@ -102,7 +102,7 @@ final class WindowOps {
         return st.get(ValueLayout.JAVA_LONG, o + 8); // intact: nothing was staged since
     }
 
-    void transfer(boolean put, Object buf, int offset, int count, Datatype type, int target, long disp, int targetCount,
+    void transfer(boolean put, Object buf, long offset, long count, Datatype type, int target, long disp, long targetCount,
                           Datatype targetType, String what) {
         CollBuffer.checkType(type, what);
         MemorySegment user = Buffers.contiguous(buf, offset, count, type, !put, put ? "the origin buffer" : "the result buffer", put ? originCache : resultCache);
@@ -134,8 +134,8 @@ final class WindowOps {
         lib.issued(b.n);
     }
 
-    void atomics(Object origin, int offset, int count, Datatype type, Object result, int resultOffset, int target, long disp,
-                         int targetCount, Datatype targetType, Op op, String what) {
+    void atomics(Object origin, long offset, long count, Datatype type, Object result, long resultOffset, int target, long disp,
+                         long targetCount, Datatype targetType, Op op, String what) {
         CollBuffer.checkType(type, what);
         if (op != null && (op.code == Op.Code.MINLOC || op.code == Op.Code.MAXLOC)) {
             pairs(origin, offset, count, type, result, resultOffset, target, disp, targetCount, targetType, op, what);
@@ -197,8 +197,8 @@ final class WindowOps {
      * mutex (so atomic with respect to every other MINLOC / MAXLOC on the window), get the
      * target's pairs, combine the origin's into them here, put them back. Complete on return.
      */
-    private void pairs(Object origin, int offset, int count, Datatype type, Object result, int resultOffset, int target, long disp,
-                       int targetCount, Datatype targetType, Op op, String what) {
+    private void pairs(Object origin, long offset, long count, Datatype type, Object result, long resultOffset, int target, long disp,
+                       long targetCount, Datatype targetType, Op op, String what) {
         if (!type.isPair() || targetType != type) {
             throw FerryException.arg(ErrorClass.TYPE, what + ": " + op + " takes one predefined pair type on both sides (INT2, DOUBLE_INT...), not "
                     + type + " and " + targetType);
@@ -265,7 +265,7 @@ final class WindowOps {
      * Checks an access to {@code target} (rank, epoch, range, signature): answers the byte offset
      * of its displacement in the target's window.
      */
-    private long checkTarget(int target, long disp, int targetCount, Datatype targetType, long originBytes, String what) {
+    private long checkTarget(int target, long disp, long targetCount, Datatype targetType, long originBytes, String what) {
         checkRank(target, what);
         if (!epochs.mayAccess(target)) {
             throw FerryException.arg(ErrorClass.RMA_SYNC, what + " to rank " + target
@@ -299,7 +299,7 @@ final class WindowOps {
     private final long[] found = new long[2];
 
     /** A dynamic window's target range: the slot covering it (reading the target's table again when this copy has none). */
-    private long attached(int target, long address, long reach, int targetCount, Datatype targetType, String what) {
+    private long attached(int target, long address, long reach, long targetCount, Datatype targetType, String what) {
         if (tables[target] == null || !Attachments.find(tables[target], address, reach, found)) {
             MemorySegment copy = tables[target] != null ? tables[target] : MemorySegment.ofArray(new long[(int) (Attachments.BYTES / 8)]);
             lib.stage(Attachments.BYTES, id(target));

@@ -14,6 +14,16 @@ class WindowJobTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(300);
 
     /** Random concurrent fetch-and-adds and xor-accumulates among 5 JVMs (pairs on a node: shm and tcp), caller and thread progress. */
+    /** A put and a get of 2^31 + 8 bytes with the long-count forms between two JVMs of one node. */
+    @Test
+    void aPutAndAGetPast2GiBGoWhole() throws Exception {
+        long bytes = (1L << 31) + 8;
+        CapturedJob.Result r = CapturedJob.run(2, Map.of(), TIMEOUT, WindowRanks.class, "large", Long.toString(bytes));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.okLines().contains("ok large rank 0: put and got back " + bytes + " bytes, all checked"), r.toString());
+        assertTrue(r.okLines().contains("ok large rank 1: " + bytes + " bytes put here, all checked"), r.toString());
+    }
+
     @Test
     void randomAtomicsInEveryModeAcrossShmAndTcp() throws Exception {
         for (String progress : new String[] {"caller", "thread"}) {

@@ -22,6 +22,7 @@ public final class WindowRanks {
                 case "deadEpochs" -> deadEpochs();
                 case "masked" -> masked(Long.parseLong(args[1]), Integer.parseInt(args[2]));
                 case "passive" -> passive(Integer.parseInt(args[1]));
+                case "large" -> large(Long.parseLong(args[1]));
                 default -> throw new IllegalArgumentException("no program " + args[0]);
             }
         } catch (Throwable t) {
@@ -29,6 +30,49 @@ public final class WindowRanks {
             t.printStackTrace();
             System.err.flush();
             Runtime.getRuntime().halt(1);
+        }
+    }
+
+    /**
+     * A put and a get of {@code bytes} (past 2 GiB) with the long-count forms: rank 0 puts a
+     * pattern into rank 1's window under a lock, rank 1 checks every long, then rank 0 gets it
+     * back into a zeroed segment and checks it too.
+     */
+    private static void large(long bytes) {
+        try (Ferry f = Ferry.init(); java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined();
+             Window w = Window.allocate(f.world(), f.rank() == 1 ? bytes : 8, 1)) {
+            Comm c = f.world();
+            if (c.rank() == 0) {
+                MemorySegment m = arena.allocate(bytes, 8);
+                for (long i = 0; i < bytes / 8; i++) {
+                    m.setAtIndex(ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
+                }
+                w.lock(Window.LockType.EXCLUSIVE, 1);
+                w.put(m, 0L, bytes, Datatype.BYTE, 1, 0);
+                w.unlock(1);
+                c.barrier(); // rank 1 checks
+                c.barrier();
+                m.fill((byte) 0);
+                w.lock(Window.LockType.SHARED, 1);
+                w.get(m, 0L, bytes, Datatype.BYTE, 1, 0);
+                w.unlock(1);
+                for (long i = 0; i < bytes / 8; i++) {
+                    if (m.getAtIndex(ValueLayout.JAVA_LONG, i) != i * 0x9E3779B97F4A7C15L) {
+                        throw new AssertionError("get: long " + i + " differs");
+                    }
+                }
+                System.out.println("ok large rank 0: put and got back " + bytes + " bytes, all checked");
+            } else {
+                c.barrier();
+                MemorySegment mine = w.memory();
+                for (long i = 0; i < bytes / 8; i++) {
+                    if (mine.getAtIndex(ValueLayout.JAVA_LONG, i) != i * 0x9E3779B97F4A7C15L) {
+                        throw new AssertionError("put: long " + i + " differs");
+                    }
+                }
+                System.out.println("ok large rank " + c.rank() + ": " + bytes + " bytes put here, all checked");
+                c.barrier();
+            }
         }
     }
 

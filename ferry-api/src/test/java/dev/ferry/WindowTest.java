@@ -430,4 +430,32 @@ class WindowTest {
             }
         });
     }
+
+    /** The long-count forms (MPI-4's MPI_Put_c and the rest) do what the int forms do, and refuse a count past the buffer. */
+    @Test
+    void longCountFormsDoWhatTheIntFormsDo() {
+        Ferry.runInProcess(2, BOUND, f -> {
+            Comm c = f.world();
+            try (Window w = Window.allocate(c, 64, 8)) {
+                w.fence();
+                if (c.rank() == 0) {
+                    w.put(new long[] {1, 2, 3, 4}, 1L, 3L, Datatype.LONG, 1, 0);
+                    w.accumulate(new long[] {10, 20}, 0L, 2L, Datatype.LONG, 1, 4, Op.SUM);
+                    assertEquals(ErrorClass.COUNT, assertThrows(FerryException.class,
+                            () -> w.put(new long[4], 0L, 5L, Datatype.LONG, 1, 0)).errorClass());
+                }
+                w.fence();
+                if (c.rank() == 0) {
+                    long[] got = new long[6], one = new long[1];
+                    w.get(got, 0L, 6L, Datatype.LONG, 1, 0);
+                    w.rget(one, 0L, 1L, Datatype.LONG, 1, 1).await();
+                    w.fence();
+                    assertArrayEquals(new long[] {2, 3, 4, 0, 10, 20}, got);
+                    assertEquals(3, one[0]);
+                } else {
+                    w.fence();
+                }
+            }
+        });
+    }
 }
