@@ -149,4 +149,15 @@ abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCall
                               Object recvBuf, long recvOffset, long[] recvCounts, long[] recvDispls, Datatype recvType) {
         return collectives().alltoallv(sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType);
     }
+
+    /** {@link #alltoallv} with a datatype per peer and displacements in bytes from the offset. */
+    public void alltoallw(Object sendBuf, long sendOffset, long[] sendCounts, long[] sendByteDispls, Datatype[] sendTypes,
+                          Object recvBuf, long recvOffset, long[] recvCounts, long[] recvByteDispls, Datatype[] recvTypes) {
+        collectives().alltoallw(sendBuf, sendOffset, sendCounts, sendByteDispls, sendTypes, recvBuf, recvOffset, recvCounts, recvByteDispls, recvTypes).await();
+    }
+
+    public Request ialltoallw(Object sendBuf, long sendOffset, long[] sendCounts, long[] sendByteDispls, Datatype[] sendTypes,
+                              Object recvBuf, long recvOffset, long[] recvCounts, long[] recvByteDispls, Datatype[] recvTypes) {
+        return collectives().alltoallw(sendBuf, sendOffset, sendCounts, sendByteDispls, sendTypes, recvBuf, recvOffset, recvCounts, recvByteDispls, recvTypes);
+    }
 }

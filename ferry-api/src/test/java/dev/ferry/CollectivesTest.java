@@ -470,7 +470,7 @@ class CollectivesTest {
         });
     }
 
-    /** The long-count forms (MPI-4's _c bindings) give what the int forms give, v forms with long[] counts and displacements included. */
+    /** The long-count forms (MPI-4's _c bindings) give what the int forms give, v and w forms with long[] counts and displacements included. */
     @Test
     void longCountFormsGiveWhatTheIntFormsGive() {
         Ferry.runInProcess(4, BOUND, f -> {
@@ -492,7 +492,16 @@ class CollectivesTest {
                 mine[i] = me + 1;
                 mineInt[i] = me + 1;
             }
-            for (int k = 0; k < 15; k++) {
+            Datatype[] types = {t, t, t, t};
+            int[] bytes = new int[p], byteDispls = new int[p];
+            long[] lbytes = new long[p], lbyteDispls = new long[p];
+            for (int i = 0; i < p; i++) {
+                bytes[i] = 1;
+                byteDispls[i] = 4 * i;
+                lbytes[i] = 1;
+                lbyteDispls[i] = 4 * i;
+            }
+            for (int k = 0; k < 16; k++) {
                 int[] a = new int[n * p], b = new int[n * p];
                 if (k == 0 && me == 1) {
                     System.arraycopy(send, 0, a, 0, n);
@@ -513,7 +522,9 @@ class CollectivesTest {
                     case 11 -> { w.allgather(send, 0, n, t, a, 0, n, t); w.allgather(send, 0L, n, t, b, 0L, n, t); }
                     case 12 -> { w.allgatherv(send, 0, me + 1, t, a, 0, counts, displs, t); w.allgatherv(send, 0L, me + 1, t, b, 0L, lcounts, ldispls, t); }
                     case 13 -> { w.alltoall(send, 0, 1, t, a, 0, 1, t); w.alltoall(send, 0L, 1L, t, b, 0L, 1L, t); }
-                    default -> { w.alltoallv(send, 0, counts, displs, t, a, 0, mineInt, displs, t); w.alltoallv(send, 0L, lcounts, ldispls, t, b, 0L, mine, ldispls, t); }
+                    case 14 -> { w.alltoallv(send, 0, counts, displs, t, a, 0, mineInt, displs, t); w.alltoallv(send, 0L, lcounts, ldispls, t, b, 0L, mine, ldispls, t); }
+                    default -> { w.alltoallw(send, 0, bytes, byteDispls, types, a, 0, bytes, byteDispls, types);
+                        w.alltoallw(send, 0L, lbytes, lbyteDispls, types, b, 0L, lbytes, lbyteDispls, types); }
                 }
                 assertArrayEquals(a, b, "collective " + k + " at rank " + me);
             }
