@@ -1,7 +1,5 @@
 package dev.ferry;
 
-import dev.ferry.spi.DataLayout;
-
 import java.lang.foreign.MemorySegment;
 
 /**
@@ -112,7 +110,7 @@ public abstract sealed class PartitionedRequest extends PersistentRequest permit
         for (int p = 0; p < parts; p++) {
             MemorySegment from = whole.asSlice(p * step);
             out[p] = type.contiguous ? Buffers.contiguous(from, 0, count, type, writable, "buffer")
-                    : (DataLayout) Buffers.layout(from, 0, count, type, writable, "buffer");
+                    : Buffers.layout(from, 0, count, type, writable, "buffer");
         }
         return out;
     }

@@ -58,10 +58,6 @@ final class RankBean implements FerryMXBean {
         }
     }
 
-    ObjectName name() {
-        return name;
-    }
-
     @Override
     public int getRank() {
         return engine.rank();

@@ -40,7 +40,7 @@ public final class OutOfBandArrays {
         }
         try (Staging s = new Staging()) {
             for (Object a : arrays) {
-                s.send(comm, heap(a), dest, tag);
+                s.send(comm, OutOfBand.segment(a), dest, tag);
             }
         }
     }
@@ -58,14 +58,14 @@ public final class OutOfBandArrays {
         }
         long total = 0;
         for (Object a : arrays) {
-            total += heap(a).byteSize();
+            total += OutOfBand.segment(a).byteSize();
         }
         Arena arena = Arena.ofShared(); // the progress pass that completes the last send may run in another thread
         MemorySegment copy = arena.allocate(Math.max(1, total), 4096);
         List<java.util.concurrent.CompletableFuture<Status>> sent = new ArrayList<>();
         long at = 0;
         for (Object a : arrays) {
-            MemorySegment m = heap(a);
+            MemorySegment m = OutOfBand.segment(a);
             MemorySegment.copy(m, 0, copy, at, m.byteSize());
             for (long c = 0; c < m.byteSize(); c += CHUNK) {
                 long n = Math.min(CHUNK, m.byteSize() - c);
@@ -96,7 +96,7 @@ public final class OutOfBandArrays {
             if (staging == null) {
                 staging = new Staging();
             }
-            bytes += staging.recv(comm, heap(array), source, tag);
+            bytes += staging.recv(comm, OutOfBand.segment(array), source, tag);
         }
 
         /** The bytes of the arrays received so far. */
@@ -110,11 +110,6 @@ public final class OutOfBandArrays {
                 staging.close();
             }
         }
-    }
-
-    /** An array {@link OutOfBand} leaves out, as memory. */
-    private static MemorySegment heap(Object a) {
-        return OutOfBand.segment(a);
     }
 
     /** Two off-heap chunks. */
