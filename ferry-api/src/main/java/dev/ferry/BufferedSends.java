@@ -100,12 +100,8 @@ final class BufferedSends {
      * A buffered send from {@code comm} of {@code count} elements of {@code type} in {@code from}
      * (checked): packed into a reserved block, then sent from there; a request complete at once.
      */
-    Request send(Comm comm, MemorySegment from, int count, Datatype type, int dest, int tag) {
-        long bytes = count * type.size;
-        if (bytes > Integer.MAX_VALUE) {
-            throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " elements of " + type + " are " + bytes
-                    + " bytes, more than a buffered send takes (" + Integer.MAX_VALUE + ")");
-        }
+    Request send(Comm comm, MemorySegment from, long count, Datatype type, int dest, int tag) {
+        long bytes = Math.multiplyExact(count, type.size); // Buffers checked the reach: this fits
         Block b = reserve(bytes);
         try {
             if (type.contiguous) {

@@ -147,7 +147,7 @@ abstract sealed class CollectiveCalls permits PersistentCollectiveCalls {
                         Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root) {
         InterCollectives i = inter();
         if (i != null) {
-            i.gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root);
+            i.gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, widen(recvCounts), widen(displs), recvType, root);
             return;
         }
         collectives().gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, widen(recvCounts), widen(displs), recvType, root).await();
@@ -179,7 +179,7 @@ abstract sealed class CollectiveCalls permits PersistentCollectiveCalls {
                          Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
         InterCollectives i = inter();
         if (i != null) {
-            i.scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+            i.scatterv(sendBuf, sendOffset, widen(sendCounts), widen(displs), sendType, recvBuf, recvOffset, recvCount, recvType, root);
             return;
         }
         collectives().scatterv(sendBuf, sendOffset, widen(sendCounts), widen(displs), sendType, recvBuf, recvOffset, recvCount, recvType, root).await();
@@ -210,7 +210,7 @@ abstract sealed class CollectiveCalls permits PersistentCollectiveCalls {
                            Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
         InterCollectives i = inter();
         if (i != null) {
-            i.allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType);
+            i.allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, widen(recvCounts), widen(displs), recvType);
             return;
         }
         collectives().allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, widen(recvCounts), widen(displs), recvType).await();
@@ -241,7 +241,7 @@ abstract sealed class CollectiveCalls permits PersistentCollectiveCalls {
                           Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls, Datatype recvType) {
         InterCollectives i = inter();
         if (i != null) {
-            i.alltoallv(sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType);
+            i.alltoallv(sendBuf, sendOffset, widen(sendCounts), widen(sendDispls), sendType, recvBuf, recvOffset, widen(recvCounts), widen(recvDispls), recvType);
             return;
         }
         collectives().alltoallv(sendBuf, sendOffset, widen(sendCounts), widen(sendDispls), sendType, recvBuf, recvOffset, widen(recvCounts), widen(recvDispls), recvType).await();

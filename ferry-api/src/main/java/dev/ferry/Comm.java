@@ -327,6 +327,16 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
      * into the attached buffer before this returns, so the request is complete at once.
      */
     public Request ibsend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+        return ibsend(buf, (long) offset, count, type, dest, tag);
+    }
+
+    /** {@link #bsend(Object, int, int, Datatype, int, int)} with a long offset and count (MPI's {@code MPI_Bsend_c}). */
+    public void bsend(Object buf, long offset, long count, Datatype type, int dest, int tag) {
+        ibsend(buf, offset, count, type, dest, tag);
+    }
+
+    /** {@link #ibsend(Object, int, int, Datatype, int, int)} with a long offset and count (MPI's {@code MPI_Ibsend_c}). */
+    public Request ibsend(Object buf, long offset, long count, Datatype type, int dest, int tag) {
         checkLive();
         checkDest(dest);
         checkSendTag(tag);
@@ -750,11 +760,11 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
      * count as point-to-point takes them): an intercommunicator's collectives address the remote
      * group this way.
      */
-    Request internalSend(Object buf, int offset, int count, Datatype type, int dest, int tag) {
+    Request internalSend(Object buf, long offset, long count, Datatype type, int dest, int tag) {
         return startSend(internal, buf, offset, count, type, dest, tag, false, null);
     }
 
-    Request internalRecv(Object buf, int offset, int count, Datatype type, int source, int tag) {
+    Request internalRecv(Object buf, long offset, long count, Datatype type, int source, int tag) {
         return startRecv(internal, buf, offset, count, type, source, tag, null);
     }
 

@@ -40,7 +40,7 @@ final class InterCollectives {
     }
 
     /** The root's buffer reaches every member of the other group. */
-    void bcast(Object buf, int offset, int count, Datatype type, int root) {
+    void bcast(Object buf, long offset, long count, Datatype type, int root) {
         comm.checkLive();
         int tag = comm.nextCollectiveTag();
         lastAlgorithm = "inter (root to leader, local bcast)";
@@ -56,7 +56,7 @@ final class InterCollectives {
     }
 
     /** The other group's elements combined by {@code op} land in the root's receive buffer. */
-    void reduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op, int root) {
+    void reduce(Object sendBuf, long sendOffset, Object recvBuf, long recvOffset, long count, Datatype type, Op op, int root) {
         comm.checkLive();
         int tag = comm.nextCollectiveTag();
         lastAlgorithm = "inter (local reduce, leader to root)";
@@ -66,30 +66,38 @@ final class InterCollectives {
             checkRemoteRoot(root);
             noInPlace(sendBuf, "reduce");
             MemorySegment partial = local.rank() == 0 ? temp(count, type) : null;
-            local.reduce(sendBuf, sendOffset, partial, 0, count, type, op, 0);
-            if (local.rank() == 0) {
-                comm.internalSend(partial, 0, count, type, root, tag).await();
+            try {
+                local.reduce(sendBuf, sendOffset, partial, 0L, count, type, op, 0);
+                if (local.rank() == 0) {
+                    comm.internalSend(partial, 0, count, type, root, tag).await();
+                }
+            } finally {
+                release(partial);
             }
         }
     }
 
     /** Each group's receive buffers get the other group's elements combined by {@code op}. */
-    void allreduce(Object sendBuf, int sendOffset, Object recvBuf, int recvOffset, int count, Datatype type, Op op) {
+    void allreduce(Object sendBuf, long sendOffset, Object recvBuf, long recvOffset, long count, Datatype type, Op op) {
         comm.checkLive();
         noInPlace(sendBuf, "allreduce");
         int tag = comm.nextCollectiveTag();
         lastAlgorithm = "inter (local reduce, leaders swap, local bcast)";
         MemorySegment partial = local.rank() == 0 ? temp(count, type) : null;
-        local.reduce(sendBuf, sendOffset, partial, 0, count, type, op, 0);
-        if (local.rank() == 0) {
-            swap(partial, 0, count, type, recvBuf, recvOffset, count, type, tag);
+        try {
+            local.reduce(sendBuf, sendOffset, partial, 0L, count, type, op, 0);
+            if (local.rank() == 0) {
+                swap(partial, 0, count, type, recvBuf, recvOffset, count, type, tag);
+            }
+        } finally {
+            release(partial);
         }
         local.bcast(recvBuf, recvOffset, count, type, 0);
     }
 
     /** The root receives every remote member's block, in their rank order. */
-    void gather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
-                Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+    void gather(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
+                Object recvBuf, long recvOffset, long recvCount, Datatype recvType, int root) {
         int q = comm.remoteSize();
         boolean root0 = root == Ferry.ROOT; // the counts are the root's alone (the others' may be anything)
         gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, root0 ? uniform(q, recvCount) : null,
@@ -97,8 +105,8 @@ final class InterCollectives {
     }
 
     /** Block j of the root's send buffer goes to remote rank j. */
-    void scatter(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
-                 Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+    void scatter(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
+                 Object recvBuf, long recvOffset, long recvCount, Datatype recvType, int root) {
         int q = comm.remoteSize();
         boolean root0 = root == Ferry.ROOT;
         scatterv(sendBuf, sendOffset, root0 ? uniform(q, sendCount) : null, root0 ? strides(q, sendCount) : null, sendType,
@@ -106,40 +114,44 @@ final class InterCollectives {
     }
 
     /** Every member receives the other group's blocks, in their rank order. */
-    void allgather(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
-                   Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+    void allgather(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
+                   Object recvBuf, long recvOffset, long recvCount, Datatype recvType) {
         comm.checkLive();
         noInPlace(sendBuf, "allgather");
         int tag = comm.nextCollectiveTag();
         lastAlgorithm = "inter (local gather, leaders swap, local bcast)";
         int p = local.size(), q = comm.remoteSize();
-        int mineCount = Math.multiplyExact(p, sendCount), theirCount = Math.multiplyExact(q, recvCount);
+        long mineCount = Math.multiplyExact(p, sendCount), theirCount = Math.multiplyExact(q, recvCount);
         MemorySegment gathered = local.rank() == 0 ? temp(mineCount, sendType) : null;
-        local.gather(sendBuf, sendOffset, sendCount, sendType, gathered, 0, sendCount, sendType, 0);
-        if (local.rank() == 0) {
-            swap(gathered, 0, mineCount, sendType, recvBuf, recvOffset, theirCount, recvType, tag);
+        try {
+            local.gather(sendBuf, sendOffset, sendCount, sendType, gathered, 0L, sendCount, sendType, 0);
+            if (local.rank() == 0) {
+                swap(gathered, 0, mineCount, sendType, recvBuf, recvOffset, theirCount, recvType, tag);
+            }
+        } finally {
+            release(gathered);
         }
         local.bcast(recvBuf, recvOffset, theirCount, recvType, 0);
     }
 
     /** Block j of each member's send buffer goes to remote rank j, which keeps it as block i for sender i. */
-    void alltoall(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
-                  Object recvBuf, int recvOffset, int recvCount, Datatype recvType) {
+    void alltoall(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
+                  Object recvBuf, long recvOffset, long recvCount, Datatype recvType) {
         int q = comm.remoteSize();
         alltoallv(sendBuf, sendOffset, uniform(q, sendCount), strides(q, sendCount), sendType,
                 recvBuf, recvOffset, uniform(q, recvCount), strides(q, recvCount), recvType);
     }
 
     /** {@code n} counts of {@code count}. */
-    private static int[] uniform(int n, int count) {
-        int[] a = new int[n];
+    private static long[] uniform(int n, long count) {
+        long[] a = new long[n];
         java.util.Arrays.fill(a, count);
         return a;
     }
 
     /** The displacements (in extents) of {@code n} blocks of {@code count} one after another. */
-    private static int[] strides(int n, int count) {
-        int[] a = new int[n];
+    private static long[] strides(int n, long count) {
+        long[] a = new long[n];
         for (int i = 0; i < n; i++) {
             a[i] = Math.multiplyExact(i, count);
         }
@@ -147,14 +159,14 @@ final class InterCollectives {
     }
 
     /** {@link #gather} with a count and displacement (in extents) per remote rank at the root. */
-    void gatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
-                 Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType, int root) {
+    void gatherv(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
+                 Object recvBuf, long recvOffset, long[] recvCounts, long[] displs, Datatype recvType, int root) {
         comm.checkLive();
         int tag = comm.nextCollectiveTag();
         lastAlgorithm = "inter (direct to the root)";
         if (root == Ferry.ROOT) {
             int q = comm.remoteSize();
-            CollBuffer in = CollBuffer.of(recvBuf, recvOffset, CollectiveCalls.widen(recvCounts), CollectiveCalls.widen(displs), recvType, q, true, "receive buffer");
+            CollBuffer in = CollBuffer.of(recvBuf, recvOffset, recvCounts, displs, recvType, q, true, "receive buffer");
             Request[] r = new Request[q];
             for (int j = 0; j < q; j++) {
                 r[j] = comm.internalRecv(in.block(displs[j], recvCounts[j]), 0, recvCounts[j], recvType, j, tag);
@@ -168,14 +180,14 @@ final class InterCollectives {
     }
 
     /** {@link #scatter} with a count and displacement (in extents) per remote rank at the root. */
-    void scatterv(Object sendBuf, int sendOffset, int[] sendCounts, int[] displs, Datatype sendType,
-                  Object recvBuf, int recvOffset, int recvCount, Datatype recvType, int root) {
+    void scatterv(Object sendBuf, long sendOffset, long[] sendCounts, long[] displs, Datatype sendType,
+                  Object recvBuf, long recvOffset, long recvCount, Datatype recvType, int root) {
         comm.checkLive();
         int tag = comm.nextCollectiveTag();
         lastAlgorithm = "inter (direct from the root)";
         if (root == Ferry.ROOT) {
             int q = comm.remoteSize();
-            CollBuffer out = CollBuffer.of(sendBuf, sendOffset, CollectiveCalls.widen(sendCounts), CollectiveCalls.widen(displs), sendType, q, false, "send buffer");
+            CollBuffer out = CollBuffer.of(sendBuf, sendOffset, sendCounts, displs, sendType, q, false, "send buffer");
             Request[] r = new Request[q];
             for (int j = 0; j < q; j++) {
                 r[j] = comm.internalSend(out.block(displs[j], sendCounts[j]), 0, sendCounts[j], sendType, j, tag);
@@ -189,14 +201,14 @@ final class InterCollectives {
     }
 
     /** {@link #allgather} with a count and displacement (in extents) per remote rank: each member sends its block to every remote one. */
-    void allgatherv(Object sendBuf, int sendOffset, int sendCount, Datatype sendType,
-                    Object recvBuf, int recvOffset, int[] recvCounts, int[] displs, Datatype recvType) {
+    void allgatherv(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
+                    Object recvBuf, long recvOffset, long[] recvCounts, long[] displs, Datatype recvType) {
         comm.checkLive();
         noInPlace(sendBuf, "allgatherv");
         int tag = comm.nextCollectiveTag();
         lastAlgorithm = "inter (direct, all pairs)";
         int q = comm.remoteSize();
-        CollBuffer in = CollBuffer.of(recvBuf, recvOffset, CollectiveCalls.widen(recvCounts), CollectiveCalls.widen(displs), recvType, q, true, "receive buffer");
+        CollBuffer in = CollBuffer.of(recvBuf, recvOffset, recvCounts, displs, recvType, q, true, "receive buffer");
         Request[] r = new Request[2 * q];
         for (int j = 0; j < q; j++) {
             r[j] = comm.internalRecv(in.block(displs[j], recvCounts[j]), 0, recvCounts[j], recvType, j, tag);
@@ -209,15 +221,15 @@ final class InterCollectives {
     }
 
     /** {@link #alltoall} with a count and displacement (in extents) per remote rank on each side. */
-    void alltoallv(Object sendBuf, int sendOffset, int[] sendCounts, int[] sendDispls, Datatype sendType,
-                   Object recvBuf, int recvOffset, int[] recvCounts, int[] recvDispls, Datatype recvType) {
+    void alltoallv(Object sendBuf, long sendOffset, long[] sendCounts, long[] sendDispls, Datatype sendType,
+                   Object recvBuf, long recvOffset, long[] recvCounts, long[] recvDispls, Datatype recvType) {
         comm.checkLive();
         noInPlace(sendBuf, "alltoallv");
         int tag = comm.nextCollectiveTag();
         lastAlgorithm = "inter (pairwise direct)";
         int q = comm.remoteSize();
-        CollBuffer out = CollBuffer.of(sendBuf, sendOffset, CollectiveCalls.widen(sendCounts), CollectiveCalls.widen(sendDispls), sendType, q, false, "send buffer");
-        CollBuffer in = CollBuffer.of(recvBuf, recvOffset, CollectiveCalls.widen(recvCounts), CollectiveCalls.widen(recvDispls), recvType, q, true, "receive buffer");
+        CollBuffer out = CollBuffer.of(sendBuf, sendOffset, sendCounts, sendDispls, sendType, q, false, "send buffer");
+        CollBuffer in = CollBuffer.of(recvBuf, recvOffset, recvCounts, recvDispls, recvType, q, true, "receive buffer");
         Request[] r = new Request[2 * q];
         for (int j = 0; j < q; j++) {
             r[j] = comm.internalRecv(in.block(recvDispls[j], recvCounts[j]), 0, recvCounts[j], recvType, j, tag);
@@ -230,20 +242,22 @@ final class InterCollectives {
     }
 
     /** The leaders' exchange: this group's data goes to the remote leader while the remote group's comes in. */
-    private void swap(MemorySegment out, int outOffset, int outCount, Datatype outType,
-                      Object in, int inOffset, int inCount, Datatype inType, int tag) {
+    private void swap(MemorySegment out, long outOffset, long outCount, Datatype outType,
+                      Object in, long inOffset, long inCount, Datatype inType, int tag) {
         Request r = comm.internalRecv(in, inOffset, inCount, inType, 0, tag);
         comm.internalSend(out, outOffset, outCount, outType, 0, tag).await();
         r.await();
     }
 
-    /** Memory for {@code count} elements of {@code type} laid out as in a buffer (gaps included). */
-    private static MemorySegment temp(int count, Datatype type) {
-        long bytes = Buffers.reach(count, type);
-        if (bytes > Integer.MAX_VALUE - 16) {
-            throw FerryException.arg(ErrorClass.COUNT, "count: " + count + " elements of " + type + " are more than an intercommunicator collective holds");
+    /** Memory for {@code count} elements of {@code type} laid out as in a buffer (gaps included), from the pool; {@link #release} gives it back. */
+    private MemorySegment temp(long count, Datatype type) {
+        return comm.ferry().temps.take(Math.max(Buffers.reach(count, type), 0));
+    }
+
+    private void release(MemorySegment temp) {
+        if (temp != null) {
+            comm.ferry().temps.give(temp);
         }
-        return MemorySegment.ofArray(new byte[(int) Math.max(bytes, 0)]);
     }
 
     private void checkRemoteRoot(int root) {

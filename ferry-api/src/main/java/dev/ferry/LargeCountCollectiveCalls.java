@@ -4,8 +4,8 @@ package dev.ferry;
  * The collectives with {@code long} offsets, counts and displacements (MPI-4's {@code _c}
  * bindings: {@code MPI_Bcast_c}, {@code MPI_Allreduce_c}, {@code MPI_Gatherv_c} and the rest), as
  * {@link Comm} offers them beside the {@code int} forms of {@link CollectiveCalls}, which are these
- * with the arguments widened. A buffer of more than 2^31 elements takes part whole. On
- * intracommunicators.
+ * with the arguments widened. A buffer of more than 2^31 elements takes part whole. The blocking
+ * forms of the collectives an intercommunicator has take long counts there too.
  *
  * <pre>{@code
  * MemorySegment weights = arena.allocate(3L << 30);      // 3 GiB of floats
@@ -15,6 +15,11 @@ package dev.ferry;
 abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCalls permits FaultTolerantCalls {
 
     public void bcast(Object buf, long offset, long count, Datatype type, int root) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.bcast(buf, offset, count, type, root);
+            return;
+        }
         collectives().bcast(buf, offset, count, type, root, true).await();
     }
 
@@ -23,6 +28,11 @@ abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCall
     }
 
     public void reduce(Object sendBuf, long sendOffset, Object recvBuf, long recvOffset, long count, Datatype type, Op op, int root) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root);
+            return;
+        }
         collectives().reduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, root).await();
     }
 
@@ -31,6 +41,11 @@ abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCall
     }
 
     public void allreduce(Object sendBuf, long sendOffset, Object recvBuf, long recvOffset, long count, Datatype type, Op op) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op);
+            return;
+        }
         collectives().allreduce(sendBuf, sendOffset, recvBuf, recvOffset, count, type, op, true).await();
     }
 
@@ -72,6 +87,11 @@ abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCall
 
     public void gather(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
                        Object recvBuf, long recvOffset, long recvCount, Datatype recvType, int root) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.gather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+            return;
+        }
         collectives().gather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root).await();
     }
 
@@ -82,6 +102,11 @@ abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCall
 
     public void gatherv(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
                         Object recvBuf, long recvOffset, long[] recvCounts, long[] displs, Datatype recvType, int root) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root);
+            return;
+        }
         collectives().gatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType, root).await();
     }
 
@@ -92,6 +117,11 @@ abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCall
 
     public void scatter(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
                         Object recvBuf, long recvOffset, long recvCount, Datatype recvType, int root) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.scatter(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+            return;
+        }
         collectives().scatter(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType, root).await();
     }
 
@@ -102,6 +132,11 @@ abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCall
 
     public void scatterv(Object sendBuf, long sendOffset, long[] sendCounts, long[] displs, Datatype sendType,
                          Object recvBuf, long recvOffset, long recvCount, Datatype recvType, int root) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root);
+            return;
+        }
         collectives().scatterv(sendBuf, sendOffset, sendCounts, displs, sendType, recvBuf, recvOffset, recvCount, recvType, root).await();
     }
 
@@ -112,6 +147,11 @@ abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCall
 
     public void allgather(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
                           Object recvBuf, long recvOffset, long recvCount, Datatype recvType) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.allgather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+            return;
+        }
         collectives().allgather(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType).await();
     }
 
@@ -122,6 +162,11 @@ abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCall
 
     public void allgatherv(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
                            Object recvBuf, long recvOffset, long[] recvCounts, long[] displs, Datatype recvType) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType);
+            return;
+        }
         collectives().allgatherv(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCounts, displs, recvType).await();
     }
 
@@ -132,6 +177,11 @@ abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCall
 
     public void alltoall(Object sendBuf, long sendOffset, long sendCount, Datatype sendType,
                          Object recvBuf, long recvOffset, long recvCount, Datatype recvType) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType);
+            return;
+        }
         collectives().alltoall(sendBuf, sendOffset, sendCount, sendType, recvBuf, recvOffset, recvCount, recvType).await();
     }
 
@@ -142,6 +192,11 @@ abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCall
 
     public void alltoallv(Object sendBuf, long sendOffset, long[] sendCounts, long[] sendDispls, Datatype sendType,
                           Object recvBuf, long recvOffset, long[] recvCounts, long[] recvDispls, Datatype recvType) {
+        InterCollectives i = inter();
+        if (i != null) {
+            i.alltoallv(sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType);
+            return;
+        }
         collectives().alltoallv(sendBuf, sendOffset, sendCounts, sendDispls, sendType, recvBuf, recvOffset, recvCounts, recvDispls, recvType).await();
     }
 

@@ -49,6 +49,20 @@ class ApiJobTest {
         }
     }
 
+    /** A bsend, and an intercommunicator's bcast and reduce, of 2^31 + 64 bytes each with the long-count forms, between two JVMs. */
+    @Test
+    void aBsendAndIntercommunicatorCollectivesPast2GiB() throws Exception {
+        long count = (1L << 31) + 64;
+        CapturedJob.Result r = CapturedJob.run(2, Map.of(), TIMEOUT, ApiRanks.class, "large-bsend-inter", Long.toString(count));
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.okLines().contains("ok large-bsend rank 1 received " + count + " bytes, all checked"), r.toString());
+        for (int rank = 0; rank < 2; rank++) {
+            int k = rank;
+            assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok large-inter rank " + k + ": bcast and reduce of " + count + " bytes")),
+                    r.toString());
+        }
+    }
+
     /** An object of more than 2 GiB (its arrays out of band) with ObjectMessages, rank 0 to rank 1 over shm and rank 2 over tcp. */
     @Test
     void anObjectPast2GiBGoesWholeOverShmAndTcp() throws Exception {

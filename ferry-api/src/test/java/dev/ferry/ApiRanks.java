@@ -28,6 +28,7 @@ public final class ApiRanks {
             case "large" -> large(Long.parseLong(args[1]));
             case "large-object" -> largeObject(Integer.parseInt(args[1]));
             case "large-collectives" -> largeCollectives(Long.parseLong(args[1]));
+            case "large-bsend-inter" -> largeBsendAndInter(Long.parseLong(args[1]));
             default -> throw new IllegalArgumentException("no program " + args[0]);
         }
     }
@@ -99,6 +100,59 @@ public final class ApiRanks {
             }
             System.out.println("ok large-collectives rank " + w.rank() + ": bcast and allreduce of " + count + " bytes, all checked ("
                     + w.lastCollectiveAlgorithm() + ")");
+        }
+    }
+
+    /**
+     * Past 2^31 bytes, on two ranks: rank 0 bsends {@code count} bytes (a multiple of 8) to rank 1
+     * from an attached buffer of that size; then, on the intercommunicator between {0} and {1},
+     * rank 0 bcasts them to rank 1, and rank 1 reduces other bytes to rank 0 (its partial result
+     * a temporary past 2 GiB). Every byte checked at the receiver.
+     */
+    private static void largeBsendAndInter(long count) {
+        try (Ferry f = Ferry.init(); Arena arena = Arena.ofShared()) {
+            Comm w = f.world();
+            int me = w.rank();
+            MemorySegment m = arena.allocate(count, 8);
+            fill(m, 0);
+            if (me == 0) {
+                try (Arena attached = Arena.ofShared()) {
+                    f.attachBuffer(attached.allocate(count + Ferry.BSEND_OVERHEAD, 8));
+                    w.bsend(m, 0L, count, Datatype.BYTE, 1, 4);
+                    fill(m, 1); // the message was copied: this changes nothing at rank 1
+                    f.detachBuffer();
+                }
+            } else {
+                Status s = w.recv(m, 0L, count, Datatype.BYTE, 0, 4);
+                check(m, 0, "bsend");
+                System.out.println("ok large-bsend rank 1 received " + s.countLong() + " bytes, all checked");
+            }
+            Comm inter = w.split(me, 0).createIntercomm(0, w, 1 - me, 8);
+            inter.bcast(m, 0L, count, Datatype.BYTE, me == 0 ? Ferry.ROOT : 0);
+            if (me == 1) {
+                check(m, 1, "inter bcast");
+                fill(m, 2);
+            }
+            inter.reduce(m, 0L, m, 0L, count, Datatype.BYTE, Op.MAX, me == 0 ? Ferry.ROOT : 0); // rank 0 receives what rank 1's group reduced
+            if (me == 0) {
+                check(m, 2, "inter reduce");
+            }
+            System.out.println("ok large-inter rank " + me + ": bcast and reduce of " + count + " bytes between the groups, all checked ("
+                    + inter.lastCollectiveAlgorithm() + ")");
+        }
+    }
+
+    private static void fill(MemorySegment m, int seed) {
+        for (long i = 0; i < m.byteSize() / 8; i++) {
+            m.setAtIndex(ValueLayout.JAVA_LONG, i, mix(i + seed));
+        }
+    }
+
+    private static void check(MemorySegment m, int seed, String what) {
+        for (long i = 0; i < m.byteSize() / 8; i++) {
+            if (m.getAtIndex(ValueLayout.JAVA_LONG, i) != mix(i + seed)) {
+                throw new AssertionError(what + ": long " + i + " differs");
+            }
         }
     }
 

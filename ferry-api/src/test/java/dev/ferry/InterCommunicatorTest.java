@@ -186,6 +186,20 @@ class InterCommunicatorTest {
                 }
             }
 
+            // the long-count forms take the same ways between the groups
+            double[] allLong = new double[2];
+            inter.allreduce(new double[] {w.rank(), 1}, 0L, allLong, 0L, 2L, Datatype.DOUBLE, Op.SUM);
+            assertArrayEquals(all, allLong);
+            int[] vInLong = new int[rTotal];
+            inter.alltoallv(vOut, 0L, CollectiveCalls.widen(sc), CollectiveCalls.widen(sd), Datatype.INT,
+                    vInLong, 0L, CollectiveCalls.widen(rc), CollectiveCalls.widen(rd), Datatype.INT);
+            assertArrayEquals(vIn, vInLong);
+            int[] everyBlockLong = new int[span];
+            Arrays.fill(everyBlockLong, -1);
+            inter.allgatherv(myBlock, 0L, me + 1L, Datatype.INT, everyBlockLong, 0L, CollectiveCalls.widen(counts),
+                    CollectiveCalls.widen(displs), Datatype.INT);
+            assertArrayEquals(everyBlock, everyBlockLong);
+
             FerryException nb = assertThrows(FerryException.class, inter::ibarrier);
             assertEquals(ErrorClass.COMM, nb.errorClass());
             assertTrue(nb.getMessage().contains("blocking barrier"), nb.getMessage());
