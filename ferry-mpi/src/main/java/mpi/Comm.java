@@ -292,65 +292,6 @@ public class Comm extends MpiJavaPointToPoint implements Freeable, Cloneable {
         return Recv(buf, 0, count, type, source, tag);
     }
 
-    // --- large counts (MPI-4's MPI_Send_c and the rest): Ferry extensions --------------------------
-
-    /**
-     * {@link #send(Object, int, Datatype, int, int)} with a {@code long} count (MPI-4's
-     * {@code MPI_Send_c}, which Open MPI's Java bindings never had): a direct buffer of more than
-     * 2^31 elements, say. Takes primitive arrays and direct buffers ({@code MPI.BOOLEAN} and
-     * {@code MPI.OBJECT} have their int forms).
-     *
-     * <pre>{@code
-     * ByteBuffer big = ...;                                  // a mapped file of 3 GiB
-     * comm.send(big, 3L << 30, MPI.BYTE, 1, 0);
-     * Status s = comm.recv(in, 3L << 30, MPI.BYTE, 0, 0);    // at rank 1
-     * long n = s.getCountLong(MPI.BYTE);
-     * }</pre>
-     */
-    public final void send(Object buf, long count, Datatype type, int dest, int tag) {
-        try {
-            ferry("send").send(largeTarget(buf, type, "send"), (long) Buf.offset(buf, 0), count, type.type, dest, tag);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
-    /** {@link #recv(Object, int, Datatype, int, int)} with a {@code long} count (MPI-4's {@code MPI_Recv_c}); see {@link Status#getCountLong}. */
-    public final Status recv(Object buf, long count, Datatype type, int source, int tag) {
-        try {
-            return new Status(ferry("recv").recv(largeTarget(buf, type, "recv"), (long) Buf.offset(buf, 0), count, type.type, source, tag)).counted(type);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
-    /** {@link #iSend(Buffer, int, Datatype, int, int)} with a {@code long} count (MPI-4's {@code MPI_Isend_c}). */
-    public final Request iSend(Buffer buf, long count, Datatype type, int dest, int tag) {
-        try {
-            return new Request(ferry("iSend").isend(largeTarget(buf, type, "iSend"), (long) Buf.offset(buf, 0), count, type.type, dest, tag), errhandler, null);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
-    /** {@link #iRecv(Buffer, int, Datatype, int, int)} with a {@code long} count (MPI-4's {@code MPI_Irecv_c}). */
-    public final Request iRecv(Buffer buf, long count, Datatype type, int source, int tag) {
-        try {
-            return new Request(ferry("iRecv").irecv(largeTarget(buf, type, "iRecv"), (long) Buf.offset(buf, 0), count, type.type, source, tag), errhandler, type);
-        } catch (RuntimeException e) {
-            throw fail(e);
-        }
-    }
-
-    /** The memory a large-count call moves: a primitive array or a direct buffer, from its start. */
-    private static Object largeTarget(Object buf, Datatype type, String what) {
-        if (type == null || MpiJavaPointToPoint.special(buf, type)) {
-            throw new MPIException(MPI.ERR_TYPE, what + ": a long count takes a primitive array or a direct buffer of a basic or derived "
-                    + "type, not " + (type == null ? "a null datatype" : "MPI.OBJECT or MPI.BOOLEAN data (their int forms take those)"));
-        }
-        return Buf.target(buf);
-    }
-
     public final Status sendRecv(Object sendbuf, int sendcount, Datatype sendtype, int dest, int sendtag,
                                  Object recvbuf, int recvcount, Datatype recvtype, int source, int recvtag) {
         return Sendrecv(sendbuf, 0, sendcount, sendtype, dest, sendtag, recvbuf, 0, recvcount, recvtype, source, recvtag);

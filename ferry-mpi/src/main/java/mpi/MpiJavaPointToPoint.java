@@ -15,12 +15,9 @@ import java.util.List;
  * MPI.COMM_WORLD.Send(data, 0, data.length, MPI.INT, 1, 99);
  * }</pre>
  */
-abstract class MpiJavaPointToPoint extends CommCollectives {
+abstract class MpiJavaPointToPoint extends LargeCounts {
     MpiJavaPointToPoint() {
     }
-
-    /** Ferry's communicator, or an error naming {@code what}. */
-    abstract dev.ferry.Comm ferry(String what);
 
     /** The bytes {@code incount} elements of {@code type} take when packed. */
     public abstract int packSize(int incount, Datatype type);

@@ -70,6 +70,36 @@ public final class Win implements Freeable {
         }
     }
 
+    /**
+     * A window over {@code size} bytes of {@code base} from its start, displacements in units of
+     * {@code dispUnit} bytes (collective; MPI-4's {@code MPI_Win_create_c}, a Ferry extension): a
+     * segment may hold more than the 2 GiB a direct buffer can.
+     *
+     * <pre>{@code
+     * MemorySegment mine = Arena.ofShared().allocate(3L << 30);
+     * Win win = new Win(mine, mine.byteSize(), 1, MPI.INFO_NULL, MPI.COMM_WORLD);
+     * win.fence(0);
+     * win.put(big, big.byteSize(), MPI.BYTE, 1, 0L, big.byteSize(), MPI.BYTE);
+     * win.fence(0);
+     * }</pre>
+     */
+    public Win(MemorySegment base, long size, int dispUnit, Info info, Comm comm) {
+        this.comm = comm;
+        this.errhandler = comm.errhandler;
+        this.info = info;
+        try {
+            if (base == null) {
+                throw new MPIException(MPI.ERR_BUFFER, "base is null");
+            }
+            if (size < 0 || size > base.byteSize()) {
+                throw new MPIException(MPI.ERR_SIZE, "size: " + size + " bytes, but base holds " + base.byteSize());
+            }
+            window = Window.create(comm.ferry("Win"), base.asSlice(0, size), dispUnit);
+        } catch (RuntimeException e) {
+            throw Errors.raise(errhandler, e);
+        }
+    }
+
     /** A dynamic window: memory is {@link #attach}ed later (collective). */
     public Win(Info info, Comm comm) {
         this.comm = comm;
@@ -285,6 +315,96 @@ public final class Win implements Freeable {
         try {
             w("fetchAndOp").fetchAndOp(origin == null ? null : o(origin), origin == null ? 0 : off(origin), o(resultAddr), off(resultAddr),
                     Comm.t(dataType, "dataType"), targetRank, targetDisp, op.ferry(dataType));
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    // --- large counts (MPI-4's MPI_Put_c and the rest): Ferry extensions ----------------------------
+    //
+    // The origin may be a memory segment (of any length), a primitive array or a direct buffer,
+    // from its start; the counts are long, and the target's displacement counts its dispUnits.
+
+    /** {@code put} with {@code long} counts (MPI-4's {@code MPI_Put_c}). */
+    public void put(Object origin, long orgCount, Datatype orgType, int targetRank, long targetDisp, long targetCount, Datatype targetType) {
+        try {
+            w("put").put(LargeCounts.b(origin, orgType, "put"), LargeCounts.o(origin), orgCount, Comm.t(orgType, "orgType"), targetRank, targetDisp,
+                    targetCount, Comm.t(targetType, "targetType"));
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** {@code get} with {@code long} counts (MPI-4's {@code MPI_Get_c}). */
+    public void get(Object origin, long orgCount, Datatype orgType, int targetRank, long targetDisp, long targetCount, Datatype targetType) {
+        try {
+            w("get").get(LargeCounts.b(origin, orgType, "get"), LargeCounts.o(origin), orgCount, Comm.t(orgType, "orgType"), targetRank, targetDisp,
+                    targetCount, Comm.t(targetType, "targetType"));
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** {@code accumulate} with {@code long} counts (MPI-4's {@code MPI_Accumulate_c}). */
+    public void accumulate(Object origin, long orgCount, Datatype orgType, int targetRank, long targetDisp, long targetCount, Datatype targetType, Op op) {
+        try {
+            w("accumulate").accumulate(LargeCounts.b(origin, orgType, "accumulate"), LargeCounts.o(origin), orgCount, Comm.t(orgType, "orgType"),
+                    targetRank, targetDisp, targetCount, Comm.t(targetType, "targetType"), op.ferry(orgType));
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** {@code getAccumulate} with {@code long} counts (MPI-4's {@code MPI_Get_accumulate_c}). */
+    public void getAccumulate(Object origin, long orgCount, Datatype orgType, Object resultAddr, long resultCount, Datatype resultType,
+                              int targetRank, long targetDisp, long targetCount, Datatype targetType, Op op) {
+        try {
+            w("getAccumulate").getAccumulate(LargeCounts.b(origin, orgType, "getAccumulate"), LargeCounts.o(origin),
+                    LargeCounts.b(resultAddr, resultType, "getAccumulate"), LargeCounts.o(resultAddr), resultCount, Comm.t(resultType, "resultType"),
+                    targetRank, targetDisp, targetCount, Comm.t(targetType, "targetType"), op.ferry(resultType));
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** {@code rPut} with {@code long} counts (MPI-4's {@code MPI_Rput_c}). */
+    public Request rPut(Object origin, long orgCount, Datatype orgType, int targetRank, long targetDisp, long targetCount, Datatype targetType) {
+        try {
+            return new Request(w("rPut").rput(LargeCounts.b(origin, orgType, "rPut"), LargeCounts.o(origin), orgCount, Comm.t(orgType, "orgType"),
+                    targetRank, targetDisp, targetCount, Comm.t(targetType, "targetType")), errhandler, null);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** {@code rGet} with {@code long} counts (MPI-4's {@code MPI_Rget_c}). */
+    public Request rGet(Object origin, long orgCount, Datatype orgType, int targetRank, long targetDisp, long targetCount, Datatype targetType) {
+        try {
+            return new Request(w("rGet").rget(LargeCounts.b(origin, orgType, "rGet"), LargeCounts.o(origin), orgCount, Comm.t(orgType, "orgType"),
+                    targetRank, targetDisp, targetCount, Comm.t(targetType, "targetType")), errhandler, null);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** {@code rAccumulate} with {@code long} counts (MPI-4's {@code MPI_Raccumulate_c}). */
+    public Request rAccumulate(Object origin, long orgCount, Datatype orgType, int targetRank, long targetDisp, long targetCount, Datatype targetType,
+                               Op op) {
+        try {
+            return new Request(w("rAccumulate").raccumulate(LargeCounts.b(origin, orgType, "rAccumulate"), LargeCounts.o(origin), orgCount,
+                    Comm.t(orgType, "orgType"), targetRank, targetDisp, targetCount, Comm.t(targetType, "targetType"), op.ferry(orgType)), errhandler, null);
+        } catch (RuntimeException e) {
+            throw fail(e);
+        }
+    }
+
+    /** {@code rGetAccumulate} with {@code long} counts (MPI-4's {@code MPI_Rget_accumulate_c}). */
+    public Request rGetAccumulate(Object origin, long orgCount, Datatype orgType, Object resultAddr, long resultCount, Datatype resultType,
+                                  int targetRank, long targetDisp, long targetCount, Datatype targetType, Op op) {
+        try {
+            return new Request(w("rGetAccumulate").rgetAccumulate(LargeCounts.b(origin, orgType, "rGetAccumulate"), LargeCounts.o(origin),
+                    LargeCounts.b(resultAddr, resultType, "rGetAccumulate"), LargeCounts.o(resultAddr), resultCount, Comm.t(resultType, "resultType"),
+                    targetRank, targetDisp, targetCount, Comm.t(targetType, "targetType"), op.ferry(resultType)), errhandler, null);
         } catch (RuntimeException e) {
             throw fail(e);
         }

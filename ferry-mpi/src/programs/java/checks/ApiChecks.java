@@ -2,6 +2,9 @@ package checks;
 
 import mpi.*;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.DoubleBuffer;
 import java.nio.IntBuffer;
@@ -50,6 +53,7 @@ public class ApiChecks {
         topologies();
         packing();
         windows();
+        largeCounts();
         errors();
         MPI.Finalize();
         check(MPI.isFinalized(), "finalized");
@@ -611,6 +615,150 @@ public class ApiChecks {
         }
         dyn.free();
         ok("windows");
+    }
+
+    /** The int at {@code i} of segment {@code m}. */
+    static int at(MemorySegment m, long i) {
+        return m.getAtIndex(ValueLayout.JAVA_INT, i);
+    }
+
+    static MemorySegment ints(Arena a, int... v) {
+        return a.allocateFrom(ValueLayout.JAVA_INT, v);
+    }
+
+    /**
+     * MPI-4's large-count calls (Ferry's extensions): each long form on memory segments, against
+     * what its int form gives; a window over a segment; MPI.BOOLEAN refused by name.
+     */
+    static void largeCounts() throws MPIException {
+        int next = (rank + 1) % size, prev = (rank + size - 1) % size;
+        try (Arena a = Arena.ofShared()) {
+            // point-to-point: synchronous, buffered, nonblocking synchronous
+            MemorySegment in = a.allocate(16);
+            Request r = world.iRecv(in, 4L, MPI.INT, prev, 20);
+            world.sSend(ints(a, rank, 1, 2, 3), 4L, MPI.INT, next, 20);
+            check(r.waitStatus().getCountLong(MPI.INT) == 4 && at(in, 0) == prev, "large-count sSend");
+            MPI.attachBuffer(new byte[64 + MPI.BSEND_OVERHEAD]);
+            world.bSend(ints(a, rank * 2), 1L, MPI.INT, next, 21);
+            world.recv(in, 1L, MPI.INT, prev, 21);
+            MPI.detachBuffer();
+            check(at(in, 0) == prev * 2, "large-count bSend");
+            Request ss = world.iSsend(ints(a, rank * 3), 1L, MPI.INT, next, 22);
+            world.recv(in, 1L, MPI.INT, prev, 22);
+            ss.waitFor();
+            check(at(in, 0) == prev * 3, "large-count iSsend");
+
+            // collectives: the root's, everyone's, and every member's block
+            MemorySegment b = rank == 0 ? ints(a, 7, 8, 9) : a.allocate(12);
+            world.bcast(b, 3L, MPI.INT, 0);
+            check(at(b, 2) == 9, "large-count bcast");
+            MemorySegment ib = rank == 0 ? ints(a, 5) : a.allocate(4);
+            world.iBcast(ib, 1L, MPI.INT, 0).waitFor();
+            check(at(ib, 0) == 5, "large-count iBcast");
+            int sum = size * (size - 1) / 2;
+            MemorySegment all = a.allocate(8);
+            world.allReduce(ints(a, rank, 1), all, 2L, MPI.INT, MPI.SUM);
+            check(at(all, 0) == sum && at(all, 1) == size, "large-count allReduce");
+            world.iAllReduce(all, 2L, MPI.INT, MPI.MAX).waitFor();
+            check(at(all, 0) == sum, "large-count iAllReduce in place");
+            MemorySegment red = a.allocate(4);
+            world.reduce(ints(a, rank + 1), red, 1L, MPI.INT, MPI.PROD, 0);
+            int fact = 1;
+            for (int i = 1; i <= size; i++) {
+                fact *= i;
+            }
+            check(rank != 0 || at(red, 0) == fact, "large-count reduce");
+            world.scan(ints(a, rank), red, 1L, MPI.INT, MPI.SUM);
+            check(at(red, 0) == rank * (rank + 1) / 2, "large-count scan");
+            world.exScan(ints(a, 1), red, 1L, MPI.INT, MPI.SUM);
+            check(rank == 0 || at(red, 0) == rank, "large-count exScan");
+            int[] ones = new int[size];
+            Arrays.fill(ones, rank);
+            world.reduceScatterBlock(ones, red, 1L, MPI.INT, MPI.SUM);
+            check(at(red, 0) == sum, "large-count reduceScatterBlock");
+            MemorySegment inPlace = a.allocate(4L * size);
+            inPlace.fill((byte) 0);
+            inPlace.setAtIndex(ValueLayout.JAVA_INT, rank, rank + 1);
+            world.allGather(inPlace, 1L, MPI.INT);
+            world.allReduce(inPlace, (long) size, MPI.INT, MPI.SUM);
+            check(at(inPlace, size - 1) == size * size, "large-count allGather and allReduce in place");
+            long[] oneEach = new long[size], strides = new long[size];
+            Arrays.fill(oneEach, 1);
+            Arrays.setAll(strides, i -> 2L * i); // a gap of one int between blocks
+            world.reduceScatter(ones, red, oneEach, MPI.INT, MPI.MAX);
+            check(at(red, 0) == size - 1, "large-count reduceScatter");
+            MemorySegment gathered = a.allocate(8L * size);
+            world.allGatherv(ints(a, rank * 10), 1L, MPI.INT, gathered, oneEach, strides, MPI.INT);
+            check(at(gathered, 2L * (size - 1)) == (size - 1) * 10, "large-count allGatherv");
+            world.allGather(ints(a, rank * 11), 1L, MPI.INT, gathered, 1L, MPI.INT);
+            check(at(gathered, size - 1) == (size - 1) * 11, "large-count allGather");
+            world.gather(ints(a, rank * 12), 1L, MPI.INT, rank == 0 ? gathered : null, 1L, MPI.INT, 0);
+            check(rank != 0 || at(gathered, size - 1) == (size - 1) * 12, "large-count gather");
+            world.gatherv(ints(a, rank * 13), 1L, MPI.INT, rank == 0 ? gathered : null, oneEach, strides, MPI.INT, 0);
+            check(rank != 0 || at(gathered, 2L * (size - 1)) == (size - 1) * 13, "large-count gatherv");
+            MemorySegment from = a.allocate(8L * size);
+            for (int i = 0; i < size; i++) {
+                from.setAtIndex(ValueLayout.JAVA_INT, 2L * i, 100 + i);
+            }
+            world.scatterv(from, oneEach, strides, MPI.INT, red, 1L, MPI.INT, 0);
+            check(at(red, 0) == 100 + rank, "large-count scatterv");
+            world.scatter(from, 2L, MPI.INT, in, 2L, MPI.INT, 0);
+            check(at(in, 0) == 100 + rank, "large-count scatter");
+            MemorySegment out = a.allocate(4L * size), got = a.allocate(4L * size);
+            for (int i = 0; i < size; i++) {
+                out.setAtIndex(ValueLayout.JAVA_INT, i, rank * 100 + i);
+            }
+            world.allToAll(out, 1L, MPI.INT, got, 1L, MPI.INT);
+            check(at(got, prev) == prev * 100 + rank, "large-count allToAll");
+            long[] unit = new long[size], byteStrides = new long[size];
+            Arrays.fill(unit, 1);
+            Arrays.setAll(byteStrides, i -> 4L * i);
+            Arrays.setAll(strides, i -> i); // the v forms' displacements count extents, the w form's bytes
+            world.iAllToAllv(out, unit, strides, MPI.INT, got, unit, strides, MPI.INT).waitFor();
+            check(at(got, next) == next * 100 + rank, "large-count iAllToAllv");
+            world.allToAllv(out, unit, strides, MPI.INT, got, unit, strides, MPI.INT);
+            check(at(got, next) == next * 100 + rank, "large-count allToAllv");
+            Datatype[] types = new Datatype[size];
+            Arrays.fill(types, MPI.INT);
+            world.allToAllw(out, unit, byteStrides, types, got, unit, byteStrides, types);
+            check(at(got, prev) == prev * 100 + rank, "large-count allToAllw");
+
+            // a window over a segment, and the long origin and target counts
+            MemorySegment mem = a.allocate(16);
+            Win win = new Win(mem, mem.byteSize(), 4, MPI.INFO_NULL, world);
+            win.fence(0);
+            win.put(ints(a, rank, rank + 1), 2L, MPI.INT, next, 0L, 2L, MPI.INT);
+            win.fence(0);
+            check(at(mem, 0) == prev && at(mem, 1) == prev + 1, "large-count put");
+            MemorySegment back = a.allocate(8);
+            win.get(back, 2L, MPI.INT, next, 0L, 2L, MPI.INT);
+            win.accumulate(ints(a, 1), 1L, MPI.INT, next, 2L, 1L, MPI.INT, MPI.SUM);
+            win.fence(0);
+            check(at(back, 0) == rank && at(mem, 2) == 1, "large-count get and accumulate");
+            win.lockAll(0);
+            MemorySegment old = a.allocate(4);
+            win.getAccumulate(ints(a, 1), 1L, MPI.INT, old, 1L, MPI.INT, next, 3L, 1L, MPI.INT, MPI.SUM);
+            win.rPut(ints(a, 9), 1L, MPI.INT, next, 1L, 1L, MPI.INT).waitFor();
+            win.rAccumulate(ints(a, 2), 1L, MPI.INT, next, 2L, 1L, MPI.INT, MPI.SUM).waitFor();
+            win.flushAll();
+            win.rGet(back, 2L, MPI.INT, next, 1L, 2L, MPI.INT).waitFor();
+            MemorySegment old2 = a.allocate(4);
+            win.rGetAccumulate(null, 0L, MPI.INT, old2, 1L, MPI.INT, next, 3L, 1L, MPI.INT, MPI.NO_OP).waitFor();
+            win.unlockAll();
+            check(at(old, 0) == 0 && at(back, 0) == 9 && at(back, 1) == 3 && at(old2, 0) == 1, "large-count passive-target calls");
+            win.free();
+
+            Intracomm c = world.dup();
+            c.setErrhandler(MPI.ERRORS_RETURN);
+            try {
+                c.send(new boolean[4], 4L, MPI.BOOLEAN, next, 23);
+                check(false, "a long-count send of booleans was accepted");
+            } catch (MPIException e) {
+                check(e.getErrorClass() == MPI.ERR_TYPE && e.getMessage().contains("int forms"), "booleans refused: " + e.getMessage());
+            }
+            c.free();
+        }
+        ok("large counts");
     }
 
     static void errors() throws MPIException {

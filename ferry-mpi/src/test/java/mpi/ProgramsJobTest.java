@@ -47,7 +47,7 @@ class ProgramsJobTest {
             "openmpi.CoupledHalves, 2, 1, -", "openmpi.CoupledHalves, 7, 3, -",
             "mpijava.Structs, 2, 1, -", "mpijava.Structs, 5, 2, -",
             "mpijava.DerivedObjects, 2, 1, -", "mpijava.DerivedObjects, 3, 2, -",
-            "mpijava.LargeObject, 2, 1, -"})
+            "mpijava.LargeObject, 2, 1, -", "openmpi.LargeCounts, 2, 1, -"})
     void aProgramRunsUnmodifiedAndChecksItsResult(String main, int ranks, int perNode, String arg) throws Exception {
         CapturedJob.Result r = arg.equals("-") ? run(ranks, perNode, main) : run(ranks, perNode, main, arg);
         assertEquals(0, r.exit(), r.toString());
@@ -69,7 +69,7 @@ class ProgramsJobTest {
         assertEquals(0, r.exit(), r.toString());
         assertEquals(List.of("ok point-to-point", "ok requests", "ok booleans, objects and structs", "ok collectives (Open MPI names)",
                 "ok collectives (mpiJava names)", "ok operations", "ok groups and communicators", "ok topologies", "ok packing", "ok windows",
-                "ok errors"), r.okLines(), r.toString());
+                "ok large counts", "ok errors"), r.okLines(), r.toString());
     }
 
     /**
