@@ -16,6 +16,11 @@ final class Collective {
         this.c = c;
     }
 
+    /** The movers of MPI.OBJECT blocks, with the communicator's lane for their large arrays. */
+    private ObjectCollectives objects() {
+        return new ObjectCollectives(c, owner.objectLane());
+    }
+
     private static Object in(Object buf) {
         if (buf == MPI.IN_PLACE) {
             return Ferry.IN_PLACE;
@@ -79,7 +84,7 @@ final class Collective {
 
     void bcast(Object buf, int offset, int count, Datatype type, int root) {
         if (objects(type)) {
-            ObjectCollectives.bcast(c, ObjectCodec.array(buf, "buf"), offset, count, lay(type), root);
+            objects().bcast(ObjectCodec.array(buf, "buf"), offset, count, lay(type), root);
             return;
         }
         Object d = out(buf);
@@ -100,7 +105,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("igather");
             }
-            ObjectCollectives.gather(c, sendbuf, soff, scount, lay(stype), recvbuf, roff, rcount, lay(rtype), root);
+            objects().gather(sendbuf, soff, scount, lay(stype), recvbuf, roff, rcount, lay(rtype), root);
             return null;
         }
         Object r = out(recvbuf);
@@ -116,7 +121,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("igatherv");
             }
-            ObjectCollectives.gatherv(c, sendbuf, soff, scount, lay(stype), recvbuf, roff, rcounts, displs, lay(rtype), root);
+            objects().gatherv(sendbuf, soff, scount, lay(stype), recvbuf, roff, rcounts, displs, lay(rtype), root);
             return null;
         }
         Object r = out(recvbuf);
@@ -132,7 +137,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("iscatter");
             }
-            ObjectCollectives.scatter(c, sendbuf, soff, scount, lay(stype), recvbuf, roff, rcount, lay(rtype), root);
+            objects().scatter(sendbuf, soff, scount, lay(stype), recvbuf, roff, rcount, lay(rtype), root);
             return null;
         }
         Object r = recvbuf == MPI.IN_PLACE ? Ferry.IN_PLACE : out(recvbuf);
@@ -148,7 +153,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("iscatterv");
             }
-            ObjectCollectives.scatterv(c, sendbuf, soff, scounts, displs, lay(stype), recvbuf, roff, rcount, lay(rtype), root);
+            objects().scatterv(sendbuf, soff, scounts, displs, lay(stype), recvbuf, roff, rcount, lay(rtype), root);
             return null;
         }
         Object r = recvbuf == MPI.IN_PLACE ? Ferry.IN_PLACE : out(recvbuf);
@@ -164,7 +169,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("iallgather");
             }
-            ObjectCollectives.allgather(c, sendbuf, soff, scount, lay(stype), recvbuf, roff, rcount, lay(rtype));
+            objects().allgather(sendbuf, soff, scount, lay(stype), recvbuf, roff, rcount, lay(rtype));
             return null;
         }
         Object r = out(recvbuf);
@@ -180,7 +185,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("iallgatherv");
             }
-            ObjectCollectives.allgatherv(c, sendbuf, soff, scount, lay(stype), recvbuf, roff, rcounts, displs, lay(rtype));
+            objects().allgatherv(sendbuf, soff, scount, lay(stype), recvbuf, roff, rcounts, displs, lay(rtype));
             return null;
         }
         Object r = out(recvbuf);
@@ -196,7 +201,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("ialltoall");
             }
-            ObjectCollectives.alltoall(c, sendbuf, soff, scount, lay(stype), recvbuf, roff, rcount, lay(rtype));
+            objects().alltoall(sendbuf, soff, scount, lay(stype), recvbuf, roff, rcount, lay(rtype));
             return null;
         }
         Object r = out(recvbuf);
@@ -212,7 +217,7 @@ final class Collective {
             if (nb) {
                 throw noObjects("ialltoallv");
             }
-            ObjectCollectives.alltoallv(c, sendbuf, soff, scounts, sdispls, lay(stype), recvbuf, roff, rcounts, rdispls, lay(rtype));
+            objects().alltoallv(sendbuf, soff, scounts, sdispls, lay(stype), recvbuf, roff, rcounts, rdispls, lay(rtype));
             return null;
         }
         Object r = out(recvbuf);
@@ -266,7 +271,7 @@ final class Collective {
 
     Request reduce(Object sendbuf, int soff, Object recvbuf, int roff, int count, Datatype type, Op op, int root, boolean nb) {
         if (objectReduction(op, type, nb)) {
-            ObjectReductions.reduce(c, sendbuf, soff, recvbuf, roff, count, op, type, root);
+            ObjectReductions.reduce(objects(), sendbuf, soff, recvbuf, roff, count, op, type, root);
             return null;
         }
         dev.ferry.Op o = op(op, type);
@@ -279,7 +284,7 @@ final class Collective {
 
     Request allreduce(Object sendbuf, int soff, Object recvbuf, int roff, int count, Datatype type, Op op, boolean nb) {
         if (objectReduction(op, type, nb)) {
-            ObjectReductions.allreduce(c, sendbuf, soff, recvbuf, roff, count, op, type);
+            ObjectReductions.allreduce(objects(), sendbuf, soff, recvbuf, roff, count, op, type);
             return null;
         }
         dev.ferry.Op o = op(op, type);
@@ -297,7 +302,7 @@ final class Collective {
 
     Request reduceScatter(Object sendbuf, int soff, Object recvbuf, int roff, int[] counts, Datatype type, Op op, boolean nb) {
         if (objectReduction(op, type, nb)) {
-            ObjectReductions.reduceScatter(c, sendbuf, soff, recvbuf, roff, counts, op, type);
+            ObjectReductions.reduceScatter(objects(), sendbuf, soff, recvbuf, roff, counts, op, type);
             return null;
         }
         dev.ferry.Op o = op(op, type);
@@ -313,7 +318,7 @@ final class Collective {
 
     Request scan(Object sendbuf, int soff, Object recvbuf, int roff, int count, Datatype type, Op op, boolean exclusive, boolean nb) {
         if (objectReduction(op, type, nb)) {
-            ObjectReductions.scan(c, sendbuf, soff, recvbuf, roff, count, op, type, exclusive);
+            ObjectReductions.scan(objects(), sendbuf, soff, recvbuf, roff, count, op, type, exclusive);
             return null;
         }
         dev.ferry.Op o = op(op, type);

@@ -31,6 +31,8 @@ public class Comm extends MpiJavaPointToPoint implements Freeable, Cloneable {
     private boolean freed;
     /** The virtual topology (grid or graph), or null. */
     Topology topology;
+    /** A duplicate of {@link #comm} for the large arrays of MPI.OBJECT collectives, made at the first; null until then. */
+    private dev.ferry.Comm objectLane;
 
     Comm(dev.ferry.Comm comm) {
         bind(comm);
@@ -141,10 +143,26 @@ public class Comm extends MpiJavaPointToPoint implements Freeable, Cloneable {
         }
         dev.ferry.Comm c = comm;
         if (c != null) {
+            if (objectLane != null) {
+                objectLane.free();
+                objectLane = null;
+            }
             c.free();
             comm = null;
             freed = true;
         }
+    }
+
+    /**
+     * The lane of MPI.OBJECT collectives' large arrays: a duplicate of this communicator (so that
+     * those messages meet none of the program's receives), made at the first such collective,
+     * which every member calls, so every member makes it there.
+     */
+    final synchronized dev.ferry.Comm objectLane() {
+        if (objectLane == null) {
+            objectLane = ferry("objectLane").dup();
+        }
+        return objectLane;
     }
 
     public final boolean isNull() {

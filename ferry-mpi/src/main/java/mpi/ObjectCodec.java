@@ -16,8 +16,9 @@ import java.util.List;
  * message ({@link OutOfBand}): they follow it from the same sender with the same tag, copied and
  * sent detached ({@link OutOfBandArrays#sendDetached}: an Irecv takes them only when it is waited
  * for, which an exchange of sends must not wait on), so an object past 2 GiB goes whole; a receive
- * takes them as their places come. Buffered sends and the collectives keep everything in the one
- * message.
+ * takes them as their places come; the collectives do likewise ({@link ObjectCollectives}).
+ * Buffered sends keep everything in the one message: it is copied into the attached buffer, a
+ * {@code byte[]} of at most 2 GiB.
  */
 final class ObjectCodec {
     private ObjectCodec() {

@@ -18,10 +18,11 @@ final class ObjectReductions {
     }
 
     /** Reduce: the result at {@code root} only. */
-    static void reduce(dev.ferry.Comm c, Object sendbuf, int soff, Object recvbuf, int roff, int count, Op op, Datatype type, int root) {
+    static void reduce(ObjectCollectives m, Object sendbuf, int soff, Object recvbuf, int roff, int count, Op op, Datatype type, int root) {
+        dev.ferry.Comm c = m.comm();
         int n = c.size();
         Object[] all = c.rank() == root ? new Object[n * count] : new Object[0];
-        ObjectCollectives.gather(c, contribution(c, sendbuf, soff, recvbuf, roff, count, root), 0, count, ObjectLayout.ONE, all, 0, count,
+        m.gather(contribution(c, sendbuf, soff, recvbuf, roff, count, root), 0, count, ObjectLayout.ONE, all, 0, count,
                 ObjectLayout.ONE, root);
         if (c.rank() == root) {
             store(fold(all, count, 0, n - 1, op, type), recvbuf, roff);
@@ -29,14 +30,16 @@ final class ObjectReductions {
     }
 
     /** Allreduce: every rank folds every rank's objects, in the same order. */
-    static void allreduce(dev.ferry.Comm c, Object sendbuf, int soff, Object recvbuf, int roff, int count, Op op, Datatype type) {
-        Object[] all = everyones(c, sendbuf, soff, recvbuf, roff, count);
+    static void allreduce(ObjectCollectives m, Object sendbuf, int soff, Object recvbuf, int roff, int count, Op op, Datatype type) {
+        dev.ferry.Comm c = m.comm();
+        Object[] all = everyones(m, sendbuf, soff, recvbuf, roff, count);
         store(fold(all, count, 0, c.size() - 1, op, type), recvbuf, roff);
     }
 
     /** Scan (inclusive) or Exscan: ranks 0 to this one, or to the one before (rank 0's result left as it was). */
-    static void scan(dev.ferry.Comm c, Object sendbuf, int soff, Object recvbuf, int roff, int count, Op op, Datatype type, boolean exclusive) {
-        Object[] all = everyones(c, sendbuf, soff, recvbuf, roff, count);
+    static void scan(ObjectCollectives m, Object sendbuf, int soff, Object recvbuf, int roff, int count, Op op, Datatype type, boolean exclusive) {
+        dev.ferry.Comm c = m.comm();
+        Object[] all = everyones(m, sendbuf, soff, recvbuf, roff, count);
         int last = exclusive ? c.rank() - 1 : c.rank();
         if (last >= 0) {
             store(fold(all, count, 0, last, op, type), recvbuf, roff);
@@ -44,19 +47,21 @@ final class ObjectReductions {
     }
 
     /** Reduce_scatter: the whole reduction, of which each rank keeps its block of {@code counts[rank]}. */
-    static void reduceScatter(dev.ferry.Comm c, Object sendbuf, int soff, Object recvbuf, int roff, int[] counts, Op op, Datatype type) {
+    static void reduceScatter(ObjectCollectives m, Object sendbuf, int soff, Object recvbuf, int roff, int[] counts, Op op, Datatype type) {
+        dev.ferry.Comm c = m.comm();
         int total = Arrays.stream(counts).sum(), me = c.rank();
         Object[] mine = sendbuf == MPI.IN_PLACE ? slice(recvbuf, roff, total, "recvbuf") : slice(sendbuf, soff, total, "sendbuf");
         Object[] all = new Object[c.size() * total];
-        ObjectCollectives.allgather(c, mine, 0, total, ObjectLayout.ONE, all, 0, total, ObjectLayout.ONE);
+        m.allgather(mine, 0, total, ObjectLayout.ONE, all, 0, total, ObjectLayout.ONE);
         Object[] whole = fold(all, total, 0, c.size() - 1, op, type);
         int from = Arrays.stream(counts, 0, me).sum();
         store(Arrays.copyOfRange(whole, from, from + counts[me]), recvbuf, roff);
     }
 
-    private static Object[] everyones(dev.ferry.Comm c, Object sendbuf, int soff, Object recvbuf, int roff, int count) {
+    private static Object[] everyones(ObjectCollectives m, Object sendbuf, int soff, Object recvbuf, int roff, int count) {
+        dev.ferry.Comm c = m.comm();
         Object[] all = new Object[c.size() * count];
-        ObjectCollectives.allgather(c, contribution(c, sendbuf, soff, recvbuf, roff, count, c.rank()), 0, count, ObjectLayout.ONE, all, 0, count,
+        m.allgather(contribution(c, sendbuf, soff, recvbuf, roff, count, c.rank()), 0, count, ObjectLayout.ONE, all, 0, count,
                 ObjectLayout.ONE);
         return all;
     }

@@ -169,12 +169,34 @@ public class SerializedObjects {
             MPI.COMM_WORLD.Ssend(heavy, 0, 2, MPI.OBJECT, right, 13);
         }
         ok &= ((double[]) got[1])[0] == left + 0.25;
+        // and through the collectives, whose blocks' large arrays go beside their bytes too
+        Object[] fromRoot = rank == 0 ? heavy.clone() : new Object[2];
+        MPI.COMM_WORLD.Bcast(fromRoot, 0, 2, MPI.OBJECT, 0);
+        ok &= ((double[]) fromRoot[1])[199_999] == 0.25 && ((Order) fromRoot[0]).from() == 0;
+        Object[] everyones = new Object[2 * size];
+        MPI.COMM_WORLD.Allgather(heavy, 0, 2, MPI.OBJECT, everyones, 0, 2, MPI.OBJECT);
+        Object[] heavyAtRoot = new Object[2 * size];
+        MPI.COMM_WORLD.Gather(heavy, 0, 2, MPI.OBJECT, heavyAtRoot, 0, 2, MPI.OBJECT, 0);
+        Object[] perRank = new Object[size], mineBack = new Object[1], swapped = new Object[size];
+        for (int j = 0; j < size; j++) {
+            double[] a = new double[100_000 + j];
+            java.util.Arrays.fill(a, rank * 1000 + j);
+            perRank[j] = a;
+        }
+        MPI.COMM_WORLD.Scatter(perRank, 0, 1, MPI.OBJECT, mineBack, 0, 1, MPI.OBJECT, 0);
+        MPI.COMM_WORLD.Alltoall(perRank, 0, 1, MPI.OBJECT, swapped, 0, 1, MPI.OBJECT);
+        ok &= ((double[]) mineBack[0]).length == 100_000 + rank && ((double[]) mineBack[0])[99_999] == rank;
+        for (int r = 0; r < size; r++) {
+            ok &= ((double[]) everyones[2 * r + 1])[199_999] == r + 0.25 && ((Order) everyones[2 * r]).from() == r;
+            ok &= rank != 0 || ((double[]) heavyAtRoot[2 * r + 1])[0] == r + 0.25;
+            ok &= ((double[]) swapped[r]).length == 100_000 + rank && ((double[]) swapped[r])[99_999] == r * 1000 + rank;
+        }
         boolean[] flag = {ok}, all = {false};
         MPI.COMM_WORLD.Allreduce(flag, 0, all, 0, 1, MPI.BOOLEAN, MPI.LAND);
         if (rank == 0) {
             System.out.println((all[0] ? "ok" : "WRONG") + " objects: bcast, " + (size - 1) + " orders by ANY_SOURCE, gather of " + size
                     + " names, 3 rounds of persistent synchronous sends around the ring, reductions by a user operation, the v forms,"
-                    + " objects with large arrays around the ring");
+                    + " objects with large arrays around the ring and through the collectives");
         }
         MPI.Finalize();
     }

@@ -56,6 +56,7 @@ class ProgramsJobTest {
         long expected = switch (main) {
             case "openmpi.PingPong", "mpijava.PingPong" -> ranks / 2;
             case "mpijava.Ring" -> ranks;
+            case "mpijava.LargeObject" -> 3;
             default -> 1;
         };
         assertEquals(expected, oks, r.toString());

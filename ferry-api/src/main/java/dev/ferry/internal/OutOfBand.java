@@ -43,6 +43,15 @@ public final class OutOfBand {
         void receive(Object array);
     }
 
+    /** A receiver that copies each array from {@code arrays}, in order: the writer's own arrays, for a block it reads back itself. */
+    public static Receiver copying(List<Object> arrays) {
+        java.util.Iterator<Object> next = arrays.iterator();
+        return array -> {
+            java.lang.foreign.MemorySegment from = segment(next.next());
+            java.lang.foreign.MemorySegment.copy(from, 0, segment(array), 0, from.byteSize());
+        };
+    }
+
     /** Writes objects, leaving large primitive arrays out (collected in the order met). */
     public static final class Output extends ObjectOutputStream {
         private final List<Object> arrays = new ArrayList<>();

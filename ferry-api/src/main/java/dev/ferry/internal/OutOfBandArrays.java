@@ -53,7 +53,12 @@ public final class OutOfBandArrays {
      * waited for ({@code MPI.OBJECT}'s Irecv), while itself sending.
      */
     public static void sendDetached(Comm comm, List<Object> arrays, int dest, int tag) {
-        if (arrays.isEmpty()) {
+        sendDetached(comm, arrays, new int[] {dest}, tag);
+    }
+
+    /** {@link #sendDetached(Comm, List, int, int)} to each of {@code dests}, from one copy. */
+    public static void sendDetached(Comm comm, List<Object> arrays, int[] dests, int tag) {
+        if (arrays.isEmpty() || dests.length == 0) {
             return;
         }
         long total = 0;
@@ -62,16 +67,23 @@ public final class OutOfBandArrays {
         }
         Arena arena = Arena.ofShared(); // the progress pass that completes the last send may run in another thread
         MemorySegment copy = arena.allocate(Math.max(1, total), 4096);
-        List<java.util.concurrent.CompletableFuture<Status>> sent = new ArrayList<>();
         long at = 0;
         for (Object a : arrays) {
             MemorySegment m = OutOfBand.segment(a);
             MemorySegment.copy(m, 0, copy, at, m.byteSize());
-            for (long c = 0; c < m.byteSize(); c += CHUNK) {
-                long n = Math.min(CHUNK, m.byteSize() - c);
-                sent.add(comm.isend(copy.asSlice(at + c, n), 0L, n, Datatype.BYTE, dest, tag).toFuture());
-            }
             at += m.byteSize();
+        }
+        List<java.util.concurrent.CompletableFuture<Status>> sent = new ArrayList<>();
+        for (int dest : dests) {
+            at = 0;
+            for (Object a : arrays) {
+                long size = OutOfBand.segment(a).byteSize();
+                for (long c = 0; c < size; c += CHUNK) {
+                    long n = Math.min(CHUNK, size - c);
+                    sent.add(comm.isend(copy.asSlice(at + c, n), 0L, n, Datatype.BYTE, dest, tag).toFuture());
+                }
+                at += size;
+            }
         }
         java.util.concurrent.CompletableFuture.allOf(sent.toArray(new java.util.concurrent.CompletableFuture<?>[0]))
                 .whenComplete((done, failed) -> arena.close());
