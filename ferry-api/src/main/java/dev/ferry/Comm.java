@@ -6,7 +6,6 @@ import dev.ferry.spi.DataLayout;
 
 import java.lang.foreign.MemorySegment;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.stream.IntStream;
 
 /**
@@ -795,11 +794,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
         if (isInter()) {
             return IntercommCreation.dup(this, localComm);
         }
-        synchronized (ferry.creation) {
-            int id = agree();
-            ferry.contexts.take(id);
-            return new Comm(ferry, id, members.clone());
-        }
+        return IntracommCreation.dup(this);
     }
 
     /**
@@ -813,18 +808,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
         if (color < 0 && color != Ferry.UNDEFINED) {
             throw new FerryException(ErrorClass.ARG, "color: " + color + " is negative and not UNDEFINED");
         }
-        synchronized (ferry.creation) {
-            long[][] all = allgather(new long[] {color, key});
-            int id = agree();
-            if (color == Ferry.UNDEFINED) {
-                return null;
-            }
-            int[] chosen = IntStream.range(0, members.length).filter(r -> all[r][0] == color).boxed()
-                    .sorted(Comparator.<Integer>comparingLong(r -> all[r][1]).thenComparingInt(r -> r))
-                    .mapToInt(r -> members[r]).toArray();
-            ferry.contexts.take(id);
-            return new Comm(ferry, id, chosen);
-        }
+        return IntracommCreation.split(this, color, key);
     }
 
     /**
@@ -855,14 +839,7 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
                 throw new FerryException(ErrorClass.GROUP, "group: its rank " + i + " (job rank " + group.members[i] + ") is not a member of " + this);
             }
         }
-        synchronized (ferry.creation) {
-            int id = agree();
-            if (group.rank() == Ferry.UNDEFINED) {
-                return null;
-            }
-            ferry.contexts.take(id);
-            return new Comm(ferry, id, group.members.clone());
-        }
+        return IntracommCreation.create(this, group);
     }
 
     /**
@@ -945,40 +922,6 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
         if (!freed && id != ContextIds.WORLD && id != ContextIds.SELF) {
             free();
         }
-    }
-
-    /** Agrees with every member on the lowest context id free at all of them, and takes it for a dup. */
-    private int agree() {
-        int id = ContextIds.lowestCommon(commonFreeMask());
-        if (id < 0) {
-            throw new FerryException(ErrorClass.NO_SPACE, "no communicator context is free at every member of " + this
-                    + " (" + ContextIds.MAX + " per instance)");
-        }
-        return id;
-    }
-
-    /** The context ids free at every member (collective; under {@link Ferry#creation}). */
-    long[] commonFreeMask() {
-        long[][] masks = allgather(ferry.contexts.freeMask());
-        long[] and = masks[0].clone();
-        for (long[] m : masks) {
-            for (int w = 0; w < and.length; w++) {
-                and[w] &= m[w];
-            }
-        }
-        return and;
-    }
-
-    /** Every member's {@code mine} (all of one length), by rank. */
-    private long[][] allgather(long[] mine) {
-        int n = members.length, len = mine.length;
-        long[] flat = new long[n * len];
-        collectives.allgather(mine, 0, len, Datatype.LONG, flat, 0, len, Datatype.LONG).await();
-        long[][] all = new long[n][];
-        for (int r = 0; r < n; r++) {
-            all[r] = Arrays.copyOfRange(flat, r * len, (r + 1) * len);
-        }
-        return all;
     }
 
     @Override

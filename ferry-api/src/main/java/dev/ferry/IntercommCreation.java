@@ -25,7 +25,7 @@ final class IntercommCreation {
         }
         Ferry f = local.ferry();
         synchronized (f.creation) {
-            long[] mask = local.commonFreeMask();
+            long[] mask = IntracommCreation.commonFreeMask(local);
             long[] theirs = null;
             FerryException refused = null;
             if (local.rank() == localLeader) {
@@ -52,7 +52,7 @@ final class IntercommCreation {
         Ferry f = inter.ferry();
         synchronized (f.creation) {
             int tag = inter.nextCollectiveTag();
-            long[] mask = local.commonFreeMask();
+            long[] mask = IntracommCreation.commonFreeMask(local);
             long[] theirs = leadersSwap(inter, local, word(local.members(), mask, false), tag);
             int[] ids = twoIds(mask, theirs, inter);
             f.contexts.take(ids[0]);
@@ -67,7 +67,7 @@ final class IntercommCreation {
         Ferry f = inter.ferry();
         synchronized (f.creation) {
             int tag = inter.nextCollectiveTag();
-            long[] mask = local.commonFreeMask();
+            long[] mask = IntracommCreation.commonFreeMask(local);
             long[] theirs = leadersSwap(inter, local, word(local.members(), mask, high), tag);
             long[] and = and(mask, theirs);
             int id = ContextIds.lowestCommon(and);
