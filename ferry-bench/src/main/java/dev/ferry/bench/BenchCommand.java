@@ -60,9 +60,10 @@ public final class BenchCommand {
                                    tolerance: an allreduce of one int, and a dup; allreduce-init
                                    (MPI-4's persistent allreduce: a start and a wait) has the
                                    blocking allreduce beside it
-                                   partitioned: two ranks; 16 partitions readied by 4 threads
-                                   beside one send of the same bytes (default --sizes 4m), and
-                                   how long before the last pready the first partition arrived
+                                   partitioned: two ranks; 16 partitions readied by --threads
+                                   threads beside one send of the same bytes (default --sizes
+                                   4m), and how long before the last pready the first partition
+                                   arrived
               --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
               --iterations N       round trips (latency) or messages (bandwidth) per size;
                                    a size moves at most 2 GiB, so large sizes run fewer
@@ -70,6 +71,7 @@ public final class BenchCommand {
                                    the JIT compiled nothing for 0.25 s (at most 5 s)
                                    (default a tenth of the iterations; 0: no warm-up)
               --window N           sends in flight per bandwidth sample (default 16)
+              --threads N          partitioned: threads readying the partitions (default 4)
               --posted N           API benchmarks: each rank first posts N receives on tags nobody
                                    sends, so every match happens beside them (default 0)
               --format FORMAT      table, csv or json (one object per line)

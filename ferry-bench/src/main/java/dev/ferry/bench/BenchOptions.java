@@ -23,10 +23,11 @@ import java.util.Locale;
  * @param posted     receives each rank posts on other tags before an API benchmark times anything
  * @param ranks      the numbers of ranks a collective benchmark runs on
  * @param mode       the API latency's send mode beside the standard send: {@code standard} (none) or {@code bsend}
+ * @param threads    partitioned: the threads that ready the partitions (the rank's main thread among them)
  */
 public record BenchOptions(String benchmark, String driver, List<Long> sizes, long iterations, long warmup,
                            int window, String format, boolean references, int rounds, int posted, List<Integer> ranks,
-                           List<String> peerPrefix, String mode) {
+                           List<String> peerPrefix, String mode, int threads) {
     public static final String LATENCY = "driver-latency";
     public static final String BANDWIDTH = "driver-bandwidth";
     public static final String ENGINE_LATENCY = "engine-latency";
@@ -102,6 +103,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         int posted = 0;
         List<String> peerPrefix = List.of();
         String mode = "standard";
+        int threads = 4;
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -109,6 +111,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
                 case "--sizes" -> sizes = sizes(value(args, ++i, a));
                 case "--iterations" -> iterations = positive(value(args, ++i, a), a);
                 case "--warmup" -> warmup = nonNegative(value(args, ++i, a), a);
+                case "--threads" -> threads = (int) Math.min(64, positive(value(args, ++i, a), a));
                 case "--window" -> window = (int) Math.min(1024, positive(value(args, ++i, a), a));
                 case "--format" -> {
                     format = value(args, ++i, a).toLowerCase(Locale.ROOT);
@@ -164,7 +167,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         if (warmup < 0) {
             warmup = Math.max(10, iterations / 10);
         }
-        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds, posted, ranks, peerPrefix, mode);
+        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds, posted, ranks, peerPrefix, mode, threads);
     }
 
     /** Whether this is a latency (ping-pong) benchmark. */
@@ -209,12 +212,12 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
 
     /** The same options for another benchmark (the driver-level figures of an engine run). */
     public BenchOptions as(String other) {
-        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix, mode);
+        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix, mode, threads);
     }
 
     /** The same options with other sizes (those a driver can carry). */
     public BenchOptions withSizes(List<Long> other) {
-        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix, mode);
+        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix, mode, threads);
     }
 
     /** Iterations for one size: the asked count, cut so that one size moves at most {@link #BYTE_BUDGET}. */

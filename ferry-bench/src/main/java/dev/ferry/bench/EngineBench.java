@@ -77,6 +77,9 @@ final class EngineBench {
         if (o.api() && o.latency() && !o.mode().equals("standard")) {
             java.addAll(List.of("--mode", o.mode()));
         }
+        if (o.partitioned()) {
+            java.addAll(List.of("--threads", String.valueOf(o.threads())));
+        }
         if (o.posted() > 0 && o.api()) {
             java.addAll(List.of("--posted", String.valueOf(o.posted())));
         }

@@ -13,8 +13,8 @@ import java.util.List;
 
 /**
  * One rank of {@code ferry bench partitioned} (two ranks): per size, a partitioned send of
- * {@link #PARTS} partitions readied by {@link #THREADS} threads of rank 0 (its main thread and
- * three helpers, each its share) into rank 1's partitioned receive ({@code impl=partitioned}), beside one send of the same
+ * {@link #PARTS} partitions readied by {@code --threads} threads of rank 0 (its main thread and
+ * helpers, each its share) into rank 1's partitioned receive ({@code impl=partitioned}), beside one send of the same
  * bytes ({@code impl=send}), in alternating batches; each transfer ends with a 0-byte answer from
  * rank 1, so its time is the whole delivery. Rank 0 prints the median transfer's time and
  * bandwidth, and for the partitioned form how long before the last partition was readied the
@@ -24,7 +24,6 @@ import java.util.List;
  */
 public final class PartitionedBenchRank {
     static final int PARTS = 16;
-    static final int THREADS = 4;
     private static final int BATCHES = 10;
     private static final int ANSWER = 9;
 
@@ -51,7 +50,7 @@ public final class PartitionedBenchRank {
             long part = Math.max(1, size / PARTS);
             MemorySegment buf = Arena.global().allocate(part * PARTS, 4096); // page aligned, as the bw benchmark's
             PartitionedRequest pr = r == 0 ? w.psendInit(buf, PARTS, part, Datatype.BYTE, 1, 0) : w.precvInit(buf, PARTS, part, Datatype.BYTE, 0, 0);
-            Readiers readiers = r == 0 ? new Readiers(pr, buf, part) : null;
+            Readiers readiers = r == 0 ? new Readiers(pr, buf, part, o.threads()) : null;
             try {
                 int n = (int) Math.max(BATCHES, o.iterationsFor(size));
                 int perBatch = Math.max(1, n / BATCHES);
@@ -71,7 +70,7 @@ public final class PartitionedBenchRank {
                 }
                 if (r == 0) {
                     long bytes = part * PARTS;
-                    print(o, bytes, (long) perBatch * BATCHES, batches[0], "impl=partitioned,parts=" + PARTS + ",threads=" + THREADS
+                    print(o, bytes, (long) perBatch * BATCHES, batches[0], "impl=partitioned,parts=" + PARTS + ",threads=" + o.threads()
                             + ",first_lead_us=" + Stats.round(Stats.median(leads), 2));
                     print(o, bytes, (long) perBatch * BATCHES, batches[1], "impl=send");
                 }
@@ -141,27 +140,31 @@ public final class PartitionedBenchRank {
     }
 
     /**
-     * {@link #THREADS} readiers: the rank's main thread and {@code THREADS - 1} helpers, each
-     * readying its share (thread t: partitions t, t + THREADS, ...) when told. Helpers wait for
-     * the word spinning with {@code Thread.yield()}: parking them cost a wake-up of tens of
-     * microseconds each transfer on this 2-core machine. The last pready's time is kept.
+     * The readiers: the rank's main thread and {@code threads - 1} helpers, each readying its
+     * share (thread t: partitions t, t + threads, ...) when told. Helpers wait for the word
+     * parked: spinning ones would take the cores the receiver and the transfer need. The last
+     * pready's time is kept.
      */
     private static final class Readiers {
         private final PartitionedRequest pr;
         private final MemorySegment buf;
         private final long part;
-        private final long[] lastReady = new long[THREADS];
-        private final Thread[] helpers = new Thread[THREADS - 1];
+        private final int threads;
+        private final long[] lastReady;
+        private final Thread[] helpers;
         private volatile long go;
         private final java.util.concurrent.atomic.AtomicInteger done = new java.util.concurrent.atomic.AtomicInteger();
         private volatile boolean fill;
         private volatile boolean closed;
 
-        Readiers(PartitionedRequest pr, MemorySegment buf, long part) {
+        Readiers(PartitionedRequest pr, MemorySegment buf, long part, int threads) {
             this.pr = pr;
             this.buf = buf;
             this.part = part;
-            for (int t = 1; t < THREADS; t++) {
+            this.threads = threads;
+            this.lastReady = new long[threads];
+            this.helpers = new Thread[threads - 1];
+            for (int t = 1; t < threads; t++) {
                 int k = t;
                 helpers[t - 1] = Thread.ofPlatform().daemon().name("readier-" + t).start(() -> loop(k));
             }
@@ -183,7 +186,7 @@ public final class PartitionedBenchRank {
         }
 
         private void share(int t) {
-            for (int p = t; p < PARTS; p += THREADS) {
+            for (int p = t; p < PARTS; p += threads) {
                 if (fill) {
                     buf.asSlice(p * part, part).fill((byte) p);
                 }
@@ -205,7 +208,7 @@ public final class PartitionedBenchRank {
 
         /** Once the helpers are through (the transfer completed, so they readied all): the last pready's time. */
         long lastReady() {
-            while (done.get() < THREADS - 1) {
+            while (done.get() < threads - 1) {
                 Thread.onSpinWait();
             }
             long last = 0;
