@@ -85,7 +85,7 @@ class LaunchersTest {
      */
     @ParameterizedTest(name = "{0} -n {1} {2}")
     @CsvSource({
-            "hydra, 4, openmpi.Stencil, 1", "hydra, 3, mpijava.Pi, 1", "hydra, 3, checks.ApiChecks, 11",
+            "hydra, 4, openmpi.Stencil, 1", "hydra, 3, mpijava.Pi, 1", "hydra, 3, checks.ApiChecks, 12",
             "mpirun, 4, openmpi.Counter, 1", "mpirun, 2, mpijava.PingPong, 1", "mpirun, 4, mpijava.SerializedObjects, 1",
             "srun-pmi2, 4, mpijava.MatMul, 1", "srun-pmi2, 3, openmpi.Ring, 1",
             "srun-pmix, 4, openmpi.Pi, 1", "srun-pmix, 4, mpijava.Stencil, 1"})
