@@ -12,7 +12,8 @@ import java.lang.invoke.MethodHandle;
  * Linux system calls made through libc's {@code syscall(2)}, every one with the same FFM
  * descriptor (the number and six 64-bit arguments, errno captured), for the layers that need a
  * call Java has no API for: futex and process_vm_readv/writev for the shm driver, prctl for a
- * rank that must end with its launcher. One descriptor means one downcall stub for the whole
+ * rank that must end with its launcher, a Unix socket whose peer's credentials the node agent
+ * reads (SO_PEERCRED). One descriptor means one downcall stub for the whole
  * process: the JDK links each distinct descriptor by generating classes and method-handle forms,
  * about 10 ms of a rank's start and as much again compiling them, while equal descriptors share
  * the stub (the JDK caches it). Pointers are passed as addresses: the caller keeps their memory
@@ -28,7 +29,9 @@ public final class Syscall {
     /** The calls Ferry makes, numbered per architecture ({@link #number}). */
     public enum Call {
         CLOSE(3, 57), KILL(62, 129), PRCTL(157, 167), FUTEX(202, 98), OPENAT(257, 56),
-        PROCESS_VM_READV(310, 270), PROCESS_VM_WRITEV(311, 271), MINCORE(27, 232);
+        PROCESS_VM_READV(310, 270), PROCESS_VM_WRITEV(311, 271), MINCORE(27, 232),
+        READ(0, 63), WRITE(1, 64), GETUID(102, 174), SOCKET(41, 198), BIND(49, 200), LISTEN(50, 201), ACCEPT4(288, 242),
+        GETSOCKOPT(55, 209);
 
         /** This architecture's number, resolved once: the shm driver's copies and liveness checks ask for it on every call. */
         private final long number;

@@ -1,0 +1,443 @@
+package dev.ferry.core.agent;
+
+import dev.ferry.spi.IdleStrategy;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The node agent (seed 003's library side in a process of its own): it listens on a Unix socket,
+ * admits the ranks of its user and job (the kernel's {@code SO_PEERCRED} for the user and the
+ * process, the job key for the job), gives each a command ring in a file both map, and in one
+ * loop dispatches the commands of every rank, reaching the ranks' registered memory with
+ * {@code process_vm_readv} / {@code process_vm_writev} ({@link CrossMemory}). A rank that hangs
+ * up (ends or dies) has its registrations and ring freed; closing the agent tells every ring.
+ *
+ * <pre>{@code
+ * try (Agent a = Agent.start(new Agent.Config(Path.of("/tmp/ferry-agent.sock"), "job-42"))) {
+ *     a.run();   // until closed, or idle for the configured time
+ * }
+ * }</pre>
+ */
+public final class Agent implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(Agent.class.getName());
+    /** How often the loop looks for ranks that hung up. */
+    private static final long HANGUP_CHECK_NANOS = 10_000_000L;
+    /** How often the loop looks for new connections (a rank's greeting waits at most this long). */
+    private static final long ACCEPT_NANOS = 1_000_000L;
+
+    /**
+     * What an agent serves and how.
+     *
+     * @param socket    where it listens
+     * @param jobKey    the key its ranks greet it with
+     * @param uid       the one user it admits (its own, unless a test says otherwise)
+     * @param channels  the directory of the ranks' channel files (memory-backed: /dev/shm)
+     * @param slots     slots per command ring (a power of two)
+     * @param slotBytes bytes per slot (a multiple of 64)
+     * @param idleExit  how long without any rank before it ends by itself; zero: never
+     */
+    public record Config(Path socket, String jobKey, long uid, Path channels, int slots, int slotBytes, Duration idleExit) {
+        public Config(Path socket, String jobKey) {
+            this(socket, jobKey, AgentSocket.uid(), Path.of("/dev/shm"), ChannelLayout.DEFAULT_SLOTS, ChannelLayout.DEFAULT_SLOT_BYTES, Duration.ZERO);
+        }
+
+        public Config withUid(long other) {
+            return new Config(socket, jobKey, other, channels, slots, slotBytes, idleExit);
+        }
+
+        public Config withIdleExit(Duration d) {
+            return new Config(socket, jobKey, uid, channels, slots, slotBytes, d);
+        }
+    }
+
+    /** A connection that has not greeted yet. */
+    private static final class Pending {
+        final int conn;
+        final AgentSocket.Credentials who;
+        final MemorySegment buffer;
+        long have;
+
+        Pending(int conn, AgentSocket.Credentials who, Arena arena) {
+            this.conn = conn;
+            this.who = who;
+            this.buffer = arena.allocate(AgentHello.KEY + AgentHello.MAX_KEY, 8);
+        }
+    }
+
+    /** An admitted rank: its connection, memory, ring and the file under the ring; it dispatches its own commands. */
+    private final class Rank implements CommandRing.Dispatcher {
+        final int conn;
+        final CrossMemory memory;
+        final CommandRing ring;
+        final Path file;
+        final Arena arena;
+
+        Rank(int conn, CrossMemory memory, CommandRing ring, Path file, Arena arena) {
+            this.conn = conn;
+            this.memory = memory;
+            this.ring = ring;
+            this.file = file;
+            this.arena = arena;
+        }
+
+        @Override
+        public long dispatch(int call, MemorySegment payload, int argBytes) {
+            return Agent.this.dispatch(this, call, payload, argBytes);
+        }
+    }
+
+    private final Config config;
+    private final AgentSocket socket;
+    private final long pid = ProcessHandle.current().pid();
+    private final Arena arena = Arena.ofShared();
+    private final List<Pending> pending = new ArrayList<>();
+    private final List<Rank> ranks = new ArrayList<>();
+    private final MemorySegment probe = arena.allocate(64, 8);
+    private volatile boolean closing;
+    /** Whether {@link #run} runs: it frees everything as it ends; otherwise {@link #close} does. */
+    private volatile boolean running;
+    /** Counted down once {@link #run} has freed everything. */
+    private final java.util.concurrent.CountDownLatch ended = new java.util.concurrent.CountDownLatch(1);
+    private volatile Thread loopThread;
+    private volatile int admitted;
+    private long beat;
+    private int files;
+    private boolean shut;
+
+    private Agent(Config config, AgentSocket socket) {
+        this.config = config;
+        this.socket = socket;
+    }
+
+    /**
+     * Starts listening at {@code config.socket()}: a socket file left by an agent that died is
+     * taken over; a live agent's is refused.
+     */
+    public static Agent start(Config config) {
+        if (config.jobKey().getBytes(StandardCharsets.UTF_8).length > AgentHello.MAX_KEY) {
+            throw new AgentException("the job key is longer than " + AgentHello.MAX_KEY + " bytes");
+        }
+        Path s = config.socket();
+        if (Files.exists(s) && !answers(s)) {
+            try {
+                Files.delete(s); // a dead agent's
+            } catch (IOException e) {
+                throw new AgentException("cannot remove the dead agent's socket " + s + ": " + e);
+            }
+        }
+        Agent a = new Agent(config, AgentSocket.listen(s));
+        a.removeDeadAgentsChannels();
+        return a;
+    }
+
+    /** Removes the channel files of agents that died without removing them (their pid is in the name). */
+    private void removeDeadAgentsChannels() {
+        try (var files = Files.list(config.channels())) {
+            for (Path f : (Iterable<Path>) files::iterator) {
+                String[] name = f.getFileName().toString().split("-");
+                if (name.length == 5 && name[0].equals("ferry") && name[1].equals("agent")) {
+                    try {
+                        long owner = Long.parseLong(name[2]);
+                        if (owner != pid && !ProcessHandle.of(owner).map(ProcessHandle::isAlive).orElse(false) && Files.isWritable(f)) {
+                            Files.deleteIfExists(f);
+                        }
+                    } catch (NumberFormatException | IOException e) {
+                        // not one of ours, or not ours to remove
+                    }
+                }
+            }
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, "agent: cannot list {0}: {1}", config.channels(), e.toString());
+        }
+    }
+
+    /** Whether something listens at socket path {@code s}. */
+    private static boolean answers(Path s) {
+        try (var c = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(s))) {
+            return c.isConnected();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Ranks admitted so far (those connected now and those that left). */
+    public int admitted() {
+        return admitted;
+    }
+
+    /** The ranks connected now. */
+    public synchronized int connected() {
+        return ranks.size();
+    }
+
+    /** Runs the loop until {@link #close} (from another thread) or the idle exit. */
+    public void run() {
+        loopThread = Thread.currentThread();
+        running = true;
+        try {
+            loop();
+        } finally {
+            shutdown();
+            running = false;
+            ended.countDown();
+        }
+    }
+
+    private void loop() {
+        long lastHangupCheck = System.nanoTime(), idleSince = System.nanoTime(), quietSince = 0;
+        long idleExit = config.idleExit().toNanos();
+        long lastAccept = 0;
+        while (!closing) {
+            beat++;
+            boolean work = false;
+            long t = System.nanoTime();
+            if (t - lastAccept > ACCEPT_NANOS || !pending.isEmpty()) { // a system call each: not on every pass
+                lastAccept = t;
+                work = acceptAll() | greet();
+            }
+            for (Rank r : ranks) {
+                work |= r.ring.dispatch(r, 64) > 0;
+                r.ring.beat(beat);
+            }
+            long now = System.nanoTime();
+            if (now - lastHangupCheck > HANGUP_CHECK_NANOS) {
+                lastHangupCheck = now;
+                dropHungUp();
+            }
+            if (!ranks.isEmpty() || !pending.isEmpty()) {
+                idleSince = now;
+            } else if (idleExit > 0 && now - idleSince > idleExit) {
+                LOG.log(System.Logger.Level.INFO, "agent: no rank for {0}, ending", config.idleExit());
+                break;
+            }
+            if (work) {
+                quietSince = 0;
+            } else {
+                if (quietSince == 0) {
+                    quietSince = now;
+                }
+                IdleStrategy.DEFAULT.idle(now - quietSince, 1_000_000L); // at most a millisecond asleep: the beat keeps moving
+            }
+        }
+    }
+
+    private boolean acceptAll() {
+        boolean any = false;
+        for (int c; (c = socket.accept()) >= 0; ) {
+            any = true;
+            pending.add(new Pending(c, socket.peer(c), arena));
+        }
+        return any;
+    }
+
+    /** Reads the greetings that came; admits or refuses those complete. */
+    private boolean greet() {
+        boolean any = false;
+        for (int i = pending.size() - 1; i >= 0; i--) {
+            Pending p = pending.get(i);
+            MemorySegment rest = p.buffer.asSlice(p.have);
+            long r = rest.byteSize() == 0 ? 0 : socket.read(p.conn, rest);
+            if (r == -1) {
+                continue;
+            }
+            any = true;
+            if (r == 0) { // hung up, or said more than a greeting holds
+                pending.remove(i);
+                socket.close(p.conn);
+                continue;
+            }
+            p.have += r;
+            if (p.have < AgentHello.KEY) {
+                continue;
+            }
+            int magic = p.buffer.get(ValueLayout.JAVA_INT, AgentHello.HELLO_MAGIC);
+            int keyLength = p.buffer.get(ValueLayout.JAVA_INT, AgentHello.KEY_LENGTH);
+            if (magic != AgentHello.MAGIC || keyLength < 0 || keyLength > AgentHello.MAX_KEY) {
+                refuse(i, p, AgentHello.MALFORMED);
+            } else if (p.have >= AgentHello.KEY + keyLength) {
+                String key = new String(p.buffer.asSlice(AgentHello.KEY, keyLength).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+                if (p.who.uid() != config.uid()) {
+                    refuse(i, p, AgentHello.WRONG_USER);
+                } else if (!key.equals(config.jobKey())) {
+                    refuse(i, p, AgentHello.WRONG_KEY);
+                } else {
+                    pending.remove(i);
+                    admit(p);
+                }
+            }
+        }
+        return any;
+    }
+
+    private void refuse(int index, Pending p, int status) {
+        pending.remove(index);
+        LOG.log(System.Logger.Level.WARNING, "agent: refused process {0} (uid {1}): {2}", String.valueOf(p.who.pid()), String.valueOf(p.who.uid()), AgentHello.refusal(status));
+        answer(p.conn, status, "");
+        socket.close(p.conn);
+    }
+
+    private boolean answer(int conn, int status, String path) {
+        byte[] b = path.getBytes(StandardCharsets.UTF_8);
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment m = a.allocate(AgentHello.PATH + b.length, 8);
+            m.set(ValueLayout.JAVA_INT, AgentHello.STATUS, status);
+            m.set(ValueLayout.JAVA_INT, AgentHello.PATH_LENGTH, b.length);
+            MemorySegment.copy(b, 0, m, ValueLayout.JAVA_BYTE, AgentHello.PATH, b.length);
+            return socket.write(conn, m);
+        }
+    }
+
+    /** Gives an admitted rank its ring, in a file only this user can open. */
+    private void admit(Pending p) {
+        Path file = config.channels().resolve("ferry-agent-" + pid + "-" + p.who.pid() + "-" + files++);
+        Arena a = Arena.ofShared();
+        try {
+            Files.deleteIfExists(file);
+            Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
+            long bytes = ChannelLayout.bytes(config.slots(), config.slotBytes());
+            MemorySegment m;
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                m = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, a);
+            }
+            CommandRing ring = CommandRing.create(m, config.slots(), config.slotBytes(), p.who.pid(), pid);
+            ring.beat(beat);
+            Rank r = new Rank(p.conn, new CrossMemory(p.who.pid()), ring, file, a);
+            if (!answer(p.conn, 0, file.toString())) {
+                free(r);
+                return;
+            }
+            synchronized (this) {
+                ranks.add(r);
+            }
+            admitted++;
+            LOG.log(System.Logger.Level.DEBUG, "agent: admitted process {0}", String.valueOf(p.who.pid()));
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.WARNING, "agent: could not give process {0} a ring: {1}", String.valueOf(p.who.pid()), e.toString());
+            a.close();
+            socket.close(p.conn);
+            try {
+                Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // it stays in the directory; nobody maps it
+            }
+        }
+    }
+
+    /** Runs one command of rank {@code r}. */
+    private long dispatch(Rank r, int call, MemorySegment payload, int argBytes) {
+        try {
+            return switch (call) {
+                case AgentCalls.PING -> {
+                    need(argBytes, 8);
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_BEAT, beat);
+                    yield 16; // the value stays where it came
+                }
+                case AgentCalls.REGISTER -> {
+                    need(argBytes, 16);
+                    long h = r.memory.register(payload.get(ValueLayout.JAVA_LONG, AgentCalls.ADDRESS), payload.get(ValueLayout.JAVA_LONG, AgentCalls.LENGTH));
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_HANDLE, h);
+                    yield 8;
+                }
+                case AgentCalls.DEREGISTER -> {
+                    need(argBytes, 8);
+                    yield r.memory.deregister(payload.get(ValueLayout.JAVA_LONG, AgentCalls.HANDLE)) ? 0 : AgentError.NOT_REGISTERED.code();
+                }
+                case AgentCalls.COPY -> {
+                    need(argBytes, 40);
+                    long n = r.memory.copy(payload.get(ValueLayout.JAVA_LONG, AgentCalls.FROM), payload.get(ValueLayout.JAVA_LONG, AgentCalls.FROM_OFFSET),
+                            payload.get(ValueLayout.JAVA_LONG, AgentCalls.TO), payload.get(ValueLayout.JAVA_LONG, AgentCalls.TO_OFFSET),
+                            payload.get(ValueLayout.JAVA_LONG, AgentCalls.COPY_LENGTH));
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_COPIED, n);
+                    yield 8;
+                }
+                default -> AgentError.NO_CALL.code();
+            };
+        } catch (AgentException e) {
+            return e.error() != null ? e.error().code() : AgentError.UNREACHABLE.code();
+        }
+    }
+
+    private static void need(int argBytes, int bytes) {
+        if (argBytes < bytes) {
+            throw new AgentException(AgentError.BAD_ARGUMENTS, "arguments of " + argBytes + " bytes, " + bytes + " needed");
+        }
+    }
+
+    /** Frees the ranks whose connection ended. */
+    private void dropHungUp() {
+        for (int i = ranks.size() - 1; i >= 0; i--) {
+            Rank r = ranks.get(i);
+            if (socket.read(r.conn, probe) == 0) {
+                LOG.log(System.Logger.Level.DEBUG, "agent: process {0} hung up; its {1} registrations freed", String.valueOf(r.memory.pid()), r.memory.registrations());
+                free(r); // before it leaves the list: who sees it gone sees its file gone
+                synchronized (this) {
+                    ranks.remove(i);
+                }
+            }
+        }
+    }
+
+    private void free(Rank r) {
+        r.ring.close();
+        socket.close(r.conn);
+        r.memory.close();
+        r.arena.close();
+        try {
+            Files.deleteIfExists(r.file);
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.WARNING, "agent: could not remove {0}: {1}", r.file, e.toString());
+        }
+    }
+
+    private synchronized void shutdown() {
+        if (shut) {
+            return;
+        }
+        shut = true;
+        for (Rank r : ranks) {
+            free(r);
+        }
+        synchronized (this) {
+            ranks.clear();
+        }
+        for (Pending p : pending) {
+            socket.close(p.conn);
+        }
+        pending.clear();
+        socket.close();
+        arena.close();
+    }
+
+    /**
+     * Ends the loop and returns once it has: every rank's ring says the agent has gone, and the
+     * socket file is gone (so a new agent may listen there at once).
+     */
+    @Override
+    public void close() {
+        closing = true;
+        if (running && Thread.currentThread() != loopThread) {
+            try {
+                if (!ended.await(10, java.util.concurrent.TimeUnit.SECONDS)) {
+                    LOG.log(System.Logger.Level.WARNING, "agent: its loop did not end within 10 s of close");
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+        if (!running) {
+            shutdown();
+        }
+    }
+}

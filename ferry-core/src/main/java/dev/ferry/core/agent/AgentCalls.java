@@ -1,0 +1,32 @@
+package dev.ferry.core.agent;
+
+/**
+ * The calls a rank forwards to its node's agent: each one's index, and its argument and return
+ * blocks (all fields little-endian, at the offsets named). The one place that names them.
+ * <pre>
+ *   PING        args: u64 value                              returns: u64 value, u64 agent's beat
+ *   REGISTER    args: u64 address, u64 length                 returns: u64 handle
+ *               (seed 003's validate: the agent learns the rank's memory once; the rank's pid
+ *                is the one its socket's credentials gave, not one it names)
+ *   DEREGISTER  args: u64 handle                              returns: nothing
+ *   COPY        args: u64 from handle, u64 from offset,       returns: u64 bytes copied
+ *                     u64 to handle, u64 to offset, u64 length
+ *               (seed 003's cross-domain write: the agent reads the bytes out of the rank with
+ *                process_vm_readv and writes them into it with process_vm_writev)
+ * </pre>
+ * Handles name memory that the calling rank registered, and nothing else: another rank's handle,
+ * or bytes past a registration, get {@link AgentError#NOT_REGISTERED} or
+ * {@link AgentError#OUT_OF_BOUNDS}, and nothing is touched.
+ */
+public final class AgentCalls {
+    public static final int PING = 1, REGISTER = 2, DEREGISTER = 3, COPY = 4;
+
+    /** Argument fields. */
+    public static final long VALUE = 0, ADDRESS = 0, LENGTH = 8, HANDLE = 0, FROM = 0, FROM_OFFSET = 8, TO = 16, TO_OFFSET = 24,
+            COPY_LENGTH = 32;
+    /** Return fields. */
+    public static final long RET_VALUE = 0, RET_BEAT = 8, RET_HANDLE = 0, RET_COPIED = 0;
+
+    private AgentCalls() {
+    }
+}

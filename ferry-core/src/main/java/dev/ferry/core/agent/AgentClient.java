@@ -1,0 +1,231 @@
+package dev.ferry.core.agent;
+
+import dev.ferry.spi.IdleStrategy;
+
+import java.io.IOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.net.UnixDomainSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.FileChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+
+/**
+ * A rank's end of its node's agent (seed 003's API-side NAL): it greets the agent on its socket
+ * with the job key, maps the command ring the agent gives it, and forwards calls there. Every
+ * wait for the agent is bounded: an agent whose process is gone, that said it closed, or whose
+ * beat has not moved for the configured bound fails the call with an {@link AgentException},
+ * never a hang. Any thread may call; each keeps its own argument and answer blocks.
+ *
+ * <pre>{@code
+ * try (AgentClient agent = AgentClient.connect(Path.of("/tmp/ferry-agent.sock"), "job-42", Duration.ofSeconds(10))) {
+ *     long h = agent.register(buffer);                       // the agent may now reach buffer
+ *     agent.copy(h, 0, h, 4096, 4096);                       // and copies within it
+ * }
+ * }</pre>
+ */
+public final class AgentClient implements AutoCloseable {
+    private final SocketChannel socket;
+    private final CommandRing ring;
+    private final long agentPid;
+    private final long bound;
+    private final CommandRing.Liveness liveness = this::check;
+    /** The agent's beat when last seen moving, and when. */
+    private volatile long lastBeat;
+    private volatile long beatSeenAt;
+    private volatile boolean closed;
+    private final ThreadLocal<MemorySegment[]> blocks;
+
+    private AgentClient(SocketChannel socket, MemorySegment channel, Duration bound) {
+        this.socket = socket;
+        this.ring = CommandRing.open(channel);
+        this.agentPid = ring.agentPid();
+        this.bound = bound.toNanos();
+        this.lastBeat = ring.beat();
+        this.beatSeenAt = System.nanoTime();
+        int n = ring.payloadBytes();
+        this.blocks = ThreadLocal.withInitial(() -> new MemorySegment[] {Arena.ofAuto().allocate(n, 8), Arena.ofAuto().allocate(n, 8)});
+    }
+
+    /**
+     * Greets the agent listening at {@code socket} with {@code jobKey} and maps the ring it gives;
+     * {@code bound} limits the greeting, and later any wait in which the agent shows no sign of life.
+     *
+     * @throws AgentException when nobody listens there, or the agent refuses (another user, another job)
+     */
+    public static AgentClient connect(Path socketPath, String jobKey, Duration bound) {
+        SocketChannel s;
+        try {
+            s = SocketChannel.open(UnixDomainSocketAddress.of(socketPath));
+        } catch (IOException e) {
+            throw new AgentException("no agent answers at " + socketPath + ": " + e.getMessage());
+        }
+        try {
+            byte[] key = jobKey.getBytes(StandardCharsets.UTF_8);
+            ByteBuffer hello = ByteBuffer.allocate((int) AgentHello.KEY + key.length).order(ByteOrder.LITTLE_ENDIAN);
+            hello.putInt((int) AgentHello.HELLO_MAGIC, AgentHello.MAGIC).putInt((int) AgentHello.KEY_LENGTH, key.length).put((int) AgentHello.KEY, key, 0, key.length);
+            while (hello.hasRemaining()) {
+                s.write(hello);
+            }
+            s.configureBlocking(false);
+            ByteBuffer head = read(s, (int) AgentHello.PATH, bound, socketPath);
+            int status = head.getInt((int) AgentHello.STATUS), length = head.getInt((int) AgentHello.PATH_LENGTH);
+            if (status != 0) {
+                throw new AgentException("the agent at " + socketPath + " refused this process: " + AgentHello.refusal(status));
+            }
+            if (length <= 0 || length > 4096) {
+                throw new AgentException("the agent at " + socketPath + " answered a channel path of " + length + " bytes");
+            }
+            Path file = Path.of(StandardCharsets.UTF_8.decode(read(s, length, bound, socketPath)).toString());
+            Arena mapped = Arena.ofShared();
+            MemorySegment channel;
+            try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
+                channel = ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), mapped);
+            }
+            AgentClient c = new AgentClient(s, channel, bound);
+            c.mapped = mapped;
+            return c;
+        } catch (IOException | RuntimeException e) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // going anyway
+            }
+            if (e instanceof AgentException a) {
+                throw a;
+            }
+            throw new AgentException("greeting the agent at " + socketPath + " failed: " + e);
+        }
+    }
+
+    /** The arena of the ring's mapping, closed with the client. */
+    private Arena mapped;
+
+    /** Reads exactly {@code n} bytes from non-blocking {@code s}, within {@code bound}. */
+    private static ByteBuffer read(SocketChannel s, int n, Duration bound, Path where) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+        long start = System.nanoTime();
+        while (b.hasRemaining()) {
+            if (s.read(b) < 0) {
+                throw new AgentException("the agent at " + where + " hung up before it answered the greeting");
+            }
+            long waited = System.nanoTime() - start;
+            if (b.hasRemaining()) {
+                if (waited > bound.toNanos()) {
+                    throw new AgentException("the agent at " + where + " did not answer the greeting within " + bound);
+                }
+                IdleStrategy.DEFAULT.idle(waited, 1_000_000L);
+            }
+        }
+        return b.flip();
+    }
+
+    /** Throws when the agent is gone: it said so, its process ended, or its beat stood still for the bound. */
+    private void check() {
+        if (closed) {
+            throw new AgentException("this rank's agent connection was closed");
+        }
+        if (ring.closed()) {
+            throw new AgentException("the agent (process " + agentPid + ") has closed");
+        }
+        if (!ProcessHandle.of(agentPid).map(ProcessHandle::isAlive).orElse(false)) {
+            throw new AgentException("the agent (process " + agentPid + ") has died");
+        }
+        long b = ring.beat(), now = System.nanoTime();
+        if (b != lastBeat) {
+            lastBeat = b;
+            beatSeenAt = now;
+        } else if (now - beatSeenAt > bound) {
+            throw new AgentException("the agent (process " + agentPid + ") has not moved for " + Duration.ofNanos(now - beatSeenAt).toMillis()
+                    + " ms: taken as dead");
+        }
+    }
+
+    /** Forwards {@code call} with the {@code argBytes} this thread wrote into {@link #args()}; the answer's bytes in {@link #answer()}. */
+    private long forward(int call, int argBytes, String what) {
+        if (closed || ring.closed()) { // the rest of the check (the agent's process, its beat) costs a look at /proc: only while waiting
+            check();
+        }
+        MemorySegment[] b = blocks.get();
+        long r = ring.forward(call, b[0], argBytes, b[1], liveness);
+        if (r < 0) {
+            AgentError e = AgentError.of((int) r);
+            throw e != null ? new AgentException(e, what) : new AgentException(what + ": the agent answered " + r);
+        }
+        return r;
+    }
+
+    private MemorySegment args() {
+        return blocks.get()[0];
+    }
+
+    private MemorySegment answer() {
+        return blocks.get()[1];
+    }
+
+    /** A round trip through the agent: {@code value} comes back. */
+    public long ping(long value) {
+        args().set(ValueLayout.JAVA_LONG, AgentCalls.VALUE, value);
+        forward(AgentCalls.PING, 8, "ping");
+        return answer().get(ValueLayout.JAVA_LONG, AgentCalls.RET_VALUE);
+    }
+
+    /** Lets the agent reach {@code memory} (native, this process's): its handle (seed 003's validate). */
+    public long register(MemorySegment memory) {
+        if (!memory.isNative()) {
+            throw new IllegalArgumentException("register: the agent reaches native memory only");
+        }
+        return register(memory.address(), memory.byteSize());
+    }
+
+    /** Lets the agent reach {@code length} bytes at {@code address} of this process: their handle. */
+    public long register(long address, long length) {
+        MemorySegment a = args();
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.ADDRESS, address);
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.LENGTH, length);
+        forward(AgentCalls.REGISTER, 16, "register");
+        return answer().get(ValueLayout.JAVA_LONG, AgentCalls.RET_HANDLE);
+    }
+
+    public void deregister(long handle) {
+        args().set(ValueLayout.JAVA_LONG, AgentCalls.HANDLE, handle);
+        forward(AgentCalls.DEREGISTER, 8, "deregister");
+    }
+
+    /** Has the agent copy {@code length} bytes between two of this rank's registrations; the bytes copied. */
+    public long copy(long from, long fromOffset, long to, long toOffset, long length) {
+        MemorySegment a = args();
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.FROM, from);
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.FROM_OFFSET, fromOffset);
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.TO, to);
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.TO_OFFSET, toOffset);
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.COPY_LENGTH, length);
+        forward(AgentCalls.COPY, 40, "copy");
+        return answer().get(ValueLayout.JAVA_LONG, AgentCalls.RET_COPIED);
+    }
+
+    /** The agent's process id. */
+    public long agentPid() {
+        return agentPid;
+    }
+
+    /** Hangs up: the agent frees this rank's registrations and ring. */
+    @Override
+    public void close() {
+        closed = true;
+        try {
+            socket.close();
+        } catch (IOException ignored) {
+            // the agent sees the hang-up either way
+        }
+        if (mapped != null) {
+            mapped.close();
+        }
+    }
+}

@@ -1,0 +1,64 @@
+package dev.ferry.core.agent;
+
+/**
+ * The memory a rank shares with its node's agent (one file per rank, mapped by both): a header,
+ * then the command ring, seed 003's {@code forward} made of memory. The one place that names
+ * each field's offset and size.
+ * <pre>
+ *   header (64 bytes)
+ *     +0   u32  magic 'FAGT'
+ *     +4   u32  version
+ *     +8   u32  slots (a power of two)
+ *     +12  u32  bytes per slot
+ *     +16  u64  the rank's pid
+ *     +24  u64  the agent's pid
+ *     +32  u64  the agent's beat: its dispatch loop counts up, so a rank sees it live
+ *     +40  u32  closed: the agent's word that it has gone (1)
+ *   +64   u64  head: the next command's position (ranks' threads take it by compare-and-set)
+ *   +128  u64  tail: the next position the agent dispatches (the agent alone writes it)
+ *   +192  slots, each {@code slot bytes}:
+ *     +0   u64  sequence: position p's slot is free at p, posted at p + 1, done at p + 2,
+ *                free again for the next lap at p + slots (Vyukov's bounded queue, the
+ *                consumer's release deferred to the rank that reads the answer)
+ *     +8   u32  call index
+ *     +12  i32  status: 0, or an {@link AgentError}'s negative code
+ *     +16  u32  argument bytes
+ *     +20  u32  return bytes
+ *     +32  the argument block (rank to agent), then in its place the return block (agent to rank)
+ * </pre>
+ * Head, tail and the slots start on separate cache lines so that the rank's and the agent's
+ * writes do not share one.
+ */
+public final class ChannelLayout {
+    public static final int MAGIC = 0x46414754; // "FAGT"
+    public static final int VERSION = 1;
+
+    public static final long MAGIC_AT = 0, VERSION_AT = 4, SLOTS_AT = 8, SLOT_BYTES_AT = 12, RANK_PID = 16, AGENT_PID = 24, AGENT_BEAT = 32,
+            CLOSED = 40;
+    public static final long HEAD = 64, TAIL = 128, SLOTS_START = 192;
+
+    public static final long SEQUENCE = 0, CALL = 8, STATUS = 12, ARG_BYTES = 16, RET_BYTES = 20, PAYLOAD = 32;
+
+    /** Slots per ring unless configured. */
+    public static final int DEFAULT_SLOTS = 64;
+    /** Bytes per slot unless configured: 224 bytes of arguments or answer. */
+    public static final int DEFAULT_SLOT_BYTES = 256;
+
+    private ChannelLayout() {
+    }
+
+    /** The bytes of a channel of {@code slots} slots of {@code slotBytes}. */
+    public static long bytes(int slots, int slotBytes) {
+        return SLOTS_START + (long) slots * slotBytes;
+    }
+
+    /** Where slot {@code index} starts. */
+    public static long slot(int index, int slotBytes) {
+        return SLOTS_START + (long) index * slotBytes;
+    }
+
+    /** The argument or return bytes a slot of {@code slotBytes} holds. */
+    public static int payload(int slotBytes) {
+        return slotBytes - (int) PAYLOAD;
+    }
+}

@@ -1,0 +1,171 @@
+package dev.ferry.core.agent;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The node agent with real sockets, rings and processes: who it admits, what a rank can make it
+ * touch, and what happens when a rank or the agent dies.
+ */
+class AgentTest {
+    static final Duration BOUND = Duration.ofSeconds(30);
+
+    @TempDir
+    Path dir;
+
+    /** An agent on a thread of this process, its channels in the test's directory. */
+    private Agent agent(Agent.Config c) {
+        Agent a = Agent.start(new Agent.Config(c.socket(), c.jobKey(), c.uid(), dir, c.slots(), c.slotBytes(), c.idleExit()));
+        Thread t = new Thread(a::run, "agent");
+        t.setDaemon(true);
+        t.start();
+        return a;
+    }
+
+    private Agent.Config config() {
+        return new Agent.Config(dir.resolve("agent.sock"), "job-1");
+    }
+
+    private static void await(BooleanSupplier done, String what) throws InterruptedException {
+        long end = System.nanoTime() + BOUND.toNanos();
+        while (!done.getAsBoolean()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + BOUND + ": " + what);
+            }
+            Thread.sleep(5);
+        }
+    }
+
+    @Test
+    void aRankPingsRegistersAndHasTheAgentCopyWithinItsMemory() throws Exception {
+        try (Agent a = agent(config()); AgentClient c = AgentClient.connect(config().socket(), "job-1", BOUND); Arena arena = Arena.ofShared()) {
+            assertEquals(ProcessHandle.current().pid(), c.agentPid(), "the agent runs in this test's process");
+            assertEquals(42, c.ping(42));
+            MemorySegment m = arena.allocate(8192, 64);
+            for (int i = 0; i < 4096; i++) {
+                m.set(ValueLayout.JAVA_BYTE, i, (byte) i);
+            }
+            long h = c.register(m);
+            assertEquals(4096, c.copy(h, 0, h, 4096, 4096));
+            for (int i = 0; i < 4096; i++) {
+                assertEquals((byte) i, m.get(ValueLayout.JAVA_BYTE, 4096 + i), "byte " + i + " copied by the agent");
+            }
+            c.deregister(h);
+            AgentException gone = assertThrows(AgentException.class, () -> c.copy(h, 0, h, 1, 1));
+            assertEquals(AgentError.NOT_REGISTERED, gone.error());
+            assertEquals(1, a.admitted());
+        }
+    }
+
+    @Test
+    void aRankCannotMakeTheAgentTouchMemoryItDidNotRegister() throws Exception {
+        try (Agent a = agent(config()); Arena arena = Arena.ofShared();
+             AgentClient one = AgentClient.connect(config().socket(), "job-1", BOUND);
+             AgentClient two = AgentClient.connect(config().socket(), "job-1", BOUND)) {
+            MemorySegment mine = arena.allocate(4096, 64), theirs = arena.allocate(4096, 64);
+            mine.fill((byte) 1);
+            theirs.fill((byte) 2);
+            long h1 = one.register(mine);
+            long h2 = two.register(theirs);
+            // one's handles mean nothing on two's channel, and the other way round
+            long foreign = h1 == h2 ? h1 + 1 : h2;
+            assertEquals(AgentError.NOT_REGISTERED, assertThrows(AgentException.class, () -> one.copy(h1, 0, foreign, 0, 16)).error());
+            assertEquals(AgentError.OUT_OF_BOUNDS, assertThrows(AgentException.class, () -> one.copy(h1, 0, h1, 4000, 200)).error());
+            assertEquals(AgentError.OUT_OF_BOUNDS, assertThrows(AgentException.class, () -> two.copy(h2, 4095, h2, 0, 2)).error());
+            for (int i = 0; i < 4096; i++) {
+                assertEquals(1, mine.get(ValueLayout.JAVA_BYTE, i));
+                assertEquals(2, theirs.get(ValueLayout.JAVA_BYTE, i), "nothing was touched");
+            }
+            assertThrows(IllegalArgumentException.class, () -> one.register(MemorySegment.ofArray(new byte[8])), "heap memory moves: not registered");
+        }
+    }
+
+    @Test
+    void theAgentRefusesAnotherJobAndAnotherUser() throws Exception {
+        try (Agent a = agent(config())) {
+            AgentException key = assertThrows(AgentException.class, () -> AgentClient.connect(config().socket(), "job-2", BOUND));
+            assertTrue(key.getMessage().contains("another job"), key.getMessage());
+        }
+        // an agent that serves another user: the kernel's word on who connects (SO_PEERCRED) is ours, so it refuses
+        Agent.Config other = config().withUid(AgentSocket.uid() + 1);
+        try (Agent a = agent(other)) {
+            AgentException user = assertThrows(AgentException.class, () -> AgentClient.connect(other.socket(), "job-1", BOUND));
+            assertTrue(user.getMessage().contains("another user"), user.getMessage());
+            assertEquals(0, a.admitted());
+        }
+        AgentException none = assertThrows(AgentException.class, () -> AgentClient.connect(dir.resolve("nobody.sock"), "job-1", BOUND));
+        assertTrue(none.getMessage().contains("no agent answers"), none.getMessage());
+    }
+
+    @Test
+    void aRankThatDiesHasItsRingAndRegistrationsFreed() throws Exception {
+        try (Agent a = agent(config()); Peer rank = new Peer("rank", config().socket().toString(), "job-1")) {
+            assertTrue(rank.line().startsWith("registered "));
+            assertEquals(1, a.connected());
+            try (var files = Files.list(dir)) {
+                assertEquals(1, files.filter(f -> f.getFileName().toString().startsWith("ferry-agent-")).count(), "its channel file");
+            }
+            rank.kill();
+            await(() -> a.connected() == 0, "the agent notices the rank died");
+            try (var files = Files.list(dir)) {
+                assertEquals(0, files.filter(f -> f.getFileName().toString().startsWith("ferry-agent-")).count(), "its channel file is gone");
+            }
+        }
+    }
+
+    @Test
+    void anAgentThatDiesFailsTheRanksCallsWithinTheBound() throws Exception {
+        Path socket = dir.resolve("dying.sock");
+        Peer agent = new Peer("agent", socket.toString(), "job-1", dir.toString());
+        try (agent) {
+            assertTrue(agent.line().startsWith("listening "));
+            try (AgentClient c = AgentClient.connect(socket, "job-1", Duration.ofSeconds(5))) {
+                assertEquals(7, c.ping(7));
+                agent.kill();
+                long start = System.nanoTime();
+                AgentException e = assertThrows(AgentException.class, () -> c.ping(8));
+                assertTrue(e.getMessage().contains("has died"), e.getMessage());
+                assertTrue(System.nanoTime() - start < Duration.ofSeconds(5).toNanos(), "failed at once, not after the bound");
+            }
+        }
+        // its socket and channel files stayed behind: a new agent takes the socket over and removes the dead one's channels
+        try (var files = Files.list(dir)) {
+            assertEquals(1, files.filter(f -> f.getFileName().toString().startsWith("ferry-agent-" + agent.pid() + "-")).count());
+        }
+        try (Agent a = agent(new Agent.Config(socket, "job-1")); AgentClient c = AgentClient.connect(socket, "job-1", BOUND)) {
+            assertEquals(9, c.ping(9));
+            try (var files = Files.list(dir)) {
+                assertEquals(0, files.filter(f -> f.getFileName().toString().startsWith("ferry-agent-" + agent.pid() + "-")).count());
+            }
+        }
+    }
+
+    @Test
+    void closingTheAgentFailsWaitingAndLaterCallsAndAnIdleAgentEndsByItself() throws Exception {
+        Agent a = agent(config());
+        AgentClient c = AgentClient.connect(config().socket(), "job-1", BOUND);
+        assertEquals(1, c.ping(1));
+        a.close();
+        await(() -> !Files.exists(config().socket()), "the agent's socket goes");
+        AgentException e = assertThrows(AgentException.class, () -> c.ping(2));
+        assertTrue(e.getMessage().contains("has closed"), e.getMessage());
+        c.close();
+
+        Agent idle = Agent.start(new Agent.Config(dir.resolve("idle.sock"), "job-1", AgentSocket.uid(), dir, 4, 256, Duration.ofMillis(200)));
+        Thread t = new Thread(idle::run);
+        t.start();
+        t.join(BOUND.toMillis());
+        assertFalse(t.isAlive(), "an agent with nobody to serve ends after its idle time");
+        assertFalse(Files.exists(dir.resolve("idle.sock")));
+    }
+}
