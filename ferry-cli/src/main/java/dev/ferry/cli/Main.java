@@ -20,6 +20,7 @@ public final class Main {
               run -n N [opts] PROGRAM       start a job of N ranks on this machine or on --hosts ('ferry run --help')
               demo                          a 4-rank job as 2 nodes x 2 ranks: which pairs use which driver, how fast
               exec PROGRAM                  run one rank under another launcher (mpiexec.hydra, srun)
+              agent --socket P --job-key K  the node agent in the foreground ('ferry agent --help')
               cache                         make this machine's ahead-of-time cache for ranks (ferry run makes it
                                               itself; once per node where only srun or mpiexec start ranks)
               classpath                     Ferry's class path, to compile and run programs with javac and java
@@ -166,6 +167,7 @@ public final class Main {
             case "demo" -> demo(rest, out, err);
             case "soak" -> SoakCommand.run(rest, out, err);
             case "exec" -> ExecCommand.run(rest, err);
+            case "agent" -> AgentCommand.run(rest, out, err);
             case "classpath" -> classpath(rest, out, err);
             case "cache" -> cache(rest, out, err);
             case "javac" -> javac(rest, out, err);

@@ -61,6 +61,11 @@ class HelpTextTest {
     }
 
     @Test
+    void agentDescribesEveryOption() throws IOException {
+        describesEvery(Path.of("src/main/java/dev/ferry/cli/AgentCommand.java"), AgentCommand.USAGE);
+    }
+
+    @Test
     void benchDescribesEveryOption() throws IOException {
         describesEvery(Path.of("../ferry-bench/src/main/java/dev/ferry/bench/BenchOptions.java"), BenchCommand.USAGE);
     }

@@ -1,0 +1,95 @@
+package dev.ferry.cli;
+
+import dev.ferry.core.agent.Agent;
+import dev.ferry.core.agent.AgentException;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * {@code ferry agent}: the node agent in the foreground, until a signal or its idle time ends it.
+ */
+final class AgentCommand {
+    static final String USAGE = """
+            usage: ferry agent --socket PATH --job-key KEY [--channels DIR] [--idle-exit SECONDS]
+            The node agent (seed 003's library side in a process of its own): ranks of this user
+            that greet it with the job's key get a command ring and may register memory, which it
+            then reaches with process_vm_readv/writev. It admits only processes of its own user
+            (the kernel's SO_PEERCRED) with the job's key.
+              --socket PATH       the Unix socket it listens on (a dead agent's file is taken over)
+              --job-key KEY       the key its ranks greet it with
+              --channels DIR      where the ranks' ring files go (default /dev/shm)
+              --idle-exit S       end after S seconds with no rank connected (default: never)
+              -h, --help          this text
+            It runs in the foreground. As a daemon, start it detached, for example
+              nohup ferry agent --socket /run/user/$(id -u)/ferry-agent.sock --job-key $JOB \\
+                    --idle-exit 600 >/tmp/ferry-agent.log 2>&1 &
+            or as a systemd user service (ExecStart= that line, Restart=on-failure), or from a
+            Slurm prolog. Stop it with SIGTERM: it tells every rank's ring it has gone.
+            Not yet: FERRY_AGENT=on, with which ranks would start it and forward the engine's and
+            the Portals library's calls through it.""";
+
+
+    private AgentCommand() {
+    }
+
+    static int run(List<String> args, PrintStream out, PrintStream err) {
+        Path socket = null, channels = Path.of("/dev/shm");
+        String key = null;
+        long idle = 0;
+        try {
+            for (int i = 0; i < args.size(); i++) {
+                String a = args.get(i);
+                switch (a) {
+                    case "--socket" -> socket = Path.of(OptionValues.value(args, ++i, a));
+                    case "--job-key" -> key = OptionValues.value(args, ++i, a);
+                    case "--channels" -> channels = Path.of(OptionValues.value(args, ++i, a));
+                    case "--idle-exit" -> idle = OptionValues.number(args, ++i, a, 1, 365L * 24 * 3600);
+                    case "--help", "-h" -> {
+                        out.println(USAGE);
+                        return 0;
+                    }
+                    default -> throw new Program.UsageError("unknown option '" + a + "'");
+                }
+            }
+            if (socket == null || key == null) {
+                throw new Program.UsageError("--socket and --job-key are needed");
+            }
+        } catch (Program.UsageError e) {
+            err.println("ferry agent: " + e.getMessage());
+            err.println(USAGE);
+            return 2;
+        }
+        Agent.Config c = new Agent.Config(socket, key);
+        c = new Agent.Config(c.socket(), c.jobKey(), c.uid(), channels, c.slots(), c.slotBytes(), Duration.ofSeconds(idle));
+        Agent agent;
+        try {
+            agent = Agent.start(c);
+        } catch (AgentException e) {
+            err.println("ferry agent: " + e.getMessage());
+            return 1;
+        }
+        Thread main = Thread.currentThread();
+        Thread hook = new Thread(() -> {
+            agent.close();
+            try {
+                main.join(5_000);
+            } catch (InterruptedException ignored) {
+                Thread.currentThread().interrupt();
+            }
+        }, "ferry-agent-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.println("ferry agent: listening on " + socket + " (process " + ProcessHandle.current().pid() + ")");
+        out.flush();
+        agent.run();
+        try {
+            Runtime.getRuntime().removeShutdownHook(hook);
+        } catch (IllegalStateException shuttingDown) {
+            // the hook is running: it waits for us
+        }
+        out.println("ferry agent: ended; it served " + agent.admitted() + " rank(s)");
+        return 0;
+    }
+}
