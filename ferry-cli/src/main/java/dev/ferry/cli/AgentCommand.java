@@ -62,8 +62,7 @@ final class AgentCommand {
             err.println(USAGE);
             return 2;
         }
-        Agent.Config c = new Agent.Config(socket, key);
-        c = new Agent.Config(c.socket(), c.jobKey(), c.uid(), channels, c.slots(), c.slotBytes(), Duration.ofSeconds(idle));
+        Agent.Config c = new Agent.Config(socket, key).withChannels(channels).withIdleExit(Duration.ofSeconds(idle));
         Agent agent;
         try {
             agent = Agent.start(c);

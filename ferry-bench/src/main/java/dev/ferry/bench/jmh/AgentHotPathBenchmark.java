@@ -47,8 +47,8 @@ public class AgentHotPathBenchmark {
     @Setup(Level.Trial)
     public void setUp() throws Exception {
         dir = Files.createTempDirectory("ferry-agent-bench");
-        Agent.Config c = new Agent.Config(dir.resolve("agent.sock"), "bench");
-        agent = Agent.start(new Agent.Config(c.socket(), c.jobKey(), c.uid(), dir, c.slots(), c.slotBytes(), c.idleExit()));
+        Agent.Config c = new Agent.Config(dir.resolve("agent.sock"), "bench").withChannels(dir);
+        agent = Agent.start(c);
         loop = new Thread(agent::run, "agent");
         loop.start();
         client = AgentClient.connect(c.socket(), "bench", Duration.ofSeconds(10));

@@ -60,6 +60,10 @@ public final class Agent implements AutoCloseable {
         public Config withIdleExit(Duration d) {
             return new Config(socket, jobKey, uid, channels, slots, slotBytes, d);
         }
+
+        public Config withChannels(Path dir) {
+            return new Config(socket, jobKey, uid, dir, slots, slotBytes, idleExit);
+        }
     }
 
     /** A connection that has not greeted yet. */

@@ -157,18 +157,10 @@ public final class CommandRing {
                     return pos;
                 }
             } else if (seq < pos) { // the slot's last lap is still being answered or read: full
-                if ((round & 63) != 0) {
-                    Thread.onSpinWait();
-                    continue;
-                }
-                long now = System.nanoTime();
                 if (start == 0) {
-                    start = asked = now;
-                } else if (now - asked > LIVENESS_NANOS) {
-                    asked = now;
-                    liveness.check();
+                    start = asked = System.nanoTime();
                 }
-                IdleStrategy.DEFAULT.idle(now - start, 1_000_000L);
+                asked = pause(start, asked, round, liveness);
             } // else another thread took the position: look again
         }
     }
@@ -176,20 +168,31 @@ public final class CommandRing {
     /** Waits until the slot at {@code at} has sequence {@code expected}: the agent answered. */
     private void awaitSequence(long at, long expected, Liveness liveness) {
         long start = 0, asked = 0;
-        for (int round = 0; (long) LONG.getAcquire(memory, at + ChannelLayout.SEQUENCE) != expected; round++) {
-            if ((round & 63) != 0) {
-                Thread.onSpinWait();
-                continue;
-            }
-            long now = System.nanoTime();
+        for (int round = 1; (long) LONG.getAcquire(memory, at + ChannelLayout.SEQUENCE) != expected; round++) {
             if (start == 0) {
-                start = asked = now;
-            } else if (now - asked > LIVENESS_NANOS) {
-                asked = now;
-                liveness.check();
+                start = asked = System.nanoTime();
             }
-            IdleStrategy.DEFAULT.idle(now - start, 1_000_000L); // never asleep more than a millisecond: the agent does not wake us
+            asked = pause(start, asked, round, liveness);
         }
+    }
+
+    /**
+     * One step of a wait begun at {@code start}: a spin, and every 64 rounds a look at the clock,
+     * the idle strategy's step (never asleep more than a millisecond: the agent does not wake a
+     * rank) and, once a millisecond, liveness; when liveness was last asked.
+     */
+    private static long pause(long start, long asked, int round, Liveness liveness) {
+        if ((round & 63) != 0) {
+            Thread.onSpinWait();
+            return asked;
+        }
+        long now = System.nanoTime();
+        if (now - asked > LIVENESS_NANOS) {
+            liveness.check();
+            asked = now;
+        }
+        IdleStrategy.DEFAULT.idle(now - start, 1_000_000L);
+        return asked;
     }
 
     /**

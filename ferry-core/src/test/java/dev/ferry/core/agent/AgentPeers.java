@@ -29,8 +29,7 @@ public final class AgentPeers {
         switch (args[0]) {
             case "hold" -> hold();
             case "agent" -> {
-                Agent.Config c = new Agent.Config(Path.of(args[1]), args[2]);
-                c = new Agent.Config(c.socket(), c.jobKey(), c.uid(), Path.of(args[3]), c.slots(), c.slotBytes(), c.idleExit());
+                Agent.Config c = new Agent.Config(Path.of(args[1]), args[2]).withChannels(Path.of(args[3]));
                 try (Agent a = Agent.start(c)) {
                     System.out.println("listening " + ProcessHandle.current().pid());
                     a.run();

@@ -25,7 +25,7 @@ class AgentTest {
 
     /** An agent on a thread of this process, its channels in the test's directory. */
     private Agent agent(Agent.Config c) {
-        Agent a = Agent.start(new Agent.Config(c.socket(), c.jobKey(), c.uid(), dir, c.slots(), c.slotBytes(), c.idleExit()));
+        Agent a = Agent.start(c.withChannels(dir));
         Thread t = new Thread(a::run, "agent");
         t.setDaemon(true);
         t.start();
