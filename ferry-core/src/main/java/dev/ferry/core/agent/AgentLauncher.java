@@ -1,0 +1,115 @@
+package dev.ferry.core.agent;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Finds the node's agent, or starts one (as an Aeron client may launch its media driver): the
+ * first rank of a node to look starts it as a process of its own, detached, which ends by itself
+ * once no rank has used it for its idle time; the node's other ranks, looking at the same time,
+ * wait for that one rather than start their own (a lock file beside the socket decides who
+ * starts).
+ *
+ * <pre>{@code
+ * AgentClient agent = AgentLauncher.connectOrStart(Path.of("/tmp/ferry-agent-job42.sock"), "job42",
+ *         Path.of("/dev/shm"), Duration.ofSeconds(30), Duration.ofSeconds(10));
+ * }</pre>
+ */
+public final class AgentLauncher {
+    private static final System.Logger LOG = System.getLogger(AgentLauncher.class.getName());
+
+    private AgentLauncher() {
+    }
+
+    /**
+     * A connection to the agent at {@code socket}, started first if none answers; {@code bound}
+     * limits the whole wait, {@code idleExit} is how long a started agent outlives its last rank.
+     *
+     * @throws AgentException when no agent answers within the bound, or the one there refuses
+     */
+    public static AgentClient connectOrStart(Path socket, String jobKey, Path channels, Duration bound, Duration idleExit) {
+        long end = System.nanoTime() + bound.toNanos();
+        AgentException last = null;
+        Path lock = socket.resolveSibling(socket.getFileName() + ".lock");
+        while (System.nanoTime() < end) {
+            try {
+                return AgentClient.connect(socket, jobKey, bound);
+            } catch (AgentException e) {
+                if (!e.getMessage().startsWith("no agent answers")) {
+                    throw e; // one answered, and refused
+                }
+                last = e;
+            }
+            try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+                 FileLock held = tryLock(ch)) {
+                if (held != null && !answers(socket)) {
+                    Process p = start(socket, jobKey, channels, idleExit);
+                    awaitListening(p, socket, end);
+                }
+            } catch (IOException e) {
+                throw new AgentException("cannot take " + lock + " to start the node's agent: " + e.getMessage());
+            }
+            sleepBriefly(); // another rank is starting it, or it has just started: look again
+        }
+        throw new AgentException("no agent answered at " + socket + " within " + bound + (last == null ? "" : " (" + last.getMessage() + ")"));
+    }
+
+    /** The lock, or null when another process or thread of this one holds it. */
+    private static FileLock tryLock(FileChannel ch) throws IOException {
+        try {
+            return ch.tryLock();
+        } catch (java.nio.channels.OverlappingFileLockException e) {
+            return null;
+        }
+    }
+
+    private static boolean answers(Path socket) {
+        try (var c = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(socket))) {
+            return c.isConnected();
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** Starts {@link AgentMain} in a JVM of its own (this one's java and class path), its output to a log beside the socket. */
+    private static Process start(Path socket, String jobKey, Path channels, Duration idleExit) throws IOException {
+        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), AgentMain.class.getName(), socket.toString(), jobKey, channels.toString(),
+                Long.toString(Math.max(1, idleExit.toSeconds()))));
+        Path log = socket.resolveSibling(socket.getFileName() + ".log");
+        Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+                .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
+        LOG.log(System.Logger.Level.INFO, "started the node''s agent, process {0}, at {1} (log {2})", String.valueOf(p.pid()), socket, log);
+        return p;
+    }
+
+    /** Waits until the started agent listens (or dies: its log says why). */
+    private static void awaitListening(Process p, Path socket, long end) {
+        while (System.nanoTime() < end) {
+            if (Files.exists(socket) && answers(socket)) {
+                return;
+            }
+            if (!p.isAlive()) {
+                throw new AgentException("the agent started at " + socket + " ended at once (exit " + p.exitValue() + "; see "
+                        + socket.resolveSibling(socket.getFileName() + ".log") + ")");
+            }
+            sleepBriefly();
+        }
+    }
+
+    private static void sleepBriefly() {
+        try {
+            Thread.sleep(5);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AgentException("interrupted while waiting for the node's agent");
+        }
+    }
+}
