@@ -80,6 +80,22 @@ public final class Agent implements AutoCloseable {
         }
     }
 
+    /** A copy the agent moves while the rank computes: a stage per pass, then its counter. */
+    private static final class Job {
+        final long from, fromOffset, to, toOffset, length;
+        final int counter;
+        long done;
+
+        Job(long from, long fromOffset, long to, long toOffset, long length, int counter) {
+            this.from = from;
+            this.fromOffset = fromOffset;
+            this.to = to;
+            this.toOffset = toOffset;
+            this.length = length;
+            this.counter = counter;
+        }
+    }
+
     /** An admitted rank: its connection, memory, ring and the file under the ring; it dispatches its own commands. */
     private final class Rank implements CommandRing.Dispatcher {
         final int conn;
@@ -87,6 +103,8 @@ public final class Agent implements AutoCloseable {
         final CommandRing ring;
         final Path file;
         final Arena arena;
+        /** Its queued copies, in the order posted. */
+        final java.util.ArrayDeque<Job> jobs = new java.util.ArrayDeque<>();
 
         Rank(int conn, CrossMemory memory, CommandRing ring, Path file, Arena arena) {
             this.conn = conn;
@@ -118,6 +136,8 @@ public final class Agent implements AutoCloseable {
     private volatile int admitted;
     private long beat;
     private int files;
+    /** When {@link #duty} last looked for connections, and for ranks that hung up. */
+    private long lastAccept, lastHangupCheck = System.nanoTime();
     private boolean shut;
 
     private Agent(Config config, AgentSocket socket) {
@@ -200,26 +220,11 @@ public final class Agent implements AutoCloseable {
     }
 
     private void loop() {
-        long lastHangupCheck = System.nanoTime(), idleSince = System.nanoTime(), quietSince = 0;
+        long idleSince = System.nanoTime(), quietSince = 0;
         long idleExit = config.idleExit().toNanos();
-        long lastAccept = 0;
         while (!closing) {
-            beat++;
-            boolean work = false;
-            long t = System.nanoTime();
-            if (t - lastAccept > ACCEPT_NANOS || !pending.isEmpty()) { // a system call each: not on every pass
-                lastAccept = t;
-                work = acceptAll() | greet();
-            }
-            for (Rank r : ranks) {
-                work |= r.ring.dispatch(r, 64) > 0;
-                r.ring.beat(beat);
-            }
+            boolean work = duty();
             long now = System.nanoTime();
-            if (now - lastHangupCheck > HANGUP_CHECK_NANOS) {
-                lastHangupCheck = now;
-                dropHungUp();
-            }
             if (!ranks.isEmpty() || !pending.isEmpty()) {
                 idleSince = now;
             } else if (idleExit > 0 && now - idleSince > idleExit) {
@@ -235,6 +240,33 @@ public final class Agent implements AutoCloseable {
                 IdleStrategy.DEFAULT.idle(now - quietSince, 1_000_000L); // at most a millisecond asleep: the beat keeps moving
             }
         }
+    }
+
+    /**
+     * One pass of the agent's work, for a caller that drives it from a loop of its own (Aeron's
+     * {@code AgentInvoker}) instead of {@link #run}: new connections and greetings (once a
+     * millisecond: a system call each), every rank's commands and a stage of its first queued
+     * copy, the beat, and (every 10 ms) the ranks that hung up. Whether there was work. From one
+     * thread at a time.
+     */
+    public boolean duty() {
+        beat++;
+        boolean work = false;
+        long t = System.nanoTime();
+        if (t - lastAccept > ACCEPT_NANOS || !pending.isEmpty()) {
+            lastAccept = t;
+            work = acceptAll() | greet();
+        }
+        for (Rank r : ranks) {
+            work |= r.ring.dispatch(r, 64) > 0;
+            work |= advance(r);
+            r.ring.beat(beat);
+        }
+        if (t - lastHangupCheck > HANGUP_CHECK_NANOS) {
+            lastHangupCheck = t;
+            dropHungUp();
+        }
+        return work;
     }
 
     private boolean acceptAll() {
@@ -366,11 +398,49 @@ public final class Agent implements AutoCloseable {
                     payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_COPIED, n);
                     yield 8;
                 }
+                case AgentCalls.COPY_ASYNC -> {
+                    need(argBytes, 44);
+                    Job j = new Job(payload.get(ValueLayout.JAVA_LONG, AgentCalls.FROM), payload.get(ValueLayout.JAVA_LONG, AgentCalls.FROM_OFFSET),
+                            payload.get(ValueLayout.JAVA_LONG, AgentCalls.TO), payload.get(ValueLayout.JAVA_LONG, AgentCalls.TO_OFFSET),
+                            payload.get(ValueLayout.JAVA_LONG, AgentCalls.COPY_LENGTH), payload.get(ValueLayout.JAVA_INT, AgentCalls.COUNTER));
+                    if (j.counter < 0 || j.counter >= ChannelLayout.COUNTERS) {
+                        yield AgentError.BAD_ARGUMENTS.code();
+                    }
+                    r.memory.check(j.from, j.fromOffset, j.length, "copy from");
+                    r.memory.check(j.to, j.toOffset, j.length, "copy to");
+                    r.jobs.add(j);
+                    yield 0;
+                }
                 default -> AgentError.NO_CALL.code();
             };
         } catch (AgentException e) {
             return e.error() != null ? e.error().code() : AgentError.UNREACHABLE.code();
         }
+    }
+
+    /**
+     * Moves one stage of rank {@code r}'s first queued copy; a copy done adds its bytes to its
+     * counter, one that fails (memory deregistered, the process's memory gone) sets the counter's
+     * error. One stage per rank per pass: every rank's commands and copies take turns.
+     */
+    private boolean advance(Rank r) {
+        Job j = r.jobs.peek();
+        if (j == null) {
+            return false;
+        }
+        long n = Math.min(CrossMemory.STAGE, j.length - j.done);
+        try {
+            r.memory.copy(j.from, j.fromOffset + j.done, j.to, j.toOffset + j.done, n);
+            j.done += n;
+            if (j.done == j.length) {
+                r.jobs.poll();
+                r.ring.addDone(j.counter, j.length);
+            }
+        } catch (AgentException e) {
+            r.jobs.poll();
+            r.ring.fail(j.counter, e.error() != null ? e.error().code() : AgentError.UNREACHABLE.code());
+        }
+        return true;
     }
 
     private static void need(int argBytes, int bytes) {

@@ -13,17 +13,21 @@ package dev.ferry.core.agent;
  *                     u64 to handle, u64 to offset, u64 length
  *               (seed 003's cross-domain write: the agent reads the bytes out of the rank with
  *                process_vm_readv and writes them into it with process_vm_writev)
+ *   COPY_ASYNC  args: as COPY, then u32 counter                returns: nothing, at once
+ *               (checked, then queued: the agent moves it a stage per pass of its loop while the
+ *                rank computes, and adds its length to the counter once done, or sets the
+ *                counter's error; the rank polls the counter in the shared memory)
  * </pre>
  * Handles name memory that the calling rank registered, and nothing else: another rank's handle,
  * or bytes past a registration, get {@link AgentError#NOT_REGISTERED} or
  * {@link AgentError#OUT_OF_BOUNDS}, and nothing is touched.
  */
 public final class AgentCalls {
-    public static final int PING = 1, REGISTER = 2, DEREGISTER = 3, COPY = 4;
+    public static final int PING = 1, REGISTER = 2, DEREGISTER = 3, COPY = 4, COPY_ASYNC = 5;
 
     /** Argument fields. */
     public static final long VALUE = 0, ADDRESS = 0, LENGTH = 8, HANDLE = 0, FROM = 0, FROM_OFFSET = 8, TO = 16, TO_OFFSET = 24,
-            COPY_LENGTH = 32;
+            COPY_LENGTH = 32, COUNTER = 40;
     /** Return fields. */
     public static final long RET_VALUE = 0, RET_BEAT = 8, RET_HANDLE = 0, RET_COPIED = 0;
 

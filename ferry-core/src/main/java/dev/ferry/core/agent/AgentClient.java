@@ -210,6 +210,67 @@ public final class AgentClient implements AutoCloseable {
         return answer().get(ValueLayout.JAVA_LONG, AgentCalls.RET_COPIED);
     }
 
+    /**
+     * Has the agent copy {@code length} bytes between two of this rank's registrations while this
+     * rank goes on: it returns once the agent checked and queued the copy, whose length the agent
+     * adds to {@code counter} when done (or sets the counter's error). See {@link #awaitCounter}.
+     *
+     * <pre>{@code
+     * long target = agent.counter(0) + n;
+     * agent.copyAsync(from, 0, to, 0, n, 0);
+     * compute();                                   // the agent moves the bytes meanwhile
+     * agent.awaitCounter(0, target);
+     * }</pre>
+     */
+    public void copyAsync(long from, long fromOffset, long to, long toOffset, long length, int counter) {
+        CommandRing.checkCounter(counter);
+        MemorySegment a = args();
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.FROM, from);
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.FROM_OFFSET, fromOffset);
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.TO, to);
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.TO_OFFSET, toOffset);
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.COPY_LENGTH, length);
+        a.set(ValueLayout.JAVA_INT, AgentCalls.COUNTER, counter);
+        forward(AgentCalls.COPY_ASYNC, 44, "copyAsync");
+    }
+
+    /** The bytes finished on {@code counter} so far: read where it is, no call to the agent. */
+    public long counter(int counter) {
+        return ring.counterDone(counter);
+    }
+
+    /**
+     * Waits until {@code counter} reaches {@code target} bytes, idling as every wait does (asleep
+     * once it has waited a while: the rank takes no core from the agent), and asking now and then
+     * whether the agent lives.
+     *
+     * @throws AgentException with the error of an operation counted there that failed, or when the agent is gone
+     */
+    public void awaitCounter(int counter, long target) {
+        long start = System.nanoTime(), asked = start;
+        while (true) {
+            int err = ring.counterError(counter);
+            if (err != 0) {
+                AgentError e = AgentError.of(err);
+                throw e != null ? new AgentException(e, "an operation counted on counter " + counter) : new AgentException("counter " + counter + ": " + err);
+            }
+            if (ring.counterDone(counter) >= target) {
+                return;
+            }
+            long now = System.nanoTime();
+            if (now - asked > 1_000_000L) {
+                asked = now;
+                check();
+            }
+            IdleStrategy.DEFAULT.idle(now - start, 1_000_000L);
+        }
+    }
+
+    /** Commands this rank posted that the agent has not dispatched yet (for tests). */
+    int commandsWaiting() {
+        return ring.waiting();
+    }
+
     /** The agent's process id. */
     public long agentPid() {
         return agentPid;

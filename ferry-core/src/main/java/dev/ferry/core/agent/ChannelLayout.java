@@ -16,7 +16,11 @@ package dev.ferry.core.agent;
  *     +40  u32  closed: the agent's word that it has gone (1)
  *   +64   u64  head: the next command's position (ranks' threads take it by compare-and-set)
  *   +128  u64  tail: the next position the agent dispatches (the agent alone writes it)
- *   +192  slots, each {@code slot bytes}:
+ *   +192  counters: {@link #COUNTERS} of 16 bytes, which the agent writes and the rank polls
+ *         where it is (seed 003's events, Portals' counting events):
+ *     +0   u64  bytes done: the agent adds each finished operation's bytes (release)
+ *     +8   i64  error: 0, or the first failed operation's {@link AgentError} code
+ *   +704  slots, each {@code slot bytes}:
  *     +0   u64  sequence: position p's slot is free at p, posted at p + 1, done at p + 2,
  *                free again for the next lap at p + slots (Vyukov's bounded queue, the
  *                consumer's release deferred to the rank that reads the answer)
@@ -31,11 +35,14 @@ package dev.ferry.core.agent;
  */
 public final class ChannelLayout {
     public static final int MAGIC = 0x46414754; // "FAGT"
-    public static final int VERSION = 1;
+    public static final int VERSION = 2;
 
     public static final long MAGIC_AT = 0, VERSION_AT = 4, SLOTS_AT = 8, SLOT_BYTES_AT = 12, RANK_PID = 16, AGENT_PID = 24, AGENT_BEAT = 32,
             CLOSED = 40;
-    public static final long HEAD = 64, TAIL = 128, SLOTS_START = 192;
+    public static final long HEAD = 64, TAIL = 128, COUNTERS_START = 192, SLOTS_START = 704;
+    /** Counters per channel, and a counter's fields. */
+    public static final int COUNTERS = 32;
+    public static final long COUNTER_BYTES = 16, COUNTER_DONE = 0, COUNTER_ERROR = 8;
 
     public static final long SEQUENCE = 0, CALL = 8, STATUS = 12, ARG_BYTES = 16, RET_BYTES = 20, PAYLOAD = 32;
 
@@ -50,6 +57,11 @@ public final class ChannelLayout {
     /** The bytes of a channel of {@code slots} slots of {@code slotBytes}. */
     public static long bytes(int slots, int slotBytes) {
         return SLOTS_START + (long) slots * slotBytes;
+    }
+
+    /** Where counter {@code index} starts. */
+    public static long counter(int index) {
+        return COUNTERS_START + index * COUNTER_BYTES;
     }
 
     /** Where slot {@code index} starts. */

@@ -116,6 +116,51 @@ public final class CommandRing {
         return (int) INT.getAcquire(memory, ChannelLayout.CLOSED) != 0;
     }
 
+    /** Commands posted and not yet dispatched (for tests and tools). */
+    int waiting() {
+        long tailNow = (long) LONG.getAcquire(memory, ChannelLayout.TAIL), head = (long) LONG.getAcquire(memory, ChannelLayout.HEAD);
+        int n = 0;
+        for (long p = tailNow; p < head; p++) {
+            if ((long) LONG.getAcquire(memory, ChannelLayout.slot((int) (p & mask), slotBytes) + ChannelLayout.SEQUENCE) == p + 1) {
+                n++;
+            }
+        }
+        return n;
+    }
+
+    // ---- counters: the agent writes, the rank polls ---------------------------------------------------
+
+    /** The bytes operations counted on counter {@code i} have finished. */
+    public long counterDone(int i) {
+        return (long) LONG.getAcquire(memory, ChannelLayout.counter(checkCounter(i)) + ChannelLayout.COUNTER_DONE);
+    }
+
+    /** 0, or the {@link AgentError} code of the first operation counted on {@code i} that failed. */
+    public int counterError(int i) {
+        return (int) (long) LONG.getAcquire(memory, ChannelLayout.counter(checkCounter(i)) + ChannelLayout.COUNTER_ERROR);
+    }
+
+    /** The agent: operations counted on {@code i} finished {@code bytes} more (it alone writes counters). */
+    public void addDone(int i, long bytes) {
+        long at = ChannelLayout.counter(i) + ChannelLayout.COUNTER_DONE;
+        LONG.setRelease(memory, at, (long) LONG.get(memory, at) + bytes);
+    }
+
+    /** The agent: an operation counted on {@code i} failed with {@code code} (the first failure stays). */
+    public void fail(int i, int code) {
+        long at = ChannelLayout.counter(i) + ChannelLayout.COUNTER_ERROR;
+        if ((long) LONG.get(memory, at) == 0) {
+            LONG.setRelease(memory, at, (long) code);
+        }
+    }
+
+    static int checkCounter(int i) {
+        if (i < 0 || i >= ChannelLayout.COUNTERS) {
+            throw new IllegalArgumentException("counter " + i + " is not one of the channel's 0.." + (ChannelLayout.COUNTERS - 1));
+        }
+        return i;
+    }
+
     // ---- the rank's side ---------------------------------------------------------------------------
 
     /**

@@ -62,6 +62,11 @@ public final class CrossMemory implements AutoCloseable {
         return regions.size();
     }
 
+    /** Checks that {@code length} bytes from {@code offset} of {@code handle} are registered, for an operation to come. */
+    public void check(long handle, long offset, long length, String what) {
+        checked(handle, offset, length, what);
+    }
+
     /** The address of {@code length} bytes from {@code offset} of registration {@code handle}, checked. */
     private long checked(long handle, long offset, long length, String what) {
         Region r = regions.get(handle);

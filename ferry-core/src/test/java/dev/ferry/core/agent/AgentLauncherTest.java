@@ -21,8 +21,9 @@ class AgentLauncherTest {
     @Test
     void ranksLookingAtOnceStartOneAgentWhichEndsOnceIdle() throws Exception {
         Path socket = dir.resolve("node.sock");
-        CompletableFuture<AgentClient> a = CompletableFuture.supplyAsync(() -> AgentLauncher.connectOrStart(socket, "job", dir, BOUND, Duration.ofSeconds(1)));
-        CompletableFuture<AgentClient> b = CompletableFuture.supplyAsync(() -> AgentLauncher.connectOrStart(socket, "job", dir, BOUND, Duration.ofSeconds(1)));
+        java.util.concurrent.Executor ownThread = r -> Thread.ofPlatform().daemon().start(r); // both at once (the common pool has one thread on 2 cores)
+        CompletableFuture<AgentClient> a = CompletableFuture.supplyAsync(() -> AgentLauncher.connectOrStart(socket, "job", dir, BOUND, Duration.ofSeconds(1)), ownThread);
+        CompletableFuture<AgentClient> b = CompletableFuture.supplyAsync(() -> AgentLauncher.connectOrStart(socket, "job", dir, BOUND, Duration.ofSeconds(1)), ownThread);
         AgentClient one = a.get(BOUND.toSeconds(), TimeUnit.SECONDS), two = b.get(BOUND.toSeconds(), TimeUnit.SECONDS);
         long pid = one.agentPid();
         assertEquals(pid, two.agentPid(), "both use the one agent");

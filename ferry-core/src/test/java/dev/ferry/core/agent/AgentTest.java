@@ -9,7 +9,10 @@ import java.lang.foreign.ValueLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.Supplier;
 
 import static org.junit.jupiter.api.Assertions.*;
 
@@ -65,6 +68,76 @@ class AgentTest {
             assertEquals(AgentError.NOT_REGISTERED, gone.error());
             assertEquals(1, a.admitted());
         }
+    }
+
+    @Test
+    void anAsyncCopyMovesWhileTheRankGoesOnAndItsCounterSaysWhenItIsDone() throws Exception {
+        long n = 48L << 20;
+        try (Agent a = agent(config()); AgentClient c = AgentClient.connect(config().socket(), "job-1", BOUND); Arena arena = Arena.ofShared()) {
+            MemorySegment src = arena.allocate(n, 4096), dst = arena.allocate(n, 4096);
+            for (long i = 0; i < n / 8; i++) {
+                src.setAtIndex(ValueLayout.JAVA_LONG, i, i * 31 + 7);
+            }
+            long from = c.register(src), to = c.register(dst);
+            c.copyAsync(from, 0, to, 0, n / 2, 3);
+            c.copyAsync(from, n / 2, to, n / 2, n / 2, 4); // queued behind the first: the agent takes a rank's copies in order
+            c.awaitCounter(4, n / 2);
+            assertEquals(n / 2, c.counter(3), "the first was done before the second");
+            assertEquals(-1, src.mismatch(dst), "every byte copied");
+            c.copyAsync(to, 0, from, 0, 4096, 3);
+            c.awaitCounter(3, n / 2 + 4096);
+            assertEquals(AgentError.OUT_OF_BOUNDS, assertThrows(AgentException.class, () -> c.copyAsync(from, n - 8, to, 0, 16, 3)).error(),
+                    "refused as it is posted");
+            assertThrows(IllegalArgumentException.class, () -> c.copyAsync(from, 0, to, 0, 8, ChannelLayout.COUNTERS));
+            assertEquals(n / 2 + 4096, c.counter(3), "refusals count nothing");
+        }
+    }
+
+    /** Runs {@code call} on a thread of its own (it waits for the agent, which this thread drives). */
+    private static <T> CompletableFuture<T> posted(Supplier<T> call) {
+        return CompletableFuture.supplyAsync(call, r -> Thread.ofPlatform().daemon().start(r)); // not the common pool: one thread on 2 cores
+    }
+
+    @Test
+    void aQueuedCopyWhoseMemoryIsDeregisteredFailsItsCounter() throws Exception {
+        long n = 8L << 20;
+        // the agent driven here, a pass at a time: what it does between two commands is known
+        try (Agent a = Agent.start(config().withChannels(dir)); Arena arena = Arena.ofShared()) {
+            CompletableFuture<AgentClient> connecting = posted(() -> AgentClient.connect(config().socket(), "job-1", BOUND));
+            AgentClient c = drive(a, connecting);
+            MemorySegment src = arena.allocate(n, 4096), dst = arena.allocate(n, 4096);
+            long from = drive(a, posted(() -> c.register(src))), to = drive(a, posted(() -> c.register(dst)));
+            CompletableFuture<Object> copy = posted(() -> {
+                c.copyAsync(from, 0, to, 0, n, 5);
+                return null;
+            });
+            await(() -> c.commandsWaiting() == 1, "the copy is posted");
+            CompletableFuture<Object> deregister = posted(() -> {
+                c.deregister(from);
+                return null;
+            });
+            await(() -> c.commandsWaiting() == 2, "the deregistration is posted behind it");
+            a.duty(); // queues the copy, deregisters its source, then tries the copy's first stage
+            copy.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+            deregister.get(BOUND.toSeconds(), TimeUnit.SECONDS);
+            AgentException e = assertThrows(AgentException.class, () -> c.awaitCounter(5, n));
+            assertEquals(AgentError.NOT_REGISTERED, e.error());
+            assertEquals(0, c.counter(5), "no byte counted");
+            assertEquals(-1, dst.mismatch(arena.allocate(n)), "no byte copied");
+            c.close();
+        }
+    }
+
+    /** Drives the agent a pass at a time until {@code f} is done. */
+    private static <T> T drive(Agent a, CompletableFuture<T> f) throws Exception {
+        long end = System.nanoTime() + BOUND.toNanos();
+        while (!f.isDone()) {
+            if (System.nanoTime() > end) {
+                throw new AssertionError("the call did not complete within " + BOUND);
+            }
+            a.duty();
+        }
+        return f.get();
     }
 
     @Test
