@@ -188,7 +188,7 @@ public final class Agent implements AutoCloseable {
     }
 
     /** Whether something listens at socket path {@code s}. */
-    private static boolean answers(Path s) {
+    static boolean answers(Path s) {
         try (var c = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(s))) {
             return c.isConnected();
         } catch (IOException e) {

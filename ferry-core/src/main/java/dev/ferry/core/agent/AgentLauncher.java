@@ -49,7 +49,7 @@ public final class AgentLauncher {
             }
             try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                  FileLock held = tryLock(ch)) {
-                if (held != null && !answers(socket)) {
+                if (held != null && !Agent.answers(socket)) {
                     Process p = start(socket, jobKey, channels, idleExit);
                     awaitListening(p, socket, end);
                 }
@@ -70,14 +70,6 @@ public final class AgentLauncher {
         }
     }
 
-    private static boolean answers(Path socket) {
-        try (var c = java.nio.channels.SocketChannel.open(java.net.UnixDomainSocketAddress.of(socket))) {
-            return c.isConnected();
-        } catch (IOException e) {
-            return false;
-        }
-    }
-
     /** Starts {@link AgentMain} in a JVM of its own (this one's java and class path), its output to a log beside the socket. */
     private static Process start(Path socket, String jobKey, Path channels, Duration idleExit) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
@@ -93,7 +85,7 @@ public final class AgentLauncher {
     /** Waits until the started agent listens (or dies: its log says why). */
     private static void awaitListening(Process p, Path socket, long end) {
         while (System.nanoTime() < end) {
-            if (Files.exists(socket) && answers(socket)) {
+            if (Files.exists(socket) && Agent.answers(socket)) {
                 return;
             }
             if (!p.isAlive()) {
