@@ -64,7 +64,7 @@ public final class AgentClient implements AutoCloseable {
         try {
             s = SocketChannel.open(UnixDomainSocketAddress.of(socketPath));
         } catch (IOException e) {
-            throw new AgentException("no agent answers at " + socketPath + ": " + e.getMessage());
+            throw new AgentException(AgentError.ABSENT, socketPath + " (" + e.getMessage() + ")");
         }
         try {
             byte[] key = jobKey.getBytes(StandardCharsets.UTF_8);

@@ -1,7 +1,8 @@
 package dev.ferry.core.agent;
 
 /**
- * Why the agent refused or failed a command: the negative status a slot carries back, named.
+ * Why the agent refused or failed a command: the negative status a slot carries back, named
+ * ({@link #ABSENT} is a rank's finding that no agent listens).
  */
 public enum AgentError {
     /** No such call index. */
@@ -15,7 +16,9 @@ public enum AgentError {
     /** The process whose memory it is cannot be reached (gone, or its memory unmapped). */
     UNREACHABLE(-5, "the process's memory could not be reached"),
     /** The agent is closing and takes no more commands. */
-    CLOSING(-6, "the agent is closing");
+    CLOSING(-6, "the agent is closing"),
+    /** Nobody listens at the agent's socket (a rank's own finding, never an agent's answer). */
+    ABSENT(-7, "no agent answers there");
 
     private final int code;
     private final String meaning;

@@ -42,7 +42,7 @@ public final class AgentLauncher {
             try {
                 return AgentClient.connect(socket, jobKey, bound);
             } catch (AgentException e) {
-                if (!e.getMessage().startsWith("no agent answers")) {
+                if (e.error() != AgentError.ABSENT) {
                     throw e; // one answered, and refused
                 }
                 last = e;
