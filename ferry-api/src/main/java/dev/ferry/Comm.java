@@ -409,16 +409,30 @@ public final class Comm extends FaultTolerantCalls implements AutoCloseable {
 
     /** Sends the buffer's elements and replaces them with those received. */
     public Status sendrecvReplace(Object buf, int offset, int count, Datatype type, int dest, int sendTag, int source, int recvTag) {
+        return sendrecvReplace(buf, (long) offset, (long) count, type, dest, sendTag, source, recvTag);
+    }
+
+    /** {@link #sendrecvReplace(Object, int, int, Datatype, int, int, int, int)} with a long offset and count. */
+    public Status sendrecvReplace(Object buf, long offset, long count, Datatype type, int dest, int sendTag, int source, int recvTag) {
         checkLive();
         MemorySegment region = Buffers.contiguous(buf, offset, count, type, true, "buffer"); // all the elements reach, gaps included
-        MemorySegment copy = MemorySegment.ofArray(new byte[(int) region.byteSize()]);
-        MemorySegment.copy(region, 0, copy, 0, region.byteSize()); // the gaps of a derived type stay as they were
-        Request r = irecv(copy, 0, count, type, source, recvTag);
-        Request s = isend(buf, offset, count, type, dest, sendTag);
-        s.await();
-        Status st = r.await();
-        MemorySegment.copy(copy, 0, region, 0, region.byteSize());
-        return st;
+        long n = region.byteSize();
+        java.lang.foreign.Arena large = n > Integer.MAX_VALUE - 16 ? java.lang.foreign.Arena.ofShared() : null; // past an array: off-heap, freed here
+        Request r = null;
+        try {
+            MemorySegment copy = large == null ? MemorySegment.ofArray(new byte[(int) n]) : large.allocate(n, 8);
+            MemorySegment.copy(region, 0, copy, 0, n); // the gaps of a derived type stay as they were
+            r = irecv(copy, 0L, count, type, source, recvTag);
+            Request s = isend(buf, offset, count, type, dest, sendTag);
+            s.await();
+            Status st = r.await();
+            MemorySegment.copy(copy, 0, region, 0, n);
+            return st;
+        } finally {
+            if (large != null && (r == null || r.isDone())) { // a receive still pending (the send failed) keeps its memory
+                large.close();
+            }
+        }
     }
 
     /** Waits for a message from {@code source} with {@code tag} (wildcards allowed) without receiving it. */

@@ -205,26 +205,39 @@ public final class Datatype {
      * }</pre>
      */
     public int pack(Object in, int offset, int count, byte[] out, int position) {
+        return Math.toIntExact(pack(in, (long) offset, count, MemorySegment.ofArray(out), position));
+    }
+
+    /**
+     * {@link #pack(Object, int, int, byte[], int)} with long offsets and count, into a segment
+     * (MPI_Pack_c): packed data past 2 GiB.
+     */
+    public long pack(Object in, long offset, long count, MemorySegment out, long position) {
         MemorySegment from = Buffers.elements(in, offset, count, this, false, "in");
-        long bytes = count * size;
+        long bytes = Math.multiplyExact(count, size);
         checkPacked(out, position, bytes, "out");
-        CollBuffer.pack(from, count, this, MemorySegment.ofArray(out).asSlice(position, bytes));
-        return Math.toIntExact(position + bytes);
+        CollBuffer.pack(from, count, this, out.asSlice(position, bytes));
+        return position + bytes;
     }
 
     /** Unpacks {@code count} elements of this type from {@code in} at byte {@code position} into {@code out} (MPI_Unpack); the position after them. */
     public int unpack(byte[] in, int position, Object out, int offset, int count) {
-        MemorySegment to = Buffers.elements(out, offset, count, this, true, "out");
-        long bytes = count * size;
-        checkPacked(in, position, bytes, "in");
-        CollBuffer.unpack(MemorySegment.ofArray(in).asSlice(position, bytes), to, count, this);
-        return Math.toIntExact(position + bytes);
+        return Math.toIntExact(unpack(MemorySegment.ofArray(in), position, out, (long) offset, count));
     }
 
-    private static void checkPacked(byte[] packed, int position, long bytes, String what) {
-        if (position < 0 || position + bytes > packed.length) {
+    /** {@link #unpack(byte[], int, Object, int, int)} with long offsets and count, from a segment (MPI_Unpack_c). */
+    public long unpack(MemorySegment in, long position, Object out, long offset, long count) {
+        MemorySegment to = Buffers.elements(out, offset, count, this, true, "out");
+        long bytes = Math.multiplyExact(count, size);
+        checkPacked(in, position, bytes, "in");
+        CollBuffer.unpack(in.asSlice(position, bytes), to, count, this);
+        return position + bytes;
+    }
+
+    private static void checkPacked(MemorySegment packed, long position, long bytes, String what) {
+        if (position < 0 || position > packed.byteSize() || bytes > packed.byteSize() - position) {
             throw FerryException.arg(ErrorClass.COUNT, what + ": " + bytes + " packed bytes from position " + position
-                    + " do not fit its " + packed.length + " bytes");
+                    + " do not fit its " + packed.byteSize() + " bytes");
         }
     }
 

@@ -102,6 +102,11 @@ public final class Op {
      * }</pre>
      */
     public void reduceLocal(Object in, int inOffset, Object inout, int inoutOffset, int count, Datatype type) {
+        reduceLocal(in, (long) inOffset, inout, (long) inoutOffset, count, type);
+    }
+
+    /** {@link #reduceLocal(Object, int, Object, int, int, Datatype)} with long offsets and count (MPI_Reduce_local_c). */
+    public void reduceLocal(Object in, long inOffset, Object inout, long inoutOffset, long count, Datatype type) {
         check(type);
         if (code == Code.REPLACE || code == Code.NO_OP) {
             throw FerryException.arg(ErrorClass.OP, "op " + name + " is one-sided only");
@@ -112,12 +117,14 @@ public final class Op {
             apply(a, b, count, type);
             return;
         }
-        MemorySegment pa = MemorySegment.ofArray(new byte[Math.toIntExact(count * type.size)]);
-        MemorySegment pb = MemorySegment.ofArray(new byte[Math.toIntExact(count * type.size)]);
-        CollBuffer.pack(a, count, type, pa);
-        CollBuffer.pack(b, count, type, pb);
-        apply(pa, pb, count, type);
-        CollBuffer.unpack(pb, b, count, type);
+        try (java.lang.foreign.Arena packed = java.lang.foreign.Arena.ofConfined()) { // the gaps left out: past 2 GiB too
+            long bytes = Math.multiplyExact(count, type.size);
+            MemorySegment pa = packed.allocate(Math.max(1, bytes), 8).asSlice(0, bytes), pb = packed.allocate(Math.max(1, bytes), 8).asSlice(0, bytes);
+            CollBuffer.pack(a, count, type, pa);
+            CollBuffer.pack(b, count, type, pb);
+            apply(pa, pb, count, type);
+            CollBuffer.unpack(pb, b, count, type);
+        }
     }
 
     /** Throws, naming both, when this operation is not defined on {@code type}. */

@@ -133,6 +133,11 @@ abstract sealed class WindowAccess permits WindowSynchronization {
 
     /** One element: {@code result = target; target = target op origin} (MPI's fetch-and-op), atomically. */
     public void fetchAndOp(Object origin, int offset, Object result, int resultOffset, Datatype type, int target, long disp, Op op) {
+        fetchAndOp(origin, (long) offset, result, (long) resultOffset, type, target, disp, op);
+    }
+
+    /** {@link #fetchAndOp(Object, int, Object, int, Datatype, int, long, Op)} with long offsets (an element past 2 GiB of a segment). */
+    public void fetchAndOp(Object origin, long offset, Object result, long resultOffset, Datatype type, int target, long disp, Op op) {
         getAccumulate(origin, offset, result, resultOffset, 1, type, target, disp, 1, type, op);
     }
 
@@ -141,6 +146,12 @@ abstract sealed class WindowAccess permits WindowSynchronization {
      * (MPI's compare-and-swap; integer types).
      */
     public void compareAndSwap(Object origin, int offset, Object compare, int compareOffset, Object result, int resultOffset, Datatype type,
+                               int target, long disp) {
+        compareAndSwap(origin, (long) offset, compare, (long) compareOffset, result, (long) resultOffset, type, target, disp);
+    }
+
+    /** {@link #compareAndSwap(Object, int, Object, int, Object, int, Datatype, int, long)} with long offsets. */
+    public void compareAndSwap(Object origin, long offset, Object compare, long compareOffset, Object result, long resultOffset, Datatype type,
                                int target, long disp) {
         lib.lock.lock();
         try {

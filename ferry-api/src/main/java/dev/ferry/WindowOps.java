@@ -51,7 +51,7 @@ final class WindowOps {
     }
 
     /** MPI's compare-and-swap on one integer element; the result arrives with the next quiescence. */
-    void compareAndSwap(Object origin, long offset, Object compare, int compareOffset, Object result, long resultOffset, Datatype type,
+    void compareAndSwap(Object origin, long offset, Object compare, long compareOffset, Object result, long resultOffset, Datatype type,
                         int target, long disp) {
         dev.ferry.portals.Datatype dt = RmaKinds.element(type, "compareAndSwap");
         if (!type.contiguous || type.size != dt.size() || dt == dev.ferry.portals.Datatype.FLOAT || dt == dev.ferry.portals.Datatype.DOUBLE) {

@@ -115,4 +115,17 @@ class DatatypeTest {
         assertEquals(ErrorClass.COUNT, e.errorClass());
         assertTrue(e.getMessage().startsWith("out:"), e.getMessage());
     }
+
+    @Test
+    void theLongFormsPackIntoAndUnpackFromSegments() {
+        int[] in = {0, 1, 2, 3, 4, 5, 6, 7, 8};
+        Datatype column = Datatype.vector(3, 1, 3, Datatype.INT);
+        java.lang.foreign.MemorySegment packed = java.lang.foreign.MemorySegment.ofArray(new byte[32]);
+        assertEquals(16L, column.pack(in, 1L, 1L, packed, 4L));
+        int[] out = new int[9];
+        assertEquals(16L, column.unpack(packed, 4L, out, 2L, 1L));
+        assertArrayEquals(new int[] {0, 0, 1, 0, 0, 4, 0, 0, 7}, out);
+        FerryException e = assertThrows(FerryException.class, () -> column.pack(in, 0L, 1L, packed, 24L));
+        assertEquals(ErrorClass.COUNT, e.errorClass(), "12 bytes from 24 do not fit 32");
+    }
 }

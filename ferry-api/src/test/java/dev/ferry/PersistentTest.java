@@ -133,6 +133,44 @@ class PersistentTest {
     }
 
     /** A round started while the last is in flight, or a request freed then, is refused; a freed one cannot start. */
+    /** The long-count inits are the int ones widened: an allreduce, a gatherv and an alltoallv with long counts and displacements. */
+    @Test
+    void longCountInitsGiveWhatTheIntInitsGive() {
+        Ferry.runInProcess(3, BOUND, f -> {
+            Comm w = f.world();
+            int me = w.rank(), p = w.size();
+            long[] x = {me + 1}, sum = new long[1];
+            long[] block = {me, me}, gathered = new long[2 * p];
+            long[] ones = new long[p], twos = new long[p], at = new long[p];
+            java.util.Arrays.fill(ones, 1);
+            java.util.Arrays.fill(twos, 2);
+            java.util.Arrays.setAll(at, i -> 2L * i);
+            long[] out = new long[p], in = new long[p];
+            java.util.Arrays.setAll(out, i -> 10L * me + i);
+            long[] unit = new long[p], step = new long[p];
+            java.util.Arrays.fill(unit, 1);
+            java.util.Arrays.setAll(step, i -> i);
+            PersistentRequest all = w.allreduceInit(x, 0L, sum, 0L, 1L, Datatype.LONG, Op.SUM);
+            PersistentRequest gv = w.gathervInit(block, 0L, 2L, Datatype.LONG, gathered, 0L, twos, at, Datatype.LONG, 0);
+            PersistentRequest a2a = w.alltoallvInit(out, 0L, unit, step, Datatype.LONG, in, 0L, unit, step, Datatype.LONG);
+            for (int round = 0; round < 2; round++) {
+                x[0] = me + 1 + round;
+                PersistentRequest.startAll(all, gv, a2a);
+                Request.waitAll(all, gv, a2a);
+                assertEquals(p * (p + 1) / 2 + p * round, sum[0]);
+                for (int r = 0; r < p; r++) {
+                    assertEquals(10L * r + me, in[r]);
+                    if (me == 0) {
+                        assertEquals(r, gathered[2 * r + 1]);
+                    }
+                }
+            }
+            for (PersistentRequest r : new PersistentRequest[] {all, gv, a2a}) {
+                r.free();
+            }
+        });
+    }
+
     @Test
     void startingAnActiveRequestIsRefused() {
         Ferry.runInProcess(2, BOUND, f -> {

@@ -438,6 +438,8 @@ class PointToPointTest {
             int[] token = {w.rank()};
             w.sendrecvReplace(token, 0, 1, Datatype.INT, right, 0, left, 0);
             assertEquals(left, token[0]);
+            w.sendrecvReplace(token, 0L, 1L, Datatype.INT, right, 0, left, 0); // the long form: one step further round
+            assertEquals((w.rank() + 2) % 4, token[0]);
             long[] got = new long[1];
             Status s = w.sendrecv(new long[] {w.rank() * 100L}, 0, 1, Datatype.LONG, left, 1, got, 0, 1, Datatype.LONG, right, 1);
             assertEquals(right * 100L, got[0]);

@@ -101,6 +101,11 @@ class ReductionsTest {
         assertArrayEquals(new double[] {2, 9, 3, 9}, y);
         Op.MAX.reduceLocal(x, 0, y, 0, 1, Datatype.vector(2, 1, 2, Datatype.DOUBLE)); // elements 0 and 2
         assertArrayEquals(new double[] {2, 9, 5, 9}, y);
+        long[] p = {1, 2, 3}, q = {10, 20, 30};
+        Op.SUM.reduceLocal(p, 1L, q, 0L, 2L, Datatype.LONG); // the long form
+        assertArrayEquals(new long[] {12, 23, 30}, q);
+        Op.MAX.reduceLocal(x, 0L, y, 0L, 1L, Datatype.vector(2, 1, 2, Datatype.DOUBLE)); // through the packed copies
+        assertArrayEquals(new double[] {2, 9, 5, 9}, y);
         assertThrows(FerryException.class, () -> Op.REPLACE.reduceLocal(a, 0, b, 0, 1, Datatype.INT));
         assertThrows(FerryException.class, () -> Op.BAND.reduceLocal(x, 0, y, 0, 1, Datatype.DOUBLE));
     }

@@ -452,7 +452,19 @@ class WindowTest {
                     w.fence();
                     assertArrayEquals(new long[] {2, 3, 4, 0, 10, 20}, got);
                     assertEquals(3, one[0]);
+                    // the atomics with long offsets
+                    long[] old = new long[2];
+                    w.fetchAndOp(new long[] {0, 5}, 1L, old, 1L, Datatype.LONG, 1, 0, Op.SUM);
+                    w.compareAndSwap(new long[] {0, 99}, 1L, new long[] {0, 0, 3}, 2L, old, 0L, Datatype.LONG, 1, 1);
+                    w.fence();
+                    assertArrayEquals(new long[] {3, 2}, old, "the old values fetched");
+                    w.get(got, 0L, 2L, Datatype.LONG, 1, 0);
+                    w.fence();
+                    assertEquals(7, got[0]);
+                    assertEquals(99, got[1], "swapped: the word was 3");
                 } else {
+                    w.fence();
+                    w.fence();
                     w.fence();
                 }
             }
