@@ -138,6 +138,42 @@ abstract class LargeCounts extends CommCollectives {
         return call("iRecv", c -> new Request(c.irecv(b(buf, type, "iRecv"), o(buf), count, t(type, "type"), source, tag), errhandler(), type));
     }
 
+    /** {@code sendRecv} with {@code long} counts (MPI-4's {@code MPI_Sendrecv_c}). */
+    public final Status sendRecv(Object sendbuf, long sendcount, Datatype sendtype, int dest, int sendtag,
+                                 Object recvbuf, long recvcount, Datatype recvtype, int source, int recvtag) {
+        return call("sendRecv", c -> new Status(c.sendrecv(b(sendbuf, sendtype, "sendRecv"), o(sendbuf), sendcount, t(sendtype, "sendtype"), dest, sendtag,
+                b(recvbuf, recvtype, "sendRecv"), o(recvbuf), recvcount, t(recvtype, "recvtype"), source, recvtag)).counted(recvtype));
+    }
+
+    /** {@code sendRecvReplace} with a {@code long} count (MPI-4's {@code MPI_Sendrecv_replace_c}). */
+    public final Status sendRecvReplace(Object buf, long count, Datatype type, int dest, int sendtag, int source, int recvtag) {
+        return call("sendRecvReplace", c -> new Status(c.sendrecvReplace(b(buf, type, "sendRecvReplace"), o(buf), count, t(type, "type"), dest, sendtag,
+                source, recvtag)).counted(type));
+    }
+
+    /** {@code pack} with a {@code long} count into a segment (MPI-4's {@code MPI_Pack_c}); the position after the packed bytes. */
+    public final long pack(Object inbuf, long incount, Datatype type, java.lang.foreign.MemorySegment outbuf, long position) {
+        return call("pack", c -> t(type, "type").pack(b(inbuf, type, "pack"), o(inbuf), incount, outbuf, position));
+    }
+
+    /** {@code unpack} with a {@code long} count from a segment (MPI-4's {@code MPI_Unpack_c}); the position after the bytes read. */
+    public final long unpack(java.lang.foreign.MemorySegment inbuf, long position, Object outbuf, long outcount, Datatype type) {
+        return call("unpack", c -> t(type, "type").unpack(inbuf, position, b(outbuf, type, "unpack"), o(outbuf), outcount));
+    }
+
+    /** {@code reduceLocal} with a {@code long} count (MPI-4's {@code MPI_Reduce_local_c}). */
+    public static void reduceLocal(Object inbuf, Object inoutbuf, long count, Datatype datatype, Op op) {
+        try {
+            if (op == null) {
+                throw new MPIException(MPI.ERR_OP, "op is null");
+            }
+            op.ferry(datatype).reduceLocal(b(inbuf, datatype, "reduceLocal"), o(inbuf), b(inoutbuf, datatype, "reduceLocal"), o(inoutbuf), count,
+                    t(datatype, "datatype"));
+        } catch (RuntimeException e) {
+            throw Errors.raise(MPI.COMM_WORLD.errhandler(), e);
+        }
+    }
+
     // ---- collectives ---------------------------------------------------------------------------------
 
     /** {@code bcast} with a {@code long} count (MPI-4's {@code MPI_Bcast_c}). */

@@ -647,6 +647,18 @@ public class ApiChecks {
             world.recv(in, 1L, MPI.INT, prev, 22);
             ss.waitFor();
             check(at(in, 0) == prev * 3, "large-count iSsend");
+            Status sr = world.sendRecv(ints(a, rank * 4), 1L, MPI.INT, next, 24, in, 1L, MPI.INT, prev, 24);
+            check(at(in, 0) == prev * 4 && sr.getCountLong(MPI.INT) == 1, "large-count sendRecv");
+            MemorySegment token = ints(a, rank);
+            world.sendRecvReplace(token, 1L, MPI.INT, next, 25, prev, 25);
+            check(at(token, 0) == prev, "large-count sendRecvReplace");
+            MemorySegment packed = a.allocate(64);
+            long end = world.pack(ints(a, 7, 8, 9), 3L, MPI.INT, packed, 4L);
+            MemorySegment unpacked = a.allocate(12);
+            check(end == 16 && world.unpack(packed, 4L, unpacked, 3L, MPI.INT) == 16 && at(unpacked, 2) == 9, "large-count pack and unpack");
+            MemorySegment acc = ints(a, 1, 2);
+            Comm.reduceLocal(ints(a, 10, 20), acc, 2L, MPI.INT, MPI.SUM);
+            check(at(acc, 0) == 11 && at(acc, 1) == 22, "large-count reduceLocal");
 
             // collectives: the root's, everyone's, and every member's block
             MemorySegment b = rank == 0 ? ints(a, 7, 8, 9) : a.allocate(12);
