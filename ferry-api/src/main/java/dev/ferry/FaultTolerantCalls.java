@@ -12,7 +12,7 @@ import java.util.stream.IntStream;
  * ids, the members it knows failed and those it acknowledged), and for shrink the communicator of
  * the members the agreement did not count failed.
  */
-abstract sealed class FaultTolerantCalls extends LargeCountCollectiveCalls permits Comm {
+abstract sealed class FaultTolerantCalls extends PersistentCollectiveCalls permits Comm {
     /** Set once, in the engine's thread of control, when a member revoked it ({@link #revoke}). */
     volatile boolean revoked;
     /** Agreements started on it (agree, shrink): the next one's number. */

@@ -3,8 +3,8 @@ package dev.ferry;
 /**
  * The collectives with {@code long} offsets, counts and displacements (MPI-4's {@code _c}
  * bindings: {@code MPI_Bcast_c}, {@code MPI_Allreduce_c}, {@code MPI_Gatherv_c} and the rest), as
- * {@link Comm} offers them beside the {@code int} forms of {@link CollectiveCalls}, which are these
- * with the arguments widened. A buffer of more than 2^31 elements takes part whole. The blocking
+ * {@link Comm} offers them; the {@code int} forms of {@link CollectiveCalls}, its subclass, are
+ * these with the arguments widened. A buffer of more than 2^31 elements takes part whole. The blocking
  * forms of the collectives an intercommunicator has take long counts there too.
  *
  * <pre>{@code
@@ -12,7 +12,12 @@ package dev.ferry;
  * world.allreduce(Ferry.IN_PLACE, 0L, weights, 0L, weights.byteSize() / 4, Datatype.FLOAT, Op.SUM);
  * }</pre>
  */
-abstract sealed class LargeCountCollectiveCalls extends PersistentCollectiveCalls permits FaultTolerantCalls {
+abstract sealed class LargeCountCollectiveCalls permits CollectiveCalls {
+    /** The communicator's collectives (an intercommunicator has none: it throws, naming those it has). */
+    abstract Collectives collectives();
+
+    /** An intercommunicator's collectives, or null for an intracommunicator. */
+    abstract InterCollectives inter();
 
     public void bcast(Object buf, long offset, long count, Datatype type, int root) {
         InterCollectives i = inter();

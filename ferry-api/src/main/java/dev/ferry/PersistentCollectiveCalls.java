@@ -20,7 +20,7 @@ package dev.ferry;
  * sum.free();
  * }</pre>
  */
-abstract sealed class PersistentCollectiveCalls extends CollectiveCalls permits LargeCountCollectiveCalls {
+abstract sealed class PersistentCollectiveCalls extends CollectiveCalls permits FaultTolerantCalls {
 
     public PersistentRequest barrierInit() {
         return collectives().persistent(() -> collectives().barrier(false));

@@ -26,11 +26,8 @@ class AgentCommandTest {
         ByteArrayOutputStream out = new ByteArrayOutputStream(), err = new ByteArrayOutputStream();
         CompletableFuture<Integer> agent = CompletableFuture.supplyAsync(() -> AgentCommand.run(List.of("--socket", socket.toString(), "--job-key", "k",
                 "--channels", dir.toString(), "--idle-exit", "1"), new PrintStream(out, true), new PrintStream(err, true)));
-        long end = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!out.toString(StandardCharsets.UTF_8).contains("listening on")) {
-            assertTrue(System.nanoTime() < end, "the agent did not start: " + err);
-            Thread.sleep(10);
-        }
+        assertTrue(dev.ferry.spi.IdleStrategy.DEFAULT.await(() -> out.toString(StandardCharsets.UTF_8).contains("listening on"),
+                Duration.ofSeconds(30).toNanos()), () -> "the agent did not start: " + err);
         try (AgentClient c = AgentClient.connect(socket, "k", Duration.ofSeconds(10))) {
             assertEquals(5, c.ping(5));
         }

@@ -1,5 +1,7 @@
 package dev.ferry.core.agent;
 
+import dev.ferry.spi.IdleStrategy;
+
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -35,7 +37,7 @@ public final class AgentLauncher {
      * @throws AgentException when no agent answers within the bound, or the one there refuses
      */
     public static AgentClient connectOrStart(Path socket, String jobKey, Path channels, Duration bound, Duration idleExit) {
-        long end = System.nanoTime() + bound.toNanos();
+        long start = System.nanoTime(), end = start + bound.toNanos();
         AgentException last = null;
         Path lock = socket.resolveSibling(socket.getFileName() + ".lock");
         while (System.nanoTime() < end) {
@@ -56,7 +58,9 @@ public final class AgentLauncher {
             } catch (IOException e) {
                 throw new AgentException("cannot take " + lock + " to start the node's agent: " + e.getMessage());
             }
-            sleepBriefly(); // another rank is starting it, or it has just started: look again
+            // another rank is starting it, or it has just started: look again after an idle step
+            long now = System.nanoTime();
+            IdleStrategy.DEFAULT.idle(now - start, end - now);
         }
         throw new AgentException("no agent answered at " + socket + " within " + bound + (last == null ? "" : " (" + last.getMessage() + ")"));
     }
@@ -84,24 +88,10 @@ public final class AgentLauncher {
 
     /** Waits until the started agent listens (or dies: its log says why). */
     private static void awaitListening(Process p, Path socket, long end) {
-        while (System.nanoTime() < end) {
-            if (Files.exists(socket) && Agent.answers(socket)) {
-                return;
-            }
-            if (!p.isAlive()) {
-                throw new AgentException("the agent started at " + socket + " ended at once (exit " + p.exitValue() + "; see "
-                        + socket.resolveSibling(socket.getFileName() + ".log") + ")");
-            }
-            sleepBriefly();
-        }
-    }
-
-    private static void sleepBriefly() {
-        try {
-            Thread.sleep(5);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new AgentException("interrupted while waiting for the node's agent");
+        IdleStrategy.DEFAULT.await(() -> !p.isAlive() || Files.exists(socket) && Agent.answers(socket), Math.max(0, end - System.nanoTime()));
+        if (!p.isAlive() && !Agent.answers(socket)) {
+            throw new AgentException("the agent started at " + socket + " ended at once (exit " + p.exitValue() + "; see "
+                    + socket.resolveSibling(socket.getFileName() + ".log") + ")");
         }
     }
 }

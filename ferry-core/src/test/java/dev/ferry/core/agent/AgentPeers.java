@@ -39,7 +39,7 @@ public final class AgentPeers {
                 AgentClient c = AgentClient.connect(Path.of(args[1]), args[2], Duration.ofSeconds(10));
                 MemorySegment m = Arena.global().allocate(HELD, 64);
                 System.out.println("registered " + c.register(m));
-                Thread.sleep(Long.MAX_VALUE); // until killed
+                System.in.read(); // until the test kills it (or ends, closing this input)
             }
             default -> throw new IllegalArgumentException(args[0]);
         }

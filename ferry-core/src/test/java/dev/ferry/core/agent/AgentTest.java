@@ -39,13 +39,9 @@ class AgentTest {
         return new Agent.Config(dir.resolve("agent.sock"), "job-1");
     }
 
-    private static void await(BooleanSupplier done, String what) throws InterruptedException {
-        long end = System.nanoTime() + BOUND.toNanos();
-        while (!done.getAsBoolean()) {
-            if (System.nanoTime() > end) {
-                throw new AssertionError("not within " + BOUND + ": " + what);
-            }
-            Thread.sleep(5);
+    private static void await(BooleanSupplier done, String what) {
+        if (!dev.ferry.spi.IdleStrategy.DEFAULT.await(done, BOUND.toNanos())) {
+            throw new AssertionError("not within " + BOUND + ": " + what);
         }
     }
 
