@@ -5,6 +5,7 @@ module dev.ferry.core {
     requires org.agrona;
     requires jdk.jfr;
     uses dev.ferry.spi.Driver;
+    exports dev.ferry.core.agent;
     exports dev.ferry.core.boot;
     exports dev.ferry.core.config;
     exports dev.ferry.core.driver;

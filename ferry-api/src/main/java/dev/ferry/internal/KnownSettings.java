@@ -32,6 +32,7 @@ public final class KnownSettings {
     public static List<Setting> all(DriverCatalog catalog) {
         Map<String, Setting> byName = new LinkedHashMap<>();
         List<Setting> layers = new ArrayList<>(FerrySettings.all());
+        layers.addAll(dev.ferry.core.agent.AgentSettings.all());
         layers.addAll(JobSettings.all());
         layers.addAll(LaunchSettings.all());
         layers.addAll(EngineSettings.all());

@@ -28,6 +28,8 @@ public record Hints(int sessionSize, int rank, boolean wideUrlSupport, Map<Strin
     public static final String JOB_ID = "job.id";
     /** Attribute: the job's secret key, for drivers that authenticate their peers. */
     public static final String JOB_KEY = "job.key";
+    /** Attribute: this rank's node identity (ranks with the same one share a machine). */
+    public static final String NODE = "node.id";
     /** Attribute, where known: how many ranks of the job run on this node (a transport-selection hint). */
     public static final String RANKS_ON_NODE = "node.ranks";
     /** Attribute: how many peers this rank expects to be connected to at once (the job's size less one, or the connection cap). */

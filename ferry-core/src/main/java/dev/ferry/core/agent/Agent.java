@@ -36,6 +36,12 @@ public final class Agent implements AutoCloseable {
     private static final long HANGUP_CHECK_NANOS = 10_000_000L;
     /** How often the loop looks for new connections (a rank's greeting waits at most this long). */
     private static final long ACCEPT_NANOS = 1_000_000L;
+    /**
+     * How the loop waits for work: a short spin, then 20 us naps, no yielding. The agent shares
+     * the node's cores with its ranks; a yielding agent on a node whose ranks spin gets the core
+     * once a scheduler slice (milliseconds), a napping one within tens of microseconds.
+     */
+    private static final IdleStrategy IDLE = new IdleStrategy(20_000, 20_000, 1_000_000_000L, 20_000, IdleStrategy.PARK);
 
     /**
      * What an agent serves and how.
@@ -47,22 +53,30 @@ public final class Agent implements AutoCloseable {
      * @param slots     slots per command ring (a power of two)
      * @param slotBytes bytes per slot (a multiple of 64)
      * @param idleExit  how long without any rank before it ends by itself; zero: never
+     * @param ringBytes bytes of each of a rank's two packet rings
+     * @param linkAddress where it listens for other nodes' agents (null: the node's first address up)
      */
-    public record Config(Path socket, String jobKey, long uid, Path channels, int slots, int slotBytes, Duration idleExit) {
+    public record Config(Path socket, String jobKey, long uid, Path channels, int slots, int slotBytes, Duration idleExit, int ringBytes,
+                         java.net.InetAddress linkAddress) {
         public Config(Path socket, String jobKey) {
-            this(socket, jobKey, AgentSocket.uid(), Path.of("/dev/shm"), ChannelLayout.DEFAULT_SLOTS, ChannelLayout.DEFAULT_SLOT_BYTES, Duration.ZERO);
+            this(socket, jobKey, AgentSocket.uid(), Path.of("/dev/shm"), ChannelLayout.DEFAULT_SLOTS, ChannelLayout.DEFAULT_SLOT_BYTES, Duration.ZERO,
+                    ChannelLayout.DEFAULT_RING_BYTES, null);
         }
 
         public Config withUid(long other) {
-            return new Config(socket, jobKey, other, channels, slots, slotBytes, idleExit);
+            return new Config(socket, jobKey, other, channels, slots, slotBytes, idleExit, ringBytes, linkAddress);
         }
 
         public Config withIdleExit(Duration d) {
-            return new Config(socket, jobKey, uid, channels, slots, slotBytes, d);
+            return new Config(socket, jobKey, uid, channels, slots, slotBytes, d, ringBytes, linkAddress);
         }
 
         public Config withChannels(Path dir) {
-            return new Config(socket, jobKey, uid, dir, slots, slotBytes, idleExit);
+            return new Config(socket, jobKey, uid, dir, slots, slotBytes, idleExit, ringBytes, linkAddress);
+        }
+
+        public Config withLinkAddress(java.net.InetAddress a) {
+            return new Config(socket, jobKey, uid, channels, slots, slotBytes, idleExit, ringBytes, a);
         }
     }
 
@@ -105,13 +119,23 @@ public final class Agent implements AutoCloseable {
         final Arena arena;
         /** Its queued copies, in the order posted. */
         final java.util.ArrayDeque<Job> jobs = new java.util.ArrayDeque<>();
+        /** Its packet rings, and the OUT ring's memory as a buffer to write to links from. */
+        final ByteRing out, in;
+        final java.nio.ByteBuffer outView;
+        /** Its rank in the job, once it attached (-1 before). */
+        int jobRank = -1;
+        /** Ranks gone that it has still to be told of (its IN ring was full). */
+        final org.agrona.collections.IntArrayQueue goneToTell = new org.agrona.collections.IntArrayQueue();
 
-        Rank(int conn, CrossMemory memory, CommandRing ring, Path file, Arena arena) {
+        Rank(int conn, CrossMemory memory, CommandRing ring, Path file, Arena arena, MemorySegment channel) {
             this.conn = conn;
             this.memory = memory;
             this.ring = ring;
             this.file = file;
             this.arena = arena;
+            this.out = ByteRing.at(channel, ChannelLayout.outRing(config.slots(), config.slotBytes()), config.ringBytes());
+            this.in = ByteRing.at(channel, ChannelLayout.inRing(config.slots(), config.slotBytes(), config.ringBytes()), config.ringBytes());
+            this.outView = channel.asByteBuffer();
         }
 
         @Override
@@ -140,9 +164,39 @@ public final class Agent implements AutoCloseable {
     private long lastAccept, lastHangupCheck = System.nanoTime();
     private boolean shut;
 
+    /** The agent's side of the network, and the node's ranks by their rank in the job. */
+    private final AgentNetwork network;
+    private final org.agrona.collections.Int2ObjectHashMap<Rank> byJobRank = new org.agrona.collections.Int2ObjectHashMap<>();
+
     private Agent(Config config, AgentSocket socket) {
         this.config = config;
         this.socket = socket;
+        this.network = new AgentNetwork(config.jobKey(), config.linkAddress(), new AgentNetwork.Locals() {
+            @Override
+            public ByteRing inRing(int rank) {
+                Rank r = byJobRank.get(rank);
+                return r == null ? null : r.in;
+            }
+
+            @Override
+            public void gone(int rank) {
+                for (Rank r : ranks) {
+                    if (r.jobRank != rank) {
+                        r.goneToTell.add(rank);
+                    }
+                }
+            }
+        });
+    }
+
+    /** Where other nodes' agents reach this one: "host:port". */
+    public String linkAddress() {
+        return network.address();
+    }
+
+    /** The links to other nodes' agents open now. */
+    public int openLinks() {
+        return network.openLinks();
     }
 
     /**
@@ -237,7 +291,7 @@ public final class Agent implements AutoCloseable {
                 if (quietSince == 0) {
                     quietSince = now;
                 }
-                IdleStrategy.DEFAULT.idle(now - quietSince, 1_000_000L); // at most a millisecond asleep: the beat keeps moving
+                IDLE.idle(now - quietSince, 1_000_000L); // at most a millisecond asleep: the beat keeps moving
             }
         }
     }
@@ -260,8 +314,10 @@ public final class Agent implements AutoCloseable {
         for (Rank r : ranks) {
             work |= r.ring.dispatch(r, 64) > 0;
             work |= advance(r);
+            work |= relay(r);
             r.ring.beat(beat);
         }
+        work |= network.poll();
         if (t - lastHangupCheck > HANGUP_CHECK_NANOS) {
             lastHangupCheck = t;
             dropHungUp();
@@ -342,14 +398,15 @@ public final class Agent implements AutoCloseable {
         try {
             Files.deleteIfExists(file);
             Files.createFile(file, PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rw-------")));
-            long bytes = ChannelLayout.bytes(config.slots(), config.slotBytes());
+            long bytes = ChannelLayout.bytes(config.slots(), config.slotBytes(), config.ringBytes());
             MemorySegment m;
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 m = ch.map(FileChannel.MapMode.READ_WRITE, 0, bytes, a);
             }
+            m.set(ValueLayout.JAVA_INT, ChannelLayout.RING_BYTES_AT, config.ringBytes());
             CommandRing ring = CommandRing.create(m, config.slots(), config.slotBytes(), p.who.pid(), pid);
             ring.beat(beat);
-            Rank r = new Rank(p.conn, new CrossMemory(p.who.pid()), ring, file, a);
+            Rank r = new Rank(p.conn, new CrossMemory(p.who.pid()), ring, file, a, m);
             if (!answer(p.conn, 0, file.toString())) {
                 free(r);
                 return;
@@ -411,6 +468,32 @@ public final class Agent implements AutoCloseable {
                     r.jobs.add(j);
                     yield 0;
                 }
+                case AgentCalls.ATTACH -> {
+                    need(argBytes, 4);
+                    int rank = payload.get(ValueLayout.JAVA_INT, AgentCalls.RANK);
+                    Rank there = byJobRank.get(rank);
+                    if (rank < 0 || there != null && there != r || r.jobRank >= 0 && r.jobRank != rank) {
+                        yield AgentError.BAD_ARGUMENTS.code();
+                    }
+                    r.jobRank = rank;
+                    byJobRank.put(rank, r);
+                    byte[] a = network.address().getBytes(StandardCharsets.UTF_8);
+                    payload.set(ValueLayout.JAVA_INT, AgentCalls.RET_ADDRESS_LENGTH, a.length);
+                    MemorySegment.copy(a, 0, payload, ValueLayout.JAVA_BYTE, AgentCalls.RET_ADDRESS, a.length);
+                    yield AgentCalls.RET_ADDRESS + a.length;
+                }
+                case AgentCalls.ROUTE -> {
+                    need(argBytes, 8);
+                    int rank = payload.get(ValueLayout.JAVA_INT, AgentCalls.RANK), n = payload.get(ValueLayout.JAVA_INT, AgentCalls.ADDRESS_LENGTH);
+                    if (rank < 0 || n <= 0 || n > AgentLinkHello.MAX_ADDRESS || argBytes < AgentCalls.ROUTE_ADDRESS + n) {
+                        yield AgentError.BAD_ARGUMENTS.code();
+                    }
+                    String to = new String(payload.asSlice(AgentCalls.ROUTE_ADDRESS, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+                    if (!to.equals(network.address())) {
+                        network.route(rank, to);
+                    }
+                    yield 0;
+                }
                 default -> AgentError.NO_CALL.code();
             };
         } catch (AgentException e) {
@@ -443,6 +526,62 @@ public final class Agent implements AutoCloseable {
         return true;
     }
 
+    /**
+     * Passes rank {@code r}'s sent records on: to a rank of this node straight into its IN ring,
+     * to another node's over the link to that node, written from where it lies; first tells it of
+     * ranks gone. Stops at a record that cannot go yet (a full ring, a busy link): order is kept.
+     */
+    private boolean relay(Rank r) {
+        boolean work = false;
+        while (!r.goneToTell.isEmpty()) {
+            if (r.in.claim(0) < 0) {
+                return work;
+            }
+            int g = r.goneToTell.pollInt();
+            r.in.commit(g, g, ChannelLayout.GONE, 0, 0);
+            work = true;
+        }
+        if (r.jobRank < 0) {
+            return work;
+        }
+        for (int n = 0; n < 64; n++) {
+            long rec = r.out.next();
+            if (rec < 0) {
+                break;
+            }
+            int to = r.out.peer(rec);
+            r.out.origin(rec, r.jobRank);
+            Rank local = byJobRank.get(to);
+            if (local != null) {
+                int len = r.out.length(rec);
+                long at = local.in.claim(len);
+                if (at < 0) {
+                    break;
+                }
+                MemorySegment.copy(r.out.memory(), ByteRing.payload(rec), local.in.memory(), at, len);
+                local.in.commit(r.jobRank, r.jobRank, r.out.kind(rec), r.out.more(rec), len);
+            } else {
+                AgentLink link = network.linkOf(to);
+                try {
+                    if (link == null) {
+                        throw new AgentException(AgentError.UNREACHABLE, "no route to rank " + to);
+                    }
+                    if (!network.send(link, r.jobRank, r.out, r.outView, rec)) {
+                        break;
+                    }
+                } catch (AgentException e) {
+                    // the rank learns its peer is gone; what it sent there is dropped
+                    if (!r.goneToTell.contains(to)) {
+                        r.goneToTell.add(to);
+                    }
+                }
+            }
+            r.out.release(rec);
+            work = true;
+        }
+        return work;
+    }
+
     private static void need(int argBytes, int bytes) {
         if (argBytes < bytes) {
             throw new AgentException(AgentError.BAD_ARGUMENTS, "arguments of " + argBytes + " bytes, " + bytes + " needed");
@@ -458,6 +597,14 @@ public final class Agent implements AutoCloseable {
                 free(r); // before it leaves the list: who sees it gone sees its file gone
                 synchronized (this) {
                     ranks.remove(i);
+                }
+                if (r.jobRank >= 0) {
+                    byJobRank.remove(r.jobRank);
+                    network.forget(r.in);
+                    network.sayGone(r.jobRank);
+                    for (Rank o : ranks) {
+                        o.goneToTell.add(r.jobRank);
+                    }
                 }
             }
         }
@@ -490,6 +637,7 @@ public final class Agent implements AutoCloseable {
             socket.close(p.conn);
         }
         pending.clear();
+        network.close();
         socket.close();
         arena.close();
     }

@@ -42,8 +42,11 @@ public final class AgentClient implements AutoCloseable {
     private volatile boolean closed;
     private final ThreadLocal<MemorySegment[]> blocks;
 
+    private final MemorySegment channel;
+
     private AgentClient(SocketChannel socket, MemorySegment channel, Duration bound) {
         this.socket = socket;
+        this.channel = channel;
         this.ring = CommandRing.open(channel);
         this.agentPid = ring.agentPid();
         this.bound = bound.toNanos();
@@ -235,6 +238,53 @@ public final class AgentClient implements AutoCloseable {
     }
 
     /** The bytes finished on {@code counter} so far: read where it is, no call to the agent. */
+    /**
+     * Tells the agent this process is rank {@code rank} of the job: from now on it relays the
+     * packet rings. Returns the agent's link address, for this rank's URL.
+     */
+    public String attach(int rank) {
+        args().set(ValueLayout.JAVA_INT, AgentCalls.RANK, rank);
+        forward(AgentCalls.ATTACH, 4, "attach");
+        MemorySegment a = answer();
+        int n = a.get(ValueLayout.JAVA_INT, AgentCalls.RET_ADDRESS_LENGTH);
+        return new String(a.asSlice(AgentCalls.RET_ADDRESS, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
+    }
+
+    /** Tells the agent that rank {@code rank} is served by the agent at {@code agentAddress}. */
+    public void route(int rank, String agentAddress) {
+        byte[] b = agentAddress.getBytes(StandardCharsets.UTF_8);
+        MemorySegment a = args();
+        a.set(ValueLayout.JAVA_INT, AgentCalls.RANK, rank);
+        a.set(ValueLayout.JAVA_INT, AgentCalls.ADDRESS_LENGTH, b.length);
+        MemorySegment.copy(b, 0, a, ValueLayout.JAVA_BYTE, AgentCalls.ROUTE_ADDRESS, b.length);
+        forward(AgentCalls.ROUTE, (int) AgentCalls.ROUTE_ADDRESS + b.length, "route");
+    }
+
+    /** The ring of the packets this rank sends (it writes, the agent reads); null when the channel has none. */
+    public ByteRing outRing() {
+        int bytes = channel.get(ValueLayout.JAVA_INT, ChannelLayout.RING_BYTES_AT);
+        return bytes == 0 ? null : ByteRing.at(channel, ChannelLayout.outRing(ring.slots(), ring.slotBytes()), bytes);
+    }
+
+    /** The ring of the packets that come for this rank (the agent writes, it reads); null when the channel has none. */
+    public ByteRing inRing() {
+        int bytes = channel.get(ValueLayout.JAVA_INT, ChannelLayout.RING_BYTES_AT);
+        return bytes == 0 ? null : ByteRing.at(channel, ChannelLayout.inRing(ring.slots(), ring.slotBytes(), bytes), bytes);
+    }
+
+    /**
+     * Null while the agent serves; else why it does not (closed, dead, or still for longer than
+     * the bound). Looks at /proc: for a rank's occasional check, not every poll.
+     */
+    public String failure() {
+        try {
+            check();
+            return null;
+        } catch (AgentException e) {
+            return e.getMessage();
+        }
+    }
+
     public long counter(int counter) {
         return ring.counterDone(counter);
     }

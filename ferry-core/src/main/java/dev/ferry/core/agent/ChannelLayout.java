@@ -14,6 +14,7 @@ package dev.ferry.core.agent;
  *     +24  u64  the agent's pid
  *     +32  u64  the agent's beat: its dispatch loop counts up, so a rank sees it live
  *     +40  u32  closed: the agent's word that it has gone (1)
+ *     +44  u32  bytes of each packet ring's data (a power of two; 0: the channel has none)
  *   +64   u64  head: the next command's position (ranks' threads take it by compare-and-set)
  *   +128  u64  tail: the next position the agent dispatches (the agent alone writes it)
  *   +192  counters: {@link #COUNTERS} of 16 bytes, which the agent writes and the rank polls
@@ -29,22 +30,44 @@ package dev.ferry.core.agent;
  *     +16  u32  argument bytes
  *     +20  u32  return bytes
  *     +32  the argument block (rank to agent), then in its place the return block (agent to rank)
+ *   then two packet rings ({@link ByteRing}): OUT, the packets the rank sends (rank writes, agent
+ *   reads), and IN, the packets that came for it (agent writes, rank reads); each:
+ *     +0   u64  produced: bytes written so far (the producer alone writes it, release)
+ *     +64  u64  consumed: bytes read so far (the consumer alone writes it, release)
+ *     +128 data, a power of two of bytes, holding records that start on 8-byte boundaries:
+ *       +0   u32  payload bytes
+ *       +4   u32  peer: in OUT the rank the packet goes to, in IN the rank it came from
+ *       +8   u32  kind: {@link #PACKET}, {@link #HELLO}, {@link #GONE}, {@link #PAD}
+ *       +12  u32  origin: the sending rank (the agent writes it; a rank cannot name another)
+ *       +16  u64  more: bytes of the same packet still to come in later records (0: the last)
+ *       +24  payload
+ *     A record never wraps: one that would not fit before the data's end is written at its
+ *     start, after a PAD record (or, with fewer than 24 bytes left, after nothing).
  * </pre>
  * Head, tail and the slots start on separate cache lines so that the rank's and the agent's
  * writes do not share one.
  */
 public final class ChannelLayout {
     public static final int MAGIC = 0x46414754; // "FAGT"
-    public static final int VERSION = 2;
+    public static final int VERSION = 3;
 
     public static final long MAGIC_AT = 0, VERSION_AT = 4, SLOTS_AT = 8, SLOT_BYTES_AT = 12, RANK_PID = 16, AGENT_PID = 24, AGENT_BEAT = 32,
-            CLOSED = 40;
+            CLOSED = 40, RING_BYTES_AT = 44;
     public static final long HEAD = 64, TAIL = 128, COUNTERS_START = 192, SLOTS_START = 704;
     /** Counters per channel, and a counter's fields. */
     public static final int COUNTERS = 32;
     public static final long COUNTER_BYTES = 16, COUNTER_DONE = 0, COUNTER_ERROR = 8;
 
     public static final long SEQUENCE = 0, CALL = 8, STATUS = 12, ARG_BYTES = 16, RET_BYTES = 20, PAYLOAD = 32;
+
+    /** A packet ring's fields, from its start. */
+    public static final long PRODUCED = 0, CONSUMED = 64, RING_DATA = 128;
+    /** A record's fields, from its start, and its header's size. */
+    public static final long REC_LENGTH = 0, REC_PEER = 4, REC_KIND = 8, REC_ORIGIN = 12, REC_MORE = 16, REC_HEADER = 24;
+    /** Record kinds: part of a packet; a sender's URL, before its first packet; the peer is gone; filler to the data's end. */
+    public static final int PACKET = 1, HELLO = 2, GONE = 3, PAD = 4;
+    /** Bytes of each packet ring's data unless configured. */
+    public static final int DEFAULT_RING_BYTES = 1 << 20;
 
     /** Slots per ring unless configured. */
     public static final int DEFAULT_SLOTS = 64;
@@ -54,9 +77,29 @@ public final class ChannelLayout {
     private ChannelLayout() {
     }
 
-    /** The bytes of a channel of {@code slots} slots of {@code slotBytes}. */
+    /** The bytes of a channel of {@code slots} slots of {@code slotBytes}, without packet rings. */
     public static long bytes(int slots, int slotBytes) {
         return SLOTS_START + (long) slots * slotBytes;
+    }
+
+    /** The bytes of a channel with two packet rings of {@code ringBytes} of data each. */
+    public static long bytes(int slots, int slotBytes, int ringBytes) {
+        return ringBytes == 0 ? bytes(slots, slotBytes) : outRing(slots, slotBytes) + 2 * (RING_DATA + ringBytes);
+    }
+
+    /** Where the OUT packet ring starts. */
+    public static long outRing(int slots, int slotBytes) {
+        return bytes(slots, slotBytes);
+    }
+
+    /** Where the IN packet ring starts. */
+    public static long inRing(int slots, int slotBytes, int ringBytes) {
+        return outRing(slots, slotBytes) + RING_DATA + ringBytes;
+    }
+
+    /** A record's bytes in a ring: its header and payload, to the next 8-byte boundary. */
+    public static long recordBytes(long payload) {
+        return (REC_HEADER + payload + 7) & ~7L;
     }
 
     /** Where counter {@code index} starts. */

@@ -97,6 +97,14 @@ public final class CommandRing {
     }
 
     /** The bytes of arguments, or of an answer, one command carries at most. */
+    public int slots() {
+        return slots;
+    }
+
+    public int slotBytes() {
+        return slotBytes;
+    }
+
     public int payloadBytes() {
         return ChannelLayout.payload(slotBytes);
     }

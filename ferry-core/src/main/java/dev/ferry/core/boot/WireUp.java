@@ -90,7 +90,8 @@ public final class WireUp implements AutoCloseable {
         Map<String, DiscoveredDriver> driverOf = new LinkedHashMap<>();
         int rank = boot.rank();
         String nodeId = settings.value(dev.ferry.launch.LaunchSettings.NODE_ID) != null ? settings.value(dev.ferry.launch.LaunchSettings.NODE_ID) : boot.node();
-        KeyValues.put(boot, "ferry.node." + rank, NodeId.of(rank, nodeId, settings.value(dev.ferry.launch.LaunchSettings.RANKS_PER_NODE)));
+        String node = NodeId.of(rank, nodeId, settings.value(dev.ferry.launch.LaunchSettings.RANKS_PER_NODE));
+        KeyValues.put(boot, "ferry.node." + rank, node);
         KeyValues.put(boot, "ferry.process." + rank, PROCESS);
         for (DiscoveredDriver d : drivers) {
             if (!d.available()) {
@@ -102,7 +103,7 @@ public final class WireUp implements AutoCloseable {
                 driverOf.put(name, d);
                 DriverContext ctx = null;
                 try {
-                    ctx = d.driver().newContext(new Hints(boot.size(), rank, boot.wideUrlSupport(), attributes(boot, jobId, jobKey, settings), settings));
+                    ctx = d.driver().newContext(new Hints(boot.size(), rank, boot.wideUrlSupport(), attributes(boot, jobId, jobKey, node, settings), settings));
                     DriverProperties p = ctx.properties();
                     DriverUrl url = ctx.init();
                     contexts.put(name, ctx);
@@ -152,12 +153,13 @@ public final class WireUp implements AutoCloseable {
     }
 
     /**
-     * What a driver is told beside the job's size and rank: the job's id and key, the peers this
+     * What a driver is told beside the job's size and rank: the job's id and key, its node, the peers this
      * rank expects at once (the job less one, or FERRY_MAX_CONNECTIONS), and the ranks per node
      * where FERRY_RANKS_PER_NODE says it (UCX chooses DC or RC by them).
      */
-    static Map<String, String> attributes(Bootstrap boot, String jobId, String jobKey, Settings settings) {
+    static Map<String, String> attributes(Bootstrap boot, String jobId, String jobKey, String node, Settings settings) {
         Map<String, String> a = new HashMap<>();
+        a.put(Hints.NODE, node);
         a.put(Hints.JOB_ID, jobId);
         a.put(Hints.JOB_KEY, jobKey);
         int cap = dev.ferry.core.config.EngineSettings.maxConnections(settings);

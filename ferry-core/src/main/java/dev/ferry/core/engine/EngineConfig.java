@@ -76,8 +76,9 @@ public final class EngineConfig {
         if (drivers != null) {
             return drivers;
         }
-        return DriverSelection.parse(settings.value(FerrySettings.DRIVERS))
+        List<DiscoveredDriver> selected = DriverSelection.parse(settings.value(FerrySettings.DRIVERS))
                 .select(DriverCatalog.discover(settings).all());
+        return dev.ferry.core.agent.AgentSettings.on(settings) ? dev.ferry.core.agent.AgentDriver.inPlaceOfNetwork(selected) : selected;
     }
 
     /** The progress mode. Unset: FERRY_PROGRESS of the settings. */

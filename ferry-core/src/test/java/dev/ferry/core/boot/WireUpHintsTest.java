@@ -15,11 +15,12 @@ class WireUpHintsTest {
     @Test
     void theDriversHearThePeersExpectedAndTheRanksPerNode() {
         try (InProcessJob job = InProcessJob.sparse(1000, 1)) {
-            Map<String, String> plain = WireUp.attributes(job.bootstrap(0), "j", "k", Settings.defaults());
+            Map<String, String> plain = WireUp.attributes(job.bootstrap(0), "j", "k", "n0", Settings.defaults());
             assertEquals("999", plain.get(Hints.PEERS_EXPECTED));
             assertFalse(plain.containsKey(Hints.RANKS_ON_NODE));
             assertEquals("j", plain.get(Hints.JOB_ID));
-            Map<String, String> capped = WireUp.attributes(job.bootstrap(0), "j", "k",
+            assertEquals("n0", plain.get(Hints.NODE));
+            Map<String, String> capped = WireUp.attributes(job.bootstrap(0), "j", "k", "n0",
                     Settings.defaults().with("FERRY_MAX_CONNECTIONS", "16").with("FERRY_RANKS_PER_NODE", "96"));
             assertEquals("16", capped.get(Hints.PEERS_EXPECTED));
             assertEquals("96", capped.get(Hints.RANKS_ON_NODE));

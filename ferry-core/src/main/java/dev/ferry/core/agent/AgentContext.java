@@ -1,0 +1,256 @@
+package dev.ferry.core.agent;
+
+import dev.ferry.spi.Capabilities;
+import dev.ferry.spi.ConnectRequest;
+import dev.ferry.spi.CpuSet;
+import dev.ferry.spi.DriverContext;
+import dev.ferry.spi.DriverException;
+import dev.ferry.spi.DriverInstance;
+import dev.ferry.spi.DriverProperties;
+import dev.ferry.spi.DriverUrl;
+import dev.ferry.spi.Hints;
+import dev.ferry.spi.InstanceRef;
+import dev.ferry.spi.Profile;
+import dev.ferry.spi.Status;
+import dev.ferry.spi.Transport;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+
+/**
+ * A rank's context of the agent driver: its connection to the node's agent, its two packet rings
+ * and its instances by the rank they reach. Arriving records are in one ring for all peers: an
+ * instance takes the first record when it is its own, so the engine, polling every gate, takes
+ * each in turn; a peer's first record is its greeting (its URL), which {@link #acceptProbe}
+ * reports. Used under the engine's progress lock, like every driver.
+ */
+final class AgentContext implements DriverContext {
+    /** Bytes of one record's payload: a buffer-sent packet, or a fragment of a larger one. */
+    static final int FRAGMENT = 128 * 1024;
+    /** How long a rank waits for the node's agent to answer, starting it if need be. */
+    private static final Duration CONNECT_BOUND = Duration.ofSeconds(30);
+    /** How long a started agent outlives its last rank. */
+    private static final Duration IDLE_EXIT = Duration.ofSeconds(10);
+    /** How often (in polls) a rank looks whether its agent still serves. */
+    private static final int LIVENESS_POLLS = 4096;
+
+    private final Hints hints;
+    private AgentClient client;
+    ByteRing out, in;
+    private DriverUrl url;
+    private String agentAddress;
+    /** The instance that reaches each rank, or null. */
+    final AgentInstance[] peers;
+    private int polls;
+    private long lastLiveness = System.nanoTime();
+    /** Why the agent no longer serves, once it does not. */
+    volatile String agentFailure;
+    private boolean closed;
+
+    AgentContext(Hints hints) {
+        this.hints = hints;
+        this.peers = new AgentInstance[hints.sessionSize()];
+    }
+
+    @Override
+    public DriverProperties properties() {
+        Capabilities caps = Capabilities.builder()
+                .supportsData(true)
+                .supportsIovec(true)
+                .maxIovecSegments(1024)
+                .supportsBufSend(true)
+                .supportsBufRecv(true)
+                .maxBufferSize(FRAGMENT)
+                .hasRecvAny(true)
+                .maxPacketSize(1L << 40)
+                .transport(Transport.REMOTE)
+                .build();
+        return new DriverProperties(caps, new Profile(9_000, 4_000, CpuSet.all()));
+    }
+
+    @Override
+    public DriverUrl init() {
+        String key = hints.attribute(Hints.JOB_KEY, null);
+        if (key == null) {
+            throw new DriverException("agent: no job key (the launcher gives one)");
+        }
+        Path socket = AgentSettings.socket(hints.settings(), key, hints.attribute(Hints.NODE, ""));
+        try {
+            client = AgentLauncher.connectOrStart(socket, key, Path.of("/dev/shm"), CONNECT_BOUND, IDLE_EXIT);
+            agentAddress = client.attach(hints.rank());
+        } catch (AgentException e) {
+            if (client != null) {
+                client.close();
+            }
+            throw new DriverException("agent: " + e.getMessage(), e);
+        }
+        out = client.outRing();
+        in = client.inRing();
+        if (out == null || in == null) {
+            client.close();
+            throw new DriverException("agent: the agent at " + socket + " gives no packet rings (an older agent?)");
+        }
+        url = DriverUrl.single((hints.rank() + "|" + agentAddress).getBytes(StandardCharsets.UTF_8));
+        return url;
+    }
+
+    DriverUrl url() {
+        return url;
+    }
+
+    AgentClient client() {
+        return client;
+    }
+
+    String agentAddress() {
+        return agentAddress;
+    }
+
+    /** The rank a URL names. */
+    static int rankOf(DriverUrl u) {
+        String s = new String(u.first(), StandardCharsets.UTF_8);
+        int bar = s.indexOf('|');
+        if (bar <= 0) {
+            throw new IllegalArgumentException("not an agent URL: '" + s + "'");
+        }
+        return Integer.parseInt(s.substring(0, bar));
+    }
+
+    /** The agent address a URL names. */
+    static String agentOf(DriverUrl u) {
+        String s = new String(u.first(), StandardCharsets.UTF_8);
+        return s.substring(s.indexOf('|') + 1);
+    }
+
+    @Override
+    public DriverInstance newInstance() {
+        if (client == null) {
+            throw new IllegalStateException("agent: newInstance before init");
+        }
+        return new AgentInstance(this);
+    }
+
+    /**
+     * The first arriving record when it is {@code i}'s, else -1. Records nobody will take (from a
+     * peer disconnected, or a greeting from a peer already connected) are dropped on the way.
+     */
+    long headFor(AgentInstance i) {
+        if (!live()) {
+            return -1;
+        }
+        while (true) {
+            long r = in.next();
+            if (r < 0) {
+                return -1;
+            }
+            int from = in.origin(r);
+            AgentInstance owner = from >= 0 && from < peers.length ? peers[from] : null;
+            int kind = in.kind(r);
+            if (kind == ChannelLayout.HELLO && owner != null || owner == null && kind == ChannelLayout.GONE) {
+                in.release(r); // known already, or gone before it was known
+                continue;
+            }
+            return owner == i ? r : -1;
+        }
+    }
+
+    /** Whether the agent serves; checked every few thousand polls. */
+    boolean live() {
+        if (agentFailure != null) {
+            return false;
+        }
+        if (++polls >= LIVENESS_POLLS) {
+            polls = 0;
+            long now = System.nanoTime();
+            if (now - lastLiveness > 1_000_000L) {
+                lastLiveness = now;
+                String f = client.failure();
+                if (f != null) {
+                    agentFailure = f;
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    @Override
+    public Status acceptProbe(ConnectRequest request) {
+        if (closed) {
+            return Status.CLOSED;
+        }
+        if (!live()) {
+            return Status.NOT_YET;
+        }
+        while (true) {
+            long r = in.next();
+            if (r < 0 || in.kind(r) != ChannelLayout.HELLO) {
+                return Status.NOT_YET;
+            }
+            int from = in.origin(r);
+            if (from < 0 || from >= peers.length || peers[from] != null) {
+                in.release(r);
+                continue;
+            }
+            byte[] u = in.memory().asSlice(ByteRing.payload(r), in.length(r)).toArray(java.lang.foreign.ValueLayout.JAVA_BYTE);
+            in.release(r);
+            request.url = DriverUrl.decode(u);
+            request.rank = from;
+            return Status.DONE;
+        }
+    }
+
+    @Override
+    public Status recvProbeAny(InstanceRef ready) {
+        if (closed) {
+            return Status.CLOSED;
+        }
+        if (!live()) {
+            return Status.BROKEN;
+        }
+        while (true) {
+            long r = in.next();
+            if (r < 0) {
+                return Status.NOT_YET;
+            }
+            int from = in.origin(r);
+            AgentInstance owner = from >= 0 && from < peers.length ? peers[from] : null;
+            if (owner == null) {
+                if (in.kind(r) == ChannelLayout.HELLO) {
+                    return Status.NOT_YET; // acceptProbe's
+                }
+                in.release(r);
+                continue;
+            }
+            if (in.kind(r) == ChannelLayout.HELLO) {
+                in.release(r);
+                continue;
+            }
+            ready.instance = owner;
+            return Status.DONE;
+        }
+    }
+
+    void forget(AgentInstance i, int rank) {
+        if (rank >= 0 && rank < peers.length && peers[rank] == i) {
+            peers[rank] = null;
+        }
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        if (client != null) {
+            client.close();
+        }
+    }
+
+    @Override
+    public String toString() {
+        return "agent context of rank " + hints.rank() + (agentAddress != null ? " via " + agentAddress : "");
+    }
+}

@@ -1,0 +1,521 @@
+package dev.ferry.core.agent;
+
+import dev.ferry.spi.IdleStrategy;
+import org.agrona.collections.Int2ObjectHashMap;
+
+import java.io.IOException;
+import java.net.Inet4Address;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.NetworkInterface;
+import java.net.StandardSocketOptions;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.channels.ServerSocketChannel;
+import java.nio.channels.SocketChannel;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * An agent's side of the network: it listens for the other nodes' agents and holds exactly one
+ * link to each ({@link AgentLinkHello} says who dials), opened when a rank first sends there. It
+ * routes the ranks' records by the rank they go to, writes them from the sending rank's ring
+ * straight to the link and reads arriving ones straight into the receiving rank's ring. A link
+ * that breaks makes every rank behind it GONE to the node's ranks. Used from the agent's loop
+ * alone.
+ */
+final class AgentNetwork implements AutoCloseable {
+    private static final System.Logger LOG = System.getLogger(AgentNetwork.class.getName());
+    /** How long a dial, a greeting, or a wait to be called may take. */
+    static final long SETUP_NANOS = 10_000_000_000L;
+
+    /** What the network needs of the agent's ranks. */
+    interface Locals {
+        /** The IN ring of the node's rank {@code rank}, or null when no such rank is here. */
+        ByteRing inRing(int rank);
+
+        /** Tells every rank of the node that {@code rank} is gone. */
+        void gone(int rank);
+    }
+
+    private final byte[] keyHash;
+    private final ServerSocketChannel listener;
+    private final String address;
+    private final Locals locals;
+    private final Map<String, AgentLink> links = new HashMap<>();
+    private final List<AgentLink> open = new ArrayList<>();
+    private final Int2ObjectHashMap<AgentLink> routes = new Int2ObjectHashMap<>();
+    private final ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
+    private final ByteBuffer[] pair = new ByteBuffer[2];
+
+    AgentNetwork(String jobKey, InetAddress bind, Locals locals) {
+        this.keyHash = hash(jobKey);
+        this.locals = locals;
+        try {
+            listener = ServerSocketChannel.open();
+            listener.bind(new InetSocketAddress(bind != null ? bind : defaultAddress(), 0), 64);
+            listener.configureBlocking(false);
+            InetSocketAddress a = (InetSocketAddress) listener.getLocalAddress();
+            address = a.getAddress().getHostAddress() + ":" + a.getPort();
+        } catch (IOException e) {
+            throw new AgentException("the agent cannot listen for other nodes' agents: " + e.getMessage());
+        }
+    }
+
+    /** The node's first address up that is not loopback (IPv4), else loopback: what other nodes reach. */
+    static InetAddress defaultAddress() {
+        try {
+            for (NetworkInterface nif : Collections.list(NetworkInterface.getNetworkInterfaces())) {
+                if (nif.isUp() && !nif.isLoopback()) {
+                    for (InetAddress a : Collections.list(nif.getInetAddresses())) {
+                        if (a instanceof Inet4Address) {
+                            return a;
+                        }
+                    }
+                }
+            }
+        } catch (IOException e) {
+            // loopback then
+        }
+        return InetAddress.getLoopbackAddress();
+    }
+
+    private static byte[] hash(String key) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(key.getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Where other agents reach this one: "host:port". */
+    String address() {
+        return address;
+    }
+
+    /** Links open now. */
+    int openLinks() {
+        return open.size();
+    }
+
+    /** Routes {@code rank} to the agent at {@code remote} (a rank of the job on that node). */
+    void route(int rank, String remote) {
+        AgentLink l = links.computeIfAbsent(remote, AgentLink::new);
+        routes.put(rank, l);
+        l.ranks.add(rank);
+    }
+
+    /** The link {@code rank} is routed over, or null. */
+    AgentLink linkOf(int rank) {
+        return routes.get(rank);
+    }
+
+    /**
+     * Writes record {@code record} of {@code ring} (a rank's OUT ring, its origin set) to
+     * {@code link}: true once all of it is written (the caller releases it), false while the link
+     * is not open yet, busy with another rank's record, or full. A link that cannot open
+     * throws, and the caller tells the rank.
+     */
+    boolean send(AgentLink link, int from, ByteRing ring, ByteBuffer view, long record) {
+        if (link.state != AgentLink.State.OPEN) {
+            open(link);
+            if (link.state != AgentLink.State.OPEN) {
+                if (link.state == AgentLink.State.BROKEN) {
+                    throw new AgentException(AgentError.UNREACHABLE, link.toString());
+                }
+                return false;
+            }
+        }
+        if (link.writingFor != -1 && link.writingFor != from) {
+            return false;
+        }
+        if (link.writingFor == -1) {
+            if (!flushControl(link)) {
+                return false;
+            }
+            int start = (int) (record - 0), len = (int) ChannelLayout.REC_HEADER + ring.length(record);
+            view.limit(start + len).position(start);
+            link.writingFor = from;
+        }
+        try {
+            int n = link.channel.write(view);
+            link.bytesOut += n;
+        } catch (IOException e) {
+            broke(link, e.getMessage());
+            throw new AgentException(AgentError.UNREACHABLE, link.toString());
+        }
+        if (view.hasRemaining()) {
+            return false;
+        }
+        link.writingFor = -1;
+        link.recordsOut++;
+        return true;
+    }
+
+    /** Says to every open link that {@code rank} (of this node) is gone. */
+    void sayGone(int rank) {
+        for (AgentLink l : open) {
+            ByteBuffer b = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+            b.putInt((int) ChannelLayout.REC_LENGTH, 0).putInt((int) ChannelLayout.REC_PEER, -1).putInt((int) ChannelLayout.REC_KIND, ChannelLayout.GONE)
+                    .putInt((int) ChannelLayout.REC_ORIGIN, rank).putLong((int) ChannelLayout.REC_MORE, 0);
+            l.control.add(b);
+            if (l.writingFor == -1) {
+                flushControl(l);
+            }
+        }
+    }
+
+    private boolean flushControl(AgentLink l) {
+        try {
+            while (!l.control.isEmpty()) {
+                ByteBuffer b = l.control.peek();
+                l.channel.write(b);
+                if (b.hasRemaining()) {
+                    return false;
+                }
+                l.control.poll();
+            }
+            return true;
+        } catch (IOException e) {
+            broke(l, e.getMessage());
+            return false;
+        }
+    }
+
+    /** Accepts other agents' calls and reads what came on every open link. Whether anything happened. */
+    boolean poll() {
+        boolean work = accept();
+        for (int i = open.size() - 1; i >= 0; i--) {
+            AgentLink l = open.get(i);
+            work |= read(l);
+            if (l.writingFor == -1 && !l.control.isEmpty()) {
+                flushControl(l);
+            }
+        }
+        for (AgentLink l : links.values()) {
+            if (l.state == AgentLink.State.AWAITING_CALL && System.nanoTime() - l.awaitingSince > SETUP_NANOS) {
+                broke(l, "the agent at " + l.address + " did not call back within " + SETUP_NANOS / 1_000_000_000L + " s");
+            }
+        }
+        return work;
+    }
+
+    private boolean accept() {
+        boolean any = false;
+        while (true) {
+            SocketChannel c;
+            try {
+                c = listener.accept();
+            } catch (IOException e) {
+                LOG.log(System.Logger.Level.WARNING, "agent: accepting another agent failed: {0}", e.toString());
+                return any;
+            }
+            if (c == null) {
+                return any;
+            }
+            any = true;
+            try {
+                greeted(c);
+            } catch (IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.WARNING, "agent: a call from another agent failed: {0}", e.toString());
+                closeQuietly(c);
+            }
+        }
+    }
+
+    /** Reads a dialing agent's greeting and answers it. */
+    private void greeted(SocketChannel c) throws IOException {
+        c.configureBlocking(false);
+        long end = System.nanoTime() + SETUP_NANOS;
+        ByteBuffer h = readFully(c, AgentLinkHello.ADDRESS, end);
+        int len = h.getInt(AgentLinkHello.ADDRESS_LENGTH);
+        if (h.getInt(AgentLinkHello.MAGIC_AT) != AgentLinkHello.MAGIC || len <= 0 || len > AgentLinkHello.MAX_ADDRESS) {
+            throw new IOException("a malformed greeting");
+        }
+        String remote = StandardCharsets.UTF_8.decode(readFully(c, len, end)).toString();
+        byte[] theirs = new byte[AgentLinkHello.KEY_HASH_BYTES];
+        h.get(AgentLinkHello.KEY_HASH, theirs);
+        boolean ok = MessageDigest.isEqual(theirs, keyHash);
+        ByteBuffer answer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, ok ? AgentLinkHello.OK : AgentLinkHello.WRONG_JOB);
+        writeFully(c, answer, end);
+        if (!ok) {
+            LOG.log(System.Logger.Level.WARNING, "agent: refused the agent at {0}: another job (its key differs)", remote);
+            closeQuietly(c);
+            return;
+        }
+        AgentLink l = links.computeIfAbsent(remote, AgentLink::new);
+        if ((h.getInt(AgentLinkHello.FLAGS) & AgentLinkHello.CALL_ME) != 0) {
+            closeQuietly(c);
+            if (l.state != AgentLink.State.OPEN) {
+                l.state = AgentLink.State.NEW;
+                open(l); // this agent's address sorts first: it dials
+            }
+            return;
+        }
+        if (l.state == AgentLink.State.OPEN) { // the other side lost the old one: the new one replaces it
+            broke(l, "replaced by a new call");
+        }
+        use(l, c);
+    }
+
+    /** Opens a NEW link: dials when this agent's address sorts first, else asks the other to dial. */
+    private void open(AgentLink l) {
+        if (l.state != AgentLink.State.NEW) {
+            return;
+        }
+        boolean dial = address.compareTo(l.address) < 0;
+        SocketChannel c = null;
+        try {
+            long end = System.nanoTime() + SETUP_NANOS;
+            c = dial(l.address, end);
+            byte[] me = address.getBytes(StandardCharsets.UTF_8);
+            ByteBuffer h = ByteBuffer.allocate(AgentLinkHello.ADDRESS + me.length).order(ByteOrder.LITTLE_ENDIAN);
+            h.putInt(AgentLinkHello.MAGIC_AT, AgentLinkHello.MAGIC).putInt(AgentLinkHello.FLAGS, dial ? 0 : AgentLinkHello.CALL_ME)
+                    .put(AgentLinkHello.KEY_HASH, keyHash).putInt(AgentLinkHello.ADDRESS_LENGTH, me.length).put(AgentLinkHello.ADDRESS, me);
+            writeFully(c, h, end);
+            int status = readFully(c, 4, end).getInt(0);
+            if (status != AgentLinkHello.OK) {
+                closeQuietly(c);
+                broke(l, "the agent at " + l.address + " serves another job");
+                return;
+            }
+            if (dial) {
+                use(l, c);
+            } else {
+                closeQuietly(c);
+                l.state = AgentLink.State.AWAITING_CALL;
+                l.awaitingSince = System.nanoTime();
+            }
+        } catch (IOException | RuntimeException e) {
+            if (c != null) {
+                closeQuietly(c);
+            }
+            broke(l, "cannot reach the agent at " + l.address + ": " + e.getMessage());
+        }
+    }
+
+    private static SocketChannel dial(String address, long end) throws IOException {
+        int colon = address.lastIndexOf(':');
+        SocketChannel c = SocketChannel.open();
+        c.configureBlocking(false);
+        c.connect(new InetSocketAddress(InetAddress.getByName(address.substring(0, colon)), Integer.parseInt(address.substring(colon + 1))));
+        long start = System.nanoTime();
+        while (!c.finishConnect()) {
+            long now = System.nanoTime();
+            if (now > end) {
+                c.close();
+                throw new IOException("no answer within " + SETUP_NANOS / 1_000_000_000L + " s");
+            }
+            IdleStrategy.DEFAULT.idle(now - start, end - now);
+        }
+        return c;
+    }
+
+    private void use(AgentLink l, SocketChannel c) throws IOException {
+        c.setOption(StandardSocketOptions.TCP_NODELAY, true);
+        c.setOption(StandardSocketOptions.SO_SNDBUF, 4 << 20);
+        c.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
+        l.channel = c;
+        l.state = AgentLink.State.OPEN;
+        l.header.clear();
+        l.readingPayload = false;
+        l.writingFor = -1;
+        open.add(l);
+        LOG.log(System.Logger.Level.DEBUG, "agent: linked to the agent at {0}", l.address);
+    }
+
+    /** Reads what arrived on {@code l}: records go straight into the receiving ranks' rings. */
+    private boolean read(AgentLink l) {
+        boolean any = false;
+        try {
+            for (int records = 0; records < 64 && l.state == AgentLink.State.OPEN; records++) {
+                if (!l.readingPayload) {
+                    int n = l.channel.read(l.header);
+                    if (n < 0) {
+                        broke(l, "the agent at " + l.address + " hung up");
+                        return true;
+                    }
+                    l.bytesIn += Math.max(0, n);
+                    any |= n > 0;
+                    if (l.header.hasRemaining()) {
+                        return any;
+                    }
+                    if (!startRecord(l)) {
+                        return any; // the receiving rank's ring is full: read on later
+                    }
+                }
+                if (l.payloadLeft > 0) {
+                    ByteBuffer into = l.readView != null ? l.readView : scratch.clear().limit((int) Math.min(scratch.capacity(), l.payloadLeft));
+                    int n = l.channel.read(into);
+                    if (n < 0) {
+                        broke(l, "the agent at " + l.address + " hung up");
+                        return true;
+                    }
+                    l.bytesIn += n;
+                    l.payloadLeft -= n;
+                    any |= n > 0;
+                    if (l.payloadLeft > 0) {
+                        return any;
+                    }
+                }
+                endRecord(l);
+            }
+        } catch (IOException e) {
+            broke(l, e.getMessage());
+        }
+        return any;
+    }
+
+    /** A header has come: claims room for its payload in the receiving rank's ring. False: no room yet. */
+    private boolean startRecord(AgentLink l) {
+        ByteBuffer h = l.header;
+        int length = h.getInt((int) ChannelLayout.REC_LENGTH), peer = h.getInt((int) ChannelLayout.REC_PEER),
+                kind = h.getInt((int) ChannelLayout.REC_KIND), origin = h.getInt((int) ChannelLayout.REC_ORIGIN);
+        if (length < 0 || kind < ChannelLayout.PACKET || kind > ChannelLayout.GONE) {
+            broke(l, "a malformed record from the agent at " + l.address + " (kind " + kind + ", " + length + " bytes)");
+            return false;
+        }
+        l.ranks.add(origin);
+        if (kind == ChannelLayout.GONE) {
+            l.readInto = null;
+            l.readView = null;
+            l.payloadLeft = length;
+            l.readingPayload = true;
+            return true;
+        }
+        ByteRing in = locals.inRing(peer);
+        l.payloadLeft = length;
+        l.readingPayload = true;
+        if (in == null) { // the rank has gone: its records are read and dropped
+            l.readInto = null;
+            l.readView = null;
+            return true;
+        }
+        if (length > in.maxPayload()) {
+            broke(l, "a record of " + length + " bytes from the agent at " + l.address + " (at most " + in.maxPayload() + ")");
+            return false;
+        }
+        long at = in.claim(length);
+        if (at < 0) {
+            l.readingPayload = false;
+            return false;
+        }
+        l.readInto = in;
+        l.readView = view(in).limit((int) (at + length)).position((int) at);
+        return true;
+    }
+
+    private void endRecord(AgentLink l) {
+        ByteBuffer h = l.header;
+        int length = h.getInt((int) ChannelLayout.REC_LENGTH), kind = h.getInt((int) ChannelLayout.REC_KIND), origin = h.getInt((int) ChannelLayout.REC_ORIGIN);
+        if (kind == ChannelLayout.GONE) {
+            locals.gone(origin);
+        } else if (l.readInto != null) {
+            l.readInto.commit(origin, origin, kind, h.getLong((int) ChannelLayout.REC_MORE), length);
+        }
+        l.recordsIn++;
+        l.readInto = null;
+        l.readView = null;
+        l.readingPayload = false;
+        h.clear();
+    }
+
+    /** A ring's memory as a buffer, made once per ring. */
+    private final Map<ByteRing, ByteBuffer> views = new java.util.IdentityHashMap<>();
+
+    ByteBuffer view(ByteRing ring) {
+        ByteBuffer b = views.get(ring);
+        if (b == null) {
+            b = ring.memory().asByteBuffer();
+            views.put(ring, b);
+        }
+        return b;
+    }
+
+    /** Forgets a ring that is gone (its rank left). */
+    void forget(ByteRing ring) {
+        views.remove(ring);
+        for (AgentLink l : open) {
+            if (l.readInto == ring) {
+                l.readInto = null;
+                l.readView = null; // the rest of its payload is read and dropped
+            }
+        }
+    }
+
+    private void broke(AgentLink l, String why) {
+        if (l.state == AgentLink.State.BROKEN) {
+            return;
+        }
+        LOG.log(System.Logger.Level.WARNING, "agent: the link to {0} broke: {1}; its {2} ranks are gone", l.address, why, l.ranks.size());
+        l.state = AgentLink.State.BROKEN;
+        open.remove(l);
+        if (l.channel != null) {
+            closeQuietly(l.channel);
+        }
+        l.control.clear();
+        for (int r : l.ranks.toArray(new Integer[0])) {
+            locals.gone(r);
+        }
+    }
+
+    private static ByteBuffer readFully(SocketChannel c, int n, long end) throws IOException {
+        ByteBuffer b = ByteBuffer.allocate(n).order(ByteOrder.LITTLE_ENDIAN);
+        long start = System.nanoTime();
+        while (b.hasRemaining()) {
+            if (c.read(b) < 0) {
+                throw new IOException("hung up during the greeting");
+            }
+            long now = System.nanoTime();
+            if (b.hasRemaining()) {
+                if (now > end) {
+                    throw new IOException("the greeting did not come within " + SETUP_NANOS / 1_000_000_000L + " s");
+                }
+                IdleStrategy.DEFAULT.idle(now - start, end - now);
+            }
+        }
+        return b.flip();
+    }
+
+    private static void writeFully(SocketChannel c, ByteBuffer b, long end) throws IOException {
+        long start = System.nanoTime();
+        while (b.hasRemaining()) {
+            c.write(b);
+            long now = System.nanoTime();
+            if (b.hasRemaining()) {
+                if (now > end) {
+                    throw new IOException("the greeting could not be written within " + SETUP_NANOS / 1_000_000_000L + " s");
+                }
+                IdleStrategy.DEFAULT.idle(now - start, end - now);
+            }
+        }
+    }
+
+    private static void closeQuietly(SocketChannel c) {
+        try {
+            c.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+
+    @Override
+    public void close() {
+        for (AgentLink l : links.values()) {
+            if (l.channel != null) {
+                closeQuietly(l.channel);
+            }
+        }
+        try {
+            listener.close();
+        } catch (IOException ignored) {
+            // closing anyway
+        }
+    }
+}
