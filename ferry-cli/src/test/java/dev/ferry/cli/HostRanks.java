@@ -35,6 +35,7 @@ public final class HostRanks {
             case "check" -> check();
             case "stdin" -> stdin();
             case "wait" -> waitForAll();
+            case "links" -> links();
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -53,6 +54,69 @@ public final class HostRanks {
             System.out.flush();
             world.recv(new int[1], 0, 1, Datatype.INT, Ferry.ANY_SOURCE, 99); // nobody sends it: ended by a failure or the launcher
         }
+    }
+
+    /**
+     * Every pair exchanges, then the first rank of each host counts with {@code ss} the TCP
+     * connections established between this host and each other host of the job, while every
+     * rank is still up: "links HOST ADDRESS N" per other host.
+     */
+    private static void links() throws Exception {
+        try (Ferry ferry = Ferry.init()) {
+            Comm world = ferry.world();
+            int me = world.rank(), n = world.size();
+            for (int peer = 0; peer < n; peer++) {
+                if (peer != me) {
+                    long[] in = new long[1];
+                    world.sendrecv(new long[] {me}, 0, 1, Datatype.LONG, peer, 6, in, 0, 1, Datatype.LONG, peer, 6);
+                    require(in[0] == peer, "from rank " + peer + ": " + in[0]);
+                }
+            }
+            String mine = address();
+            byte[] all = new byte[64 * n];
+            world.allgather(Arrays.copyOf(mine.getBytes(StandardCharsets.UTF_8), 64), 0, 64, Datatype.BYTE, all, 0, 64, Datatype.BYTE);
+            java.util.TreeSet<String> others = new java.util.TreeSet<>();
+            for (int r = 0; r < n; r++) {
+                String a = new String(all, 64 * r, 64, StandardCharsets.UTF_8).replace("\0", "");
+                if (!a.equals(mine)) {
+                    others.add(a);
+                }
+            }
+            Comm local = world.splitShared(0);
+            world.barrier();
+            if (local.rank() == 0) {
+                Process ss = new ProcessBuilder("ss", "-tnH", "state", "established").redirectErrorStream(true).start();
+                java.util.List<String> lines = new String(ss.getInputStream().readAllBytes(), StandardCharsets.UTF_8).lines().toList();
+                require(ss.waitFor(30, java.util.concurrent.TimeUnit.SECONDS) && ss.exitValue() == 0, "ss failed: " + lines);
+                String host = InetAddress.getLocalHost().getHostName();
+                for (String o : others) {
+                    long count = lines.stream().map(l -> l.strip().split("\\s+")).filter(f -> f.length >= 4)
+                            .filter(f -> host(f[2]).equals(mine) && host(f[3]).equals(o)).count();
+                    System.out.println("links " + host + " " + o + " " + count);
+                }
+            }
+            world.barrier();
+        }
+    }
+
+    /** The address of an ss "address:port" column: "[::ffff:10.0.0.1]:4000" (a Java socket is IPv6) is 10.0.0.1. */
+    private static String host(String column) {
+        String a = column.substring(0, column.lastIndexOf(':'));
+        return a.replace("[", "").replace("]", "").replace("::ffff:", "");
+    }
+
+    /** This host's first address up that is not loopback (IPv4). */
+    private static String address() throws Exception {
+        for (java.net.NetworkInterface nif : java.util.Collections.list(java.net.NetworkInterface.getNetworkInterfaces())) {
+            if (nif.isUp() && !nif.isLoopback()) {
+                for (InetAddress a : java.util.Collections.list(nif.getInetAddresses())) {
+                    if (a instanceof java.net.Inet4Address) {
+                        return a.getHostAddress();
+                    }
+                }
+            }
+        }
+        return "127.0.0.1";
     }
 
     private static void check() throws Exception {

@@ -194,9 +194,10 @@ class HostsTest {
         assertTrue(all.matches("(?s).*remote +\\(4 peers\\): rails tcp\\b.*"), all);
     }
 
-    @Test
-    void everyPairEveryCollectiveAndAWindowAcrossHosts() throws Exception {
-        Launcher l = new Launcher("run", "--hosts", hosts(), "--timeout", String.valueOf(BOUND_S),
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void everyPairEveryCollectiveAndAWindowAcrossHosts(String agent) throws Exception {
+        Launcher l = new Launcher(Map.of("FERRY_AGENT", agent), "run", "--hosts", hosts(), "--timeout", String.valueOf(BOUND_S),
                 "-cp", testClasses(), HostRanks.class.getName(), "check");
         assertEquals(0, l.exit(), "stderr: " + l.err);
         List<String> lines = l.lines();
@@ -206,6 +207,28 @@ class HostsTest {
         }
         // three real nodes of two ranks: the node-aware algorithms, one leader per host
         assertTrue(lines.contains("algorithms barrier=node_aware bcast=node_aware reduce=node_aware allreduce=node_aware"), lines.toString());
+        nothingLeft();
+    }
+
+    /**
+     * Three hosts of four ranks, every pair talking: directly, each rank pair of two hosts has its
+     * own connection (16 per host pair); through the agents, each host pair has exactly one, which
+     * {@code ss} on the hosts shows while the job runs.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}: {1} connection(s) per host pair")
+    @org.junit.jupiter.params.provider.CsvSource({"off, 16", "on, 1"})
+    void connectionsPerHostPair(String agent, int expected) throws Exception {
+        Launcher l = new Launcher(Map.of("FERRY_AGENT", agent), "run", "--hosts", h1 + ":4," + h2 + ":4," + h3 + ":4",
+                "--timeout", String.valueOf(BOUND_S), "-cp", testClasses(), HostRanks.class.getName(), "links");
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> links = l.lines().stream().filter(s -> s.startsWith("links ")).toList();
+        assertEquals(6, links.size(), links.toString()); // each host, to each of the two others
+        for (String h : cluster.hosts()) {
+            assertEquals(2, links.stream().filter(s -> s.startsWith("links " + h + " ")).count(), links.toString());
+        }
+        for (String line : links) {
+            assertTrue(line.endsWith(" " + expected), line + " in " + links);
+        }
         nothingLeft();
     }
 

@@ -55,28 +55,34 @@ public final class Agent implements AutoCloseable {
      * @param idleExit  how long without any rank before it ends by itself; zero: never
      * @param ringBytes bytes of each of a rank's two packet rings
      * @param linkAddress where it listens for other nodes' agents (null: the node's first address up)
+     * @param endWithJob  whether it ends as soon as the last rank has left (an agent started by a
+     *                    job's rank serves that job alone: its ranks all come before any leaves)
      */
     public record Config(Path socket, String jobKey, long uid, Path channels, int slots, int slotBytes, Duration idleExit, int ringBytes,
-                         java.net.InetAddress linkAddress) {
+                         java.net.InetAddress linkAddress, boolean endWithJob) {
         public Config(Path socket, String jobKey) {
             this(socket, jobKey, AgentSocket.uid(), Path.of("/dev/shm"), ChannelLayout.DEFAULT_SLOTS, ChannelLayout.DEFAULT_SLOT_BYTES, Duration.ZERO,
-                    ChannelLayout.DEFAULT_RING_BYTES, null);
+                    ChannelLayout.DEFAULT_RING_BYTES, null, false);
         }
 
         public Config withUid(long other) {
-            return new Config(socket, jobKey, other, channels, slots, slotBytes, idleExit, ringBytes, linkAddress);
+            return new Config(socket, jobKey, other, channels, slots, slotBytes, idleExit, ringBytes, linkAddress, endWithJob);
         }
 
         public Config withIdleExit(Duration d) {
-            return new Config(socket, jobKey, uid, channels, slots, slotBytes, d, ringBytes, linkAddress);
+            return new Config(socket, jobKey, uid, channels, slots, slotBytes, d, ringBytes, linkAddress, endWithJob);
         }
 
         public Config withChannels(Path dir) {
-            return new Config(socket, jobKey, uid, dir, slots, slotBytes, idleExit, ringBytes, linkAddress);
+            return new Config(socket, jobKey, uid, dir, slots, slotBytes, idleExit, ringBytes, linkAddress, endWithJob);
+        }
+
+        public Config withEndWithJob(boolean end) {
+            return new Config(socket, jobKey, uid, channels, slots, slotBytes, idleExit, ringBytes, linkAddress, end);
         }
 
         public Config withLinkAddress(java.net.InetAddress a) {
-            return new Config(socket, jobKey, uid, channels, slots, slotBytes, idleExit, ringBytes, a);
+            return new Config(socket, jobKey, uid, channels, slots, slotBytes, idleExit, ringBytes, a, endWithJob);
         }
     }
 
@@ -179,9 +185,9 @@ public final class Agent implements AutoCloseable {
             }
 
             @Override
-            public void gone(int rank) {
+            public void gone(int to, int rank) {
                 for (Rank r : ranks) {
-                    if (r.jobRank != rank) {
+                    if (r.jobRank != rank && (to < 0 || r.jobRank == to)) {
                         r.goneToTell.add(rank);
                     }
                 }
@@ -281,6 +287,9 @@ public final class Agent implements AutoCloseable {
             long now = System.nanoTime();
             if (!ranks.isEmpty() || !pending.isEmpty()) {
                 idleSince = now;
+            } else if (config.endWithJob() && admitted > 0) {
+                LOG.log(System.Logger.Level.DEBUG, "agent: the job's last rank here has left, ending");
+                break;
             } else if (idleExit > 0 && now - idleSince > idleExit) {
                 LOG.log(System.Logger.Level.INFO, "agent: no rank for {0}, ending", config.idleExit());
                 break;

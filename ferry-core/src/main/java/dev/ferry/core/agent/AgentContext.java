@@ -77,7 +77,7 @@ final class AgentContext implements DriverContext {
         }
         Path socket = AgentSettings.socket(hints.settings(), key, hints.attribute(Hints.NODE, ""));
         try {
-            client = AgentLauncher.connectOrStart(socket, key, Path.of("/dev/shm"), CONNECT_BOUND, IDLE_EXIT);
+            client = AgentLauncher.connectOrStart(socket, key, Path.of("/dev/shm"), CONNECT_BOUND, IDLE_EXIT, true);
             agentAddress = client.attach(hints.rank());
         } catch (AgentException e) {
             if (client != null) {
@@ -147,8 +147,11 @@ final class AgentContext implements DriverContext {
             int from = in.origin(r);
             AgentInstance owner = from >= 0 && from < peers.length ? peers[from] : null;
             int kind = in.kind(r);
-            if (kind == ChannelLayout.HELLO && owner != null || owner == null && kind == ChannelLayout.GONE) {
-                in.release(r); // known already, or gone before it was known
+            if (kind == ChannelLayout.HELLO && owner != null || kind == ChannelLayout.GONE) {
+                if (owner != null && kind == ChannelLayout.GONE) {
+                    owner.gone(); // its next poll says so; the records behind it go on
+                }
+                in.release(r); // known already, or gone
                 continue;
             }
             return owner == i ? r : -1;
@@ -226,6 +229,10 @@ final class AgentContext implements DriverContext {
             if (in.kind(r) == ChannelLayout.HELLO) {
                 in.release(r);
                 continue;
+            }
+            if (in.kind(r) == ChannelLayout.GONE) {
+                owner.gone();
+                in.release(r);
             }
             ready.instance = owner;
             return Status.DONE;

@@ -267,14 +267,14 @@ final class AgentInstance implements DriverInstance {
         }
     }
 
-    /** Whether record {@code r} says the peer is gone (then consumed, and the instance broken). */
+    /** Whether record {@code r} says the peer is gone (it never does: the context takes those, {@link #gone()}). */
     private boolean gone(long r) {
-        if (ctx.in.kind(r) != ChannelLayout.GONE) {
-            return false;
-        }
-        ctx.in.release(r);
+        return false;
+    }
+
+    /** The peer is gone: polls say BROKEN from now on. */
+    void gone() {
         broken = true;
-        return true;
     }
 
     @Override

@@ -37,6 +37,14 @@ public final class AgentLauncher {
      * @throws AgentException when no agent answers within the bound, or the one there refuses
      */
     public static AgentClient connectOrStart(Path socket, String jobKey, Path channels, Duration bound, Duration idleExit) {
+        return connectOrStart(socket, jobKey, channels, bound, idleExit, false);
+    }
+
+    /**
+     * As {@link #connectOrStart(Path, String, Path, Duration, Duration)}; with {@code endWithJob} a
+     * started agent ends once the job's last rank has left, and removes its files.
+     */
+    public static AgentClient connectOrStart(Path socket, String jobKey, Path channels, Duration bound, Duration idleExit, boolean endWithJob) {
         long start = System.nanoTime(), end = start + bound.toNanos();
         AgentException last = null;
         Path lock = socket.resolveSibling(socket.getFileName() + ".lock");
@@ -52,7 +60,7 @@ public final class AgentLauncher {
             try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                  FileLock held = tryLock(ch)) {
                 if (held != null && !Agent.answers(socket)) {
-                    Process p = start(socket, jobKey, channels, idleExit);
+                    Process p = start(socket, jobKey, channels, idleExit, endWithJob);
                     awaitListening(p, socket, end);
                 }
             } catch (IOException e) {
@@ -75,14 +83,17 @@ public final class AgentLauncher {
     }
 
     /** Starts {@link AgentMain} in a JVM of its own (this one's java and class path), its output to a log beside the socket. */
-    private static Process start(Path socket, String jobKey, Path channels, Duration idleExit) throws IOException {
+    private static Process start(Path socket, String jobKey, Path channels, Duration idleExit, boolean endWithJob) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), AgentMain.class.getName(), socket.toString(), jobKey, channels.toString(),
                 Long.toString(Math.max(1, idleExit.toSeconds()))));
+        if (endWithJob) {
+            cmd.add("job");
+        }
         Path log = socket.resolveSibling(socket.getFileName() + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
-        LOG.log(System.Logger.Level.INFO, "started the node''s agent, process {0}, at {1} (log {2})", String.valueOf(p.pid()), socket, log);
+        LOG.log(System.Logger.Level.DEBUG, "started the node''s agent, process {0}, at {1} (log {2})", String.valueOf(p.pid()), socket, log);
         return p;
     }
 

@@ -4,27 +4,39 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * The agent a rank starts ({@link AgentLauncher}): {@code SOCKET JOB-KEY CHANNELS IDLE-SECONDS},
- * in the foreground of a process of its own, until idle that long. ({@code ferry agent} is the
- * same agent for people.)
+ * The agent a rank starts ({@link AgentLauncher}): {@code SOCKET JOB-KEY CHANNELS IDLE-SECONDS [job]},
+ * in the foreground of a process of its own, until idle that long, or with {@code job} until the
+ * job's last rank has left; then it removes its socket, lock and log (a log that says something
+ * went wrong stays). ({@code ferry agent} is the same agent for people.)
  */
 public final class AgentMain {
     private AgentMain() {
     }
 
     public static void main(String[] args) {
-        if (args.length != 4) {
-            System.err.println("usage: AgentMain SOCKET JOB-KEY CHANNELS IDLE-SECONDS");
+        if (args.length != 4 && !(args.length == 5 && args[4].equals("job"))) {
+            System.err.println("usage: AgentMain SOCKET JOB-KEY CHANNELS IDLE-SECONDS [job]");
             System.exit(2);
         }
-        Agent.Config c = new Agent.Config(Path.of(args[0]), args[1]).withChannels(Path.of(args[2])).withIdleExit(Duration.ofSeconds(Long.parseLong(args[3])));
+        boolean job = args.length == 5;
+        Agent.Config c = new Agent.Config(Path.of(args[0]), args[1]).withChannels(Path.of(args[2])).withIdleExit(Duration.ofSeconds(Long.parseLong(args[3])))
+                .withEndWithJob(job);
         try (Agent a = Agent.start(c)) {
-            System.out.println("agent " + ProcessHandle.current().pid() + " listening at " + c.socket());
             a.run();
-            System.out.println("agent " + ProcessHandle.current().pid() + " ended after serving " + a.admitted() + " rank(s)");
         } catch (AgentException e) {
             System.err.println("agent: " + e.getMessage());
             System.exit(1);
+        }
+        if (job) { // a clean end: nothing of the job's stays on the node
+            try {
+                java.nio.file.Files.deleteIfExists(c.socket().resolveSibling(c.socket().getFileName() + ".lock"));
+                java.nio.file.Path log = c.socket().resolveSibling(c.socket().getFileName() + ".log");
+                if (java.nio.file.Files.exists(log) && java.nio.file.Files.size(log) == 0) {
+                    java.nio.file.Files.delete(log);
+                }
+            } catch (java.io.IOException e) {
+                System.err.println("agent: could not remove its files: " + e);
+            }
         }
     }
 }

@@ -40,8 +40,8 @@ final class AgentNetwork implements AutoCloseable {
         /** The IN ring of the node's rank {@code rank}, or null when no such rank is here. */
         ByteRing inRing(int rank);
 
-        /** Tells every rank of the node that {@code rank} is gone. */
-        void gone(int rank);
+        /** Tells the node's rank {@code to} (every rank of the node: -1) that {@code rank} is gone. */
+        void gone(int to, int rank);
     }
 
     private final byte[] keyHash;
@@ -161,13 +161,18 @@ final class AgentNetwork implements AutoCloseable {
     /** Says to every open link that {@code rank} (of this node) is gone. */
     void sayGone(int rank) {
         for (AgentLink l : open) {
-            ByteBuffer b = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER).order(ByteOrder.LITTLE_ENDIAN);
-            b.putInt((int) ChannelLayout.REC_LENGTH, 0).putInt((int) ChannelLayout.REC_PEER, -1).putInt((int) ChannelLayout.REC_KIND, ChannelLayout.GONE)
-                    .putInt((int) ChannelLayout.REC_ORIGIN, rank).putLong((int) ChannelLayout.REC_MORE, 0);
-            l.control.add(b);
-            if (l.writingFor == -1) {
-                flushControl(l);
-            }
+            sayGone(l, -1, rank);
+        }
+    }
+
+    /** Says on {@code l} that {@code rank} is gone: to the rank {@code to} of the other node, or to all (-1). */
+    private void sayGone(AgentLink l, int to, int rank) {
+        ByteBuffer b = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt((int) ChannelLayout.REC_LENGTH, 0).putInt((int) ChannelLayout.REC_PEER, to).putInt((int) ChannelLayout.REC_KIND, ChannelLayout.GONE)
+                .putInt((int) ChannelLayout.REC_ORIGIN, rank).putLong((int) ChannelLayout.REC_MORE, 0);
+        l.control.add(b);
+        if (l.writingFor == -1) {
+            flushControl(l);
         }
     }
 
@@ -381,7 +386,6 @@ final class AgentNetwork implements AutoCloseable {
             broke(l, "a malformed record from the agent at " + l.address + " (kind " + kind + ", " + length + " bytes)");
             return false;
         }
-        l.ranks.add(origin);
         if (kind == ChannelLayout.GONE) {
             l.readInto = null;
             l.readView = null;
@@ -389,12 +393,16 @@ final class AgentNetwork implements AutoCloseable {
             l.readingPayload = true;
             return true;
         }
+        l.ranks.add(origin);
         ByteRing in = locals.inRing(peer);
         l.payloadLeft = length;
         l.readingPayload = true;
-        if (in == null) { // the rank has gone: its records are read and dropped
+        if (in == null) { // the rank has gone (or never was here): its records are dropped, and the sender told
             l.readInto = null;
             l.readView = null;
+            if (kind == ChannelLayout.HELLO) {
+                sayGone(l, origin, peer);
+            }
             return true;
         }
         if (length > in.maxPayload()) {
@@ -415,7 +423,8 @@ final class AgentNetwork implements AutoCloseable {
         ByteBuffer h = l.header;
         int length = h.getInt((int) ChannelLayout.REC_LENGTH), kind = h.getInt((int) ChannelLayout.REC_KIND), origin = h.getInt((int) ChannelLayout.REC_ORIGIN);
         if (kind == ChannelLayout.GONE) {
-            locals.gone(origin);
+            l.ranks.remove(origin);
+            locals.gone(h.getInt((int) ChannelLayout.REC_PEER), origin);
         } else if (l.readInto != null) {
             l.readInto.commit(origin, origin, kind, h.getLong((int) ChannelLayout.REC_MORE), length);
         }
@@ -453,7 +462,9 @@ final class AgentNetwork implements AutoCloseable {
         if (l.state == AgentLink.State.BROKEN) {
             return;
         }
-        LOG.log(System.Logger.Level.WARNING, "agent: the link to {0} broke: {1}; its {2} ranks are gone", l.address, why, l.ranks.size());
+        // the other agent ending after its ranks all left (the job's end there) is no fault
+        LOG.log(l.ranks.isEmpty() ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
+                "agent: the link to {0} broke: {1}; its {2} ranks are gone", l.address, why, l.ranks.size());
         l.state = AgentLink.State.BROKEN;
         open.remove(l);
         if (l.channel != null) {
@@ -461,8 +472,9 @@ final class AgentNetwork implements AutoCloseable {
         }
         l.control.clear();
         for (int r : l.ranks.toArray(new Integer[0])) {
-            locals.gone(r);
+            locals.gone(-1, r);
         }
+        l.ranks.clear();
     }
 
     private static ByteBuffer readFully(SocketChannel c, int n, long end) throws IOException {
