@@ -328,9 +328,10 @@ class HostsTest {
         }
     }
 
-    @Test
-    void aRankKilledOnOneHostEndsTheJobNamingRankAndHost() throws Exception {
-        Launcher l = new Launcher("run", "--hosts", hosts(), "--grace", "1", "-cp", testClasses(), HostRanks.class.getName(), "wait");
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void aRankKilledOnOneHostEndsTheJobNamingRankAndHost(String agent) throws Exception {
+        Launcher l = new Launcher(Map.of("FERRY_AGENT", agent), "run", "--hosts", hosts(), "--grace", "1", "-cp", testClasses(), HostRanks.class.getName(), "wait");
         String victim = null;
         for (int i = 0; i < 6; i++) {
             String line = l.await("pid ");
@@ -344,6 +345,31 @@ class HostsTest {
         assertNotEquals(0, exit, "stderr: " + l.err);
         assertTrue(l.err.stream().anyMatch(s -> s.matches("ferry run: rank [23] on host " + h2 + " exited with status 137 \\(signal 9\\).*")),
                 l.err.toString());
+        nothingLeft();
+    }
+
+    /**
+     * In agent mode, the agent of one host killed: its ranks find it gone within the bound, their
+     * peers elsewhere lose them, and the job ends naming the agent; nothing stays on any host.
+     */
+    @Test
+    void anAgentKilledEndsTheJobNamingIt() throws Exception {
+        Launcher l = new Launcher(Map.of("FERRY_AGENT", "on"), "run", "--hosts", hosts(), "--grace", "1", "-cp", testClasses(),
+                HostRanks.class.getName(), "wait");
+        List<String> onH2 = new ArrayList<>();
+        for (int i = 0; i < 6; i++) {
+            String line = l.await("pid ");
+            if (line.endsWith(" host " + h2)) {
+                onH2.add(line.replaceFirst("^\\[\\d+\\] ", "").split(" ")[1]);
+            }
+        }
+        assertEquals(2, onH2.size(), onH2.toString());
+        String agent = cluster.exec(h2, "pgrep", "-P", String.join(",", onH2), "-f", "AgentMain").strip();
+        assertTrue(agent.matches("\\d+"), "the agent on " + h2 + ": '" + agent + "'");
+        cluster.exec(h2, "kill", "-9", agent);
+        int exit = l.exit();
+        assertNotEquals(0, exit, "stderr: " + l.err);
+        assertTrue(l.err.stream().anyMatch(s -> s.contains("the agent (process " + agent + ") has died")), l.err.toString());
         nothingLeft();
     }
 

@@ -93,6 +93,7 @@ public final class AgentClient implements AutoCloseable {
             }
             AgentClient c = new AgentClient(s, channel, bound);
             c.mapped = mapped;
+            c.file = file;
             return c;
         } catch (IOException | RuntimeException e) {
             try {
@@ -109,6 +110,8 @@ public final class AgentClient implements AutoCloseable {
 
     /** The arena of the ring's mapping, closed with the client. */
     private Arena mapped;
+    /** The channel file: the agent removes it; after the agent's death, the rank does. */
+    private Path file;
 
     /** Reads exactly {@code n} bytes from non-blocking {@code s}, within {@code bound}. */
     private static ByteBuffer read(SocketChannel s, int n, Duration bound, Path where) throws IOException {
@@ -337,6 +340,13 @@ public final class AgentClient implements AutoCloseable {
         }
         if (mapped != null) {
             mapped.close();
+        }
+        if (file != null && !ProcessHandle.of(agentPid).map(ProcessHandle::isAlive).orElse(false)) {
+            try {
+                java.nio.file.Files.deleteIfExists(file);
+            } catch (IOException ignored) {
+                // the next agent removes a dead one's files
+            }
         }
     }
 }

@@ -32,9 +32,10 @@ final class AgentContext implements DriverContext {
     private static final Duration CONNECT_BOUND = Duration.ofSeconds(30);
     /** How long a started agent outlives its last rank. */
     private static final Duration IDLE_EXIT = Duration.ofSeconds(10);
-    /** How often (in polls) a rank looks whether its agent still serves. */
-    private static final int LIVENESS_POLLS = 4096;
+    /** How often (in polls) a rank reads the clock to see whether a look at its agent is due. */
+    private static final int LIVENESS_POLLS = 64;
 
+    private static final System.Logger LOG = System.getLogger(AgentContext.class.getName());
     private final Hints hints;
     private AgentClient client;
     ByteRing out, in;
@@ -163,7 +164,7 @@ final class AgentContext implements DriverContext {
         if (agentFailure != null) {
             return false;
         }
-        if (++polls >= LIVENESS_POLLS) {
+        if (++polls >= LIVENESS_POLLS) { // a clock read every few polls, a look at the agent every millisecond
             polls = 0;
             long now = System.nanoTime();
             if (now - lastLiveness > 1_000_000L) {
@@ -171,6 +172,7 @@ final class AgentContext implements DriverContext {
                 String f = client.failure();
                 if (f != null) {
                     agentFailure = f;
+                    LOG.log(System.Logger.Level.WARNING, "rank {0}: {1}: every peer on another node is unreachable", hints.rank(), f);
                     return false;
                 }
             }

@@ -22,6 +22,8 @@ public final class AgentMain {
         Agent.Config c = new Agent.Config(Path.of(args[0]), args[1]).withChannels(Path.of(args[2])).withIdleExit(Duration.ofSeconds(Long.parseLong(args[3])))
                 .withEndWithJob(job);
         try (Agent a = Agent.start(c)) {
+            // ended by a signal (a launcher ending the job): the loop ends and frees the ranks' files
+            Runtime.getRuntime().addShutdownHook(new Thread(a::close, "ferry-agent-close"));
             a.run();
         } catch (AgentException e) {
             System.err.println("agent: " + e.getMessage());

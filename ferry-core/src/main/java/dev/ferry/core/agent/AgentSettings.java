@@ -21,7 +21,7 @@ public final class AgentSettings {
             "on: traffic to other nodes goes through the node's agent (one connection per node pair), which the node's first rank starts if none runs",
             Setting.Type.SWITCH, "core");
     public static final Setting SOCKET = new Setting("FERRY_AGENT_SOCKET", null,
-            "the Unix socket of the node's agent (default: /dev/shm/ferry-agent-UID-JOB.sock, JOB from the job key and node)",
+            "the Unix socket of the node's agent (default: ferry-agent-UID-JOB.sock in the temporary directory, JOB from the job key and node; its lock and log beside it)",
             Setting.Type.TEXT, "core");
 
     private AgentSettings() {
@@ -43,7 +43,10 @@ public final class AgentSettings {
         throw new IllegalArgumentException("FERRY_AGENT: '" + v + "' is neither on nor off");
     }
 
-    /** The agent's socket: FERRY_AGENT_SOCKET, else one per user, job and node in /dev/shm. */
+    /**
+     * The agent's socket: FERRY_AGENT_SOCKET, else one per user, job and node in the temporary
+     * directory (where the log of an agent that met a fault stays for its user to read).
+     */
     public static Path socket(Settings settings, String jobKey, String node) {
         String s = settings.value(SOCKET);
         if (s != null && !s.isBlank()) {
@@ -56,6 +59,6 @@ public final class AgentSettings {
         } catch (java.security.NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
-        return Path.of("/dev/shm", "ferry-agent-" + AgentSocket.uid() + "-" + tag + ".sock");
+        return Path.of(System.getProperty("java.io.tmpdir"), "ferry-agent-" + AgentSocket.uid() + "-" + tag + ".sock");
     }
 }
