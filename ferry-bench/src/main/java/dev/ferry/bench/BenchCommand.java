@@ -23,7 +23,7 @@ public final class BenchCommand {
                                 put-bw | get-bw |
                                 latency | bw | bibw | mbw-mr |
                                 barrier | bcast | reduce | allreduce | allgather | alltoall |
-                                agree | shrink | allreduce-init | partitioned | passive) [options]
+                                agree | shrink | allreduce-init | partitioned | overlap | passive) [options]
                    ferry bench jmh [JMH options]   microbenchmarks, e.g. 'jmh SpiHotPath -prof gc'
        ferry bench report [options]    the whole suite beside the peers found, as a page of plots
                                        (see 'ferry bench report --help')
@@ -64,6 +64,12 @@ public final class BenchCommand {
                                    threads beside one send of the same bytes (default --sizes
                                    4m), and how long before the last pready the first partition
                                    arrived
+                                   overlap: two ranks (over a network driver, each on a node of its
+                                   own); a receive of the size (default 4m) posted, a computation
+                                   as long as the transfer alone, then the wait: overlap_pct is
+                                   the share of the transfer hidden behind the computation, for
+                                   caller progress, thread progress and agent mode (FERRY_AGENT=on;
+                                   default --driver tcp)
               --sizes LIST         message sizes, e.g. 0,8,64,4k,1m
               --iterations N       round trips (latency) or messages (bandwidth) per size;
                                    a size moves at most 2 GiB, so large sizes run fewer
@@ -217,6 +223,23 @@ public final class BenchCommand {
             } else if (o.partitioned()) {
                 progress.update(o.benchmark() + " " + d.name(), 0, 1);
                 EngineBench.ranks(2, d, o, PartitionedBenchRank.class, List.of(o.benchmark(), "-"), print);
+            } else if (o.overlap()) {
+                // over a network driver the two ranks are on nodes of their own (FERRY_RANKS_PER_NODE=1),
+                // so that agent mode goes through two agents and their link
+                boolean remote = d.properties().capabilities().transport() == dev.ferry.spi.Transport.REMOTE;
+                List<String[]> impls = new java.util.ArrayList<>(List.of(new String[] {"caller", "caller", "off"}, new String[] {"thread", "thread", "off"}));
+                if (remote) {
+                    impls.add(new String[] {"agent", "caller", "on"});
+                }
+                for (int i = 0; i < impls.size(); i++) {
+                    String[] m = impls.get(reversed ? impls.size() - 1 - i : i);
+                    progress.update(o.benchmark() + " " + d.name() + " " + m[0], i, impls.size());
+                    java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of("FERRY_PROGRESS", m[1], "FERRY_AGENT", m[2]));
+                    if (remote) {
+                        env.put("FERRY_RANKS_PER_NODE", "1");
+                    }
+                    EngineBench.ranks(2, d, o, OverlapBenchRank.class, List.of(o.benchmark(), m[0]), env, print);
+                }
             } else if (o.collective()) {
                 CollBench.run(d, o, reversed, progress, print);
             } else if (o.api()) {
@@ -241,7 +264,7 @@ public final class BenchCommand {
     /** The reference lines (ref-shm, ref-readv, ref-nio; ref-ucp for driver-latency with ucx), unless --no-references. */
     private static void references(BenchOptions o, Progress progress, java.util.function.Consumer<Result> sink, PrintStream err)
             throws Exception {
-        if (!o.references() || o.collective() || o.passive() || o.partitioned()) {
+        if (!o.references() || o.collective() || o.passive() || o.partitioned() || o.overlap()) {
             return; // a collective's reference is its naive form, and partitioned's one send, measured in the same job; passive has none
         }
         BenchOptions ref = o.as(o.latency() ? BenchOptions.LATENCY : BenchOptions.BANDWIDTH);

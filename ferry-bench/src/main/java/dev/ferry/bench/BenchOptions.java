@@ -41,6 +41,8 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     public static final String PASSIVE = "passive";
     /** MPI-4's partitioned communication between two ranks, beside one send of the same bytes. */
     public static final String PARTITIONED = "partitioned";
+    /** OSU's overlap: a large receive posted, a computation, the wait; caller and thread progress, and agent mode. */
+    public static final String OVERLAP = "overlap";
     /** OSU's one-sided benchmarks on the application API's windows (passive target: lock once, flush per operation or window). */
     public static final String PUT_LATENCY = "put-latency";
     public static final String GET_LATENCY = "get-latency";
@@ -61,7 +63,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     /** Every benchmark {@code ferry bench} runs (besides {@code jmh} and {@code wireup}). */
     public static final List<String> KNOWN = List.of(LATENCY, BANDWIDTH, ENGINE_LATENCY, ENGINE_BANDWIDTH, PTL_PUT_LATENCY, PTL_GET_LATENCY,
             PTL_ATOMIC_LATENCY, PTL_PUT_BANDWIDTH, PUT_LATENCY, GET_LATENCY, ACC_LATENCY, FETCH_OP_LATENCY, CAS_LATENCY, PUT_BW, GET_BW,
-            API_LATENCY, BW, BIBW, MBW_MR, "barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "agree", "shrink", "allreduce-init", PARTITIONED, PASSIVE);
+            API_LATENCY, BW, BIBW, MBW_MR, "barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "agree", "shrink", "allreduce-init", PARTITIONED, OVERLAP, PASSIVE);
     /** Bytes one size may move (each way) before its iteration count is cut: keeps 4 MiB sizes to seconds. */
     public static final long BYTE_BUDGET = 2L << 30;
     /** Most rounds one command may ask for. */
@@ -83,17 +85,18 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         boolean windows = WINDOWS.contains(benchmark);
         boolean passive = benchmark.equals(PASSIVE);
         boolean partitioned = benchmark.equals(PARTITIONED);
-        String driver = passive ? "self,shm,tcp"
+        boolean overlap = benchmark.equals(OVERLAP);
+        String driver = passive ? "self,shm,tcp" : overlap ? "tcp"
                 : benchmark.startsWith("engine-") || portals || windows || API.contains(benchmark) || collective || partitioned ? "shm" : "self";
         List<Long> sizes = passive || benchmark.equals(PTL_ATOMIC_LATENCY) || List.of(ACC_LATENCY, FETCH_OP_LATENCY, CAS_LATENCY).contains(benchmark) ? List.of(8L)
                 : windows && lat ? List.of(8L, 4096L, 65536L, 1048576L)
                 : portals && lat ? List.of(8L, 4096L, 65536L, 1048576L)
                 : collective ? (benchmark.equals("barrier") || benchmark.equals("shrink") ? List.of(0L) : benchmark.equals("agree") ? List.of(4L)
                         : List.of(8L, 1024L, 65536L, 1048576L))
-                : partitioned ? List.of(4194304L)
+                : partitioned || overlap ? List.of(4194304L)
                 : lat ? List.of(0L, 8L, 64L, 512L, 4096L, 32768L, 262144L, 1048576L)
                 : List.of(4096L, 65536L, 1048576L, 4194304L);
-        long iterations = passive ? 200 : collective || partitioned ? 2_000 : lat ? 100_000 : 20_000;
+        long iterations = passive ? 200 : overlap ? 200 : collective || partitioned ? 2_000 : lat ? 100_000 : 20_000;
         List<Integer> ranks = List.of(2, 4);
         long warmup = -1;
         int window = 16;
@@ -193,6 +196,11 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     /** Whether this measures the Portals library (put-latency, get-latency, atomic-latency, put-bandwidth). */
     public boolean portals() {
         return PORTALS.contains(benchmark);
+    }
+
+    /** Whether this is {@code overlap}: a large receive hidden behind computation. */
+    public boolean overlap() {
+        return benchmark.equals(OVERLAP);
     }
 
     /** Whether this is {@code partitioned}: MPI-4's partitioned communication beside one send. */

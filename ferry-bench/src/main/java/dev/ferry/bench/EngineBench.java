@@ -66,6 +66,12 @@ final class EngineBench {
 
     /** {@link #twoRanks} with {@code n} ranks. */
     static void ranks(int n, DiscoveredDriver d, BenchOptions o, Class<?> rank, List<String> first, Consumer<Result> out) throws Exception {
+        ranks(n, d, o, rank, first, Map.of(), out);
+    }
+
+    /** {@link #ranks} with {@code extraEnv} for the ranks (it overrides the driver and progress set here). */
+    static void ranks(int n, DiscoveredDriver d, BenchOptions o, Class<?> rank, List<String> first, Map<String, String> extraEnv,
+                      Consumer<Result> out) throws Exception {
         // a fixed heap touched at start: on this VM the first touch of a page costs ~10 us, and
         // code that allocates (collectives) ran 10x slower while its young generation was new
         List<String> java = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-XX:+UseSerialGC",
@@ -86,6 +92,7 @@ final class EngineBench {
         Map<String, String> env = new HashMap<>();
         env.put("FERRY_DRIVERS", d.name());
         env.put("FERRY_PROGRESS", "caller");
+        env.putAll(extraEnv);
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         List<String> problems = new ArrayList<>();
         int exit;

@@ -15,9 +15,11 @@ final class AgentCommand {
     static final String USAGE = """
             usage: ferry agent --socket PATH --job-key KEY [--channels DIR] [--idle-exit SECONDS]
             The node agent (seed 003's library side in a process of its own): ranks of this user
-            that greet it with the job's key get a command ring and may register memory, which it
-            then reaches with process_vm_readv/writev. It admits only processes of its own user
-            (the kernel's SO_PEERCRED) with the job's key.
+            that greet it with the job's key get a command ring and packet rings and may register
+            memory, which it then reaches with process_vm_readv/writev; with FERRY_AGENT=on their
+            traffic to other nodes goes through it, over one connection to each other node's
+            agent. It admits only processes of its own user (the kernel's SO_PEERCRED) with the
+            job's key.
               --socket PATH       the Unix socket it listens on (a dead agent's file is taken over)
               --job-key KEY       the key its ranks greet it with
               --channels DIR      where the ranks' ring files go (default /dev/shm)
@@ -27,9 +29,9 @@ final class AgentCommand {
               nohup ferry agent --socket /run/user/$(id -u)/ferry-agent.sock --job-key $JOB \\
                     --idle-exit 600 >/tmp/ferry-agent.log 2>&1 &
             or as a systemd user service (ExecStart= that line, Restart=on-failure), or from a
-            Slurm prolog. Stop it with SIGTERM: it tells every rank's ring it has gone.
-            Not yet: FERRY_AGENT=on, with which ranks would start it and forward the engine's and
-            the Portals library's calls through it.""";
+            Slurm prolog; the job's ranks find it with FERRY_AGENT=on and FERRY_AGENT_SOCKET=PATH
+            (without an agent there, the node's first rank starts one that ends with the job).
+            Stop it with SIGTERM: it tells every rank's ring it has gone.""";
 
 
     private AgentCommand() {

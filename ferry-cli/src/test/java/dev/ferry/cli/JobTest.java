@@ -230,6 +230,22 @@ class JobTest {
         assertTrue(l.err.stream().anyMatch(s -> s.contains("rank " + victim + " exited with status 3; ending the job")), l.err.toString());
     }
 
+    /**
+     * The same across two nodes played here (two ranks each), directly over tcp and through the
+     * nodes' agents: the dead rank's peers on the other node learn of its death from their agent.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void continueOnFailureAcrossNodes(String agent) throws Exception {
+        for (long seed : new long[] {1, 3}) {
+            Launcher l = new Launcher("run", "-n", "4", "--ranks-per-node", "2", "--env", "FERRY_AGENT=" + agent, "--continue-on-failure",
+                    "--grace", "1", "--timeout", "60", "--example", "survivor", String.valueOf(seed), "1");
+            assertEquals(0, l.exit(), "seed " + seed + ", stderr: " + l.err);
+            assertTrue(l.out.stream().anyMatch(s -> s.contains("exactly the serial sum") && s.contains("on 3 survivors of 4 ranks")),
+                    "seed " + seed + ": " + l.out + " stderr: " + l.err);
+        }
+    }
+
     @Test
     void aTimeoutEndsTheJob() throws Exception {
         Launcher l = new Launcher("run", "-n", "2", "--timeout", "2", "-cp", testClasses(), TestRanks.class.getName(), "hang");

@@ -6,8 +6,7 @@ import java.time.Duration;
 /**
  * The agent a rank starts ({@link AgentLauncher}): {@code SOCKET JOB-KEY CHANNELS IDLE-SECONDS [job]},
  * in the foreground of a process of its own, until idle that long, or with {@code job} until the
- * job's last rank has left; then it removes its socket, lock and log (a log that says something
- * went wrong stays). ({@code ferry agent} is the same agent for people.)
+ * job's last rank has left; then it removes its lock and log (a log with a warning stays). ({@code ferry agent} is the same agent for people.)
  */
 public final class AgentMain {
     private AgentMain() {
@@ -24,7 +23,9 @@ public final class AgentMain {
         try (Agent a = Agent.start(c)) {
             // ended by a signal (a launcher ending the job): the loop ends and frees the ranks' files
             Runtime.getRuntime().addShutdownHook(new Thread(a::close, "ferry-agent-close"));
+            System.out.println("agent " + ProcessHandle.current().pid() + " listening at " + c.socket() + ", for other nodes' agents at " + a.linkAddress());
             a.run();
+            System.out.println("agent " + ProcessHandle.current().pid() + " ended after serving " + a.admitted() + " rank(s)");
         } catch (AgentException e) {
             System.err.println("agent: " + e.getMessage());
             System.exit(1);
@@ -33,8 +34,8 @@ public final class AgentMain {
             try {
                 java.nio.file.Files.deleteIfExists(c.socket().resolveSibling(c.socket().getFileName() + ".lock"));
                 java.nio.file.Path log = c.socket().resolveSibling(c.socket().getFileName() + ".log");
-                if (java.nio.file.Files.exists(log) && java.nio.file.Files.size(log) == 0) {
-                    java.nio.file.Files.delete(log);
+                if (java.nio.file.Files.exists(log) && java.nio.file.Files.readAllLines(log).stream().noneMatch(l -> l.startsWith("WARNING") || l.startsWith("SEVERE"))) {
+                    java.nio.file.Files.delete(log); // nothing went wrong: nothing to read
                 }
             } catch (java.io.IOException e) {
                 System.err.println("agent: could not remove its files: " + e);
