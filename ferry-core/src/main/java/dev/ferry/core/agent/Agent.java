@@ -1,6 +1,7 @@
 package dev.ferry.core.agent;
 
 import dev.ferry.spi.IdleStrategy;
+import dev.ferry.spi.Syscall;
 
 import java.io.IOException;
 import java.lang.foreign.Arena;
@@ -133,7 +134,12 @@ public final class Agent implements AutoCloseable {
         /** Ranks gone that it has still to be told of (its IN ring was full). */
         final org.agrona.collections.IntArrayQueue goneToTell = new org.agrona.collections.IntArrayQueue();
 
+        final MemorySegment channel;
+        /** The IN ring's produced bytes when the rank's bell last rang. */
+        long rungAt;
+
         Rank(int conn, CrossMemory memory, CommandRing ring, Path file, Arena arena, MemorySegment channel) {
+            this.channel = channel;
             this.conn = conn;
             this.memory = memory;
             this.ring = ring;
@@ -327,6 +333,9 @@ public final class Agent implements AutoCloseable {
             r.ring.beat(beat);
         }
         work |= network.poll();
+        for (Rank r : ranks) {
+            ring(r);
+        }
         if (t - lastHangupCheck > HANGUP_CHECK_NANOS) {
             lastHangupCheck = t;
             dropHungUp();
@@ -589,6 +598,22 @@ public final class Agent implements AutoCloseable {
             work = true;
         }
         return work;
+    }
+
+    private static final java.lang.invoke.VarHandle BELL_WORD = ValueLayout.JAVA_INT.varHandle();
+    private final MemorySegment errno = Syscall.errnoCapture(arena);
+
+    /** Rings rank {@code r}'s bell when records came into its IN ring since it last rang, waking it if it sleeps. */
+    private void ring(Rank r) {
+        long p = r.in.produced();
+        if (p == r.rungAt) {
+            return;
+        }
+        r.rungAt = p;
+        BELL_WORD.getAndAdd(r.channel, ChannelLayout.BELL, 1);
+        if ((int) BELL_WORD.getVolatile(r.channel, ChannelLayout.RANK_SLEEPS) != 0) {
+            Syscall.call(errno, Syscall.number(Syscall.Call.FUTEX), r.channel.address() + ChannelLayout.BELL, 1 /* FUTEX_WAKE */, Integer.MAX_VALUE, 0, 0, 0);
+        }
     }
 
     private static void need(int argBytes, int bytes) {

@@ -263,6 +263,11 @@ public final class AgentClient implements AutoCloseable {
         forward(AgentCalls.ROUTE, (int) AgentCalls.ROUTE_ADDRESS + b.length, "route");
     }
 
+    /** The memory shared with the agent (for the bell). */
+    MemorySegment channel() {
+        return channel;
+    }
+
     /** The ring of the packets this rank sends (it writes, the agent reads); null when the channel has none. */
     public ByteRing outRing() {
         int bytes = channel.get(ValueLayout.JAVA_INT, ChannelLayout.RING_BYTES_AT);

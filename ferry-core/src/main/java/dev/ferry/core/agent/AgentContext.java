@@ -14,6 +14,7 @@ import dev.ferry.spi.Profile;
 import dev.ferry.spi.Status;
 import dev.ferry.spi.Transport;
 
+import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -64,6 +65,7 @@ final class AgentContext implements DriverContext {
                 .supportsBufRecv(true)
                 .maxBufferSize(FRAGMENT)
                 .hasRecvAny(true)
+                .supportsWaitAny(true)
                 .maxPacketSize(1L << 40)
                 .transport(Transport.REMOTE)
                 .build();
@@ -241,6 +243,81 @@ final class AgentContext implements DriverContext {
         }
     }
 
+    private static final java.lang.invoke.VarHandle INT = java.lang.foreign.ValueLayout.JAVA_INT.varHandle();
+    /** How long one sleep on the bell lasts at most: the agent's liveness is looked at between two. */
+    private static final long SLEEP_NANOS = 10_000_000L;
+    private final java.util.concurrent.atomic.AtomicBoolean cancel = new java.util.concurrent.atomic.AtomicBoolean();
+    private java.lang.foreign.Arena waitArena;
+    private MemorySegment errno, timeout;
+
+    /**
+     * Sleeps until records come into the IN ring (the agent rings the bell and wakes this rank
+     * with a futex), the agent fails, or a cancel; answers NOT_YET for the engine to look. It
+     * only looks at the ring, never takes from it: the engine's thread does that.
+     */
+    @Override
+    public Status recvWaitAny(InstanceRef ready) {
+        synchronized (this) {
+            if (waitArena == null) {
+                waitArena = java.lang.foreign.Arena.ofAuto(); // the watcher thread may outlive close() by a moment
+                errno = dev.ferry.spi.Syscall.errnoCapture(waitArena);
+                timeout = waitArena.allocate(16, 8);
+                timeout.set(java.lang.foreign.ValueLayout.JAVA_LONG, 0, 0);
+                timeout.set(java.lang.foreign.ValueLayout.JAVA_LONG, 8, SLEEP_NANOS);
+            }
+        }
+        MemorySegment ch = client.channel();
+        while (true) {
+            if (cancel.getAndSet(false)) {
+                return Status.CANCELED;
+            }
+            if (closed) {
+                return Status.CLOSED;
+            }
+            if (agentFailure != null) {
+                return Status.BROKEN;
+            }
+            int bell = (int) INT.getVolatile(ch, ChannelLayout.BELL);
+            if (!in.isEmpty()) {
+                return Status.NOT_YET;
+            }
+            INT.setVolatile(ch, ChannelLayout.RANK_SLEEPS, 1);
+            try {
+                if (!in.isEmpty() || (int) INT.getVolatile(ch, ChannelLayout.BELL) != bell) {
+                    return Status.NOT_YET;
+                }
+                dev.ferry.spi.Syscall.call(errno, dev.ferry.spi.Syscall.number(dev.ferry.spi.Syscall.Call.FUTEX), ch.address() + ChannelLayout.BELL,
+                        0 /* FUTEX_WAIT */, bell, timeout.address(), 0, 0);
+            } finally {
+                INT.setVolatile(ch, ChannelLayout.RANK_SLEEPS, 0);
+            }
+            if ((int) INT.getVolatile(ch, ChannelLayout.BELL) != bell) {
+                return Status.NOT_YET;
+            }
+            String f = client.failure(); // ten milliseconds asleep: a look at the agent costs nothing here
+            if (f != null && agentFailure == null) {
+                agentFailure = f;
+                LOG.log(System.Logger.Level.WARNING, "rank {0}: {1}: every peer on another node is unreachable", hints.rank(), f);
+            }
+        }
+    }
+
+    @Override
+    public Status recvCancelAny() {
+        cancel.set(true);
+        if (client != null) {
+            MemorySegment ch = client.channel();
+            INT.getAndAdd(ch, ChannelLayout.BELL, 1);
+            synchronized (this) {
+                if (errno != null) {
+                    dev.ferry.spi.Syscall.call(errno, dev.ferry.spi.Syscall.number(dev.ferry.spi.Syscall.Call.FUTEX), ch.address() + ChannelLayout.BELL,
+                            1 /* FUTEX_WAKE */, Integer.MAX_VALUE, 0, 0, 0);
+                }
+            }
+        }
+        return Status.DONE;
+    }
+
     void forget(AgentInstance i, int rank) {
         if (rank >= 0 && rank < peers.length && peers[rank] == i) {
             peers[rank] = null;
@@ -254,6 +331,7 @@ final class AgentContext implements DriverContext {
         }
         closed = true;
         if (client != null) {
+            recvCancelAny();
             client.close();
         }
     }

@@ -141,9 +141,14 @@ public final class ByteRing {
         LONG.setRelease(memory, base + ChannelLayout.CONSUMED, readPos + ChannelLayout.recordBytes(length(record)));
     }
 
-    /** Whether no record waits. */
+    /** Whether no record waits (also from a thread other than the consumer's, to decide whether to sleep). */
     public boolean isEmpty() {
-        return (long) LONG.getAcquire(memory, base + ChannelLayout.PRODUCED) == (long) LONG.get(memory, base + ChannelLayout.CONSUMED);
+        return (long) LONG.getAcquire(memory, base + ChannelLayout.PRODUCED) == (long) LONG.getAcquire(memory, base + ChannelLayout.CONSUMED);
+    }
+
+    /** Bytes produced so far: it moves whenever a record is committed. */
+    public long produced() {
+        return (long) LONG.getAcquire(memory, base + ChannelLayout.PRODUCED);
     }
 
     public int length(long record) {

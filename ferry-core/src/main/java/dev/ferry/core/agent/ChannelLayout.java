@@ -15,6 +15,9 @@ package dev.ferry.core.agent;
  *     +32  u64  the agent's beat: its dispatch loop counts up, so a rank sees it live
  *     +40  u32  closed: the agent's word that it has gone (1)
  *     +44  u32  bytes of each packet ring's data (a power of two; 0: the channel has none)
+ *     +48  u32  the rank sleeps: 1 while a wait of the rank may sleep on the bell (the rank writes it)
+ *     +52  u32  bell: the agent counts it up after it put records in the IN ring, and wakes the
+ *               rank (futex) when it sleeps
  *   +64   u64  head: the next command's position (ranks' threads take it by compare-and-set)
  *   +128  u64  tail: the next position the agent dispatches (the agent alone writes it)
  *   +192  counters: {@link #COUNTERS} of 16 bytes, which the agent writes and the rank polls
@@ -52,7 +55,7 @@ public final class ChannelLayout {
     public static final int VERSION = 3;
 
     public static final long MAGIC_AT = 0, VERSION_AT = 4, SLOTS_AT = 8, SLOT_BYTES_AT = 12, RANK_PID = 16, AGENT_PID = 24, AGENT_BEAT = 32,
-            CLOSED = 40, RING_BYTES_AT = 44;
+            CLOSED = 40, RING_BYTES_AT = 44, RANK_SLEEPS = 48, BELL = 52;
     public static final long HEAD = 64, TAIL = 128, COUNTERS_START = 192, SLOTS_START = 704;
     /** Counters per channel, and a counter's fields. */
     public static final int COUNTERS = 32;
