@@ -34,10 +34,11 @@ final class Rounds {
     /** Extra fields that are measurements, not kinds: not part of a line's key; the merged line keeps their largest value. */
     private static final List<String> MEASURED = List.of("alloc_b_per_op");
     /**
-     * A latency's percentiles (HdrHistogram's), and partitioned's lead of its first partition: not
-     * part of a line's key; the merged line keeps their median over the rounds.
+     * A latency's percentiles (HdrHistogram's), partitioned's lead of its first partition, and
+     * overlap's share hidden and the phases it comes from: not part of a line's key; the merged
+     * line keeps their median over the rounds.
      */
-    private static final List<String> PERCENTILES = List.of("p50_us", "p90_us", "p999_us", "first_lead_us");
+    private static final List<String> PERCENTILES = List.of("p50_us", "p90_us", "p999_us", "first_lead_us", "overlap_pct", "alone_us", "compute_us");
 
     /** One line of one round. */
     void add(Result r) {
