@@ -218,9 +218,20 @@ class HostsTest {
     @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}: {1} connection(s) per host pair")
     @org.junit.jupiter.params.provider.CsvSource({"off, 16", "on, 1"})
     void connectionsPerHostPair(String agent, int expected) throws Exception {
-        Launcher l = new Launcher(Map.of("FERRY_AGENT", agent), "run", "--hosts", h1 + ":4," + h2 + ":4," + h3 + ":4",
+        Launcher l = new Launcher(Map.of("FERRY_AGENT", agent), "run", "--hosts", h1 + ":4," + h2 + ":4," + h3 + ":4", "--stats",
                 "--timeout", String.valueOf(BOUND_S), "-cp", testClasses(), HostRanks.class.getName(), "links");
         assertEquals(0, l.exit(), "stderr: " + l.err);
+        // --stats: each rank's connections; in agent mode also its agent's links (a host whose ranks all
+        // left first may have taken its agent, and so a link, with it by the time a rank says)
+        List<String> stats = l.err.stream().filter(s -> s.contains("ferry stats: rank ")).toList();
+        assertEquals(12, stats.size(), l.err.toString());
+        for (String line : stats) {
+            assertTrue(line.contains("connections open 11 opened 11"), line);
+            assertEquals(agent.equals("on"), line.matches(".*, agent links to other nodes [12];.*"), line);
+        }
+        if (agent.equals("on")) {
+            assertTrue(stats.stream().anyMatch(s -> s.contains("agent links to other nodes 2;")), stats.toString());
+        }
         List<String> links = l.lines().stream().filter(s -> s.startsWith("links ")).toList();
         assertEquals(6, links.size(), links.toString()); // each host, to each of the two others
         for (String h : cluster.hosts()) {

@@ -87,6 +87,18 @@ public interface DriverContext extends AutoCloseable {
     }
 
     /**
+     * Network connections this context's driver holds for the rank beyond its instances, by kind:
+     * a node agent's links to other nodes, shared by the node's ranks. For {@code ferry run
+     * --stats}; any thread, a snapshot. Optional: nothing by default.
+     *
+     * <pre>{@code
+     * ctx.connectionsHeld((kind, n) -> System.out.println(kind + " " + n));   // "agent links to other nodes 2"
+     * }</pre>
+     */
+    default void connectionsHeld(java.util.function.ObjLongConsumer<String> into) {
+    }
+
+    /**
      * Optional, non-blocking: reports a peer context that called {@code connectAsync} with this
      * context's URL while no instance of this context has connected (or is connecting) to it.
      * Answers DONE with the peer's URL in {@code request}; the caller then makes an instance and

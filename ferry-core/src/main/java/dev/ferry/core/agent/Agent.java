@@ -512,6 +512,10 @@ public final class Agent implements AutoCloseable {
                     }
                     yield 0;
                 }
+                case AgentCalls.STATS -> {
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_LINKS, network.openLinks());
+                    yield 8;
+                }
                 default -> AgentError.NO_CALL.code();
             };
         } catch (AgentException e) {

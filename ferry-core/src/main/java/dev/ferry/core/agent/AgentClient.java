@@ -253,6 +253,12 @@ public final class AgentClient implements AutoCloseable {
         return new String(a.asSlice(AgentCalls.RET_ADDRESS, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
     }
 
+    /** The links the agent holds open to other nodes' agents now. */
+    public long links() {
+        forward(AgentCalls.STATS, 0, "stats");
+        return answer().get(ValueLayout.JAVA_LONG, AgentCalls.RET_LINKS);
+    }
+
     /** Tells the agent that rank {@code rank} is served by the agent at {@code agentAddress}. */
     public void route(int rank, String agentAddress) {
         byte[] b = agentAddress.getBytes(StandardCharsets.UTF_8);

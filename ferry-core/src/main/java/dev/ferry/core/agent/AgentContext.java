@@ -318,6 +318,26 @@ final class AgentContext implements DriverContext {
         return Status.DONE;
     }
 
+    /** The node's agent's links to other nodes (one per node pair, shared by the node's ranks). */
+    @Override
+    public void connectionsHeld(java.util.function.ObjLongConsumer<String> into) {
+        if (client != null && !closed && agentFailure == null) {
+            try {
+                into.accept("agent links to other nodes", client.links());
+            } catch (AgentException e) {
+                // the agent is gone: no links to count
+            }
+        }
+    }
+
+    /** The rank's two packet rings, in the memory it shares with its agent. */
+    @Override
+    public void bytesHeld(java.util.function.ObjLongConsumer<String> into) {
+        if (out != null) {
+            into.accept("agent rings", 2 * (ChannelLayout.RING_DATA + out.capacity()));
+        }
+    }
+
     void forget(AgentInstance i, int rank) {
         if (rank >= 0 && rank < peers.length && peers[rank] == i) {
             peers[rank] = null;

@@ -221,10 +221,7 @@ final class AgentInstance implements DriverInstance {
             }
             long r = ctx.headFor(this);
             if (r < 0) {
-                return ctx.agentFailure != null ? Status.BROKEN : Status.NOT_YET;
-            }
-            if (gone(r)) {
-                return Status.BROKEN;
+                return ctx.agentFailure != null || broken ? Status.BROKEN : Status.NOT_YET;
             }
             if (ctx.in.more(r) != 0) {
                 return Status.INVALID; // larger than a record: the engine posts its own memory
@@ -237,11 +234,11 @@ final class AgentInstance implements DriverInstance {
         while (true) {
             long r = ctx.headFor(this);
             if (r < 0) {
-                return ctx.agentFailure != null ? Status.BROKEN : Status.NOT_YET;
-            }
-            if (gone(r)) {
-                receiving = null;
-                return Status.BROKEN;
+                if (ctx.agentFailure != null || broken) {
+                    receiving = null;
+                    return Status.BROKEN;
+                }
+                return Status.NOT_YET;
             }
             int len = ctx.in.length(r);
             long more = ctx.in.more(r);
@@ -267,12 +264,7 @@ final class AgentInstance implements DriverInstance {
         }
     }
 
-    /** Whether record {@code r} says the peer is gone (it never does: the context takes those, {@link #gone()}). */
-    private boolean gone(long r) {
-        return false;
-    }
-
-    /** The peer is gone: polls say BROKEN from now on. */
+    /** The peer is gone (the context took its GONE record): polls say BROKEN from now on. */
     void gone() {
         broken = true;
     }

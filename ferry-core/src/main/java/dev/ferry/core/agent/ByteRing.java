@@ -57,6 +57,11 @@ public final class ByteRing {
         return memory;
     }
 
+    /** Bytes of the ring's data. */
+    public long capacity() {
+        return capacity;
+    }
+
     /** The largest payload a record can have (half the ring: a record plus padding always fits an empty ring). */
     public long maxPayload() {
         return capacity / 2 - ChannelLayout.REC_HEADER;

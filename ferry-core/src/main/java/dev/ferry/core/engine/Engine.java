@@ -221,8 +221,11 @@ public final class Engine implements GateOwner, AutoCloseable {
     public String statsLine() {
         Map<String, Long> held = bytesHeld();
         long total = held.values().stream().mapToLong(Long::longValue).sum();
-        StringBuilder b = new StringBuilder("ferry stats: rank ").append(rank).append(": connections ").append(connections())
-                .append("; held ").append(total).append(" bytes:");
+        StringBuilder b = new StringBuilder("ferry stats: rank ").append(rank).append(": connections ").append(connections());
+        for (EngineContext c : contexts) {
+            c.context().connectionsHeld((k, n) -> b.append(", ").append(k).append(' ').append(n));
+        }
+        b.append("; held ").append(total).append(" bytes:");
         held.forEach((k, v) -> b.append(' ').append(k).append(' ').append(v).append(','));
         b.setLength(b.length() - 1);
         b.append("; unreceived eager data held at most ").append(stats.heldMax()).append(" bytes, messages sent as envelopes ").append(stats.envelopes());
