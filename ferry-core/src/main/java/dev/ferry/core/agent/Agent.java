@@ -126,15 +126,14 @@ public final class Agent implements AutoCloseable {
         final Arena arena;
         /** Its queued copies, in the order posted. */
         final java.util.ArrayDeque<Job> jobs = new java.util.ArrayDeque<>();
-        /** Its packet rings, and the OUT ring's memory as a buffer to write to links from. */
+        /** The memory it shares with the agent; its packet rings there, and the OUT ring's memory as a buffer to write to links from. */
+        final MemorySegment channel;
         final ByteRing out, in;
         final java.nio.ByteBuffer outView;
         /** Its rank in the job, once it attached (-1 before). */
         int jobRank = -1;
         /** Ranks gone that it has still to be told of (its IN ring was full). */
         final org.agrona.collections.IntArrayQueue goneToTell = new org.agrona.collections.IntArrayQueue();
-
-        final MemorySegment channel;
         /** The IN ring's produced bytes when the rank's bell last rang. */
         long rungAt;
 

@@ -206,14 +206,20 @@ public final class AgentClient implements AutoCloseable {
 
     /** Has the agent copy {@code length} bytes between two of this rank's registrations; the bytes copied. */
     public long copy(long from, long fromOffset, long to, long toOffset, long length) {
+        copyArgs(from, fromOffset, to, toOffset, length);
+        forward(AgentCalls.COPY, 40, "copy");
+        return answer().get(ValueLayout.JAVA_LONG, AgentCalls.RET_COPIED);
+    }
+
+    /** A copy's arguments, in this thread's argument block (returned). */
+    private MemorySegment copyArgs(long from, long fromOffset, long to, long toOffset, long length) {
         MemorySegment a = args();
         a.set(ValueLayout.JAVA_LONG, AgentCalls.FROM, from);
         a.set(ValueLayout.JAVA_LONG, AgentCalls.FROM_OFFSET, fromOffset);
         a.set(ValueLayout.JAVA_LONG, AgentCalls.TO, to);
         a.set(ValueLayout.JAVA_LONG, AgentCalls.TO_OFFSET, toOffset);
         a.set(ValueLayout.JAVA_LONG, AgentCalls.COPY_LENGTH, length);
-        forward(AgentCalls.COPY, 40, "copy");
-        return answer().get(ValueLayout.JAVA_LONG, AgentCalls.RET_COPIED);
+        return a;
     }
 
     /**
@@ -230,17 +236,10 @@ public final class AgentClient implements AutoCloseable {
      */
     public void copyAsync(long from, long fromOffset, long to, long toOffset, long length, int counter) {
         CommandRing.checkCounter(counter);
-        MemorySegment a = args();
-        a.set(ValueLayout.JAVA_LONG, AgentCalls.FROM, from);
-        a.set(ValueLayout.JAVA_LONG, AgentCalls.FROM_OFFSET, fromOffset);
-        a.set(ValueLayout.JAVA_LONG, AgentCalls.TO, to);
-        a.set(ValueLayout.JAVA_LONG, AgentCalls.TO_OFFSET, toOffset);
-        a.set(ValueLayout.JAVA_LONG, AgentCalls.COPY_LENGTH, length);
-        a.set(ValueLayout.JAVA_INT, AgentCalls.COUNTER, counter);
+        copyArgs(from, fromOffset, to, toOffset, length).set(ValueLayout.JAVA_INT, AgentCalls.COUNTER, counter);
         forward(AgentCalls.COPY_ASYNC, 44, "copyAsync");
     }
 
-    /** The bytes finished on {@code counter} so far: read where it is, no call to the agent. */
     /**
      * Tells the agent this process is rank {@code rank} of the job: from now on it relays the
      * packet rings. Returns the agent's link address, for this rank's URL.
@@ -299,6 +298,7 @@ public final class AgentClient implements AutoCloseable {
         }
     }
 
+    /** The bytes finished on {@code counter} so far: read where it is, no call to the agent. */
     public long counter(int counter) {
         return ring.counterDone(counter);
     }

@@ -171,15 +171,22 @@ final class AgentContext implements DriverContext {
             long now = System.nanoTime();
             if (now - lastLiveness > 1_000_000L) {
                 lastLiveness = now;
-                String f = client.failure();
-                if (f != null) {
-                    agentFailure = f;
-                    LOG.log(System.Logger.Level.WARNING, "rank {0}: {1}: every peer on another node is unreachable", hints.rank(), f);
+                if (agentFailed()) {
                     return false;
                 }
             }
         }
         return true;
+    }
+
+    /** Looks at the agent (its closed word, its process, its beat); once it fails, says so once and keeps why. */
+    private boolean agentFailed() {
+        String f = client.failure();
+        if (f != null && agentFailure == null) {
+            agentFailure = f;
+            LOG.log(System.Logger.Level.WARNING, "rank {0}: {1}: every peer on another node is unreachable", hints.rank(), f);
+        }
+        return f != null;
     }
 
     @Override
@@ -294,11 +301,7 @@ final class AgentContext implements DriverContext {
             if ((int) INT.getVolatile(ch, ChannelLayout.BELL) != bell) {
                 return Status.NOT_YET;
             }
-            String f = client.failure(); // ten milliseconds asleep: a look at the agent costs nothing here
-            if (f != null && agentFailure == null) {
-                agentFailure = f;
-                LOG.log(System.Logger.Level.WARNING, "rank {0}: {1}: every peer on another node is unreachable", hints.rank(), f);
-            }
+            agentFailed(); // ten milliseconds asleep: a look at the agent costs nothing here
         }
     }
 

@@ -50,6 +50,8 @@ final class AgentNetwork implements AutoCloseable {
     private final Locals locals;
     private final Map<String, AgentLink> links = new HashMap<>();
     private final List<AgentLink> open = new ArrayList<>();
+    /** Links that asked to be called and wait for the call (bounded by {@link #SETUP_NANOS}). */
+    private final List<AgentLink> awaiting = new ArrayList<>();
     private final Int2ObjectHashMap<AgentLink> routes = new Int2ObjectHashMap<>();
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
     private final ByteBuffer[] pair = new ByteBuffer[2];
@@ -139,8 +141,8 @@ final class AgentNetwork implements AutoCloseable {
             if (!flushControl(link)) {
                 return false;
             }
-            int start = (int) (record - 0), len = (int) ChannelLayout.REC_HEADER + ring.length(record);
-            view.limit(start + len).position(start);
+            int len = (int) ChannelLayout.REC_HEADER + ring.length(record);
+            view.limit((int) record + len).position((int) record);
             link.writingFor = from;
         }
         try {
@@ -203,8 +205,12 @@ final class AgentNetwork implements AutoCloseable {
                 flushControl(l);
             }
         }
-        for (AgentLink l : links.values()) {
-            if (l.state == AgentLink.State.AWAITING_CALL && System.nanoTime() - l.awaitingSince > SETUP_NANOS) {
+        for (int i = awaiting.size() - 1; i >= 0; i--) {
+            AgentLink l = awaiting.get(i);
+            if (l.state != AgentLink.State.AWAITING_CALL) {
+                awaiting.remove(i);
+            } else if (System.nanoTime() - l.awaitingSince > SETUP_NANOS) {
+                awaiting.remove(i);
                 broke(l, "the agent at " + l.address + " did not call back within " + SETUP_NANOS / 1_000_000_000L + " s");
             }
         }
@@ -296,6 +302,7 @@ final class AgentNetwork implements AutoCloseable {
                 closeQuietly(c);
                 l.state = AgentLink.State.AWAITING_CALL;
                 l.awaitingSince = System.nanoTime();
+                awaiting.add(l);
             }
         } catch (IOException | RuntimeException e) {
             if (c != null) {
