@@ -226,7 +226,7 @@ class IdleCloseTest {
     @ParameterizedTest
     @ValueSource(strings = {"shm", "tcp"})
     void aPeerThatDiesWhileItsConnectionIsClosedIsHeardOf(String driver) throws Exception {
-        Map<Integer, Long> heardAfterMs = new ConcurrentHashMap<>();
+        Map<Integer, String> heard = new ConcurrentHashMap<>();
         CyclicBarrier closed = new CyclicBarrier(2);
         InProcessJob.run(2, BOUND, boot -> {
             Inbox inbox = new Inbox();
@@ -240,14 +240,14 @@ class IdleCloseTest {
                 if (e.rank() == 1) {
                     e.crash();
                 } else {
-                    long start = System.nanoTime();
+                    // bounded by the job's BOUND: how soon is the reconnect schedule's, a figure for no unit test
                     until(e, () -> inbox.failure() != null, "rank 1's death");
-                    heardAfterMs.put(0, (System.nanoTime() - start) / 1_000_000);
+                    heard.put(0, inbox.failure());
                 }
             } finally {
                 e.close();
             }
         });
-        assertTrue(heardAfterMs.get(0) < 10_000, heardAfterMs.toString());
+        assertNotNull(heard.get(0));
     }
 }
