@@ -230,6 +230,7 @@ public final class BenchCommand {
                 List<String[]> impls = new java.util.ArrayList<>(List.of(new String[] {"caller", "caller", "off"}, new String[] {"thread", "thread", "off"}));
                 if (remote) {
                     impls.add(new String[] {"agent", "caller", "on"});
+                    impls.add(new String[] {"agent-thread", "thread", "on"});
                 }
                 for (int i = 0; i < impls.size(); i++) {
                     String[] m = impls.get(reversed ? impls.size() - 1 - i : i);

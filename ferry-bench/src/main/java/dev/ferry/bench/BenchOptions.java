@@ -41,7 +41,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
     public static final String PASSIVE = "passive";
     /** MPI-4's partitioned communication between two ranks, beside one send of the same bytes. */
     public static final String PARTITIONED = "partitioned";
-    /** OSU's overlap: a large receive posted, a computation, the wait; caller and thread progress, and agent mode. */
+    /** OSU's overlap: a large receive posted, a computation, the wait; caller and thread progress, and agent mode with each. */
     public static final String OVERLAP = "overlap";
     /** OSU's one-sided benchmarks on the application API's windows (passive target: lock once, flush per operation or window). */
     public static final String PUT_LATENCY = "put-latency";

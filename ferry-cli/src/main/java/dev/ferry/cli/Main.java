@@ -47,7 +47,7 @@ public final class Main {
                                               allreduce of one int and a dup
               bench allreduce-init [opts]   MPI-4's persistent allreduce (start and wait) beside the blocking one
               bench partitioned [opts]      16 partitions readied by 4 threads (--threads) beside one send
-              bench overlap [opts]          a 4 MiB receive hidden behind computation: caller, thread, agent mode
+              bench overlap [opts]          a 4 MiB receive hidden behind computation: caller, thread, agent(-thread)
               bench scale [opts]            what a rank of a large job holds (--peers 100000) under a connection
                                               cap and idle close, and what a reconnect costs
               bench jmh [JMH options]       microbenchmarks of the hot paths, e.g. 'jmh SpiHotPath -prof gc'

@@ -141,6 +141,7 @@ public final class HostRanks {
                     }
                 }
             }
+            large(world, me, n);
             // the shared-memory split: exactly the ranks on this host
             byte[] name = Arrays.copyOf(host.getBytes(StandardCharsets.UTF_8), 64);
             byte[] names = new byte[64 * n];
@@ -159,6 +160,38 @@ public final class HostRanks {
             collectives(world, me, n);
             window(world, me, n);
             System.out.println("rank " + me + " ok");
+        }
+    }
+
+    /**
+     * With each peer in turn, 4 MiB + 3 bytes from native memory by rendezvous: into native memory
+     * (in agent mode the agents pull it between the two ranks' memory) and into a heap array (the
+     * agent's pull lands in native memory of the rank's, copied into the array).
+     */
+    private static void large(Comm world, int me, int n) {
+        int size = (4 << 20) + 3;
+        try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+            java.lang.foreign.MemorySegment out = a.allocate(size), in = a.allocate(size);
+            for (int i = 0; i < size; i++) {
+                out.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) (me * 31 + i * 7));
+            }
+            byte[] heap = new byte[size];
+            for (int peer = 0; peer < n; peer++) {
+                if (peer == me) {
+                    continue;
+                }
+                dev.ferry.Request r = world.irecv(in, 0L, size, Datatype.BYTE, peer, 7);
+                world.send(out, 0L, size, Datatype.BYTE, peer, 7);
+                r.await();
+                dev.ferry.Request h = world.irecv(heap, 0, size, Datatype.BYTE, peer, 8);
+                world.send(out, 0L, size, Datatype.BYTE, peer, 8);
+                h.await();
+                for (int i = 0; i < size; i++) {
+                    byte want = (byte) (peer * 31 + i * 7);
+                    require(in.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i) == want, "large from rank " + peer + ", native, byte " + i);
+                    require(heap[i] == want, "large from rank " + peer + ", heap, byte " + i);
+                }
+            }
         }
     }
 

@@ -10,7 +10,7 @@ import java.util.List;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** {@code ferry bench overlap}: real jobs of two ranks on nodes of their own, in caller and thread progress and in agent mode. */
+/** {@code ferry bench overlap}: real jobs of two ranks on nodes of their own, in caller and thread progress, and in agent mode with each. */
 class OverlapBenchTest {
     @Test
     void eachModeSaysHowMuchOfTheTransferItHid() {
@@ -20,8 +20,8 @@ class OverlapBenchTest {
         String json = out.toString(StandardCharsets.UTF_8);
         assertEquals(0, code, json + err.toString(StandardCharsets.UTF_8));
         List<String> lines = json.lines().filter(l -> l.startsWith("{\"benchmark\":\"overlap\"")).toList();
-        assertEquals(3, lines.size(), json);
-        for (String impl : List.of("caller", "thread", "agent")) {
+        assertEquals(4, lines.size(), json);
+        for (String impl : List.of("caller", "thread", "agent", "agent-thread")) {
             String line = lines.stream().filter(l -> l.contains("\"impl\":\"" + impl + "\"")).findFirst().orElseThrow(() -> new AssertionError(impl + " in " + json));
             double pct = Double.parseDouble(line.replaceFirst(".*\"overlap_pct\":([0-9.]+).*", "$1"));
             double alone = Double.parseDouble(line.replaceFirst(".*\"alone_us\":([0-9.]+).*", "$1"));

@@ -118,7 +118,7 @@ public final class Agent implements AutoCloseable {
     }
 
     /** An admitted rank: its connection, memory, ring and the file under the ring; it dispatches its own commands. */
-    private final class Rank implements CommandRing.Dispatcher {
+    private final class Rank implements CommandRing.Dispatcher, AgentPulls.Party {
         final int conn;
         final CrossMemory memory;
         final CommandRing ring;
@@ -134,8 +134,12 @@ public final class Agent implements AutoCloseable {
         int jobRank = -1;
         /** Ranks gone that it has still to be told of (its IN ring was full). */
         final org.agrona.collections.IntArrayQueue goneToTell = new org.agrona.collections.IntArrayQueue();
-        /** The IN ring's produced bytes when the rank's bell last rang. */
-        long rungAt;
+        /** The IN ring's produced bytes, and the slots answered, when the rank's bell last rang. */
+        long rungAt, rungAnswers;
+        /** Its exposure and pull slots, and how many of them the agent has answered. */
+        final PullSlots exposures, pulls;
+        long answers;
+        boolean left;
 
         Rank(int conn, CrossMemory memory, CommandRing ring, Path file, Arena arena, MemorySegment channel) {
             this.channel = channel;
@@ -147,6 +151,39 @@ public final class Agent implements AutoCloseable {
             this.out = ByteRing.at(channel, ChannelLayout.outRing(config.slots(), config.slotBytes()), config.ringBytes());
             this.in = ByteRing.at(channel, ChannelLayout.inRing(config.slots(), config.slotBytes(), config.ringBytes()), config.ringBytes());
             this.outView = channel.asByteBuffer();
+            long slotBytes = ChannelLayout.PULL_SLOTS * ChannelLayout.PULL_SLOT_BYTES;
+            this.exposures = new PullSlots(channel.asSlice(ChannelLayout.exposures(config.slots(), config.slotBytes(), config.ringBytes()), slotBytes));
+            this.pulls = new PullSlots(channel.asSlice(ChannelLayout.pulls(config.slots(), config.slotBytes(), config.ringBytes()), slotBytes));
+        }
+
+        @Override
+        public int rank() {
+            return jobRank;
+        }
+
+        @Override
+        public PullSlots exposures() {
+            return exposures;
+        }
+
+        @Override
+        public PullSlots pulls() {
+            return pulls;
+        }
+
+        @Override
+        public CrossMemory memory() {
+            return memory;
+        }
+
+        @Override
+        public boolean left() {
+            return left;
+        }
+
+        @Override
+        public void answered() {
+            answers++;
         }
 
         @Override
@@ -187,6 +224,11 @@ public final class Agent implements AutoCloseable {
             public ByteRing inRing(int rank) {
                 Rank r = byJobRank.get(rank);
                 return r == null ? null : r.in;
+            }
+
+            @Override
+            public AgentPulls.Party party(int rank) {
+                return byJobRank.get(rank);
             }
 
             @Override
@@ -331,6 +373,7 @@ public final class Agent implements AutoCloseable {
             work |= relay(r);
             r.ring.beat(beat);
         }
+        work |= serveLocal();
         work |= network.poll();
         for (Rank r : ranks) {
             ring(r);
@@ -573,6 +616,11 @@ public final class Agent implements AutoCloseable {
             int to = r.out.peer(rec);
             r.out.origin(rec, r.jobRank);
             Rank local = byJobRank.get(to);
+            if (r.out.kind(rec) == ChannelLayout.PULL && !pullToSend(r, to, local, rec)) {
+                r.out.release(rec); // refused, or served here
+                work = true;
+                continue;
+            }
             if (local != null) {
                 int len = r.out.length(rec);
                 long at = local.in.claim(len);
@@ -603,16 +651,79 @@ public final class Agent implements AutoCloseable {
         return work;
     }
 
+    /** Pulls between two ranks of this node (a job without shared memory between them), a chunk per pass each. */
+    private final java.util.ArrayDeque<AgentPulls.Serve> localServes = new java.util.ArrayDeque<>();
+    private MemorySegment localChunk;
+
+    /**
+     * Checks rank {@code r}'s pull request {@code rec} to rank {@code to}: it must name a pull
+     * slot of {@code r}'s posted for that rank and that length. True when the record is to go on
+     * to the other node; false when it was refused (the pull answered FAILED) or is served here.
+     */
+    private boolean pullToSend(Rank r, int to, Rank local, long rec) {
+        MemorySegment req = r.out.memory().asSlice(ByteRing.payload(rec), Math.max(0, r.out.length(rec)));
+        if (req.byteSize() != ChannelLayout.PULL_REQUEST_BYTES) {
+            LOG.log(System.Logger.Level.WARNING, "agent: rank {0} sent a pull request of {1} bytes: dropped", r.jobRank, req.byteSize());
+            return false;
+        }
+        long pull = AgentPulls.pullOf(req);
+        if (pull >= 0) {
+            int slot = (int) (pull >>> 32);
+            long length = req.get(ValueLayout.JAVA_LONG, ChannelLayout.REQ_LENGTH);
+            if (!PullSlots.valid(slot) || !r.pulls.posted(slot, (int) pull) || r.pulls.peer(slot) != to || r.pulls.length(slot) != length) {
+                LOG.log(System.Logger.Level.WARNING, "agent: rank {0} asked to pull {1} bytes from rank {2} into a slot it did not post so: refused",
+                        r.jobRank, length, to);
+                AgentPulls.fail(r, pull);
+                return false;
+            }
+        }
+        if (local == null) {
+            return true;
+        }
+        try {
+            AgentPulls.Serve s = AgentPulls.requested(local, r.jobRank, req);
+            if (s != null) {
+                localServes.add(s);
+            }
+        } catch (AgentException e) {
+            LOG.log(System.Logger.Level.DEBUG, "agent: refused a pull: {0}", e.getMessage());
+            AgentPulls.fail(r, pull);
+        }
+        return false;
+    }
+
+    /** Moves a chunk of the first pull between two ranks of this node: read from one, written into the other. */
+    private boolean serveLocal() {
+        AgentPulls.Serve s = localServes.peek();
+        if (s == null) {
+            return false;
+        }
+        if (localChunk == null) {
+            localChunk = arena.allocate(ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER + AgentPulls.CHUNK, 8);
+        }
+        int n = AgentPulls.fill(s, localChunk);
+        Rank to = byJobRank.get(s.to);
+        if (to != null) {
+            AgentPulls.arrived(to, s.from.rank(), localChunk.get(ValueLayout.JAVA_LONG, ChannelLayout.REC_MORE),
+                    localChunk.asSlice(ChannelLayout.REC_HEADER, n - ChannelLayout.REC_HEADER));
+        }
+        if (AgentPulls.sent(s) || to == null) {
+            localServes.poll();
+        }
+        return true;
+    }
+
     private static final java.lang.invoke.VarHandle BELL_WORD = ValueLayout.JAVA_INT.varHandle();
     private final MemorySegment errno = Syscall.errnoCapture(arena);
 
     /** Rings rank {@code r}'s bell when records came into its IN ring since it last rang, waking it if it sleeps. */
     private void ring(Rank r) {
         long p = r.in.produced();
-        if (p == r.rungAt) {
+        if (p == r.rungAt && r.answers == r.rungAnswers) {
             return;
         }
         r.rungAt = p;
+        r.rungAnswers = r.answers;
         BELL_WORD.getAndAdd(r.channel, ChannelLayout.BELL, 1);
         if ((int) BELL_WORD.getVolatile(r.channel, ChannelLayout.RANK_SLEEPS) != 0) {
             Syscall.call(errno, Syscall.number(Syscall.Call.FUTEX), r.channel.address() + ChannelLayout.BELL, 1 /* FUTEX_WAKE */, Integer.MAX_VALUE, 0, 0, 0);
@@ -648,6 +759,7 @@ public final class Agent implements AutoCloseable {
     }
 
     private void free(Rank r) {
+        r.left = true; // pulls from it or into it stop touching its memory
         r.ring.close();
         socket.close(r.conn);
         r.memory.close();

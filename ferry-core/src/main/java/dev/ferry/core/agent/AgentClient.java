@@ -285,6 +285,20 @@ public final class AgentClient implements AutoCloseable {
         return bytes == 0 ? null : ByteRing.at(channel, ChannelLayout.inRing(ring.slots(), ring.slotBytes(), bytes), bytes);
     }
 
+    /** The exposure slots (what this rank offers peers to pull), or null when the channel has no rings. */
+    MemorySegment exposureSlots() {
+        int bytes = channel.get(ValueLayout.JAVA_INT, ChannelLayout.RING_BYTES_AT);
+        return bytes == 0 ? null
+                : channel.asSlice(ChannelLayout.exposures(ring.slots(), ring.slotBytes(), bytes), ChannelLayout.PULL_SLOTS * ChannelLayout.PULL_SLOT_BYTES);
+    }
+
+    /** The pull slots (the memory this rank asked the agent to pull into), or null when the channel has no rings. */
+    MemorySegment pullSlots() {
+        int bytes = channel.get(ValueLayout.JAVA_INT, ChannelLayout.RING_BYTES_AT);
+        return bytes == 0 ? null
+                : channel.asSlice(ChannelLayout.pulls(ring.slots(), ring.slotBytes(), bytes), ChannelLayout.PULL_SLOTS * ChannelLayout.PULL_SLOT_BYTES);
+    }
+
     /**
      * Null while the agent serves; else why it does not (closed, dead, or still for longer than
      * the bound). Looks at /proc: for a rank's occasional check, not every poll.

@@ -29,6 +29,8 @@ import java.time.Duration;
 final class AgentContext implements DriverContext {
     /** Bytes of one record's payload: a buffer-sent packet, or a fragment of a larger one. */
     static final int FRAGMENT = 128 * 1024;
+    /** Bytes of the pull data a rendezvous RTS carries: exposure slot, its generation, its length. */
+    static final int PULL_DATA_BYTES = 16;
     /** How long a rank waits for the node's agent to answer, starting it if need be. */
     private static final Duration CONNECT_BOUND = Duration.ofSeconds(30);
     /** How long a started agent outlives its last rank. */
@@ -40,6 +42,17 @@ final class AgentContext implements DriverContext {
     private final Hints hints;
     private AgentClient client;
     ByteRing out, in;
+    /** What this rank offers its peers to pull, and what it asked its agent to pull for it. */
+    PullSlots exposures, pulls;
+    /** The instance each slot in use is for, so a peer that goes gives its slots back. */
+    final AgentInstance[] exposureOwner = new AgentInstance[ChannelLayout.PULL_SLOTS], pullOwner = new AgentInstance[ChannelLayout.PULL_SLOTS];
+    /**
+     * Native memory a pull lands in when the receive's own is not one native range (a heap array,
+     * a scattered layout): the agent reaches only native memory of this process. One per pull
+     * slot, kept and grown, so a run of such receives allocates once.
+     */
+    private final MemorySegment[] staging = new MemorySegment[ChannelLayout.PULL_SLOTS];
+    private final java.lang.foreign.Arena[] stagingArenas = new java.lang.foreign.Arena[ChannelLayout.PULL_SLOTS];
     private DriverUrl url;
     private String agentAddress;
     /** The instance that reaches each rank, or null. */
@@ -67,6 +80,7 @@ final class AgentContext implements DriverContext {
                 .hasRecvAny(true)
                 .supportsWaitAny(true)
                 .maxPacketSize(1L << 40)
+                .pullDataSize(PULL_DATA_BYTES)
                 .transport(Transport.REMOTE)
                 .build();
         return new DriverProperties(caps, new Profile(9_000, 4_000, CpuSet.all()));
@@ -90,6 +104,10 @@ final class AgentContext implements DriverContext {
         }
         out = client.outRing();
         in = client.inRing();
+        if (out != null) {
+            exposures = new PullSlots(client.exposureSlots());
+            pulls = new PullSlots(client.pullSlots());
+        }
         if (out == null || in == null) {
             client.close();
             throw new DriverException("agent: the agent at " + socket + " gives no packet rings (an older agent?)");
@@ -341,6 +359,33 @@ final class AgentContext implements DriverContext {
         }
     }
 
+    /** At least {@code bytes} of native memory for pull slot {@code slot} to land in. */
+    MemorySegment staging(int slot, long bytes) {
+        MemorySegment m = staging[slot];
+        if (m == null || m.byteSize() < bytes) {
+            if (stagingArenas[slot] != null) {
+                stagingArenas[slot].close();
+            }
+            stagingArenas[slot] = java.lang.foreign.Arena.ofShared();
+            m = staging[slot] = stagingArenas[slot].allocate(Math.max(bytes, 64 * 1024), 64);
+        }
+        return m;
+    }
+
+    /** Gives back the slots {@code i} holds (its peer is gone or it disconnected): the agent's late answers to them change nothing. */
+    void freeSlots(AgentInstance i) {
+        for (int s = 0; s < ChannelLayout.PULL_SLOTS; s++) {
+            if (exposureOwner[s] == i) {
+                exposureOwner[s] = null;
+                exposures.free(s);
+            }
+            if (pullOwner[s] == i) {
+                pullOwner[s] = null;
+                pulls.free(s);
+            }
+        }
+    }
+
     void forget(AgentInstance i, int rank) {
         if (rank >= 0 && rank < peers.length && peers[rank] == i) {
             peers[rank] = null;
@@ -356,6 +401,13 @@ final class AgentContext implements DriverContext {
         if (client != null) {
             recvCancelAny();
             client.close();
+        }
+        for (int s = 0; s < stagingArenas.length; s++) {
+            if (stagingArenas[s] != null) {
+                stagingArenas[s].close();
+                stagingArenas[s] = null;
+                staging[s] = null;
+            }
         }
     }
 

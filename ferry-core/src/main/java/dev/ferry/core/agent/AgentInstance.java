@@ -16,7 +16,13 @@ import java.lang.foreign.ValueLayout;
  * its packets are read from the IN ring where they lie. One packet is sent at a time, in order.
  */
 final class AgentInstance implements DriverInstance {
+    /** A packet's {@link Packet#driverData} while it is exposed, or its pull waits for a slot, is posted (into its own memory or staged), or only released the exposure. */
+    private static final Object EXPOSED = "exposed", PULL_WAITING = "pull waiting", PULL_POSTED = "pull posted", PULL_STAGED = "pull staged",
+            PULL_RELEASED = "pull released";
+
     private final AgentContext ctx;
+    /** Pulls waiting for a free slot or for room in the OUT ring, oldest first (made when first needed). */
+    private java.util.ArrayDeque<Packet> waitingPulls;
     private int peer = -1;
     private boolean helloPending;
     private boolean broken, disconnected;
@@ -29,6 +35,8 @@ final class AgentInstance implements DriverInstance {
     /** The packet posted to receive into, where in it, and its capacity. */
     private Packet receiving;
     private final DataCursor recvCursor = new DataCursor();
+    /** Where a staged pull's bytes go (its own: a ring receive may be half done). */
+    private final DataCursor pullCursor = new DataCursor();
     private long received;
     /** The record a buffer-received packet lies in, until released. */
     private long held = -1;
@@ -96,6 +104,7 @@ final class AgentInstance implements DriverInstance {
     public Status disconnect() {
         disconnected = true;
         ctx.forget(this, peer);
+        ctx.freeSlots(this);
         return Status.DONE;
     }
 
@@ -181,6 +190,9 @@ final class AgentInstance implements DriverInstance {
 
     @Override
     public Status sendPoll(Packet packet) {
+        if (packet.driverData == EXPOSED) {
+            return exposurePoll(packet);
+        }
         if (packet != sending) {
             return packet.driverState == 0 ? Status.DONE : usable() ? Status.INVALID : failed();
         }
@@ -189,6 +201,192 @@ final class AgentInstance implements DriverInstance {
             return failed();
         }
         return pump() ? Status.DONE : Status.NOT_YET;
+    }
+
+    // ---- rendezvous pull: the agents move the bytes, straight between the two ranks' memory ------
+
+    /** The address of a layout that is one range of native memory, else 0 (the agent reaches nothing else). */
+    private static long nativeRange(DataLayout layout) {
+        if (layout == null || layout.segmentCount() != 1 || layout.size() == 0) {
+            return 0;
+        }
+        MemorySegment base = layout.segmentBase(0);
+        return base.isNative() ? base.address() + layout.segmentOffset(0) : 0;
+    }
+
+    /**
+     * Posts the packet's memory in an exposure slot for the peer alone to pull; the pull data is
+     * the slot, its generation and the length. INVALID for memory the agent cannot reach (heap,
+     * scattered): it goes by the rings instead.
+     */
+    @Override
+    public Status sendExpose(Packet packet, MemorySegment pullData) {
+        if (!usable()) {
+            return failed();
+        }
+        long address = nativeRange(packet.layout());
+        if (address == 0) {
+            return Status.INVALID;
+        }
+        int slot = ctx.exposures.take();
+        if (slot < 0) {
+            return Status.NOT_YET;
+        }
+        long length = packet.layout().size();
+        int g = ctx.exposures.post(slot, address, length, peer);
+        ctx.exposureOwner[slot] = this;
+        pullData.set(ValueLayout.JAVA_INT, 0, slot);
+        pullData.set(ValueLayout.JAVA_INT, 4, g);
+        pullData.set(ValueLayout.JAVA_LONG, 8, length);
+        packet.driverData = EXPOSED;
+        packet.driverState = (long) g << 32 | slot;
+        return Status.DONE;
+    }
+
+    /** An exposure's end: DONE once the peer's agent has read it all (or the peer only released it). */
+    private Status exposurePoll(Packet packet) {
+        int slot = (int) packet.driverState, g = (int) (packet.driverState >>> 32);
+        long w = ctx.exposures.word(slot);
+        if (ctx.exposureOwner[slot] != this || PullSlots.generation(w) != g) { // given back: the peer went
+            packet.driverData = null;
+            return failed();
+        }
+        int state = PullSlots.state(w);
+        if (state == ChannelLayout.POSTED) {
+            if (usable()) {
+                return Status.NOT_YET;
+            }
+            state = ChannelLayout.FAILED;
+        }
+        ctx.exposureOwner[slot] = null;
+        ctx.exposures.free(slot);
+        packet.driverData = null;
+        return state == ChannelLayout.DONE ? Status.DONE : failed();
+    }
+
+    /**
+     * Asks the agent to pull the peer's exposure into the packet's memory: a pull slot names
+     * that memory (or a staging range, when the agent cannot reach it) and a PULL record goes to
+     * the peer. The agents then move the bytes with no call from either rank; {@link #pullPoll}
+     * sees the slot answered. A pull that finds no slot or no room now waits its turn.
+     */
+    @Override
+    public Status pullPost(Packet packet, MemorySegment pullData) {
+        if (!usable()) {
+            return failed();
+        }
+        int exposure = pullData.get(ValueLayout.JAVA_INT, 0), g = pullData.get(ValueLayout.JAVA_INT, 4);
+        long exposed = pullData.get(ValueLayout.JAVA_LONG, 8);
+        if (!PullSlots.valid(exposure) || packet.size() > exposed) {
+            return Status.INVALID;
+        }
+        packet.driverData = PULL_WAITING;
+        packet.driverState = (long) g << 32 | exposure;
+        if ((waitingPulls == null || waitingPulls.isEmpty()) && startPull(packet)) {
+            return Status.DONE;
+        }
+        if (waitingPulls == null) {
+            waitingPulls = new java.util.ArrayDeque<>();
+        }
+        waitingPulls.add(packet);
+        return Status.DONE;
+    }
+
+    /** Posts a waiting pull's slot and request: false when no slot or no room in the OUT ring now. */
+    private boolean startPull(Packet packet) {
+        if (!sayHello()) {
+            return false;
+        }
+        long n = packet.size();
+        int slot = -1;
+        boolean staged = false;
+        long address = 0;
+        if (n > 0) {
+            slot = ctx.pulls.take();
+            if (slot < 0) {
+                return false;
+            }
+            address = nativeRange(packet.layout());
+            if (address == 0) {
+                staged = true;
+                address = ctx.staging(slot, n).address();
+            }
+        }
+        long at = ctx.out.claim(ChannelLayout.PULL_REQUEST_BYTES);
+        if (at < 0) {
+            if (slot >= 0) {
+                ctx.pulls.free(slot);
+            }
+            return false;
+        }
+        int g = slot < 0 ? 0 : ctx.pulls.post(slot, address, n, peer);
+        MemorySegment m = ctx.out.memory();
+        m.set(ValueLayout.JAVA_INT, at + ChannelLayout.REQ_PULL_SLOT, slot);
+        m.set(ValueLayout.JAVA_INT, at + ChannelLayout.REQ_PULL_GENERATION, g);
+        m.set(ValueLayout.JAVA_INT, at + ChannelLayout.REQ_EXPOSURE, (int) packet.driverState);
+        m.set(ValueLayout.JAVA_INT, at + ChannelLayout.REQ_EXPOSURE_GENERATION, (int) (packet.driverState >>> 32));
+        m.set(ValueLayout.JAVA_LONG, at + ChannelLayout.REQ_LENGTH, n);
+        ctx.out.commit(peer, ChannelLayout.PULL, 0, ChannelLayout.PULL_REQUEST_BYTES);
+        if (slot < 0) {
+            packet.driverData = PULL_RELEASED;
+        } else {
+            ctx.pullOwner[slot] = this;
+            packet.driverData = staged ? PULL_STAGED : PULL_POSTED;
+            packet.driverState = (long) g << 32 | slot;
+        }
+        return true;
+    }
+
+    @Override
+    public Status pullPoll(Packet packet) {
+        Object state = packet.driverData;
+        if (state == PULL_WAITING) {
+            if (!usable()) {
+                waitingPulls.remove(packet);
+                packet.driverData = null;
+                return failed();
+            }
+            while (!waitingPulls.isEmpty() && startPull(waitingPulls.peek())) {
+                waitingPulls.poll();
+            }
+            state = packet.driverData;
+            if (state == PULL_WAITING) {
+                return Status.NOT_YET;
+            }
+        }
+        if (state == PULL_RELEASED) {
+            packet.driverData = null;
+            packet.length(0);
+            return Status.DONE;
+        }
+        if (state != PULL_POSTED && state != PULL_STAGED) {
+            return Status.INVALID;
+        }
+        int slot = (int) packet.driverState, g = (int) (packet.driverState >>> 32);
+        long w = ctx.pulls.word(slot);
+        if (ctx.pullOwner[slot] != this || PullSlots.generation(w) != g) { // given back: the peer went
+            packet.driverData = null;
+            return failed();
+        }
+        int st = PullSlots.state(w);
+        if (st == ChannelLayout.POSTED) {
+            if (usable()) {
+                return Status.NOT_YET;
+            }
+            st = ChannelLayout.FAILED;
+        }
+        long n = packet.size();
+        if (st == ChannelLayout.DONE && state == PULL_STAGED) {
+            pullCursor.reset(packet.layout()).copyFrom(ctx.staging(slot, n), 0, n);
+        }
+        ctx.pullOwner[slot] = null;
+        ctx.pulls.free(slot);
+        packet.driverData = null;
+        if (st != ChannelLayout.DONE) {
+            return failed();
+        }
+        packet.length(n);
+        return Status.DONE;
     }
 
     // ---- receiving ----------------------------------------------------------------------------
@@ -267,6 +465,7 @@ final class AgentInstance implements DriverInstance {
     /** The peer is gone (the context took its GONE record): polls say BROKEN from now on. */
     void gone() {
         broken = true;
+        ctx.freeSlots(this);
     }
 
     @Override

@@ -29,6 +29,21 @@ final class AgentLink {
     /** Small frames of the agent's own (GONE), written between records. */
     final java.util.ArrayDeque<ByteBuffer> control = new java.util.ArrayDeque<>();
 
+    /** Pulls this link serves (exposed memory read out to the other node), in the order asked; the first is being sent. */
+    final java.util.ArrayDeque<AgentPulls.Serve> serves = new java.util.ArrayDeque<>();
+    /** Records the agent makes itself (pull data, refusals): one being written at a time, while {@link #writingFor} is {@link #OWN}. */
+    java.lang.foreign.MemorySegment own;
+    ByteBuffer ownView;
+    /** The serve whose chunk is being written (null: a refusal is). */
+    AgentPulls.Serve ownServe;
+    /** {@link #writingFor} while a record of the agent's own is half written. */
+    static final int OWN = -2;
+    /** Refused pulls to answer: the pulling rank << 32 | slot, and the slot's generation, a pair at a time. */
+    final org.agrona.collections.LongArrayQueue refusals = new org.agrona.collections.LongArrayQueue();
+    /** Where an arriving PULL or PULL_DATA record's payload is read, for the agent to handle. */
+    java.lang.foreign.MemorySegment incoming;
+    ByteBuffer incomingView;
+
     /** The record being read: its header, then its payload into the receiving rank's ring. */
     final ByteBuffer header = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER).order(ByteOrder.LITTLE_ENDIAN);
     /** The ring the payload goes to (null: to the scratch, the rank is gone), and where. */

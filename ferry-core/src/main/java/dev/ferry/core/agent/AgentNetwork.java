@@ -42,6 +42,9 @@ final class AgentNetwork implements AutoCloseable {
 
         /** Tells the node's rank {@code to} (every rank of the node: -1) that {@code rank} is gone. */
         void gone(int to, int rank);
+
+        /** The node's rank {@code rank} as pulls see it, or null when no such rank is here. */
+        AgentPulls.Party party(int rank);
     }
 
     private final byte[] keyHash;
@@ -203,6 +206,9 @@ final class AgentNetwork implements AutoCloseable {
             work |= read(l);
             if (l.writingFor == -1 && !l.control.isEmpty()) {
                 flushControl(l);
+            }
+            if (l.state == AgentLink.State.OPEN) {
+                work |= writeOwn(l);
             }
         }
         for (int i = awaiting.size() - 1; i >= 0; i--) {
@@ -389,7 +395,7 @@ final class AgentNetwork implements AutoCloseable {
         ByteBuffer h = l.header;
         int length = h.getInt((int) ChannelLayout.REC_LENGTH), peer = h.getInt((int) ChannelLayout.REC_PEER),
                 kind = h.getInt((int) ChannelLayout.REC_KIND), origin = h.getInt((int) ChannelLayout.REC_ORIGIN);
-        if (length < 0 || kind < ChannelLayout.PACKET || kind > ChannelLayout.GONE) {
+        if (length < 0 || kind < ChannelLayout.PACKET || kind > ChannelLayout.PULL_DATA || kind == ChannelLayout.PAD) {
             broke(l, "a malformed record from the agent at " + l.address + " (kind " + kind + ", " + length + " bytes)");
             return false;
         }
@@ -401,6 +407,23 @@ final class AgentNetwork implements AutoCloseable {
             return true;
         }
         l.ranks.add(origin);
+        if (kind == ChannelLayout.PULL || kind == ChannelLayout.PULL_DATA) { // the agent's to handle: read where it can
+            if (kind == ChannelLayout.PULL ? length != ChannelLayout.PULL_REQUEST_BYTES
+                    : length < ChannelLayout.PULL_DATA_HEADER || length > ChannelLayout.PULL_DATA_HEADER + AgentPulls.CHUNK) {
+                broke(l, "a malformed pull record from the agent at " + l.address + " (kind " + kind + ", " + length + " bytes)");
+                return false;
+            }
+            if (l.incoming == null) {
+                ByteBuffer b = ByteBuffer.allocateDirect(ChannelLayout.PULL_DATA_HEADER + AgentPulls.CHUNK).order(ByteOrder.LITTLE_ENDIAN);
+                l.incomingView = b;
+                l.incoming = java.lang.foreign.MemorySegment.ofBuffer(b);
+            }
+            l.readInto = null;
+            l.readView = l.incomingView.clear().limit(length);
+            l.payloadLeft = length;
+            l.readingPayload = true;
+            return true;
+        }
         ByteRing in = locals.inRing(peer);
         l.payloadLeft = length;
         l.readingPayload = true;
@@ -432,6 +455,13 @@ final class AgentNetwork implements AutoCloseable {
         if (kind == ChannelLayout.GONE) {
             l.ranks.remove(origin);
             locals.gone(h.getInt((int) ChannelLayout.REC_PEER), origin);
+        } else if (kind == ChannelLayout.PULL) {
+            pullAsked(l, h.getInt((int) ChannelLayout.REC_PEER), origin, l.incoming.asSlice(0, length));
+        } else if (kind == ChannelLayout.PULL_DATA) {
+            AgentPulls.Party to = locals.party(h.getInt((int) ChannelLayout.REC_PEER));
+            if (to != null) {
+                AgentPulls.arrived(to, origin, h.getLong((int) ChannelLayout.REC_MORE), l.incoming.asSlice(0, length));
+            }
         } else if (l.readInto != null) {
             l.readInto.commit(origin, origin, kind, h.getLong((int) ChannelLayout.REC_MORE), length);
         }
@@ -440,6 +470,83 @@ final class AgentNetwork implements AutoCloseable {
         l.readView = null;
         l.readingPayload = false;
         h.clear();
+    }
+
+    /** Rank {@code to} of the other node asks to pull from this node's rank {@code from}: a serve queued, or a refusal. */
+    private void pullAsked(AgentLink l, int from, int to, java.lang.foreign.MemorySegment request) {
+        AgentPulls.Party p = locals.party(from);
+        try {
+            if (p == null) {
+                throw new AgentException(AgentError.UNREACHABLE, "rank " + from + " is not here");
+            }
+            AgentPulls.Serve s = AgentPulls.requested(p, to, request);
+            if (s != null) {
+                l.serves.add(s);
+            }
+        } catch (AgentException e) {
+            // a stale request (the exposure withdrawn as its send failed) or a wrong one: the puller hears it failed
+            LOG.log(System.Logger.Level.DEBUG, "agent: refused a pull: {0}", e.getMessage());
+            long pull = AgentPulls.pullOf(request);
+            if (pull >= 0) {
+                l.refusals.addLong((long) to << 32 | from & 0xffffffffL);
+                l.refusals.addLong(pull);
+            }
+        }
+    }
+
+    /**
+     * Writes the agent's own records on {@code l} between the ranks' records: refusals, then the
+     * first serve's data a chunk at a time (a few chunks per pass, so the ranks' records take
+     * turns with a large pull). Whether anything was written.
+     */
+    private boolean writeOwn(AgentLink l) {
+        boolean any = false;
+        for (int chunks = 0; chunks < 4; chunks++) {
+            if (l.writingFor == -1) {
+                if (!l.control.isEmpty() && !flushControl(l) || l.refusals.isEmpty() && l.serves.isEmpty()) {
+                    return any;
+                }
+                if (l.own == null) {
+                    ByteBuffer b = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER + AgentPulls.CHUNK)
+                            .order(ByteOrder.LITTLE_ENDIAN);
+                    l.ownView = b;
+                    l.own = java.lang.foreign.MemorySegment.ofBuffer(b);
+                }
+                int n;
+                if (!l.refusals.isEmpty()) {
+                    long who = l.refusals.pollLong(), pull = l.refusals.pollLong();
+                    n = AgentPulls.failure(l.own, (int) (who >>> 32), (int) who, pull);
+                    l.ownServe = null;
+                } else {
+                    l.ownServe = l.serves.peek();
+                    n = AgentPulls.fill(l.ownServe, l.own);
+                }
+                l.ownView.clear().limit(n);
+                l.writingFor = AgentLink.OWN;
+            }
+            if (l.writingFor != AgentLink.OWN) {
+                return any;
+            }
+            try {
+                int w = l.channel.write(l.ownView);
+                l.bytesOut += w;
+                any |= w > 0;
+            } catch (IOException e) {
+                broke(l, e.getMessage());
+                return true;
+            }
+            if (l.ownView.hasRemaining()) {
+                return any;
+            }
+            l.writingFor = -1;
+            l.recordsOut++;
+            AgentPulls.Serve s = l.ownServe;
+            l.ownServe = null;
+            if (s != null && AgentPulls.sent(s)) {
+                l.serves.poll();
+            }
+        }
+        return any;
     }
 
     /** A ring's memory as a buffer, made once per ring. */
@@ -474,6 +581,13 @@ final class AgentNetwork implements AutoCloseable {
                 "agent: the link to {0} broke: {1}; its {2} ranks are gone", l.address, why, l.ranks.size());
         l.state = AgentLink.State.BROKEN;
         open.remove(l);
+        for (AgentPulls.Serve s : l.serves) {
+            AgentPulls.abandon(s);
+        }
+        l.serves.clear();
+        l.refusals.clear();
+        l.ownServe = null;
+        l.writingFor = -1;
         if (l.channel != null) {
             closeQuietly(l.channel);
         }

@@ -46,13 +46,36 @@ package dev.ferry.core.agent;
  *       +24  payload
  *     A record never wraps: one that would not fit before the data's end is written at its
  *     start, after a PAD record (or, with fewer than 24 bytes left, after nothing).
+ *   then the exposure slots ({@link #PULL_SLOTS}), the memory the rank offers a peer to pull
+ *   (its {@code sendExpose}), and the pull slots ({@link #PULL_SLOTS}), the memory it asked the
+ *   agent to pull into (its {@code pullPost}); each slot {@link #PULL_SLOT_BYTES} bytes:
+ *     +0   u32  state: {@link #FREE}, {@link #POSTED} (the rank writes it, release, after the
+ *               rest), {@link #DONE} or {@link #FAILED} (the agent writes it, release)
+ *     +4   u32  generation: the rank counts it up at each use, so a late answer to an old use
+ *               changes nothing
+ *     +8   u64  address, in the rank's process
+ *     +16  u64  length
+ *     +24  u32  peer: the one rank allowed to pull an exposure; the rank a pull is from
+ *   A pull's request goes in the OUT ring as a {@link #PULL} record to the exposing rank, its
+ *   payload {@link #PULL_REQUEST_BYTES} bytes:
+ *     +0   i32  pull slot (-1: pull nothing, only release the exposure)
+ *     +4   u32  the pull slot's generation
+ *     +8   u32  exposure slot, in the exposing rank's channel
+ *     +12  u32  the exposure slot's generation
+ *     +16  u64  bytes to pull
+ *   and the data comes back between agents as {@link #PULL_DATA} records, their payload a
+ *   {@link #PULL_DATA_HEADER}-byte header and the bytes:
+ *     +0   u32  pull slot
+ *     +4   u32  its generation
+ *     +8   u64  offset of these bytes in the pull
+ *   with the record's more field the bytes still to come (0: the last; -1: the pull failed).
  * </pre>
  * Head, tail and the slots start on separate cache lines so that the rank's and the agent's
  * writes do not share one.
  */
 public final class ChannelLayout {
     public static final int MAGIC = 0x46414754; // "FAGT"
-    public static final int VERSION = 3;
+    public static final int VERSION = 4;
 
     public static final long MAGIC_AT = 0, VERSION_AT = 4, SLOTS_AT = 8, SLOT_BYTES_AT = 12, RANK_PID = 16, AGENT_PID = 24, AGENT_BEAT = 32,
             CLOSED = 40, RING_BYTES_AT = 44, RANK_SLEEPS = 48, BELL = 52;
@@ -67,8 +90,21 @@ public final class ChannelLayout {
     public static final long PRODUCED = 0, CONSUMED = 64, RING_DATA = 128;
     /** A record's fields, from its start, and its header's size. */
     public static final long REC_LENGTH = 0, REC_PEER = 4, REC_KIND = 8, REC_ORIGIN = 12, REC_MORE = 16, REC_HEADER = 24;
-    /** Record kinds: part of a packet; a sender's URL, before its first packet; the peer is gone; filler to the data's end. */
-    public static final int PACKET = 1, HELLO = 2, GONE = 3, PAD = 4;
+    /**
+     * Record kinds: part of a packet; a sender's URL, before its first packet; the peer is gone;
+     * filler to the data's end; a pull's request; a pull's data (between agents only).
+     */
+    public static final int PACKET = 1, HELLO = 2, GONE = 3, PAD = 4, PULL = 5, PULL_DATA = 6;
+    /** Exposure slots, and pull slots, per channel; a slot's bytes and fields; slot states. */
+    public static final int PULL_SLOTS = 128;
+    public static final long PULL_SLOT_BYTES = 32, SLOT_STATE = 0, SLOT_GENERATION = 4, SLOT_ADDRESS = 8, SLOT_LENGTH = 16, SLOT_PEER = 24;
+    public static final int FREE = 0, POSTED = 1, DONE = 2, FAILED = 3;
+    /** A PULL record's payload: its bytes and fields. */
+    public static final int PULL_REQUEST_BYTES = 24;
+    public static final long REQ_PULL_SLOT = 0, REQ_PULL_GENERATION = 4, REQ_EXPOSURE = 8, REQ_EXPOSURE_GENERATION = 12, REQ_LENGTH = 16;
+    /** A PULL_DATA record's payload header: its bytes and fields. */
+    public static final int PULL_DATA_HEADER = 16;
+    public static final long DATA_PULL_SLOT = 0, DATA_PULL_GENERATION = 4, DATA_OFFSET = 8;
     /** Bytes of each packet ring's data unless configured. */
     public static final int DEFAULT_RING_BYTES = 1 << 20;
 
@@ -85,9 +121,19 @@ public final class ChannelLayout {
         return SLOTS_START + (long) slots * slotBytes;
     }
 
-    /** The bytes of a channel with two packet rings of {@code ringBytes} of data each. */
+    /** The bytes of a channel with two packet rings of {@code ringBytes} of data each, and its exposure and pull slots. */
     public static long bytes(int slots, int slotBytes, int ringBytes) {
-        return ringBytes == 0 ? bytes(slots, slotBytes) : outRing(slots, slotBytes) + 2 * (RING_DATA + ringBytes);
+        return ringBytes == 0 ? bytes(slots, slotBytes) : pulls(slots, slotBytes, ringBytes) + PULL_SLOTS * PULL_SLOT_BYTES;
+    }
+
+    /** Where the exposure slots start (after the IN ring). */
+    public static long exposures(int slots, int slotBytes, int ringBytes) {
+        return inRing(slots, slotBytes, ringBytes) + RING_DATA + ringBytes;
+    }
+
+    /** Where the pull slots start. */
+    public static long pulls(int slots, int slotBytes, int ringBytes) {
+        return exposures(slots, slotBytes, ringBytes) + PULL_SLOTS * PULL_SLOT_BYTES;
     }
 
     /** Where the OUT packet ring starts. */

@@ -112,6 +112,19 @@ public final class CrossMemory implements AutoCloseable {
         return length;
     }
 
+    /**
+     * Reads {@code into}'s length of bytes at {@code address} of the process: for memory the
+     * caller checked against a slot the rank posted ({@link AgentPulls}).
+     */
+    void readAt(long address, MemorySegment into) {
+        move(Syscall.Call.PROCESS_VM_READV, into, address, "read");
+    }
+
+    /** Writes {@code from} at {@code address} of the process, checked as for {@link #readAt}. */
+    void writeAt(long address, MemorySegment from) {
+        move(Syscall.Call.PROCESS_VM_WRITEV, from, address, "write");
+    }
+
     /** One process_vm_readv or writev of all of {@code mine} at {@code theirs}. */
     private void move(Syscall.Call call, MemorySegment mine, long theirs, String what) {
         if (!mine.isNative()) {

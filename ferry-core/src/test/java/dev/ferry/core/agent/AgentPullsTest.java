@@ -1,0 +1,178 @@
+package dev.ferry.core.agent;
+
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The agents' pull between two ranks, both played by this process (an agent reaches a rank's
+ * memory with process_vm_readv / writev, which work on its own pid too): the bytes go from an
+ * exposure into a pull slot, and nothing moves that the slots do not allow.
+ */
+class AgentPullsTest {
+    /** A rank as pulls see it: its slots in memory of its own, its memory reached through CrossMemory. */
+    private static final class Rank implements AgentPulls.Party {
+        final int rank;
+        final PullSlots exposures, pulls;
+        final CrossMemory memory = new CrossMemory(ProcessHandle.current().pid());
+        int answered;
+        boolean left;
+
+        Rank(int rank, Arena a) {
+            this.rank = rank;
+            long bytes = ChannelLayout.PULL_SLOTS * ChannelLayout.PULL_SLOT_BYTES;
+            this.exposures = new PullSlots(a.allocate(bytes, 64));
+            this.pulls = new PullSlots(a.allocate(bytes, 64));
+        }
+
+        public int rank() {
+            return rank;
+        }
+
+        public PullSlots exposures() {
+            return exposures;
+        }
+
+        public PullSlots pulls() {
+            return pulls;
+        }
+
+        public CrossMemory memory() {
+            return memory;
+        }
+
+        public boolean left() {
+            return left;
+        }
+
+        public void answered() {
+            answered++;
+        }
+    }
+
+    private static MemorySegment request(Arena a, int pullSlot, int pullGen, int exposure, int exposureGen, long length) {
+        MemorySegment r = a.allocate(ChannelLayout.PULL_REQUEST_BYTES, 8);
+        r.set(ValueLayout.JAVA_INT, ChannelLayout.REQ_PULL_SLOT, pullSlot);
+        r.set(ValueLayout.JAVA_INT, ChannelLayout.REQ_PULL_GENERATION, pullGen);
+        r.set(ValueLayout.JAVA_INT, ChannelLayout.REQ_EXPOSURE, exposure);
+        r.set(ValueLayout.JAVA_INT, ChannelLayout.REQ_EXPOSURE_GENERATION, exposureGen);
+        r.set(ValueLayout.JAVA_LONG, ChannelLayout.REQ_LENGTH, length);
+        return r;
+    }
+
+    /** Runs a serve to its end the way a link does: each chunk made, then arrived at the puller. */
+    private static void run(AgentPulls.Serve s, Rank to, Arena a) {
+        MemorySegment chunk = a.allocate(ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER + AgentPulls.CHUNK, 8);
+        for (int i = 0; i < 1000; i++) {
+            int n = AgentPulls.fill(s, chunk);
+            AgentPulls.arrived(to, s.from.rank(), chunk.get(ValueLayout.JAVA_LONG, ChannelLayout.REC_MORE),
+                    chunk.asSlice(ChannelLayout.REC_HEADER, n - ChannelLayout.REC_HEADER));
+            if (AgentPulls.sent(s)) {
+                return;
+            }
+        }
+        fail("the serve did not end within 1000 chunks");
+    }
+
+    @Test
+    void anExposureIsPulledWholeIntoThePullSlotAndBothAreAnsweredDone() {
+        try (Arena a = Arena.ofConfined()) {
+            Rank sender = new Rank(0, a), receiver = new Rank(1, a);
+            long n = 3 * AgentPulls.CHUNK + 17; // several chunks and a short one
+            MemorySegment src = a.allocate(n), dst = a.allocate(n);
+            for (long i = 0; i < n; i++) {
+                src.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 31 + 7));
+            }
+            int e = sender.exposures.take(), eg = sender.exposures.post(e, src.address(), n, 1);
+            int p = receiver.pulls.take(), pg = receiver.pulls.post(p, dst.address(), n, 0);
+            AgentPulls.Serve s = AgentPulls.requested(sender, 1, request(a, p, pg, e, eg, n));
+            run(s, receiver, a);
+            assertEquals(-1, src.mismatch(dst), "every byte pulled");
+            assertEquals(ChannelLayout.DONE, PullSlots.state(sender.exposures.word(e)));
+            assertEquals(ChannelLayout.DONE, PullSlots.state(receiver.pulls.word(p)));
+            assertEquals(1, sender.answered);
+            assertEquals(1, receiver.answered);
+        }
+    }
+
+    @Test
+    void aRequestForAnExposureOfferedToAnotherRankOrLongerThanItIsRefusedAndReadsNothing() {
+        try (Arena a = Arena.ofConfined()) {
+            Rank sender = new Rank(0, a);
+            MemorySegment src = a.allocate(4096);
+            int e = sender.exposures.take(), eg = sender.exposures.post(e, src.address(), 4096, 1);
+            AgentException other = assertThrows(AgentException.class, () -> AgentPulls.requested(sender, 2, request(a, 0, 1, e, eg, 4096)));
+            assertEquals(AgentError.NOT_REGISTERED, other.error(), "rank 2 was not offered it");
+            AgentException longer = assertThrows(AgentException.class, () -> AgentPulls.requested(sender, 1, request(a, 0, 1, e, eg, 4097)));
+            assertEquals(AgentError.OUT_OF_BOUNDS, longer.error());
+            AgentException old = assertThrows(AgentException.class, () -> AgentPulls.requested(sender, 1, request(a, 0, 1, e, eg - 1, 16)));
+            assertEquals(AgentError.NOT_REGISTERED, old.error(), "an older use of the slot");
+            assertThrows(AgentException.class, () -> AgentPulls.requested(sender, 1, request(a, 0, 1, ChannelLayout.PULL_SLOTS, eg, 16)));
+            assertEquals(ChannelLayout.POSTED, PullSlots.state(sender.exposures.word(e)), "the exposure stays offered");
+            assertEquals(0, sender.answered);
+        }
+    }
+
+    @Test
+    void dataBeyondThePullSlotOrFromAnotherRankIsRefusedAndWritesNothing() {
+        try (Arena a = Arena.ofConfined()) {
+            Rank receiver = new Rank(1, a);
+            MemorySegment dst = a.allocate(8192);
+            dst.fill((byte) 0x11);
+            int p = receiver.pulls.take(), pg = receiver.pulls.post(p, dst.address(), 4096, 0); // the slot: the first half
+            MemorySegment payload = a.allocate(ChannelLayout.PULL_DATA_HEADER + 4096, 8);
+            payload.asSlice(ChannelLayout.PULL_DATA_HEADER).fill((byte) 0x22);
+            payload.set(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_SLOT, p);
+            payload.set(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_GENERATION, pg);
+            payload.set(ValueLayout.JAVA_LONG, ChannelLayout.DATA_OFFSET, 2048); // 4096 bytes from 2048: past the slot
+            AgentPulls.arrived(receiver, 0, 0, payload);
+            assertEquals(ChannelLayout.FAILED, PullSlots.state(receiver.pulls.word(p)));
+            for (long i = 0; i < dst.byteSize(); i++) {
+                assertEquals(0x11, dst.get(ValueLayout.JAVA_BYTE, i), "byte " + i + " untouched");
+            }
+            // the slot posted again: data from a rank it is not pulling from changes nothing
+            receiver.pulls.free(p);
+            int q = receiver.pulls.take(), qg = receiver.pulls.post(q, dst.address(), 4096, 0);
+            payload.set(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_SLOT, q);
+            payload.set(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_GENERATION, qg);
+            payload.set(ValueLayout.JAVA_LONG, ChannelLayout.DATA_OFFSET, 0);
+            AgentPulls.arrived(receiver, 5, 0, payload);
+            assertEquals(ChannelLayout.FAILED, PullSlots.state(receiver.pulls.word(q)));
+            assertEquals(-1, dst.asSlice(0, 4096).mismatch(a.allocate(4096).fill((byte) 0x11)), "nothing written");
+            // data for the slot's older use is dropped, the new use untouched
+            receiver.pulls.free(q);
+            int r = receiver.pulls.take(), rg = receiver.pulls.post(r, dst.address(), 4096, 0);
+            payload.set(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_SLOT, r);
+            payload.set(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_GENERATION, rg - 1);
+            AgentPulls.arrived(receiver, 0, 0, payload);
+            assertTrue(receiver.pulls.posted(r, rg));
+            assertEquals(0x11, dst.get(ValueLayout.JAVA_BYTE, 0));
+        }
+    }
+
+    @Test
+    void anExposureWithdrawnMidwaySendsAFailureThatFailsThePull() {
+        try (Arena a = Arena.ofConfined()) {
+            Rank sender = new Rank(0, a), receiver = new Rank(1, a);
+            long n = 2L * AgentPulls.CHUNK;
+            MemorySegment src = a.allocate(n), dst = a.allocate(n);
+            int e = sender.exposures.take(), eg = sender.exposures.post(e, src.address(), n, 1);
+            int p = receiver.pulls.take(), pg = receiver.pulls.post(p, dst.address(), n, 0);
+            AgentPulls.Serve s = AgentPulls.requested(sender, 1, request(a, p, pg, e, eg, n));
+            MemorySegment chunk = a.allocate(ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER + AgentPulls.CHUNK, 8);
+            int len = AgentPulls.fill(s, chunk);
+            AgentPulls.arrived(receiver, 0, chunk.get(ValueLayout.JAVA_LONG, ChannelLayout.REC_MORE), chunk.asSlice(ChannelLayout.REC_HEADER, len - ChannelLayout.REC_HEADER));
+            assertFalse(AgentPulls.sent(s));
+            sender.exposures.free(e); // the sender's send failed: it gave the slot back
+            len = AgentPulls.fill(s, chunk);
+            assertEquals(-1, chunk.get(ValueLayout.JAVA_LONG, ChannelLayout.REC_MORE), "a failure record");
+            AgentPulls.arrived(receiver, 0, -1, chunk.asSlice(ChannelLayout.REC_HEADER, len - ChannelLayout.REC_HEADER));
+            assertTrue(AgentPulls.sent(s), "the serve is over");
+            assertEquals(ChannelLayout.FAILED, PullSlots.state(receiver.pulls.word(p)));
+        }
+    }
+}
