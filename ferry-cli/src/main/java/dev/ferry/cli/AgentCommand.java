@@ -14,6 +14,7 @@ import java.util.List;
 final class AgentCommand {
     static final String USAGE = """
             usage: ferry agent --socket PATH --job-key KEY [--channels DIR] [--idle-exit SECONDS]
+                               [--link-idle-close SECONDS] [--max-links N]
             The node agent (seed 003's library side in a process of its own): ranks of this user
             that greet it with the job's key get a command ring and packet rings and may register
             memory, which it then reaches with process_vm_readv/writev; with FERRY_AGENT=on their
@@ -24,6 +25,11 @@ final class AgentCommand {
               --job-key KEY       the key its ranks greet it with
               --channels DIR      where the ranks' ring files go (default /dev/shm)
               --idle-exit S       end after S seconds with no rank connected (default: never)
+              --link-idle-close S close a link to another node's agent after S seconds without
+                                  traffic, in order; the next record there opens it again
+                                  (default: never; an agent a rank starts takes FERRY_IDLE_CLOSE)
+              --max-links N       keep at most N links open, closing the least recently used
+                                  (default: any number; a rank's agent takes FERRY_MAX_CONNECTIONS)
               -h, --help          this text
             It runs in the foreground. As a daemon, start it detached, for example
               nohup ferry agent --socket /run/user/$(id -u)/ferry-agent.sock --job-key $JOB \\
@@ -40,7 +46,7 @@ final class AgentCommand {
     static int run(List<String> args, PrintStream out, PrintStream err) {
         Path socket = null, channels = Path.of("/dev/shm");
         String key = null;
-        long idle = 0;
+        long idle = 0, linkIdle = 0, maxLinks = 0;
         try {
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
@@ -49,6 +55,8 @@ final class AgentCommand {
                     case "--job-key" -> key = OptionValues.value(args, ++i, a);
                     case "--channels" -> channels = Path.of(OptionValues.value(args, ++i, a));
                     case "--idle-exit" -> idle = OptionValues.number(args, ++i, a, 1, 365L * 24 * 3600);
+                    case "--link-idle-close" -> linkIdle = OptionValues.number(args, ++i, a, 1, 365L * 24 * 3600);
+                    case "--max-links" -> maxLinks = OptionValues.number(args, ++i, a, 1, 1 << 20);
                     case "--help", "-h" -> {
                         out.println(USAGE);
                         return 0;
@@ -64,7 +72,8 @@ final class AgentCommand {
             err.println(USAGE);
             return 2;
         }
-        Agent.Config c = new Agent.Config(socket, key).withChannels(channels).withIdleExit(Duration.ofSeconds(idle));
+        Agent.Config c = new Agent.Config(socket, key).withChannels(channels).withIdleExit(Duration.ofSeconds(idle))
+                .withLinks(Duration.ofSeconds(linkIdle), (int) maxLinks);
         Agent agent;
         try {
             agent = Agent.start(c);

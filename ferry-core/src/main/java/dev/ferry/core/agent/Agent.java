@@ -58,32 +58,47 @@ public final class Agent implements AutoCloseable {
      * @param linkAddress where it listens for other nodes' agents (null: the node's first address up)
      * @param endWithJob  whether it ends as soon as the last rank has left (an agent started by a
      *                    job's rank serves that job alone: its ranks all come before any leaves)
+     * @param linkIdleClose close a link to another node's agent idle this long (zero: never;
+     *                    FERRY_IDLE_CLOSE of the rank that starts it)
+     * @param maxLinks    keep at most this many links open, closing the least recently used
+     *                    (0: any number; FERRY_MAX_CONNECTIONS of the rank that starts it)
      */
     public record Config(Path socket, String jobKey, long uid, Path channels, int slots, int slotBytes, Duration idleExit, int ringBytes,
-                         java.net.InetAddress linkAddress, boolean endWithJob) {
+                         java.net.InetAddress linkAddress, boolean endWithJob, Duration linkIdleClose, int maxLinks) {
         public Config(Path socket, String jobKey) {
             this(socket, jobKey, AgentSocket.uid(), Path.of("/dev/shm"), ChannelLayout.DEFAULT_SLOTS, ChannelLayout.DEFAULT_SLOT_BYTES, Duration.ZERO,
-                    ChannelLayout.DEFAULT_RING_BYTES, null, false);
+                    ChannelLayout.DEFAULT_RING_BYTES, null, false, Duration.ZERO, 0);
+        }
+
+        public Config {
+            if (linkIdleClose.isNegative() || maxLinks < 0) {
+                throw new IllegalArgumentException("the agent's link idle close (" + linkIdleClose + ") and link cap (" + maxLinks + ") must not be negative");
+            }
         }
 
         public Config withUid(long other) {
-            return new Config(socket, jobKey, other, channels, slots, slotBytes, idleExit, ringBytes, linkAddress, endWithJob);
+            return new Config(socket, jobKey, other, channels, slots, slotBytes, idleExit, ringBytes, linkAddress, endWithJob, linkIdleClose, maxLinks);
         }
 
         public Config withIdleExit(Duration d) {
-            return new Config(socket, jobKey, uid, channels, slots, slotBytes, d, ringBytes, linkAddress, endWithJob);
+            return new Config(socket, jobKey, uid, channels, slots, slotBytes, d, ringBytes, linkAddress, endWithJob, linkIdleClose, maxLinks);
         }
 
         public Config withChannels(Path dir) {
-            return new Config(socket, jobKey, uid, dir, slots, slotBytes, idleExit, ringBytes, linkAddress, endWithJob);
+            return new Config(socket, jobKey, uid, dir, slots, slotBytes, idleExit, ringBytes, linkAddress, endWithJob, linkIdleClose, maxLinks);
         }
 
         public Config withEndWithJob(boolean end) {
-            return new Config(socket, jobKey, uid, channels, slots, slotBytes, idleExit, ringBytes, linkAddress, end);
+            return new Config(socket, jobKey, uid, channels, slots, slotBytes, idleExit, ringBytes, linkAddress, end, linkIdleClose, maxLinks);
         }
 
         public Config withLinkAddress(java.net.InetAddress a) {
-            return new Config(socket, jobKey, uid, channels, slots, slotBytes, idleExit, ringBytes, a, endWithJob);
+            return new Config(socket, jobKey, uid, channels, slots, slotBytes, idleExit, ringBytes, a, endWithJob, linkIdleClose, maxLinks);
+        }
+
+        /** Links closed when idle for {@code idle} (zero: never) and capped at {@code max} (0: no cap). */
+        public Config withLinks(Duration idle, int max) {
+            return new Config(socket, jobKey, uid, channels, slots, slotBytes, idleExit, ringBytes, linkAddress, endWithJob, idle, max);
         }
     }
 
@@ -219,7 +234,7 @@ public final class Agent implements AutoCloseable {
     private Agent(Config config, AgentSocket socket) {
         this.config = config;
         this.socket = socket;
-        this.network = new AgentNetwork(config.jobKey(), config.linkAddress(), new AgentNetwork.Locals() {
+        this.network = new AgentNetwork(config.jobKey(), config.linkAddress(), config.linkIdleClose().toNanos(), config.maxLinks(), new AgentNetwork.Locals() {
             @Override
             public ByteRing inRing(int rank) {
                 Rank r = byJobRank.get(rank);
@@ -556,7 +571,9 @@ public final class Agent implements AutoCloseable {
                 }
                 case AgentCalls.STATS -> {
                     payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_LINKS, network.openLinks());
-                    yield 8;
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_CLOSED_IDLE, network.closedIdle());
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_EVICTED, network.evicted());
+                    yield 24;
                 }
                 default -> AgentError.NO_CALL.code();
             };

@@ -29,7 +29,7 @@ public final class AgentCalls {
     public static final long VALUE = 0, ADDRESS = 0, LENGTH = 8, HANDLE = 0, FROM = 0, FROM_OFFSET = 8, TO = 16, TO_OFFSET = 24,
             COPY_LENGTH = 32, COUNTER = 40, RANK = 0, ADDRESS_LENGTH = 4, ROUTE_ADDRESS = 8;
     /** Return fields. */
-    public static final long RET_VALUE = 0, RET_BEAT = 8, RET_HANDLE = 0, RET_COPIED = 0, RET_ADDRESS_LENGTH = 0, RET_ADDRESS = 4, RET_LINKS = 0;
+    public static final long RET_VALUE = 0, RET_BEAT = 8, RET_HANDLE = 0, RET_COPIED = 0, RET_ADDRESS_LENGTH = 0, RET_ADDRESS = 4, RET_LINKS = 0, RET_CLOSED_IDLE = 8, RET_EVICTED = 16;
 
     private AgentCalls() {
     }

@@ -254,8 +254,15 @@ public final class AgentClient implements AutoCloseable {
 
     /** The links the agent holds open to other nodes' agents now. */
     public long links() {
+        return linkCounts()[0];
+    }
+
+    /** The agent's links: open now, closed in order for being idle so far, and for the cap. */
+    public long[] linkCounts() {
         forward(AgentCalls.STATS, 0, "stats");
-        return answer().get(ValueLayout.JAVA_LONG, AgentCalls.RET_LINKS);
+        MemorySegment a = answer();
+        return new long[] {a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_LINKS), a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_CLOSED_IDLE),
+                a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_EVICTED)};
     }
 
     /** Tells the agent that rank {@code rank} is served by the agent at {@code agentAddress}. */

@@ -94,7 +94,10 @@ final class AgentContext implements DriverContext {
         }
         Path socket = AgentSettings.socket(hints.settings(), key, hints.attribute(Hints.NODE, ""));
         try {
-            client = AgentLauncher.connectOrStart(socket, key, Path.of("/dev/shm"), CONNECT_BOUND, IDLE_EXIT, true);
+            // the node's links follow the ranks' own connection settings: closed when idle, capped
+            client = AgentLauncher.connectOrStart(socket, key, Path.of("/dev/shm"), CONNECT_BOUND, IDLE_EXIT, true,
+                    Duration.ofNanos(dev.ferry.core.config.EngineSettings.idleCloseNanos(hints.settings())),
+                    dev.ferry.core.config.EngineSettings.maxConnections(hints.settings()));
             agentAddress = client.attach(hints.rank());
         } catch (AgentException e) {
             if (client != null) {
@@ -344,7 +347,12 @@ final class AgentContext implements DriverContext {
     public void connectionsHeld(java.util.function.ObjLongConsumer<String> into) {
         if (client != null && !closed && agentFailure == null) {
             try {
-                into.accept("agent links to other nodes", client.links());
+                long[] links = client.linkCounts();
+                into.accept("agent links to other nodes", links[0]);
+                if (links[1] + links[2] > 0) {
+                    into.accept("agent links closed-idle", links[1]);
+                    into.accept("agent links evicted", links[2]);
+                }
             } catch (AgentException e) {
                 // the agent is gone: no links to count
             }

@@ -45,6 +45,16 @@ public final class AgentLauncher {
      * started agent ends once the job's last rank has left, and removes its files.
      */
     public static AgentClient connectOrStart(Path socket, String jobKey, Path channels, Duration bound, Duration idleExit, boolean endWithJob) {
+        return connectOrStart(socket, jobKey, channels, bound, idleExit, endWithJob, Duration.ZERO, 0);
+    }
+
+    /**
+     * As {@link #connectOrStart(Path, String, Path, Duration, Duration, boolean)}; an agent it
+     * starts closes its links to other nodes' agents when idle for {@code linkIdleClose} (zero:
+     * never) and keeps at most {@code maxLinks} open (0: any number).
+     */
+    public static AgentClient connectOrStart(Path socket, String jobKey, Path channels, Duration bound, Duration idleExit, boolean endWithJob,
+                                             Duration linkIdleClose, int maxLinks) {
         long start = System.nanoTime(), end = start + bound.toNanos();
         AgentException last = null;
         Path lock = socket.resolveSibling(socket.getFileName() + ".lock");
@@ -60,7 +70,7 @@ public final class AgentLauncher {
             try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                  FileLock held = tryLock(ch)) {
                 if (held != null && !Agent.answers(socket)) {
-                    Process p = start(socket, jobKey, channels, idleExit, endWithJob);
+                    Process p = start(socket, jobKey, channels, idleExit, endWithJob, linkIdleClose, maxLinks);
                     awaitListening(p, socket, end);
                 }
             } catch (IOException e) {
@@ -83,12 +93,19 @@ public final class AgentLauncher {
     }
 
     /** Starts {@link AgentMain} in a JVM of its own (this one's java and class path), its output to a log beside the socket. */
-    private static Process start(Path socket, String jobKey, Path channels, Duration idleExit, boolean endWithJob) throws IOException {
+    private static Process start(Path socket, String jobKey, Path channels, Duration idleExit, boolean endWithJob, Duration linkIdleClose, int maxLinks)
+            throws IOException {
         List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED",
                 "-cp", System.getProperty("java.class.path"), AgentMain.class.getName(), socket.toString(), jobKey, channels.toString(),
                 Long.toString(Math.max(1, idleExit.toSeconds()))));
         if (endWithJob) {
             cmd.add("job");
+        }
+        if (!linkIdleClose.isZero()) {
+            cmd.add("link-idle-close=" + linkIdleClose.toNanos());
+        }
+        if (maxLinks > 0) {
+            cmd.add("max-links=" + maxLinks);
         }
         Path log = socket.resolveSibling(socket.getFileName() + ".log");
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))

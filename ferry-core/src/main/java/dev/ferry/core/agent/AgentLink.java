@@ -12,7 +12,8 @@ import java.nio.channels.SocketChannel;
  * one it is reading. Owned by {@link AgentNetwork}, used from the agent's loop alone.
  */
 final class AgentLink {
-    enum State { NEW, AWAITING_CALL, OPEN, BROKEN }
+    /** NEW: not open (never yet, or closed in order: opened again on demand); CLOSING: this agent asked to close it. */
+    enum State { NEW, AWAITING_CALL, OPEN, CLOSING, BROKEN }
 
     /** The other agent's listening address, "host:port". */
     final String address;
@@ -52,6 +53,8 @@ final class AgentLink {
     long payloadLeft;
     boolean readingPayload;
     long bytesIn, bytesOut, recordsIn, recordsOut;
+    /** When a byte last went either way (or the link opened), and when this agent asked to close it. */
+    long lastActive, closingSince;
 
     AgentLink(String address) {
         this.address = address;

@@ -27,8 +27,11 @@ import java.util.Map;
  * link to each ({@link AgentLinkHello} says who dials), opened when a rank first sends there. It
  * routes the ranks' records by the rank they go to, writes them from the sending rank's ring
  * straight to the link and reads arriving ones straight into the receiving rank's ring. A link
- * that breaks makes every rank behind it GONE to the node's ranks. Used from the agent's loop
- * alone.
+ * that breaks makes every rank behind it GONE to the node's ranks. A link idle for the idle-close
+ * time, or the least recently used one when a new link would pass the cap, is closed in order
+ * (a CLOSE handshake: one side asks when it has nothing half written or queued, the other agrees
+ * when it has not either, or refuses), and opened again when a rank next sends there. Used from
+ * the agent's loop alone.
  */
 final class AgentNetwork implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(AgentNetwork.class.getName());
@@ -57,9 +60,20 @@ final class AgentNetwork implements AutoCloseable {
     private final List<AgentLink> awaiting = new ArrayList<>();
     private final Int2ObjectHashMap<AgentLink> routes = new Int2ObjectHashMap<>();
     private final ByteBuffer scratch = ByteBuffer.allocateDirect(64 * 1024);
-    private final ByteBuffer[] pair = new ByteBuffer[2];
+    /** Close a link idle this long (0: never), and keep at most this many open (0: any number). */
+    private final long idleCloseNanos;
+    private final int maxLinks;
+    /** The time at the start of this pass; when the links were last looked at for closing. */
+    private long now = System.nanoTime(), lastSweep;
+    /** Links closed for being idle, and for the cap. */
+    private long closedIdle, evicted;
 
-    AgentNetwork(String jobKey, InetAddress bind, Locals locals) {
+    AgentNetwork(String jobKey, InetAddress bind, long idleCloseNanos, int maxLinks, Locals locals) {
+        if (idleCloseNanos < 0 || maxLinks < 0) {
+            throw new IllegalArgumentException("link idle close " + idleCloseNanos + " ns and cap " + maxLinks + " must not be negative");
+        }
+        this.idleCloseNanos = idleCloseNanos;
+        this.maxLinks = maxLinks;
         this.keyHash = hash(jobKey);
         this.locals = locals;
         try {
@@ -109,6 +123,15 @@ final class AgentNetwork implements AutoCloseable {
         return open.size();
     }
 
+    /** Links closed in order for being idle, and for the cap, so far. */
+    long closedIdle() {
+        return closedIdle;
+    }
+
+    long evicted() {
+        return evicted;
+    }
+
     /** Routes {@code rank} to the agent at {@code remote} (a rank of the job on that node). */
     void route(int rank, String remote) {
         AgentLink l = links.computeIfAbsent(remote, AgentLink::new);
@@ -151,6 +174,7 @@ final class AgentNetwork implements AutoCloseable {
         try {
             int n = link.channel.write(view);
             link.bytesOut += n;
+            link.lastActive = now;
         } catch (IOException e) {
             broke(link, e.getMessage());
             throw new AgentException(AgentError.UNREACHABLE, link.toString());
@@ -163,10 +187,19 @@ final class AgentNetwork implements AutoCloseable {
         return true;
     }
 
-    /** Says to every open link that {@code rank} (of this node) is gone. */
+    /**
+     * Says to every other node this agent has linked with that {@code rank} (of this node) is
+     * gone: on open links at once, and a link closed in order is opened again to say it (its
+     * ranks may wait for that rank with nothing to send).
+     */
     void sayGone(int rank) {
-        for (AgentLink l : open) {
-            sayGone(l, -1, rank);
+        for (AgentLink l : links.values()) {
+            if (l.state == AgentLink.State.OPEN || l.state == AgentLink.State.CLOSING) {
+                sayGone(l, -1, rank);
+            } else if (l.state == AgentLink.State.NEW && !l.ranks.isEmpty()) {
+                sayGone(l, -1, rank);
+                open(l);
+            }
         }
     }
 
@@ -176,7 +209,7 @@ final class AgentNetwork implements AutoCloseable {
         b.putInt((int) ChannelLayout.REC_LENGTH, 0).putInt((int) ChannelLayout.REC_PEER, to).putInt((int) ChannelLayout.REC_KIND, ChannelLayout.GONE)
                 .putInt((int) ChannelLayout.REC_ORIGIN, rank).putLong((int) ChannelLayout.REC_MORE, 0);
         l.control.add(b);
-        if (l.writingFor == -1) {
+        if (l.writingFor == -1 && l.state == AgentLink.State.OPEN) {
             flushControl(l);
         }
     }
@@ -200,16 +233,21 @@ final class AgentNetwork implements AutoCloseable {
 
     /** Accepts other agents' calls and reads what came on every open link. Whether anything happened. */
     boolean poll() {
+        now = System.nanoTime();
         boolean work = accept();
         for (int i = open.size() - 1; i >= 0; i--) {
             AgentLink l = open.get(i);
             work |= read(l);
-            if (l.writingFor == -1 && !l.control.isEmpty()) {
+            if (l.writingFor == -1 && !l.control.isEmpty() && l.state == AgentLink.State.OPEN) {
                 flushControl(l);
             }
             if (l.state == AgentLink.State.OPEN) {
                 work |= writeOwn(l);
             }
+        }
+        if ((idleCloseNanos > 0 || maxLinks > 0) && now - lastSweep > 10_000_000L) {
+            lastSweep = now;
+            sweep();
         }
         for (int i = awaiting.size() - 1; i >= 0; i--) {
             AgentLink l = awaiting.get(i);
@@ -275,7 +313,10 @@ final class AgentNetwork implements AutoCloseable {
             }
             return;
         }
-        if (l.state == AgentLink.State.OPEN) { // the other side lost the old one: the new one replaces it
+        if (l.state == AgentLink.State.CLOSING) { // it agreed, closed, and calls again: the old one is over
+            closeQuietly(l.channel);
+            open.remove(l);
+        } else if (l.state == AgentLink.State.OPEN) { // the other side lost the old one: the new one replaces it
             broke(l, "replaced by a new call");
         }
         use(l, c);
@@ -344,22 +385,150 @@ final class AgentNetwork implements AutoCloseable {
         l.header.clear();
         l.readingPayload = false;
         l.writingFor = -1;
+        l.lastActive = System.nanoTime();
         open.add(l);
         LOG.log(System.Logger.Level.DEBUG, "agent: linked to the agent at {0}", l.address);
+        if (maxLinks > 0 && open.size() > maxLinks) {
+            evictOne(l);
+        }
+        if (l.writingFor == -1 && !l.control.isEmpty()) {
+            flushControl(l); // what waited for the link to open again
+        }
+    }
+
+    // ---- closing in order: idle, or over the cap ------------------------------------------------
+
+    /** Whether {@code l} has nothing half written, half read or queued on this side. */
+    private static boolean quiescent(AgentLink l) {
+        return l.writingFor == -1 && l.control.isEmpty() && l.serves.isEmpty() && l.refusals.isEmpty() && !l.readingPayload
+                && l.header.position() == 0;
+    }
+
+    /** Asks idle links to close; closes links whose ask got no answer within the setup bound. */
+    private void sweep() {
+        for (int i = open.size() - 1; i >= 0; i--) {
+            AgentLink l = open.get(i);
+            if (l.state == AgentLink.State.CLOSING && now - l.closingSince > SETUP_NANOS) {
+                closed(l); // no answer: the other side lost it; closed all the same
+            } else if (idleCloseNanos > 0 && l.state == AgentLink.State.OPEN && now - l.lastActive > idleCloseNanos && quiescent(l)) {
+                if (ask(l)) {
+                    closedIdle++;
+                }
+            }
+        }
+    }
+
+    /** Asks the least recently used quiescent link other than {@code keep} to close: the cap is passed. */
+    private void evictOne(AgentLink keep) {
+        AgentLink victim = null;
+        for (AgentLink l : open) {
+            if (l != keep && l.state == AgentLink.State.OPEN && quiescent(l) && (victim == null || l.lastActive < victim.lastActive)) {
+                victim = l;
+            }
+        }
+        if (victim != null && ask(victim)) { // none quiescent now: over the cap until one is
+            evicted++;
+        }
+    }
+
+    /** Sends CLOSE_ASK on a quiescent link; from now on nothing else is written on it. Whether it was sent. */
+    private boolean ask(AgentLink l) {
+        if (!handshake(l, ChannelLayout.CLOSE_ASK)) {
+            return false;
+        }
+        l.state = AgentLink.State.CLOSING;
+        l.closingSince = now;
+        return true;
+    }
+
+    /** Writes a handshake step on a link with nothing half written (a few bytes: the bound is a formality). */
+    private boolean handshake(AgentLink l, int step) {
+        try {
+            writeFully(l.channel, closeRecord(step), System.nanoTime() + SETUP_NANOS);
+            return true;
+        } catch (IOException e) {
+            broke(l, e.getMessage());
+            return false;
+        }
+    }
+
+    private static ByteBuffer closeRecord(int step) {
+        ByteBuffer b = ByteBuffer.allocate((int) ChannelLayout.REC_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        b.putInt((int) ChannelLayout.REC_LENGTH, 0).putInt((int) ChannelLayout.REC_PEER, step).putInt((int) ChannelLayout.REC_KIND, ChannelLayout.CLOSE)
+                .putInt((int) ChannelLayout.REC_ORIGIN, -1).putLong((int) ChannelLayout.REC_MORE, 0);
+        return b;
+    }
+
+    /** A CLOSE record came on {@code l}. */
+    private void closeStep(AgentLink l, int step) {
+        switch (step) {
+            case ChannelLayout.CLOSE_ASK -> {
+                if (l.state == AgentLink.State.CLOSING) {
+                    closed(l); // both asked: each closes, neither writes again
+                } else if (quiescent(l)) {
+                    if (handshake(l, ChannelLayout.CLOSE_AGREE)) {
+                        closed(l);
+                    }
+                } else { // between records, once the one half written is done
+                    ByteBuffer refuse = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER).put(closeRecord(ChannelLayout.CLOSE_REFUSE)).flip();
+                    l.control.add(refuse);
+                }
+            }
+            case ChannelLayout.CLOSE_AGREE -> {
+                if (l.state == AgentLink.State.CLOSING) {
+                    closed(l);
+                }
+            }
+            case ChannelLayout.CLOSE_REFUSE -> {
+                if (l.state == AgentLink.State.CLOSING) {
+                    l.state = AgentLink.State.OPEN;
+                    l.lastActive = now;
+                }
+            }
+            default -> broke(l, "a close record of step " + step + " from the agent at " + l.address);
+        }
+    }
+
+    /**
+     * Closes {@code l} in order: not broken, its ranks not gone; a rank's next record there opens
+     * it again. What this side still has to send on it (pull data asked for before the close)
+     * opens it again at once.
+     */
+    private void closed(AgentLink l) {
+        closeQuietly(l.channel);
+        open.remove(l);
+        l.state = AgentLink.State.NEW;
+        l.channel = null;
+        l.header.clear();
+        l.readingPayload = false;
+        l.readInto = null;
+        l.readView = null;
+        l.writingFor = -1;
+        LOG.log(System.Logger.Level.DEBUG, "agent: closed the link to {0} in order", l.address);
+        if (!l.serves.isEmpty() || !l.refusals.isEmpty() || !l.control.isEmpty()) {
+            open(l);
+        }
     }
 
     /** Reads what arrived on {@code l}: records go straight into the receiving ranks' rings. */
     private boolean read(AgentLink l) {
         boolean any = false;
         try {
-            for (int records = 0; records < 64 && l.state == AgentLink.State.OPEN; records++) {
+            for (int records = 0; records < 64 && (l.state == AgentLink.State.OPEN || l.state == AgentLink.State.CLOSING); records++) {
                 if (!l.readingPayload) {
                     int n = l.channel.read(l.header);
                     if (n < 0) {
-                        broke(l, "the agent at " + l.address + " hung up");
+                        if (l.state == AgentLink.State.CLOSING && l.header.position() == 0) {
+                            closed(l); // it agreed and closed before its answer was read
+                        } else {
+                            broke(l, "the agent at " + l.address + " hung up");
+                        }
                         return true;
                     }
                     l.bytesIn += Math.max(0, n);
+                    if (n > 0) {
+                        l.lastActive = now;
+                    }
                     any |= n > 0;
                     if (l.header.hasRemaining()) {
                         return any;
@@ -385,7 +554,11 @@ final class AgentNetwork implements AutoCloseable {
                 endRecord(l);
             }
         } catch (IOException e) {
-            broke(l, e.getMessage());
+            if (l.state == AgentLink.State.CLOSING && !l.readingPayload && l.header.position() == 0) {
+                closed(l);
+            } else {
+                broke(l, e.getMessage());
+            }
         }
         return any;
     }
@@ -395,11 +568,12 @@ final class AgentNetwork implements AutoCloseable {
         ByteBuffer h = l.header;
         int length = h.getInt((int) ChannelLayout.REC_LENGTH), peer = h.getInt((int) ChannelLayout.REC_PEER),
                 kind = h.getInt((int) ChannelLayout.REC_KIND), origin = h.getInt((int) ChannelLayout.REC_ORIGIN);
-        if (length < 0 || kind < ChannelLayout.PACKET || kind > ChannelLayout.PULL_DATA || kind == ChannelLayout.PAD) {
+        if (length < 0 || kind < ChannelLayout.PACKET || kind > ChannelLayout.CLOSE || kind == ChannelLayout.PAD
+                || kind == ChannelLayout.CLOSE && length != 0) {
             broke(l, "a malformed record from the agent at " + l.address + " (kind " + kind + ", " + length + " bytes)");
             return false;
         }
-        if (kind == ChannelLayout.GONE) {
+        if (kind == ChannelLayout.GONE || kind == ChannelLayout.CLOSE) {
             l.readInto = null;
             l.readView = null;
             l.payloadLeft = length;
@@ -455,6 +629,13 @@ final class AgentNetwork implements AutoCloseable {
         if (kind == ChannelLayout.GONE) {
             l.ranks.remove(origin);
             locals.gone(h.getInt((int) ChannelLayout.REC_PEER), origin);
+        } else if (kind == ChannelLayout.CLOSE) {
+            int step = h.getInt((int) ChannelLayout.REC_PEER);
+            l.readingPayload = false;
+            h.clear();
+            l.recordsIn++;
+            closeStep(l, step);
+            return;
         } else if (kind == ChannelLayout.PULL) {
             pullAsked(l, h.getInt((int) ChannelLayout.REC_PEER), origin, l.incoming.asSlice(0, length));
         } else if (kind == ChannelLayout.PULL_DATA) {
@@ -531,6 +712,7 @@ final class AgentNetwork implements AutoCloseable {
                 int w = l.channel.write(l.ownView);
                 l.bytesOut += w;
                 any |= w > 0;
+                l.lastActive = now;
             } catch (IOException e) {
                 broke(l, e.getMessage());
                 return true;

@@ -92,9 +92,12 @@ public final class ChannelLayout {
     public static final long REC_LENGTH = 0, REC_PEER = 4, REC_KIND = 8, REC_ORIGIN = 12, REC_MORE = 16, REC_HEADER = 24;
     /**
      * Record kinds: part of a packet; a sender's URL, before its first packet; the peer is gone;
-     * filler to the data's end; a pull's request; a pull's data (between agents only).
+     * filler to the data's end; a pull's request; a pull's data (between agents only); a step of
+     * a link's close handshake (between agents only, the step in the peer field).
      */
-    public static final int PACKET = 1, HELLO = 2, GONE = 3, PAD = 4, PULL = 5, PULL_DATA = 6;
+    public static final int PACKET = 1, HELLO = 2, GONE = 3, PAD = 4, PULL = 5, PULL_DATA = 6, CLOSE = 7;
+    /** The steps of a link's close handshake. */
+    public static final int CLOSE_ASK = 1, CLOSE_AGREE = 2, CLOSE_REFUSE = 3;
     /** Exposure slots, and pull slots, per channel; a slot's bytes and fields; slot states. */
     public static final int PULL_SLOTS = 128;
     public static final long PULL_SLOT_BYTES = 32, SLOT_STATE = 0, SLOT_GENERATION = 4, SLOT_ADDRESS = 8, SLOT_LENGTH = 16, SLOT_PEER = 24;

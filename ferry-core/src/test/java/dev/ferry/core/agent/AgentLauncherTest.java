@@ -42,7 +42,7 @@ class AgentLauncherTest {
     @Test
     void aRunningAgentIsUsedAndARefusalIsNotAReasonToStartAnother() throws Exception {
         Path socket = dir.resolve("running.sock");
-        try (Agent running = Agent.start(new Agent.Config(socket, "job", AgentSocket.uid(), dir, 8, 256, Duration.ZERO, ChannelLayout.DEFAULT_RING_BYTES, null, false))) {
+        try (Agent running = Agent.start(new Agent.Config(socket, "job", AgentSocket.uid(), dir, 8, 256, Duration.ZERO, ChannelLayout.DEFAULT_RING_BYTES, null, false, Duration.ZERO, 0))) {
             Thread t = new Thread(running::run);
             t.setDaemon(true);
             t.start();

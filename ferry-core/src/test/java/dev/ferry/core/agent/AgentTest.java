@@ -231,7 +231,7 @@ class AgentTest {
         assertTrue(e.getMessage().contains("has closed"), e.getMessage());
         c.close();
 
-        Agent idle = Agent.start(new Agent.Config(dir.resolve("idle.sock"), "job-1", AgentSocket.uid(), dir, 4, 256, Duration.ofMillis(200), 4096, null, false));
+        Agent idle = Agent.start(new Agent.Config(dir.resolve("idle.sock"), "job-1", AgentSocket.uid(), dir, 4, 256, Duration.ofMillis(200), 4096, null, false, Duration.ZERO, 0));
         Thread t = new Thread(idle::run);
         t.start();
         t.join(BOUND.toMillis());
