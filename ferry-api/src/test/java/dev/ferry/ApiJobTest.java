@@ -12,12 +12,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The API across real processes, where the drivers between them matter: shm and tcp mixed, and a peer that dies. */
 class ApiJobTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(300);
+    /** Progress (FERRY_PROGRESS) and agent mode (FERRY_AGENT): each mode of each, and both off-path modes with the agents. */
+    private static final String[][] MODES = {{"caller", "off"}, {"thread", "off"}, {"caller", "on"}, {"thread", "on"}};
 
-    /** Rank 0 hears from itself (self), rank 1 (shm) and ranks 2, 3 (tcp) through one ANY_SOURCE receive. */
+    /** Rank 0 hears from itself (self), rank 1 (shm) and ranks 2, 3 (tcp, or the node agents) through one ANY_SOURCE receive. */
     @Test
     void anyMatchesSelfShmAndTcpPeersInOrder() throws Exception {
-        for (String progress : new String[] {"caller", "thread"}) {
-            CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", progress), TIMEOUT, ApiRanks.class, "mixed", "400");
+        for (String[] mode : MODES) {
+            String progress = mode[0] + ", agent " + mode[1];
+            CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", mode[0], "FERRY_AGENT", mode[1]), TIMEOUT,
+                    ApiRanks.class, "mixed", "400");
             assertEquals(0, r.exit(), progress + ": " + r);
             assertTrue(r.okLines().contains("ok mixed rank 0: 400 messages from each of 4 ranks, in order per sender"), progress + ": " + r);
         }
@@ -76,11 +80,15 @@ class ApiJobTest {
         }
     }
 
-    /** Every collective across 5 JVMs, shm between pairs on a node and tcp between nodes, caller and thread progress. */
+    /**
+     * Every collective across 5 JVMs, shm between pairs on a node and tcp (or the node agents)
+     * between nodes, caller and thread progress.
+     */
     @Test
     void collectivesAcrossProcessesWithShmAndTcpMixed() throws Exception {
-        for (String progress : new String[] {"caller", "thread"}) {
-            CapturedJob.Result r = CapturedJob.run(5, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", progress), TIMEOUT,
+        for (String[] mode : new String[][] {MODES[0], MODES[1], MODES[2]}) {
+            String progress = mode[0] + ", agent " + mode[1];
+            CapturedJob.Result r = CapturedJob.run(5, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", mode[0], "FERRY_AGENT", mode[1]), TIMEOUT,
                     ApiRanks.class, "collectives", "41", "32");
             assertEquals(0, r.exit(), progress + ": " + r);
             for (int rank = 0; rank < 5; rank++) {
@@ -164,9 +172,10 @@ class ApiJobTest {
         assertEquals(3, r.exit(), "rank 2's own status: " + r);
     }
 
-    @Test
-    void aDeadPeerFailsTheReceivesThatInvolveIt() throws Exception {
-        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, ApiRanks.class, "dead");
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void aDeadPeerFailsTheReceivesThatInvolveIt(String agent) throws Exception {
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", agent), TIMEOUT, ApiRanks.class, "dead");
         for (int rank = 0; rank < 2; rank++) {
             int k = rank;
             assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok dead rank " + k + ": both receives failed (PROC_FAILED, PROC_FAILED_PENDING) naming rank 2")), r.toString());
@@ -180,8 +189,9 @@ class ApiJobTest {
      */
     @Test
     void aRankThatThrowsFailsTheReceivesWaitingForItAtOnce() throws Exception {
-        for (String progress : new String[] {"caller", "thread"}) {
-            CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", progress), TIMEOUT,
+        for (String[] mode : new String[][] {MODES[0], MODES[1], MODES[2]}) {
+            String progress = mode[0] + ", agent " + mode[1];
+            CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", mode[0], "FERRY_AGENT", mode[1]), TIMEOUT,
                     ApiRanks.class, "throws");
             for (int rank : new int[] {0, 2, 3}) {
                 assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok throws rank " + rank + ": the receive from rank 1 failed PROC_FAILED after ")

@@ -12,6 +12,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** Windows across real processes: shm and tcp mixed, every synchronization mode, shared memory, a dead target. */
 class WindowJobTest {
     private static final Duration TIMEOUT = Duration.ofSeconds(300);
+    /** Progress (FERRY_PROGRESS) and agent mode (FERRY_AGENT). */
+    private static final String[][] MODES = {{"caller", "off"}, {"thread", "off"}, {"caller", "on"}};
 
     /** Random concurrent fetch-and-adds and xor-accumulates among 5 JVMs (pairs on a node: shm and tcp), caller and thread progress. */
     /** A put and a get of 2^31 + 8 bytes with the long-count forms between two JVMs of one node. */
@@ -26,8 +28,9 @@ class WindowJobTest {
 
     @Test
     void randomAtomicsInEveryModeAcrossShmAndTcp() throws Exception {
-        for (String progress : new String[] {"caller", "thread"}) {
-            CapturedJob.Result r = CapturedJob.run(5, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", progress), TIMEOUT,
+        for (String[] mode : MODES) {
+            String progress = mode[0] + ", agent " + mode[1];
+            CapturedJob.Result r = CapturedJob.run(5, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", mode[0], "FERRY_AGENT", mode[1]), TIMEOUT,
                     WindowRanks.class, "random", "17", "200");
             assertEquals(0, r.exit(), progress + ": " + r);
             for (int rank = 0; rank < 5; rank++) {
@@ -51,8 +54,9 @@ class WindowJobTest {
     /** A target on a node of its own (tcp) that makes no call serves locks and accumulates from two origins, caller and thread progress. */
     @Test
     void aTargetThatMakesNoCallServesOverTcp() throws Exception {
-        for (String progress : new String[] {"caller", "thread"}) {
-            CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", progress), TIMEOUT,
+        for (String[] mode : MODES) {
+            String progress = mode[0] + ", agent " + mode[1];
+            CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_PROGRESS", mode[0], "FERRY_AGENT", mode[1]), TIMEOUT,
                     WindowRanks.class, "passive", "100");
             assertEquals(0, r.exit(), progress + ": " + r);
             assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok passive rank 2: 200 accumulates landed")), progress + ": " + r);
@@ -69,10 +73,11 @@ class WindowJobTest {
         }
     }
 
-    @Test
-    void aDeadTargetFailsTheOperationsAimedAtIt() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void aDeadTargetFailsTheOperationsAimedAtIt(String agent) throws Exception {
         // a node each: the survivors' operations to each other go by message, counted as the dead rank's are
-        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "1"), TIMEOUT, WindowRanks.class, "dead");
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "1", "FERRY_AGENT", agent), TIMEOUT, WindowRanks.class, "dead");
         for (int rank = 0; rank < 2; rank++) {
             int k = rank;
             assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok dead rank " + k + ": operations to rank 2 failed PROC_FAILED")), r.toString());

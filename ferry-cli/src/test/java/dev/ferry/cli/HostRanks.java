@@ -164,12 +164,12 @@ public final class HostRanks {
     }
 
     /**
-     * With each peer in turn, 4 MiB + 3 bytes from native memory by rendezvous: into native memory
+     * With each peer in turn, 1 MiB + 3 bytes from native memory by rendezvous: into native memory
      * (in agent mode the agents pull it between the two ranks' memory) and into a heap array (the
      * agent's pull lands in native memory of the rank's, copied into the array).
      */
     private static void large(Comm world, int me, int n) {
-        int size = (4 << 20) + 3;
+        int size = (1 << 20) + 3;
         try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
             java.lang.foreign.MemorySegment out = a.allocate(size), in = a.allocate(size);
             for (int i = 0; i < size; i++) {

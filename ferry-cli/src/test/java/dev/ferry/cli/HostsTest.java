@@ -211,6 +211,27 @@ class HostsTest {
     }
 
     /**
+     * Agent mode with each agent's links closed when idle for 20 ms and capped at one (three
+     * hosts: each agent needs two): the links close in order and open again many times while
+     * the job's checks run, and nothing is lost on the way.
+     */
+    @Test
+    void agentLinksClosedWhenIdleAndCappedLoseNothingAcrossHosts() throws Exception {
+        Launcher l = new Launcher(Map.of("FERRY_AGENT", "on", "FERRY_IDLE_CLOSE", "20ms", "FERRY_MAX_CONNECTIONS", "1"), "run", "--hosts", hosts(),
+                "--stats", "--timeout", String.valueOf(BOUND_S), "-cp", testClasses(), HostRanks.class.getName(), "check");
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        List<String> lines = l.lines();
+        for (int r = 0; r < 6; r++) {
+            assertTrue(lines.contains("rank " + r + " ok"), lines.toString());
+        }
+        List<String> stats = l.err.stream().filter(s -> s.contains("ferry stats: rank ")).toList();
+        assertEquals(6, stats.size(), l.err.toString());
+        assertTrue(stats.stream().anyMatch(s -> s.matches(".*agent links evicted [1-9].*")), "the cap closed links: " + stats);
+        assertTrue(l.err.stream().noneMatch(e -> e.contains("WARNING")), l.err.toString());
+        nothingLeft();
+    }
+
+    /**
      * Three hosts of four ranks, every pair talking: directly, each rank pair of two hosts has its
      * own connection (16 per host pair); through the agents, each host pair has exactly one, which
      * {@code ss} on the hosts shows while the job runs.

@@ -129,10 +129,18 @@ public final class Transfers {
 
     /** Fills with the kit's pattern: byte i is a function of i and {@code seed}. */
     public static void fill(MemorySegment m, long seed) {
-        for (long i = 0; i < m.byteSize(); i++) {
+        long n = m.byteSize(), first = Math.min(n, PATTERN_PERIOD);
+        for (long i = 0; i < first; i++) {
             m.set(ValueLayout.JAVA_BYTE, i, patternByte(i, seed));
         }
+        // the pattern repeats every PATTERN_PERIOD bytes: the rest is copies of what is written, doubling
+        for (long at = first; at < n; at += Math.min(at, n - at)) {
+            MemorySegment.copy(m, 0, m, at, Math.min(at, n - at));
+        }
     }
+
+    /** The pattern's period: byte i and byte i + 65536 are the same (31 * 65536 and 65536 >>> 8 are multiples of 256). */
+    private static final long PATTERN_PERIOD = 1 << 16;
 
     public static byte patternByte(long i, long seed) {
         return (byte) (i * 31 + seed * 7 + (i >>> 8));
@@ -140,9 +148,18 @@ public final class Transfers {
 
     /** Index of the first byte that differs from the pattern, or -1. */
     public static long checkPattern(MemorySegment m, long seed) {
-        for (long i = 0; i < m.byteSize(); i++) {
+        long n = m.byteSize(), first = Math.min(n, PATTERN_PERIOD);
+        for (long i = 0; i < first; i++) {
             if (m.get(ValueLayout.JAVA_BYTE, i) != patternByte(i, seed)) {
                 return i;
+            }
+        }
+        // the first period checked byte by byte, each later one is compared with it
+        for (long at = first; at < n; at += PATTERN_PERIOD) {
+            long k = Math.min(PATTERN_PERIOD, n - at);
+            long d = MemorySegment.mismatch(m, 0, k, m, at, at + k);
+            if (d >= 0) {
+                return at + d;
             }
         }
         return -1;

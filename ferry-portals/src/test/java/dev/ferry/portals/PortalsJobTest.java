@@ -55,10 +55,11 @@ class PortalsJobTest {
         }
     }
 
-    /** Two ranks reach rank 0 over shm (itself, rank 1), two over tcp (ranks 2, 3): atomics stay atomic across rails. */
-    @Test
-    void atomicsFromShmAndTcpPeersOnOneCounter() throws Exception {
-        List<String> ok = passed(4, Map.of("FERRY_RANKS_PER_NODE", "2"), "hammer", "300");
+    /** Two ranks reach rank 0 over shm (itself, rank 1), two over tcp or the node agents (ranks 2, 3): atomics stay atomic across rails. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void atomicsFromShmAndTcpPeersOnOneCounter(String agent) throws Exception {
+        List<String> ok = passed(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", agent), "hammer", "300");
         assertTrue(ok.stream().anyMatch(l -> l.startsWith("ok hammer: counter 2400")), ok.toString());
         // rank 1 shares rank 0's node and the counter is memAlloc memory: its atomics were atomic instructions
         // on rank 0's memory, racing rank 0's own (it serves ranks 2 and 3 with the same instructions)

@@ -131,13 +131,24 @@ class EngineJobTest {
         }
     }
 
-    @Test
-    void mixedJobUsesShmWithinANodeAndTcpBetweenNodes() throws Exception {
-        Jobs.Result r = passed(4, Map.of("FERRY_RANKS_PER_NODE", "2"), "sizes");
+    /**
+     * Two nodes of two ranks: shm within a node, tcp between them; in agent mode the node agents
+     * between them, every rendezvous then pulled (over shm within a node, by the agents between
+     * nodes) where direct tcp pulls none.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void mixedJobUsesShmWithinANodeAndTcpBetweenNodes(String agent) throws Exception {
+        Jobs.Result r = passed(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", agent), "sizes");
         List<String> ok = r.okLines();
         assertEquals(4, ok.size(), r.toString());
-        assertTrue(ok.stream().anyMatch(l -> l.contains("rank 0 ") && l.contains("rails 0=self 1=shm 2=tcp 3=tcp;")), ok.toString());
-        assertTrue(ok.stream().anyMatch(l -> l.contains("rank 3 ") && l.contains("rails 0=tcp 1=tcp 2=shm 3=self;")), ok.toString());
+        String net = agent.equals("on") ? "agent" : "tcp";
+        assertTrue(ok.stream().anyMatch(l -> l.contains("rank 0 ") && l.contains("rails 0=self 1=shm 2=" + net + " 3=" + net + ";")), ok.toString());
+        assertTrue(ok.stream().anyMatch(l -> l.contains("rank 3 ") && l.contains("rails 0=" + net + " 1=" + net + " 2=shm 3=self;")), ok.toString());
+        for (String l : ok) {
+            long[] p = pulledOf(l);
+            assertTrue(agent.equals("on") ? p[0] == p[1] && p[1] > 0 : p[0] < p[1], l);
+        }
     }
 
     @Test
