@@ -11,11 +11,12 @@ package dev.ferry.core.agent;
  *     +4   u32  flags: {@link #CALL_ME} (the dialing agent wants a link and the other one dials it)
  *     +8   32 bytes: SHA-256 of the job key
  *     +40  u32  address length, then the dialing agent's own address ("host:port", UTF-8)
- *   listening agent to dialing agent
+ *   listening agent to dialing agent (not to a CALL_ME, which gets no answer)
  *     +0   i32  0, or {@link #WRONG_JOB}
  * </pre>
  * Exactly one link joins two agents: the agent whose address sorts first dials; the other,
- * needing the link first, asks it to ({@link #CALL_ME}) and waits for its call.
+ * needing the link first, asks it to ({@link #CALL_ME}) and waits for its call, not for an
+ * answer: two agents each waiting in its loop for the other's answer would never give theirs.
  */
 public final class AgentLinkHello {
     public static final int MAGIC = 0x4b4e4c46; // "FLNK"

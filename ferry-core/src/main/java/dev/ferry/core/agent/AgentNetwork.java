@@ -297,6 +297,25 @@ final class AgentNetwork implements AutoCloseable {
         byte[] theirs = new byte[AgentLinkHello.KEY_HASH_BYTES];
         h.get(AgentLinkHello.KEY_HASH, theirs);
         boolean ok = MessageDigest.isEqual(theirs, keyHash);
+        if ((h.getInt(AgentLinkHello.FLAGS) & AgentLinkHello.CALL_ME) != 0) {
+            // no answer: the caller does not wait for one (it may be this agent's own dial's peer, busy answering it)
+            closeQuietly(c);
+            if (!ok) {
+                LOG.log(System.Logger.Level.WARNING, "agent: refused to call back the agent at {0}: another job (its key differs)", remote);
+                return;
+            }
+            AgentLink l = links.computeIfAbsent(remote, AgentLink::new);
+            if (l.state == AgentLink.State.CLOSING) { // it agreed to close and wants the link again before the answer was read
+                closeQuietly(l.channel);
+                open.remove(l);
+                l.state = AgentLink.State.NEW;
+            }
+            if (l.state != AgentLink.State.OPEN) {
+                l.state = AgentLink.State.NEW;
+                open(l); // this agent's address sorts first: it dials
+            }
+            return;
+        }
         ByteBuffer answer = ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(0, ok ? AgentLinkHello.OK : AgentLinkHello.WRONG_JOB);
         writeFully(c, answer, end);
         if (!ok) {
@@ -305,14 +324,6 @@ final class AgentNetwork implements AutoCloseable {
             return;
         }
         AgentLink l = links.computeIfAbsent(remote, AgentLink::new);
-        if ((h.getInt(AgentLinkHello.FLAGS) & AgentLinkHello.CALL_ME) != 0) {
-            closeQuietly(c);
-            if (l.state != AgentLink.State.OPEN) {
-                l.state = AgentLink.State.NEW;
-                open(l); // this agent's address sorts first: it dials
-            }
-            return;
-        }
         if (l.state == AgentLink.State.CLOSING) { // it agreed, closed, and calls again: the old one is over
             closeQuietly(l.channel);
             open.remove(l);
@@ -337,20 +348,22 @@ final class AgentNetwork implements AutoCloseable {
             h.putInt(AgentLinkHello.MAGIC_AT, AgentLinkHello.MAGIC).putInt(AgentLinkHello.FLAGS, dial ? 0 : AgentLinkHello.CALL_ME)
                     .put(AgentLinkHello.KEY_HASH, keyHash).putInt(AgentLinkHello.ADDRESS_LENGTH, me.length).put(AgentLinkHello.ADDRESS, me);
             writeFully(c, h, end);
+            if (!dial) {
+                // asks to be called, and waits for the call, not for an answer: the other may be waiting
+                // for this agent's answer to its own dial, and neither loop would come round to answer
+                closeQuietly(c);
+                l.state = AgentLink.State.AWAITING_CALL;
+                l.awaitingSince = System.nanoTime();
+                awaiting.add(l);
+                return;
+            }
             int status = readFully(c, 4, end).getInt(0);
             if (status != AgentLinkHello.OK) {
                 closeQuietly(c);
                 broke(l, "the agent at " + l.address + " serves another job");
                 return;
             }
-            if (dial) {
-                use(l, c);
-            } else {
-                closeQuietly(c);
-                l.state = AgentLink.State.AWAITING_CALL;
-                l.awaitingSince = System.nanoTime();
-                awaiting.add(l);
-            }
+            use(l, c);
         } catch (IOException | RuntimeException e) {
             if (c != null) {
                 closeQuietly(c);

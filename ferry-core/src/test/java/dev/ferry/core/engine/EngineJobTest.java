@@ -133,8 +133,7 @@ class EngineJobTest {
 
     /**
      * Two nodes of two ranks: shm within a node, tcp between them; in agent mode the node agents
-     * between them, every rendezvous then pulled (over shm within a node, by the agents between
-     * nodes) where direct tcp pulls none.
+     * between them, whose rendezvous are pulled (by the agents) where direct tcp's are put.
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
@@ -145,9 +144,11 @@ class EngineJobTest {
         String net = agent.equals("on") ? "agent" : "tcp";
         assertTrue(ok.stream().anyMatch(l -> l.contains("rank 0 ") && l.contains("rails 0=self 1=shm 2=" + net + " 3=" + net + ";")), ok.toString());
         assertTrue(ok.stream().anyMatch(l -> l.contains("rank 3 ") && l.contains("rails 0=" + net + " 1=" + net + " 2=shm 3=self;")), ok.toString());
+        // a rank's rendezvous go to itself (never pulled), to its shm peer (pulled) and to the two ranks of the
+        // other node: by pull through the agents, so most are pulled; by put over tcp, so most are not
         for (String l : ok) {
             long[] p = pulledOf(l);
-            assertTrue(agent.equals("on") ? p[0] == p[1] && p[1] > 0 : p[0] < p[1], l);
+            assertTrue(agent.equals("on") ? 2 * p[0] > p[1] : p[0] > 0 && 2 * p[0] < p[1], l);
         }
     }
 
