@@ -243,24 +243,34 @@ final class AgentInstance implements DriverInstance {
         return Status.DONE;
     }
 
-    /** An exposure's end: DONE once the peer's agent has read it all (or the peer only released it). */
-    private Status exposurePoll(Packet packet) {
-        int slot = (int) packet.driverState, g = (int) (packet.driverState >>> 32);
-        long w = ctx.exposures.word(slot);
-        if (ctx.exposureOwner[slot] != this || PullSlots.generation(w) != g) { // given back: the peer went
-            packet.driverData = null;
-            return failed();
+    /**
+     * Where this instance's use of a slot stands ({@code driverState}: its generation, then the
+     * slot): POSTED, DONE or FAILED (a posted slot of a peer that went counts FAILED), or -1 when
+     * the slot was given back meanwhile (the peer went).
+     */
+    private int slotState(PullSlots slots, AgentInstance[] owners, long driverState) {
+        int slot = (int) driverState, g = (int) (driverState >>> 32);
+        long w = slots.word(slot);
+        if (owners[slot] != this || PullSlots.generation(w) != g) {
+            return -1;
         }
         int state = PullSlots.state(w);
+        return state == ChannelLayout.POSTED && !usable() ? ChannelLayout.FAILED : state;
+    }
+
+    /** An exposure's end: DONE once the peer's agent has read it all (or the peer only released it). */
+    private Status exposurePoll(Packet packet) {
+        int state = slotState(ctx.exposures, ctx.exposureOwner, packet.driverState);
         if (state == ChannelLayout.POSTED) {
-            if (usable()) {
-                return Status.NOT_YET;
-            }
-            state = ChannelLayout.FAILED;
+            return Status.NOT_YET;
         }
+        packet.driverData = null;
+        if (state < 0) {
+            return failed();
+        }
+        int slot = (int) packet.driverState;
         ctx.exposureOwner[slot] = null;
         ctx.exposures.free(slot);
-        packet.driverData = null;
         return state == ChannelLayout.DONE ? Status.DONE : failed();
     }
 
@@ -362,19 +372,15 @@ final class AgentInstance implements DriverInstance {
         if (state != PULL_POSTED && state != PULL_STAGED) {
             return Status.INVALID;
         }
-        int slot = (int) packet.driverState, g = (int) (packet.driverState >>> 32);
-        long w = ctx.pulls.word(slot);
-        if (ctx.pullOwner[slot] != this || PullSlots.generation(w) != g) { // given back: the peer went
+        int st = slotState(ctx.pulls, ctx.pullOwner, packet.driverState);
+        if (st == ChannelLayout.POSTED) {
+            return Status.NOT_YET;
+        }
+        if (st < 0) {
             packet.driverData = null;
             return failed();
         }
-        int st = PullSlots.state(w);
-        if (st == ChannelLayout.POSTED) {
-            if (usable()) {
-                return Status.NOT_YET;
-            }
-            st = ChannelLayout.FAILED;
-        }
+        int slot = (int) packet.driverState;
         long n = packet.size();
         if (st == ChannelLayout.DONE && state == PULL_STAGED) {
             pullCursor.reset(packet.layout()).copyFrom(ctx.staging(slot, n), 0, n);

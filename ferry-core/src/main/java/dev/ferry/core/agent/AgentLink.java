@@ -55,6 +55,12 @@ final class AgentLink {
     long bytesIn, bytesOut, recordsIn, recordsOut;
     /** When a byte last went either way (or the link opened), and when this agent asked to close it. */
     long lastActive, closingSince;
+    /**
+     * While CLOSING: the other agent's new call, used once the old connection has given all it
+     * carried (its answer or its end read); and whether it asked to be called again meanwhile.
+     */
+    SocketChannel nextChannel;
+    boolean callBack;
 
     AgentLink(String address) {
         this.address = address;

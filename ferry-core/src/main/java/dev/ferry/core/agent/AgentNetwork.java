@@ -305,10 +305,11 @@ final class AgentNetwork implements AutoCloseable {
                 return;
             }
             AgentLink l = links.computeIfAbsent(remote, AgentLink::new);
-            if (l.state == AgentLink.State.CLOSING) { // it agreed to close and wants the link again before the answer was read
-                closeQuietly(l.channel);
-                open.remove(l);
-                l.state = AgentLink.State.NEW;
+            if (l.state == AgentLink.State.CLOSING) {
+                // it agreed to close and wants the link again: what it wrote before agreeing is still to be
+                // read from the old connection, so the call back waits until that one has ended
+                l.callBack = true;
+                return;
             }
             if (l.state != AgentLink.State.OPEN) {
                 l.state = AgentLink.State.NEW;
@@ -324,9 +325,13 @@ final class AgentNetwork implements AutoCloseable {
             return;
         }
         AgentLink l = links.computeIfAbsent(remote, AgentLink::new);
-        if (l.state == AgentLink.State.CLOSING) { // it agreed, closed, and calls again: the old one is over
-            closeQuietly(l.channel);
-            open.remove(l);
+        if (l.state == AgentLink.State.CLOSING) {
+            // it agreed, closed, and calls again: the new call waits until the old connection is read to its end
+            if (l.nextChannel != null) {
+                closeQuietly(l.nextChannel);
+            }
+            l.nextChannel = c;
+            return;
         } else if (l.state == AgentLink.State.OPEN) { // the other side lost the old one: the new one replaces it
             broke(l, "replaced by a new call");
         }
@@ -518,7 +523,18 @@ final class AgentNetwork implements AutoCloseable {
         l.readView = null;
         l.writingFor = -1;
         LOG.log(System.Logger.Level.DEBUG, "agent: closed the link to {0} in order", l.address);
-        if (!l.serves.isEmpty() || !l.refusals.isEmpty() || !l.control.isEmpty()) {
+        SocketChannel next = l.nextChannel;
+        l.nextChannel = null;
+        boolean callBack = l.callBack;
+        l.callBack = false;
+        if (next != null) { // the other called again while this side closed: its call is the link now
+            try {
+                use(l, next);
+            } catch (IOException e) {
+                closeQuietly(next);
+                broke(l, "the new call from " + l.address + " failed: " + e.getMessage());
+            }
+        } else if (callBack || !l.serves.isEmpty() || !l.refusals.isEmpty() || !l.control.isEmpty()) {
             open(l);
         }
     }
@@ -783,6 +799,11 @@ final class AgentNetwork implements AutoCloseable {
         l.refusals.clear();
         l.ownServe = null;
         l.writingFor = -1;
+        if (l.nextChannel != null) {
+            closeQuietly(l.nextChannel);
+            l.nextChannel = null;
+        }
+        l.callBack = false;
         if (l.channel != null) {
             closeQuietly(l.channel);
         }
