@@ -668,66 +668,28 @@ public final class Agent implements AutoCloseable {
         return work;
     }
 
-    /** Pulls between two ranks of this node (a job without shared memory between them), a chunk per pass each. */
-    private final java.util.ArrayDeque<AgentPulls.Serve> localServes = new java.util.ArrayDeque<>();
-    private MemorySegment localChunk;
+    /** Pulls between two ranks of this node (a job without shared memory between them). */
+    private final AgentPulls.Local localPulls = new AgentPulls.Local();
 
     /**
-     * Checks rank {@code r}'s pull request {@code rec} to rank {@code to}: it must name a pull
-     * slot of {@code r}'s posted for that rank and that length. True when the record is to go on
-     * to the other node; false when it was refused (the pull answered FAILED) or is served here.
+     * Rank {@code r}'s pull request {@code rec} to rank {@code to}: true when it is to go on to
+     * the other node; false when it was refused (the pull answered FAILED) or is served here.
      */
     private boolean pullToSend(Rank r, int to, Rank local, long rec) {
         MemorySegment req = r.out.memory().asSlice(ByteRing.payload(rec), Math.max(0, r.out.length(rec)));
-        if (req.byteSize() != ChannelLayout.PULL_REQUEST_BYTES) {
-            LOG.log(System.Logger.Level.WARNING, "agent: rank {0} sent a pull request of {1} bytes: dropped", r.jobRank, req.byteSize());
+        if (!AgentPulls.own(r, to, req)) {
             return false;
-        }
-        long pull = AgentPulls.pullOf(req);
-        if (pull >= 0) {
-            int slot = (int) (pull >>> 32);
-            long length = req.get(ValueLayout.JAVA_LONG, ChannelLayout.REQ_LENGTH);
-            if (!PullSlots.valid(slot) || !r.pulls.posted(slot, (int) pull) || r.pulls.peer(slot) != to || r.pulls.length(slot) != length) {
-                LOG.log(System.Logger.Level.WARNING, "agent: rank {0} asked to pull {1} bytes from rank {2} into a slot it did not post so: refused",
-                        r.jobRank, length, to);
-                AgentPulls.fail(r, pull);
-                return false;
-            }
         }
         if (local == null) {
             return true;
         }
-        try {
-            AgentPulls.Serve s = AgentPulls.requested(local, r.jobRank, req);
-            if (s != null) {
-                localServes.add(s);
-            }
-        } catch (AgentException e) {
-            LOG.log(System.Logger.Level.DEBUG, "agent: refused a pull: {0}", e.getMessage());
-            AgentPulls.fail(r, pull);
-        }
+        localPulls.ask(r, local, req);
         return false;
     }
 
-    /** Moves a chunk of the first pull between two ranks of this node: read from one, written into the other. */
+    /** Moves a chunk of the first pull between two ranks of this node. */
     private boolean serveLocal() {
-        AgentPulls.Serve s = localServes.peek();
-        if (s == null) {
-            return false;
-        }
-        if (localChunk == null) {
-            localChunk = arena.allocate(ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER + AgentPulls.CHUNK, 8);
-        }
-        int n = AgentPulls.fill(s, localChunk);
-        Rank to = byJobRank.get(s.to);
-        if (to != null) {
-            AgentPulls.arrived(to, s.from.rank(), localChunk.get(ValueLayout.JAVA_LONG, ChannelLayout.REC_MORE),
-                    localChunk.asSlice(ChannelLayout.REC_HEADER, n - ChannelLayout.REC_HEADER));
-        }
-        if (AgentPulls.sent(s) || to == null) {
-            localServes.poll();
-        }
-        return true;
+        return localPulls.step(byJobRank::get);
     }
 
     private static final java.lang.invoke.VarHandle BELL_WORD = ValueLayout.JAVA_INT.varHandle();

@@ -87,6 +87,75 @@ final class AgentPulls {
         return new Serve(from, exposure, exposureGen, to, pullSlot, pullGen, length);
     }
 
+    /**
+     * Checks a request rank {@code r} sent to rank {@code to} against {@code r}'s own pull slot:
+     * posted, for that rank, of that length (a release names none). False when it is refused:
+     * the pull, if it names one, is answered FAILED.
+     */
+    static boolean own(Party r, int to, MemorySegment req) {
+        if (req.byteSize() != ChannelLayout.PULL_REQUEST_BYTES) {
+            LOG.log(System.Logger.Level.WARNING, "agent: rank {0} sent a pull request of {1} bytes: dropped", r.rank(), req.byteSize());
+            return false;
+        }
+        long pull = pullOf(req);
+        if (pull < 0) {
+            return true;
+        }
+        int slot = (int) (pull >>> 32);
+        long length = req.get(ValueLayout.JAVA_LONG, ChannelLayout.REQ_LENGTH);
+        PullSlots p = r.pulls();
+        if (PullSlots.valid(slot) && p.posted(slot, (int) pull) && p.peer(slot) == to && p.length(slot) == length) {
+            return true;
+        }
+        LOG.log(System.Logger.Level.WARNING, "agent: rank {0} asked to pull {1} bytes from rank {2} into a slot it did not post so: refused",
+                r.rank(), length, to);
+        fail(r, pull);
+        return false;
+    }
+
+    /**
+     * Pulls between two ranks of one agent (no link between them): each serve's chunks are read
+     * from one and written into the other, a chunk per pass.
+     */
+    static final class Local {
+        private final java.util.ArrayDeque<Serve> serves = new java.util.ArrayDeque<>();
+        private MemorySegment chunk;
+
+        /** Rank {@code by} asks to pull from {@code from}, both here: a serve queued, or the pull answered FAILED. */
+        void ask(Party by, Party from, MemorySegment req) {
+            try {
+                Serve s = requested(from, by.rank(), req);
+                if (s != null) {
+                    serves.add(s);
+                }
+            } catch (AgentException e) {
+                LOG.log(System.Logger.Level.DEBUG, "agent: refused a pull: {0}", e.getMessage());
+                fail(by, pullOf(req));
+            }
+        }
+
+        /** Moves a chunk of the first serve ({@code parties}: the node's ranks by rank); whether there was one. */
+        boolean step(java.util.function.IntFunction<? extends Party> parties) {
+            Serve s = serves.peek();
+            if (s == null) {
+                return false;
+            }
+            if (chunk == null) {
+                chunk = java.lang.foreign.Arena.ofAuto().allocate(ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER + CHUNK, 8);
+            }
+            int n = fill(s, chunk);
+            Party to = parties.apply(s.to);
+            if (to != null) {
+                arrived(to, s.from.rank(), chunk.get(ValueLayout.JAVA_LONG, ChannelLayout.REC_MORE),
+                        chunk.asSlice(ChannelLayout.REC_HEADER, n - ChannelLayout.REC_HEADER));
+            }
+            if (sent(s) || to == null) {
+                serves.poll();
+            }
+            return true;
+        }
+    }
+
     /** The request's pull slot and generation, to answer a refused one: slot << 32 | generation, or -1. */
     static long pullOf(MemorySegment req) {
         int slot = req.get(ValueLayout.JAVA_INT, ChannelLayout.REQ_PULL_SLOT);
