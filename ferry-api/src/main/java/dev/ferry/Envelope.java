@@ -33,6 +33,13 @@ final class Envelope {
     /** Synchronous sends one rank can have pending to one peer. */
     static final int SYNC_IDS = 1 << SYNC_ID_BITS;
 
+    /**
+     * The header bits a receive ignores when the node agent matches for it: a message's kind may
+     * be STANDARD or SYNC (bit 48), and a SYNC one carries its id; ACK and FAULT (bit 49) and the
+     * library's messages (bit 63) never match.
+     */
+    static final long MATCH_IGNORE = 1L << KIND_SHIFT | (long) (SYNC_IDS - 1) << SYNC_ID_SHIFT;
+
     private Envelope() {
     }
 

@@ -165,7 +165,7 @@ final class Messaging implements MessageHandler {
             m.drop(); // its communicator is revoked: ULFM discards what arrives on it
             return;
         }
-        MatchEntry<RecvOp> e = posted.match(context, m.source(), tag);
+        MatchEntry<RecvOp> e = posted.match(context, m.source(), tag, reclaimed);
         if (e != null) {
             matchedOnArrival++;
             e.item().deliver(m);
@@ -294,11 +294,35 @@ final class Messaging implements MessageHandler {
                 return;
             }
         }
+        // alone: no receive posted before it accepts a message it does, so the agent may match it
+        boolean alone = r.into != null && r.sourceWorld >= 0 && r.tag != MatchEntry.ANY && engine.offloads(r.sourceWorld, r.into.byteSize())
+                && !posted.accepts(context, r.sourceWorld, r.tag);
         posted.add(r.entry.set(context, r.sourceWorld, r.tag));
+        if (alone) {
+            engine().offload(r.engineRecv, r.sourceWorld, r.into, Envelope.header(context, r.tag, Envelope.STANDARD, 0), Envelope.MATCH_IGNORE, r);
+        }
+    }
+
+    /**
+     * Matching a message to a receive handed to the node agent takes it back first: a receive
+     * the agent matched already is passed over (its message is on its way into it).
+     */
+    private final dev.ferry.core.match.Eligibility<RecvOp> reclaimed = op -> engine.reclaim(op.engineRecv);
+
+    /** The agent matched {@code r} and placed its message (engine's thread of control). */
+    void matchedByAgent(RecvOp r) {
+        if (posted.remove(r.entry)) {
+            matchedOnArrival++;
+        }
+    }
+
+    /** Takes {@code r} back from the agent if it was handed there: false when the agent matched it already. */
+    boolean reclaim(RecvOp r) {
+        return engine().reclaim(r.engineRecv);
     }
 
     boolean unpost(RecvOp r) {
-        return posted.remove(r.entry);
+        return reclaim(r) && posted.remove(r.entry);
     }
 
     /** The earliest unexpected message of {@code context} a probe accepts, left in place; or null. */

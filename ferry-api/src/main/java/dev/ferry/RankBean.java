@@ -106,6 +106,10 @@ final class RankBean implements FerryMXBean {
         m.put("matched on arrival", messaging.matchedOnArrival);
         m.put("arrived unexpected", messaging.arrivedUnexpected);
         m.put("matched unexpected", messaging.matchedUnexpected);
+        if (st.armedReceives() > 0) { // agent mode: receives handed to the node agent, and those it matched
+            m.put("receives armed for the agent", st.armedReceives());
+            m.put("receives matched by the agent", st.agentMatches());
+        }
         return m;
     }
 

@@ -12,7 +12,7 @@ import java.lang.foreign.MemorySegment;
  * one at once), then the engine's receive of that message into the buffer. Runs its matching
  * steps in the engine's thread of control; its completion is read from any thread.
  */
-final class RecvOp extends Request implements Runnable {
+final class RecvOp extends Request implements Runnable, dev.ferry.core.request.Matched {
     final MatchEntry<RecvOp> entry = new MatchEntry<>(this);
     final RecvRequest engineRecv = new RecvRequest();
     Comm comm;
@@ -99,8 +99,30 @@ final class RecvOp extends Request implements Runnable {
         wake();
     }
 
+    /**
+     * The node agent matched this receive, handed to it when posted, and its message is in place
+     * (engine's thread of control): as {@link #deliver}, with no message to receive.
+     */
+    @Override
+    public void matched(RecvRequest r) {
+        if (finished != null) {
+            return; // failed meanwhile (its communicator revoked): the bytes landed, the status stands
+        }
+        long h = r.header();
+        matchedTag = Envelope.tag(h);
+        messaging.matchedByAgent(this);
+        if (Envelope.kind(h) == Envelope.SYNC) {
+            messaging.ack(r.source(), Envelope.syncId(h));
+        }
+        MATCHED.setRelease(this, true);
+        wake();
+    }
+
     /** Ends the receive without a message (cancelled, or its source died). */
     void finish(Status s) {
+        if (engineRecv.armedBy >= 0) {
+            messaging.reclaim(this); // the agent has it no more; if it matched it already, the status above stands
+        }
         finished = s;
         wake();
     }

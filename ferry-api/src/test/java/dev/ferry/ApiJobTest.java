@@ -28,6 +28,29 @@ class ApiJobTest {
     }
 
     /**
+     * Agent mode, caller and thread progress: rank 1 posts receives and computes with no call
+     * while rank 0's messages come; the node agent matches the receives handed to it, and MPI's
+     * order holds (a small message ahead of a large one on the same tag, an ANY_SOURCE receive
+     * posted first, a receive cancelled while the agent held it, one too short for its message).
+     */
+    @Test
+    void receivesTheAgentMatchesWhileTheRankComputesKeepMpiOrder() throws Exception {
+        int rounds = 6;
+        for (String progress : new String[] {"caller", "thread"}) {
+            CapturedJob.Result r = CapturedJob.run(2, Map.of("FERRY_RANKS_PER_NODE", "1", "FERRY_PROGRESS", progress, "FERRY_AGENT", "on", "FERRY_JMX", "on"),
+                    TIMEOUT, AgentMatchRanks.class, Integer.toString(rounds));
+            assertEquals(0, r.exit(), progress + ": " + r);
+            for (String ok : new String[] {"ok agent-match " + rounds + " receives computed through, every byte checked", "ok agent-match in order: the small message first",
+                    "ok agent-match cancelled while armed", "ok agent-match behind ANY_SOURCE", "ok agent-match truncated"}) {
+                assertTrue(r.okLines().contains(ok), progress + ": " + ok + "\n" + r);
+            }
+            // armed: every round's receive, the first of tag 20, both of tag 30, the short one of tag 50;
+            // matched by the agent: every round's and the second of tag 30, posted alone before their message left
+            assertTrue(r.okLines().contains("ok agent-match counters: armed " + (rounds + 4) + ", matched by the agent " + (rounds + 1)), progress + ": " + r);
+        }
+    }
+
+    /**
      * One message of 2^31 + 16 shorts (4 GiB and 32 bytes) with the long-count calls, rank 0 to
      * rank 1 over shm and to rank 2 over tcp, every byte checked.
      */

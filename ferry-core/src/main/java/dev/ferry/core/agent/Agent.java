@@ -168,7 +168,8 @@ public final class Agent implements AutoCloseable {
             this.outView = channel.asByteBuffer();
             long slotBytes = ChannelLayout.PULL_SLOTS * ChannelLayout.PULL_SLOT_BYTES;
             this.exposures = new PullSlots(channel.asSlice(ChannelLayout.exposures(config.slots(), config.slotBytes(), config.ringBytes()), slotBytes));
-            this.pulls = new PullSlots(channel.asSlice(ChannelLayout.pulls(config.slots(), config.slotBytes(), config.ringBytes()), slotBytes));
+            this.pulls = new PullSlots(channel.asSlice(ChannelLayout.pulls(config.slots(), config.slotBytes(), config.ringBytes()), slotBytes),
+                    channel.asSlice(ChannelLayout.matches(config.slots(), config.slotBytes(), config.ringBytes()), ChannelLayout.PULL_SLOTS * ChannelLayout.MATCH_BYTES));
         }
 
         @Override

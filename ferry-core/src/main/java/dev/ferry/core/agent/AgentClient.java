@@ -306,6 +306,13 @@ public final class AgentClient implements AutoCloseable {
                 : channel.asSlice(ChannelLayout.pulls(ring.slots(), ring.slotBytes(), bytes), ChannelLayout.PULL_SLOTS * ChannelLayout.PULL_SLOT_BYTES);
     }
 
+    /** The pull slots' match fields (receives armed for the agent to match), or null when the channel has no rings. */
+    MemorySegment matchFields() {
+        int bytes = channel.get(ValueLayout.JAVA_INT, ChannelLayout.RING_BYTES_AT);
+        return bytes == 0 ? null
+                : channel.asSlice(ChannelLayout.matches(ring.slots(), ring.slotBytes(), bytes), ChannelLayout.PULL_SLOTS * ChannelLayout.MATCH_BYTES);
+    }
+
     /**
      * Null while the agent serves; else why it does not (closed, dead, or still for longer than
      * the bound). Looks at /proc: for a rank's occasional check, not every poll.

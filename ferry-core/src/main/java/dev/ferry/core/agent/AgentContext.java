@@ -29,8 +29,6 @@ import java.time.Duration;
 final class AgentContext implements DriverContext {
     /** Bytes of one record's payload: a buffer-sent packet, or a fragment of a larger one. */
     static final int FRAGMENT = 128 * 1024;
-    /** Bytes of the pull data a rendezvous RTS carries: exposure slot, its generation, its length. */
-    static final int PULL_DATA_BYTES = 16;
     /** How long a rank waits for the node's agent to answer, starting it if need be. */
     private static final Duration CONNECT_BOUND = Duration.ofSeconds(30);
     /** How long a started agent outlives its last rank. */
@@ -80,7 +78,7 @@ final class AgentContext implements DriverContext {
                 .hasRecvAny(true)
                 .supportsWaitAny(true)
                 .maxPacketSize(1L << 40)
-                .pullDataSize(PULL_DATA_BYTES)
+                .pullDataSize(ChannelLayout.PULL_DATA_BYTES)
                 .transport(Transport.REMOTE)
                 .build();
         return new DriverProperties(caps, new Profile(9_000, 4_000, CpuSet.all()));
@@ -109,7 +107,7 @@ final class AgentContext implements DriverContext {
         in = client.inRing();
         if (out != null) {
             exposures = new PullSlots(client.exposureSlots());
-            pulls = new PullSlots(client.pullSlots());
+            pulls = new PullSlots(client.pullSlots(), client.matchFields());
         }
         if (out == null || in == null) {
             client.close();
@@ -159,10 +157,26 @@ final class AgentContext implements DriverContext {
      * The first arriving record when it is {@code i}'s, else -1. Records nobody will take (from a
      * peer disconnected, or a greeting from a peer already connected) are dropped on the way.
      */
+    /**
+     * The last record of a packet received into the engine's memory, released when the engine
+     * next asks for a record: until then the ring is not empty, so the agent, which matches only
+     * when it is ({@link AgentMatch}), never matches past a packet the engine has yet to parse.
+     */
+    long parsedLast = -1;
+
+    /** The engine asks for a record again: it has handled the packet {@link #parsedLast} ended. */
+    private void releaseParsed() {
+        if (parsedLast >= 0) {
+            in.release(parsedLast);
+            parsedLast = -1;
+        }
+    }
+
     long headFor(AgentInstance i) {
         if (!live()) {
             return -1;
         }
+        releaseParsed();
         while (true) {
             long r = in.next();
             if (r < 0) {
@@ -218,6 +232,7 @@ final class AgentContext implements DriverContext {
         if (!live()) {
             return Status.NOT_YET;
         }
+        releaseParsed();
         while (true) {
             long r = in.next();
             if (r < 0 || in.kind(r) != ChannelLayout.HELLO) {
@@ -244,6 +259,7 @@ final class AgentContext implements DriverContext {
         if (!live()) {
             return Status.BROKEN;
         }
+        releaseParsed();
         while (true) {
             long r = in.next();
             if (r < 0) {

@@ -15,10 +15,10 @@ import java.lang.foreign.ValueLayout;
  * peer (a packet larger than a record goes as several, the last with nothing more to come), and
  * its packets are read from the IN ring where they lie. One packet is sent at a time, in order.
  */
-final class AgentInstance implements DriverInstance {
+final class AgentInstance implements DriverInstance, MatchOffload {
     /** A packet's {@link Packet#driverData} while it is exposed, or its pull waits for a slot, is posted (into its own memory or staged), or only released the exposure. */
     private static final Object EXPOSED = "exposed", PULL_WAITING = "pull waiting", PULL_POSTED = "pull posted", PULL_STAGED = "pull staged",
-            PULL_RELEASED = "pull released";
+            PULL_RELEASED = "pull released", ARMED = "armed";
 
     private final AgentContext ctx;
     /** Pulls waiting for a free slot or for room in the OUT ring, oldest first (made when first needed). */
@@ -235,9 +235,9 @@ final class AgentInstance implements DriverInstance {
         long length = packet.layout().size();
         int g = ctx.exposures.post(slot, address, length, peer);
         ctx.exposureOwner[slot] = this;
-        pullData.set(ValueLayout.JAVA_INT, 0, slot);
-        pullData.set(ValueLayout.JAVA_INT, 4, g);
-        pullData.set(ValueLayout.JAVA_LONG, 8, length);
+        pullData.set(ValueLayout.JAVA_INT, ChannelLayout.PD_EXPOSURE, slot);
+        pullData.set(ValueLayout.JAVA_INT, ChannelLayout.PD_GENERATION, g);
+        pullData.set(ValueLayout.JAVA_LONG, ChannelLayout.PD_LENGTH, length);
         packet.driverData = EXPOSED;
         packet.driverState = (long) g << 32 | slot;
         return Status.DONE;
@@ -255,7 +255,7 @@ final class AgentInstance implements DriverInstance {
             return -1;
         }
         int state = PullSlots.state(w);
-        return state == ChannelLayout.POSTED && !usable() ? ChannelLayout.FAILED : state;
+        return (state == ChannelLayout.POSTED || state == ChannelLayout.ARMED) && !usable() ? ChannelLayout.FAILED : state;
     }
 
     /** An exposure's end: DONE once the peer's agent has read it all (or the peer only released it). */
@@ -285,8 +285,8 @@ final class AgentInstance implements DriverInstance {
         if (!usable()) {
             return failed();
         }
-        int exposure = pullData.get(ValueLayout.JAVA_INT, 0), g = pullData.get(ValueLayout.JAVA_INT, 4);
-        long exposed = pullData.get(ValueLayout.JAVA_LONG, 8);
+        int exposure = pullData.get(ValueLayout.JAVA_INT, ChannelLayout.PD_EXPOSURE), g = pullData.get(ValueLayout.JAVA_INT, ChannelLayout.PD_GENERATION);
+        long exposed = pullData.get(ValueLayout.JAVA_LONG, ChannelLayout.PD_LENGTH);
         if (!PullSlots.valid(exposure) || packet.size() > exposed) {
             return Status.INVALID;
         }
@@ -395,6 +395,77 @@ final class AgentInstance implements DriverInstance {
         return Status.DONE;
     }
 
+    // ---- receives the agent matches ---------------------------------------------------------
+
+    /** Arms a pull slot with the receive's memory and match bits, for a message from the peer alone. */
+    @Override
+    public Status matchPost(Packet packet, long bits, long ignore) {
+        if (!usable()) {
+            return failed();
+        }
+        long address = nativeRange(packet.layout());
+        if (address == 0) {
+            return Status.INVALID;
+        }
+        int slot = ctx.pulls.take();
+        if (slot < 0) {
+            return Status.NOT_YET;
+        }
+        int g = ctx.pulls.arm(slot, address, packet.layout().size(), peer, bits, ignore);
+        ctx.pullOwner[slot] = this;
+        packet.driverData = ARMED;
+        packet.driverState = (long) g << 32 | slot;
+        return Status.DONE;
+    }
+
+    @Override
+    public Status matchCancel(Packet packet) {
+        if (packet.driverData != ARMED) {
+            return Status.DONE;
+        }
+        int slot = (int) packet.driverState, g = (int) (packet.driverState >>> 32);
+        if (ctx.pullOwner[slot] != this || PullSlots.generation(ctx.pulls.word(slot)) != g) {
+            packet.driverData = null; // given back meanwhile (the peer went): nothing armed
+            return Status.DONE;
+        }
+        if (!ctx.pulls.reclaim(slot, g)) {
+            return Status.NOT_YET;
+        }
+        ctx.pullOwner[slot] = null;
+        packet.driverData = null;
+        return Status.DONE;
+    }
+
+    @Override
+    public Status matchPoll(Packet packet) {
+        if (packet.driverData != ARMED) {
+            return Status.INVALID;
+        }
+        int st = slotState(ctx.pulls, ctx.pullOwner, packet.driverState);
+        if (st == ChannelLayout.ARMED || st == ChannelLayout.CLAIMED || st == ChannelLayout.POSTED) {
+            return Status.NOT_YET;
+        }
+        packet.driverData = null;
+        if (st < 0) {
+            return failed();
+        }
+        int slot = (int) packet.driverState;
+        long header = ctx.pulls.matchedHeader(slot), length = ctx.pulls.matchedLength(slot);
+        ctx.pullOwner[slot] = null;
+        ctx.pulls.free(slot);
+        if (st != ChannelLayout.DONE) {
+            return failed();
+        }
+        packet.length(length);
+        packet.driverState = header;
+        return Status.DONE;
+    }
+
+    @Override
+    public long matchHeader(Packet packet) {
+        return packet.driverState;
+    }
+
     // ---- receiving ----------------------------------------------------------------------------
 
     @Override
@@ -459,8 +530,10 @@ final class AgentInstance implements DriverInstance {
                 recvCursor.copyFrom(ctx.in.memory(), ByteRing.payload(r), len);
             }
             received += len;
-            ctx.in.release(r);
-            if (more == 0) {
+            if (more != 0) {
+                ctx.in.release(r);
+            } else {
+                ctx.parsedLast = r;
                 receiving = null;
                 packet.length(received);
                 return Status.DONE;

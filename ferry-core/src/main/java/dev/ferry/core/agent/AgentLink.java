@@ -49,6 +49,9 @@ final class AgentLink {
     final ByteBuffer header = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER).order(ByteOrder.LITTLE_ENDIAN);
     /** The ring the payload goes to (null: to the scratch, the rank is gone), and where. */
     ByteRing readInto;
+    /** Where the record being read lies in {@link #readInto}, and whether the agent may match it ({@link AgentMatch}: its shape, into an empty ring). */
+    long readAt;
+    boolean matchable;
     ByteBuffer readView;
     long payloadLeft;
     boolean readingPayload;

@@ -1,5 +1,6 @@
 package dev.ferry.core.agent;
 
+import dev.ferry.core.wire.WireHeader;
 import dev.ferry.spi.IdleStrategy;
 import org.agrona.collections.Int2ObjectHashMap;
 
@@ -9,6 +10,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.StandardSocketOptions;
+
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
@@ -67,6 +69,7 @@ final class AgentNetwork implements AutoCloseable {
     private long now = System.nanoTime(), lastSweep;
     /** Links closed for being idle, and for the cap. */
     private long closedIdle, evicted;
+
 
     AgentNetwork(String jobKey, InetAddress bind, long idleCloseNanos, int maxLinks, Locals locals) {
         if (idleCloseNanos < 0 || maxLinks < 0) {
@@ -131,6 +134,7 @@ final class AgentNetwork implements AutoCloseable {
     long evicted() {
         return evicted;
     }
+
 
     /** Routes {@code rank} to the agent at {@code remote} (a rank of the job on that node). */
     void route(int rank, String remote) {
@@ -642,11 +646,14 @@ final class AgentNetwork implements AutoCloseable {
             broke(l, "a record of " + length + " bytes from the agent at " + l.address + " (at most " + in.maxPayload() + ")");
             return false;
         }
+        boolean empty = in.isEmpty(); // before the claim: the rank has parsed all that came before this
         long at = in.claim(length);
         if (at < 0) {
             l.readingPayload = false;
             return false;
         }
+        l.matchable = empty && kind == ChannelLayout.PACKET && length == AgentMatch.ANNOUNCEMENT_BYTES;
+        l.readAt = at;
         l.readInto = in;
         l.readView = view(in).limit((int) (at + length)).position((int) at);
         return true;
@@ -673,13 +680,43 @@ final class AgentNetwork implements AutoCloseable {
                 AgentPulls.arrived(to, origin, h.getLong((int) ChannelLayout.REC_MORE), l.incoming.asSlice(0, length));
             }
         } else if (l.readInto != null) {
-            l.readInto.commit(origin, origin, kind, h.getLong((int) ChannelLayout.REC_MORE), length);
+            long more = h.getLong((int) ChannelLayout.REC_MORE);
+            if (!l.matchable || more != 0 || !matched(l, h.getInt((int) ChannelLayout.REC_PEER), origin, length)) {
+                l.readInto.commit(origin, origin, kind, more, length);
+            }
         }
         l.recordsIn++;
         l.readInto = null;
         l.readView = null;
         l.readingPayload = false;
         h.clear();
+    }
+
+    /**
+     * An announcement for this node's rank {@code to} from {@code from} came into its empty ring:
+     * true when a receive it armed took it ({@link AgentMatch}), the pull's request then on its
+     * way back on {@code l} and the record left uncommitted.
+     */
+    private boolean matched(AgentLink l, int to, int from, int length) {
+        AgentPulls.Party p = locals.party(to);
+        if (p == null || l.state != AgentLink.State.OPEN) {
+            return false;
+        }
+        java.lang.foreign.MemorySegment packet = l.readInto.memory().asSlice(l.readAt, length);
+        ByteBuffer ask = AgentMatch.offer(p, from, packet);
+        if (ask == null) {
+            return false;
+        }
+        if (AgentMatch.creditsLeft(packet)) {
+            l.readInto.commit(from, from, ChannelLayout.PACKET, 0, WireHeader.PACKET_HEADER);
+        } else {
+            l.readInto.abandon();
+        }
+        l.control.add(ask);
+        if (l.writingFor == -1) {
+            flushControl(l);
+        }
+        return true;
     }
 
     /** Rank {@code to} of the other node asks to pull from this node's rank {@code from}: a serve queued, or a refusal. */

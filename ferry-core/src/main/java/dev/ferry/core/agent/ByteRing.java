@@ -100,6 +100,11 @@ public final class ByteRing {
         commit(-1, peer, kind, more, length);
     }
 
+    /** Drops the claimed record unpublished (the agent took it itself). */
+    public void abandon() {
+        claimAt = -1;
+    }
+
     /** Publishes the claimed record, naming its origin (the agent, as it delivers into an IN ring). */
     public void commit(int origin, int peer, int kind, long more, long length) {
         long at = claimAt;

@@ -56,6 +56,10 @@ package dev.ferry.core.agent;
  *     +8   u64  address, in the rank's process
  *     +16  u64  length
  *     +24  u32  peer: the one rank allowed to pull an exposure; the rank a pull is from
+ *   A rank's pull data, what its RTS carries for the peer to pull with ({@link #PULL_DATA_BYTES}):
+ *     +0   u32  exposure slot
+ *     +4   u32  its generation
+ *     +8   u64  bytes exposed
  *   A pull's request goes in the OUT ring as a {@link #PULL} record to the exposing rank, its
  *   payload {@link #PULL_REQUEST_BYTES} bytes:
  *     +0   i32  pull slot (-1: pull nothing, only release the exposure)
@@ -75,7 +79,7 @@ package dev.ferry.core.agent;
  */
 public final class ChannelLayout {
     public static final int MAGIC = 0x46414754; // "FAGT"
-    public static final int VERSION = 4;
+    public static final int VERSION = 5;
 
     public static final long MAGIC_AT = 0, VERSION_AT = 4, SLOTS_AT = 8, SLOT_BYTES_AT = 12, RANK_PID = 16, AGENT_PID = 24, AGENT_BEAT = 32,
             CLOSED = 40, RING_BYTES_AT = 44, RANK_SLEEPS = 48, BELL = 52;
@@ -101,7 +105,12 @@ public final class ChannelLayout {
     /** Exposure slots, and pull slots, per channel; a slot's bytes and fields; slot states. */
     public static final int PULL_SLOTS = 128;
     public static final long PULL_SLOT_BYTES = 32, SLOT_STATE = 0, SLOT_GENERATION = 4, SLOT_ADDRESS = 8, SLOT_LENGTH = 16, SLOT_PEER = 24;
-    public static final int FREE = 0, POSTED = 1, DONE = 2, FAILED = 3;
+    public static final int FREE = 0, POSTED = 1, DONE = 2, FAILED = 3, ARMED = 4, CLAIMED = 5;
+    /** A pull slot's match fields: their bytes and offsets. */
+    public static final long MATCH_BYTES = 32, MATCH_BITS = 0, MATCH_IGNORE = 8, MATCH_HEADER = 16, MATCH_LENGTH = 24;
+    /** A rank's pull data: its bytes and fields. */
+    public static final int PULL_DATA_BYTES = 16;
+    public static final long PD_EXPOSURE = 0, PD_GENERATION = 4, PD_LENGTH = 8;
     /** A PULL record's payload: its bytes and fields. */
     public static final int PULL_REQUEST_BYTES = 24;
     public static final long REQ_PULL_SLOT = 0, REQ_PULL_GENERATION = 4, REQ_EXPOSURE = 8, REQ_EXPOSURE_GENERATION = 12, REQ_LENGTH = 16;
@@ -126,7 +135,7 @@ public final class ChannelLayout {
 
     /** The bytes of a channel with two packet rings of {@code ringBytes} of data each, and its exposure and pull slots. */
     public static long bytes(int slots, int slotBytes, int ringBytes) {
-        return ringBytes == 0 ? bytes(slots, slotBytes) : pulls(slots, slotBytes, ringBytes) + PULL_SLOTS * PULL_SLOT_BYTES;
+        return ringBytes == 0 ? bytes(slots, slotBytes) : matches(slots, slotBytes, ringBytes) + PULL_SLOTS * MATCH_BYTES;
     }
 
     /** Where the exposure slots start (after the IN ring). */
@@ -137,6 +146,11 @@ public final class ChannelLayout {
     /** Where the pull slots start. */
     public static long pulls(int slots, int slotBytes, int ringBytes) {
         return exposures(slots, slotBytes, ringBytes) + PULL_SLOTS * PULL_SLOT_BYTES;
+    }
+
+    /** Where the pull slots' match fields start. */
+    public static long matches(int slots, int slotBytes, int ringBytes) {
+        return pulls(slots, slotBytes, ringBytes) + PULL_SLOTS * PULL_SLOT_BYTES;
     }
 
     /** Where the OUT packet ring starts. */

@@ -7,7 +7,10 @@ import java.lang.invoke.VarHandle;
 /**
  * One of a channel's two arrays of slots ({@link ChannelLayout}): the exposures a rank offers its
  * peers to pull, or the pulls it asked its agent for. The rank takes a slot, fills it and posts
- * it; the agent answers DONE or FAILED. A slot's state and generation are one 64-bit word, so
+ * it; the agent answers DONE or FAILED. A pull slot may instead be armed with a receive's match
+ * bits ({@link #arm}): the agent matches an arriving announcement against it ({@link #armedFor}),
+ * claims it and posts it itself ({@link #claim}), or the rank takes it back ({@link #reclaim});
+ * one compare-and-set decides which. A slot's state and generation are one 64-bit word, so
  * the agent's answer is a compare-and-set from "this generation, posted": an answer to an older
  * use of the slot changes nothing. The rank's side ({@link #take}, {@link #post}, {@link #free})
  * is used by one thread at a time (the engine's progress); the agent's by its loop.
@@ -16,11 +19,21 @@ final class PullSlots {
     private static final VarHandle WORD = ValueLayout.JAVA_LONG.varHandle();
 
     private final MemorySegment memory;
+    /** The pull slots' match fields; null for exposures. */
+    private final MemorySegment match;
     /** The rank's free slots (a stack); unused on the agent's side. */
     private final int[] free;
     private int freeCount;
 
     PullSlots(MemorySegment memory) {
+        this(memory, null);
+    }
+
+    PullSlots(MemorySegment memory, MemorySegment match) {
+        if (match != null && match.byteSize() < ChannelLayout.PULL_SLOTS * ChannelLayout.MATCH_BYTES) {
+            throw new IllegalArgumentException("match fields need " + ChannelLayout.PULL_SLOTS * ChannelLayout.MATCH_BYTES + " bytes, not " + match.byteSize());
+        }
+        this.match = match;
         if (memory.byteSize() < ChannelLayout.PULL_SLOTS * ChannelLayout.PULL_SLOT_BYTES) {
             throw new IllegalArgumentException("pull slots need " + ChannelLayout.PULL_SLOTS * ChannelLayout.PULL_SLOT_BYTES + " bytes, not "
                     + memory.byteSize());
@@ -89,11 +102,66 @@ final class PullSlots {
         return g;
     }
 
-    /** Gives {@code slot} back, whatever its state: a late answer to this use finds another generation or FREE. */
+    /**
+     * Gives {@code slot} back, whatever its state: a late answer to this use finds another
+     * generation or FREE. A slot the agent is claiming ({@link #claim}: three stores) is waited
+     * for, briefly; one still claimed after that belongs to an agent that died mid-claim, and is
+     * not used again.
+     */
     void free(int slot) {
-        int g = generation(word(slot));
-        WORD.setRelease(memory, at(slot) + ChannelLayout.SLOT_STATE, word(g, ChannelLayout.FREE));
+        long at = at(slot) + ChannelLayout.SLOT_STATE;
+        for (int spins = 0; ; spins++) {
+            long w = word(slot);
+            if (state(w) != ChannelLayout.CLAIMED) {
+                if (WORD.compareAndSet(memory, at, w, word(generation(w), ChannelLayout.FREE))) {
+                    break; // by compare-and-set: an agent that claimed meanwhile is waited for
+                }
+            } else if (spins >= 1 << 20) {
+                return;
+            }
+            Thread.onSpinWait();
+        }
         free[freeCount++] = slot;
+    }
+
+    /**
+     * Arms {@code slot} with a receive into {@code length} bytes at {@code address} for a message
+     * from {@code peer} whose header word is {@code bits} outside {@code ignore}: the agent may
+     * match it from now on. Its new generation.
+     */
+    int arm(int slot, long address, long length, int peer, long bits, long ignore) {
+        int g = generation(word(slot)) + 1;
+        long base = at(slot), m = matchAt(slot);
+        memory.set(ValueLayout.JAVA_LONG, base + ChannelLayout.SLOT_ADDRESS, address);
+        memory.set(ValueLayout.JAVA_LONG, base + ChannelLayout.SLOT_LENGTH, length);
+        memory.set(ValueLayout.JAVA_INT, base + ChannelLayout.SLOT_PEER, peer);
+        match.set(ValueLayout.JAVA_LONG, m + ChannelLayout.MATCH_BITS, bits & ~ignore);
+        match.set(ValueLayout.JAVA_LONG, m + ChannelLayout.MATCH_IGNORE, ignore);
+        WORD.setRelease(memory, base + ChannelLayout.SLOT_STATE, word(g, ChannelLayout.ARMED));
+        return g;
+    }
+
+    /** Takes armed {@code slot}'s use {@code generation} back, freeing the slot: false when the agent matched it first (it goes on). */
+    boolean reclaim(int slot, int generation) {
+        if (!WORD.compareAndSet(memory, at(slot) + ChannelLayout.SLOT_STATE, word(generation, ChannelLayout.ARMED), word(generation, ChannelLayout.FREE))) {
+            return false;
+        }
+        free[freeCount++] = slot;
+        return true;
+    }
+
+    /** The header word of the message the agent matched to {@code slot} (read once the slot is answered). */
+    long matchedHeader(int slot) {
+        return match.get(ValueLayout.JAVA_LONG, matchAt(slot) + ChannelLayout.MATCH_HEADER);
+    }
+
+    /** The length of the message the agent matched to {@code slot}. */
+    long matchedLength(int slot) {
+        return match.get(ValueLayout.JAVA_LONG, matchAt(slot) + ChannelLayout.MATCH_LENGTH);
+    }
+
+    private static long matchAt(int slot) {
+        return slot * ChannelLayout.MATCH_BYTES;
     }
 
     /** Slots in use. */
@@ -106,6 +174,49 @@ final class PullSlots {
     /** Whether {@code slot} is posted in generation {@code generation}. */
     boolean posted(int slot, int generation) {
         return word(slot) == word(generation, ChannelLayout.POSTED);
+    }
+
+    /**
+     * The armed slot whose receive accepts a message from {@code peer} with header word
+     * {@code header} and {@code length} bytes (no longer than the receive), as slot << 32 |
+     * generation; or -1. The rank arms at most one receive a message can match (it arms none
+     * behind an earlier receive that accepts the same messages), so the first found is the one.
+     */
+    long armedFor(int peer, long header, long length) {
+        if (match == null) {
+            return -1;
+        }
+        for (int s = 0; s < ChannelLayout.PULL_SLOTS; s++) {
+            long w = word(s);
+            if (state(w) != ChannelLayout.ARMED || peer(s) != peer) {
+                continue;
+            }
+            long m = matchAt(s);
+            long bits = match.get(ValueLayout.JAVA_LONG, m + ChannelLayout.MATCH_BITS), ignore = match.get(ValueLayout.JAVA_LONG, m + ChannelLayout.MATCH_IGNORE);
+            if (((header ^ bits) & ~ignore) == 0 && length <= length(s) && word(s) == w) { // the word again: the fields were those of this use
+                return (long) s << 32 | generation(w) & 0xffffffffL;
+            }
+        }
+        return -1;
+    }
+
+    /**
+     * Claims armed {@code slot}'s use {@code generation} for a message of {@code header} and
+     * {@code length} bytes, and posts it as a pull of that length: false when the rank took it
+     * back first.
+     */
+    boolean claim(int slot, int generation, long header, long length) {
+        long at = at(slot);
+        if (!WORD.compareAndSet(memory, at + ChannelLayout.SLOT_STATE, word(generation, ChannelLayout.ARMED), word(generation, ChannelLayout.CLAIMED))) {
+            return false;
+        }
+        // the rank changes no field of a claimed slot ({@link #free} waits for the claim's end)
+        long m = matchAt(slot);
+        match.set(ValueLayout.JAVA_LONG, m + ChannelLayout.MATCH_HEADER, header);
+        match.set(ValueLayout.JAVA_LONG, m + ChannelLayout.MATCH_LENGTH, length);
+        memory.set(ValueLayout.JAVA_LONG, at + ChannelLayout.SLOT_LENGTH, length);
+        WORD.setRelease(memory, at + ChannelLayout.SLOT_STATE, word(generation, ChannelLayout.POSTED));
+        return true;
     }
 
     /** Answers {@code slot}'s use {@code generation} with {@code state} (DONE or FAILED); false when that use is over. */

@@ -232,6 +232,9 @@ public final class Engine implements GateOwner, AutoCloseable {
         if (gates.creditsGranted() > 0) {
             b.append(", eager credits granted now ").append(gates.creditsGranted());
         }
+        if (stats.armedReceives() > 0) {
+            b.append("; receives armed for the agent ").append(stats.armedReceives()).append(", matched by it ").append(stats.agentMatches());
+        }
         return b.toString();
     }
 
@@ -418,6 +421,41 @@ public final class Engine implements GateOwner, AutoCloseable {
         } finally {
             exit(took);
         }
+    }
+
+    /**
+     * Hands a posted receive to the driver of {@code source}'s gate to match, where that driver
+     * matches (the node agent, seed 004's tag-matching offload): a message from {@code source}
+     * whose header word is {@code bits} outside {@code ignore} then lands in {@code into} with no
+     * call from this rank, and {@code onMatch} is told in a later progress pass. False when it was
+     * not taken; the caller matches it as ever. The caller must not have posted, before it, a
+     * receive that accepts any message this one does, and takes it back ({@link #reclaim}) before
+     * matching a message to it itself. The engine's thread of control ({@link #runSerialized}).
+     *
+     * <pre>{@code
+     * if (engine.offload(r, 1, buffer, header, ignore, done -> finish(done))) { armed = true; }
+     * }</pre>
+     */
+    public boolean offload(RecvRequest r, int source, MemorySegment into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
+        checkRank(source);
+        Gate g = byRank[source];
+        return g != null && g.offload(r, into, bits, ignore, onMatch);
+    }
+
+    /** Whether a receive of {@code bytes} from {@code source} could be handed to its gate's driver to match now ({@link #offload}): a cheap look first. */
+    public boolean offloads(int source, long bytes) {
+        Gate g = byRank[source];
+        return g != null && g.offloads(bytes);
+    }
+
+    /**
+     * Takes a receive back from the driver it was handed to ({@link #offload}): true when the
+     * driver had not matched it (or it was never handed over), so the caller may match it; false
+     * when the driver matched it, and its {@code onMatch} will be told.
+     */
+    public boolean reclaim(RecvRequest r) {
+        int source = r.armedBy;
+        return source < 0 || byRank[source].reclaim(r);
     }
 
     @Override

@@ -161,6 +161,31 @@ public final class Gate implements Link, RailOwner, Origin {
         }
     }
 
+    @Override
+    public dev.ferry.core.request.RequestHost host() {
+        return engine;
+    }
+
+    @Override
+    public long eagerLimit() {
+        return eagerLimit;
+    }
+
+    /** {@link RendezvousPull#offload}: false where rail 0 has no pull, or the gate is not open. */
+    public boolean offload(RecvRequest r, MemorySegment into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
+        return state == OPEN && pull != null && pull.offload(r, into, bits, ignore, onMatch);
+    }
+
+    /** {@link RendezvousPull#offloads}: false where rail 0 has no pull, or the gate is not open. */
+    public boolean offloads(long bytes) {
+        return state == OPEN && pull != null && pull.offloads(bytes);
+    }
+
+    /** {@link RendezvousPull#reclaim}. */
+    public boolean reclaim(RecvRequest r) {
+        return pull == null || pull.reclaim(r);
+    }
+
     // ---- connection -------------------------------------------------------------------------
 
     /** Connects every rail (first use); a refusal fails the gate. */
@@ -578,6 +603,9 @@ public final class Gate implements Link, RailOwner, Origin {
             RawLane lane = lanes[i];
             // here, not in push: a send need not wait for the driver's answers about earlier ones
             if (i == 0 && pull != null && pull.exposing() && !pull.pollExposed()) {
+                return work;
+            }
+            if (i == 0 && pull != null && pull.armedAny() && !pull.pollArmed()) {
                 return work;
             }
             push(r, lane);

@@ -52,6 +52,24 @@ public final class PostedReceives<T> {
     }
 
     /**
+     * {@link #match}, passing over the entries {@code eligible} refuses. It is asked about the
+     * first accepting entry of each queue the message may meet (an exact bin, the any-source bin,
+     * the wildcard list), not only the one that wins.
+     */
+    public MatchEntry<T> match(int context, int source, int tag, Eligibility<T> eligible) {
+        MatchEntry<T> best = find(context, source, MatchEntry.bits(tag), eligible);
+        if (best != null) {
+            remove(best);
+        }
+        return best;
+    }
+
+    /** Whether a posted receive accepts a message of {@code context} from {@code source} with {@code tag}. */
+    public boolean accepts(int context, int source, int tag) {
+        return find(context, source, MatchEntry.bits(tag), null) != null;
+    }
+
+    /**
      * The earliest entry that accepts a message of {@code context} from {@code source} with
      * match bits {@code bits} and that {@code eligible} (null: any) lets take it, left posted; or null.
      */

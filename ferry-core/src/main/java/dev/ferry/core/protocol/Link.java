@@ -24,6 +24,12 @@ public interface Link extends Origin {
     /** The engine's counters. */
     EngineStats stats();
 
+    /** The engine, which requests started here belong to. */
+    dev.ferry.core.request.RequestHost host();
+
+    /** The largest message sent immediate on this gate. */
+    long eagerLimit();
+
     /** The bytes this side may still send immediately (the peer's credits). */
     long credits();
 

@@ -1,5 +1,6 @@
 package dev.ferry.core.protocol;
 
+import dev.ferry.core.agent.MatchOffload;
 import dev.ferry.core.rail.Rail;
 import dev.ferry.core.request.Message;
 import dev.ferry.core.request.RecvRequest;
@@ -285,11 +286,90 @@ public final class RendezvousPull extends Protocol {
         return !pulling.isEmpty();
     }
 
+    // ---- receives the driver matches (the node agent's offload) -------------------------------
+
+    /** Receives armed in the driver for it to match, in any order of completion. */
+    private final java.util.ArrayList<RecvRequest> armed = new java.util.ArrayList<>();
+
+    /**
+     * Hands {@code r}, a receive into {@code into} posted for this peer's messages whose header
+     * word is {@code bits} outside {@code ignore}, to rail 0's driver to match (a driver that
+     * matches: {@link MatchOffload}); false when it does not take it (no such driver, memory it
+     * cannot reach, no slot free now, or a buffer only immediate messages fit, which it never
+     * sees matched). The caller keeps matching it too, taking it back first ({@link #reclaim}).
+     */
+    public boolean offload(RecvRequest r, MemorySegment into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
+        if (!offloads(into.byteSize()) || !into.isNative()) {
+            return false;
+        }
+        MatchOffload m = (MatchOffload) rail.in;
+        Packet p = r.pull;
+        if (p == null) {
+            p = r.pull = new Packet();
+        }
+        p.reset().useData(r.into(into).layout());
+        if (m.matchPost(p, bits, ignore) != Status.DONE) {
+            return false;
+        }
+        r.armedBy = gate.rank();
+        r.onMatch = onMatch;
+        armed.add(r);
+        stats.armed();
+        return true;
+    }
+
+    /** Whether rail 0's driver matches receives, and a receive of {@code bytes} is one it could see matched (larger than immediate messages). */
+    public boolean offloads(long bytes) {
+        return rail.in instanceof MatchOffload && bytes > gate.eagerLimit();
+    }
+
+    /** Takes {@code r} back from the driver: true when it was not matched there (or was never armed); false when it was, and completes by itself. */
+    public boolean reclaim(RecvRequest r) {
+        if (r.armedBy < 0) {
+            return true;
+        }
+        if (((MatchOffload) rail.in).matchCancel(r.pull) != Status.DONE) {
+            return false;
+        }
+        armed.remove(r);
+        r.armedBy = -1;
+        return true;
+    }
+
+    public boolean armedAny() {
+        return !armed.isEmpty();
+    }
+
+    /** Completes the armed receives the driver matched and placed; false when the gate failed. */
+    public boolean pollArmed() {
+        MatchOffload m = (MatchOffload) rail.in;
+        for (int i = armed.size() - 1; i >= 0; i--) {
+            RecvRequest r = armed.get(i);
+            Status s = m.matchPoll(r.pull);
+            if (s == Status.NOT_YET) {
+                continue;
+            }
+            armed.remove(i);
+            r.armedBy = -1;
+            if (s != Status.DONE) {
+                r.placingFailed(gate.host(), gate.rank(), s, "the agent matched a message from rank " + gate.rank() + " but could not place it: " + s);
+                gate.fail(s, "a receive the agent matched from rank " + gate.rank() + " on " + rail.ec.name() + " answered " + s);
+                return false;
+            }
+            long n = r.pull.length();
+            stats.agentMatched();
+            stats.rendezvousBytes(rail.ec, n);
+            r.placed(gate.host(), gate.rank(), m.matchHeader(r.pull), n);
+            r.onMatch.matched(r);
+        }
+        return true;
+    }
+
     // ---- state ------------------------------------------------------------------------------
 
     @Override
     public boolean quiet() {
-        return exposedCount == 0 && pulling.isEmpty();
+        return exposedCount == 0 && pulling.isEmpty() && armed.isEmpty(); // an armed receive keeps the gate from closing idle
     }
 
     @Override
@@ -303,11 +383,19 @@ public final class RendezvousPull extends Protocol {
         while ((r = pulling.poll()) != null) {
             failed.accept(r);
         }
+        for (RecvRequest a : armed) { // unmatched, the layer above fails them with the peer; matched, they fail here
+            a.armedBy = -1;
+            if (((MatchOffload) rail.in).matchCancel(a.pull) != Status.DONE) {
+                a.begin(gate.host());
+                failed.accept(a);
+            }
+        }
+        armed.clear();
         plan.drain(failed);
     }
 
     @Override
     public String stateReport() {
-        return "exposed " + exposedCount + ", pulling " + pulling.size();
+        return "exposed " + exposedCount + ", pulling " + pulling.size() + ", armed for the agent " + armed.size();
     }
 }

@@ -14,6 +14,8 @@ public final class EngineStats {
     long aggregatedMessages;
     public long rendezvous;
     long exposedRendezvous;
+    long armed;
+    long agentMatched;
     long dataPackets;
     long chunksAnnounced;
     long pullBatches;
@@ -63,6 +65,26 @@ public final class EngineStats {
     /** An RTS carried pull data. */
     public void exposed() {
         exposedRendezvous++;
+    }
+
+    /** A receive was armed for the node agent to match. */
+    public void armed() {
+        armed++;
+    }
+
+    /** The node agent matched an armed receive and placed its message. */
+    public void agentMatched() {
+        agentMatched++;
+    }
+
+    /** Receives armed for the node agent to match. */
+    public long armedReceives() {
+        return armed;
+    }
+
+    /** Receives the node agent matched and filled, with no call from this rank while it did. */
+    public long agentMatches() {
+        return agentMatched;
     }
 
     /** A DATA packet announcing {@code chunks} raw chunks went out. */

@@ -38,7 +38,33 @@ public final class RecvRequest extends Request {
     /** The packet a pull rendezvous pulls with while it is not done (made on first use, then reused). */
     public dev.ferry.spi.Packet pull;
 
-    RecvRequest into(MemorySegment m) {
+    /** A receive handed to a driver to match: the peer whose gate holds it; -1 when none does. */
+    public int armedBy = -1;
+    /** Told when the driver matched it and placed the message. */
+    public Matched onMatch;
+
+    /**
+     * A driver matched this receive (handed to it while idle) and placed a message of
+     * {@code length} bytes with {@code header} from {@code source} whole: it completes.
+     */
+    public void placed(RequestHost e, int source, long header, long length) {
+        begin(e);
+        this.source = source;
+        this.header = header;
+        this.length = length;
+        this.received = length;
+        this.truncated = false;
+        complete();
+    }
+
+    /** A driver matched this receive but the message could not be placed: it fails with {@code s}. */
+    public void placingFailed(RequestHost e, int source, dev.ferry.spi.Status s, String why) {
+        begin(e);
+        this.source = source;
+        complete(s, why);
+    }
+
+    public RecvRequest into(MemorySegment m) {
         if (single == null) {
             single = new IoVec(1);
         }

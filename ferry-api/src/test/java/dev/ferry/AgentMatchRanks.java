@@ -1,0 +1,159 @@
+package dev.ferry;
+
+import javax.management.JMX;
+import javax.management.ObjectName;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.lang.management.ManagementFactory;
+import java.util.Map;
+
+/**
+ * Two ranks on nodes of their own, in agent mode: rank 1 posts receives the node agent may match
+ * (seed 004's tag-matching offload) and computes with no call while their messages come from
+ * rank 0; every message must land where MPI's rules put it, whole, whatever matched it. Rank 1
+ * prints its counters of receives armed for and matched by the agent (FERRY_JMX=on).
+ */
+final class AgentMatchRanks {
+    private static final int SIZE = 1 << 20, GO = 1;
+
+    private AgentMatchRanks() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int rounds = Integer.parseInt(args[0]);
+        try (Ferry f = Ferry.init(); Arena arena = Arena.ofShared()) {
+            Comm w = f.world();
+            MemorySegment a = arena.allocate(SIZE, 4096), b = arena.allocate(SIZE, 4096);
+            w.barrier(); // the ranks know each other: a receive is handed to the agent only on an open connection
+            if (w.rank() == 0) {
+                sender(w, a, rounds);
+            } else {
+                receiver(w, a, b, rounds);
+            }
+            w.barrier();
+            if (w.rank() == 1) {
+                ObjectName me = ManagementFactory.getPlatformMBeanServer().queryNames(new ObjectName("dev.ferry:type=Rank,*"), null).stream()
+                        .filter(n -> "1".equals(n.getKeyProperty("rank"))).findFirst().orElseThrow();
+                Map<String, Long> c = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(), me, FerryMXBean.class).getCounters();
+                System.out.println("ok agent-match counters: armed " + c.getOrDefault("receives armed for the agent", 0L) + ", matched by the agent "
+                        + c.getOrDefault("receives matched by the agent", 0L));
+            }
+        }
+    }
+
+    private static void sender(Comm w, MemorySegment m, int rounds) {
+        byte[] go = new byte[1];
+        // 1: one receive at a time, armed alone; odd rounds synchronous (the ACK follows the agent's match)
+        for (int i = 0; i < rounds; i++) {
+            w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
+            fill(m, i);
+            if (i % 2 == 0) {
+                w.send(m, 0L, SIZE, Datatype.BYTE, 1, 10 + i % 2);
+            } else {
+                w.ssend(m, 0L, SIZE, Datatype.BYTE, 1, 10 + i % 2);
+            }
+        }
+        // 2: a small message, then a large one, on one tag: the first receive takes the small one
+        w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
+        fill(m, 100);
+        w.send(m, 0L, 100, Datatype.BYTE, 1, 20);
+        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 20);
+        // 3: a receive cancelled while armed; the next one takes the message
+        w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
+        fill(m, 300);
+        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 30);
+        // 4: behind an ANY_SOURCE receive nothing is armed: the first message goes to it
+        w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
+        fill(m, 400);
+        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 40);
+        fill(m, 401);
+        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 40);
+        // 5: longer than the armed receive: the rank's own matching truncates it
+        w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
+        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 50);
+    }
+
+    private static void receiver(Comm w, MemorySegment a, MemorySegment b, int rounds) {
+        byte[] go = new byte[1];
+        for (int i = 0; i < rounds; i++) {
+            Request r = w.irecv(a, 0L, SIZE, Datatype.BYTE, 0, 10 + i % 2);
+            w.send(go, 0, 1, Datatype.BYTE, 0, GO);
+            compute(5_000_000L);
+            Status s = r.await();
+            expect(s, 0, 10 + i % 2, SIZE, "round " + i);
+            check(a, SIZE, i, "round " + i);
+        }
+        System.out.println("ok agent-match " + rounds + " receives computed through, every byte checked");
+
+        Request first = w.irecv(a, 0L, SIZE, Datatype.BYTE, 0, 20), second = w.irecv(b, 0L, SIZE, Datatype.BYTE, 0, 20);
+        w.send(go, 0, 1, Datatype.BYTE, 0, GO);
+        compute(5_000_000L);
+        expect(first.await(), 0, 20, 100, "the first receive of tag 20");
+        check(a, 100, 100, "the first receive of tag 20");
+        expect(second.await(), 0, 20, SIZE, "the second receive of tag 20");
+        check(b, SIZE, 100, "the second receive of tag 20");
+        System.out.println("ok agent-match in order: the small message first");
+
+        Request cancelled = w.irecv(b, 0L, SIZE, Datatype.BYTE, 0, 30);
+        if (!cancelled.cancel() || !cancelled.await().isCancelled()) {
+            throw new AssertionError("an armed receive that nothing matched was not cancelled: " + cancelled.status());
+        }
+        Request next = w.irecv(a, 0L, SIZE, Datatype.BYTE, 0, 30);
+        w.send(go, 0, 1, Datatype.BYTE, 0, GO);
+        compute(5_000_000L);
+        expect(next.await(), 0, 30, SIZE, "the receive after the cancelled one");
+        check(a, SIZE, 300, "the receive after the cancelled one");
+        System.out.println("ok agent-match cancelled while armed");
+
+        Request any = w.irecv(a, 0L, SIZE, Datatype.BYTE, Ferry.ANY_SOURCE, 40), exact = w.irecv(b, 0L, SIZE, Datatype.BYTE, 0, 40);
+        w.send(go, 0, 1, Datatype.BYTE, 0, GO);
+        compute(5_000_000L);
+        expect(any.await(), 0, 40, SIZE, "the ANY_SOURCE receive");
+        check(a, SIZE, 400, "the ANY_SOURCE receive");
+        expect(exact.await(), 0, 40, SIZE, "the receive behind it");
+        check(b, SIZE, 401, "the receive behind it");
+        System.out.println("ok agent-match behind ANY_SOURCE");
+
+        Request shorter = w.irecv(a, 0L, SIZE / 2, Datatype.BYTE, 0, 50);
+        w.send(go, 0, 1, Datatype.BYTE, 0, GO);
+        compute(5_000_000L);
+        try {
+            shorter.await();
+            throw new AssertionError("a message longer than its receive was not reported truncated");
+        } catch (FerryException e) {
+            if (e.status().error() != ErrorClass.TRUNCATE || e.status().bytes() != SIZE) {
+                throw new AssertionError("a message longer than its receive: " + e.status(), e);
+            }
+        }
+        System.out.println("ok agent-match truncated");
+    }
+
+    private static void expect(Status s, int source, int tag, long bytes, String what) {
+        if (s.source() != source || s.tag() != tag || s.bytes() != bytes) {
+            throw new AssertionError(what + ": status " + s + ", wanted source " + source + ", tag " + tag + ", " + bytes + " bytes");
+        }
+    }
+
+    /** Computes for {@code nanos} with no call to Ferry. */
+    private static void compute(long nanos) {
+        long end = System.nanoTime() + nanos;
+        while (System.nanoTime() < end) {
+            Thread.onSpinWait();
+        }
+    }
+
+    private static void fill(MemorySegment m, int seed) {
+        for (long i = 0; i < SIZE / 8; i++) {
+            m.setAtIndex(ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L ^ seed);
+        }
+    }
+
+    private static void check(MemorySegment m, long bytes, int seed, String what) {
+        for (long i = 0; i < bytes / 8; i++) {
+            if (m.getAtIndex(ValueLayout.JAVA_LONG, i) != (i * 0x9E3779B97F4A7C15L ^ seed)) {
+                throw new AssertionError(what + ": long " + i + " differs");
+            }
+        }
+    }
+}

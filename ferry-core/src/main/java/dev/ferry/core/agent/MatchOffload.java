@@ -1,0 +1,37 @@
+package dev.ferry.core.agent;
+
+import dev.ferry.spi.Packet;
+import dev.ferry.spi.Status;
+
+/**
+ * A driver instance that matches receives for the engine (seed 004's tag-matching offload, done
+ * by the node agent): the engine arms a receive for a message from the instance's peer whose
+ * engine header word equals given bits outside given ignore bits; the agent matches the peer's
+ * rendezvous announcement against it and pulls the bytes straight into the receive's memory,
+ * with no call from the rank. The engine takes an armed receive back before matching a message
+ * to it itself; one compare-and-set decides whether the agent or the rank matched it. Used in the
+ * engine's thread of control, like every driver call.
+ *
+ * <pre>{@code
+ * if (instance.matchPost(p.reset().useData(layout), bits, ignore) == Status.DONE) {
+ *     ...                                      // later, each progress pass:
+ *     if (instance.matchPoll(p) == Status.DONE) complete(p.length(), instance.matchHeader(p));
+ * }
+ * }</pre>
+ */
+public interface MatchOffload {
+    /**
+     * Arms a receive into the packet's memory (one native range): DONE when armed, INVALID for
+     * memory the agent cannot reach, NOT_YET when no slot is free now.
+     */
+    Status matchPost(Packet packet, long bits, long ignore);
+
+    /** Takes an armed receive back: DONE when it was not matched (the caller matches by itself), NOT_YET when the agent matched it (poll it). */
+    Status matchCancel(Packet packet);
+
+    /** NOT_YET while armed or its bytes come; DONE once the matched message is in place ({@code packet.length()} its length); a failure status if it could not be. */
+    Status matchPoll(Packet packet);
+
+    /** The header word of the message matched, once {@link #matchPoll} said DONE. */
+    long matchHeader(Packet packet);
+}

@@ -1,0 +1,156 @@
+package dev.ferry.core.agent;
+
+import dev.ferry.core.wire.WireHeader;
+import org.junit.jupiter.api.Test;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+/**
+ * The agent's matching of armed receives, two ranks played by this process: an announcement a
+ * receive accepts is claimed and pulled straight into it; one it does not accept, or that the rank
+ * took back first, goes to the rank untouched.
+ */
+class AgentMatchTest {
+    private static final int SENDER = 0, RECEIVER = 1;
+    /** The bits the API ignores: a SYNC message's kind bit and its id. */
+    private static final long IGNORE = 1L << 48 | 0x1fffL << 50;
+    private static final long HEADER = 7L << 32 | 42;
+
+    private static final class Rank implements AgentPulls.Party {
+        final int rank;
+        final PullSlots exposures, pulls;
+        final CrossMemory memory = new CrossMemory(ProcessHandle.current().pid());
+
+        Rank(int rank, Arena a) {
+            this.rank = rank;
+            long bytes = ChannelLayout.PULL_SLOTS * ChannelLayout.PULL_SLOT_BYTES;
+            this.exposures = new PullSlots(a.allocate(bytes, 64));
+            this.pulls = new PullSlots(a.allocate(bytes, 64), a.allocate(ChannelLayout.PULL_SLOTS * ChannelLayout.MATCH_BYTES, 64));
+        }
+
+        public int rank() {
+            return rank;
+        }
+
+        public PullSlots exposures() {
+            return exposures;
+        }
+
+        public PullSlots pulls() {
+            return pulls;
+        }
+
+        public CrossMemory memory() {
+            return memory;
+        }
+
+        public boolean left() {
+            return false;
+        }
+
+        public void answered() {
+        }
+    }
+
+    /** The packet a sender's engine sends for a rendezvous by pull: one RTS_PULL entry and the agent's pull data. */
+    private static MemorySegment announcement(Arena a, long header, long length, int exposure, int generation, long credits) {
+        MemorySegment p = a.allocate(AgentMatch.ANNOUNCEMENT_BYTES, 8);
+        WireHeader.packetHeader(p, 1, credits);
+        WireHeader.entry(p, WireHeader.PACKET_HEADER, WireHeader.RTS_PULL, ChannelLayout.PULL_DATA_BYTES, header, length, 0);
+        MemorySegment d = p.asSlice(WireHeader.PACKET_HEADER + WireHeader.RTS_BYTES);
+        d.set(ValueLayout.JAVA_INT, ChannelLayout.PD_EXPOSURE, exposure);
+        d.set(ValueLayout.JAVA_INT, ChannelLayout.PD_GENERATION, generation);
+        d.set(ValueLayout.JAVA_LONG, ChannelLayout.PD_LENGTH, length);
+        return p;
+    }
+
+    @Test
+    void anArmedReceiveTakesTheAnnouncementAndItsBytesLandInIt() {
+        try (Arena a = Arena.ofConfined()) {
+            Rank sender = new Rank(SENDER, a), receiver = new Rank(RECEIVER, a);
+            long n = 600_000; // three chunks
+            MemorySegment src = a.allocate(n, 8), dst = a.allocate(1 << 20, 8);
+            for (long i = 0; i < n; i++) {
+                src.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 31 + 7));
+            }
+            int e = sender.exposures.take(), eg = sender.exposures.post(e, src.address(), n, RECEIVER);
+            int slot = receiver.pulls.take(), g = receiver.pulls.arm(slot, dst.address(), dst.byteSize(), SENDER, HEADER, IGNORE);
+            long syncHeader = HEADER | 1L << 48 | 5L << 50; // a synchronous send's: kind and id are ignored
+            MemorySegment packet = announcement(a, syncHeader, n, e, eg, 0);
+
+            ByteBuffer ask = AgentMatch.offer(receiver, SENDER, packet);
+            assertNotNull(ask, "the armed receive accepts it");
+            assertEquals(ChannelLayout.PULL, ask.getInt((int) ChannelLayout.REC_KIND));
+            assertEquals(SENDER, ask.getInt((int) ChannelLayout.REC_PEER), "to the exposing rank");
+            assertEquals(RECEIVER, ask.getInt((int) ChannelLayout.REC_ORIGIN));
+            assertEquals(0, WireHeader.count(WireHeader.packetWord(packet)), "the announcement is taken out of the packet");
+            assertFalse(AgentMatch.creditsLeft(packet), "nothing is left for the rank");
+            assertEquals(PullSlots.word(g, ChannelLayout.POSTED), receiver.pulls.word(slot), "claimed and posted as a pull");
+            assertEquals(n, receiver.pulls.length(slot), "of the message's length");
+            assertEquals(syncHeader, receiver.pulls.matchedHeader(slot));
+            assertEquals(n, receiver.pulls.matchedLength(slot));
+            assertFalse(receiver.pulls.reclaim(slot, g), "the rank cannot take back what the agent matched");
+
+            MemorySegment request = a.allocate(ChannelLayout.PULL_REQUEST_BYTES, 8);
+            MemorySegment.copy(MemorySegment.ofBuffer(ask), ChannelLayout.REC_HEADER, request, 0, ChannelLayout.PULL_REQUEST_BYTES);
+            AgentPulls.Serve s = AgentPulls.requested(sender, RECEIVER, request);
+            MemorySegment chunk = a.allocate(ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER + AgentPulls.CHUNK, 8);
+            for (int i = 0; ; i++) {
+                assertTrue(i < 10, "the pull ends");
+                int bytes = AgentPulls.fill(s, chunk);
+                AgentPulls.arrived(receiver, SENDER, chunk.get(ValueLayout.JAVA_LONG, ChannelLayout.REC_MORE),
+                        chunk.asSlice(ChannelLayout.REC_HEADER, bytes - ChannelLayout.REC_HEADER));
+                if (AgentPulls.sent(s)) {
+                    break;
+                }
+            }
+            assertEquals(ChannelLayout.DONE, PullSlots.state(receiver.pulls.word(slot)));
+            assertEquals(ChannelLayout.DONE, PullSlots.state(sender.exposures.word(e)));
+            assertEquals(-1, dst.asSlice(0, n).mismatch(src), "every byte in the receive's memory");
+        }
+    }
+
+    @Test
+    void anAnnouncementTheReceiveDoesNotAcceptGoesToTheRank() {
+        try (Arena a = Arena.ofConfined()) {
+            Rank receiver = new Rank(RECEIVER, a);
+            MemorySegment dst = a.allocate(4096, 8);
+            int slot = receiver.pulls.take(), g = receiver.pulls.arm(slot, dst.address(), dst.byteSize(), SENDER, HEADER, IGNORE);
+            assertNull(AgentMatch.offer(receiver, 3, announcement(a, HEADER, 100, 0, 1, 0)), "another source");
+            assertNull(AgentMatch.offer(receiver, SENDER, announcement(a, HEADER + 1, 100, 0, 1, 0)), "another tag");
+            assertNull(AgentMatch.offer(receiver, SENDER, announcement(a, HEADER | 1L << 49, 100, 0, 1, 0)), "an ACK's kind");
+            assertNull(AgentMatch.offer(receiver, SENDER, announcement(a, HEADER, 4097, 0, 1, 0)), "longer than the receive: the rank truncates it");
+            assertNull(AgentMatch.offer(receiver, SENDER, announcement(a, HEADER, 0, 0, 1, 0)), "empty");
+            MemorySegment two = announcement(a, HEADER, 100, 0, 1, 0);
+            WireHeader.packetHeader(two, 2, 0);
+            assertNull(AgentMatch.offer(receiver, SENDER, two), "a packet of more than the announcement");
+            assertEquals(PullSlots.word(g, ChannelLayout.ARMED), receiver.pulls.word(slot), "still armed");
+
+            assertTrue(receiver.pulls.reclaim(slot, g), "taken back by the rank");
+            assertNull(AgentMatch.offer(receiver, SENDER, announcement(a, HEADER, 100, 0, 1, 0)), "nothing armed");
+            assertEquals(PullSlots.word(g, ChannelLayout.FREE), receiver.pulls.word(slot));
+        }
+    }
+
+    @Test
+    void theCreditsOfAPacketTakenStillGoToTheRank() {
+        try (Arena a = Arena.ofConfined()) {
+            Rank receiver = new Rank(RECEIVER, a);
+            MemorySegment dst = a.allocate(4096, 8);
+            int slot = receiver.pulls.take();
+            receiver.pulls.arm(slot, dst.address(), dst.byteSize(), SENDER, HEADER, IGNORE);
+            MemorySegment packet = announcement(a, HEADER, 100, 0, 1, 24);
+            assertNotNull(AgentMatch.offer(receiver, SENDER, packet));
+            assertTrue(AgentMatch.creditsLeft(packet));
+            long word = WireHeader.packetWord(packet);
+            assertEquals(WireHeader.MAGIC, WireHeader.magic(word));
+            assertEquals(0, WireHeader.count(word), "no entry left");
+            assertEquals(24, WireHeader.credits(word), "the credits as they came");
+        }
+    }
+}
