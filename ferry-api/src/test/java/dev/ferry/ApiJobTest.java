@@ -129,12 +129,13 @@ class ApiJobTest {
      * point-to-point within nodes, or, with {@code node_aware_arena} asked for, through each
      * node's shared arena.
      */
-    @Test
-    void nodeAwareCollectivesCanGoThroughEachNodesSharedArena() throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void nodeAwareCollectivesCanGoThroughEachNodesSharedArena(String agent) throws Exception {
         for (boolean arena : new boolean[] {true, false}) {
             Map<String, String> env = arena
-                    ? Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_COLL_ALLREDUCE", "node_aware_arena", "FERRY_COLL_BCAST", "node_aware_arena")
-                    : Map.of("FERRY_RANKS_PER_NODE", "2");
+                    ? Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_COLL_ALLREDUCE", "node_aware_arena", "FERRY_COLL_BCAST", "node_aware_arena", "FERRY_AGENT", agent)
+                    : Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", agent);
             CapturedJob.Result r = CapturedJob.run(5, env, TIMEOUT, ApiRanks.class, "node-arena");
             assertEquals(0, r.exit(), r.toString());
             for (int rank = 0; rank < 5; rank++) {
@@ -186,9 +187,10 @@ class ApiJobTest {
         assertEquals(3, r.exit(), "rank 1's own status: " + r);
     }
 
-    @Test
-    void aDeadMemberFailsTheCollectivesOfTheOthers() throws Exception {
-        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, ApiRanks.class, "collective-dead");
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void aDeadMemberFailsTheCollectivesOfTheOthers(String agent) throws Exception {
+        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", agent), TIMEOUT, ApiRanks.class, "collective-dead");
         for (int rank : new int[] {0, 1, 3}) {
             assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok collective-dead rank " + rank + ": allreduce failed PROC_FAILED")), r.toString());
         }

@@ -41,9 +41,10 @@ class WindowJobTest {
     }
 
     /** Seed 004's masked atomics, directly over shm and by message over tcp, against its pseudo-code. */
-    @Test
-    void maskedAtomicsAgreeWithTheSeedAcrossShmAndTcp() throws Exception {
-        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, WindowRanks.class, "masked", "4004", "300");
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void maskedAtomicsAgreeWithTheSeedAcrossShmAndTcp(String agent) throws Exception {
+        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", agent), TIMEOUT, WindowRanks.class, "masked", "4004", "300");
         assertEquals(0, r.exit(), r.toString());
         for (int rank = 0; rank < 4; rank++) {
             int k = rank;
@@ -85,21 +86,22 @@ class WindowJobTest {
         assertEquals(3, r.exit(), "rank 2's own status: " + r);
     }
 
-    @org.junit.jupiter.params.ParameterizedTest(name = "the dead rank held a {0} lock")
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"EXCLUSIVE", "SHARED"})
-    void aRankThatDiesHoldingALockLeavesItToTheSurvivors(String held) throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "the dead rank held a {0} lock, FERRY_AGENT={1}")
+    @org.junit.jupiter.params.provider.CsvSource({"EXCLUSIVE, off", "SHARED, off", "EXCLUSIVE, on"})
+    void aRankThatDiesHoldingALockLeavesItToTheSurvivors(String held, String agent) throws Exception {
         // two nodes of two: the lock's target and the dead holder share one (atomics in memory),
         // the waiters reach it by message
-        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, WindowRanks.class, "deadHolder", held);
+        CapturedJob.Result r = CapturedJob.run(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", agent), TIMEOUT, WindowRanks.class, "deadHolder", held);
         assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadHolder rank 2 took a EXCLUSIVE lock beside the dead rank 1's " + held)), r.toString());
         assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadHolder rank 3 took a SHARED lock beside the dead rank 1's " + held)), r.toString());
         assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadHolder rank 0 holds its own lock again")), r.toString());
         assertEquals(3, r.exit(), "rank 1's own status: " + r);
     }
 
-    @Test
-    void everyEpochWithADeadMemberFailsNamingItAndLeavesNoLockBehind() throws Exception {
-        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "1"), TIMEOUT, WindowRanks.class, "deadEpochs");
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void everyEpochWithADeadMemberFailsNamingItAndLeavesNoLockBehind(String agent) throws Exception {
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "1", "FERRY_AGENT", agent), TIMEOUT, WindowRanks.class, "deadEpochs");
         for (int rank = 0; rank < 2; rank++) {
             int k = rank;
             assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok deadEpochs rank " + k + ": fence failed PROC_FAILED")
