@@ -12,9 +12,7 @@ import java.util.Map;
 /**
  * A job of JVMs running one main class on the caller's class path, its output collected: what
  * multi-process tests use to run rank programs. Ranks reach each other over loopback TCP unless
- * the environment says otherwise. They run with the client compiler alone: a test's ranks live
- * seconds, and the optimising compiler's threads took a quarter of their CPU (the jobs that
- * {@code ferry run} starts in the command line's tests, and users' ranks, keep both compilers).
+ * the environment says otherwise.
  *
  * <pre>{@code
  * CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_DRIVERS", "self,shm"), Duration.ofMinutes(5), MyRanks.class, "ops");
@@ -59,7 +57,7 @@ public final class CapturedJob {
 
     private static Result run(int ranks, Map<String, String> env, Duration timeout, Duration grace, String classPath, String main,
                               String... args) throws Exception {
-        List<String> java = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+        List<String> java = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC",
                 "-cp", classPath, main));
         java.addAll(List.of(args));
         Map<String, String> e = new HashMap<>(env);
