@@ -94,12 +94,17 @@ final class PullSlots {
     /** Fills {@code slot} and posts it (the word last, release): its new generation. */
     int post(int slot, long address, long length, int peer) {
         int g = generation(word(slot)) + 1;
+        WORD.setRelease(memory, fill(slot, address, length, peer) + ChannelLayout.SLOT_STATE, word(g, ChannelLayout.POSTED));
+        return g;
+    }
+
+    /** Writes a slot's fields but its word: where the slot starts. */
+    private long fill(int slot, long address, long length, int peer) {
         long base = at(slot);
         memory.set(ValueLayout.JAVA_LONG, base + ChannelLayout.SLOT_ADDRESS, address);
         memory.set(ValueLayout.JAVA_LONG, base + ChannelLayout.SLOT_LENGTH, length);
         memory.set(ValueLayout.JAVA_INT, base + ChannelLayout.SLOT_PEER, peer);
-        WORD.setRelease(memory, base + ChannelLayout.SLOT_STATE, word(g, ChannelLayout.POSTED));
-        return g;
+        return base;
     }
 
     /**
@@ -131,10 +136,7 @@ final class PullSlots {
      */
     int arm(int slot, long address, long length, int peer, long bits, long ignore) {
         int g = generation(word(slot)) + 1;
-        long base = at(slot), m = matchAt(slot);
-        memory.set(ValueLayout.JAVA_LONG, base + ChannelLayout.SLOT_ADDRESS, address);
-        memory.set(ValueLayout.JAVA_LONG, base + ChannelLayout.SLOT_LENGTH, length);
-        memory.set(ValueLayout.JAVA_INT, base + ChannelLayout.SLOT_PEER, peer);
+        long base = fill(slot, address, length, peer), m = matchAt(slot);
         match.set(ValueLayout.JAVA_LONG, m + ChannelLayout.MATCH_BITS, bits & ~ignore);
         match.set(ValueLayout.JAVA_LONG, m + ChannelLayout.MATCH_IGNORE, ignore);
         WORD.setRelease(memory, base + ChannelLayout.SLOT_STATE, word(g, ChannelLayout.ARMED));

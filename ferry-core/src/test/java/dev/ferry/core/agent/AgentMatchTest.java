@@ -21,42 +21,6 @@ class AgentMatchTest {
     private static final long IGNORE = 1L << 48 | 0x1fffL << 50;
     private static final long HEADER = 7L << 32 | 42;
 
-    private static final class Rank implements AgentPulls.Party {
-        final int rank;
-        final PullSlots exposures, pulls;
-        final CrossMemory memory = new CrossMemory(ProcessHandle.current().pid());
-
-        Rank(int rank, Arena a) {
-            this.rank = rank;
-            long bytes = ChannelLayout.PULL_SLOTS * ChannelLayout.PULL_SLOT_BYTES;
-            this.exposures = new PullSlots(a.allocate(bytes, 64));
-            this.pulls = new PullSlots(a.allocate(bytes, 64), a.allocate(ChannelLayout.PULL_SLOTS * ChannelLayout.MATCH_BYTES, 64));
-        }
-
-        public int rank() {
-            return rank;
-        }
-
-        public PullSlots exposures() {
-            return exposures;
-        }
-
-        public PullSlots pulls() {
-            return pulls;
-        }
-
-        public CrossMemory memory() {
-            return memory;
-        }
-
-        public boolean left() {
-            return false;
-        }
-
-        public void answered() {
-        }
-    }
-
     /** The packet a sender's engine sends for a rendezvous by pull: one RTS_PULL entry and the agent's pull data. */
     private static MemorySegment announcement(Arena a, long header, long length, int exposure, int generation, long credits) {
         MemorySegment p = a.allocate(AgentMatch.ANNOUNCEMENT_BYTES, 8);
@@ -72,7 +36,7 @@ class AgentMatchTest {
     @Test
     void anArmedReceiveTakesTheAnnouncementAndItsBytesLandInIt() {
         try (Arena a = Arena.ofConfined()) {
-            Rank sender = new Rank(SENDER, a), receiver = new Rank(RECEIVER, a);
+            PlayedRank sender = new PlayedRank(SENDER, a), receiver = new PlayedRank(RECEIVER, a);
             long n = 600_000; // three chunks
             MemorySegment src = a.allocate(n, 8), dst = a.allocate(1 << 20, 8);
             for (long i = 0; i < n; i++) {
@@ -118,7 +82,7 @@ class AgentMatchTest {
     @Test
     void anAnnouncementTheReceiveDoesNotAcceptGoesToTheRank() {
         try (Arena a = Arena.ofConfined()) {
-            Rank receiver = new Rank(RECEIVER, a);
+            PlayedRank receiver = new PlayedRank(RECEIVER, a);
             MemorySegment dst = a.allocate(4096, 8);
             int slot = receiver.pulls.take(), g = receiver.pulls.arm(slot, dst.address(), dst.byteSize(), SENDER, HEADER, IGNORE);
             assertNull(AgentMatch.offer(receiver, 3, announcement(a, HEADER, 100, 0, 1, 0)), "another source");
@@ -140,7 +104,7 @@ class AgentMatchTest {
     @Test
     void theCreditsOfAPacketTakenStillGoToTheRank() {
         try (Arena a = Arena.ofConfined()) {
-            Rank receiver = new Rank(RECEIVER, a);
+            PlayedRank receiver = new PlayedRank(RECEIVER, a);
             MemorySegment dst = a.allocate(4096, 8);
             int slot = receiver.pulls.take();
             receiver.pulls.arm(slot, dst.address(), dst.byteSize(), SENDER, HEADER, IGNORE);

@@ -14,46 +14,6 @@ import static org.junit.jupiter.api.Assertions.*;
  * exposure into a pull slot, and nothing moves that the slots do not allow.
  */
 class AgentPullsTest {
-    /** A rank as pulls see it: its slots in memory of its own, its memory reached through CrossMemory. */
-    private static final class Rank implements AgentPulls.Party {
-        final int rank;
-        final PullSlots exposures, pulls;
-        final CrossMemory memory = new CrossMemory(ProcessHandle.current().pid());
-        int answered;
-        boolean left;
-
-        Rank(int rank, Arena a) {
-            this.rank = rank;
-            long bytes = ChannelLayout.PULL_SLOTS * ChannelLayout.PULL_SLOT_BYTES;
-            this.exposures = new PullSlots(a.allocate(bytes, 64));
-            this.pulls = new PullSlots(a.allocate(bytes, 64));
-        }
-
-        public int rank() {
-            return rank;
-        }
-
-        public PullSlots exposures() {
-            return exposures;
-        }
-
-        public PullSlots pulls() {
-            return pulls;
-        }
-
-        public CrossMemory memory() {
-            return memory;
-        }
-
-        public boolean left() {
-            return left;
-        }
-
-        public void answered() {
-            answered++;
-        }
-    }
-
     private static MemorySegment request(Arena a, int pullSlot, int pullGen, int exposure, int exposureGen, long length) {
         MemorySegment r = a.allocate(ChannelLayout.PULL_REQUEST_BYTES, 8);
         r.set(ValueLayout.JAVA_INT, ChannelLayout.REQ_PULL_SLOT, pullSlot);
@@ -65,7 +25,7 @@ class AgentPullsTest {
     }
 
     /** Runs a serve to its end the way a link does: each chunk made, then arrived at the puller. */
-    private static void run(AgentPulls.Serve s, Rank to, Arena a) {
+    private static void run(AgentPulls.Serve s, PlayedRank to, Arena a) {
         MemorySegment chunk = a.allocate(ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER + AgentPulls.CHUNK, 8);
         for (int i = 0; i < 1000; i++) {
             int n = AgentPulls.fill(s, chunk);
@@ -81,7 +41,7 @@ class AgentPullsTest {
     @Test
     void anExposureIsPulledWholeIntoThePullSlotAndBothAreAnsweredDone() {
         try (Arena a = Arena.ofConfined()) {
-            Rank sender = new Rank(0, a), receiver = new Rank(1, a);
+            PlayedRank sender = new PlayedRank(0, a), receiver = new PlayedRank(1, a);
             long n = 3 * AgentPulls.CHUNK + 17; // several chunks and a short one
             MemorySegment src = a.allocate(n), dst = a.allocate(n);
             for (long i = 0; i < n; i++) {
@@ -102,7 +62,7 @@ class AgentPullsTest {
     @Test
     void aRequestForAnExposureOfferedToAnotherRankOrLongerThanItIsRefusedAndReadsNothing() {
         try (Arena a = Arena.ofConfined()) {
-            Rank sender = new Rank(0, a);
+            PlayedRank sender = new PlayedRank(0, a);
             MemorySegment src = a.allocate(4096);
             int e = sender.exposures.take(), eg = sender.exposures.post(e, src.address(), 4096, 1);
             AgentException other = assertThrows(AgentException.class, () -> AgentPulls.requested(sender, 2, request(a, 0, 1, e, eg, 4096)));
@@ -120,7 +80,7 @@ class AgentPullsTest {
     @Test
     void dataBeyondThePullSlotOrFromAnotherRankIsRefusedAndWritesNothing() {
         try (Arena a = Arena.ofConfined()) {
-            Rank receiver = new Rank(1, a);
+            PlayedRank receiver = new PlayedRank(1, a);
             MemorySegment dst = a.allocate(8192);
             dst.fill((byte) 0x11);
             int p = receiver.pulls.take(), pg = receiver.pulls.post(p, dst.address(), 4096, 0); // the slot: the first half
@@ -157,7 +117,7 @@ class AgentPullsTest {
     @Test
     void anExposureWithdrawnMidwaySendsAFailureThatFailsThePull() {
         try (Arena a = Arena.ofConfined()) {
-            Rank sender = new Rank(0, a), receiver = new Rank(1, a);
+            PlayedRank sender = new PlayedRank(0, a), receiver = new PlayedRank(1, a);
             long n = 2L * AgentPulls.CHUNK;
             MemorySegment src = a.allocate(n), dst = a.allocate(n);
             int e = sender.exposures.take(), eg = sender.exposures.post(e, src.address(), n, 1);
