@@ -307,7 +307,7 @@ final class Messaging implements MessageHandler {
      * Matching a message to a receive handed to the node agent takes it back first: a receive
      * the agent matched already is passed over (its message is on its way into it).
      */
-    private final dev.ferry.core.match.Eligibility<RecvOp> reclaimed = op -> engine.reclaim(op.engineRecv);
+    private final dev.ferry.core.match.Eligibility<RecvOp> reclaimed = op -> op.engineRecv.armedBy < 0 || engine.reclaim(op.engineRecv);
 
     /** The agent matched {@code r} and placed its message (engine's thread of control). */
     void matchedByAgent(RecvOp r) {
