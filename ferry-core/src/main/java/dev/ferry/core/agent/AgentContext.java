@@ -154,10 +154,6 @@ final class AgentContext implements DriverContext {
     }
 
     /**
-     * The first arriving record when it is {@code i}'s, else -1. Records nobody will take (from a
-     * peer disconnected, or a greeting from a peer already connected) are dropped on the way.
-     */
-    /**
      * The last record of a packet received into the engine's memory, released when the engine
      * next asks for a record: until then the ring is not empty, so the agent, which matches only
      * when it is ({@link AgentMatch}), never matches past a packet the engine has yet to parse.
@@ -172,6 +168,10 @@ final class AgentContext implements DriverContext {
         }
     }
 
+    /**
+     * The first arriving record when it is {@code i}'s, else -1. Records nobody will take (from a
+     * peer disconnected, or a greeting from a peer already connected) are dropped on the way.
+     */
     long headFor(AgentInstance i) {
         if (!live()) {
             return -1;

@@ -423,12 +423,12 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         if (packet.driverData != ARMED) {
             return Status.DONE;
         }
-        int slot = (int) packet.driverState, g = (int) (packet.driverState >>> 32);
-        if (ctx.pullOwner[slot] != this || PullSlots.generation(ctx.pulls.word(slot)) != g) {
+        if (slotState(ctx.pulls, ctx.pullOwner, packet.driverState) < 0) {
             packet.driverData = null; // given back meanwhile (the peer went): nothing armed
             return Status.DONE;
         }
-        if (!ctx.pulls.reclaim(slot, g)) {
+        int slot = (int) packet.driverState;
+        if (!ctx.pulls.reclaim(slot, (int) (packet.driverState >>> 32))) {
             return Status.NOT_YET;
         }
         ctx.pullOwner[slot] = null;

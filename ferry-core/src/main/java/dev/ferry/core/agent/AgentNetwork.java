@@ -10,7 +10,6 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.NetworkInterface;
 import java.net.StandardSocketOptions;
-
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.channels.ServerSocketChannel;
@@ -69,7 +68,6 @@ final class AgentNetwork implements AutoCloseable {
     private long now = System.nanoTime(), lastSweep;
     /** Links closed for being idle, and for the cap. */
     private long closedIdle, evicted;
-
 
     AgentNetwork(String jobKey, InetAddress bind, long idleCloseNanos, int maxLinks, Locals locals) {
         if (idleCloseNanos < 0 || maxLinks < 0) {
@@ -134,7 +132,6 @@ final class AgentNetwork implements AutoCloseable {
     long evicted() {
         return evicted;
     }
-
 
     /** Routes {@code rank} to the agent at {@code remote} (a rank of the job on that node). */
     void route(int rank, String remote) {
