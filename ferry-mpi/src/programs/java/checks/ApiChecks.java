@@ -746,7 +746,9 @@ public class ApiChecks {
             win.get(back, 2L, MPI.INT, next, 0L, 2L, MPI.INT);
             win.accumulate(ints(a, 1), 1L, MPI.INT, next, 2L, 1L, MPI.INT, MPI.SUM);
             win.fence(0);
-            check(at(back, 0) == rank && at(mem, 2) == 1, "large-count get and accumulate");
+            check(at(back, 0) == rank && at(mem, 2) == 1, "large-count get and accumulate: got " + at(back, 0) + " (" + rank
+                    + " expected) from rank " + next + "; " + at(mem, 2) + " (1 expected) accumulated by rank " + prev);
+            world.barrier(); // the others' passive-target calls below must not change this rank's memory while it reads it
             win.lockAll(0);
             MemorySegment old = a.allocate(4);
             win.getAccumulate(ints(a, 1), 1L, MPI.INT, old, 1L, MPI.INT, next, 3L, 1L, MPI.INT, MPI.SUM);
