@@ -137,15 +137,27 @@ final class FerryEvents {
         public String reason;
     }
 
-    private static final Send SEND = new Send();
-    private static final Receive RECEIVE = new Receive();
-    private static final Collective COLLECTIVE = new Collective();
-    private static final WindowSync WINDOW_SYNC = new WindowSync();
-    private static final PeerFailure PEER_FAILURE = new PeerFailure();
+    /**
+     * One event of each kind, made once a recorder runs, to ask whether the kind is recorded (a
+     * field read). Not before: the first event object a JVM makes starts JFR's machinery, a fifth
+     * of a second of CPU that a rank with no recording must not pay.
+     */
+    private static final class Probes {
+        static final Send SEND = new Send();
+        static final Receive RECEIVE = new Receive();
+        static final Collective COLLECTIVE = new Collective();
+        static final WindowSync WINDOW_SYNC = new WindowSync();
+        static final PeerFailure PEER_FAILURE = new PeerFailure();
+    }
+
+    /** Whether a recorder was started in this JVM (from the command line, or later by jcmd): a static read once it has. */
+    private static boolean recorder() {
+        return jdk.jfr.FlightRecorder.isInitialized();
+    }
 
     /** A new event of {@code probe}'s kind, begun, when its kind is recorded; else null (nothing made). */
-    private static <E extends Event> E begun(E probe, java.util.function.Supplier<E> make) {
-        if (!probe.isEnabled()) {
+    private static <E extends Event> E begun(java.util.function.Supplier<E> probe, java.util.function.Supplier<E> make) {
+        if (!recorder() || !probe.get().isEnabled()) {
             return null;
         }
         E e = make.get();
@@ -155,7 +167,7 @@ final class FerryEvents {
 
     /** A send's event, begun, when sends are recorded; else null. */
     static Send send() {
-        return begun(SEND, Send::new);
+        return begun(() -> Probes.SEND, Send::new);
     }
 
     static void commit(Send e, Comm c, int dest, int tag, long bytes, boolean blocking, boolean sync) {
@@ -173,7 +185,7 @@ final class FerryEvents {
     }
 
     static Receive receive() {
-        return begun(RECEIVE, Receive::new);
+        return begun(() -> Probes.RECEIVE, Receive::new);
     }
 
     static void commit(Receive e, Comm c, int source, int tag, long bytes, boolean blocking) {
@@ -190,7 +202,7 @@ final class FerryEvents {
     }
 
     static Collective collective() {
-        return begun(COLLECTIVE, Collective::new);
+        return begun(() -> Probes.COLLECTIVE, Collective::new);
     }
 
     static void commit(Collective e, Comm c, String operation, long bytesSent, boolean persistent) {
@@ -207,7 +219,7 @@ final class FerryEvents {
     }
 
     static WindowSync windowSync() {
-        return begun(WINDOW_SYNC, WindowSync::new);
+        return begun(() -> Probes.WINDOW_SYNC, WindowSync::new);
     }
 
     static void commit(WindowSync e, WindowAccess w, String call, int target) {
@@ -222,7 +234,7 @@ final class FerryEvents {
     }
 
     static void peerFailure(int rank, int peer, String reason) {
-        if (PEER_FAILURE.isEnabled()) {
+        if (recorder() && Probes.PEER_FAILURE.isEnabled()) {
             PeerFailure e = new PeerFailure();
             e.rank = rank;
             e.peer = peer;

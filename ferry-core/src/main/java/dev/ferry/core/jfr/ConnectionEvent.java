@@ -11,7 +11,8 @@ import jdk.jfr.StackTrace;
  * JDK Flight Recorder events of the engine's connections: one when a connection to a peer opens
  * (first contact, or again after an idle close), one when it closes while the job runs (idle,
  * or evicted by the cap). Few (one per connection at most a few times a second), so they are
- * enabled whenever a recording runs; with none, an event costs the check that no recording runs.
+ * enabled whenever a recording runs; with none, an event costs the check that no recorder was
+ * started (from the command line, or later by {@code jcmd}).
  *
  * <pre>{@code
  * jcmd <pid> JFR.start name=ferry filename=rank0.jfr
@@ -60,12 +61,18 @@ public final class ConnectionEvent {
         public long bytesSent;
     }
 
-    /** Made once: asking it whether its kind is recorded costs a field read. */
-    private static final Opened OPENED = new Opened();
-    private static final Closed CLOSED = new Closed();
+    /**
+     * Made once a recorder runs: asking one whether its kind is recorded costs a field read, but
+     * the first event object a JVM makes starts JFR's machinery (a fifth of a second of CPU), which
+     * a rank with no recording must not pay.
+     */
+    private static final class Probes {
+        static final Opened OPENED = new Opened();
+        static final Closed CLOSED = new Closed();
+    }
 
     public static void opened(int rank, int peer, String rail, long open) {
-        if (OPENED.isEnabled()) {
+        if (jdk.jfr.FlightRecorder.isInitialized() && Probes.OPENED.isEnabled()) {
             Opened e = new Opened();
             e.rank = rank;
             e.peer = peer;
@@ -76,7 +83,7 @@ public final class ConnectionEvent {
     }
 
     public static void closed(int rank, int peer, String reason, long messagesSent, long bytesSent) {
-        if (CLOSED.isEnabled()) {
+        if (jdk.jfr.FlightRecorder.isInitialized() && Probes.CLOSED.isEnabled()) {
             Closed e = new Closed();
             e.rank = rank;
             e.peer = peer;
