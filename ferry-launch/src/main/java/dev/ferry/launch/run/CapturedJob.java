@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * A job of JVMs running one main class on the caller's class path, its output collected: what
  * multi-process tests use to run rank programs. Ranks reach each other over loopback TCP unless
- * the environment says otherwise.
+ * the environment says otherwise. The ranks start from an ahead-of-time cache of the class path
+ * ({@link JobClassPath}), trained by the first job that ends well.
  *
  * <pre>{@code
  * CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_DRIVERS", "self,shm"), Duration.ofMinutes(5), MyRanks.class, "ops");
@@ -32,6 +33,9 @@ public final class CapturedJob {
             return "exit " + exit + "\n--- out\n" + out + "--- err\n" + err;
         }
     }
+
+    /** The ranks' JVM options, besides the class path and its cache. */
+    private static final List<String> JVM = List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC");
 
     private CapturedJob() {
     }
@@ -57,17 +61,22 @@ public final class CapturedJob {
 
     private static Result run(int ranks, Map<String, String> env, Duration timeout, Duration grace, String classPath, String main,
                               String... args) throws Exception {
-        List<String> java = new ArrayList<>(List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC",
-                "-cp", classPath, main));
+        JobClassPath cp = JobClassPath.of(classPath);
+        List<String> cached = cp.options(env);
+        List<String> java = new ArrayList<>(cached);
+        java.addAll(JVM);
+        java.addAll(List.of("-cp", cp.classPath(), main));
         java.addAll(List.of(args));
         Map<String, String> e = new HashMap<>(env);
         e.putIfAbsent("FERRY_TCP_INTERFACES", "lo");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int exit;
+        int exit = -1;
         try (PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8); PrintStream er = new PrintStream(err, true, StandardCharsets.UTF_8)) {
             exit = new Job(new JobSpec(ranks, java, e, true, timeout, grace), o, er).run();
+        } finally {
+            cp.ended(cached, exit, JVM);
         }
-        return new Result(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        return new Result(exit, JobClassPath.withoutTrainingNotes(cached, out.toString(StandardCharsets.UTF_8)), err.toString(StandardCharsets.UTF_8));
     }
 }
