@@ -67,19 +67,34 @@ class GateParseFuzzTest {
         return at;
     }
 
-    @Test
-    void noPacketThrowsIntoTheRank() {
-        java.util.logging.Logger gateLog = java.util.logging.Logger.getLogger(Gate.class.getName());
-        java.util.logging.Level level = gateLog.getLevel();
-        gateLog.setLevel(java.util.logging.Level.OFF); // a warning per failed gate: thousands
-        try {
-            fuzz();
-        } finally {
-            gateLog.setLevel(level);
+    /** The engine's reports counted, not printed: a warning per failed gate, thousands of them. */
+    private static final class CountingLogger implements System.Logger {
+        int protocolErrors;
+
+        @Override
+        public String getName() {
+            return "counting";
+        }
+
+        @Override
+        public boolean isLoggable(Level level) {
+            return true;
+        }
+
+        @Override
+        public void log(Level level, java.util.ResourceBundle bundle, String msg, Throwable thrown) {
+        }
+
+        @Override
+        public void log(Level level, java.util.ResourceBundle bundle, String format, Object... params) {
+            if (level == Level.WARNING && params != null && java.text.MessageFormat.format(format, params).contains("protocol error from rank 0")) {
+                protocolErrors++;
+            }
         }
     }
 
-    private void fuzz() {
+    @Test
+    void noPacketThrowsIntoTheRank() {
         List<String> failures = new ArrayList<>();
         int[] delivered = new int[1];
         MemorySegment into = Arena.ofAuto().allocate(1 << 16);
@@ -89,7 +104,9 @@ class GateParseFuzzTest {
                 m.receive(into.asSlice(0, Math.min(into.byteSize(), (delivered[0] * 977L) % (1 << 16))), new RecvRequest());
             }
         };
-        try (Engine e = Engine.init(new SingletonBootstrap(), List.of(DriverCatalog.discover().find("self").orElseThrow()), handler)) {
+        CountingLogger log = new CountingLogger();
+        try (Engine e = Engine.init(new dev.ferry.core.engine.EngineConfig().bootstrap(new SingletonBootstrap())
+                .drivers(List.of(DriverCatalog.discover().find("self").orElseThrow())).logger(log), handler)) {
             Gate template = e.gate(0);
             List<EngineContext> contexts = Arrays.stream(template.rails).map(rl -> rl.ec).toList();
             SplittableRandom r = new SplittableRandom(29);
@@ -143,6 +160,7 @@ class GateParseFuzzTest {
                 g.close();
             }
             assertTrue(failed > 0 && failed < ROUNDS, failed + " of " + ROUNDS + " packets failed their gate");
+            assertEquals(failed, log.protocolErrors, "each failed gate is reported once, naming the protocol error");
             assertTrue(delivered[0] > 0, "no packet got as far as a message");
         }
         if (!failures.isEmpty()) {
