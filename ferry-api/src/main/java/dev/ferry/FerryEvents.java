@@ -15,8 +15,8 @@ import jdk.jfr.StackTrace;
  * they are off unless a recording asks for them, with the settings file {@code docs/ferry.jfc}
  * (an option {@code dev.ferry.Send#enabled=true} is checked against the events JFR knows at its
  * start, before these are loaded, and dropped); a peer's failure is on whenever a recording runs.
- * With no recording asking, an event costs the read of whether its kind is recorded: the probes
- * below, made once.
+ * With no recording asking, an event costs the read of whether a recorder runs and, once one
+ * does, of whether its kind is recorded: the probes below, made once.
  *
  * <pre>{@code
  * JAVA_TOOL_OPTIONS="-XX:StartFlightRecording:settings=default,settings=docs/ferry.jfc,filename=rank-%p.jfr" bin/ferry run -n 4 ...
