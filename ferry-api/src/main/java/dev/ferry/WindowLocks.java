@@ -20,7 +20,8 @@ import java.lang.foreign.ValueLayout;
  * Up to 32 members, one operation each way, as with a count: shared is a fetch-or of one's bit
  * that steps back (and-not) when an exclusive holder is there; exclusive a compare-and-swap of the
  * word from 0 to one's bit and rank. Larger windows: shared sets one's slot, then reads the word,
- * and clears the slot to step back; exclusive takes the word the same way, then waits until no
+ * and clears the slot to step back (and sets it again only once the word is free); exclusive
+ * takes the word the same way, then waits until no
  * live member's slot is set (a shared holder that set its slot before the swap is waited for; one
  * that comes after sees the word and steps back). All retry with the common idle strategy.
  * Because every hold names its holder, a rank that fails holding a lock never blocks the others:
@@ -94,8 +95,12 @@ final class WindowLocks {
                 return;
             }
             add(target, HOLDERS_BITS, 8L * comm.rank(), -1); // an exclusive holder: step back and try again
-            if (!takeFromTheDead(target, BITS, found, holder(found))) {
+            // Wait for the word to be free before setting the slot again: an exclusive holder
+            // waits for every slot to be clear at once, which slots set and cleared by many
+            // waiters in turn would hold off for as long as they keep trying.
+            while ((found & EXCLUSIVE_HELD) != 0 && !takeFromTheDead(target, BITS, found, holder(found))) {
                 backOff(start);
+                found = atomic(target, BITS, 0, 0, dev.ferry.portals.Op.SUM, true);
             }
         }
     }
