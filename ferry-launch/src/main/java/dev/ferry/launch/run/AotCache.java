@@ -51,6 +51,27 @@ public final class AotCache {
             return new AotCache(null, false);
         }
         try {
+            for (String entry : classPath.split(File.pathSeparator)) {
+                if (!entry.endsWith(".jar") || !Files.isRegularFile(Path.of(entry))) {
+                    return new AotCache(null, false); // directories cannot be archived
+                }
+            }
+            Path dir = Path.of(System.getProperty("user.home"), DIR_UNDER_HOME);
+            Files.createDirectories(dir);
+            return new AotCache(dir.resolve(key(classPath) + ".aot"), true);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(System.Logger.Level.DEBUG, "no ahead-of-time cache for the ranks: {0}", e.toString());
+            return new AotCache(null, false);
+        }
+    }
+
+    /**
+     * A cache's name for ranks of {@code classPath}: a hash of the JDK (its java executable and
+     * version) and every class path entry with its size and time, what the JVM checks before it
+     * maps a cache, so a cache the jars outgrew is never looked for again.
+     */
+    static String key(String classPath) throws IOException {
+        try {
             MessageDigest md = MessageDigest.getInstance("SHA-256");
             md.update(ChildJvm.javaExecutable().toString().getBytes(StandardCharsets.UTF_8));
             md.update(Runtime.version().toString().getBytes(StandardCharsets.UTF_8));
@@ -62,17 +83,9 @@ public final class AotCache {
                     md.update(Files.getLastModifiedTime(p).toString().getBytes(StandardCharsets.UTF_8));
                 }
             }
-            for (String entry : classPath.split(File.pathSeparator)) {
-                if (!entry.endsWith(".jar") || !Files.isRegularFile(Path.of(entry))) {
-                    return new AotCache(null, false); // directories cannot be archived
-                }
-            }
-            Path dir = Path.of(System.getProperty("user.home"), DIR_UNDER_HOME);
-            Files.createDirectories(dir);
-            return new AotCache(dir.resolve(HexFormat.of().formatHex(md.digest(), 0, 12) + ".aot"), true);
-        } catch (IOException | NoSuchAlgorithmException | RuntimeException e) {
-            LOG.log(System.Logger.Level.DEBUG, "no ahead-of-time cache for the ranks: {0}", e.toString());
-            return new AotCache(null, false);
+            return HexFormat.of().formatHex(md.digest(), 0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
         }
     }
 

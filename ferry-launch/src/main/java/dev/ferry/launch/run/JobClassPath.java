@@ -44,6 +44,9 @@ final class JobClassPath {
     /** Per class path as given: packed once per process (the directories do not change under a test run). */
     private static final Map<String, JobClassPath> MADE = new HashMap<>();
 
+    /** The option of a training job's ranks: record what they load and link. */
+    private static final String RECORD = "-XX:AOTMode=record";
+
     private final String classPath;
     /** Where the cache is (or goes); null when there can be none. */
     private final Path cache;
@@ -87,26 +90,11 @@ final class JobClassPath {
             }
             String packed = String.join(File.pathSeparator, entries);
             Path dir = store != null ? store : Path.of(System.getProperty("java.io.tmpdir"));
-            Path cache = dir.resolve("jobs-" + key(entries) + ".aot");
+            Path cache = dir.resolve("jobs-" + AotCache.key(packed) + ".aot");
             return new JobClassPath(packed, cache);
         } catch (IOException | RuntimeException e) {
             LOG.log(System.Logger.Level.DEBUG, "test jobs run without an ahead-of-time cache: {0}", e.toString());
             return new JobClassPath(classPath, null);
-        }
-    }
-
-    /** Names a cache by its JDK and its class path's jars, each with its size and time: what the JVM checks before it maps one. */
-    private static String key(List<String> jars) throws IOException {
-        try {
-            java.security.MessageDigest md = java.security.MessageDigest.getInstance("SHA-256");
-            md.update(Runtime.version().toString().getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            for (String j : jars) {
-                Path p = Path.of(j);
-                md.update((j + ' ' + Files.size(p) + ' ' + Files.getLastModifiedTime(p)).getBytes(java.nio.charset.StandardCharsets.UTF_8));
-            }
-            return java.util.HexFormat.of().formatHex(md.digest(), 0, 12);
-        } catch (java.security.NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
         }
     }
 
@@ -160,12 +148,12 @@ final class JobClassPath {
         }
         training = true;
         trainingsLeft--;
-        return List.of("-XX:AOTMode=record", "-XX:AOTConfiguration=" + cache + ".%p.conf", "-Xlog:aot=off", "-Xlog:cds=off");
+        return List.of(RECORD, "-XX:AOTConfiguration=" + cache + ".%p.conf", "-Xlog:aot=off", "-Xlog:cds=off");
     }
 
     /** {@code out}, a job's output, without the lines the JVM prints when a training rank's record is written. */
     static String withoutTrainingNotes(List<String> options, String out) {
-        if (!options.contains("-XX:AOTMode=record")) {
+        if (!options.contains(RECORD)) {
             return out;
         }
         return out.lines().filter(l -> !l.contains(" AOTConfiguration recorded: ")).map(l -> l + "\n")
@@ -178,7 +166,7 @@ final class JobClassPath {
      * {@code jvm} (the assembly once, not once per rank), renamed into place only when whole.
      */
     synchronized void ended(List<String> options, int exit, List<String> jvm) {
-        if (cache == null || !options.contains("-XX:AOTMode=record")) {
+        if (cache == null || !options.contains(RECORD)) {
             return;
         }
         training = false;
