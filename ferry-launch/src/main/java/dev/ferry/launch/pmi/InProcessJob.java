@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@code ferry run}, and its peers are reached through the {@code self} driver (through the node's
  * drivers with {@code FERRY_SAME_PROCESS=node}).
  *
- * <p>A rank that throws fails the job: fences still to come fail at once at the other ranks
+ * <p>A rank whose code returns leaves the job, as a process that exits does: the fences still to
+ * come are the other ranks' (a rank that crashed its engine and returned is not waited for at
+ * the others' closing fence). A rank that throws fails the job: fences still to come fail at once at the other ranks
  * (naming the rank), and {@link #run} throws the first failure, naming its rank, with the others
  * suppressed. A rank that calls {@link Bootstrap#abort} ends its own thread with a
  * {@link JobAbortedException} and fails the job the same way; the JVM goes on.
@@ -60,6 +62,9 @@ public final class InProcessJob implements AutoCloseable {
     /** Guards the fence: ranks arrived in this generation, the generation, and why fences fail. */
     private final Object fenceLock = new Object();
     private int arrived;
+    /** Ranks that still meet at fences: the live ones whose code has not returned. */
+    private int meeting;
+    private final boolean[] gone;
     private long generation;
     /** Why fences can no longer complete (a rank failed or the job ended), or null. */
     private String broken;
@@ -75,6 +80,8 @@ public final class InProcessJob implements AutoCloseable {
         this.size = size;
         this.live = live;
         this.id = "inproc-" + ProcessHandle.current().pid() + "_" + JOBS.incrementAndGet();
+        this.meeting = live;
+        this.gone = new boolean[live];
         this.ranks = new Bootstrap[live];
         for (int r = 0; r < live; r++) {
             ranks[r] = new RankBootstrap(r);
@@ -120,6 +127,7 @@ public final class InProcessJob implements AutoCloseable {
             threads.add(Thread.ofPlatform().name("ferry-rank-" + r).start(() -> {
                 try {
                     body.run(ranks[rank]);
+                    leave(rank);
                 } catch (Throwable t) {
                     failures.add(new RankFailedException(rank, t)); // before the fences it breaks fail
                     fail("rank " + rank + " failed: " + t);
@@ -165,10 +173,25 @@ public final class InProcessJob implements AutoCloseable {
         }
     }
 
+    /** Rank {@code rank}'s code returned: later fences, and one the others wait in now, complete without it. */
+    private void leave(int rank) {
+        synchronized (fenceLock) {
+            if (!gone[rank]) {
+                gone[rank] = true;
+                meeting--;
+                if (arrived > 0 && arrived == meeting) {
+                    arrived = 0;
+                    generation++;
+                    fenceLock.notifyAll();
+                }
+            }
+        }
+    }
+
     private void fence(int rank) {
         synchronized (fenceLock) {
             long g = generation;
-            if (broken == null && ++arrived == live) {
+            if (broken == null && ++arrived == meeting) {
                 arrived = 0;
                 generation++;
                 fenceLock.notifyAll();

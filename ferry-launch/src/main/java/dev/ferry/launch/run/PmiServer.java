@@ -23,6 +23,11 @@ import static dev.ferry.launch.pmi.PmiWire.v1;
  * job of {@code size} ranks that run on this host. A thread per rank; the key-value space and the
  * fence's completion are the {@link Exchange}'s. A client asking for PMI-2 is answered with
  * version 1, which a negotiating client takes.
+ *
+ * <p>A rank whose connection ends after it was past a fence (it finalized, or its process died
+ * and the job goes on without it) is not waited for at later fences: the survivors of a rank
+ * killed meet at their close at once rather than after their bound. A rank gone before its first
+ * fence is still waited for (its keys are missing; the job runner ends such a job).
  */
 public final class PmiServer implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(PmiServer.class.getName());
@@ -46,6 +51,8 @@ public final class PmiServer implements AutoCloseable {
     private final Events events;
     private final ServerSocket server;
     private final List<Conn> inBarrier = new ArrayList<>();
+    /** Ranks gone after a fence: later fences complete without them (guarded by {@link #inBarrier}). */
+    private int departed;
     private final List<Socket> sockets = new ArrayList<>();
     private int barriers;
     private volatile boolean closing;
@@ -53,6 +60,8 @@ public final class PmiServer implements AutoCloseable {
     private final class Conn {
         final OutputStream out;
         int rank = -1;
+        /** Whether a fence this rank was in has completed (guarded by {@link #inBarrier}). */
+        boolean pastFence;
 
         Conn(OutputStream out) {
             this.out = out;
@@ -134,11 +143,32 @@ public final class PmiServer implements AutoCloseable {
                 LOG.log(System.Logger.Level.DEBUG, "ferry run: PMI connection of rank {0} ended: {1}", c.rank, e.getMessage());
             }
         } finally {
+            depart(c);
             try {
                 s.close();
             } catch (IOException ignored) {
                 // done
             }
+        }
+    }
+
+    /** {@code c}'s connection ended: once past a fence, it is not waited for at the later ones. */
+    private void depart(Conn c) {
+        List<Conn> release = null;
+        synchronized (inBarrier) {
+            if (!c.pastFence || closing) {
+                return;
+            }
+            c.pastFence = false;
+            departed++;
+            inBarrier.remove(c);
+            if (!inBarrier.isEmpty() && inBarrier.size() == localRanks - departed) {
+                release = new ArrayList<>(inBarrier);
+                inBarrier.clear();
+            }
+        }
+        if (release != null) {
+            complete(release);
         }
     }
 
@@ -194,28 +224,35 @@ public final class PmiServer implements AutoCloseable {
         List<Conn> release = null;
         synchronized (inBarrier) {
             inBarrier.add(c);
-            if (inBarrier.size() == localRanks) {
+            if (inBarrier.size() == localRanks - departed) {
                 release = new ArrayList<>(inBarrier);
                 inBarrier.clear();
             }
         }
         if (release != null) {
-            List<Conn> all = release;
-            exchange.fence(() -> {
-                int number;
-                synchronized (inBarrier) {
-                    number = ++barriers;
-                }
-                events.barrierCompleted(number);
-                for (Conn r : all) {
-                    try {
-                        r.send(v1("barrier_out"));
-                    } catch (IOException e) {
-                        LOG.log(System.Logger.Level.DEBUG, "ferry run: rank {0} left before its fence ended: {1}", r.rank, e.getMessage());
-                    }
-                }
-            });
+            complete(release);
         }
+    }
+
+    /** Every rank still here is in the fence: this host's part is done; the exchange completes it. */
+    private void complete(List<Conn> all) {
+        exchange.fence(() -> {
+            int number;
+            synchronized (inBarrier) {
+                number = ++barriers;
+                for (Conn r : all) {
+                    r.pastFence = true;
+                }
+            }
+            events.barrierCompleted(number);
+            for (Conn r : all) {
+                try {
+                    r.send(v1("barrier_out"));
+                } catch (IOException e) {
+                    LOG.log(System.Logger.Level.DEBUG, "ferry run: rank {0} left before its fence ended: {1}", r.rank, e.getMessage());
+                }
+            }
+        });
     }
 
     @Override

@@ -3,6 +3,8 @@ package dev.ferry.launch.pmi;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
@@ -47,6 +49,29 @@ class InProcessJobTest {
             assertInstanceOf(PmiException.class, s.getCause());
             assertTrue(s.getCause().getMessage().contains("rank 2 failed"), s.getCause().getMessage());
         }
+    }
+
+    /**
+     * A rank whose code returns leaves, as an exited process: the fence the others wait in (or
+     * are about to) completes without it, and so do the later ones.
+     */
+    @Test
+    void aRankThatReturnedIsNotWaitedForAtLaterFences() throws Exception {
+        CountDownLatch waiting = new CountDownLatch(2);
+        AtomicInteger fenced = new AtomicInteger();
+        InProcessJob.run(3, BOUND, boot -> {
+            if (boot.rank() == 2) {
+                assertTrue(waiting.await(BOUND.toSeconds(), TimeUnit.SECONDS), "the others reached their fence");
+                return; // leaves while the others wait in the fence
+            }
+            waiting.countDown();
+            boot.fence();
+            boot.put("after." + boot.rank(), "x");
+            boot.fence();
+            assertEquals("x", boot.get("after." + (1 - boot.rank())));
+            fenced.incrementAndGet();
+        });
+        assertEquals(2, fenced.get());
     }
 
     @Test
