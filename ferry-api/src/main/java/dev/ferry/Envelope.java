@@ -39,6 +39,8 @@ final class Envelope {
      * library's messages (bit 63) never match.
      */
     static final long MATCH_IGNORE = 1L << KIND_SHIFT | (long) (SYNC_IDS - 1) << SYNC_ID_SHIFT;
+    /** The tag's bits, which a receive of any tag ignores as well. */
+    static final long TAG_BITS = 0xffff_ffffL << TAG_SHIFT;
 
     private Envelope() {
     }

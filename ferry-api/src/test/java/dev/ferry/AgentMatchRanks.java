@@ -72,6 +72,16 @@ final class AgentMatchRanks {
         // 5: longer than the armed receive: the rank's own matching truncates it
         w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
         w.send(m, 0L, SIZE, Datatype.BYTE, 1, 50);
+        // 6: a receive of any tag, armed alone, takes a message of tag 60
+        w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
+        fill(m, 600);
+        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 60);
+        // 7: a receive of any tag behind one of tag 70 is not armed: tag 70 goes to the first, 71 to it
+        w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
+        fill(m, 700);
+        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 70);
+        fill(m, 701);
+        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 71);
     }
 
     private static void receiver(Comm w, MemorySegment a, MemorySegment b, int rounds) {
@@ -127,6 +137,22 @@ final class AgentMatchRanks {
             }
         }
         System.out.println("ok agent-match truncated");
+
+        Request anyTag = w.irecv(a, 0L, SIZE, Datatype.BYTE, 0, Ferry.ANY_TAG);
+        w.send(go, 0, 1, Datatype.BYTE, 0, GO);
+        compute(5_000_000L);
+        expect(anyTag.await(), 0, 60, SIZE, "the receive of any tag");
+        check(a, SIZE, 600, "the receive of any tag");
+        System.out.println("ok agent-match any tag");
+
+        Request seventy = w.irecv(a, 0L, SIZE, Datatype.BYTE, 0, 70), behind = w.irecv(b, 0L, SIZE, Datatype.BYTE, 0, Ferry.ANY_TAG);
+        w.send(go, 0, 1, Datatype.BYTE, 0, GO);
+        compute(5_000_000L);
+        expect(seventy.await(), 0, 70, SIZE, "the receive of tag 70");
+        check(a, SIZE, 700, "the receive of tag 70");
+        expect(behind.await(), 0, 71, SIZE, "the receive of any tag behind it");
+        check(b, SIZE, 701, "the receive of any tag behind it");
+        System.out.println("ok agent-match any tag behind a receive of one");
     }
 
     private static void expect(Status s, int source, int tag, long bytes, String what) {

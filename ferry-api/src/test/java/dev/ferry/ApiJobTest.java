@@ -41,12 +41,14 @@ class ApiJobTest {
                     TIMEOUT, AgentMatchRanks.class, Integer.toString(rounds));
             assertEquals(0, r.exit(), progress + ": " + r);
             for (String ok : new String[] {"ok agent-match " + rounds + " receives computed through, every byte checked", "ok agent-match in order: the small message first",
-                    "ok agent-match cancelled while armed", "ok agent-match behind ANY_SOURCE", "ok agent-match truncated"}) {
+                    "ok agent-match cancelled while armed", "ok agent-match behind ANY_SOURCE", "ok agent-match truncated", "ok agent-match any tag",
+                    "ok agent-match any tag behind a receive of one"}) {
                 assertTrue(r.okLines().contains(ok), progress + ": " + ok + "\n" + r);
             }
-            // armed: every round's receive, the first of tag 20, both of tag 30, the short one of tag 50;
-            // matched by the agent: every round's and the second of tag 30, posted alone before their message left
-            assertTrue(r.okLines().contains("ok agent-match counters: armed " + (rounds + 4) + ", matched by the agent " + (rounds + 1)), progress + ": " + r);
+            // armed: every round's receive, the first of tag 20, both of tag 30, the short one of tag 50, the
+            // first of any tag, the one of tag 70 (not the one of any tag behind it); matched by the agent:
+            // every round's, the second of tag 30, the first of any tag and the one of tag 70
+            assertTrue(r.okLines().contains("ok agent-match counters: armed " + (rounds + 6) + ", matched by the agent " + (rounds + 3)), progress + ": " + r);
         }
     }
 

@@ -70,6 +70,31 @@ public final class PostedReceives<T> {
     }
 
     /**
+     * Whether some receive posted on {@code context} accepts some message from {@code source}
+     * (one of that source or of any, of any tag): what a receive of any tag from {@code source}
+     * must know before it is handed to the node agent alone. Walks the context's receives.
+     */
+    public boolean acceptsAnyFrom(int context, int source) {
+        ContextQueue<T> q = contexts.size == 0 ? null : contexts.find(context);
+        if (q == null) {
+            return false;
+        }
+        for (EntryChain<T> b : q.bins.values()) {
+            for (MatchEntry<T> e = b.head; e != null; e = e.binNext) {
+                if (e.source == source || e.source == MatchEntry.ANY) {
+                    return true;
+                }
+            }
+        }
+        for (MatchEntry<T> w = q.list.head; w != null; w = w.listNext) {
+            if (w.source == source || w.source == MatchEntry.ANY) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /**
      * The earliest entry that accepts a message of {@code context} from {@code source} with
      * match bits {@code bits} and that {@code eligible} (null: any) lets take it, left posted; or null.
      */

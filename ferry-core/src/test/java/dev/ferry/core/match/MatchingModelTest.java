@@ -88,6 +88,11 @@ class MatchingModelTest {
             }
             assertEquals(modelPosted.size(), posted.size());
             assertEquals(modelUnexpected.size(), unexpected.size());
+            // whether a receive of any tag from a source would be the first to accept any of its messages
+            int askSource = rnd.nextInt(sources), askContext = rnd.nextInt(contexts);
+            boolean before = modelPosted.stream().anyMatch(r -> r.item().context() == askContext
+                    && (r.item().source() == askSource || r.item().source() == MatchEntry.ANY));
+            assertEquals(before, posted.acceptsAnyFrom(askContext, askSource), () -> "seed " + seed + ": acceptsAnyFrom(" + askContext + ", " + askSource + ")");
         }
     }
 
