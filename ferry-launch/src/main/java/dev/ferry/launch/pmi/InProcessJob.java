@@ -139,9 +139,10 @@ public final class InProcessJob implements AutoCloseable {
             long left = end - System.nanoTime();
             if (left <= 0 || !t.join(Duration.ofNanos(left))) {
                 List<String> running = threads.stream().filter(Thread::isAlive).map(Thread::getName).toList();
+                String where = whereTheyAre(threads); // before the interrupts move them
                 fail("the job ran out of time");
                 threads.forEach(Thread::interrupt);
-                throw new TimeoutException("in-process job of " + size + " ranks: " + running + " still running after " + bound);
+                throw new TimeoutException("in-process job of " + size + " ranks: " + running + " still running after " + bound + where);
             }
         }
         RankFailedException first = failures.poll();
@@ -151,6 +152,22 @@ public final class InProcessJob implements AutoCloseable {
         if (first != null) {
             throw first;
         }
+    }
+
+    /** Where each rank still running is: its thread's innermost frames, so that a hang names its wait. */
+    private static String whereTheyAre(List<Thread> threads) {
+        StringBuilder b = new StringBuilder();
+        for (Thread t : threads) {
+            StackTraceElement[] stack = t.getStackTrace();
+            if (!t.isAlive() || stack.length == 0) {
+                continue;
+            }
+            b.append("\n").append(t.getName()).append(':');
+            for (int i = 0; i < Math.min(stack.length, 12); i++) {
+                b.append("\n    at ").append(stack[i]);
+            }
+        }
+        return b.toString();
     }
 
     /** The bootstrap of {@code rank}, for a thread the caller runs itself. */

@@ -90,5 +90,6 @@ class InProcessJobTest {
             }
         }));
         assertTrue(t.getMessage().contains("ferry-rank-1"), t.getMessage());
+        assertTrue(t.getMessage().contains("ferry-rank-1:\n    at ") && t.getMessage().contains("CountDownLatch.await"), "where it waits: " + t.getMessage());
     }
 }
