@@ -60,28 +60,28 @@ final class AgentMatchRanks {
         w.send(m, 0L, 100, Datatype.BYTE, 1, 20);
         w.send(m, 0L, SIZE, Datatype.BYTE, 1, 20);
         // 3: a receive cancelled while armed; the next one takes the message
-        w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
-        fill(m, 300);
-        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 30);
+        whenAsked(w, m, 300, 30);
         // 4: behind an ANY_SOURCE receive nothing is armed: the first message goes to it
-        w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
-        fill(m, 400);
-        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 40);
-        fill(m, 401);
-        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 40);
+        whenAsked(w, m, 400, 40);
+        sendFilled(w, m, 401, 40);
         // 5: longer than the armed receive: the rank's own matching truncates it
-        w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
-        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 50);
+        whenAsked(w, m, 500, 50);
         // 6: a receive of any tag, armed alone, takes a message of tag 60
-        w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
-        fill(m, 600);
-        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 60);
+        whenAsked(w, m, 600, 60);
         // 7: a receive of any tag behind one of tag 70 is not armed: tag 70 goes to the first, 71 to it
-        w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
-        fill(m, 700);
-        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 70);
-        fill(m, 701);
-        w.send(m, 0L, SIZE, Datatype.BYTE, 1, 71);
+        whenAsked(w, m, 700, 70);
+        sendFilled(w, m, 701, 71);
+    }
+
+    /** Once rank 1 says its receives are posted: a message of {@code SIZE} bytes filled from {@code seed}, of tag {@code tag}. */
+    private static void whenAsked(Comm w, MemorySegment m, int seed, int tag) {
+        w.recv(new byte[1], 0, 1, Datatype.BYTE, 1, GO);
+        sendFilled(w, m, seed, tag);
+    }
+
+    private static void sendFilled(Comm w, MemorySegment m, int seed, int tag) {
+        fill(m, seed);
+        w.send(m, 0L, SIZE, Datatype.BYTE, 1, tag);
     }
 
     private static void receiver(Comm w, MemorySegment a, MemorySegment b, int rounds) {
@@ -110,24 +110,18 @@ final class AgentMatchRanks {
             throw new AssertionError("an armed receive that nothing matched was not cancelled: " + cancelled.status());
         }
         Request next = w.irecv(a, 0L, SIZE, Datatype.BYTE, 0, 30);
-        w.send(go, 0, 1, Datatype.BYTE, 0, GO);
-        compute(5_000_000L);
-        expect(next.await(), 0, 30, SIZE, "the receive after the cancelled one");
-        check(a, SIZE, 300, "the receive after the cancelled one");
+        postedThenCompute(w);
+        landed(next, a, 30, 300, "the receive after the cancelled one");
         System.out.println("ok agent-match cancelled while armed");
 
         Request any = w.irecv(a, 0L, SIZE, Datatype.BYTE, Ferry.ANY_SOURCE, 40), exact = w.irecv(b, 0L, SIZE, Datatype.BYTE, 0, 40);
-        w.send(go, 0, 1, Datatype.BYTE, 0, GO);
-        compute(5_000_000L);
-        expect(any.await(), 0, 40, SIZE, "the ANY_SOURCE receive");
-        check(a, SIZE, 400, "the ANY_SOURCE receive");
-        expect(exact.await(), 0, 40, SIZE, "the receive behind it");
-        check(b, SIZE, 401, "the receive behind it");
+        postedThenCompute(w);
+        landed(any, a, 40, 400, "the ANY_SOURCE receive");
+        landed(exact, b, 40, 401, "the receive behind it");
         System.out.println("ok agent-match behind ANY_SOURCE");
 
         Request shorter = w.irecv(a, 0L, SIZE / 2, Datatype.BYTE, 0, 50);
-        w.send(go, 0, 1, Datatype.BYTE, 0, GO);
-        compute(5_000_000L);
+        postedThenCompute(w);
         try {
             shorter.await();
             throw new AssertionError("a message longer than its receive was not reported truncated");
@@ -139,20 +133,27 @@ final class AgentMatchRanks {
         System.out.println("ok agent-match truncated");
 
         Request anyTag = w.irecv(a, 0L, SIZE, Datatype.BYTE, 0, Ferry.ANY_TAG);
-        w.send(go, 0, 1, Datatype.BYTE, 0, GO);
-        compute(5_000_000L);
-        expect(anyTag.await(), 0, 60, SIZE, "the receive of any tag");
-        check(a, SIZE, 600, "the receive of any tag");
+        postedThenCompute(w);
+        landed(anyTag, a, 60, 600, "the receive of any tag");
         System.out.println("ok agent-match any tag");
 
         Request seventy = w.irecv(a, 0L, SIZE, Datatype.BYTE, 0, 70), behind = w.irecv(b, 0L, SIZE, Datatype.BYTE, 0, Ferry.ANY_TAG);
-        w.send(go, 0, 1, Datatype.BYTE, 0, GO);
-        compute(5_000_000L);
-        expect(seventy.await(), 0, 70, SIZE, "the receive of tag 70");
-        check(a, SIZE, 700, "the receive of tag 70");
-        expect(behind.await(), 0, 71, SIZE, "the receive of any tag behind it");
-        check(b, SIZE, 701, "the receive of any tag behind it");
+        postedThenCompute(w);
+        landed(seventy, a, 70, 700, "the receive of tag 70");
+        landed(behind, b, 71, 701, "the receive of any tag behind it");
         System.out.println("ok agent-match any tag behind a receive of one");
+    }
+
+    /** Tells rank 0 the receives are posted, then computes 5 ms with no call to Ferry. */
+    private static void postedThenCompute(Comm w) {
+        w.send(new byte[1], 0, 1, Datatype.BYTE, 0, GO);
+        compute(5_000_000L);
+    }
+
+    /** {@code r} ends with a whole message of {@code SIZE} bytes from rank 0 with {@code tag}, filled from {@code seed}, in {@code into}. */
+    private static void landed(Request r, MemorySegment into, int tag, int seed, String what) {
+        expect(r.await(), 0, tag, SIZE, what);
+        check(into, SIZE, seed, what);
     }
 
     private static void expect(Status s, int source, int tag, long bytes, String what) {
