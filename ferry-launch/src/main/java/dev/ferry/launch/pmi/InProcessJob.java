@@ -64,7 +64,6 @@ public final class InProcessJob implements AutoCloseable {
     private int arrived;
     /** Ranks that still meet at fences: the live ones whose code has not returned. */
     private int meeting;
-    private final boolean[] gone;
     private long generation;
     /** Why fences can no longer complete (a rank failed or the job ended), or null. */
     private String broken;
@@ -81,7 +80,6 @@ public final class InProcessJob implements AutoCloseable {
         this.live = live;
         this.id = "inproc-" + ProcessHandle.current().pid() + "_" + JOBS.incrementAndGet();
         this.meeting = live;
-        this.gone = new boolean[live];
         this.ranks = new Bootstrap[live];
         for (int r = 0; r < live; r++) {
             ranks[r] = new RankBootstrap(r);
@@ -127,7 +125,7 @@ public final class InProcessJob implements AutoCloseable {
             threads.add(Thread.ofPlatform().name("ferry-rank-" + r).start(() -> {
                 try {
                     body.run(ranks[rank]);
-                    leave(rank);
+                    leave();
                 } catch (Throwable t) {
                     failures.add(new RankFailedException(rank, t)); // before the fences it breaks fail
                     fail("rank " + rank + " failed: " + t);
@@ -190,28 +188,28 @@ public final class InProcessJob implements AutoCloseable {
         }
     }
 
-    /** Rank {@code rank}'s code returned: later fences, and one the others wait in now, complete without it. */
-    private void leave(int rank) {
+    /** A rank's code returned (its thread calls this once): later fences, and one the others wait in now, complete without it. */
+    private void leave() {
         synchronized (fenceLock) {
-            if (!gone[rank]) {
-                gone[rank] = true;
-                meeting--;
-                if (arrived > 0 && arrived == meeting) {
-                    arrived = 0;
-                    generation++;
-                    fenceLock.notifyAll();
-                }
+            meeting--;
+            if (arrived > 0 && arrived == meeting) {
+                nextGeneration();
             }
         }
+    }
+
+    /** Everyone still meeting is in: the fence completes (under {@link #fenceLock}). */
+    private void nextGeneration() {
+        arrived = 0;
+        generation++;
+        fenceLock.notifyAll();
     }
 
     private void fence(int rank) {
         synchronized (fenceLock) {
             long g = generation;
             if (broken == null && ++arrived == meeting) {
-                arrived = 0;
-                generation++;
-                fenceLock.notifyAll();
+                nextGeneration();
                 return;
             }
             while (generation == g) {

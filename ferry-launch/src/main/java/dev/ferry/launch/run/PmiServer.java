@@ -159,13 +159,9 @@ public final class PmiServer implements AutoCloseable {
             if (!c.pastFence || closing) {
                 return;
             }
-            c.pastFence = false;
-            departed++;
+            departed++; // once: a connection ends once
             inBarrier.remove(c);
-            if (!inBarrier.isEmpty() && inBarrier.size() == localRanks - departed) {
-                release = new ArrayList<>(inBarrier);
-                inBarrier.clear();
-            }
+            release = takeIfAllIn();
         }
         if (release != null) {
             complete(release);
@@ -224,14 +220,21 @@ public final class PmiServer implements AutoCloseable {
         List<Conn> release = null;
         synchronized (inBarrier) {
             inBarrier.add(c);
-            if (inBarrier.size() == localRanks - departed) {
-                release = new ArrayList<>(inBarrier);
-                inBarrier.clear();
-            }
+            release = takeIfAllIn();
         }
         if (release != null) {
             complete(release);
         }
+    }
+
+    /** The ranks in the fence, taken out, once every rank still here is in it; else null (under {@link #inBarrier}). */
+    private List<Conn> takeIfAllIn() {
+        if (inBarrier.isEmpty() || inBarrier.size() != localRanks - departed) {
+            return null;
+        }
+        List<Conn> all = new ArrayList<>(inBarrier);
+        inBarrier.clear();
+        return all;
     }
 
     /** Every rank still here is in the fence: this host's part is done; the exchange completes it. */
