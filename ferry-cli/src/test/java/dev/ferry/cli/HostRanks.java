@@ -137,7 +137,9 @@ public final class HostRanks {
                     }
                     world.sendrecv(out, 0, count, Datatype.LONG, peer, 5, in, 0, count, Datatype.LONG, peer, 5);
                     for (int i = 0; i < count; i++) {
-                        require(in[i] == peer * 1_000_000_000L + me * 1_000_000L + i, "from rank " + peer + " element " + i + ": " + in[i]);
+                        if (in[i] != peer * 1_000_000_000L + me * 1_000_000L + i) { // the message only when it fails: it is built per element
+                            throw failed("from rank " + peer + " element " + i + ": " + in[i]);
+                        }
                     }
                 }
             }
@@ -175,10 +177,13 @@ public final class HostRanks {
             for (int i = 0; i < size; i++) {
                 out.set(java.lang.foreign.ValueLayout.JAVA_BYTE, i, (byte) (me * 31 + i * 7));
             }
-            byte[] heap = new byte[size];
+            byte[] heap = new byte[size], want = new byte[size];
             for (int peer = 0; peer < n; peer++) {
                 if (peer == me) {
                     continue;
+                }
+                for (int i = 0; i < size; i++) {
+                    want[i] = (byte) (peer * 31 + i * 7);
                 }
                 dev.ferry.Request r = world.irecv(in, 0L, size, Datatype.BYTE, peer, 7);
                 world.send(out, 0L, size, Datatype.BYTE, peer, 7);
@@ -186,11 +191,10 @@ public final class HostRanks {
                 dev.ferry.Request h = world.irecv(heap, 0, size, Datatype.BYTE, peer, 8);
                 world.send(out, 0L, size, Datatype.BYTE, peer, 8);
                 h.await();
-                for (int i = 0; i < size; i++) {
-                    byte want = (byte) (peer * 31 + i * 7);
-                    require(in.get(java.lang.foreign.ValueLayout.JAVA_BYTE, i) == want, "large from rank " + peer + ", native, byte " + i);
-                    require(heap[i] == want, "large from rank " + peer + ", heap, byte " + i);
-                }
+                long bad = java.lang.foreign.MemorySegment.mismatch(in, 0, size, java.lang.foreign.MemorySegment.ofArray(want), 0, size);
+                require(bad < 0, "large from rank " + peer + ", native, first wrong byte " + bad);
+                int badHeap = Arrays.mismatch(heap, want);
+                require(badHeap < 0, "large from rank " + peer + ", heap, first wrong byte " + badHeap);
             }
         }
     }
@@ -206,7 +210,9 @@ public final class HostRanks {
         world.bcast(data, 0, data.length, Datatype.INT, n - 1);
         algorithms.append(" bcast=").append(world.lastCollectiveAlgorithm());
         for (int i = 0; i < data.length; i++) {
-            require(data[i] == i * 3, "bcast element " + i);
+            if (data[i] != i * 3) {
+                throw failed("bcast element " + i);
+            }
         }
         int[] sum = new int[1];
         world.reduce(new int[] {me}, 0, sum, 0, 1, Datatype.INT, Op.SUM, 1);
@@ -266,7 +272,11 @@ public final class HostRanks {
 
     private static void require(boolean ok, String what) {
         if (!ok) {
-            throw new AssertionError("rank check failed: " + what);
+            throw failed(what);
         }
+    }
+
+    private static AssertionError failed(String what) {
+        return new AssertionError("rank check failed: " + what);
     }
 }
