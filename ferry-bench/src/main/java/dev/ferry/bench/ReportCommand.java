@@ -39,6 +39,8 @@ final class ReportCommand {
               --only NAMES         only the steps whose names start so (latency, bw, bcast, ...)
               --sizes LIST         other point-to-point sizes than the suite's
               --iterations N       other iterations than the suite's
+              --warmup N           untimed iterations per size for every step (0: no
+                                   warm-up; by default each step's own, at least 0.5 s)
               --verbose            a line per step with the time it took (a terminal shows a
                                    progress bar either way)
               -h, --help           this text""";
@@ -54,6 +56,7 @@ final class ReportCommand {
         List<String> only = List.of();
         String sizes = null;
         int iterations = -1;
+        long warmup = -1;
         boolean full = false;
         boolean verbose = false;
         try {
@@ -68,6 +71,7 @@ final class ReportCommand {
                     case "--only" -> only = Arrays.asList(BenchOptions.value(args, ++i, a).split(","));
                     case "--sizes" -> sizes = BenchOptions.value(args, ++i, a);
                     case "--iterations" -> iterations = (int) number(BenchOptions.value(args, ++i, a), a, 10, 10_000_000);
+                    case "--warmup" -> warmup = number(BenchOptions.value(args, ++i, a), a, 0, 10_000_000);
                     case "--verbose" -> verbose = true;
                     case "-h", "--help" -> {
                         out.println(USAGE);
@@ -80,7 +84,7 @@ final class ReportCommand {
             err.println("ferry bench report: " + e.getMessage());
             return 2;
         }
-        suite = (full ? ReportSuite.full() : suite).only(only).with(sizes, iterations);
+        suite = (full ? ReportSuite.full() : suite).only(only).with(sizes, iterations).warmup(warmup);
         if (rounds < 0) {
             rounds = full ? 3 : 1;
         }

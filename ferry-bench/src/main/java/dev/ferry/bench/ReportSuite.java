@@ -67,6 +67,20 @@ record ReportSuite(String sizes, int iterations, List<Step> steps) {
         return new ReportSuite(sizes, iterations, steps.stream().filter(st -> prefixes.stream().anyMatch(st.name()::startsWith)).toList());
     }
 
+    /** The same suite with {@code n} warm-up iterations per size in every step (the report's --warmup); negative: each step's own. */
+    ReportSuite warmup(long n) {
+        if (n < 0) {
+            return this;
+        }
+        List<Step> s = new ArrayList<>();
+        for (Step st : steps) {
+            List<String> a = new ArrayList<>(st.args());
+            a.addAll(List.of("--warmup", String.valueOf(n)));
+            s.add(new Step(st.name(), List.copyOf(a)));
+        }
+        return new ReportSuite(sizes, iterations, List.copyOf(s));
+    }
+
     /** The same suite over other point-to-point sizes and iterations (the report's --sizes and --iterations). */
     ReportSuite with(String newSizes, int newIterations) {
         List<Step> s = new ArrayList<>();

@@ -37,6 +37,9 @@ class ReportPartsTest {
         assertEquals(1, small.steps().size());
         assertEquals(List.of("latency", "--driver", "shm", "--sizes", "8,4k", "--iterations", "500"), small.steps().get(0).args());
         assertEquals("8,4k", small.sizes());
+        assertEquals(List.of("latency", "--driver", "shm", "--sizes", "8,4k", "--iterations", "500", "--warmup", "0"),
+                small.warmup(0).steps().get(0).args(), "the report's --warmup reaches every step");
+        assertEquals(small.steps(), small.warmup(-1).steps(), "without it, each step keeps its own");
     }
 
     @Test
