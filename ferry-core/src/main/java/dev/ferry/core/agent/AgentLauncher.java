@@ -97,6 +97,10 @@ public final class AgentLauncher {
             throws IOException {
         List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED"));
         cmd.addAll(aheadOfTimeCache());
+        // The client compiler only, as bin/ferry runs the daemon: the agent's Java is a relay between
+        // system calls and copies, and the server compiler's work (a third of a job agent's CPU)
+        // competes with the node's ranks for the cores while the job starts.
+        cmd.add("-XX:TieredStopAtLevel=1");
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), AgentMain.class.getName(), socket.toString(), jobKey, channels.toString(),
                 Long.toString(Math.max(1, idleExit.toSeconds()))));
         if (endWithJob) {
