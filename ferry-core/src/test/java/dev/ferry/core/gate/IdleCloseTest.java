@@ -123,7 +123,10 @@ class IdleCloseTest {
                 for (int round = 0; round < 4; round++) {
                     exchange(e, inbox, peer, round);
                     long closed = round + 1;
-                    until(e, () -> e.connections().closedIdle() >= closed && e.gate(peer).state == Gate.NEW, "the idle close of round " + round);
+                    // the count alone, not the gate's state too: the peer, past its own count, may already
+                    // have connected again for the next round and sent a rendezvous there, which keeps this
+                    // gate open until this rank receives it, after this wait (a hang, once in ~40 runs)
+                    until(e, () -> e.connections().closedIdle() >= closed, "the idle close of round " + round);
                 }
                 counts.put(e.rank(), e.connections());
             }
