@@ -44,6 +44,13 @@ class HostsTest {
         h1 = cluster.hosts().get(0);
         h2 = cluster.hosts().get(1);
         h3 = cluster.hosts().get(2);
+        // The caches ferry run makes after the first job on a class path, made here once for the
+        // ranks' class paths below, instead of by the launcher and each host's proxy at once (the
+        // hosts share this home): a training job each, 15 s of a CI run's time otherwise, times three.
+        String ferry = TestJars.classPath();
+        for (String cp : List.of(ferry, testClasses() + java.io.File.pathSeparator + ferry, mpiPrograms() + java.io.File.pathSeparator + ferry)) {
+            dev.ferry.launch.run.AotCache.make(cp);
+        }
     }
 
     @AfterAll
@@ -66,13 +73,15 @@ class HostsTest {
 
         /** With {@code env} added to the launcher's environment (as a user sets FERRY_* before ferry run). */
         Launcher(Map<String, String> env, String... args) throws IOException {
-            this(System.getProperty("java.class.path"), env, args);
+            this(TestJars.classPath(), env, args);
         }
 
         /** With the launcher's (and so the proxies' and ranks') class path {@code classPath}. */
         Launcher(String classPath, Map<String, String> env, String... args) throws IOException {
             List<String> cmd = new ArrayList<>(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(),
-                    "--enable-native-access=ALL-UNNAMED", "-cp", classPath, Main.class.getName()));
+                    "--enable-native-access=ALL-UNNAMED"));
+            cmd.addAll(TestJars.aotOptions(classPath));
+            cmd.addAll(List.of("-cp", classPath, Main.class.getName()));
             cmd.addAll(List.of(args));
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.environment().put("FERRY_SSH", cluster.ssh());
@@ -132,7 +141,7 @@ class HostsTest {
     }
 
     private static String testClasses() {
-        return Path.of(HostRanks.class.getProtectionDomain().getCodeSource().getLocation().getPath()).toString();
+        return TestJars.testClasses();
     }
 
     /** Nothing of the job on any host: no rank or proxy process, no Ferry file in /dev/shm. */
@@ -330,7 +339,7 @@ class HostsTest {
             int rc = javax.tools.ToolProvider.getSystemJavaCompiler().run(null, null, null, args.toArray(String[]::new));
             assertEquals(0, rc, "the mpi programs do not compile");
         }
-        return out;
+        return Path.of(TestJars.packed(out.toString()));
     }
 
     @Test

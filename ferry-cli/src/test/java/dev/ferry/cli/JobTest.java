@@ -36,7 +36,9 @@ class JobTest {
 
         Launcher(String... args) throws IOException {
             List<String> cmd = new ArrayList<>(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(),
-                    "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+                    "--enable-native-access=ALL-UNNAMED"));
+            cmd.addAll(TestJars.aotOptions(TestJars.classPath()));
+            cmd.addAll(List.of("-cp", TestJars.classPath(), Main.class.getName()));
             cmd.addAll(List.of(args));
             ProcessBuilder pb = new ProcessBuilder(cmd);
             pb.environment().put("FERRY_TCP_INTERFACES", "lo");
@@ -91,7 +93,7 @@ class JobTest {
     }
 
     private static String testClasses() {
-        return Path.of(TestRanks.class.getProtectionDomain().getCodeSource().getLocation().getPath()).toString();
+        return TestJars.testClasses();
     }
 
     /**
