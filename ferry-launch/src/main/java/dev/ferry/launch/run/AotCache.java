@@ -26,8 +26,9 @@ import java.util.List;
  * yet (the launcher for a job on this host, each host's proxy for a job across hosts), a training
  * job of two ranks runs the path every rank takes, and a cache one of them wrote
  * into a temporary file is renamed into place only when complete. So a cache can neither fail a job nor be mapped half-written. Only
- * class paths of jar files qualify (the JVM caches no directories). {@code FERRY_CDS=off}
- * turns it off.
+ * class paths of jar files qualify (the JVM caches no directories). The {@link #KEEP} caches
+ * used last are kept, the others removed when a new one is made. {@code FERRY_CDS=off} turns it
+ * off.
  */
 public final class AotCache {
     private static final System.Logger LOG = System.getLogger(AotCache.class.getName());
@@ -149,12 +150,58 @@ public final class AotCache {
         return enabled && !Files.exists(archive);
     }
 
-    /** JVM options for the ranks: map the cache when there is one (quietly: a rank whose options do not fit it runs without). */
+    /**
+     * JVM options for the ranks: map the cache when there is one (quietly: a rank whose options do
+     * not fit it runs without). Its time is set to now: the caches used last are those kept
+     * ({@link #prune}).
+     */
     List<String> jvmOptions() {
         if (!enabled || !Files.isRegularFile(archive)) {
             return List.of();
         }
+        try {
+            Files.setLastModifiedTime(archive, java.nio.file.attribute.FileTime.from(java.time.Instant.now()));
+        } catch (IOException e) {
+            LOG.log(System.Logger.Level.DEBUG, "ahead-of-time cache {0} not marked used: {1}", archive, e.toString());
+        }
         return jvmOptions(archive.toString());
+    }
+
+    /**
+     * Caches kept in one directory: those used last. Each jar of a class path that changes (a
+     * rebuilt application or Ferry) makes a new cache of some 20 MB; one removed is made again
+     * after its class path's next job.
+     */
+    static final int KEEP = 16;
+
+    /**
+     * Removes all but the {@code keep} caches of {@code dir} used last (by their time, which each
+     * job that maps one sets), and the links to caches no longer there.
+     */
+    static void prune(Path dir, int keep) throws IOException {
+        List<Path> caches;
+        try (var all = Files.list(dir)) {
+            caches = all.filter(p -> p.getFileName().toString().endsWith(".aot") && Files.isRegularFile(p, java.nio.file.LinkOption.NOFOLLOW_LINKS))
+                    .sorted(java.util.Comparator.comparing(AotCache::lastUse).reversed()).toList();
+        }
+        for (Path p : caches.subList(Math.min(keep, caches.size()), caches.size())) {
+            Files.deleteIfExists(p);
+        }
+        try (var all = Files.list(dir)) {
+            for (Path link : all.filter(Files::isSymbolicLink).toList()) {
+                if (!Files.exists(link)) {
+                    Files.deleteIfExists(link);
+                }
+            }
+        }
+    }
+
+    private static java.nio.file.attribute.FileTime lastUse(Path p) {
+        try {
+            return Files.getLastModifiedTime(p);
+        } catch (IOException e) {
+            return java.nio.file.attribute.FileTime.fromMillis(0);
+        }
     }
 
     /** Whether caches are used at all ({@code FERRY_CDS}, on unless off). */
@@ -192,6 +239,7 @@ public final class AotCache {
                     if (first != null && !Files.exists(archive)) {
                         Files.move(first, archive, StandardCopyOption.ATOMIC_MOVE);
                         linkByClassPath(classPath);
+                        prune(archive.getParent(), KEEP);
                     }
                 }
             }
