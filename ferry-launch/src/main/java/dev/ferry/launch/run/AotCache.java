@@ -239,7 +239,11 @@ public final class AotCache {
                     if (first != null && !Files.exists(archive)) {
                         Files.move(first, archive, StandardCopyOption.ATOMIC_MOVE);
                         linkByClassPath(classPath);
-                        prune(archive.getParent(), KEEP);
+                        try {
+                            prune(archive.getParent(), KEEP);
+                        } catch (IOException e) { // the cache is made: only older ones stay
+                            LOG.log(System.Logger.Level.DEBUG, "older ahead-of-time caches not removed: {0}", e.toString());
+                        }
                     }
                 }
             }
