@@ -24,15 +24,7 @@ final class TestJars {
                 entries.add(e);
                 continue;
             }
-            Path jar = dir.resolve("dir" + n++ + ".jar");
-            try (var out = new JarOutputStream(Files.newOutputStream(jar)); var files = Files.walk(p)) {
-                for (Path f : files.filter(Files::isRegularFile).toList()) {
-                    out.putNextEntry(new JarEntry(p.relativize(f).toString().replace(File.separatorChar, '/')));
-                    Files.copy(f, out);
-                    out.closeEntry();
-                }
-            }
-            entries.add(jar.toString());
+            entries.add(pack(p, dir.resolve("dir" + n++ + ".jar")).toString());
         }
         return String.join(File.pathSeparator, entries);
     }
