@@ -2,6 +2,7 @@
 module dev.ferry.launch {
     requires transitive dev.ferry.spi;
     requires java.management;
+    uses dev.ferry.launch.run.NodeService;
     exports dev.ferry.launch;
     exports dev.ferry.launch.hosts;
     exports dev.ferry.launch.pmi;

@@ -36,7 +36,8 @@ final class AgentCommand {
                     --idle-exit 600 >/tmp/ferry-agent.log 2>&1 &
             or as a systemd user service (ExecStart= that line, Restart=on-failure), or from a
             Slurm prolog; the job's ranks find it with FERRY_AGENT=on and FERRY_AGENT_SOCKET=PATH
-            (without an agent there, the node's first rank starts one that ends with the job).
+            (without an agent there, ferry run or a host's proxy starts one beside the ranks, or
+            else the node's first rank does; either ends with the job).
             Stop it with SIGTERM: it tells every rank's ring it has gone.""";
 
 

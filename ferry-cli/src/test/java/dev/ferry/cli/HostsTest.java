@@ -261,6 +261,20 @@ class HostsTest {
         }
         if (agent.equals("on")) {
             assertTrue(stats.stream().anyMatch(s -> s.contains("agent links to other nodes 2;")), stats.toString());
+            // each host's proxy started its agent before its ranks, and they used that one
+            Map<String, String> agentOf = new java.util.HashMap<>();
+            for (String e : l.err) {
+                var m = java.util.regex.Pattern.compile("ferry run: host (\\S+): agent process (\\d+) started for node").matcher(e);
+                if (m.find()) {
+                    agentOf.put(m.group(1), m.group(2));
+                }
+            }
+            assertEquals(new java.util.HashSet<>(cluster.hosts()), agentOf.keySet(), l.err.toString());
+            for (String line : stats) {
+                var m = java.util.regex.Pattern.compile("rank (\\d+):.* agent process (\\d+)").matcher(line);
+                assertTrue(m.find(), line);
+                assertEquals(agentOf.get(cluster.hosts().get(Integer.parseInt(m.group(1)) / 4)), m.group(2), line);
+            }
         }
         List<String> links = l.lines().stream().filter(s -> s.startsWith("links ")).toList();
         assertEquals(6, links.size(), links.toString()); // each host, to each of the two others

@@ -248,6 +248,39 @@ class JobTest {
         }
     }
 
+    /**
+     * In agent mode {@code ferry run} starts each node's agent beside the ranks (two nodes played
+     * here: two agents), the ranks use those agents (their stats name the process), and the
+     * agents are gone when the launcher returns.
+     */
+    @Test
+    void theLauncherStartsEachNodesAgentAndTheRanksUseIt() throws Exception {
+        Launcher l = new Launcher("run", "-n", "4", "--ranks-per-node", "2", "--env", "FERRY_AGENT=on", "--stats", "--timeout", "60",
+                "--example", "hello");
+        assertEquals(0, l.exit(), "stderr: " + l.err);
+        java.util.Map<String, Long> agentOf = new java.util.HashMap<>(); // node -> agent process
+        for (String e : l.err) {
+            var m = java.util.regex.Pattern.compile("ferry run: agent process (\\d+) started for node .*#(\\d+)").matcher(e);
+            if (m.find()) {
+                agentOf.put(m.group(2), Long.parseLong(m.group(1)));
+            }
+        }
+        assertEquals(java.util.Set.of("0", "1"), agentOf.keySet(), "one agent per node, started by the launcher: " + l.err);
+        int seen = 0;
+        for (String e : l.err) {
+            var m = java.util.regex.Pattern.compile("ferry stats: rank (\\d+):.* agent process (\\d+)").matcher(e);
+            if (m.find()) {
+                seen++;
+                int rank = Integer.parseInt(m.group(1));
+                assertEquals(agentOf.get(String.valueOf(rank / 2)), Long.parseLong(m.group(2)), "rank " + rank + " uses its node's agent: " + l.err);
+            }
+        }
+        assertEquals(4, seen, l.err.toString());
+        for (long pid : agentOf.values()) {
+            assertFalse(ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false), "agent " + pid + " outlived its job");
+        }
+    }
+
     @Test
     void aTimeoutEndsTheJob() throws Exception {
         Launcher l = new Launcher("run", "-n", "2", "--timeout", "2", "-cp", testClasses(), TestRanks.class.getName(), "hang");

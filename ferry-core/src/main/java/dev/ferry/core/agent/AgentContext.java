@@ -358,12 +358,13 @@ final class AgentContext implements DriverContext {
         return Status.DONE;
     }
 
-    /** The node's agent's links to other nodes (one per node pair, shared by the node's ranks). */
+    /** The node's agent (its process) and its links to other nodes (one per node pair, shared by the node's ranks). */
     @Override
     public void connectionsHeld(java.util.function.ObjLongConsumer<String> into) {
         if (client != null && !closed && agentFailure == null) {
             try {
                 long[] links = client.linkCounts();
+                into.accept("agent process", client.agentPid()); // which agent: one a launcher started, say
                 into.accept("agent links to other nodes", links[0]);
                 if (links[1] + links[2] > 0) {
                     into.accept("agent links closed-idle", links[1]);

@@ -70,7 +70,9 @@ public final class AgentLauncher {
             try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                  FileLock held = tryLock(ch)) {
                 if (held != null && !Agent.answers(socket)) {
-                    Process p = start(socket, jobKey, channels, idleExit, endWithJob, linkIdleClose, maxLinks);
+                    List<String> jvm = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+                    jvm.addAll(aheadOfTimeCache());
+                    Process p = start(socket, jobKey, channels, idleExit, endWithJob, linkIdleClose, maxLinks, jvm, System.getProperty("java.class.path"));
                     awaitListening(p, socket, end);
                 }
             } catch (IOException e) {
@@ -92,16 +94,104 @@ public final class AgentLauncher {
         }
     }
 
-    /** Starts {@link AgentMain} in a JVM of its own (this one's java and class path), its output to a log beside the socket. */
-    private static Process start(Path socket, String jobKey, Path channels, Duration idleExit, boolean endWithJob, Duration linkIdleClose, int maxLinks)
-            throws IOException {
-        List<String> cmd = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java"), "--enable-native-access=ALL-UNNAMED"));
-        cmd.addAll(aheadOfTimeCache());
+    /**
+     * Starts the node's agent for a job before its ranks (a launcher's part: {@link AgentNodeService}),
+     * with the ranks' java, JVM options and class path ({@code jvm}, {@code classPath}), to end
+     * with the job. The lock beside the socket is taken at once and held until the agent listens,
+     * on a thread of its own while the ranks start: a rank that looks meanwhile waits for this
+     * agent rather than start one. Null when an agent answers there already, or another process
+     * holds the lock (it is starting one).
+     *
+     * @throws IOException when the lock cannot be taken or the process not started
+     */
+    public static Started startForJob(Path socket, String jobKey, Path channels, Duration bound, Duration idleExit, Duration linkIdleClose, int maxLinks,
+                                      List<String> jvm, String classPath) throws IOException {
+        if (Agent.answers(socket)) {
+            return null;
+        }
+        Path lock = socket.resolveSibling(socket.getFileName() + ".lock");
+        FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        FileLock held;
+        try {
+            held = tryLock(ch);
+        } catch (IOException e) {
+            ch.close();
+            throw e;
+        }
+        if (held == null || Agent.answers(socket)) {
+            ch.close();
+            return null;
+        }
+        Process p;
+        try {
+            p = start(socket, jobKey, channels, idleExit, true, linkIdleClose, maxLinks, jvm, classPath);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+        long end = System.nanoTime() + bound.toNanos();
+        Thread listening = Thread.ofPlatform().daemon().name("ferry-agent-start").start(() -> {
+            try (ch) {
+                awaitListening(p, socket, end);
+            } catch (AgentException | IOException e) {
+                // the ranks, finding none, start their own (or say why they cannot)
+                LOG.log(System.Logger.Level.WARNING, "the agent started for the job at {0} does not listen: {1}", socket, e.getMessage());
+            }
+        });
+        return new Started(p, socket, listening);
+    }
+
+    /** An agent a launcher started for its node's ranks ({@link #startForJob}). */
+    public static final class Started {
+        private final Process process;
+        private final Path socket;
+        private final Thread listening;
+
+        Started(Process process, Path socket, Thread listening) {
+            this.process = process;
+            this.socket = socket;
+            this.listening = listening;
+        }
+
+        public long pid() {
+            return process.pid();
+        }
+
+        public Path socket() {
+            return socket;
+        }
+
+        /**
+         * After the ranks have ended: the agent ends by itself once the last has left (it sees
+         * their sockets close); one still there after {@code bound} (no rank ever came: a job
+         * that failed before the wire-up) is ended by SIGTERM, then SIGKILL.
+         */
+        public void end(Duration bound) {
+            try {
+                listening.join(Math.max(1, bound.toMillis()));
+                if (!process.waitFor(bound.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    process.destroy();
+                    if (!process.waitFor(2, java.util.concurrent.TimeUnit.SECONDS)) {
+                        process.destroyForcibly();
+                    }
+                }
+            } catch (InterruptedException e) {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    /** Starts {@link AgentMain} in a JVM of its own ({@code jvm}: java and its options), its output to a log beside the socket. */
+    private static Process start(Path socket, String jobKey, Path channels, Duration idleExit, boolean endWithJob, Duration linkIdleClose, int maxLinks,
+                                 List<String> jvm, String classPath) throws IOException {
+        List<String> cmd = new ArrayList<>(jvm);
+        cmd.add("--enable-native-access=ALL-UNNAMED");
         // The client compiler only, as bin/ferry runs the daemon: the agent's Java is a relay between
         // system calls and copies, and the server compiler's work (a third of a job agent's CPU)
         // competes with the node's ranks for the cores while the job starts.
         cmd.add("-XX:TieredStopAtLevel=1");
-        cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), AgentMain.class.getName(), socket.toString(), jobKey, channels.toString(),
+        cmd.addAll(List.of("-cp", classPath, AgentMain.class.getName(), socket.toString(), jobKey, channels.toString(),
                 Long.toString(Math.max(1, idleExit.toSeconds()))));
         if (endWithJob) {
             cmd.add("job");

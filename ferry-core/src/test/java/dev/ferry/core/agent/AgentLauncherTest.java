@@ -39,6 +39,44 @@ class AgentLauncherTest {
         assertTrue(log.contains("ended after serving 2 rank(s)"), log);
     }
 
+    /**
+     * A launcher starts the agent before its ranks: a rank looking while it still starts waits for
+     * that one (the launcher holds the lock until it listens) rather than start its own; the agent
+     * ends by itself once the job's ranks have left, removing its lock and log; a second start
+     * for the same socket starts nothing.
+     */
+    @Test
+    void anAgentALauncherStartsServesTheRanksAndEndsWithTheJob() throws Exception {
+        Path socket = dir.resolve("job.sock");
+        java.util.List<String> jvm = java.util.List.of(ProcessHandle.current().info().command().orElseThrow());
+        String cp = System.getProperty("java.class.path");
+        AgentLauncher.Started started = AgentLauncher.startForJob(socket, "job", dir, BOUND, Duration.ofSeconds(30), Duration.ZERO, 0, jvm, cp);
+        assertNotNull(started);
+        try (AgentClient rank = AgentLauncher.connectOrStart(socket, "job", dir, BOUND, Duration.ofSeconds(30))) { // at once: it may not listen yet
+            assertEquals(started.pid(), rank.agentPid(), "the rank uses the launcher's agent");
+            assertNull(AgentLauncher.startForJob(socket, "job", dir, BOUND, Duration.ofSeconds(30), Duration.ZERO, 0, jvm, cp), "one answers already");
+            assertEquals(5, rank.ping(5));
+        }
+        ProcessHandle.of(started.pid()).ifPresent(h -> assertDoesNotThrow(() -> h.onExit().get(BOUND.toSeconds(), TimeUnit.SECONDS),
+                "the job's last rank has left: the agent ends"));
+        started.end(Duration.ofSeconds(1));
+        assertFalse(Files.exists(dir.resolve("job.sock.lock")), "its lock removed");
+        assertFalse(Files.exists(dir.resolve("job.sock.log")), "its log, with nothing wrong in it, removed");
+    }
+
+    /** An agent no rank ever reached (a job that failed before its wire-up) is ended by the launcher, not left to its idle time. */
+    @Test
+    void anAgentNoRankReachedIsEndedByTheLauncher() throws Exception {
+        Path socket = dir.resolve("unused.sock");
+        AgentLauncher.Started started = AgentLauncher.startForJob(socket, "job", dir, BOUND, Duration.ofSeconds(60), Duration.ZERO, 0,
+                java.util.List.of(ProcessHandle.current().info().command().orElseThrow()), System.getProperty("java.class.path"));
+        assertNotNull(started);
+        long t0 = System.nanoTime();
+        started.end(Duration.ofMillis(100));
+        assertFalse(ProcessHandle.of(started.pid()).map(ProcessHandle::isAlive).orElse(false), "ended");
+        assertTrue(System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(30), "within the launcher's bound, not the idle time of 60 s");
+    }
+
     @Test
     void aRunningAgentIsUsedAndARefusalIsNotAReasonToStartAnother() throws Exception {
         Path socket = dir.resolve("running.sock");

@@ -342,6 +342,7 @@ public final class HostJob {
                     case ProxyWire.FENCE_IN -> fenceIn(ProxyWire.map(f.payload()), launcherStart);
                     case ProxyWire.FAILED -> why = "host " + l.host + ": " + f.text();
                     case ProxyWire.TRAINING -> l.training();
+                    case ProxyWire.NOTE -> err.println("ferry run: host " + l.host + ": " + f.text());
                     default -> throw new IOException("host " + l.host + " sent a frame of type " + f.type());
                 }
             }

@@ -91,6 +91,9 @@ public final class Proxy {
             if (ranks != null) {
                 ranks.end();
             }
+            if (services != null) {
+                services.close();
+            }
         }
     }
 
@@ -101,6 +104,8 @@ public final class Proxy {
     /** Whether this proxy makes its host's ahead-of-time cache before it exits. */
     private volatile boolean training;
     private volatile Thread doneWatcher;
+    /** What this host runs for the job beside its ranks (agent mode's agent), ended after them. */
+    private dev.ferry.launch.run.NodeService.Running services;
 
     private RankProcesses start(JobPart part) throws IOException {
         CountDownLatch done = new CountDownLatch(part.ranks().size());
@@ -145,6 +150,10 @@ public final class Proxy {
             }
         }, new RelayExchange());
         var env = new RankProcesses.JobEnvironment(pmi.address(), part.size(), part.jobId(), part.jobKey(), ProcessHandle.current().pid());
+        services = dev.ferry.launch.run.NodeService.startAll(ranks.nodeJob(part.jobId(), part.jobKey(), part.ranks()));
+        for (String line : services.report()) {
+            send(ProxyWire.NOTE, -1, line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
         for (int r : part.ranks()) {
             ranks.start(r, env, part.inputRanks().contains(r));
         }

@@ -62,6 +62,8 @@ public final class ProxyWire {
      * makes one before it exits (a training job), so the launcher waits longer for its end.
      */
     public static final byte TRAINING = 24;
+    /** A line for the user about this host's part (an agent the proxy started): the launcher prints it. */
+    public static final byte NOTE = 25;
 
     private ProxyWire() {
     }

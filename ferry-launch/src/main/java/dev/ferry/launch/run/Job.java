@@ -127,8 +127,14 @@ public final class Job {
         }, "ferry-run-reaper");
         Runtime.getRuntime().addShutdownHook(reaper); // SIGINT, SIGTERM: end the whole job
         int status = -1;
+        NodeService.Running services = null;
         try (PmiServer pmi = new PmiServer(spec.ranks(), "kvs_" + jobId, pmiEvents)) {
             var env = new RankProcesses.JobEnvironment(pmi.address(), spec.ranks(), jobId, jobKey, ProcessHandle.current().pid());
+            // the node's services (agent mode's agent) start beside the ranks, which wait for them where they must
+            services = NodeService.startAll(ranks.nodeJob(jobId, jobKey, java.util.stream.IntStream.range(0, spec.ranks()).boxed().toList()));
+            for (String line : services.report()) {
+                err.println("ferry run: " + line);
+            }
             for (int r = 0; r < spec.ranks(); r++) {
                 ranks.start(r, env, spec.takesInput(r));
             }
@@ -154,6 +160,9 @@ public final class Job {
                 ranks.trainArchive();
             }
             ranks.end();
+            if (services != null) {
+                services.close();
+            }
             try {
                 Runtime.getRuntime().removeShutdownHook(reaper);
             } catch (IllegalStateException shuttingDown) {

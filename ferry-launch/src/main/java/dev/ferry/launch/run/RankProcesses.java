@@ -44,6 +44,8 @@ public final class RankProcesses {
     public record JobEnvironment(String pmiAddress, int size, String jobId, String jobKey, long launcherPid) {
     }
 
+    private static final String CACHE_OPTION = "-XX:AOTCache=";
+
     private final List<String> command;
     private final Map<String, String> env;
     private final Listener listener;
@@ -69,6 +71,23 @@ public final class RankProcesses {
         this.command = List.copyOf(cmd);
         this.env = Map.copyOf(env);
         this.listener = listener;
+    }
+
+    /**
+     * What a service of the node ({@link NodeService}) is told of this job's ranks here: their
+     * environment, java and JVM options before the class path, and class path.
+     */
+    public NodeService.NodeJob nodeJob(String jobId, String jobKey, List<Integer> ranks) {
+        Map<String, String> e = new HashMap<>(System.getenv());
+        e.putAll(env);
+        List<String> jvm = new ArrayList<>();
+        jvm.add(ChildJvm.javaExecutable().toString());
+        for (String a : command) { // the ranks' cache: ferry run's, or one the caller gave them (the test jobs')
+            if (a.startsWith(CACHE_OPTION)) {
+                jvm.addAll(AotCache.jvmOptions(a.substring(CACHE_OPTION.length())));
+            }
+        }
+        return new NodeService.NodeJob(jobId, jobKey, ranks, e, jvm, classPath);
     }
 
     /** After a job that ended well: makes the ahead-of-time cache later ranks start with, if there is none yet. */
