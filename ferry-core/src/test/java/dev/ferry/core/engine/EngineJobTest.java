@@ -227,7 +227,7 @@ class EngineJobTest {
             long start = System.nanoTime();
             // Before: rank 1 waited in close's fence for ranks 0 and 2, which never came; the job ran into its timeout.
             // ranks 0 and 2 wait to be ended: a short grace, as rank 0 hears of rank 1 when its process ends
-            Jobs.Result r = Jobs.run(3, Map.of("FERRY_DRIVERS", drivers), Duration.ofSeconds(90), Duration.ofSeconds(5), "throws");
+            Jobs.Result r = Jobs.run(3, Map.of("FERRY_DRIVERS", drivers), Duration.ofSeconds(90), Duration.ofSeconds(2), "throws");
             long seconds = (System.nanoTime() - start) / 1_000_000_000L;
             assertEquals(1, r.exit(), drivers + ": " + r);
             assertTrue(r.err().contains("rank 1 exited with status 1 after an uncaught exception in thread \"main\" java.lang.IllegalStateException: rank 1 fails on purpose"),

@@ -479,13 +479,15 @@ public final class EngineRanks {
         }
     }
 
-    private static void overlap() {
+    private static void overlap() throws InterruptedException {
         long size = 64L << 20;
         MemorySegment buf = Arena.ofAuto().allocate(size, 4096);
         RecvRequest r = new RecvRequest();
         long[] doneAt = new long[1];
+        java.util.concurrent.CountDownLatch announced = new java.util.concurrent.CountDownLatch(1);
         MessageHandler h = m -> {
             m.receive(buf, r);
+            announced.countDown();
         };
         try (Engine e = Engine.init(h)) {
             if (e.rank() == 0) {
@@ -495,6 +497,11 @@ public final class EngineRanks {
                 s.join(BOUND);
                 System.out.println("ok overlap sent");
             } else if (e.rank() == 1) {
+                // the computation starts once the receive is posted (the progress thread took the
+                // announcement), not at this rank's start: the sender's JVM may start later
+                if (!announced.await(BOUND.toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS)) {
+                    throw new IllegalStateException("the 64 MiB message was not announced within " + BOUND);
+                }
                 long start = System.nanoTime();
                 long end = start + 1_000_000_000L;
                 long x = 0;
