@@ -80,7 +80,7 @@ class HostsTest {
         Launcher(String classPath, Map<String, String> env, String... args) throws IOException {
             List<String> cmd = new ArrayList<>(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(),
                     "--enable-native-access=ALL-UNNAMED"));
-            cmd.addAll(TestJars.aotOptions(classPath));
+            cmd.addAll(TestJars.launcherOptions(classPath));
             cmd.addAll(List.of("-cp", classPath, Main.class.getName()));
             cmd.addAll(List.of(args));
             ProcessBuilder pb = new ProcessBuilder(cmd);

@@ -37,7 +37,7 @@ class JobTest {
         Launcher(String... args) throws IOException {
             List<String> cmd = new ArrayList<>(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(),
                     "--enable-native-access=ALL-UNNAMED"));
-            cmd.addAll(TestJars.aotOptions(TestJars.classPath()));
+            cmd.addAll(TestJars.launcherOptions(TestJars.classPath()));
             cmd.addAll(List.of("-cp", TestJars.classPath(), Main.class.getName()));
             cmd.addAll(List.of(args));
             ProcessBuilder pb = new ProcessBuilder(cmd);

@@ -75,6 +75,16 @@ final class TestJars {
                 .resolve(dev.ferry.launch.run.AotCache.linkUnderHome(classPath)).toString());
     }
 
+    /**
+     * The options of a {@code ferry run} JVM of {@code classPath}: its cache ({@link #aotOptions})
+     * and the relay options {@code bin/ferry} gives it.
+     */
+    static List<String> launcherOptions(String classPath) {
+        List<String> o = new java.util.ArrayList<>(aotOptions(classPath));
+        o.addAll(dev.ferry.launch.ChildJvm.RELAY_OPTIONS);
+        return o;
+    }
+
     /** {@code dir}'s files into {@code jar}, entries sorted and timeless (the same files make the same bytes). */
     private static Path pack(Path dir, Path jar) throws IOException {
         Path fresh = jar.resolveSibling(jar.getFileName() + "." + ProcessHandle.current().pid() + ".tmp");

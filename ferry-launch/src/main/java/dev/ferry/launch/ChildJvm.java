@@ -41,6 +41,13 @@ public final class ChildJvm implements AutoCloseable {
     /** Prefix of an answer line on the child's standard output. */
     public static final String MARK = "@ ";
 
+    /**
+     * JVM options for a process that launches and relays rather than computes ({@code ferry run},
+     * a host's proxy; {@code bin/ferry} gives the same): the client compiler and the serial
+     * collector start it at two thirds of the CPU, which the job's ranks on the same cores get.
+     */
+    public static final List<String> RELAY_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC");
+
     private static final Set<Process> LIVE = ConcurrentHashMap.newKeySet();
     private static final ExecutorService READERS = Executors.newCachedThreadPool(r -> {
         Thread t = new Thread(r, "child-jvm-reader");

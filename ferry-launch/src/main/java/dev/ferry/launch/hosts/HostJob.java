@@ -269,8 +269,10 @@ public final class HostJob {
         if (remote.prefix() != null) {
             proxy = List.of(remote.prefix() + "/bin/ferry", "proxy");
         } else {
-            proxy = List.of(javaPath(), "--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                    Proxy.class.getName());
+            List<String> p = new ArrayList<>(List.of(javaPath()));
+            p.addAll(dev.ferry.launch.ChildJvm.RELAY_OPTIONS);
+            p.addAll(List.of("--enable-native-access=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"), Proxy.class.getName()));
+            proxy = p;
         }
         // the proxy's JVM starts from the ranks' ahead-of-time cache when its host has one (same class path)
         String cache = dev.ferry.launch.run.AotCache.linkUnderHome(System.getProperty("java.class.path"));
