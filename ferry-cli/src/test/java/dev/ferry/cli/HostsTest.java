@@ -419,7 +419,10 @@ class HostsTest {
             }
         }
         assertEquals(2, onH2.size(), onH2.toString());
-        String agent = cluster.exec(h2, "pgrep", "-P", String.join(",", onH2), "-f", "AgentMain").strip();
+        // the host's proxy started its agent before its ranks
+        List<ProcessHandle> proxies = cluster.processes(h2, "dev.ferry.launch.hosts.Proxy");
+        assertEquals(1, proxies.size(), proxies.toString());
+        String agent = cluster.exec(h2, "pgrep", "-P", String.valueOf(proxies.get(0).pid()), "-f", "AgentMain").strip();
         assertTrue(agent.matches("\\d+"), "the agent on " + h2 + ": '" + agent + "'");
         cluster.exec(h2, "kill", "-9", agent);
         int exit = l.exit();
