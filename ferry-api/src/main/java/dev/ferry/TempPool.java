@@ -42,7 +42,10 @@ final class TempPool {
         }
         if (bytes > MAX_HELD) {
             Arena a = Arena.ofShared(); // given back in the engine's thread of control, maybe not the taker's
-            MemorySegment m = a.allocate(bytes, 64);
+            MemorySegment m = MappedTemp.map(bytes, a); // no gigabytes of zeros written first, huge pages
+            if (m == null) {
+                m = a.allocate(bytes, 64);
+            }
             large.put(m.address(), a);
             return m;
         }
