@@ -215,16 +215,8 @@ public final class AgentLauncher {
      * of what it loads (the memory, system-call and ring classes) the ranks load as well, so it
      * listens sooner (350 ms from its start here, against 420). None when this JVM maps none.
      */
-    private static final String CACHE_OPTION = "-XX:AOTCache=";
-
     private static List<String> aheadOfTimeCache() {
-        String[] args = ProcessHandle.current().info().arguments().orElse(new String[0]);
-        for (String a : args) {
-            if (a.startsWith(CACHE_OPTION)) {
-                return dev.ferry.launch.run.AotCache.jvmOptions(a.substring(CACHE_OPTION.length()));
-            }
-        }
-        return List.of();
+        return dev.ferry.launch.run.AotCache.optionsOfCacheIn(List.of(ProcessHandle.current().info().arguments().orElse(new String[0])));
     }
 
     /** Waits until the started agent listens (or dies: its log says why). */

@@ -36,12 +36,18 @@ public final class AgentNodeService implements NodeService {
     @Override
     public Running start(NodeJob job) throws IOException {
         Settings settings = settings(job.env());
-        try {
+        Duration linkIdle;
+        int maxLinks;
+        boolean report;
+        try { // a value the ranks would refuse too: the job does not start
             if (!AgentSettings.on(settings) || job.ranks().isEmpty()) {
                 return null;
             }
+            linkIdle = Duration.ofNanos(dev.ferry.core.config.EngineSettings.idleCloseNanos(settings));
+            maxLinks = dev.ferry.core.config.EngineSettings.maxConnections(settings);
+            report = dev.ferry.core.config.EngineSettings.stats(settings);
         } catch (IllegalArgumentException e) {
-            throw new IOException(e.getMessage(), e); // a value the ranks would refuse too: the job does not start
+            throw new IOException(e.getMessage(), e);
         }
         String nodeId = job.env().get(dev.ferry.launch.LaunchSettings.NODE_ID.name());
         String perNode = job.env().get(dev.ferry.launch.LaunchSettings.RANKS_PER_NODE.name());
@@ -54,16 +60,6 @@ public final class AgentNodeService implements NodeService {
         boolean own = !job.classPath().isBlank();
         List<String> jvm = own ? job.jvm() : List.of(ProcessHandle.current().info().command().orElse("java"));
         String classPath = own ? job.classPath() : System.getProperty("java.class.path");
-        Duration linkIdle;
-        int maxLinks;
-        boolean report;
-        try {
-            linkIdle = Duration.ofNanos(dev.ferry.core.config.EngineSettings.idleCloseNanos(settings));
-            maxLinks = dev.ferry.core.config.EngineSettings.maxConnections(settings);
-            report = dev.ferry.core.config.EngineSettings.stats(settings);
-        } catch (IllegalArgumentException e) {
-            throw new IOException(e.getMessage(), e);
-        }
         List<AgentLauncher.Started> started = new ArrayList<>();
         List<String> lines = new ArrayList<>();
         try {

@@ -209,6 +209,16 @@ public final class AotCache {
         return !dev.ferry.spi.Settings.fromEnvironment().value(dev.ferry.launch.LaunchSettings.CDS).equalsIgnoreCase("off");
     }
 
+    /** The options that map the cache an {@code -XX:AOTCache=} among {@code jvmArgs} names (for another JVM of that class path); none when none does. */
+    public static List<String> optionsOfCacheIn(List<String> jvmArgs) {
+        for (String a : jvmArgs) {
+            if (a.startsWith("-XX:AOTCache=")) {
+                return jvmOptions(a.substring("-XX:AOTCache=".length()));
+            }
+        }
+        return List.of();
+    }
+
     /** The JVM options that map the cache at {@code path}, quietly (a JVM it does not fit, or that finds none, runs without). */
     public static List<String> jvmOptions(String path) {
         return List.of("-XX:AOTCache=" + path, "-Xlog:aot=off", "-Xlog:cds=off");

@@ -44,8 +44,6 @@ public final class RankProcesses {
     public record JobEnvironment(String pmiAddress, int size, String jobId, String jobKey, long launcherPid) {
     }
 
-    private static final String CACHE_OPTION = "-XX:AOTCache=";
-
     private final List<String> command;
     private final Map<String, String> env;
     private final Listener listener;
@@ -82,11 +80,7 @@ public final class RankProcesses {
         e.putAll(env);
         List<String> jvm = new ArrayList<>();
         jvm.add(ChildJvm.javaExecutable().toString());
-        for (String a : command) { // the ranks' cache: ferry run's, or one the caller gave them (the test jobs')
-            if (a.startsWith(CACHE_OPTION)) {
-                jvm.addAll(AotCache.jvmOptions(a.substring(CACHE_OPTION.length())));
-            }
-        }
+        jvm.addAll(AotCache.optionsOfCacheIn(command)); // the ranks' cache: ferry run's, or one the caller gave them (the test jobs')
         return new NodeService.NodeJob(jobId, jobKey, ranks, e, jvm, classPath);
     }
 
