@@ -78,12 +78,7 @@ class HostsTest {
 
         /** With the launcher's (and so the proxies' and ranks') class path {@code classPath}. */
         Launcher(String classPath, Map<String, String> env, String... args) throws IOException {
-            List<String> cmd = new ArrayList<>(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(),
-                    "--enable-native-access=ALL-UNNAMED"));
-            cmd.addAll(TestJars.launcherOptions(classPath));
-            cmd.addAll(List.of("-cp", classPath, Main.class.getName()));
-            cmd.addAll(List.of(args));
-            ProcessBuilder pb = new ProcessBuilder(cmd);
+            ProcessBuilder pb = new ProcessBuilder(TestJars.launcher(classPath, args));
             pb.environment().put("FERRY_SSH", cluster.ssh());
             pb.environment().remove("FERRY_TCP_INTERFACES");
             pb.environment().putAll(env);

@@ -35,12 +35,7 @@ class JobTest {
         final List<String> err = new CopyOnWriteArrayList<>();
 
         Launcher(String... args) throws IOException {
-            List<String> cmd = new ArrayList<>(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(),
-                    "--enable-native-access=ALL-UNNAMED"));
-            cmd.addAll(TestJars.launcherOptions(TestJars.classPath()));
-            cmd.addAll(List.of("-cp", TestJars.classPath(), Main.class.getName()));
-            cmd.addAll(List.of(args));
-            ProcessBuilder pb = new ProcessBuilder(cmd);
+            ProcessBuilder pb = new ProcessBuilder(TestJars.launcher(TestJars.classPath(), args));
             pb.environment().put("FERRY_TCP_INTERFACES", "lo");
             process = pb.start();
             readers.add(reader(process.getInputStream(), out::add));

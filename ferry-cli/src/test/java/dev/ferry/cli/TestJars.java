@@ -76,13 +76,22 @@ final class TestJars {
     }
 
     /**
-     * The options of a {@code ferry run} JVM of {@code classPath}: its cache ({@link #aotOptions})
-     * and the relay options {@code bin/ferry} gives it.
+     * The command of a launcher JVM of {@code classPath} running the command line with
+     * {@code args}: its cache ({@link #aotOptions}) and the relay options {@code bin/ferry} gives
+     * it; a job's ranks ({@code run}) compile as test jobs' do ({@link dev.ferry.launch.run.CapturedJob#SHORT_JOB_COMPILE}).
      */
-    static List<String> launcherOptions(String classPath) {
-        List<String> o = new java.util.ArrayList<>(aotOptions(classPath));
-        o.addAll(dev.ferry.launch.ChildJvm.RELAY_OPTIONS);
-        return o;
+    static List<String> launcher(String classPath, String... args) {
+        List<String> cmd = new java.util.ArrayList<>(List.of(dev.ferry.launch.ChildJvm.javaExecutable().toString(), "--enable-native-access=ALL-UNNAMED"));
+        cmd.addAll(aotOptions(classPath));
+        cmd.addAll(dev.ferry.launch.ChildJvm.RELAY_OPTIONS);
+        cmd.addAll(List.of("-cp", classPath, Main.class.getName()));
+        for (int i = 0; i < args.length; i++) {
+            cmd.add(args[i]);
+            if (i == 0 && args[0].equals("run")) {
+                cmd.add(dev.ferry.launch.run.CapturedJob.SHORT_JOB_COMPILE);
+            }
+        }
+        return cmd;
     }
 
     /** {@code dir}'s files into {@code jar}, entries sorted and timeless (the same files make the same bytes). */

@@ -35,12 +35,15 @@ public final class CapturedJob {
     }
 
     /**
-     * The ranks' JVM options, besides the class path and its cache. A test job is short: most of
-     * its ranks' CPU went to compiling code run a few hundred times (a third of a 4-rank job's, on
-     * 2 cores). Thresholds 20 times higher compile only what a job runs hot; a loop over gigabytes
-     * still reaches C2 within a fraction of a second.
+     * The compiler option of a test job's ranks. A test job is short: most of its ranks' CPU went
+     * to compiling code run a few hundred times (a third of a 4-rank job's, on 2 cores).
+     * Thresholds 20 times higher compile only what a job runs hot; a loop over gigabytes still
+     * reaches C2 within a fraction of a second.
      */
-    private static final List<String> JVM = List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC", "-XX:CompileThresholdScaling=20");
+    public static final String SHORT_JOB_COMPILE = "-XX:CompileThresholdScaling=20";
+
+    /** The ranks' JVM options, besides the class path and its cache. */
+    private static final List<String> JVM = List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC", SHORT_JOB_COMPILE);
 
     private CapturedJob() {
     }
