@@ -295,13 +295,18 @@ final class Messaging implements MessageHandler {
             }
         }
         // alone: no receive posted before it accepts a message it does, so the agent may match it
-        boolean anyTag = r.tag == MatchEntry.ANY;
-        boolean alone = r.into != null && r.sourceWorld >= 0 && engine.offloads(r.sourceWorld, r.into.byteSize())
-                && !(anyTag ? posted.acceptsAnyFrom(context, r.sourceWorld) : posted.accepts(context, r.sourceWorld, r.tag));
+        boolean anyTag = r.tag == MatchEntry.ANY, anySource = r.sourceWorld == MatchEntry.ANY;
+        boolean alone = r.into != null && (anySource ? engine.offloadsAnySource(r.into.byteSize()) : engine.offloads(r.sourceWorld, r.into.byteSize()))
+                && !posted.overlaps(context, r.sourceWorld, r.tag);
         posted.add(r.entry.set(context, r.sourceWorld, r.tag));
         if (alone) {
-            engine().offload(r.engineRecv, r.sourceWorld, r.into, Envelope.header(context, anyTag ? 0 : r.tag, Envelope.STANDARD, 0),
-                    anyTag ? Envelope.MATCH_IGNORE | Envelope.TAG_BITS : Envelope.MATCH_IGNORE, r);
+            long bits = Envelope.header(context, anyTag ? 0 : r.tag, Envelope.STANDARD, 0);
+            long ignore = anyTag ? Envelope.MATCH_IGNORE | Envelope.TAG_BITS : Envelope.MATCH_IGNORE;
+            if (anySource) {
+                engine().offloadAnySource(r.engineRecv, r.into, bits, ignore, r);
+            } else {
+                engine().offload(r.engineRecv, r.sourceWorld, r.into, bits, ignore, r);
+            }
         }
     }
 

@@ -9,10 +9,12 @@ import java.lang.management.ManagementFactory;
 import java.util.Map;
 
 /**
- * Two ranks on nodes of their own, in agent mode: rank 1 posts receives the node agent may match
- * (seed 004's tag-matching offload) and computes with no call while their messages come from
- * rank 0; every message must land where MPI's rules put it, whole, whatever matched it. Rank 1
- * prints its counters of receives armed for and matched by the agent (FERRY_JMX=on).
+ * Three ranks on nodes of their own, in agent mode: rank 1 posts receives the node agent may
+ * match (seed 004's tag-matching offload) and computes with no call while their messages come
+ * from rank 0 (into native memory, and once into a Java array), and once from rank 2 for a
+ * receive of any source; every message must land where
+ * MPI's rules put it, whole, whatever matched it. Rank 1 prints its counters of receives armed
+ * for and matched by the agent (FERRY_JMX=on).
  */
 final class AgentMatchRanks {
     private static final int SIZE = 1 << 20, GO = 1;
@@ -28,18 +30,25 @@ final class AgentMatchRanks {
             w.barrier(); // the ranks know each other: a receive is handed to the agent only on an open connection
             if (w.rank() == 0) {
                 sender(w, a, rounds);
-            } else {
+            } else if (w.rank() == 1) {
                 receiver(w, a, b, rounds);
+            } else {
+                whenAsked(w, a, 800, 80); // 8: for rank 1's receive of any source
             }
             w.barrier();
             if (w.rank() == 1) {
-                ObjectName me = ManagementFactory.getPlatformMBeanServer().queryNames(new ObjectName("dev.ferry:type=Rank,*"), null).stream()
-                        .filter(n -> "1".equals(n.getKeyProperty("rank"))).findFirst().orElseThrow();
-                Map<String, Long> c = JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(), me, FerryMXBean.class).getCounters();
+                Map<String, Long> c = counters(1);
                 System.out.println("ok agent-match counters: armed " + c.getOrDefault("receives armed for the agent", 0L) + ", matched by the agent "
                         + c.getOrDefault("receives matched by the agent", 0L));
             }
         }
+    }
+
+    /** The counters rank {@code rank} of this process publishes (FERRY_JMX=on). */
+    static Map<String, Long> counters(int rank) throws Exception {
+        ObjectName me = ManagementFactory.getPlatformMBeanServer().queryNames(new ObjectName("dev.ferry:type=Rank,*"), null).stream()
+                .filter(n -> String.valueOf(rank).equals(n.getKeyProperty("rank"))).findFirst().orElseThrow();
+        return JMX.newMXBeanProxy(ManagementFactory.getPlatformMBeanServer(), me, FerryMXBean.class).getCounters();
     }
 
     private static void sender(Comm w, MemorySegment m, int rounds) {
@@ -61,7 +70,7 @@ final class AgentMatchRanks {
         w.send(m, 0L, SIZE, Datatype.BYTE, 1, 20);
         // 3: a receive cancelled while armed; the next one takes the message
         whenAsked(w, m, 300, 30);
-        // 4: behind an ANY_SOURCE receive nothing is armed: the first message goes to it
+        // 4: an ANY_SOURCE receive, armed alone, takes the first message; the exact one behind it, not armed, the second
         whenAsked(w, m, 400, 40);
         sendFilled(w, m, 401, 40);
         // 5: longer than the armed receive: the rank's own matching truncates it
@@ -71,6 +80,8 @@ final class AgentMatchRanks {
         // 7: a receive of any tag behind one of tag 70 is not armed: tag 70 goes to the first, 71 to it
         whenAsked(w, m, 700, 70);
         sendFilled(w, m, 701, 71);
+        // 9: into a Java array, which the agent pulls into memory of its reach, copied in once placed
+        whenAsked(w, m, 900, 90);
     }
 
     /** Once rank 1 says its receives are posted: a message of {@code SIZE} bytes filled from {@code seed}, of tag {@code tag}. */
@@ -118,7 +129,7 @@ final class AgentMatchRanks {
         postedThenCompute(w);
         landed(any, a, 40, 400, "the ANY_SOURCE receive");
         landed(exact, b, 40, 401, "the receive behind it");
-        System.out.println("ok agent-match behind ANY_SOURCE");
+        System.out.println("ok agent-match ANY_SOURCE first, the receive behind it second");
 
         Request shorter = w.irecv(a, 0L, SIZE / 2, Datatype.BYTE, 0, 50);
         postedThenCompute(w);
@@ -142,6 +153,20 @@ final class AgentMatchRanks {
         landed(seventy, a, 70, 700, "the receive of tag 70");
         landed(behind, b, 71, 701, "the receive of any tag behind it");
         System.out.println("ok agent-match any tag behind a receive of one");
+
+        Request fromAny = w.irecv(a, 0L, SIZE, Datatype.BYTE, Ferry.ANY_SOURCE, 80);
+        w.send(go, 0, 1, Datatype.BYTE, 2, GO);
+        compute(5_000_000L);
+        expect(fromAny.await(), 2, 80, SIZE, "the receive of any source, from rank 2");
+        check(a, SIZE, 800, "the receive of any source, from rank 2");
+        System.out.println("ok agent-match any source: rank 2's message");
+
+        long[] array = new long[SIZE / 8];
+        Request intoArray = w.irecv(array, 0, array.length, Datatype.LONG, 0, 90);
+        postedThenCompute(w);
+        expect(intoArray.await(), 0, 90, SIZE, "the receive into a Java array");
+        check(MemorySegment.ofArray(array), SIZE, 900, "the receive into a Java array");
+        System.out.println("ok agent-match into a Java array");
     }
 
     /** Tells rank 0 the receives are posted, then computes 5 ms with no call to Ferry. */

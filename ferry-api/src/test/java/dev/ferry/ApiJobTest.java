@@ -31,24 +31,29 @@ class ApiJobTest {
      * Agent mode, caller and thread progress: rank 1 posts receives and computes with no call
      * while rank 0's messages come; the node agent matches the receives handed to it, and MPI's
      * order holds (a small message ahead of a large one on the same tag, an ANY_SOURCE receive
-     * posted first, a receive cancelled while the agent held it, one too short for its message).
+     * posted first, a receive cancelled while the agent held it, one too short for its message);
+     * a receive of any source takes rank 2's message, its status naming rank 2; a receive into a
+     * Java array is matched too, its bytes staged where the agent reaches them.
      */
     @Test
     void receivesTheAgentMatchesWhileTheRankComputesKeepMpiOrder() throws Exception {
         int rounds = 6;
         for (String progress : new String[] {"caller", "thread"}) {
-            CapturedJob.Result r = CapturedJob.run(2, Map.of("FERRY_RANKS_PER_NODE", "1", "FERRY_PROGRESS", progress, "FERRY_AGENT", "on", "FERRY_JMX", "on"),
+            CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "1", "FERRY_PROGRESS", progress, "FERRY_AGENT", "on", "FERRY_JMX", "on"),
                     TIMEOUT, AgentMatchRanks.class, Integer.toString(rounds));
             assertEquals(0, r.exit(), progress + ": " + r);
             for (String ok : new String[] {"ok agent-match " + rounds + " receives computed through, every byte checked", "ok agent-match in order: the small message first",
-                    "ok agent-match cancelled while armed", "ok agent-match behind ANY_SOURCE", "ok agent-match truncated", "ok agent-match any tag",
-                    "ok agent-match any tag behind a receive of one"}) {
+                    "ok agent-match cancelled while armed", "ok agent-match ANY_SOURCE first, the receive behind it second", "ok agent-match truncated",
+                    "ok agent-match any tag", "ok agent-match any tag behind a receive of one", "ok agent-match any source: rank 2's message",
+                    "ok agent-match into a Java array"}) {
                 assertTrue(r.okLines().contains(ok), progress + ": " + ok + "\n" + r);
             }
             // armed: every round's receive, the first of tag 20, both of tag 30, the short one of tag 50, the
-            // first of any tag, the one of tag 70 (not the one of any tag behind it); matched by the agent:
-            // every round's, the second of tag 30, the first of any tag and the one of tag 70
-            assertTrue(r.okLines().contains("ok agent-match counters: armed " + (rounds + 6) + ", matched by the agent " + (rounds + 3)), progress + ": " + r);
+            // one of any source and tag 40 (not the exact one behind it), the first of any tag, the one of
+            // tag 70 (not the one of any tag behind it), the one of any source and tag 80, the one into an
+            // array; matched by the agent: every round's, the second of tag 30, the one of any source and tag
+            // 40, the first of any tag, the one of tag 70, rank 2's for the one of any source, the array's
+            assertTrue(r.okLines().contains("ok agent-match counters: armed " + (rounds + 9) + ", matched by the agent " + (rounds + 6)), progress + ": " + r);
         }
     }
 
@@ -202,10 +207,12 @@ class ApiJobTest {
     @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
     @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
     void aDeadPeerFailsTheReceivesThatInvolveIt(String agent) throws Exception {
-        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", agent), TIMEOUT, ApiRanks.class, "dead");
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", agent, "FERRY_JMX", "on"), TIMEOUT, ApiRanks.class, "dead");
         for (int rank = 0; rank < 2; rank++) {
             int k = rank;
             assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok dead rank " + k + ": both receives failed (PROC_FAILED, PROC_FAILED_PENDING) naming rank 2")), r.toString());
+            // agent mode: the receive of any source was the agent's to match when rank 2 died
+            assertTrue(r.okLines().contains("ok dead rank " + k + ": receives armed for the agent " + (agent.equals("on") ? 1 : 0)), r.toString());
         }
         assertEquals(3, r.exit(), "rank 2's own status: " + r);
     }

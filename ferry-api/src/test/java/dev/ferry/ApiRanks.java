@@ -499,8 +499,8 @@ public final class ApiRanks {
         }
     }
 
-    private static void dead() {
-        try (Ferry f = Ferry.init()) {
+    private static void dead() throws Exception {
+        try (Ferry f = Ferry.init(); java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofConfined()) {
             Comm w = f.world();
             if (w.rank() == 2) {
                 w.recv(new byte[0], 0, 0, 0, 1);
@@ -510,7 +510,11 @@ public final class ApiRanks {
                 Runtime.getRuntime().halt(3);
             }
             Request fromIt = w.irecv(new int[1], 0, 1, 2, 0);
-            Request any = w.irecv(new int[1], 0, 1, Ferry.ANY_SOURCE, 0);
+            // native, larger than a packet and of a tag no earlier receive takes: in agent mode it is armed for the agent to match
+            java.lang.foreign.MemorySegment big = arena.allocate(1 << 20);
+            Request any = w.irecv(big, 0L, big.byteSize(), Datatype.BYTE, Ferry.ANY_SOURCE, 7);
+            boolean counted = "on".equals(System.getenv("FERRY_JMX")); // the counters are published then
+            long armed = counted ? AgentMatchRanks.counters(w.rank()).getOrDefault("receives armed for the agent", 0L) : -1;
             w.send(new byte[0], 0, 0, 2, 1);
             long t0 = System.nanoTime();
             for (Request r : new Request[] {fromIt, any}) {
@@ -531,6 +535,9 @@ public final class ApiRanks {
                 throw new IllegalStateException("the survivors' exchange gave " + v[0]);
             }
             System.out.println("ok dead rank " + w.rank() + ": both receives failed (PROC_FAILED, PROC_FAILED_PENDING) naming rank 2 within " + ms + " ms; the survivors still talk");
+            if (counted) {
+                System.out.println("ok dead rank " + w.rank() + ": receives armed for the agent " + armed);
+            }
         }
     }
 

@@ -26,7 +26,7 @@ import java.time.Duration;
  * each in turn; a peer's first record is its greeting (its URL), which {@link #acceptProbe}
  * reports. Used under the engine's progress lock, like every driver.
  */
-final class AgentContext implements DriverContext {
+final class AgentContext implements DriverContext, MatchOffload.AnySource {
     /** Bytes of one record's payload: a buffer-sent packet, or a fragment of a larger one. */
     static final int FRAGMENT = 128 * 1024;
     /** How long a rank waits for the node's agent to answer, starting it if need be. */
@@ -55,6 +55,8 @@ final class AgentContext implements DriverContext {
     private String agentAddress;
     /** The instance that reaches each rank, or null. */
     final AgentInstance[] peers;
+    /** Receives of any source armed in the pull slots. */
+    private final AnySourceArms anySource = new AnySourceArms(this);
     private int polls;
     private long lastLiveness = System.nanoTime();
     /** Why the agent no longer serves, once it does not. */
@@ -382,6 +384,11 @@ final class AgentContext implements DriverContext {
         if (out != null) {
             into.accept("agent rings", 2 * (ChannelLayout.RING_DATA + out.capacity()));
         }
+    }
+
+    @Override
+    public MatchOffload anySourceMatcher() {
+        return pulls == null ? null : anySource;
     }
 
     /** At least {@code bytes} of native memory for pull slot {@code slot} to land in. */

@@ -18,7 +18,7 @@ import java.lang.foreign.ValueLayout;
 final class AgentInstance implements DriverInstance, MatchOffload {
     /** A packet's {@link Packet#driverData} while it is exposed, or its pull waits for a slot, is posted (into its own memory or staged), or only released the exposure. */
     private static final Object EXPOSED = "exposed", PULL_WAITING = "pull waiting", PULL_POSTED = "pull posted", PULL_STAGED = "pull staged",
-            PULL_RELEASED = "pull released", ARMED = "armed";
+            PULL_RELEASED = "pull released";
 
     private final AgentContext ctx;
     /** Pulls waiting for a free slot or for room in the OUT ring, oldest first (made when first needed). */
@@ -206,7 +206,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
     // ---- rendezvous pull: the agents move the bytes, straight between the two ranks' memory ------
 
     /** The address of a layout that is one range of native memory, else 0 (the agent reaches nothing else). */
-    private static long nativeRange(DataLayout layout) {
+    static long nativeRange(DataLayout layout) {
         if (layout == null || layout.segmentCount() != 1 || layout.size() == 0) {
             return 0;
         }
@@ -397,30 +397,26 @@ final class AgentInstance implements DriverInstance, MatchOffload {
 
     // ---- receives the agent matches ---------------------------------------------------------
 
-    /** Arms a pull slot with the receive's memory and match bits, for a message from the peer alone. */
+    /** Arms a pull slot with the receive's memory (or the slot's staging: {@link ReceiveArms}) and match bits, for a message from the peer alone. */
     @Override
     public Status matchPost(Packet packet, long bits, long ignore) {
         if (!usable()) {
             return failed();
         }
-        long address = nativeRange(packet.layout());
-        if (address == 0) {
+        if (ReceiveArms.armable(packet) != Status.DONE) {
             return Status.INVALID;
         }
-        int slot = ctx.pulls.take();
+        int slot = ReceiveArms.arm(ctx, packet, peer, bits, ignore);
         if (slot < 0) {
             return Status.NOT_YET;
         }
-        int g = ctx.pulls.arm(slot, address, packet.layout().size(), peer, bits, ignore);
         ctx.pullOwner[slot] = this;
-        packet.driverData = ARMED;
-        packet.driverState = (long) g << 32 | slot;
         return Status.DONE;
     }
 
     @Override
     public Status matchCancel(Packet packet) {
-        if (packet.driverData != ARMED) {
+        if (!ReceiveArms.armed(packet)) {
             return Status.DONE;
         }
         if (slotState(ctx.pulls, ctx.pullOwner, packet.driverState) < 0) {
@@ -428,29 +424,32 @@ final class AgentInstance implements DriverInstance, MatchOffload {
             return Status.DONE;
         }
         int slot = (int) packet.driverState;
-        if (!ctx.pulls.reclaim(slot, (int) (packet.driverState >>> 32))) {
+        if (!ReceiveArms.reclaim(ctx, packet)) {
             return Status.NOT_YET;
         }
         ctx.pullOwner[slot] = null;
-        packet.driverData = null;
         return Status.DONE;
     }
 
     @Override
     public Status matchPoll(Packet packet) {
-        if (packet.driverData != ARMED) {
+        if (!ReceiveArms.armed(packet)) {
             return Status.INVALID;
         }
         int st = slotState(ctx.pulls, ctx.pullOwner, packet.driverState);
         if (st == ChannelLayout.ARMED || st == ChannelLayout.CLAIMED || st == ChannelLayout.POSTED) {
             return Status.NOT_YET;
         }
-        packet.driverData = null;
         if (st < 0) {
+            packet.driverData = null;
             return failed();
         }
         int slot = (int) packet.driverState;
         long header = ctx.pulls.matchedHeader(slot), length = ctx.pulls.matchedLength(slot);
+        if (st == ChannelLayout.DONE) {
+            ReceiveArms.land(ctx, packet, slot, length, pullCursor);
+        }
+        packet.driverData = null;
         ctx.pullOwner[slot] = null;
         ctx.pulls.free(slot);
         if (st != ChannelLayout.DONE) {
@@ -464,6 +463,11 @@ final class AgentInstance implements DriverInstance, MatchOffload {
     @Override
     public long matchHeader(Packet packet) {
         return packet.driverState;
+    }
+
+    @Override
+    public int matchSource(Packet packet) {
+        return peer;
     }
 
     // ---- receiving ----------------------------------------------------------------------------

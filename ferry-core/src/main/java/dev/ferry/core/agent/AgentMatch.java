@@ -61,7 +61,7 @@ final class AgentMatch {
             return null;
         }
         int slot = (int) (armed >>> 32), generation = (int) armed;
-        if (!pulls.claim(slot, generation, header, length)) {
+        if (!pulls.claim(slot, generation, from, header, length)) {
             return null; // the rank took it back this moment: it matches the packet itself
         }
         WireHeader.packetHeader(packet, 0, WireHeader.credits(word), WireHeader.asks(word), WireHeader.envelopes(word)); // what is left for the rank

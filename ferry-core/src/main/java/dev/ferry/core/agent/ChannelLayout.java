@@ -106,6 +106,8 @@ public final class ChannelLayout {
     public static final int PULL_SLOTS = 128;
     public static final long PULL_SLOT_BYTES = 32, SLOT_STATE = 0, SLOT_GENERATION = 4, SLOT_ADDRESS = 8, SLOT_LENGTH = 16, SLOT_PEER = 24;
     public static final int FREE = 0, POSTED = 1, DONE = 2, FAILED = 3, ARMED = 4, CLAIMED = 5;
+    /** The peer field of a pull slot armed for a message from any peer; the agent's claim writes the real one. */
+    public static final int ANY_PEER = -1;
     /** A pull slot's match fields: their bytes and offsets. */
     public static final long MATCH_BYTES = 32, MATCH_BITS = 0, MATCH_IGNORE = 8, MATCH_HEADER = 16, MATCH_LENGTH = 24;
     /** A rank's pull data: its bytes and fields. */

@@ -5,8 +5,9 @@ import dev.ferry.spi.Status;
 
 /**
  * A driver instance that matches receives for the engine (seed 004's tag-matching offload, done
- * by the node agent): the engine arms a receive for a message from the instance's peer whose
- * engine header word equals given bits outside given ignore bits; the agent matches the peer's
+ * by the node agent): the engine arms a receive for a message from the instance's peer (or, on
+ * a driver context that is one, from any peer it reaches) whose engine header word equals given
+ * bits outside given ignore bits; the agent matches the peer's
  * rendezvous announcement against it and pulls the bytes straight into the receive's memory,
  * with no call from the rank. The engine takes an armed receive back before matching a message
  * to it itself; one compare-and-set decides whether the agent or the rank matched it. Used in the
@@ -21,8 +22,9 @@ import dev.ferry.spi.Status;
  */
 public interface MatchOffload {
     /**
-     * Arms a receive into the packet's memory (one native range): DONE when armed, INVALID for
-     * memory the agent cannot reach, NOT_YET when no slot is free now.
+     * Arms a receive into the packet's memory (where the agent cannot reach it, into memory of the
+     * driver's that the message is copied from once placed): DONE when armed, INVALID for an empty
+     * layout, NOT_YET when no slot is free now.
      */
     Status matchPost(Packet packet, long bits, long ignore);
 
@@ -32,6 +34,15 @@ public interface MatchOffload {
     /** NOT_YET while armed or its bytes come; DONE once the matched message is in place ({@code packet.length()} its length); a failure status if it could not be. */
     Status matchPoll(Packet packet);
 
-    /** The header word of the message matched, once {@link #matchPoll} said DONE. */
+    /** The header word of the message matched, once {@link #matchPoll} said DONE (before the next {@link #matchPost}). */
     long matchHeader(Packet packet);
+
+    /** The rank the message matched came from, once {@link #matchPoll} said DONE (before the next {@link #matchPost}). */
+    int matchSource(Packet packet);
+
+    /** A driver context whose instances share one matcher, which also takes receives of any source. */
+    interface AnySource {
+        /** The matcher of receives of any peer this context reaches; null when there is none now. */
+        MatchOffload anySourceMatcher();
+    }
 }

@@ -131,8 +131,8 @@ final class PullSlots {
 
     /**
      * Arms {@code slot} with a receive into {@code length} bytes at {@code address} for a message
-     * from {@code peer} whose header word is {@code bits} outside {@code ignore}: the agent may
-     * match it from now on. Its new generation.
+     * from {@code peer} ({@link ChannelLayout#ANY_PEER}: from any) whose header word is
+     * {@code bits} outside {@code ignore}: the agent may match it from now on. Its new generation.
      */
     int arm(int slot, long address, long length, int peer, long bits, long ignore) {
         int g = generation(word(slot)) + 1;
@@ -179,7 +179,7 @@ final class PullSlots {
     }
 
     /**
-     * The armed slot whose receive accepts a message from {@code peer} with header word
+     * The armed slot whose receive (of {@code peer}, or of any peer) accepts a message from {@code peer} with header word
      * {@code header} and {@code length} bytes (no longer than the receive), as slot << 32 |
      * generation; or -1. The rank arms at most one receive a message can match (it arms none
      * behind an earlier receive that accepts the same messages), so the first found is the one.
@@ -190,7 +190,8 @@ final class PullSlots {
         }
         for (int s = 0; s < ChannelLayout.PULL_SLOTS; s++) {
             long w = word(s);
-            if (state(w) != ChannelLayout.ARMED || peer(s) != peer) {
+            int armedPeer;
+            if (state(w) != ChannelLayout.ARMED || (armedPeer = peer(s)) != peer && armedPeer != ChannelLayout.ANY_PEER) {
                 continue;
             }
             long m = matchAt(s);
@@ -203,11 +204,11 @@ final class PullSlots {
     }
 
     /**
-     * Claims armed {@code slot}'s use {@code generation} for a message of {@code header} and
-     * {@code length} bytes, and posts it as a pull of that length: false when the rank took it
-     * back first.
+     * Claims armed {@code slot}'s use {@code generation} for a message from {@code peer} of
+     * {@code header} and {@code length} bytes, and posts it as a pull of that length from that
+     * peer (a receive of any peer learns its source here): false when the rank took it back first.
      */
-    boolean claim(int slot, int generation, long header, long length) {
+    boolean claim(int slot, int generation, int peer, long header, long length) {
         long at = at(slot);
         if (!WORD.compareAndSet(memory, at + ChannelLayout.SLOT_STATE, word(generation, ChannelLayout.ARMED), word(generation, ChannelLayout.CLAIMED))) {
             return false;
@@ -217,6 +218,7 @@ final class PullSlots {
         match.set(ValueLayout.JAVA_LONG, m + ChannelLayout.MATCH_HEADER, header);
         match.set(ValueLayout.JAVA_LONG, m + ChannelLayout.MATCH_LENGTH, length);
         memory.set(ValueLayout.JAVA_LONG, at + ChannelLayout.SLOT_LENGTH, length);
+        memory.set(ValueLayout.JAVA_INT, at + ChannelLayout.SLOT_PEER, peer);
         WORD.setRelease(memory, at + ChannelLayout.SLOT_STATE, word(generation, ChannelLayout.POSTED));
         return true;
     }

@@ -63,6 +63,8 @@ public final class Engine implements GateOwner, AutoCloseable {
     private final Gates gates;
     /** {@link #gates}' array, by rank: a send indexes it without a call. */
     private final Gate[] byRank;
+    /** Receives of any source handed to the node agent to match. */
+    private final AnySourceOffload anySource;
     /** FERRY_STATS=on: the figures are logged at close. */
     private final boolean statsAtClose;
     private final List<EngineContext> contexts;
@@ -131,6 +133,12 @@ public final class Engine implements GateOwner, AutoCloseable {
         this.gates = new Gates(this, wire, contexts, policy);
         gates.listen();
         this.byRank = gates.all();
+        this.anySource = new AnySourceOffload(this, stats, contexts, (peer, status, why) -> {
+            Gate g = byRank[peer];
+            if (g != null) {
+                g.fail(status, why);
+            }
+        });
         this.statsAtClose = EngineSettings.stats(settings);
         if (EngineSettings.connectEagerly(settings)) {
             gates.connectAll();
@@ -449,13 +457,28 @@ public final class Engine implements GateOwner, AutoCloseable {
     }
 
     /**
-     * Takes a receive back from the driver it was handed to ({@link #offload}): true when the
-     * driver had not matched it (or it was never handed over), so the caller may match it; false
-     * when the driver matched it, and its {@code onMatch} will be told.
+     * {@link #offload} for a receive of any source: handed to the driver context that matches
+     * messages from every rank it reaches (the node agent), where there is one. The same rule
+     * holds: no receive posted before it accepts any message this one does.
+     */
+    public boolean offloadAnySource(RecvRequest r, MemorySegment into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
+        return anySource.offload(r, into, bits, ignore, onMatch);
+    }
+
+    /** Whether a receive of any source of {@code bytes} could be handed to a driver to match ({@link #offloadAnySource}): a cheap look first. */
+    public boolean offloadsAnySource(long bytes) {
+        return anySource.offloads(bytes);
+    }
+
+    /**
+     * Takes a receive back from the driver it was handed to ({@link #offload},
+     * {@link #offloadAnySource}): true when the driver had not matched it (or it was never handed
+     * over), so the caller may match it; false when the driver matched it, and its
+     * {@code onMatch} will be told.
      */
     public boolean reclaim(RecvRequest r) {
         int source = r.armedBy;
-        return source < 0 || byRank[source].reclaim(r);
+        return source < 0 || (source == RecvRequest.ARMED_ANY_SOURCE ? anySource.reclaim(r) : byRank[source].reclaim(r));
     }
 
     @Override
@@ -652,6 +675,10 @@ public final class Engine implements GateOwner, AutoCloseable {
     public String stateReport() {
         StringBuilder b = new StringBuilder("rank ").append(rank).append(" after ").append(passes).append(" progress passes:");
         gates.stateReport(b);
+        int anyArmed = anySource.armedCount();
+        if (anyArmed != 0) {
+            b.append("\n  receives of any source armed for the agent: ").append(anyArmed);
+        }
         return b.toString();
     }
 
@@ -677,6 +704,9 @@ public final class Engine implements GateOwner, AutoCloseable {
             if (g.state == Gate.OPEN) {
                 work |= g.progress();
             }
+        }
+        if (anySource.any()) {
+            work |= anySource.poll();
         }
         work |= handler.onProgress();
         if (work) {
@@ -730,6 +760,7 @@ public final class Engine implements GateOwner, AutoCloseable {
             met = size == 1 || Shutdown.meet(this, wire.bootstrap(), CLOSE_MEET);
         } finally {
             closed = true;
+            anySource.cancelAll(); // a receive still posted at the end: the agent writes nothing into it from now on
             doze.close();
             gates.closeAll();
             wire.close();

@@ -70,28 +70,38 @@ public final class PostedReceives<T> {
     }
 
     /**
-     * Whether some receive posted on {@code context} accepts some message from {@code source}
-     * (one of that source or of any, of any tag): what a receive of any tag from {@code source}
-     * must know before it is handed to the node agent alone. Walks the context's receives.
+     * Whether some receive posted on {@code context} accepts some message that a receive of
+     * {@code source} and {@code tag} (either may be {@link MatchEntry#ANY}) accepts too: what a
+     * receive must know before it is handed to the node agent alone. One bin's look for a source
+     * and a tag; a walk of the context's receives for a wildcard.
      */
-    public boolean acceptsAnyFrom(int context, int source) {
+    public boolean overlaps(int context, int source, int tag) {
+        if (source != MatchEntry.ANY && tag != MatchEntry.ANY) {
+            return accepts(context, source, tag);
+        }
         ContextQueue<T> q = contexts.size == 0 ? null : contexts.find(context);
         if (q == null) {
             return false;
         }
+        long bits = MatchEntry.bits(tag), ignore = tag == MatchEntry.ANY ? -1L : 0L;
         for (EntryChain<T> b : q.bins.values()) {
             for (MatchEntry<T> e = b.head; e != null; e = e.binNext) {
-                if (e.source == source || e.source == MatchEntry.ANY) {
+                if (overlap(e, source, bits, ignore)) {
                     return true;
                 }
             }
         }
         for (MatchEntry<T> w = q.list.head; w != null; w = w.listNext) {
-            if (w.source == source || w.source == MatchEntry.ANY) {
+            if (overlap(w, source, bits, ignore)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /** Whether posted {@code e} and the pattern ({@code source}, {@code bits}, {@code ignore}) accept a message in common. */
+    private static boolean overlap(MatchEntry<?> e, int source, long bits, long ignore) {
+        return (source == MatchEntry.ANY || e.source == MatchEntry.ANY || e.source == source) && ((e.bits ^ bits) & ~(e.ignore | ignore)) == 0;
     }
 
     /**

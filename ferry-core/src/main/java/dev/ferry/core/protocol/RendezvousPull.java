@@ -299,16 +299,11 @@ public final class RendezvousPull extends Protocol {
      * sees matched). The caller keeps matching it too, taking it back first ({@link #reclaim}).
      */
     public boolean offload(RecvRequest r, MemorySegment into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
-        if (!offloads(into.byteSize()) || !into.isNative()) {
+        if (!offloads(into.byteSize())) {
             return false;
         }
         MatchOffload m = (MatchOffload) rail.in;
-        Packet p = r.pull;
-        if (p == null) {
-            p = r.pull = new Packet();
-        }
-        p.reset().useData(r.into(into).layout());
-        if (m.matchPost(p, bits, ignore) != Status.DONE) {
+        if (m.matchPost(r.pullInto(into), bits, ignore) != Status.DONE) {
             return false;
         }
         r.armedBy = gate.rank();

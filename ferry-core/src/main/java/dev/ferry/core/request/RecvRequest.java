@@ -38,7 +38,9 @@ public final class RecvRequest extends Request {
     /** The packet a pull rendezvous pulls with while it is not done (made on first use, then reused). */
     public dev.ferry.spi.Packet pull;
 
-    /** A receive handed to a driver to match: the peer whose gate holds it; -1 when none does. */
+    /** {@link #armedBy} of a receive of any source handed to a driver context to match (no gate holds it). */
+    public static final int ARMED_ANY_SOURCE = Integer.MAX_VALUE;
+    /** A receive handed to a driver to match: the peer whose gate holds it, or {@link #ARMED_ANY_SOURCE}; -1 when none does. */
     public int armedBy = -1;
     /** Told when the driver matched it and placed the message. */
     public Matched onMatch;
@@ -62,6 +64,15 @@ public final class RecvRequest extends Request {
         begin(e);
         this.source = source;
         complete(s, why);
+    }
+
+    /** {@link #pull}, made on first use, reset to receive into {@code m}: the packet a receive handed to a driver to match is armed with. */
+    public dev.ferry.spi.Packet pullInto(MemorySegment m) {
+        dev.ferry.spi.Packet p = pull;
+        if (p == null) {
+            p = pull = new dev.ferry.spi.Packet();
+        }
+        return p.reset().useData(into(m).layout());
     }
 
     public RecvRequest into(MemorySegment m) {

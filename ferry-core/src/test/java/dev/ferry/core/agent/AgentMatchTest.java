@@ -101,6 +101,36 @@ class AgentMatchTest {
         }
     }
 
+    /**
+     * A receive armed for any peer takes an announcement from whichever rank sends it, and the
+     * claim writes that rank into the slot: the pull goes to it, and its data is accepted from it
+     * alone. A receive of one peer armed beside it takes that peer's messages only.
+     */
+    @Test
+    void aReceiveOfAnySourceTakesAnyRanksAnnouncementAndLearnsItsSource() {
+        try (Arena a = Arena.ofConfined()) {
+            PlayedRank receiver = new PlayedRank(RECEIVER, a);
+            MemorySegment dst = a.allocate(4096, 8), other = a.allocate(4096, 8);
+            int only = receiver.pulls.take(), og = receiver.pulls.arm(only, other.address(), other.byteSize(), SENDER, HEADER + 1, 0);
+            int any = receiver.pulls.take(), g = receiver.pulls.arm(any, dst.address(), dst.byteSize(), ChannelLayout.ANY_PEER, HEADER, IGNORE);
+            assertNull(AgentMatch.offer(receiver, 3, announcement(a, HEADER + 1, 100, 0, 1, 0)), "the tag of the receive of rank 0 alone, from rank 3");
+
+            ByteBuffer ask = AgentMatch.offer(receiver, 3, announcement(a, HEADER, 100, 2, 9, 0));
+            assertNotNull(ask, "a receive of any source accepts rank 3's message");
+            assertEquals(3, ask.getInt((int) ChannelLayout.REC_PEER), "the pull goes to rank 3");
+            assertEquals(PullSlots.word(g, ChannelLayout.POSTED), receiver.pulls.word(any));
+            assertEquals(3, receiver.pulls.peer(any), "the claim names the source");
+            assertEquals(HEADER, receiver.pulls.matchedHeader(any));
+            MemorySegment request = a.allocate(ChannelLayout.PULL_REQUEST_BYTES, 8);
+            MemorySegment.copy(MemorySegment.ofBuffer(ask), ChannelLayout.REC_HEADER, request, 0, ChannelLayout.PULL_REQUEST_BYTES);
+            assertTrue(AgentPulls.own(receiver, 3, request), "the agent serves the pull as one the rank posted for rank 3");
+            assertNull(AgentMatch.offer(receiver, 4, announcement(a, HEADER, 100, 2, 9, 0)), "claimed once: rank 4's next goes to the rank");
+
+            assertEquals(PullSlots.word(og, ChannelLayout.ARMED), receiver.pulls.word(only), "the receive of rank 0 alone is still armed");
+            assertNotNull(AgentMatch.offer(receiver, SENDER, announcement(a, HEADER + 1, 100, 0, 1, 0)), "and takes rank 0's message");
+        }
+    }
+
     @Test
     void theCreditsOfAPacketTakenStillGoToTheRank() {
         try (Arena a = Arena.ofConfined()) {

@@ -88,11 +88,20 @@ class MatchingModelTest {
             }
             assertEquals(modelPosted.size(), posted.size());
             assertEquals(modelUnexpected.size(), unexpected.size());
-            // whether a receive of any tag from a source would be the first to accept any of its messages
-            int askSource = rnd.nextInt(sources), askContext = rnd.nextInt(contexts);
-            boolean before = modelPosted.stream().anyMatch(r -> r.item().context() == askContext
-                    && (r.item().source() == askSource || r.item().source() == MatchEntry.ANY));
-            assertEquals(before, posted.acceptsAnyFrom(askContext, askSource), () -> "seed " + seed + ": acceptsAnyFrom(" + askContext + ", " + askSource + ")");
+            // whether a receive (wildcards too) would be the first to accept any of its messages:
+            // the model asks every message the two could both accept
+            int askSource = rnd.nextInt(3) == 0 ? MatchEntry.ANY : rnd.nextInt(sources);
+            int askTag = rnd.nextInt(3) == 0 ? MatchEntry.ANY : rnd.nextInt(tags), askContext = rnd.nextInt(contexts);
+            Pattern ask = new Pattern(-1, askContext, askSource, askTag);
+            boolean before = false;
+            for (int s = 0; s < sources && !before; s++) {
+                for (int t = 0; t < tags && !before; t++) {
+                    Pattern msg = new Pattern(-1, askContext, s, t);
+                    before = ask.accepts(msg) && modelPosted.stream().anyMatch(r -> r.item().accepts(msg));
+                }
+            }
+            assertEquals(before, posted.overlaps(askContext, askSource, askTag),
+                    "seed " + seed + ": overlaps(" + askContext + ", " + askSource + ", " + askTag + ")");
         }
     }
 
