@@ -403,7 +403,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         if (!usable()) {
             return failed();
         }
-        if (ReceiveArms.armable(packet) != Status.DONE) {
+        if (!ReceiveArms.armable(packet)) {
             return Status.INVALID;
         }
         int slot = ReceiveArms.arm(ctx, packet, peer, bits, ignore);

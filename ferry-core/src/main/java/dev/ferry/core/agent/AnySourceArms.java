@@ -15,9 +15,6 @@ import dev.ferry.spi.Status;
  * ({@link ReceiveArms}). Used in the engine's thread of control, like every driver call.
  */
 final class AnySourceArms implements MatchOffload {
-    /** A packet's {@link Packet#driverData} once matched (its header and source readable). */
-    private static final Object MATCHED = "matched from some source";
-
     private final AgentContext ctx;
     /** Where a staged message's bytes go. */
     private final dev.ferry.spi.DataCursor cursor = new dev.ferry.spi.DataCursor();
@@ -31,7 +28,7 @@ final class AnySourceArms implements MatchOffload {
         if (ctx.agentFailure != null || ctx.pulls == null) {
             return Status.BROKEN;
         }
-        if (ReceiveArms.armable(packet) != Status.DONE) {
+        if (!ReceiveArms.armable(packet)) {
             return Status.INVALID;
         }
         return ReceiveArms.arm(ctx, packet, ChannelLayout.ANY_PEER, bits, ignore) < 0 ? Status.NOT_YET : Status.DONE;
@@ -62,7 +59,7 @@ final class AnySourceArms implements MatchOffload {
             ReceiveArms.land(ctx, packet, slot, ctx.pulls.matchedLength(slot), cursor);
         }
         ctx.pulls.free(slot);
-        packet.driverData = MATCHED;
+        packet.driverData = null; // armed no more; its header and source stay readable
         if (state != ChannelLayout.DONE) {
             return Status.BROKEN;
         }

@@ -2,7 +2,6 @@ package dev.ferry.core.agent;
 
 import dev.ferry.spi.DataCursor;
 import dev.ferry.spi.Packet;
-import dev.ferry.spi.Status;
 
 /**
  * Arming a pull slot with a receive, and landing the message the agent matched to it: shared by
@@ -55,8 +54,8 @@ final class ReceiveArms {
     }
 
     /** Whether the packet's layout is one a receive may be armed with: some bytes, in any memory. */
-    static Status armable(Packet packet) {
-        return packet.layout() == null || packet.layout().size() == 0 ? Status.INVALID : Status.DONE;
+    static boolean armable(Packet packet) {
+        return packet.layout() != null && packet.layout().size() != 0;
     }
 
     /** The matched message's {@code n} bytes, answered DONE in {@code slot}, into the packet's memory where they were staged. */

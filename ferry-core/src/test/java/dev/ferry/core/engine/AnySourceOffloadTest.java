@@ -66,7 +66,7 @@ class AnySourceOffloadTest {
         }
     }
 
-    /** A driver context of no driver but its matcher. */
+    /** A driver context of no driver but its matcher: the offload asks a context for nothing else, so the rest refuse. */
     private record Context(MatchOffload matcher) implements DriverContext, MatchOffload.AnySource {
         @Override
         public DriverProperties properties() {
