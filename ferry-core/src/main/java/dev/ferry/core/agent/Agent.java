@@ -252,6 +252,9 @@ public final class Agent implements AutoCloseable {
                 for (Rank r : ranks) {
                     if (r.jobRank != rank && (to < 0 || r.jobRank == to)) {
                         r.goneToTell.add(rank);
+                        if (r.pulls.failPostedFrom(rank) > 0) {
+                            r.answered();
+                        }
                     }
                 }
             }

@@ -107,6 +107,9 @@ final class AgentPulls {
         if (PullSlots.valid(slot) && p.posted(slot, (int) pull) && p.peer(slot) == to && p.length(slot) == length) {
             return true;
         }
+        if (PullSlots.valid(slot) && p.word(slot) == PullSlots.word((int) pull, ChannelLayout.FAILED)) {
+            return false; // answered already: the rank it pulls from went before the request left
+        }
         LOG.log(System.Logger.Level.WARNING, "agent: rank {0} asked to pull {1} bytes from rank {2} into a slot it did not post so: refused",
                 r.rank(), length, to);
         fail(r, pull);

@@ -7,8 +7,9 @@ import dev.ferry.spi.Status;
  * A rank's receives of any source armed in its pull slots ({@link ChannelLayout#ANY_PEER}): the
  * agent matches an announcement from any rank of another node against them, writes that rank
  * into the slot as it claims it, and pulls the bytes. No instance owns such a slot, so a peer
- * that goes gives none of them back: only the agent's failure fails them (a pull the agent
- * claimed from a rank that died is answered FAILED by the agent). A packet's
+ * that goes gives none of them back: the agent answers FAILED a pull it claimed from a rank
+ * that is gone (it left, or the link to its node broke), and the agent's own failure fails the
+ * rest. A packet's
  * {@link Packet#driverState} is its slot and generation throughout; the slot's match fields and
  * peer still hold the message's header and source after it is freed, until the rank takes the
  * slot again. A receive into memory the agent cannot reach is armed with the slot's staging

@@ -223,6 +223,22 @@ final class PullSlots {
         return true;
     }
 
+    /**
+     * Answers FAILED every pull posted from {@code peer}, which is gone: no data will come for them,
+     * whether the rank posted them or the agent claimed them for a receive of any source (no
+     * instance of the rank owns those, so none gives them back). How many were answered.
+     */
+    int failPostedFrom(int peer) {
+        int n = 0;
+        for (int s = 0; s < ChannelLayout.PULL_SLOTS; s++) {
+            long w = word(s);
+            if (state(w) == ChannelLayout.POSTED && peer(s) == peer && answer(s, generation(w), ChannelLayout.FAILED)) {
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Answers {@code slot}'s use {@code generation} with {@code state} (DONE or FAILED); false when that use is over. */
     boolean answer(int slot, int generation, int state) {
         long at = at(slot) + ChannelLayout.SLOT_STATE;

@@ -3,12 +3,16 @@ package dev.ferry.core.agent;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.net.InetAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.BooleanSupplier;
 
 import static org.junit.jupiter.api.Assertions.*;
@@ -27,11 +31,17 @@ class AgentLinksTest {
     private final List<AutoCloseable> open = new ArrayList<>();
 
     private Agent agent(String name, int host, Duration idle, int max) throws Exception {
-        Agent a = Agent.start(new Agent.Config(dir.resolve(name + ".sock"), "job-1").withChannels(dir)
-                .withLinkAddress(InetAddress.getByName("127.0.0." + host)).withLinks(idle, max));
+        Agent a = unstarted(name, host, idle, max);
         Thread t = new Thread(a::run, "agent " + name);
         t.setDaemon(true);
         t.start();
+        return a;
+    }
+
+    /** An agent listening, whose loop nobody runs yet. */
+    private Agent unstarted(String name, int host, Duration idle, int max) throws Exception {
+        Agent a = Agent.start(new Agent.Config(dir.resolve(name + ".sock"), "job-1").withChannels(dir)
+                .withLinkAddress(InetAddress.getByName("127.0.0." + host)).withLinks(idle, max));
         open.add(a);
         return a;
     }
@@ -123,6 +133,93 @@ class AgentLinksTest {
             assertTrue(counts[2] >= 1, "the cap closed a link: " + java.util.Arrays.toString(counts));
             assertTrue(r0.inRing().isEmpty() && r1.inRing().isEmpty() && r2.inRing().isEmpty(), "no rank was told another died");
         } finally {
+            closeAll();
+        }
+    }
+
+    /**
+     * The link to the sender's agent breaks while a pull that the receiver's agent claimed for a
+     * receive of any source waits on it: the agent answers the pull FAILED (so the rank frees its
+     * slot) and tells the rank its sender is gone. Once the link is up (each agent on a thread of
+     * its own: its set-up waits for the other), one thread drives both agents and stops driving
+     * the sender's in the very pass in which the receiver's claims the announcement, so the
+     * request is never served: then the sender's agent closes, its sockets with it.
+     */
+    @Test
+    void aLinkThatBreaksFailsAPullClaimedForAReceiveOfAnySource() throws Exception {
+        Agent a = unstarted("a", 1, Duration.ZERO, 0), b = unstarted("b", 2, Duration.ZERO, 0);
+        AtomicBoolean bOwnThread = new AtomicBoolean(true), driveB = new AtomicBoolean(true), stop = new AtomicBoolean();
+        AtomicReference<BooleanSupplier> stopBWhen = new AtomicReference<>(() -> false);
+        Thread bAlone = new Thread(() -> {
+            while (bOwnThread.get()) {
+                if (!b.duty()) {
+                    Thread.onSpinWait();
+                }
+            }
+        }, "agent b");
+        Thread driver = new Thread(() -> {
+            while (!stop.get()) {
+                boolean work = a.duty();
+                if (!bOwnThread.get() && driveB.get()) {
+                    if (stopBWhen.get().getAsBoolean()) {
+                        driveB.set(false); // before b reads the pull's request
+                    } else {
+                        work |= b.duty();
+                    }
+                }
+                if (!work) {
+                    Thread.onSpinWait();
+                }
+            }
+        }, "agent a, then b too");
+        bAlone.setDaemon(true);
+        driver.setDaemon(true);
+        bAlone.start();
+        driver.start();
+        try (Arena arena = Arena.ofShared()) {
+            AgentClient receiver = rank("a", 0), sender = rank("b", 1);
+            receiver.route(1, b.linkAddress());
+            sender.route(0, a.linkAddress());
+            send(sender, 0, 1);
+            expect(receiver, 1, 1); // the link is up
+            bOwnThread.set(false);
+            bAlone.join(BOUND.toMillis());
+            assertFalse(bAlone.isAlive(), "b's own thread ended");
+
+            long n = 1 << 20;
+            MemorySegment src = arena.allocate(n, 64), dst = arena.allocate(n, 64);
+            src.fill((byte) 7);
+            PullSlots exposures = new PullSlots(sender.exposureSlots()), pulls = new PullSlots(receiver.pullSlots(), receiver.matchFields());
+            int e = exposures.take(), eg = exposures.post(e, src.address(), n, 0);
+            int slot = pulls.take(), g = pulls.arm(slot, dst.address(), n, ChannelLayout.ANY_PEER, AgentMatchTest.HEADER, AgentMatchTest.IGNORE);
+            stopBWhen.set(() -> pulls.word(slot) != PullSlots.word(g, ChannelLayout.ARMED));
+
+            MemorySegment packet = AgentMatchTest.announcement(arena, AgentMatchTest.HEADER, n, e, eg, 0);
+            ByteRing out = sender.outRing();
+            long[] at = {-1};
+            await(() -> (at[0] = out.claim((int) packet.byteSize())) >= 0, "room in the OUT ring");
+            MemorySegment.copy(packet, 0, out.memory(), at[0], packet.byteSize());
+            out.commit(0, ChannelLayout.PACKET, 0, (int) packet.byteSize());
+
+            await(() -> !driveB.get(), "the receiver's agent claimed the announcement");
+            assertEquals(PullSlots.word(g, ChannelLayout.POSTED), pulls.word(slot), "claimed and posted as a pull from the sender");
+            assertEquals(1, pulls.peer(slot));
+            b.close();
+            await(() -> pulls.word(slot) == PullSlots.word(g, ChannelLayout.FAILED), "the pull answered FAILED once the link broke");
+            ByteRing in = receiver.inRing();
+            long[] r = {-1};
+            await(() -> (r[0] = in.next()) >= 0, "a record for the receiver");
+            assertEquals(ChannelLayout.GONE, in.kind(r[0]), "the sender is gone, and nothing else came (kind " + in.kind(r[0]) + ")");
+            assertEquals(1, in.origin(r[0]));
+            in.release(r[0]);
+            pulls.free(slot);
+            assertEquals(0, pulls.inUse(), "the slot is the rank's again");
+            assertEquals(-1, dst.mismatch(arena.allocate(n, 64)), "no byte landed");
+        } finally {
+            bOwnThread.set(false);
+            stop.set(true);
+            bAlone.join(BOUND.toMillis());
+            driver.join(BOUND.toMillis());
             closeAll();
         }
     }

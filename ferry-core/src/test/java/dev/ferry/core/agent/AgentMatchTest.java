@@ -18,11 +18,11 @@ import static org.junit.jupiter.api.Assertions.*;
 class AgentMatchTest {
     private static final int SENDER = 0, RECEIVER = 1;
     /** The bits the API ignores: a SYNC message's kind bit and its id. */
-    private static final long IGNORE = 1L << 48 | 0x1fffL << 50;
-    private static final long HEADER = 7L << 32 | 42;
+    static final long IGNORE = 1L << 48 | 0x1fffL << 50;
+    static final long HEADER = 7L << 32 | 42;
 
     /** The packet a sender's engine sends for a rendezvous by pull: one RTS_PULL entry and the agent's pull data. */
-    private static MemorySegment announcement(Arena a, long header, long length, int exposure, int generation, long credits) {
+    static MemorySegment announcement(Arena a, long header, long length, int exposure, int generation, long credits) {
         MemorySegment p = a.allocate(AgentMatch.ANNOUNCEMENT_BYTES, 8);
         WireHeader.packetHeader(p, 1, credits);
         WireHeader.entry(p, WireHeader.PACKET_HEADER, WireHeader.RTS_PULL, ChannelLayout.PULL_DATA_BYTES, header, length, 0);

@@ -135,4 +135,30 @@ class AgentPullsTest {
             assertEquals(ChannelLayout.FAILED, PullSlots.state(receiver.pulls.word(p)));
         }
     }
+
+    /**
+     * A rank gone: every pull posted from it is answered FAILED, the one the agent claimed for a
+     * receive of any source too; a pull from another rank and a receive still armed are untouched,
+     * and a request for the failed pull that leaves only then is dropped as answered.
+     */
+    @Test
+    void aRankGoneFailsThePullsPostedFromItAlone() {
+        try (Arena a = Arena.ofConfined()) {
+            PlayedRank receiver = new PlayedRank(1, a);
+            MemorySegment dst = a.allocate(4096);
+            int p = receiver.pulls.take(), pg = receiver.pulls.post(p, dst.address(), 100, 3);
+            int other = receiver.pulls.take(), og = receiver.pulls.post(other, dst.address(), 100, 4);
+            int any = receiver.pulls.take(), ag = receiver.pulls.arm(any, dst.address(), 4096, ChannelLayout.ANY_PEER, 7, 0);
+            assertTrue(receiver.pulls.claim(any, ag, 3, 7, 200), "claimed for rank 3's message");
+            int armed = receiver.pulls.take(), armedGen = receiver.pulls.arm(armed, dst.address(), 4096, ChannelLayout.ANY_PEER, 8, 0);
+
+            assertEquals(2, receiver.pulls.failPostedFrom(3));
+            assertEquals(PullSlots.word(pg, ChannelLayout.FAILED), receiver.pulls.word(p));
+            assertEquals(PullSlots.word(ag, ChannelLayout.FAILED), receiver.pulls.word(any));
+            assertEquals(PullSlots.word(og, ChannelLayout.POSTED), receiver.pulls.word(other), "a pull from rank 4 goes on");
+            assertEquals(PullSlots.word(armedGen, ChannelLayout.ARMED), receiver.pulls.word(armed), "an armed receive stays armed");
+            assertEquals(0, receiver.pulls.failPostedFrom(3), "answered once");
+            assertFalse(AgentPulls.own(receiver, 3, request(a, p, pg, 0, 1, 100)), "the request of a pull answered already is not sent");
+        }
+    }
 }
