@@ -237,25 +237,27 @@ class HostsTest {
 
     /**
      * Three hosts of four ranks, every pair talking: directly, each rank pair of two hosts has its
-     * own connection (16 per host pair); through the agents, each host pair has exactly one, which
-     * {@code ss} on the hosts shows while the job runs.
+     * own connection (16 per host pair); through the agents, each host pair has exactly one per
+     * rail, which {@code ss} on the hosts shows while the job runs.
      */
-    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}: {1} connection(s) per host pair")
-    @org.junit.jupiter.params.provider.CsvSource({"off, 16", "on, 1"})
-    void connectionsPerHostPair(String agent, int expected) throws Exception {
-        Launcher l = new Launcher(Map.of("FERRY_AGENT", agent), "run", "--hosts", h1 + ":4," + h2 + ":4," + h3 + ":4", "--stats",
-                "--timeout", String.valueOf(BOUND_S), "-cp", testClasses(), HostRanks.class.getName(), "links");
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}, {1} rail(s): {2} connection(s) per host pair")
+    @org.junit.jupiter.params.provider.CsvSource({"off, 1, 16", "on, 1, 1", "on, 2, 2"})
+    void connectionsPerHostPair(String agent, int rails, int expected) throws Exception {
+        Launcher l = new Launcher(Map.of("FERRY_AGENT", agent, "FERRY_RAILS", "agent:" + rails), "run", "--hosts", h1 + ":4," + h2 + ":4," + h3 + ":4",
+                "--stats", "--timeout", String.valueOf(BOUND_S), "-cp", testClasses(), HostRanks.class.getName(), "links");
         assertEquals(0, l.exit(), "stderr: " + l.err);
-        // --stats: each rank's connections; in agent mode also its agent's links (a host whose ranks all
-        // left first may have taken its agent, and so a link, with it by the time a rank says)
+        // --stats: each rank's connections; in agent mode also its agent's links on every rail (a host whose
+        // ranks all left first may have taken its agent, and so its links, with it by the time a rank says)
         List<String> stats = l.err.stream().filter(s -> s.contains("ferry stats: rank ")).toList();
         assertEquals(12, stats.size(), l.err.toString());
+        String agentLinks = rails == 1 ? ".*, agent links to other nodes [12];.*" : ".*, agent links to other nodes [1-4], agent rails 2;.*";
         for (String line : stats) {
             assertTrue(line.contains("connections open 11 opened 11"), line);
-            assertEquals(agent.equals("on"), line.matches(".*, agent links to other nodes [12];.*"), line);
+            assertEquals(agent.equals("on"), line.matches(agentLinks), line);
         }
         if (agent.equals("on")) {
-            assertTrue(stats.stream().anyMatch(s -> s.contains("agent links to other nodes 2;")), stats.toString());
+            // (nodes - 1) x rails links on a node
+            assertTrue(stats.stream().anyMatch(s -> s.contains("agent links to other nodes " + 2 * rails + (rails == 1 ? ";" : ","))), stats.toString());
             // each host's proxy started its agent before its ranks, and they used that one
             Map<String, String> agentOf = new java.util.HashMap<>();
             for (String e : l.err) {

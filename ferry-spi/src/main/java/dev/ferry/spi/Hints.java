@@ -34,6 +34,8 @@ public record Hints(int sessionSize, int rank, boolean wideUrlSupport, Map<Strin
     public static final String RANKS_ON_NODE = "node.ranks";
     /** Attribute: how many peers this rank expects to be connected to at once (the job's size less one, or the connection cap). */
     public static final String PEERS_EXPECTED = "peers.expected";
+    /** Attribute: which context of its driver this is, 0 for the first (FERRY_RAILS=tcp:2 opens contexts 0 and 1, each a rail). */
+    public static final String RAIL = "rail";
 
     public Hints {
         if (sessionSize < 1) {

@@ -145,8 +145,9 @@ public final class Agent implements AutoCloseable {
         final MemorySegment channel;
         final ByteRing out, in;
         final java.nio.ByteBuffer outView;
-        /** Its rank in the job, once it attached (-1 before). */
+        /** Its rank in the job, and the rail its channel serves, once it attached (-1 and null before). */
         int jobRank = -1;
+        AgentRail rail;
         /** Ranks gone that it has still to be told of (its IN ring was full). */
         final org.agrona.collections.IntArrayQueue goneToTell = new org.agrona.collections.IntArrayQueue();
         /** The IN ring's produced bytes, and the slots answered, when the rank's bell last rang. */
@@ -228,47 +229,73 @@ public final class Agent implements AutoCloseable {
     private long lastAccept, lastHangupCheck = System.nanoTime();
     private boolean shut;
 
-    /** The agent's side of the network, and the node's ranks by their rank in the job. */
-    private final AgentNetwork network;
-    private final org.agrona.collections.Int2ObjectHashMap<Rank> byJobRank = new org.agrona.collections.Int2ObjectHashMap<>();
+    /** Rails a rank may attach on (FERRY_RAILS allows up to 16 contexts of a driver). */
+    static final int MAX_RAILS = 16;
+
+    /**
+     * One rail of the node: its side of the network (a listener and one link per other node) and
+     * the ranks' channels attached on it, by their rank in the job. A rank of several rails
+     * (FERRY_RAILS=agent:2) has a channel on each; records of one rail never cross to another.
+     */
+    private final class AgentRail implements AgentNetwork.Locals {
+        final int index;
+        final AgentNetwork network;
+        final org.agrona.collections.Int2ObjectHashMap<Rank> byJobRank = new org.agrona.collections.Int2ObjectHashMap<>();
+        /** Pulls between two ranks of this node (a job without shared memory between them). */
+        final AgentPulls.Local localPulls = new AgentPulls.Local();
+        /** The ranks by rank, for the local pulls (made once: the loop allocates nothing per pass). */
+        final java.util.function.IntFunction<Rank> rankOf = byJobRank::get;
+
+        AgentRail(int index) {
+            this.index = index;
+            this.network = new AgentNetwork(config.jobKey(), config.linkAddress(), config.linkIdleClose().toNanos(), config.maxLinks(), this);
+        }
+
+        @Override
+        public ByteRing inRing(int rank) {
+            Rank r = byJobRank.get(rank);
+            return r == null ? null : r.in;
+        }
+
+        @Override
+        public AgentPulls.Party party(int rank) {
+            return byJobRank.get(rank);
+        }
+
+        @Override
+        public void gone(int to, int rank) {
+            for (Rank r : ranks) {
+                if (r.rail == this && r.jobRank != rank && (to < 0 || r.jobRank == to)) {
+                    r.goneToTell.add(rank);
+                    if (r.pulls.failPostedFrom(rank) > 0) {
+                        r.answered();
+                    }
+                }
+            }
+        }
+    }
+
+    /** The node's rails: the first from the start, the others made when a rank first attaches on them. */
+    private final AgentRail[] rails = new AgentRail[MAX_RAILS];
 
     private Agent(Config config, AgentSocket socket) {
         this.config = config;
         this.socket = socket;
-        this.network = new AgentNetwork(config.jobKey(), config.linkAddress(), config.linkIdleClose().toNanos(), config.maxLinks(), new AgentNetwork.Locals() {
-            @Override
-            public ByteRing inRing(int rank) {
-                Rank r = byJobRank.get(rank);
-                return r == null ? null : r.in;
-            }
-
-            @Override
-            public AgentPulls.Party party(int rank) {
-                return byJobRank.get(rank);
-            }
-
-            @Override
-            public void gone(int to, int rank) {
-                for (Rank r : ranks) {
-                    if (r.jobRank != rank && (to < 0 || r.jobRank == to)) {
-                        r.goneToTell.add(rank);
-                        if (r.pulls.failPostedFrom(rank) > 0) {
-                            r.answered();
-                        }
-                    }
-                }
-            }
-        });
+        this.rails[0] = new AgentRail(0);
     }
 
-    /** Where other nodes' agents reach this one: "host:port". */
+    /** Where other nodes' agents reach this one on its first rail: "host:port". */
     public String linkAddress() {
-        return network.address();
+        return rails[0].network.address();
     }
 
-    /** The links to other nodes' agents open now. */
+    /** The links to other nodes' agents open now, on every rail. */
     public int openLinks() {
-        return network.openLinks();
+        int n = 0;
+        for (AgentRail l : rails) {
+            n += l == null ? 0 : l.network.openLinks();
+        }
+        return n;
     }
 
     /**
@@ -392,8 +419,12 @@ public final class Agent implements AutoCloseable {
             work |= relay(r);
             r.ring.beat(beat);
         }
-        work |= serveLocal();
-        work |= network.poll();
+        for (AgentRail l : rails) {
+            if (l != null) {
+                work |= l.localPulls.step(l.rankOf); // a chunk of the first pull between two ranks of this node
+                work |= l.network.poll();
+            }
+        }
         for (Rank r : ranks) {
             ring(r);
         }
@@ -548,15 +579,23 @@ public final class Agent implements AutoCloseable {
                     yield 0;
                 }
                 case AgentCalls.ATTACH -> {
-                    need(argBytes, 4);
-                    int rank = payload.get(ValueLayout.JAVA_INT, AgentCalls.RANK);
-                    Rank there = byJobRank.get(rank);
-                    if (rank < 0 || there != null && there != r || r.jobRank >= 0 && r.jobRank != rank) {
+                    need(argBytes, 8);
+                    int rank = payload.get(ValueLayout.JAVA_INT, AgentCalls.RANK), index = payload.get(ValueLayout.JAVA_INT, AgentCalls.RAIL);
+                    if (rank < 0 || index < 0 || index >= MAX_RAILS || r.jobRank >= 0 && (r.jobRank != rank || r.rail.index != index)) {
+                        yield AgentError.BAD_ARGUMENTS.code();
+                    }
+                    if (rails[index] == null) {
+                        rails[index] = new AgentRail(index);
+                    }
+                    AgentRail rail = rails[index];
+                    Rank there = rail.byJobRank.get(rank);
+                    if (there != null && there != r) {
                         yield AgentError.BAD_ARGUMENTS.code();
                     }
                     r.jobRank = rank;
-                    byJobRank.put(rank, r);
-                    byte[] a = network.address().getBytes(StandardCharsets.UTF_8);
+                    r.rail = rail;
+                    rail.byJobRank.put(rank, r);
+                    byte[] a = rail.network.address().getBytes(StandardCharsets.UTF_8);
                     payload.set(ValueLayout.JAVA_INT, AgentCalls.RET_ADDRESS_LENGTH, a.length);
                     MemorySegment.copy(a, 0, payload, ValueLayout.JAVA_BYTE, AgentCalls.RET_ADDRESS, a.length);
                     yield AgentCalls.RET_ADDRESS + a.length;
@@ -568,16 +607,28 @@ public final class Agent implements AutoCloseable {
                         yield AgentError.BAD_ARGUMENTS.code();
                     }
                     String to = new String(payload.asSlice(AgentCalls.ROUTE_ADDRESS, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
-                    if (!to.equals(network.address())) {
-                        network.route(rank, to);
+                    if (r.rail == null) {
+                        yield AgentError.BAD_ARGUMENTS.code(); // routes are a rail's: attach first
+                    }
+                    if (!to.equals(r.rail.network.address())) {
+                        r.rail.network.route(rank, to);
                     }
                     yield 0;
                 }
                 case AgentCalls.STATS -> {
-                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_LINKS, network.openLinks());
-                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_CLOSED_IDLE, network.closedIdle());
-                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_EVICTED, network.evicted());
-                    yield 24;
+                    long closedIdle = 0, evicted = 0, made = 0;
+                    for (AgentRail l : rails) {
+                        if (l != null) {
+                            closedIdle += l.network.closedIdle();
+                            evicted += l.network.evicted();
+                            made++;
+                        }
+                    }
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_LINKS, openLinks());
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_CLOSED_IDLE, closedIdle);
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_EVICTED, evicted);
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_RAILS, made);
+                    yield 32;
                 }
                 default -> AgentError.NO_CALL.code();
             };
@@ -636,7 +687,7 @@ public final class Agent implements AutoCloseable {
             }
             int to = r.out.peer(rec);
             r.out.origin(rec, r.jobRank);
-            Rank local = byJobRank.get(to);
+            Rank local = r.rail.byJobRank.get(to);
             if (r.out.kind(rec) == ChannelLayout.PULL && !pullToSend(r, to, local, rec)) {
                 r.out.release(rec); // refused, or served here
                 work = true;
@@ -651,12 +702,12 @@ public final class Agent implements AutoCloseable {
                 MemorySegment.copy(r.out.memory(), ByteRing.payload(rec), local.in.memory(), at, len);
                 local.in.commit(r.jobRank, r.jobRank, r.out.kind(rec), r.out.more(rec), len);
             } else {
-                AgentLink link = network.linkOf(to);
+                AgentLink link = r.rail.network.linkOf(to);
                 try {
                     if (link == null) {
                         throw new AgentException(AgentError.UNREACHABLE, "no route to rank " + to);
                     }
-                    if (!network.send(link, r.jobRank, r.out, r.outView, rec)) {
+                    if (!r.rail.network.send(link, r.jobRank, r.out, r.outView, rec)) {
                         break;
                     }
                 } catch (AgentException e) {
@@ -672,9 +723,6 @@ public final class Agent implements AutoCloseable {
         return work;
     }
 
-    /** Pulls between two ranks of this node (a job without shared memory between them). */
-    private final AgentPulls.Local localPulls = new AgentPulls.Local();
-
     /**
      * Rank {@code r}'s pull request {@code rec} to rank {@code to}: true when it is to go on to
      * the other node; false when it was refused (the pull answered FAILED) or is served here.
@@ -687,13 +735,8 @@ public final class Agent implements AutoCloseable {
         if (local == null) {
             return true;
         }
-        localPulls.ask(r, local, req);
+        r.rail.localPulls.ask(r, local, req);
         return false;
-    }
-
-    /** Moves a chunk of the first pull between two ranks of this node. */
-    private boolean serveLocal() {
-        return localPulls.step(byJobRank::get);
     }
 
     private static final java.lang.invoke.VarHandle BELL_WORD = ValueLayout.JAVA_INT.varHandle();
@@ -730,11 +773,13 @@ public final class Agent implements AutoCloseable {
                     ranks.remove(i);
                 }
                 if (r.jobRank >= 0) {
-                    byJobRank.remove(r.jobRank);
-                    network.forget(r.in);
-                    network.sayGone(r.jobRank);
+                    r.rail.byJobRank.remove(r.jobRank);
+                    r.rail.network.forget(r.in);
+                    r.rail.network.sayGone(r.jobRank);
                     for (Rank o : ranks) {
-                        o.goneToTell.add(r.jobRank);
+                        if (o.rail == r.rail) {
+                            o.goneToTell.add(r.jobRank);
+                        }
                     }
                 }
             }
@@ -769,7 +814,11 @@ public final class Agent implements AutoCloseable {
             socket.close(p.conn);
         }
         pending.clear();
-        network.close();
+        for (AgentRail l : rails) {
+            if (l != null) {
+                l.network.close();
+            }
+        }
         socket.close();
         arena.close();
     }

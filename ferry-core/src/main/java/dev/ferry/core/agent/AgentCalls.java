@@ -17,6 +17,13 @@ package dev.ferry.core.agent;
  *               (checked, then queued: the agent moves it a stage per pass of its loop while the
  *                rank computes, and adds its length to the counter once done, or sets the
  *                counter's error; the rank polls the counter in the shared memory)
+ *   ATTACH      args: u32 rank, u32 rail                      returns: u32 length, the rail's link address
+ *               (this channel carries the rank's packets on that rail: FERRY_RAILS=agent:2 gives
+ *                a rank two channels, and the agent a listener and a link per other node on each)
+ *   ROUTE       args: u32 rank, u32 length, address          returns: nothing
+ *               (on the channel's rail, rank is served by the agent at that address)
+ *   STATS       args: none                                    returns: u64 links open, u64 closed idle,
+ *                                                                      u64 evicted (all rails), u64 rails
  * </pre>
  * Handles name memory that the calling rank registered, and nothing else: another rank's handle,
  * or bytes past a registration, get {@link AgentError#NOT_REGISTERED} or
@@ -27,9 +34,9 @@ public final class AgentCalls {
 
     /** Argument fields. */
     public static final long VALUE = 0, ADDRESS = 0, LENGTH = 8, HANDLE = 0, FROM = 0, FROM_OFFSET = 8, TO = 16, TO_OFFSET = 24,
-            COPY_LENGTH = 32, COUNTER = 40, RANK = 0, ADDRESS_LENGTH = 4, ROUTE_ADDRESS = 8;
+            COPY_LENGTH = 32, COUNTER = 40, RANK = 0, RAIL = 4, ADDRESS_LENGTH = 4, ROUTE_ADDRESS = 8;
     /** Return fields. */
-    public static final long RET_VALUE = 0, RET_BEAT = 8, RET_HANDLE = 0, RET_COPIED = 0, RET_ADDRESS_LENGTH = 0, RET_ADDRESS = 4, RET_LINKS = 0, RET_CLOSED_IDLE = 8, RET_EVICTED = 16;
+    public static final long RET_VALUE = 0, RET_BEAT = 8, RET_HANDLE = 0, RET_COPIED = 0, RET_ADDRESS_LENGTH = 0, RET_ADDRESS = 4, RET_LINKS = 0, RET_CLOSED_IDLE = 8, RET_EVICTED = 16, RET_RAILS = 24;
 
     private AgentCalls() {
     }

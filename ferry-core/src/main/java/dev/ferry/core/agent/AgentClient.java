@@ -240,13 +240,20 @@ public final class AgentClient implements AutoCloseable {
         forward(AgentCalls.COPY_ASYNC, 44, "copyAsync");
     }
 
-    /**
-     * Tells the agent this process is rank {@code rank} of the job: from now on it relays the
-     * packet rings. Returns the agent's link address, for this rank's URL.
-     */
+    /** {@link #attach(int, int)} on the first rail. */
     public String attach(int rank) {
+        return attach(rank, 0);
+    }
+
+    /**
+     * Tells the agent this process is rank {@code rank} of the job on rail {@code rail} (its
+     * channel is that rail's): from now on it relays the packet rings. Returns the rail's link
+     * address, for this rank's URL.
+     */
+    public String attach(int rank, int rail) {
         args().set(ValueLayout.JAVA_INT, AgentCalls.RANK, rank);
-        forward(AgentCalls.ATTACH, 4, "attach");
+        args().set(ValueLayout.JAVA_INT, AgentCalls.RAIL, rail);
+        forward(AgentCalls.ATTACH, 8, "attach");
         MemorySegment a = answer();
         int n = a.get(ValueLayout.JAVA_INT, AgentCalls.RET_ADDRESS_LENGTH);
         return new String(a.asSlice(AgentCalls.RET_ADDRESS, n).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
@@ -257,12 +264,12 @@ public final class AgentClient implements AutoCloseable {
         return linkCounts()[0];
     }
 
-    /** The agent's links: open now, closed in order for being idle so far, and for the cap. */
+    /** The agent's links on every rail: open now, closed in order for being idle so far, and for the cap; then its rails. */
     public long[] linkCounts() {
         forward(AgentCalls.STATS, 0, "stats");
         MemorySegment a = answer();
         return new long[] {a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_LINKS), a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_CLOSED_IDLE),
-                a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_EVICTED)};
+                a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_EVICTED), a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_RAILS)};
     }
 
     /** Tells the agent that rank {@code rank} is served by the agent at {@code agentAddress}. */

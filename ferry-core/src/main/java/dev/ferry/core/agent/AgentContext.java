@@ -38,6 +38,8 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
 
     private static final System.Logger LOG = System.getLogger(AgentContext.class.getName());
     private final Hints hints;
+    /** Which of the node's rails this context's channel serves (its driver's context number: FERRY_RAILS=agent:2). */
+    private final int rail;
     private AgentClient client;
     ByteRing out, in;
     /** What this rank offers its peers to pull, and what it asked its agent to pull for it. */
@@ -66,6 +68,15 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
     AgentContext(Hints hints) {
         this.hints = hints;
         this.peers = new AgentInstance[hints.sessionSize()];
+        String r = hints.attribute(Hints.RAIL, "0");
+        try {
+            this.rail = Integer.parseInt(r);
+        } catch (NumberFormatException e) {
+            throw new DriverException("agent: rail '" + r + "' is not a number");
+        }
+        if (rail < 0 || rail >= Agent.MAX_RAILS) {
+            throw new DriverException("agent: rail " + rail + " is not one of 0.." + (Agent.MAX_RAILS - 1));
+        }
     }
 
     @Override
@@ -98,7 +109,7 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
             client = AgentLauncher.connectOrStart(socket, key, Path.of("/dev/shm"), CONNECT_BOUND, IDLE_EXIT, true,
                     Duration.ofNanos(dev.ferry.core.config.EngineSettings.idleCloseNanos(hints.settings())),
                     dev.ferry.core.config.EngineSettings.maxConnections(hints.settings()));
-            agentAddress = client.attach(hints.rank());
+            agentAddress = client.attach(hints.rank(), rail);
         } catch (AgentException e) {
             if (client != null) {
                 client.close();
@@ -360,14 +371,20 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
         return Status.DONE;
     }
 
-    /** The node's agent (its process) and its links to other nodes (one per node pair, shared by the node's ranks). */
+    /**
+     * The node's agent (its process) and its links to other nodes (one per node pair and rail,
+     * shared by the node's ranks): said by the first rail's context alone, for all rails.
+     */
     @Override
     public void connectionsHeld(java.util.function.ObjLongConsumer<String> into) {
-        if (client != null && !closed && agentFailure == null) {
+        if (client != null && !closed && agentFailure == null && rail == 0) {
             try {
                 long[] links = client.linkCounts();
                 into.accept("agent process", client.agentPid()); // which agent: one a launcher started, say
                 into.accept("agent links to other nodes", links[0]);
+                if (links[3] > 1) {
+                    into.accept("agent rails", links[3]);
+                }
                 if (links[1] + links[2] > 0) {
                     into.accept("agent links closed-idle", links[1]);
                     into.accept("agent links evicted", links[2]);

@@ -103,7 +103,9 @@ public final class WireUp implements AutoCloseable {
                 driverOf.put(name, d);
                 DriverContext ctx = null;
                 try {
-                    ctx = d.driver().newContext(new Hints(boot.size(), rank, boot.wideUrlSupport(), attributes(boot, jobId, jobKey, node, settings), settings));
+                    Map<String, String> attributes = attributes(boot, jobId, jobKey, node, settings);
+                    attributes.put(Hints.RAIL, String.valueOf(i));
+                    ctx = d.driver().newContext(new Hints(boot.size(), rank, boot.wideUrlSupport(), attributes, settings));
                     DriverProperties p = ctx.properties();
                     DriverUrl url = ctx.init();
                     contexts.put(name, ctx);
@@ -155,7 +157,7 @@ public final class WireUp implements AutoCloseable {
     /**
      * What a driver is told beside the job's size and rank: the job's id and key, its node, the peers this
      * rank expects at once (the job less one, or FERRY_MAX_CONNECTIONS), and the ranks per node
-     * where FERRY_RANKS_PER_NODE says it (UCX chooses DC or RC by them).
+     * where FERRY_RANKS_PER_NODE says it (UCX chooses DC or RC by them); the caller adds which rail.
      */
     static Map<String, String> attributes(Bootstrap boot, String jobId, String jobKey, String node, Settings settings) {
         Map<String, String> a = new HashMap<>();

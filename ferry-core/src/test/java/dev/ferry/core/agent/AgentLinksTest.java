@@ -47,9 +47,14 @@ class AgentLinksTest {
     }
 
     private AgentClient rank(String agent, int rank) {
+        AgentClient c = client(agent);
+        c.attach(rank);
+        return c;
+    }
+
+    private AgentClient client(String agent) {
         AgentClient c = AgentClient.connect(dir.resolve(agent + ".sock"), "job-1", BOUND);
         open.add(c);
-        c.attach(rank);
         return c;
     }
 
@@ -132,6 +137,38 @@ class AgentLinksTest {
             long[] counts = r0.linkCounts();
             assertTrue(counts[2] >= 1, "the cap closed a link: " + java.util.Arrays.toString(counts));
             assertTrue(r0.inRing().isEmpty() && r1.inRing().isEmpty() && r2.inRing().isEmpty(), "no rank was told another died");
+        } finally {
+            closeAll();
+        }
+    }
+
+    /**
+     * A rank on two rails has a channel on each; each rail of an agent listens on an address of
+     * its own and holds its own link to the other node, and a record sent on one rail arrives on
+     * that rail alone. A rank attaches once per rail.
+     */
+    @Test
+    void eachRailHasItsOwnLinkAndARecordStaysOnItsRail() throws Exception {
+        try {
+            Agent a = agent("a", 1, Duration.ZERO, 0), b = agent("b", 2, Duration.ZERO, 0);
+            AgentClient a0 = client("a"), a1 = client("a"), b0 = client("b"), b1 = client("b");
+            String a0Address = a0.attach(0, 0), a1Address = a1.attach(0, 1), b0Address = b0.attach(1, 0), b1Address = b1.attach(1, 1);
+            assertEquals(a.linkAddress(), a0Address);
+            assertNotEquals(a0Address, a1Address, "rail 1 listens apart");
+            a0.route(1, b0Address);
+            a1.route(1, b1Address);
+            b0.route(0, a0Address);
+            b1.route(0, a1Address);
+            send(a1, 1, 5);
+            expect(b1, 0, 5);
+            send(b0, 0, 6);
+            expect(a0, 1, 6);
+            assertTrue(b0.inRing().isEmpty() && a1.inRing().isEmpty(), "nothing crossed to the other rail");
+            assertEquals(2, a.openLinks(), "a link per rail");
+            assertArrayEquals(new long[] {2, 0, 0, 2}, a0.linkCounts(), "links open, closed idle, evicted; rails");
+            assertThrows(AgentException.class, () -> client("a").attach(0, 1), "rank 0 is on rail 1 already");
+            assertThrows(AgentException.class, () -> a1.attach(0, 0), "a channel serves one rail");
+            assertThrows(AgentException.class, () -> client("a").attach(2, Agent.MAX_RAILS), "no such rail");
         } finally {
             closeAll();
         }
