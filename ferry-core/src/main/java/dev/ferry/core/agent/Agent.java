@@ -248,7 +248,9 @@ public final class Agent implements AutoCloseable {
 
         AgentRail(int index) {
             this.index = index;
-            this.network = new AgentNetwork(config.jobKey(), config.linkAddress(), config.linkIdleClose().toNanos(), config.maxLinks(), this);
+            // each rail on a NIC of its own where the node has several, unless an address is set
+            java.net.InetAddress bind = config.linkAddress() != null ? config.linkAddress() : AgentNetwork.railAddress(index);
+            this.network = new AgentNetwork(config.jobKey(), bind, config.linkIdleClose().toNanos(), config.maxLinks(), this);
         }
 
         @Override

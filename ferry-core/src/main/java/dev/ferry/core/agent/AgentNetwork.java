@@ -90,20 +90,26 @@ final class AgentNetwork implements AutoCloseable {
 
     /** The node's first address up that is not loopback (IPv4), else loopback: what other nodes reach. */
     static InetAddress defaultAddress() {
+        return railAddress(0);
+    }
+
+    /**
+     * The address rail {@code rail} listens on: the first IPv4 address of the node's
+     * {@code rail}-th interface up that is not loopback (in the order the JDK lists them), counting
+     * round when the node has fewer; loopback on a node with none.
+     */
+    static InetAddress railAddress(int rail) {
+        List<InetAddress> nics = new ArrayList<>();
         try {
             for (NetworkInterface nif : Collections.list(NetworkInterface.getNetworkInterfaces())) {
                 if (nif.isUp() && !nif.isLoopback()) {
-                    for (InetAddress a : Collections.list(nif.getInetAddresses())) {
-                        if (a instanceof Inet4Address) {
-                            return a;
-                        }
-                    }
+                    Collections.list(nif.getInetAddresses()).stream().filter(a -> a instanceof Inet4Address).findFirst().ifPresent(nics::add);
                 }
             }
         } catch (IOException e) {
             // loopback then
         }
-        return InetAddress.getLoopbackAddress();
+        return nics.isEmpty() ? InetAddress.getLoopbackAddress() : nics.get(rail % nics.size());
     }
 
     private static byte[] hash(String key) {
