@@ -18,6 +18,8 @@ import java.util.Map;
  */
 final class AgentMatchRanks {
     private static final int SIZE = 1 << 20, GO = 1;
+    /** A run of small (eager) messages, each of its own tag, and the bytes of each. */
+    static final int RUN = 32, SMALL = 4096;
 
     private AgentMatchRanks() {
     }
@@ -82,6 +84,12 @@ final class AgentMatchRanks {
         sendFilled(w, m, 701, 71);
         // 9: into a Java array, which the agent pulls into memory of its reach, copied in once placed
         whenAsked(w, m, 900, 90);
+        // 10: a run of small messages, each of a tag of its own, one after another
+        w.recv(go, 0, 1, Datatype.BYTE, 1, GO);
+        for (int i = 0; i < RUN; i++) {
+            fill(m, SMALL, 1000 + i);
+            w.send(m, 0L, SMALL, Datatype.BYTE, 1, 1000 + i);
+        }
     }
 
     /** Once rank 1 says its receives are posted: a message of {@code SIZE} bytes filled from {@code seed}, of tag {@code tag}. */
@@ -95,7 +103,7 @@ final class AgentMatchRanks {
         w.send(m, 0L, SIZE, Datatype.BYTE, 1, tag);
     }
 
-    private static void receiver(Comm w, MemorySegment a, MemorySegment b, int rounds) {
+    private static void receiver(Comm w, MemorySegment a, MemorySegment b, int rounds) throws Exception {
         byte[] go = new byte[1];
         for (int i = 0; i < rounds; i++) {
             Request r = w.irecv(a, 0L, SIZE, Datatype.BYTE, 0, 10 + i % 2);
@@ -167,6 +175,21 @@ final class AgentMatchRanks {
         expect(intoArray.await(), 0, 90, SIZE, "the receive into a Java array");
         check(MemorySegment.ofArray(array), SIZE, 900, "the receive into a Java array");
         System.out.println("ok agent-match into a Java array");
+
+        // eager messages that come while the rank computes are matched one after another: what is
+        // left of one the agent took (its credits) does not hold back the next
+        long matchedBefore = counters(1).getOrDefault("receives matched by the agent", 0L);
+        Request[] run = new Request[RUN];
+        for (int i = 0; i < RUN; i++) {
+            run[i] = w.irecv(a, (long) i * SMALL, SMALL, Datatype.BYTE, 0, 1000 + i);
+        }
+        postedThenCompute(w);
+        for (int i = 0; i < RUN; i++) {
+            expect(run[i].await(), 0, 1000 + i, SMALL, "small message " + i);
+            check(a.asSlice((long) i * SMALL, SMALL), SMALL, 1000 + i, "small message " + i);
+        }
+        System.out.println("ok agent-match a run of " + RUN + " small messages, " + (counters(1).getOrDefault("receives matched by the agent", 0L) - matchedBefore)
+                + " matched by the agent");
     }
 
     /** Tells rank 0 the receives are posted, then computes 5 ms with no call to Ferry. */
@@ -196,7 +219,11 @@ final class AgentMatchRanks {
     }
 
     private static void fill(MemorySegment m, int seed) {
-        for (long i = 0; i < SIZE / 8; i++) {
+        fill(m, SIZE, seed);
+    }
+
+    private static void fill(MemorySegment m, long bytes, int seed) {
+        for (long i = 0; i < bytes / 8; i++) {
             m.setAtIndex(ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L ^ seed);
         }
     }

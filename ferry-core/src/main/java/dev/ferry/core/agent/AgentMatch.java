@@ -9,16 +9,19 @@ import java.nio.ByteOrder;
 
 /**
  * The agent's matching of a rank's receives (seed 004's tag-matching and rendezvous offloads):
- * a packet that came for a rank and is nothing but one rendezvous announcement (an engine
- * packet of one RTS_PULL entry) is matched against the receives the rank
- * armed in its pull slots ({@link PullSlots#arm}); when one accepts it, the agent claims it and
- * asks the sender's agent for the bytes at once, straight into the receive's memory, and the
- * announcement never reaches the rank (the credits its packet returns do). The rank learns of it from the slot's answer, with the
- * message's header and length beside it.
+ * a packet that came for a rank and is nothing but one message is matched against the receives
+ * the rank armed in its pull slots ({@link PullSlots#arm}). A rendezvous announcement (an engine
+ * packet of one RTS_PULL entry) a receive accepts is claimed, and the sender's agent asked for the
+ * bytes at once, straight into the receive's memory; the announcement never reaches the rank
+ * (the credits its packet returns do). An eager message (one IMMEDIATE entry) is written into the
+ * receive's memory there and then ({@link #deliver}). The rank learns of either from the slot's
+ * answer, with the message's header and length beside it.
  *
- * <p>MPI's order holds because the agent matches only when the rank's IN ring is empty: every
- * earlier message from the same source (which came the same way, in order) was parsed and matched
- * by the rank already. The rank, for its part, arms a receive only when no receive it posted
+ * <p>MPI's order holds because the agent matches only when the rank's IN ring holds no message
+ * for the rank to match ({@link ByteRing#matchedAhead}: what is left of packets it matched itself
+ * carries none): every earlier message from the same source (which came the same way, in order)
+ * was matched by the rank or by the agent already. So a run of messages that come while the rank
+ * computes are matched one after another. The rank, for its part, arms a receive only when no receive it posted
  * earlier accepts the same messages, and takes an armed one back (a compare-and-set against the
  * agent's claim) before it matches a message to it itself. Used from the agent's loop alone.
  */
@@ -76,6 +79,56 @@ final class AgentMatch {
                 .putLong(r + (int) ChannelLayout.REQ_LENGTH, length);
         return b;
     }
+
+    /**
+     * {@code packet} came for {@code to} from rank {@code from}, and {@code to}'s IN ring holds
+     * nothing else: when it is one eager message (one IMMEDIATE entry, spent credits) that a
+     * receive {@code to} armed accepts, the agent claims the receive, writes the payload straight
+     * into its memory, answers it DONE and marks the entry {@link WireHeader#TAKEN}: its bytes
+     * (without the payload, which the rank need not parse) still go to the rank, which owes the
+     * sender its credits. A write that fails answers the receive FAILED. Whether it was taken.
+     */
+    static boolean deliver(AgentPulls.Party to, int from, MemorySegment packet) {
+        if (packet.byteSize() < TAKEN_BYTES || to.left()) {
+            return false;
+        }
+        long word = WireHeader.packetWord(packet);
+        if (WireHeader.magic(word) != WireHeader.MAGIC || WireHeader.count(word) != 1) {
+            return false;
+        }
+        long entry = WireHeader.entryWord(packet, WireHeader.PACKET_HEADER);
+        long n = WireHeader.a(entry) & 0xffffffffL;
+        if (WireHeader.kind(entry) != WireHeader.IMMEDIATE || WireHeader.entryFlags(entry) != 0
+                || n > packet.byteSize() - TAKEN_BYTES) { // a handler's message (FREE), or not whole here
+            return false;
+        }
+        long header = packet.get(WireHeader.U64, WireHeader.PACKET_HEADER + WireHeader.B);
+        PullSlots pulls = to.pulls();
+        long armed = pulls.armedFor(from, header, n);
+        if (armed < 0) {
+            return false;
+        }
+        int slot = (int) (armed >>> 32), generation = (int) armed;
+        if (!pulls.claim(slot, generation, from, header, n)) {
+            return false; // the rank took it back this moment: it matches the packet itself
+        }
+        int answer = ChannelLayout.DONE;
+        try {
+            if (n > 0) {
+                to.memory().writeAt(pulls.address(slot), packet.asSlice(TAKEN_BYTES, n));
+            }
+        } catch (AgentException e) {
+            answer = ChannelLayout.FAILED; // the rank fails the sender's gate: nothing lost silently
+        }
+        if (pulls.answer(slot, generation, answer)) {
+            to.answered();
+        }
+        packet.set(WireHeader.U64, WireHeader.PACKET_HEADER, entry | (long) WireHeader.TAKEN << 8);
+        return true;
+    }
+
+    /** What is left of a packet {@link #deliver} took, for the rank: the packet header and the entry's. */
+    static final int TAKEN_BYTES = WireHeader.PACKET_HEADER + WireHeader.IMMEDIATE_HEADER;
 
     /** Whether a packet {@link #offer} took still gives the rank credits (or asks for them), and so goes to it, with no entry. */
     static boolean creditsLeft(MemorySegment packet) {

@@ -649,13 +649,13 @@ final class AgentNetwork implements AutoCloseable {
             broke(l, "a record of " + length + " bytes from the agent at " + l.address + " (at most " + in.maxPayload() + ")");
             return false;
         }
-        boolean empty = in.isEmpty(); // before the claim: the rank has parsed all that came before this
+        boolean empty = in.matchedAhead(); // before the claim: the rank has parsed all that came before this, but what the agent matched
         long at = in.claim(length);
         if (at < 0) {
             l.readingPayload = false;
             return false;
         }
-        l.matchable = empty && kind == ChannelLayout.PACKET && length == AgentMatch.ANNOUNCEMENT_BYTES;
+        l.matchable = empty && kind == ChannelLayout.PACKET && length >= AgentMatch.TAKEN_BYTES;
         l.readAt = at;
         l.readInto = in;
         l.readView = view(in).limit((int) (at + length)).position((int) at);
@@ -696,9 +696,10 @@ final class AgentNetwork implements AutoCloseable {
     }
 
     /**
-     * An announcement for this node's rank {@code to} from {@code from} came into its empty ring:
-     * true when a receive it armed took it ({@link AgentMatch}), the pull's request then on its
-     * way back on {@code l} and the record left uncommitted.
+     * A packet for this node's rank {@code to} from {@code from} came into its empty ring: true
+     * when a receive it armed took it ({@link AgentMatch}). An eager message is then delivered,
+     * what is left of its packet committed for the credits; an announcement's pull request is on
+     * its way back on {@code l}, the record committed only for the credits it gives.
      */
     private boolean matched(AgentLink l, int to, int from, int length) {
         AgentPulls.Party p = locals.party(to);
@@ -706,12 +707,16 @@ final class AgentNetwork implements AutoCloseable {
             return false;
         }
         java.lang.foreign.MemorySegment packet = l.readInto.memory().asSlice(l.readAt, length);
+        if (AgentMatch.deliver(p, from, packet)) {
+            l.readInto.commitMatched(from, from, ChannelLayout.PACKET, 0, AgentMatch.TAKEN_BYTES); // for the credits
+            return true;
+        }
         ByteBuffer ask = AgentMatch.offer(p, from, packet);
         if (ask == null) {
             return false;
         }
         if (AgentMatch.creditsLeft(packet)) {
-            l.readInto.commit(from, from, ChannelLayout.PACKET, 0, WireHeader.PACKET_HEADER);
+            l.readInto.commitMatched(from, from, ChannelLayout.PACKET, 0, WireHeader.PACKET_HEADER);
         } else {
             l.readInto.abandon();
         }

@@ -30,6 +30,8 @@ public final class ByteRing {
     private final long capacity, mask;
     /** The producer's claim: where its record starts, and the position after any padding. */
     private long claimAt = -1, claimPos;
+    /** Where the last record the producer published with messages still to match ends (not one {@link #commitMatched}). */
+    private long unmatchedEnd;
     /** The consumer's cached position of the record it returned last. */
     private long readPos;
 
@@ -107,6 +109,27 @@ public final class ByteRing {
 
     /** Publishes the claimed record, naming its origin (the agent, as it delivers into an IN ring). */
     public void commit(int origin, int peer, int kind, long more, long length) {
+        unmatchedEnd = publish(origin, peer, kind, more, length);
+    }
+
+    /**
+     * {@link #commit} for a record that holds no message left to match (what is left of packets
+     * whose messages the agent matched itself: their credits): the consumer's parsing it first
+     * is no condition for matching more ({@link #matchedAhead}).
+     */
+    public void commitMatched(int origin, int peer, int kind, long more, long length) {
+        publish(origin, peer, kind, more, length);
+    }
+
+    /**
+     * Whether the consumer has released every record published with messages to match
+     * (producer's side): a message that comes now may be matched without passing one ahead of it.
+     */
+    public boolean matchedAhead() {
+        return (long) LONG.getAcquire(memory, base + ChannelLayout.CONSUMED) >= unmatchedEnd;
+    }
+
+    private long publish(int origin, int peer, int kind, long more, long length) {
         long at = claimAt;
         if (at < 0) {
             throw new IllegalStateException("commit without a claim");
@@ -117,7 +140,9 @@ public final class ByteRing {
         INT.set(memory, at + ChannelLayout.REC_ORIGIN, origin);
         LONG.set(memory, at + ChannelLayout.REC_MORE, more);
         claimAt = -1;
-        LONG.setRelease(memory, base + ChannelLayout.PRODUCED, claimPos + ChannelLayout.recordBytes(length));
+        long end = claimPos + ChannelLayout.recordBytes(length);
+        LONG.setRelease(memory, base + ChannelLayout.PRODUCED, end);
+        return end;
     }
 
     /** Bytes free for the producer now. */

@@ -56,12 +56,9 @@ final class AnySourceOffload {
         this.matcher = found == null ? null : m;
     }
 
-    /**
-     * Whether a receive of {@code bytes} could be matched there: a context matches, and the
-     * receive is larger than the packets it carries (a message that fits one is never offered).
-     */
+    /** Whether a receive of {@code bytes} could be matched there: a context matches, and the receive holds some bytes. */
     boolean offloads(long bytes) {
-        return matcher != null && bytes > context.packetLimit();
+        return matcher != null && bytes > 0;
     }
 
     /** Arms {@code r} into {@code into} for a message whose header word is {@code bits} outside {@code ignore}; false when not taken. */

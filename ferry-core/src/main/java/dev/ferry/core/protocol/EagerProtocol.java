@@ -117,6 +117,15 @@ public final class EagerProtocol extends Protocol {
     @Override
     public long parse(Rail rail, MemorySegment p, long at, long len, long word) {
         long n = WireHeader.a(word) & 0xffffffffL;
+        int flags = WireHeader.entryFlags(word);
+        if ((flags & WireHeader.TAKEN) != 0) { // delivered by the node's agent: only its credits are left to settle
+            if (!(rail.in instanceof dev.ferry.core.agent.MatchOffload)) {
+                gate.malformed(rail, "an immediate message marked taken by a node agent, on a rail without one");
+                return -1;
+            }
+            gate.returnCredits((flags & WireHeader.FREE) != 0 || n > len ? 0 : WireHeader.immediateBytes(n));
+            return WireHeader.IMMEDIATE_HEADER;
+        }
         // n first: up to 4 GiB announced, its cost in an int would wrap negative
         int cost = n > len ? Integer.MAX_VALUE : WireHeader.immediateBytes(n);
         if (at + cost > len) {
@@ -124,7 +133,7 @@ public final class EagerProtocol extends Protocol {
             return -1;
         }
         Message view = this.view;
-        int credit = (WireHeader.entryFlags(word) & WireHeader.FREE) != 0 ? 0 : cost;
+        int credit = (flags & WireHeader.FREE) != 0 ? 0 : cost;
         view.setImmediate(gate, p.get(WireHeader.U64, at + WireHeader.B), p, at + WireHeader.IMMEDIATE_HEADER, n, credit);
         delivery.deliver(view);
         return cost;

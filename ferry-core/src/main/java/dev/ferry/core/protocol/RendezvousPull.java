@@ -294,9 +294,9 @@ public final class RendezvousPull extends Protocol {
     /**
      * Hands {@code r}, a receive into {@code into} posted for this peer's messages whose header
      * word is {@code bits} outside {@code ignore}, to rail 0's driver to match (a driver that
-     * matches: {@link MatchOffload}); false when it does not take it (no such driver, memory it
-     * cannot reach, no slot free now, or a buffer only immediate messages fit, which it never
-     * sees matched). The caller keeps matching it too, taking it back first ({@link #reclaim}).
+     * matches: {@link MatchOffload}); false when it does not take it (no such driver, an empty
+     * receive, no slot free now). The driver matches immediate messages and announcements alike.
+     * The caller keeps matching it too, taking it back first ({@link #reclaim}).
      */
     public boolean offload(RecvRequest r, MemorySegment into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
         if (!offloads(into.byteSize())) {
@@ -313,9 +313,9 @@ public final class RendezvousPull extends Protocol {
         return true;
     }
 
-    /** Whether rail 0's driver matches receives, and a receive of {@code bytes} is one it could see matched (larger than immediate messages). */
+    /** Whether rail 0's driver matches receives, and a receive of {@code bytes} is one it could see matched (one of some bytes). */
     public boolean offloads(long bytes) {
-        return rail.in instanceof MatchOffload && bytes > gate.eagerLimit();
+        return rail.in instanceof MatchOffload && bytes > 0;
     }
 
     /** Takes {@code r} back from the driver: true when it was not matched there (or was never armed); false when it was, and completes by itself. */

@@ -24,8 +24,9 @@ import java.lang.foreign.ValueLayout;
 
  * <b>Entries</b> (common: +0 u8 kind, +1..3 zero, +4 u32 a):
  * <pre>
- *   IMMEDIATE  +1 u8 flags ({@link #FREE}: it cost no credits), +4 u32 payload length,
- *              +8 u64 header word, +16 the payload, padded to 8
+ *   IMMEDIATE  +1 u8 flags ({@link #FREE}: it cost no credits; {@link #TAKEN}: the node's agent
+ *              delivered it into a receive, and its payload is not here), +4 u32 payload length,
+ *              +8 u64 header word, +16 the payload, padded to 8 (none when TAKEN)
  *   RTS        +8 u64 header word, +16 u64 total length, +24 u64 source id          (32 bytes)
  *   RTS_PULL   +4 u32 pull data length n, +8 u64 header word, +16 u64 total length, +24 zero,
  *              +32 n bytes of the driver's pull data (rail 0 only)
@@ -150,6 +151,12 @@ public final class WireHeader {
 
     /** An IMMEDIATE entry's flag: its sender spent no credits on it (the receiver's handler takes it on arrival). */
     public static final int FREE = 1;
+    /**
+     * An IMMEDIATE entry's flag, set by the receiver's node agent alone: it matched the message to
+     * a receive the rank armed and wrote the payload there; the entry stays, without its payload,
+     * so that the rank owes its sender the credits all the same.
+     */
+    public static final int TAKEN = 2;
 
     /** An IMMEDIATE entry's flags (its byte 1). */
     public static int entryFlags(long entryWord) {

@@ -147,4 +147,67 @@ class AgentMatchTest {
             assertEquals(24, WireHeader.credits(word), "the credits as they came");
         }
     }
+
+    /** A packet of one eager message: the packet header, one IMMEDIATE entry with {@code flags}, the payload. */
+    static MemorySegment eager(Arena a, long header, int flags, byte[] payload, long credits) {
+        MemorySegment p = a.allocate(WireHeader.PACKET_HEADER + WireHeader.immediateBytes(payload.length), 8);
+        WireHeader.packetHeader(p, 1, credits);
+        WireHeader.immediate(p, WireHeader.PACKET_HEADER, flags, payload.length, header);
+        MemorySegment.copy(payload, 0, p, ValueLayout.JAVA_BYTE, WireHeader.PACKET_HEADER + WireHeader.IMMEDIATE_HEADER, payload.length);
+        return p;
+    }
+
+    /**
+     * An eager message an armed receive accepts is written into the receive there and then: the
+     * slot answered DONE with the header, length and source, the rank's bell due, and the entry
+     * marked TAKEN, its credits for the rank to owe all the same.
+     */
+    @Test
+    void anEagerMessageAnArmedReceiveAcceptsIsWrittenIntoIt() {
+        try (Arena a = Arena.ofConfined()) {
+            PlayedRank receiver = new PlayedRank(RECEIVER, a);
+            MemorySegment dst = a.allocate(4096, 8);
+            int slot = receiver.pulls.take(), g = receiver.pulls.arm(slot, dst.address(), dst.byteSize(), ChannelLayout.ANY_PEER, HEADER, IGNORE);
+            byte[] payload = "forty-two, eagerly".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            long syncHeader = HEADER | 1L << 48 | 5L << 50;
+            MemorySegment packet = eager(a, syncHeader, 0, payload, 40);
+
+            assertTrue(AgentMatch.deliver(receiver, 3, packet));
+            assertEquals(PullSlots.word(g, ChannelLayout.DONE), receiver.pulls.word(slot), "answered at once");
+            assertEquals(1, receiver.answered, "its bell is due");
+            assertEquals(syncHeader, receiver.pulls.matchedHeader(slot), "the header as sent: the rank acknowledges a synchronous send");
+            assertEquals(payload.length, receiver.pulls.matchedLength(slot));
+            assertEquals(3, receiver.pulls.peer(slot), "the source");
+            assertArrayEquals(payload, dst.asSlice(0, payload.length).toArray(ValueLayout.JAVA_BYTE));
+            long entry = WireHeader.entryWord(packet, WireHeader.PACKET_HEADER);
+            assertEquals(WireHeader.TAKEN, WireHeader.entryFlags(entry), "marked taken");
+            assertEquals(payload.length, WireHeader.a(entry), "its length kept: the rank owes its credits");
+            assertEquals(40, WireHeader.credits(WireHeader.packetWord(packet)), "the credits it gives as they came");
+            assertFalse(AgentMatch.deliver(receiver, 3, eager(a, HEADER, 0, payload, 0)), "the receive is used up");
+        }
+    }
+
+    @Test
+    void anEagerMessageTheReceiveDoesNotAcceptGoesToTheRankUntouched() {
+        try (Arena a = Arena.ofConfined()) {
+            PlayedRank receiver = new PlayedRank(RECEIVER, a);
+            MemorySegment dst = a.allocate(16, 8);
+            int slot = receiver.pulls.take(), g = receiver.pulls.arm(slot, dst.address(), dst.byteSize(), SENDER, HEADER, IGNORE);
+            byte[] small = new byte[8], large = new byte[17];
+            assertFalse(AgentMatch.deliver(receiver, 3, eager(a, HEADER, 0, small, 0)), "another source");
+            assertFalse(AgentMatch.deliver(receiver, SENDER, eager(a, HEADER + 1, 0, small, 0)), "another tag");
+            assertFalse(AgentMatch.deliver(receiver, SENDER, eager(a, HEADER, 0, large, 0)), "longer than the receive: the rank truncates it");
+            assertFalse(AgentMatch.deliver(receiver, SENDER, eager(a, HEADER, WireHeader.FREE, small, 0)), "a handler's message");
+            MemorySegment two = eager(a, HEADER, 0, small, 0);
+            WireHeader.packetHeader(two, 2, 0);
+            assertFalse(AgentMatch.deliver(receiver, SENDER, two), "a packet of more than one message");
+            MemorySegment cut = eager(a, HEADER, 0, small, 0);
+            assertFalse(AgentMatch.deliver(receiver, SENDER, cut.asSlice(0, cut.byteSize() - 8)), "a payload not all here");
+            assertEquals(PullSlots.word(g, ChannelLayout.ARMED), receiver.pulls.word(slot), "still armed");
+            assertEquals(0, receiver.answered);
+            MemorySegment taken = eager(a, HEADER, 0, small, 0);
+            assertTrue(AgentMatch.deliver(receiver, SENDER, taken), "the one it accepts");
+            assertFalse(AgentMatch.deliver(receiver, SENDER, taken), "a packet taken already goes to the rank");
+        }
+    }
 }
