@@ -58,15 +58,11 @@ final class AgentMatch {
         if (length <= 0 || length != exposed) {
             return null; // an empty message, or one the rank takes only partly: the rank's own path
         }
-        PullSlots pulls = to.pulls();
-        long armed = pulls.armedFor(from, header, length);
-        if (armed < 0) {
+        long claimed = claim(to.pulls(), from, header, length);
+        if (claimed < 0) {
             return null;
         }
-        int slot = (int) (armed >>> 32), generation = (int) armed;
-        if (!pulls.claim(slot, generation, from, header, length)) {
-            return null; // the rank took it back this moment: it matches the packet itself
-        }
+        int slot = (int) (claimed >>> 32), generation = (int) claimed;
         WireHeader.packetHeader(packet, 0, WireHeader.credits(word), WireHeader.asks(word), WireHeader.envelopes(word)); // what is left for the rank
         ByteBuffer b = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER + ChannelLayout.PULL_REQUEST_BYTES).order(ByteOrder.LITTLE_ENDIAN);
         b.putInt((int) ChannelLayout.REC_LENGTH, ChannelLayout.PULL_REQUEST_BYTES).putInt((int) ChannelLayout.REC_PEER, from)
@@ -104,14 +100,11 @@ final class AgentMatch {
         }
         long header = packet.get(WireHeader.U64, WireHeader.PACKET_HEADER + WireHeader.B);
         PullSlots pulls = to.pulls();
-        long armed = pulls.armedFor(from, header, n);
-        if (armed < 0) {
+        long claimed = claim(pulls, from, header, n);
+        if (claimed < 0) {
             return false;
         }
-        int slot = (int) (armed >>> 32), generation = (int) armed;
-        if (!pulls.claim(slot, generation, from, header, n)) {
-            return false; // the rank took it back this moment: it matches the packet itself
-        }
+        int slot = (int) (claimed >>> 32), generation = (int) claimed;
         int answer = ChannelLayout.DONE;
         try {
             if (n > 0) {
@@ -125,6 +118,16 @@ final class AgentMatch {
         }
         packet.set(WireHeader.U64, WireHeader.PACKET_HEADER, entry | (long) WireHeader.TAKEN << 8);
         return true;
+    }
+
+    /**
+     * Claims the receive armed in {@code pulls} that accepts a message from {@code from} with
+     * {@code header} and {@code length} bytes: its slot << 32 | generation, or -1 when none does,
+     * or the rank took it back this moment (it then matches the message itself).
+     */
+    private static long claim(PullSlots pulls, int from, long header, long length) {
+        long armed = pulls.armedFor(from, header, length);
+        return armed >= 0 && pulls.claim((int) (armed >>> 32), (int) armed, from, header, length) ? armed : -1;
     }
 
     /** What is left of a packet {@link #deliver} took, for the rank: the packet header and the entry's. */
