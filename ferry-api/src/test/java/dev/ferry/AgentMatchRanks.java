@@ -18,8 +18,12 @@ import java.util.Map;
  */
 final class AgentMatchRanks {
     private static final int SIZE = 1 << 20, GO = 1;
-    /** A run of small (eager) messages, each of its own tag, and the bytes of each. */
-    static final int RUN = 32, SMALL = 4096;
+    /**
+     * A run of small (eager) messages, each of its own tag, and the bytes of each; each goes into
+     * a receive larger than an immediate message (one that only such messages fit is not handed
+     * to the agent).
+     */
+    static final int RUN = 32, SMALL = 4096, RUN_RECEIVE = 256 << 10;
 
     private AgentMatchRanks() {
     }
@@ -180,13 +184,14 @@ final class AgentMatchRanks {
         // left of one the agent took (its credits) does not hold back the next
         long matchedBefore = counters(1).getOrDefault("receives matched by the agent", 0L);
         Request[] run = new Request[RUN];
+        MemorySegment into = Arena.ofAuto().allocate((long) RUN * RUN_RECEIVE, 4096);
         for (int i = 0; i < RUN; i++) {
-            run[i] = w.irecv(a, (long) i * SMALL, SMALL, Datatype.BYTE, 0, 1000 + i);
+            run[i] = w.irecv(into, (long) i * RUN_RECEIVE, RUN_RECEIVE, Datatype.BYTE, 0, 1000 + i);
         }
         postedThenCompute(w);
         for (int i = 0; i < RUN; i++) {
             expect(run[i].await(), 0, 1000 + i, SMALL, "small message " + i);
-            check(a.asSlice((long) i * SMALL, SMALL), SMALL, 1000 + i, "small message " + i);
+            check(into.asSlice((long) i * RUN_RECEIVE, SMALL), SMALL, 1000 + i, "small message " + i);
         }
         System.out.println("ok agent-match a run of " + RUN + " small messages, " + (counters(1).getOrDefault("receives matched by the agent", 0L) - matchedBefore)
                 + " matched by the agent");

@@ -56,9 +56,14 @@ final class AnySourceOffload {
         this.matcher = found == null ? null : m;
     }
 
-    /** Whether a receive of {@code bytes} could be matched there: a context matches, and the receive holds some bytes. */
+    /**
+     * Whether a receive of {@code bytes} could be matched there: a context matches, and the
+     * receive is larger than the packets it carries. One that only immediate messages fit is not
+     * handed over: a ping-pong's round trip took twice as long when the agent placed them
+     * (performance.md).
+     */
     boolean offloads(long bytes) {
-        return matcher != null && bytes > 0;
+        return matcher != null && bytes > context.packetLimit();
     }
 
     /** Arms {@code r} into {@code into} for a message whose header word is {@code bits} outside {@code ignore}; false when not taken. */
