@@ -34,7 +34,7 @@ final class AgentMatch {
 
     /**
      * {@code packet} came for {@code to} from rank {@code from}, and {@code to}'s IN ring holds
-     * nothing else: the PULL record (header and request) to send to {@code from}'s agent when a
+     * no message for the rank to match: the PULL record (header and request) to send to {@code from}'s agent when a
      * receive {@code to} armed took it, or null when the packet goes to the rank as it is. A
      * packet taken is left with no entry: the credits it gives, if any, still go to the rank
      * ({@link #creditsLeft}).
@@ -78,8 +78,8 @@ final class AgentMatch {
 
     /**
      * {@code packet} came for {@code to} from rank {@code from}, and {@code to}'s IN ring holds
-     * nothing else: when it is one eager message (one IMMEDIATE entry, spent credits) that a
-     * receive {@code to} armed accepts, the agent claims the receive, writes the payload straight
+     * no message for the rank to match ({@link ByteRing#matchedAhead}): when it is one eager
+     * message (one IMMEDIATE entry, spent credits) that a receive {@code to} armed accepts, the agent claims the receive, writes the payload straight
      * into its memory, answers it DONE and marks the entry {@link WireHeader#TAKEN}: its bytes
      * (without the payload, which the rank need not parse) still go to the rank, which owes the
      * sender its credits. A write that fails answers the receive FAILED. Whether it was taken.

@@ -649,13 +649,13 @@ final class AgentNetwork implements AutoCloseable {
             broke(l, "a record of " + length + " bytes from the agent at " + l.address + " (at most " + in.maxPayload() + ")");
             return false;
         }
-        boolean empty = in.matchedAhead(); // before the claim: the rank has parsed all that came before this, but what the agent matched
+        boolean matchedAhead = in.matchedAhead(); // before the claim: the rank has parsed all that came before this, but what the agent matched
         long at = in.claim(length);
         if (at < 0) {
             l.readingPayload = false;
             return false;
         }
-        l.matchable = empty && kind == ChannelLayout.PACKET && length >= AgentMatch.TAKEN_BYTES;
+        l.matchable = matchedAhead && kind == ChannelLayout.PACKET && length >= AgentMatch.TAKEN_BYTES;
         l.readAt = at;
         l.readInto = in;
         l.readView = view(in).limit((int) (at + length)).position((int) at);
@@ -696,7 +696,8 @@ final class AgentNetwork implements AutoCloseable {
     }
 
     /**
-     * A packet for this node's rank {@code to} from {@code from} came into its empty ring: true
+     * A packet for this node's rank {@code to} from {@code from} came into its ring, behind no
+     * message for the rank to match: true
      * when a receive it armed took it ({@link AgentMatch}). An eager message is then delivered,
      * what is left of its packet committed for the credits; an announcement's pull request is on
      * its way back on {@code l}, the record committed only for the credits it gives.

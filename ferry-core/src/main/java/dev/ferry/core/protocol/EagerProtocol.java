@@ -119,11 +119,12 @@ public final class EagerProtocol extends Protocol {
         long n = WireHeader.a(word) & 0xffffffffL;
         int flags = WireHeader.entryFlags(word);
         if ((flags & WireHeader.TAKEN) != 0) { // delivered by the node's agent: only its credits are left to settle
-            if (!(rail.in instanceof dev.ferry.core.agent.MatchOffload)) {
-                gate.malformed(rail, "an immediate message marked taken by a node agent, on a rail without one");
+            // its payload is not here: its length is checked against what credits can be, not the packet
+            if (!(rail.in instanceof dev.ferry.core.agent.MatchOffload) || n > WireHeader.MAX_CREDITS) {
+                gate.malformed(rail, "an immediate message of " + n + " bytes marked taken by a node agent, on a rail " + (n > WireHeader.MAX_CREDITS ? "no credits cover" : "without one"));
                 return -1;
             }
-            gate.returnCredits((flags & WireHeader.FREE) != 0 || n > len ? 0 : WireHeader.immediateBytes(n));
+            gate.returnCredits((flags & WireHeader.FREE) != 0 ? 0 : WireHeader.immediateBytes(n));
             return WireHeader.IMMEDIATE_HEADER;
         }
         // n first: up to 4 GiB announced, its cost in an int would wrap negative

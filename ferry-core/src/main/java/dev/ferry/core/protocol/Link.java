@@ -36,9 +36,6 @@ public interface Link extends Origin {
     /** Spends {@code cost} of the credits. */
     void spend(long cost);
 
-    /** A message of this peer was consumed off the rank's path (the node agent delivered it): its {@code credit} is owed back. */
-    void returnCredits(int credit);
-
     /** Nothing waits to leave before a message sent now. */
     boolean nothingWaits();
 
