@@ -18,11 +18,7 @@ import java.util.Map;
  */
 final class AgentMatchRanks {
     private static final int SIZE = 1 << 20, GO = 1;
-    /**
-     * A run of small (eager) messages, each of its own tag, and the bytes of each; each goes into
-     * a receive larger than an immediate message (one that only such messages fit is not handed
-     * to the agent).
-     */
+    /** A run of small (eager) messages, each of its own tag, the bytes of each, and of each receive. */
     static final int RUN = 32, SMALL = 4096, RUN_RECEIVE = 256 << 10;
 
     private AgentMatchRanks() {

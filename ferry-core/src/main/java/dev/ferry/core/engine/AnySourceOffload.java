@@ -56,14 +56,9 @@ final class AnySourceOffload {
         this.matcher = found == null ? null : m;
     }
 
-    /**
-     * Whether a receive of {@code bytes} could be matched there: a context matches, and the
-     * receive is larger than the packets it carries. One that only immediate messages fit is not
-     * handed over: a ping-pong's round trip took twice as long when the agent placed them
-     * (performance.md).
-     */
+    /** Whether a receive of {@code bytes} could be matched there: a context matches, and the receive holds some bytes. */
     boolean offloads(long bytes) {
-        return matcher != null && bytes > context.packetLimit();
+        return matcher != null && bytes > 0;
     }
 
     /** Arms {@code r} into {@code into} for a message whose header word is {@code bits} outside {@code ignore}; false when not taken. */

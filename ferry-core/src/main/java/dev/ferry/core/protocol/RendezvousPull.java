@@ -294,10 +294,9 @@ public final class RendezvousPull extends Protocol {
     /**
      * Hands {@code r}, a receive into {@code into} posted for this peer's messages whose header
      * word is {@code bits} outside {@code ignore}, to rail 0's driver to match (a driver that
-     * matches: {@link MatchOffload}); false when it does not take it (no such driver, a buffer
-     * only immediate messages fit, no slot free now). The driver matches the immediate messages
-     * and the announcements that come for it alike. The caller keeps matching it too, taking it
-     * back first ({@link #reclaim}).
+     * matches: {@link MatchOffload}); false when it does not take it (no such driver, an empty
+     * receive, no slot free now). The driver matches immediate messages and announcements alike.
+     * The caller keeps matching it too, taking it back first ({@link #reclaim}).
      */
     public boolean offload(RecvRequest r, MemorySegment into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
         if (!offloads(into.byteSize())) {
@@ -314,13 +313,9 @@ public final class RendezvousPull extends Protocol {
         return true;
     }
 
-    /**
-     * Whether rail 0's driver matches receives, and a receive of {@code bytes} is one to hand it:
-     * one larger than immediate messages (a ping-pong of immediate messages the agent placed took
-     * twice as long per round trip: performance.md).
-     */
+    /** Whether rail 0's driver matches receives, and a receive of {@code bytes} is one it could see matched (one of some bytes). */
     public boolean offloads(long bytes) {
-        return rail.in instanceof MatchOffload && bytes > gate.eagerLimit();
+        return rail.in instanceof MatchOffload && bytes > 0;
     }
 
     /** Takes {@code r} back from the driver: true when it was not matched there (or was never armed); false when it was, and completes by itself. */
