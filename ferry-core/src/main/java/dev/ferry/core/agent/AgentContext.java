@@ -168,8 +168,9 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
 
     /**
      * The last record of a packet received into the engine's memory, released when the engine
-     * next asks for a record: until then the ring is not empty, so the agent, which matches only
-     * when it is ({@link AgentMatch}), never matches past a packet the engine has yet to parse.
+     * next asks for a record: until then it is not released, so the agent, which matches only
+     * behind released records ({@link ByteRing#matchedAhead}), never matches past a packet the
+     * engine has yet to parse.
      */
     long parsedLast = -1;
 

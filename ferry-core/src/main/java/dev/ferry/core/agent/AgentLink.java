@@ -49,7 +49,7 @@ final class AgentLink {
     final ByteBuffer header = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER).order(ByteOrder.LITTLE_ENDIAN);
     /** The ring the payload goes to (null: to the scratch, the rank is gone), and where. */
     ByteRing readInto;
-    /** Where the record being read lies in {@link #readInto}, and whether the agent may match it ({@link AgentMatch}: its shape, into an empty ring). */
+    /** Where the record being read lies in {@link #readInto}, and whether the agent may match it ({@link AgentMatch}: its shape, behind no message for the rank to match). */
     long readAt;
     boolean matchable;
     ByteBuffer readView;
