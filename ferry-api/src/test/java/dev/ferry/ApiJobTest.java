@@ -61,25 +61,42 @@ class ApiJobTest {
     }
 
     /**
-     * One message of 2^31 + 16 shorts (4 GiB and 32 bytes) with the long-count calls, rank 0 to
-     * rank 1 over shm and to rank 2 over tcp, every byte checked.
+     * The jobs past 2 GiB between nodes, in both modes without running any leg twice: directly,
+     * two ranks on nodes of their own (tcp); through the node agents, three ranks on nodes {0, 1}
+     * and {2}, so rank 1 is reached over shm (the agent is off that path) and rank 2 through the
+     * agents. Each case: mode, ranks, ranks per node. Here: the rails rank {@code k} is reached
+     * over from rank 0.
      */
-    @Test
-    void aMessagePast2To31ElementsAnd4GiBGoesWholeOverShmAndTcp() throws Exception {
-        long count = (1L << 31) + 16;
-        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, ApiRanks.class, "large", Long.toString(count));
-        assertEquals(0, r.exit(), r.toString());
-        assertTrue(r.okLines().contains("ok large rank 1 received " + count + " shorts, " + 2 * count + " bytes, all checked, over [shm]"), r.toString());
-        assertTrue(r.okLines().contains("ok large rank 2 received " + count + " shorts, " + 2 * count + " bytes, all checked, over [tcp]"), r.toString());
+    private static String railsTo(int k, String agent, int perNode) {
+        return k < perNode ? "[shm]" : agent.equals("on") ? "[agent]" : "[tcp]";
     }
 
-    /** A bcast and an allreduce of 2^31 + 48 bytes with the long-count forms, across shm and tcp (nodes {0, 1} and {2}). */
-    @Test
-    void collectivesPast2To31ElementsGoWholeOverShmAndTcp() throws Exception {
-        long count = (1L << 31) + 48; // a multiple of 8: the check reads longs
-        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, ApiRanks.class, "large-collectives", Long.toString(count));
+    /**
+     * One message of 2^31 + 16 shorts (4 GiB and 32 bytes) with the long-count calls from rank 0
+     * to every other rank, every byte checked ({@link #railsTo}).
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}, {1} ranks, {2} per node")
+    @org.junit.jupiter.params.provider.CsvSource({"off, 2, 1", "on, 3, 2"})
+    void aMessagePast2To31ElementsAnd4GiBGoesWhole(String agent, int ranks, int perNode) throws Exception {
+        long count = (1L << 31) + 16;
+        CapturedJob.Result r = CapturedJob.run(ranks, Map.of("FERRY_RANKS_PER_NODE", String.valueOf(perNode), "FERRY_AGENT", agent), TIMEOUT,
+                ApiRanks.class, "large", Long.toString(count));
         assertEquals(0, r.exit(), r.toString());
-        for (int rank = 0; rank < 3; rank++) {
+        for (int k = 1; k < ranks; k++) {
+            assertTrue(r.okLines().contains("ok large rank " + k + " received " + count + " shorts, " + 2 * count + " bytes, all checked, over "
+                    + railsTo(k, agent, perNode)), r.toString());
+        }
+    }
+
+    /** A bcast and an allreduce of 2^31 + 48 bytes with the long-count forms ({@link #railsTo}). */
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}, {1} ranks, {2} per node")
+    @org.junit.jupiter.params.provider.CsvSource({"off, 2, 1", "on, 3, 2"})
+    void collectivesPast2To31ElementsGoWhole(String agent, int ranks, int perNode) throws Exception {
+        long count = (1L << 31) + 48; // a multiple of 8: the check reads longs
+        CapturedJob.Result r = CapturedJob.run(ranks, Map.of("FERRY_RANKS_PER_NODE", String.valueOf(perNode), "FERRY_AGENT", agent), TIMEOUT,
+                ApiRanks.class, "large-collectives", Long.toString(count));
+        assertEquals(0, r.exit(), r.toString());
+        for (int rank = 0; rank < ranks; rank++) {
             int k = rank;
             assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok large-collectives rank " + k + ": bcast and allreduce of " + count + " bytes")),
                     r.toString());
@@ -100,16 +117,18 @@ class ApiJobTest {
         }
     }
 
-    /** An object of more than 2 GiB (its arrays out of band) with ObjectMessages, rank 0 to rank 1 over shm and rank 2 over tcp. */
-    @Test
-    void anObjectPast2GiBGoesWholeOverShmAndTcp() throws Exception {
+    /** An object of more than 2 GiB (its arrays out of band) with ObjectMessages from rank 0 to every other rank ({@link #railsTo}). */
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}, {1} ranks, {2} per node")
+    @org.junit.jupiter.params.provider.CsvSource({"off, 2, 1", "on, 3, 2"})
+    void anObjectPast2GiBGoesWhole(String agent, int ranks, int perNode) throws Exception {
         int longs = 280_000_000; // 2.24 GB, and 40 MiB of smaller arrays
-        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2"), TIMEOUT, ApiRanks.class, "large-object", Integer.toString(longs));
+        CapturedJob.Result r = CapturedJob.run(ranks, Map.of("FERRY_RANKS_PER_NODE", String.valueOf(perNode), "FERRY_AGENT", agent), TIMEOUT,
+                ApiRanks.class, "large-object", Integer.toString(longs));
         assertEquals(0, r.exit(), r.toString());
-        for (int rank = 1; rank < 3; rank++) {
+        for (int rank = 1; rank < ranks; rank++) {
             int k = rank;
             assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok large-object rank " + k + " received big of ")
-                    && Long.parseLong(l.split(" ")[7]) > (1L << 31) && l.endsWith(k == 1 ? "over [shm]" : "over [tcp]")), r.toString());
+                    && Long.parseLong(l.split(" ")[7]) > (1L << 31) && l.endsWith("over " + railsTo(k, agent, perNode))), r.toString());
         }
     }
 
