@@ -296,16 +296,18 @@ final class Messaging implements MessageHandler {
         }
         // alone: no receive posted before it accepts a message it does, so the agent may match it
         boolean anyTag = r.tag == MatchEntry.ANY, anySource = r.sourceWorld == MatchEntry.ANY;
-        boolean alone = r.into != null && (anySource ? engine.offloadsAnySource(r.into.byteSize()) : engine.offloads(r.sourceWorld, r.into.byteSize()))
-                && !posted.overlaps(context, r.sourceWorld, r.tag);
+        // (a derived layout too: the agent stages what it cannot place, and the rank scatters it once)
+        long room = r.into != null ? r.into.byteSize() : r.layout.size();
+        boolean alone = (anySource ? engine.offloadsAnySource(room) : engine.offloads(r.sourceWorld, room)) && !posted.overlaps(context, r.sourceWorld, r.tag);
         posted.add(r.entry.set(context, r.sourceWorld, r.tag));
         if (alone) {
             long bits = Envelope.header(context, anyTag ? 0 : r.tag, Envelope.STANDARD, 0);
             long ignore = anyTag ? Envelope.MATCH_IGNORE | Envelope.TAG_BITS : Envelope.MATCH_IGNORE;
+            dev.ferry.spi.DataLayout into = r.into != null ? r.engineRecv.into(r.into).layout() : r.layout; // the request's own layout: no allocation
             if (anySource) {
-                engine().offloadAnySource(r.engineRecv, r.into, bits, ignore, r);
+                engine().offloadAnySource(r.engineRecv, into, bits, ignore, r);
             } else {
-                engine().offload(r.engineRecv, r.sourceWorld, r.into, bits, ignore, r);
+                engine().offload(r.engineRecv, r.sourceWorld, into, bits, ignore, r);
             }
         }
     }

@@ -11,7 +11,7 @@ import java.util.Map;
 /**
  * Three ranks on nodes of their own, in agent mode: rank 1 posts receives the node agent may
  * match (seed 004's tag-matching offload) and computes with no call while their messages come
- * from rank 0 (into native memory, and once into a Java array), and once from rank 2 for a
+ * from rank 0 (into native memory, once into a Java array, twice into a derived layout), and once from rank 2 for a
  * receive of any source; every message must land where
  * MPI's rules put it, whole, whatever matched it. Rank 1 prints its counters of receives armed
  * for and matched by the agent (FERRY_JMX=on).
@@ -90,6 +90,10 @@ final class AgentMatchRanks {
             fill(m, SMALL, 1000 + i);
             w.send(m, 0L, SMALL, Datatype.BYTE, 1, 1000 + i);
         }
+        // 11: into derived layouts, a large message (rendezvous) and a small one (eager), each sent contiguous
+        whenAsked(w, m, 1100, 110);
+        fill(m, SMALL, 1110);
+        w.send(m, 0L, SMALL, Datatype.BYTE, 1, 111);
     }
 
     /** Once rank 1 says its receives are posted: a message of {@code SIZE} bytes filled from {@code seed}, of tag {@code tag}. */
@@ -191,6 +195,34 @@ final class AgentMatchRanks {
         }
         System.out.println("ok agent-match a run of " + RUN + " small messages, " + (counters(1).getOrDefault("receives matched by the agent", 0L) - matchedBefore)
                 + " matched by the agent");
+
+        // every other long of a buffer twice the message's size (an MPI vector): the agent stages
+        // what it matched, the rank scatters it once; the longs between are never written
+        long derivedBefore = counters(1).getOrDefault("receives matched by the agent", 0L);
+        Datatype everyOther = Datatype.vector(SIZE / 8, 1, 2, Datatype.LONG), everyOtherSmall = Datatype.vector(SMALL / 8, 1, 2, Datatype.LONG);
+        MemorySegment spread = Arena.ofAuto().allocate(2L * SIZE, 8), spreadSmall = Arena.ofAuto().allocate(2L * SMALL, 8);
+        spread.fill((byte) 0x5A);
+        spreadSmall.fill((byte) 0x5A);
+        Request large = w.irecv(spread, 0L, 1, everyOther, 0, 110), small = w.irecv(spreadSmall, 0L, 1, everyOtherSmall, 0, 111);
+        postedThenCompute(w);
+        expect(large.await(), 0, 110, SIZE, "the large receive into a vector");
+        expect(small.await(), 0, 111, SMALL, "the small receive into a vector");
+        checkEveryOther(spread, SIZE, 1100, "the large receive into a vector");
+        checkEveryOther(spreadSmall, SMALL, 1110, "the small receive into a vector");
+        System.out.println("ok agent-match into derived layouts, " + (counters(1).getOrDefault("receives matched by the agent", 0L) - derivedBefore)
+                + " matched by the agent");
+    }
+
+    /** The even longs of {@code m} hold {@code bytes} filled from {@code seed}; the odd ones are untouched (0x5A bytes). */
+    private static void checkEveryOther(MemorySegment m, long bytes, int seed, String what) {
+        for (long i = 0; i < bytes / 8; i++) {
+            if (m.getAtIndex(ValueLayout.JAVA_LONG, 2 * i) != (i * 0x9E3779B97F4A7C15L ^ seed)) {
+                throw new AssertionError(what + ": long " + i + " differs");
+            }
+            if (m.getAtIndex(ValueLayout.JAVA_LONG, 2 * i + 1) != 0x5A5A5A5A5A5A5A5AL) {
+                throw new AssertionError(what + ": the gap after long " + i + " was written");
+            }
+        }
     }
 
     /** Tells rank 0 the receives are posted, then computes 5 ms with no call to Ferry. */

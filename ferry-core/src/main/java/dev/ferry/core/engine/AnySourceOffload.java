@@ -62,8 +62,8 @@ final class AnySourceOffload {
     }
 
     /** Arms {@code r} into {@code into} for a message whose header word is {@code bits} outside {@code ignore}; false when not taken. */
-    boolean offload(RecvRequest r, MemorySegment into, long bits, long ignore, Matched onMatch) {
-        if (!offloads(into.byteSize())) {
+    boolean offload(RecvRequest r, dev.ferry.spi.DataLayout into, long bits, long ignore, Matched onMatch) {
+        if (!offloads(into.size())) {
             return false;
         }
         if (matcher.matchPost(r.pullInto(into), bits, ignore) != Status.DONE) {

@@ -434,17 +434,17 @@ public final class Engine implements GateOwner, AutoCloseable {
     /**
      * Hands a posted receive to the driver of {@code source}'s gate to match, where that driver
      * matches (the node agent, seed 004's tag-matching offload): a message from {@code source}
-     * whose header word is {@code bits} outside {@code ignore} then lands in {@code into} with no
-     * call from this rank, and {@code onMatch} is told in a later progress pass. False when it was
+     * whose header word is {@code bits} outside {@code ignore} then lands in {@code into} (any
+     * layout) with no call from this rank, and {@code onMatch} is told in a later progress pass. False when it was
      * not taken; the caller matches it as ever. The caller must not have posted, before it, a
      * receive that accepts any message this one does, and takes it back ({@link #reclaim}) before
      * matching a message to it itself. The engine's thread of control ({@link #runSerialized}).
      *
      * <pre>{@code
-     * if (engine.offload(r, 1, buffer, header, ignore, done -> finish(done))) { armed = true; }
+     * if (engine.offload(r, 1, DataLayout.contiguous(buffer), header, ignore, done -> finish(done))) { armed = true; }
      * }</pre>
      */
-    public boolean offload(RecvRequest r, int source, MemorySegment into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
+    public boolean offload(RecvRequest r, int source, dev.ferry.spi.DataLayout into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
         checkRank(source);
         Gate g = byRank[source];
         return g != null && g.offload(r, into, bits, ignore, onMatch);
@@ -461,7 +461,7 @@ public final class Engine implements GateOwner, AutoCloseable {
      * messages from every rank it reaches (the node agent), where there is one. The same rule
      * holds: no receive posted before it accepts any message this one does.
      */
-    public boolean offloadAnySource(RecvRequest r, MemorySegment into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
+    public boolean offloadAnySource(RecvRequest r, dev.ferry.spi.DataLayout into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
         return anySource.offload(r, into, bits, ignore, onMatch);
     }
 

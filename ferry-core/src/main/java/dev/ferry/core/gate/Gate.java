@@ -172,7 +172,7 @@ public final class Gate implements Link, RailOwner, Origin {
     }
 
     /** {@link RendezvousPull#offload}: false where rail 0 has no pull, or the gate is not open. */
-    public boolean offload(RecvRequest r, MemorySegment into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
+    public boolean offload(RecvRequest r, dev.ferry.spi.DataLayout into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
         return state == OPEN && pull != null && pull.offload(r, into, bits, ignore, onMatch);
     }
 

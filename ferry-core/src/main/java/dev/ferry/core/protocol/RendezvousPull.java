@@ -292,14 +292,15 @@ public final class RendezvousPull extends Protocol {
     private final java.util.ArrayList<RecvRequest> armed = new java.util.ArrayList<>();
 
     /**
-     * Hands {@code r}, a receive into {@code into} posted for this peer's messages whose header
-     * word is {@code bits} outside {@code ignore}, to rail 0's driver to match (a driver that
-     * matches: {@link MatchOffload}); false when it does not take it (no such driver, an empty
-     * receive, no slot free now). The driver matches immediate messages and announcements alike.
-     * The caller keeps matching it too, taking it back first ({@link #reclaim}).
+     * Hands {@code r}, a receive into {@code into} (contiguous or scattered: the driver stages what
+     * it cannot place itself) posted for this peer's messages whose header word is {@code bits}
+     * outside {@code ignore}, to rail 0's driver to match (a driver that matches:
+     * {@link MatchOffload}); false when it does not take it (no such driver, an empty receive, no
+     * slot free now). The driver matches immediate messages and announcements alike. The caller
+     * keeps matching it too, taking it back first ({@link #reclaim}).
      */
-    public boolean offload(RecvRequest r, MemorySegment into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
-        if (!offloads(into.byteSize())) {
+    public boolean offload(RecvRequest r, dev.ferry.spi.DataLayout into, long bits, long ignore, dev.ferry.core.request.Matched onMatch) {
+        if (!offloads(into.size())) {
             return false;
         }
         MatchOffload m = (MatchOffload) rail.in;

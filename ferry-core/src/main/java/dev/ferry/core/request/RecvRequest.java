@@ -66,13 +66,16 @@ public final class RecvRequest extends Request {
         complete(s, why);
     }
 
-    /** {@link #pull}, made on first use, reset to receive into {@code m}: the packet a receive handed to a driver to match is armed with. */
-    public dev.ferry.spi.Packet pullInto(MemorySegment m) {
+    /**
+     * {@link #pull}, made on first use, reset to receive into {@code l} (this receive's layout from
+     * now on): the packet a receive handed to a driver to match is armed with.
+     */
+    public dev.ferry.spi.Packet pullInto(DataLayout l) {
         dev.ferry.spi.Packet p = pull;
         if (p == null) {
             p = pull = new dev.ferry.spi.Packet();
         }
-        return p.reset().useData(into(m).layout());
+        return p.reset().useData(into(l).layout);
     }
 
     public RecvRequest into(MemorySegment m) {
@@ -84,7 +87,8 @@ public final class RecvRequest extends Request {
         return this;
     }
 
-    RecvRequest into(DataLayout l) {
+    /** Receives into {@code l}: its {@link #layout()} from now on. */
+    public RecvRequest into(DataLayout l) {
         layout = java.util.Objects.requireNonNull(l, "layout");
         return this;
     }

@@ -5,6 +5,7 @@ import dev.ferry.core.rail.EngineContext;
 import dev.ferry.core.rail.EngineStats;
 import dev.ferry.core.request.RecvRequest;
 import dev.ferry.spi.Capabilities;
+import dev.ferry.spi.DataLayout;
 import dev.ferry.spi.DriverContext;
 import dev.ferry.spi.DriverInstance;
 import dev.ferry.spi.DriverProperties;
@@ -114,7 +115,7 @@ class AnySourceOffloadTest {
             MemorySegment into = a.allocate(1 << 20);
             RecvRequest r = new RecvRequest();
             List<RecvRequest> told = new ArrayList<>();
-            assertTrue(o.offload(r, into, 0x55L, 0, told::add));
+            assertTrue(o.offload(r, DataLayout.contiguous(into), 0x55L, 0, told::add));
             assertEquals(0x55L, matcher.bits);
             assertEquals(RecvRequest.ARMED_ANY_SOURCE, r.armedBy);
             assertEquals(1, o.armedCount());
@@ -142,10 +143,10 @@ class AnySourceOffloadTest {
         try (Arena a = Arena.ofConfined()) {
             AnySourceOffload o = offload();
             matcher.post = Status.INVALID;
-            assertFalse(o.offload(new RecvRequest(), a.allocate(1 << 20), 0, 0, r -> fail("matched")), "memory the matcher cannot reach");
+            assertFalse(o.offload(new RecvRequest(), DataLayout.contiguous(a.allocate(1 << 20)), 0, 0, r -> fail("matched")), "memory the matcher cannot reach");
             matcher.post = Status.NOT_YET;
             RecvRequest r = new RecvRequest();
-            assertFalse(o.offload(r, a.allocate(1 << 20), 0, 0, x -> fail("matched")), "no slot free");
+            assertFalse(o.offload(r, DataLayout.contiguous(a.allocate(1 << 20)), 0, 0, x -> fail("matched")), "no slot free");
             assertEquals(-1, r.armedBy);
             assertEquals(0, o.armedCount());
             assertFalse(new AnySourceOffload(null, stats, List.of(), (rank, s, why) -> { }).offloads(1L << 30), "no context matches");
@@ -157,7 +158,7 @@ class AnySourceOffloadTest {
         try (Arena a = Arena.ofConfined()) {
             AnySourceOffload o = offload();
             RecvRequest r = new RecvRequest();
-            assertTrue(o.offload(r, a.allocate(1 << 20), 0, 0, x -> { }));
+            assertTrue(o.offload(r, DataLayout.contiguous(a.allocate(1 << 20)), 0, 0, x -> { }));
             matcher.cancel = Status.NOT_YET; // the agent claimed it this moment
             assertFalse(o.reclaim(r));
             assertEquals(RecvRequest.ARMED_ANY_SOURCE, r.armedBy, "still the agent's: it completes by itself");
@@ -173,7 +174,7 @@ class AnySourceOffloadTest {
         try (Arena a = Arena.ofConfined()) {
             AnySourceOffload o = offload();
             RecvRequest placed = new RecvRequest(), never = new RecvRequest();
-            assertTrue(o.offload(placed, a.allocate(1 << 20), 0, 0, x -> fail("not placed")));
+            assertTrue(o.offload(placed, DataLayout.contiguous(a.allocate(1 << 20)), 0, 0, x -> fail("not placed")));
             matcher.poll = Status.BROKEN;
             matcher.source = 3;
             assertTrue(o.poll());
@@ -182,7 +183,7 @@ class AnySourceOffloadTest {
             assertFalse(placed.isDone(), "the gate's failure fails it, with the others of that rank");
 
             matcher.poll = Status.NOT_YET;
-            assertTrue(o.offload(never, a.allocate(1 << 20), 0, 0, x -> fail("never matched")));
+            assertTrue(o.offload(never, DataLayout.contiguous(a.allocate(1 << 20)), 0, 0, x -> fail("never matched")));
             matcher.poll = Status.BROKEN;
             matcher.source = -1; // the agent failed before it matched
             assertTrue(o.poll());
