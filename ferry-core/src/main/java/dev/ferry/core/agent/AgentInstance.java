@@ -449,7 +449,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         if (st == ChannelLayout.DONE) {
             ReceiveArms.land(ctx, packet, slot, length, pullCursor);
         }
-        packet.driverData = null;
+        packet.driverData = st == ChannelLayout.DONE && ctx.pulls.placedAtOnce(slot) ? ReceiveArms.PLACED_AT_ONCE : null; // armed no more
         ctx.pullOwner[slot] = null;
         ctx.pulls.free(slot);
         if (st != ChannelLayout.DONE) {
@@ -468,6 +468,11 @@ final class AgentInstance implements DriverInstance, MatchOffload {
     @Override
     public int matchSource(Packet packet) {
         return peer;
+    }
+
+    @Override
+    public boolean matchPlacedAtOnce(Packet packet) {
+        return packet.driverData == ReceiveArms.PLACED_AT_ONCE;
     }
 
     // ---- receiving ----------------------------------------------------------------------------

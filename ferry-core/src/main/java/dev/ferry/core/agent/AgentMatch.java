@@ -58,7 +58,7 @@ final class AgentMatch {
         if (length <= 0 || length != exposed) {
             return null; // an empty message, or one the rank takes only partly: the rank's own path
         }
-        long claimed = claim(to.pulls(), from, header, length);
+        long claimed = claim(to.pulls(), from, header, length, false);
         if (claimed < 0) {
             return null;
         }
@@ -100,7 +100,7 @@ final class AgentMatch {
         }
         long header = packet.get(WireHeader.U64, WireHeader.PACKET_HEADER + WireHeader.B);
         PullSlots pulls = to.pulls();
-        long claimed = claim(pulls, from, header, n);
+        long claimed = claim(pulls, from, header, n, true);
         if (claimed < 0) {
             return false;
         }
@@ -123,11 +123,12 @@ final class AgentMatch {
     /**
      * Claims the receive armed in {@code pulls} that accepts a message from {@code from} with
      * {@code header} and {@code length} bytes: its slot << 32 | generation, or -1 when none does,
-     * or the rank took it back this moment (it then matches the message itself).
+     * or the rank took it back this moment (it then matches the message itself); {@code atOnce}
+     * when the agent writes the message now rather than pull it.
      */
-    private static long claim(PullSlots pulls, int from, long header, long length) {
+    private static long claim(PullSlots pulls, int from, long header, long length, boolean atOnce) {
         long armed = pulls.armedFor(from, header, length);
-        return armed >= 0 && pulls.claim((int) (armed >>> 32), (int) armed, from, header, length) ? armed : -1;
+        return armed >= 0 && pulls.claim((int) (armed >>> 32), (int) armed, from, header, length, atOnce) ? armed : -1;
     }
 
     /** What is left of a packet {@link #deliver} took, for the rank: the packet header and the entry's. */

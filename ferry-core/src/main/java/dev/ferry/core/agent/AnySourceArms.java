@@ -77,4 +77,9 @@ final class AnySourceArms implements MatchOffload {
     public int matchSource(Packet packet) {
         return ctx.pulls.peer((int) packet.driverState);
     }
+
+    @Override
+    public boolean matchPlacedAtOnce(Packet packet) {
+        return ctx.pulls.placedAtOnce((int) packet.driverState);
+    }
 }

@@ -56,6 +56,8 @@ package dev.ferry.core.agent;
  *     +8   u64  address, in the rank's process
  *     +16  u64  length
  *     +24  u32  peer: the one rank allowed to pull an exposure; the rank a pull is from
+ *     +28  u32  placed: of a pull slot the agent claimed for a message it matched, 1 when it
+ *               wrote the message at the match (an eager one), 0 when it pulls the bytes
  *   A rank's pull data, what its RTS carries for the peer to pull with ({@link #PULL_DATA_BYTES}):
  *     +0   u32  exposure slot
  *     +4   u32  its generation
@@ -79,7 +81,7 @@ package dev.ferry.core.agent;
  */
 public final class ChannelLayout {
     public static final int MAGIC = 0x46414754; // "FAGT"
-    public static final int VERSION = 5;
+    public static final int VERSION = 6;
 
     public static final long MAGIC_AT = 0, VERSION_AT = 4, SLOTS_AT = 8, SLOT_BYTES_AT = 12, RANK_PID = 16, AGENT_PID = 24, AGENT_BEAT = 32,
             CLOSED = 40, RING_BYTES_AT = 44, RANK_SLEEPS = 48, BELL = 52;
@@ -104,7 +106,7 @@ public final class ChannelLayout {
     public static final int CLOSE_ASK = 1, CLOSE_AGREE = 2, CLOSE_REFUSE = 3;
     /** Exposure slots, and pull slots, per channel; a slot's bytes and fields; slot states. */
     public static final int PULL_SLOTS = 128;
-    public static final long PULL_SLOT_BYTES = 32, SLOT_STATE = 0, SLOT_GENERATION = 4, SLOT_ADDRESS = 8, SLOT_LENGTH = 16, SLOT_PEER = 24;
+    public static final long PULL_SLOT_BYTES = 32, SLOT_STATE = 0, SLOT_GENERATION = 4, SLOT_ADDRESS = 8, SLOT_LENGTH = 16, SLOT_PEER = 24, SLOT_PLACED = 28;
     public static final int FREE = 0, POSTED = 1, DONE = 2, FAILED = 3, ARMED = 4, CLAIMED = 5;
     /** The peer field of a pull slot armed for a message from any peer; the agent's claim writes the real one. */
     public static final int ANY_PEER = -1;

@@ -40,6 +40,12 @@ public interface MatchOffload {
     /** The rank the message matched came from, once {@link #matchPoll} said DONE (before the next {@link #matchPost}). */
     int matchSource(Packet packet);
 
+    /**
+     * Whether the message matched was written into the receive at the match (an eager one), not
+     * pulled as a rendezvous, once {@link #matchPoll} said DONE (before the next {@link #matchPost}).
+     */
+    boolean matchPlacedAtOnce(Packet packet);
+
     /** A driver context whose instances share one matcher, which also takes receives of any source. */
     interface AnySource {
         /** The matcher of receives of any peer this context reaches; null when there is none now. */

@@ -206,9 +206,10 @@ final class PullSlots {
     /**
      * Claims armed {@code slot}'s use {@code generation} for a message from {@code peer} of
      * {@code header} and {@code length} bytes, and posts it as a pull of that length from that
-     * peer (a receive of any peer learns its source here): false when the rank took it back first.
+     * peer (a receive of any peer learns its source here), or, {@code atOnce}, says the agent
+     * writes it now (an eager message): false when the rank took it back first.
      */
-    boolean claim(int slot, int generation, int peer, long header, long length) {
+    boolean claim(int slot, int generation, int peer, long header, long length, boolean atOnce) {
         long at = at(slot);
         if (!WORD.compareAndSet(memory, at + ChannelLayout.SLOT_STATE, word(generation, ChannelLayout.ARMED), word(generation, ChannelLayout.CLAIMED))) {
             return false;
@@ -219,8 +220,14 @@ final class PullSlots {
         match.set(ValueLayout.JAVA_LONG, m + ChannelLayout.MATCH_LENGTH, length);
         memory.set(ValueLayout.JAVA_LONG, at + ChannelLayout.SLOT_LENGTH, length);
         memory.set(ValueLayout.JAVA_INT, at + ChannelLayout.SLOT_PEER, peer);
+        memory.set(ValueLayout.JAVA_INT, at + ChannelLayout.SLOT_PLACED, atOnce ? 1 : 0);
         WORD.setRelease(memory, at + ChannelLayout.SLOT_STATE, word(generation, ChannelLayout.POSTED));
         return true;
+    }
+
+    /** Whether the message the agent matched to {@code slot} was written at the match (an eager one), not pulled; read once it answered. */
+    boolean placedAtOnce(int slot) {
+        return memory.get(ValueLayout.JAVA_INT, at(slot) + ChannelLayout.SLOT_PLACED) != 0;
     }
 
     /**

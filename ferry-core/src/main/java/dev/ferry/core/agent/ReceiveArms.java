@@ -13,6 +13,8 @@ import dev.ferry.spi.Packet;
 final class ReceiveArms {
     /** A packet's {@link Packet#driverData} while armed into its own memory, or into the slot's staging. */
     static final Object ARMED = "armed", ARMED_STAGED = "armed, staged";
+    /** A packet's {@link Packet#driverData} once answered DONE for a message the agent wrote at the match (an eager one). */
+    static final Object PLACED_AT_ONCE = "placed at once";
 
     private ReceiveArms() {
     }

@@ -115,7 +115,9 @@ final class AnySourceOffload {
             }
             long n = r.pull.length();
             stats.agentMatched();
-            stats.rendezvousBytes(context, n);
+            if (!matcher.matchPlacedAtOnce(r.pull)) {
+                stats.rendezvousBytes(context, n); // an eager message the agent wrote was counted as such by its sender
+            }
             r.placed(host, source, matcher.matchHeader(r.pull), n);
             r.onMatch.matched(r);
         }

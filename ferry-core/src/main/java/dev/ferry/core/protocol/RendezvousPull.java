@@ -354,7 +354,9 @@ public final class RendezvousPull extends Protocol {
             }
             long n = r.pull.length();
             stats.agentMatched();
-            stats.rendezvousBytes(rail.ec, n);
+            if (!m.matchPlacedAtOnce(r.pull)) {
+                stats.rendezvousBytes(rail.ec, n); // an eager message the agent wrote was counted as such by its sender
+            }
             r.placed(gate.host(), gate.rank(), m.matchHeader(r.pull), n);
             r.onMatch.matched(r);
         }

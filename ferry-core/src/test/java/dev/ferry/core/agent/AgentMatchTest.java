@@ -58,6 +58,7 @@ class AgentMatchTest {
             assertEquals(n, receiver.pulls.length(slot), "of the message's length");
             assertEquals(syncHeader, receiver.pulls.matchedHeader(slot));
             assertEquals(n, receiver.pulls.matchedLength(slot));
+            assertFalse(receiver.pulls.placedAtOnce(slot), "pulled, not written at the match");
             assertFalse(receiver.pulls.reclaim(slot, g), "the rank cannot take back what the agent matched");
 
             MemorySegment request = a.allocate(ChannelLayout.PULL_REQUEST_BYTES, 8);
@@ -177,6 +178,7 @@ class AgentMatchTest {
             assertEquals(1, receiver.answered, "its bell is due");
             assertEquals(syncHeader, receiver.pulls.matchedHeader(slot), "the header as sent: the rank acknowledges a synchronous send");
             assertEquals(payload.length, receiver.pulls.matchedLength(slot));
+            assertTrue(receiver.pulls.placedAtOnce(slot), "written at the match");
             assertEquals(3, receiver.pulls.peer(slot), "the source");
             assertArrayEquals(payload, dst.asSlice(0, payload.length).toArray(ValueLayout.JAVA_BYTE));
             long entry = WireHeader.entryWord(packet, WireHeader.PACKET_HEADER);

@@ -149,7 +149,7 @@ class AgentPullsTest {
             int p = receiver.pulls.take(), pg = receiver.pulls.post(p, dst.address(), 100, 3);
             int other = receiver.pulls.take(), og = receiver.pulls.post(other, dst.address(), 100, 4);
             int any = receiver.pulls.take(), ag = receiver.pulls.arm(any, dst.address(), 4096, ChannelLayout.ANY_PEER, 7, 0);
-            assertTrue(receiver.pulls.claim(any, ag, 3, 7, 200), "claimed for rank 3's message");
+            assertTrue(receiver.pulls.claim(any, ag, 3, 7, 200, false), "claimed for rank 3's message");
             int armed = receiver.pulls.take(), armedGen = receiver.pulls.arm(armed, dst.address(), 4096, ChannelLayout.ANY_PEER, 8, 0);
 
             assertEquals(2, receiver.pulls.failPostedFrom(3));

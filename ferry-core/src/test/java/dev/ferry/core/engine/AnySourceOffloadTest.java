@@ -36,6 +36,7 @@ class AnySourceOffloadTest {
         int source = -1;
         long header;
         long bits = -1;
+        boolean atOnce;
 
         @Override
         public Status matchPost(Packet packet, long bits, long ignore) {
@@ -64,6 +65,11 @@ class AnySourceOffloadTest {
         @Override
         public int matchSource(Packet packet) {
             return source;
+        }
+
+        @Override
+        public boolean matchPlacedAtOnce(Packet packet) {
+            return atOnce;
         }
     }
 
@@ -134,7 +140,19 @@ class AnySourceOffloadTest {
             assertEquals(0, o.armedCount());
             assertEquals(1, stats.armedReceives());
             assertEquals(1, stats.agentMatches());
+            assertEquals(into.byteSize(), stats.rendezvousBytes("agent"), "a message pulled counts as rendezvous bytes");
             assertEquals(List.of(), failedPeers);
+
+            // an eager message the agent wrote at the match: its sender counted it as such, so no rendezvous bytes here
+            RecvRequest eager = new RecvRequest();
+            matcher.poll = Status.NOT_YET;
+            assertTrue(o.offload(eager, DataLayout.contiguous(a.allocate(64)), 0x55L, 0, told::add));
+            matcher.poll = Status.DONE;
+            matcher.atOnce = true;
+            assertTrue(o.poll());
+            assertTrue(eager.isDone());
+            assertEquals(2, stats.agentMatches());
+            assertEquals(into.byteSize(), stats.rendezvousBytes("agent"), "an eager message placed by the agent is no rendezvous");
         }
     }
 
