@@ -27,8 +27,31 @@ final class AgentLink {
     /** The rank whose record is half written (-1: none), and the bytes of it still to write. */
     int writingFor = -1;
     final ByteBuffer[] gather = new ByteBuffer[1];
-    /** Small frames of the agent's own (GONE), written between records. */
+    /** Small frames of the agent's own (GONE, the PULL of a match), written between records. */
     final java.util.ArrayDeque<ByteBuffer> control = new java.util.ArrayDeque<>();
+    /** Control frames written, kept for the next ones: a matched announcement's PULL takes one and makes none. */
+    private final java.util.ArrayDeque<ByteBuffer> spareControl = new java.util.ArrayDeque<>();
+
+    /** The next control frame to fill, of {@link AgentMatch#ASK_BYTES}; it stays spare until {@link #queueSpare} queues it. */
+    ByteBuffer spare() {
+        ByteBuffer b = spareControl.peek();
+        if (b == null) {
+            spareControl.add(b = ByteBuffer.allocateDirect(AgentMatch.ASK_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN));
+        }
+        return b;
+    }
+
+    /** Queues the frame {@link #spare} gave, filled, for writing. */
+    void queueSpare() {
+        control.add(spareControl.poll());
+    }
+
+    /** A control frame is written: kept for another. */
+    void written(ByteBuffer b) {
+        if (b.capacity() == AgentMatch.ASK_BYTES) {
+            spareControl.add(b);
+        }
+    }
 
     /** Pulls this link serves (exposed memory read out to the other node), in the order asked; the first is being sent. */
     final java.util.ArrayDeque<AgentPulls.Serve> serves = new java.util.ArrayDeque<>();

@@ -5,7 +5,6 @@ import dev.ferry.core.wire.WireHeader;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 
 /**
  * The agent's matching of a rank's receives (seed 004's tag-matching and rendezvous offloads):
@@ -34,37 +33,37 @@ final class AgentMatch {
 
     /**
      * {@code packet} came for {@code to} from rank {@code from}, and {@code to}'s IN ring holds
-     * no message for the rank to match: the PULL record (header and request) to send to {@code from}'s agent when a
-     * receive {@code to} armed took it, or null when the packet goes to the rank as it is. A
-     * packet taken is left with no entry: the credits it gives, if any, still go to the rank
-     * ({@link #creditsLeft}).
+     * no message for the rank to match: true when a receive {@code to} armed took it, with
+     * {@code ask} (of {@link #ASK_BYTES}) then holding the PULL record (header and request) to send
+     * to {@code from}'s agent; false when the packet goes to the rank as it is. A packet taken is
+     * left with no entry: the credits it gives, if any, still go to the rank ({@link #creditsLeft}).
      */
-    static ByteBuffer offer(AgentPulls.Party to, int from, MemorySegment packet) {
+    static boolean offer(AgentPulls.Party to, int from, MemorySegment packet, ByteBuffer ask) {
         if (packet.byteSize() != ANNOUNCEMENT_BYTES || to.left()) {
-            return null;
+            return false;
         }
         long word = WireHeader.packetWord(packet);
         if (WireHeader.magic(word) != WireHeader.MAGIC || WireHeader.count(word) != 1) {
-            return null;
+            return false;
         }
         long at = WireHeader.PACKET_HEADER;
         long entry = WireHeader.entryWord(packet, at);
         if (WireHeader.kind(entry) != WireHeader.RTS_PULL || WireHeader.a(entry) != ChannelLayout.PULL_DATA_BYTES) {
-            return null;
+            return false;
         }
         long header = packet.get(WireHeader.U64, at + WireHeader.B), length = packet.get(WireHeader.U64, at + WireHeader.C);
         MemorySegment pullData = packet.asSlice(at + WireHeader.RTS_BYTES, ChannelLayout.PULL_DATA_BYTES);
         long exposed = pullData.get(ValueLayout.JAVA_LONG, ChannelLayout.PD_LENGTH);
         if (length <= 0 || length != exposed) {
-            return null; // an empty message, or one the rank takes only partly: the rank's own path
+            return false; // an empty message, or one the rank takes only partly: the rank's own path
         }
         long claimed = claim(to.pulls(), from, header, length, false);
         if (claimed < 0) {
-            return null;
+            return false;
         }
         int slot = (int) (claimed >>> 32), generation = (int) claimed;
         WireHeader.packetHeader(packet, 0, WireHeader.credits(word), WireHeader.asks(word), WireHeader.envelopes(word)); // what is left for the rank
-        ByteBuffer b = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER + ChannelLayout.PULL_REQUEST_BYTES).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = ask.clear().limit(ASK_BYTES);
         b.putInt((int) ChannelLayout.REC_LENGTH, ChannelLayout.PULL_REQUEST_BYTES).putInt((int) ChannelLayout.REC_PEER, from)
                 .putInt((int) ChannelLayout.REC_KIND, ChannelLayout.PULL).putInt((int) ChannelLayout.REC_ORIGIN, to.rank())
                 .putLong((int) ChannelLayout.REC_MORE, 0);
@@ -73,8 +72,11 @@ final class AgentMatch {
                 .putInt(r + (int) ChannelLayout.REQ_EXPOSURE, pullData.get(ValueLayout.JAVA_INT, ChannelLayout.PD_EXPOSURE))
                 .putInt(r + (int) ChannelLayout.REQ_EXPOSURE_GENERATION, pullData.get(ValueLayout.JAVA_INT, ChannelLayout.PD_GENERATION))
                 .putLong(r + (int) ChannelLayout.REQ_LENGTH, length);
-        return b;
+        return true;
     }
+
+    /** Bytes of the PULL record {@link #offer} writes: a record header and a pull request. */
+    static final int ASK_BYTES = (int) ChannelLayout.REC_HEADER + ChannelLayout.PULL_REQUEST_BYTES;
 
     /**
      * {@code packet} came for {@code to} from rank {@code from}, and {@code to}'s IN ring holds

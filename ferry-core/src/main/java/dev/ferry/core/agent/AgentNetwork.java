@@ -212,10 +212,10 @@ final class AgentNetwork implements AutoCloseable {
 
     /** Says on {@code l} that {@code rank} is gone: to the rank {@code to} of the other node, or to all (-1). */
     private void sayGone(AgentLink l, int to, int rank) {
-        ByteBuffer b = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER).order(ByteOrder.LITTLE_ENDIAN);
+        ByteBuffer b = l.spare().clear().limit((int) ChannelLayout.REC_HEADER);
         b.putInt((int) ChannelLayout.REC_LENGTH, 0).putInt((int) ChannelLayout.REC_PEER, to).putInt((int) ChannelLayout.REC_KIND, ChannelLayout.GONE)
                 .putInt((int) ChannelLayout.REC_ORIGIN, rank).putLong((int) ChannelLayout.REC_MORE, 0);
-        l.control.add(b);
+        l.queueSpare();
         if (l.writingFor == -1 && l.state == AgentLink.State.OPEN) {
             flushControl(l);
         }
@@ -229,7 +229,7 @@ final class AgentNetwork implements AutoCloseable {
                 if (b.hasRemaining()) {
                     return false;
                 }
-                l.control.poll();
+                l.written(l.control.poll());
             }
             return true;
         } catch (IOException e) {
@@ -712,8 +712,7 @@ final class AgentNetwork implements AutoCloseable {
             l.readInto.commitMatched(from, from, ChannelLayout.PACKET, 0, AgentMatch.TAKEN_BYTES); // for the credits
             return true;
         }
-        ByteBuffer ask = AgentMatch.offer(p, from, packet);
-        if (ask == null) {
+        if (!AgentMatch.offer(p, from, packet, l.spare())) {
             return false;
         }
         if (AgentMatch.creditsLeft(packet)) {
@@ -721,7 +720,7 @@ final class AgentNetwork implements AutoCloseable {
         } else {
             l.readInto.abandon();
         }
-        l.control.add(ask);
+        l.queueSpare();
         if (l.writingFor == -1) {
             flushControl(l);
         }

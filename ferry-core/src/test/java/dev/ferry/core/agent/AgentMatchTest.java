@@ -16,6 +16,12 @@ import static org.junit.jupiter.api.Assertions.*;
  * took back first, goes to the rank untouched.
  */
 class AgentMatchTest {
+    /** {@link AgentMatch#offer}'s PULL record when a receive took the packet, else null. */
+    private static ByteBuffer offer(AgentPulls.Party to, int from, MemorySegment packet) {
+        ByteBuffer ask = ByteBuffer.allocateDirect(AgentMatch.ASK_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        return AgentMatch.offer(to, from, packet, ask) ? ask : null;
+    }
+
     private static final int SENDER = 0, RECEIVER = 1;
     /** The bits the API ignores: a SYNC message's kind bit and its id. */
     static final long IGNORE = 1L << 48 | 0x1fffL << 50;
@@ -47,7 +53,7 @@ class AgentMatchTest {
             long syncHeader = HEADER | 1L << 48 | 5L << 50; // a synchronous send's: kind and id are ignored
             MemorySegment packet = announcement(a, syncHeader, n, e, eg, 0);
 
-            ByteBuffer ask = AgentMatch.offer(receiver, SENDER, packet);
+            ByteBuffer ask = offer(receiver, SENDER, packet);
             assertNotNull(ask, "the armed receive accepts it");
             assertEquals(ChannelLayout.PULL, ask.getInt((int) ChannelLayout.REC_KIND));
             assertEquals(SENDER, ask.getInt((int) ChannelLayout.REC_PEER), "to the exposing rank");
@@ -86,18 +92,18 @@ class AgentMatchTest {
             PlayedRank receiver = new PlayedRank(RECEIVER, a);
             MemorySegment dst = a.allocate(4096, 8);
             int slot = receiver.pulls.take(), g = receiver.pulls.arm(slot, dst.address(), dst.byteSize(), SENDER, HEADER, IGNORE);
-            assertNull(AgentMatch.offer(receiver, 3, announcement(a, HEADER, 100, 0, 1, 0)), "another source");
-            assertNull(AgentMatch.offer(receiver, SENDER, announcement(a, HEADER + 1, 100, 0, 1, 0)), "another tag");
-            assertNull(AgentMatch.offer(receiver, SENDER, announcement(a, HEADER | 1L << 49, 100, 0, 1, 0)), "an ACK's kind");
-            assertNull(AgentMatch.offer(receiver, SENDER, announcement(a, HEADER, 4097, 0, 1, 0)), "longer than the receive: the rank truncates it");
-            assertNull(AgentMatch.offer(receiver, SENDER, announcement(a, HEADER, 0, 0, 1, 0)), "empty");
+            assertNull(offer(receiver, 3, announcement(a, HEADER, 100, 0, 1, 0)), "another source");
+            assertNull(offer(receiver, SENDER, announcement(a, HEADER + 1, 100, 0, 1, 0)), "another tag");
+            assertNull(offer(receiver, SENDER, announcement(a, HEADER | 1L << 49, 100, 0, 1, 0)), "an ACK's kind");
+            assertNull(offer(receiver, SENDER, announcement(a, HEADER, 4097, 0, 1, 0)), "longer than the receive: the rank truncates it");
+            assertNull(offer(receiver, SENDER, announcement(a, HEADER, 0, 0, 1, 0)), "empty");
             MemorySegment two = announcement(a, HEADER, 100, 0, 1, 0);
             WireHeader.packetHeader(two, 2, 0);
-            assertNull(AgentMatch.offer(receiver, SENDER, two), "a packet of more than the announcement");
+            assertNull(offer(receiver, SENDER, two), "a packet of more than the announcement");
             assertEquals(PullSlots.word(g, ChannelLayout.ARMED), receiver.pulls.word(slot), "still armed");
 
             assertTrue(receiver.pulls.reclaim(slot, g), "taken back by the rank");
-            assertNull(AgentMatch.offer(receiver, SENDER, announcement(a, HEADER, 100, 0, 1, 0)), "nothing armed");
+            assertNull(offer(receiver, SENDER, announcement(a, HEADER, 100, 0, 1, 0)), "nothing armed");
             assertEquals(PullSlots.word(g, ChannelLayout.FREE), receiver.pulls.word(slot));
         }
     }
@@ -114,9 +120,9 @@ class AgentMatchTest {
             MemorySegment dst = a.allocate(4096, 8), other = a.allocate(4096, 8);
             int only = receiver.pulls.take(), og = receiver.pulls.arm(only, other.address(), other.byteSize(), SENDER, HEADER + 1, 0);
             int any = receiver.pulls.take(), g = receiver.pulls.arm(any, dst.address(), dst.byteSize(), ChannelLayout.ANY_PEER, HEADER, IGNORE);
-            assertNull(AgentMatch.offer(receiver, 3, announcement(a, HEADER + 1, 100, 0, 1, 0)), "the tag of the receive of rank 0 alone, from rank 3");
+            assertNull(offer(receiver, 3, announcement(a, HEADER + 1, 100, 0, 1, 0)), "the tag of the receive of rank 0 alone, from rank 3");
 
-            ByteBuffer ask = AgentMatch.offer(receiver, 3, announcement(a, HEADER, 100, 2, 9, 0));
+            ByteBuffer ask = offer(receiver, 3, announcement(a, HEADER, 100, 2, 9, 0));
             assertNotNull(ask, "a receive of any source accepts rank 3's message");
             assertEquals(3, ask.getInt((int) ChannelLayout.REC_PEER), "the pull goes to rank 3");
             assertEquals(PullSlots.word(g, ChannelLayout.POSTED), receiver.pulls.word(any));
@@ -125,10 +131,10 @@ class AgentMatchTest {
             MemorySegment request = a.allocate(ChannelLayout.PULL_REQUEST_BYTES, 8);
             MemorySegment.copy(MemorySegment.ofBuffer(ask), ChannelLayout.REC_HEADER, request, 0, ChannelLayout.PULL_REQUEST_BYTES);
             assertTrue(AgentPulls.own(receiver, 3, request), "the agent serves the pull as one the rank posted for rank 3");
-            assertNull(AgentMatch.offer(receiver, 4, announcement(a, HEADER, 100, 2, 9, 0)), "claimed once: rank 4's next goes to the rank");
+            assertNull(offer(receiver, 4, announcement(a, HEADER, 100, 2, 9, 0)), "claimed once: rank 4's next goes to the rank");
 
             assertEquals(PullSlots.word(og, ChannelLayout.ARMED), receiver.pulls.word(only), "the receive of rank 0 alone is still armed");
-            assertNotNull(AgentMatch.offer(receiver, SENDER, announcement(a, HEADER + 1, 100, 0, 1, 0)), "and takes rank 0's message");
+            assertNotNull(offer(receiver, SENDER, announcement(a, HEADER + 1, 100, 0, 1, 0)), "and takes rank 0's message");
         }
     }
 
@@ -140,7 +146,7 @@ class AgentMatchTest {
             int slot = receiver.pulls.take();
             receiver.pulls.arm(slot, dst.address(), dst.byteSize(), SENDER, HEADER, IGNORE);
             MemorySegment packet = announcement(a, HEADER, 100, 0, 1, 24);
-            assertNotNull(AgentMatch.offer(receiver, SENDER, packet));
+            assertNotNull(offer(receiver, SENDER, packet));
             assertTrue(AgentMatch.creditsLeft(packet));
             long word = WireHeader.packetWord(packet);
             assertEquals(WireHeader.MAGIC, WireHeader.magic(word));
