@@ -116,105 +116,12 @@ public final class Agent implements AutoCloseable {
         }
     }
 
-    /** A copy the agent moves while the rank computes: a stage per pass, then its counter. */
-    private static final class Job {
-        final long from, fromOffset, to, toOffset, length;
-        final int counter;
-        long done;
-
-        Job(long from, long fromOffset, long to, long toOffset, long length, int counter) {
-            this.from = from;
-            this.fromOffset = fromOffset;
-            this.to = to;
-            this.toOffset = toOffset;
-            this.length = length;
-            this.counter = counter;
-        }
-    }
-
-    /** An admitted rank: its connection, memory, ring and the file under the ring; it dispatches its own commands. */
-    private final class Rank implements CommandRing.Dispatcher, AgentPulls.Party {
-        final int conn;
-        final CrossMemory memory;
-        final CommandRing ring;
-        final Path file;
-        final Arena arena;
-        /** Its queued copies, in the order posted. */
-        final java.util.ArrayDeque<Job> jobs = new java.util.ArrayDeque<>();
-        /** The memory it shares with the agent; its packet rings there, and the OUT ring's memory as a buffer to write to links from. */
-        final MemorySegment channel;
-        final ByteRing out, in;
-        final java.nio.ByteBuffer outView;
-        /** Its rank in the job, and the rail its channel serves, once it attached (-1 and null before). */
-        int jobRank = -1;
-        AgentRail rail;
-        /** Ranks gone that it has still to be told of (its IN ring was full). */
-        final org.agrona.collections.IntArrayQueue goneToTell = new org.agrona.collections.IntArrayQueue();
-        /** The IN ring's produced bytes, and the slots answered, when the rank's bell last rang. */
-        long rungAt, rungAnswers;
-        /** Its exposure and pull slots, and how many of them the agent has answered. */
-        final PullSlots exposures, pulls;
-        long answers;
-        boolean left;
-
-        Rank(int conn, CrossMemory memory, CommandRing ring, Path file, Arena arena, MemorySegment channel) {
-            this.channel = channel;
-            this.conn = conn;
-            this.memory = memory;
-            this.ring = ring;
-            this.file = file;
-            this.arena = arena;
-            this.out = ByteRing.at(channel, ChannelLayout.outRing(config.slots(), config.slotBytes()), config.ringBytes());
-            this.in = ByteRing.at(channel, ChannelLayout.inRing(config.slots(), config.slotBytes(), config.ringBytes()), config.ringBytes());
-            this.outView = channel.asByteBuffer();
-            long slotBytes = ChannelLayout.PULL_SLOTS * ChannelLayout.PULL_SLOT_BYTES;
-            this.exposures = new PullSlots(channel.asSlice(ChannelLayout.exposures(config.slots(), config.slotBytes(), config.ringBytes()), slotBytes));
-            this.pulls = new PullSlots(channel.asSlice(ChannelLayout.pulls(config.slots(), config.slotBytes(), config.ringBytes()), slotBytes),
-                    channel.asSlice(ChannelLayout.matches(config.slots(), config.slotBytes(), config.ringBytes()), ChannelLayout.PULL_SLOTS * ChannelLayout.MATCH_BYTES));
-        }
-
-        @Override
-        public int rank() {
-            return jobRank;
-        }
-
-        @Override
-        public PullSlots exposures() {
-            return exposures;
-        }
-
-        @Override
-        public PullSlots pulls() {
-            return pulls;
-        }
-
-        @Override
-        public CrossMemory memory() {
-            return memory;
-        }
-
-        @Override
-        public boolean left() {
-            return left;
-        }
-
-        @Override
-        public void answered() {
-            answers++;
-        }
-
-        @Override
-        public long dispatch(int call, MemorySegment payload, int argBytes) {
-            return Agent.this.dispatch(this, call, payload, argBytes);
-        }
-    }
-
     private final Config config;
     private final AgentSocket socket;
     private final long pid = ProcessHandle.current().pid();
     private final Arena arena = Arena.ofShared();
     private final List<Pending> pending = new ArrayList<>();
-    private final List<Rank> ranks = new ArrayList<>();
+    private final List<AgentRank> ranks = new ArrayList<>();
     private final MemorySegment probe = arena.allocate(64, 8);
     private volatile boolean closing;
     /** Whether {@link #run} runs: it frees everything as it ends; otherwise {@link #close} does. */
@@ -232,58 +139,13 @@ public final class Agent implements AutoCloseable {
     /** Rails a rank may attach on (FERRY_RAILS allows up to 16 contexts of a driver). */
     static final int MAX_RAILS = 16;
 
-    /**
-     * One rail of the node: its side of the network (a listener and one link per other node) and
-     * the ranks' channels attached on it, by their rank in the job. A rank of several rails
-     * (FERRY_RAILS=agent:2) has a channel on each; records of one rail never cross to another.
-     */
-    private final class AgentRail implements AgentNetwork.Locals {
-        final int index;
-        final AgentNetwork network;
-        final org.agrona.collections.Int2ObjectHashMap<Rank> byJobRank = new org.agrona.collections.Int2ObjectHashMap<>();
-        /** Pulls between two ranks of this node (a job without shared memory between them). */
-        final AgentPulls.Local localPulls = new AgentPulls.Local();
-        /** The ranks by rank, for the local pulls (made once: the loop allocates nothing per pass). */
-        final java.util.function.IntFunction<Rank> rankOf = byJobRank::get;
-
-        AgentRail(int index) {
-            this.index = index;
-            // each rail on a NIC of its own where the node has several, unless an address is set
-            java.net.InetAddress bind = config.linkAddress() != null ? config.linkAddress() : AgentNetwork.railAddress(index);
-            this.network = new AgentNetwork(config.jobKey(), bind, config.linkIdleClose().toNanos(), config.maxLinks(), this);
-        }
-
-        @Override
-        public ByteRing inRing(int rank) {
-            Rank r = byJobRank.get(rank);
-            return r == null ? null : r.in;
-        }
-
-        @Override
-        public AgentPulls.Party party(int rank) {
-            return byJobRank.get(rank);
-        }
-
-        @Override
-        public void gone(int to, int rank) {
-            for (Rank r : ranks) {
-                if (r.rail == this && r.jobRank != rank && (to < 0 || r.jobRank == to)) {
-                    r.goneToTell.add(rank);
-                    if (r.pulls.failPostedFrom(rank) > 0) {
-                        r.answered();
-                    }
-                }
-            }
-        }
-    }
-
     /** The node's rails: the first from the start, the others made when a rank first attaches on them. */
     private final AgentRail[] rails = new AgentRail[MAX_RAILS];
 
     private Agent(Config config, AgentSocket socket) {
         this.config = config;
         this.socket = socket;
-        this.rails[0] = new AgentRail(0);
+        this.rails[0] = new AgentRail(0, config, ranks);
     }
 
     /** Where other nodes' agents reach this one on its first rail: "host:port". */
@@ -415,7 +277,7 @@ public final class Agent implements AutoCloseable {
             lastAccept = t;
             work = acceptAll() | greet();
         }
-        for (Rank r : ranks) {
+        for (AgentRank r : ranks) {
             work |= r.ring.dispatch(r, 64) > 0;
             work |= advance(r);
             work |= relay(r);
@@ -427,7 +289,7 @@ public final class Agent implements AutoCloseable {
                 work |= l.network.poll();
             }
         }
-        for (Rank r : ranks) {
+        for (AgentRank r : ranks) {
             ring(r);
         }
         if (t - lastHangupCheck > HANGUP_CHECK_NANOS) {
@@ -518,7 +380,7 @@ public final class Agent implements AutoCloseable {
             m.set(ValueLayout.JAVA_INT, ChannelLayout.RING_BYTES_AT, config.ringBytes());
             CommandRing ring = CommandRing.create(m, config.slots(), config.slotBytes(), p.who.pid(), pid);
             ring.beat(beat);
-            Rank r = new Rank(p.conn, new CrossMemory(p.who.pid()), ring, file, a, m);
+            AgentRank r = new AgentRank(p.conn, new CrossMemory(p.who.pid()), ring, file, a, m, config, this::dispatch);
             if (!answer(p.conn, 0, file.toString())) {
                 free(r);
                 return;
@@ -541,7 +403,7 @@ public final class Agent implements AutoCloseable {
     }
 
     /** Runs one command of rank {@code r}. */
-    private long dispatch(Rank r, int call, MemorySegment payload, int argBytes) {
+    private long dispatch(AgentRank r, int call, MemorySegment payload, int argBytes) {
         try {
             return switch (call) {
                 case AgentCalls.PING -> {
@@ -569,7 +431,7 @@ public final class Agent implements AutoCloseable {
                 }
                 case AgentCalls.COPY_ASYNC -> {
                     need(argBytes, 44);
-                    Job j = new Job(payload.get(ValueLayout.JAVA_LONG, AgentCalls.FROM), payload.get(ValueLayout.JAVA_LONG, AgentCalls.FROM_OFFSET),
+                    AgentRank.Copy j = new AgentRank.Copy(payload.get(ValueLayout.JAVA_LONG, AgentCalls.FROM), payload.get(ValueLayout.JAVA_LONG, AgentCalls.FROM_OFFSET),
                             payload.get(ValueLayout.JAVA_LONG, AgentCalls.TO), payload.get(ValueLayout.JAVA_LONG, AgentCalls.TO_OFFSET),
                             payload.get(ValueLayout.JAVA_LONG, AgentCalls.COPY_LENGTH), payload.get(ValueLayout.JAVA_INT, AgentCalls.COUNTER));
                     if (j.counter < 0 || j.counter >= ChannelLayout.COUNTERS) {
@@ -587,10 +449,10 @@ public final class Agent implements AutoCloseable {
                         yield AgentError.BAD_ARGUMENTS.code();
                     }
                     if (rails[index] == null) {
-                        rails[index] = new AgentRail(index);
+                        rails[index] = new AgentRail(index, config, ranks);
                     }
                     AgentRail rail = rails[index];
-                    Rank there = rail.byJobRank.get(rank);
+                    AgentRank there = rail.byJobRank.get(rank);
                     if (there != null && there != r) {
                         yield AgentError.BAD_ARGUMENTS.code();
                     }
@@ -644,8 +506,8 @@ public final class Agent implements AutoCloseable {
      * counter, one that fails (memory deregistered, the process's memory gone) sets the counter's
      * error. One stage per rank per pass: every rank's commands and copies take turns.
      */
-    private boolean advance(Rank r) {
-        Job j = r.jobs.peek();
+    private boolean advance(AgentRank r) {
+        AgentRank.Copy j = r.jobs.peek();
         if (j == null) {
             return false;
         }
@@ -669,7 +531,7 @@ public final class Agent implements AutoCloseable {
      * to another node's over the link to that node, written from where it lies; first tells it of
      * ranks gone. Stops at a record that cannot go yet (a full ring, a busy link): order is kept.
      */
-    private boolean relay(Rank r) {
+    private boolean relay(AgentRank r) {
         boolean work = false;
         while (!r.goneToTell.isEmpty()) {
             if (r.in.claim(0) < 0) {
@@ -689,7 +551,7 @@ public final class Agent implements AutoCloseable {
             }
             int to = r.out.peer(rec);
             r.out.origin(rec, r.jobRank);
-            Rank local = r.rail.byJobRank.get(to);
+            AgentRank local = r.rail.byJobRank.get(to);
             if (r.out.kind(rec) == ChannelLayout.PULL && !pullToSend(r, to, local, rec)) {
                 r.out.release(rec); // refused, or served here
                 work = true;
@@ -726,10 +588,10 @@ public final class Agent implements AutoCloseable {
     }
 
     /**
-     * Rank {@code r}'s pull request {@code rec} to rank {@code to}: true when it is to go on to
+     * AgentRank {@code r}'s pull request {@code rec} to rank {@code to}: true when it is to go on to
      * the other node; false when it was refused (the pull answered FAILED) or is served here.
      */
-    private boolean pullToSend(Rank r, int to, Rank local, long rec) {
+    private boolean pullToSend(AgentRank r, int to, AgentRank local, long rec) {
         MemorySegment req = r.out.memory().asSlice(ByteRing.payload(rec), Math.max(0, r.out.length(rec)));
         if (!AgentPulls.own(r, to, req)) {
             return false;
@@ -745,7 +607,7 @@ public final class Agent implements AutoCloseable {
     private final MemorySegment errno = Syscall.errnoCapture(arena);
 
     /** Rings rank {@code r}'s bell when records came into its IN ring since it last rang, waking it if it sleeps. */
-    private void ring(Rank r) {
+    private void ring(AgentRank r) {
         long p = r.in.produced();
         if (p == r.rungAt && r.answers == r.rungAnswers) {
             return;
@@ -767,7 +629,7 @@ public final class Agent implements AutoCloseable {
     /** Frees the ranks whose connection ended. */
     private void dropHungUp() {
         for (int i = ranks.size() - 1; i >= 0; i--) {
-            Rank r = ranks.get(i);
+            AgentRank r = ranks.get(i);
             if (socket.read(r.conn, probe) == 0) {
                 LOG.log(System.Logger.Level.DEBUG, "agent: process {0} hung up; its {1} registrations freed", String.valueOf(r.memory.pid()), r.memory.registrations());
                 free(r); // before it leaves the list: who sees it gone sees its file gone
@@ -778,7 +640,7 @@ public final class Agent implements AutoCloseable {
                     r.rail.byJobRank.remove(r.jobRank);
                     r.rail.network.forget(r.in);
                     r.rail.network.sayGone(r.jobRank);
-                    for (Rank o : ranks) {
+                    for (AgentRank o : ranks) {
                         if (o.rail == r.rail) {
                             o.goneToTell.add(r.jobRank);
                         }
@@ -788,7 +650,7 @@ public final class Agent implements AutoCloseable {
         }
     }
 
-    private void free(Rank r) {
+    private void free(AgentRank r) {
         r.left = true; // pulls from it or into it stop touching its memory
         r.ring.close();
         socket.close(r.conn);
@@ -806,7 +668,7 @@ public final class Agent implements AutoCloseable {
             return;
         }
         shut = true;
-        for (Rank r : ranks) {
+        for (AgentRank r : ranks) {
             free(r);
         }
         synchronized (this) {
