@@ -369,7 +369,24 @@ public final class Engine implements GateOwner, AutoCloseable {
                 exit(took);
             }
         } else {
+            String why = thread.unreachable(s.layout());
+            if (why != null) {
+                s.complete(dev.ferry.spi.Status.INVALID, "a send to rank " + s.peer() + ": " + why);
+                return;
+            }
             thread.forward(s);
+        }
+    }
+
+    /**
+     * Fails every gate with {@code why} (the engine's thread of control): each pending request of
+     * every peer completes with it, and later ones to them fail at once.
+     */
+    void failAll(String why) {
+        for (Gate g : byRank) {
+            if (g != null) {
+                g.fail(dev.ferry.spi.Status.BROKEN, why);
+            }
         }
     }
 

@@ -48,6 +48,18 @@ final class ProgressThread {
         return Thread.currentThread() == thread;
     }
 
+    /**
+     * Why this thread cannot reach the memory of {@code layout}, or null when it can: memory of a
+     * confined arena is reachable by its owner thread alone.
+     */
+    String unreachable(dev.ferry.spi.DataLayout layout) {
+        if (layout == null || layout.segmentCount() == 0 || layout.segmentBase(0).isAccessibleBy(thread)) {
+            return null;
+        }
+        return "memory of a confined arena (Arena.ofConfined) is reachable by its own thread alone, and with FERRY_PROGRESS=thread "
+                + thread.getName() + " moves the bytes: use a shared or automatic arena (Arena.ofShared, Arena.ofAuto)";
+    }
+
     /** Hands {@code c} (a send, a receive, a consumed message, a task) to the thread, which runs it on its next pass. */
     void forward(Object c) {
         long start = 0;
@@ -128,8 +140,11 @@ final class ProgressThread {
             try {
                 work = engine.progressOnce();
             } catch (RuntimeException | Error e) {
-                engine.log.log(System.Logger.Level.ERROR, "rank " + engine.rank + ": the progress thread failed", e);
-                throw e;
+                // no request may wait for a thread that is gone: every peer's requests fail with the
+                // cause, and the thread goes on (later calls to them fail at once)
+                engine.log.log(System.Logger.Level.ERROR, "rank " + engine.rank + ": a progress pass failed; every peer's requests fail", e);
+                engine.failAll("the progress thread failed: " + e);
+                work = true;
             }
             if (work) {
                 round = 0;

@@ -221,6 +221,21 @@ class EngineJobTest {
         return r.okLines().stream().filter(l -> l.startsWith(prefix)).findFirst().orElseThrow(() -> new AssertionError(r.toString()));
     }
 
+    /**
+     * Progress thread mode: memory of a confined arena, which only its own thread may touch. A send
+     * from it fails at once, saying so; a rendezvous received into it fails the progress pass,
+     * and that fails the receive (with every other request of every peer) instead of a hang.
+     */
+    @Test
+    void confinedMemoryFailsWithAReasonNotAHangInThreadMode() throws Exception {
+        Jobs.Result r = Jobs.run(2, Map.of("FERRY_PROGRESS", "thread", "FERRY_DRIVERS", "self,tcp"), Duration.ofSeconds(90), "confined");
+        assertEquals(0, r.exit(), r.toString());
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok confined send INVALID: ") && l.contains("confined arena")), r.toString());
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok confined receive BROKEN: the progress thread failed: ")
+                && l.contains("WrongThreadException")), r.toString());
+        assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok confined rendezvous sent, ")), r.toString());
+    }
+
     @Test
     void aRankThatThrowsLeavesAtOnceAndItsPeersHearOfIt() throws Exception {
         for (String drivers : new String[] {"self,shm", "self,tcp"}) {

@@ -46,6 +46,7 @@ public final class EngineRanks {
     public static void main(String[] args) throws Exception {
         switch (args[0]) {
             case "throws" -> throwing();
+            case "confined" -> confined();
             case "sizes" -> System.out.println(sizes(new EngineConfig()));
             // ranks may differ: FERRY_RNDV_PULL is about what a rank sends
             case "sizes-rank1-without-pull" -> System.out.println(sizes(new EngineConfig().settings("1".equals(System.getenv("PMI_RANK"))
@@ -576,6 +577,35 @@ public final class EngineRanks {
         e.close();
         // what follows a driver's crash in close (UCX aborting under a request to the dead rank) never prints
         System.out.println("ok failure rank " + me + " closed");
+    }
+
+    /**
+     * Progress thread mode, two ranks: a send from memory of a confined arena fails at once with an
+     * error that says why (the progress thread cannot reach it); a rendezvous received into such
+     * memory makes the progress pass fail, which fails every peer's requests, that receive's
+     * included, instead of leaving the thread dead and the waiters hanging.
+     */
+    private static void confined() {
+        Inbox inbox = new Inbox();
+        try (Engine e = Engine.init(inbox); Arena mine = Arena.ofConfined()) {
+            inbox.attach(e);
+            MemorySegment confined = mine.allocate(1 << 20, 4096);
+            if (e.rank() == 0) {
+                SendRequest refused = new SendRequest();
+                e.send(refused.to(1, 7, confined));
+                Status s = refused.await(BOUND);
+                System.out.println("ok confined send " + s + ": " + refused.failure());
+                SendRequest s2 = new SendRequest();
+                e.send(s2.to(1, 8, Arena.ofAuto().allocate(1 << 20, 4096))); // a rendezvous
+                System.out.println("ok confined rendezvous sent, " + (s2.await(BOUND) == Status.NOT_YET ? "not complete" : "ended"));
+            } else {
+                Message m = inbox.take(BOUND);
+                RecvRequest r = new RecvRequest();
+                m.receive(confined, r);
+                Status s = r.await(BOUND);
+                System.out.println("ok confined receive " + s + ": " + r.failure());
+            }
+        }
     }
 
     private static void throwing() throws InterruptedException {
