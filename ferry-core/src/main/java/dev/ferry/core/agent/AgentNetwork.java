@@ -495,8 +495,8 @@ final class AgentNetwork implements AutoCloseable {
                         closed(l);
                     }
                 } else { // between records, once the one half written is done
-                    ByteBuffer refuse = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER).put(closeRecord(ChannelLayout.CLOSE_REFUSE)).flip();
-                    l.control.add(refuse);
+                    l.spare().clear().put(closeRecord(ChannelLayout.CLOSE_REFUSE)).flip();
+                    l.queueSpare();
                 }
             }
             case ChannelLayout.CLOSE_AGREE -> {
