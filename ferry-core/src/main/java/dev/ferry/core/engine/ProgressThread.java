@@ -144,7 +144,7 @@ final class ProgressThread {
                 // cause, and the thread goes on (later calls to them fail at once)
                 engine.log.log(System.Logger.Level.ERROR, "rank " + engine.rank + ": a progress pass failed; every peer's requests fail", e);
                 engine.failAll("the progress thread failed: " + e);
-                work = true;
+                work = false; // idles as after a quiet pass: a fault that comes back on every pass does not spin the thread
             }
             if (work) {
                 round = 0;
