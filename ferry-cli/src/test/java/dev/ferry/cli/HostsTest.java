@@ -321,6 +321,22 @@ class HostsTest {
         }
     }
 
+    /** A job across hosts that times out shows every host's ranks' threads and, in agent mode, each host's agent's, then ends. */
+    @Test
+    void aTimeoutShowsTheThreadsOnEveryHost() throws Exception {
+        Launcher l = new Launcher(Map.of("FERRY_AGENT", "on"), "run", "--hosts", hosts(), "--timeout", "6", "-cp", testClasses(),
+                TestRanks.class.getName(), "hang");
+        assertEquals(124, l.exit(), "stderr: " + l.err);
+        List<String> lines = l.lines();
+        assertEquals(6, lines.stream().filter(s -> s.contains("Full thread dump")).count(), "a dump per rank: " + lines);
+        assertEquals(6, lines.stream().filter(s -> s.contains("at dev.ferry.cli.TestRanks.main(")).count(), "each rank's main thread: " + lines);
+        for (String h : new String[] {h1, h2, h3}) {
+            assertTrue(l.err.stream().anyMatch(s -> s.startsWith("ferry run: host " + h + ": agent ") && s.contains("Full thread dump")),
+                    "the agent of " + h + ": " + l.err);
+        }
+        nothingLeft();
+    }
+
     /** Programs of both Java MPI families, unmodified, compiled here against the mpi package: each checks its own result. */
     @org.junit.jupiter.params.ParameterizedTest(name = "{0} on {1} ranks")
     @org.junit.jupiter.params.provider.CsvSource({"checks.ApiChecks, 4", "openmpi.Ring, 6", "mpijava.Pi, 6", "openmpi.Stencil, 6"})

@@ -276,13 +276,21 @@ class JobTest {
         }
     }
 
+    /** A job that times out shows where it waited: every rank's threads and its node's agent's (agent mode), then it ends. */
     @Test
-    void aTimeoutEndsTheJob() throws Exception {
-        Launcher l = new Launcher("run", "-n", "2", "--timeout", "2", "-cp", testClasses(), TestRanks.class.getName(), "hang");
+    void aTimeoutShowsTheThreadsThenEndsTheJob() throws Exception {
+        Launcher l = new Launcher("run", "-n", "2", "--timeout", "3", "--env", "FERRY_AGENT=on", "-cp", testClasses(), TestRanks.class.getName(), "hang");
         String[] job = new String[1];
         List<Long> pids = ranksWithSegments(l, 2, job);
         assertEquals(124, l.exit(), "stderr: " + l.err);
-        assertTrue(l.err.stream().anyMatch(s -> s.contains("timed out after 2 s")), l.err.toString());
+        assertTrue(l.err.stream().anyMatch(s -> s.contains("timed out after 3 s")), l.err.toString());
+        List<String> out = new ArrayList<>();
+        l.out.drainTo(out);
+        assertEquals(2, out.stream().filter(s -> s.contains("Full thread dump")).count(), "a dump per rank: " + out);
+        assertEquals(2, out.stream().filter(s -> s.contains("at dev.ferry.cli.TestRanks.main(")).count(), "each rank's main thread, where it waits: " + out);
+        List<String> agentDump = l.err.stream().filter(s -> s.matches("ferry run: agent \\d+: .*")).toList();
+        assertTrue(agentDump.stream().anyMatch(s -> s.contains("Full thread dump")), "the agent's threads: " + l.err);
+        assertTrue(agentDump.stream().anyMatch(s -> s.contains("at dev.ferry.core.agent.")), "the agent's own frames: " + l.err);
         nothingLeft(pids, job[0]);
     }
 

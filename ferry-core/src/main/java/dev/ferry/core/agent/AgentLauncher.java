@@ -161,6 +161,11 @@ public final class AgentLauncher {
             return socket;
         }
 
+        /** Where the agent's output goes: its log, beside its socket. */
+        public Path log() {
+            return logOf(socket);
+        }
+
         /**
          * After the ranks have ended: the agent ends by itself once the last has left (it sees
          * their sockets close); one still there after {@code bound} (no rank ever came: a job
@@ -202,7 +207,7 @@ public final class AgentLauncher {
         if (maxLinks > 0) {
             cmd.add("max-links=" + maxLinks);
         }
-        Path log = socket.resolveSibling(socket.getFileName() + ".log");
+        Path log = logOf(socket);
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                 .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null"))).start();
         LOG.log(System.Logger.Level.DEBUG, "started the node''s agent, process {0}, at {1} (log {2})", String.valueOf(p.pid()), socket, log);
@@ -219,12 +224,17 @@ public final class AgentLauncher {
         return dev.ferry.launch.run.AotCache.optionsOfCacheIn(List.of(ProcessHandle.current().info().arguments().orElse(new String[0])));
     }
 
+    /** The log of the agent at {@code socket}: its output, beside the socket. */
+    static Path logOf(Path socket) {
+        return socket.resolveSibling(socket.getFileName() + ".log");
+    }
+
     /** Waits until the started agent listens (or dies: its log says why). */
     private static void awaitListening(Process p, Path socket, long end) {
         IdleStrategy.DEFAULT.await(() -> !p.isAlive() || Files.exists(socket) && Agent.answers(socket), Math.max(0, end - System.nanoTime()));
         if (!p.isAlive() && !Agent.answers(socket)) {
             throw new AgentException("the agent started at " + socket + " ended at once (exit " + p.exitValue() + "; see "
-                    + socket.resolveSibling(socket.getFileName() + ".log") + ")");
+                    + logOf(socket) + ")");
         }
     }
 }

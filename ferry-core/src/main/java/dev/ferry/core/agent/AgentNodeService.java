@@ -2,6 +2,7 @@ package dev.ferry.core.agent;
 
 import dev.ferry.launch.pmi.NodeId;
 import dev.ferry.launch.run.NodeService;
+import dev.ferry.launch.run.ThreadDumps;
 import dev.ferry.spi.Settings;
 
 import java.io.IOException;
@@ -30,6 +31,8 @@ public final class AgentNodeService implements NodeService {
     /** How long the agent has to listen (as long as a rank gives it), and after the ranks' end to end by itself. */
     private static final Duration LISTEN_BOUND = Duration.ofSeconds(30);
     private static final Duration END_BOUND = Duration.ofSeconds(2);
+    /** How long an agent asked for its threads has to write them to its log. */
+    private static final Duration DUMP_BOUND = Duration.ofSeconds(2);
     /** How long an agent no rank ever reached outlives the launcher's end: the launcher ends it sooner. */
     private static final Duration IDLE_EXIT = Duration.ofSeconds(10);
 
@@ -82,6 +85,17 @@ public final class AgentNodeService implements NodeService {
             @Override
             public List<String> report() {
                 return lines;
+            }
+
+            @Override
+            public List<String> dumpThreads() {
+                List<String> dump = new ArrayList<>();
+                for (AgentLauncher.Started s : started) {
+                    for (String line : ThreadDumps.requestInto(s.pid(), s.log(), DUMP_BOUND)) {
+                        dump.add("agent " + s.pid() + ": " + line);
+                    }
+                }
+                return dump;
             }
 
             @Override

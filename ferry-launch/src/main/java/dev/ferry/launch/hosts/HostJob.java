@@ -175,6 +175,13 @@ public final class HostJob {
                 }
 
                 @Override
+                public void dumpThreads() {
+                    for (ProxyLink l : links) {
+                        l.send(ProxyWire.DUMP, 0, new byte[0]);
+                    }
+                }
+
+                @Override
                 public String cause(int rank) {
                     String u = output.uncaught(rank);
                     return u == null ? "" : " after an uncaught exception in " + u;

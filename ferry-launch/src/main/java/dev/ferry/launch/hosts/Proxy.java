@@ -105,7 +105,7 @@ public final class Proxy {
     private volatile boolean training;
     private volatile Thread doneWatcher;
     /** What this host runs for the job beside its ranks (agent mode's agent), ended after them. */
-    private dev.ferry.launch.run.NodeService.Running services;
+    private volatile dev.ferry.launch.run.NodeService.Running services;
 
     private RankProcesses start(JobPart part) throws IOException {
         CountDownLatch done = new CountDownLatch(part.ranks().size());
@@ -205,6 +205,13 @@ public final class Proxy {
                     }
                 }
                 case ProxyWire.TERMINATE -> ranks.terminate(f.rank() == 1);
+                case ProxyWire.DUMP -> {
+                    ranks.dumpThreads();
+                    dev.ferry.launch.run.NodeService.Running s = services;
+                    for (String line : s == null ? java.util.List.<String>of() : s.dumpThreads()) {
+                        send(ProxyWire.NOTE, -1, line.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+                    }
+                }
                 default -> throw new IOException("the launcher sent a frame of type " + f.type());
             }
         }

@@ -41,6 +41,8 @@ public final class ProxyWire {
     public static final byte FENCE_OUT = 3;
     /** End the ranks: rank 0 for SIGTERM, 1 for SIGKILL. */
     public static final byte TERMINATE = 4;
+    /** The job timed out: the ranks print their threads, and the node's services theirs (sent back as NOTEs). */
+    public static final byte DUMP = 5;
 
     // proxy -> launcher
     /** The proxy runs: its Ferry version and host name (a list). */

@@ -139,10 +139,19 @@ public final class Job {
                 ranks.start(r, env, spec.takesInput(r));
             }
             StdinForwarder.start(input, spec, ranks::stdin);
+            NodeService.Running finalServices = services;
             status = monitor.await(new JobMonitor.Ranks() {
                 @Override
                 public void terminate(boolean kill) {
                     ranks.terminate(kill);
+                }
+
+                @Override
+                public void dumpThreads() {
+                    ranks.dumpThreads();
+                    for (String line : finalServices.dumpThreads()) {
+                        err.println("ferry run: " + line);
+                    }
                 }
 
                 @Override

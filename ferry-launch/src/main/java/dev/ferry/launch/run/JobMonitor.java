@@ -15,6 +15,8 @@ import java.util.function.IntFunction;
  */
 public final class JobMonitor {
     private static final Duration KILL_AFTER_TERM = Duration.ofSeconds(2);
+    /** How long the JVMs asked for their threads at a timeout have to print them before they are ended. */
+    private static final Duration DUMP_GRACE = Duration.ofSeconds(2);
 
     /** How the monitor ends the ranks. */
     public interface Ranks {
@@ -24,6 +26,10 @@ public final class JobMonitor {
         /** Why the rank failed, as " after ..." to append to the report, or "". */
         default String cause(int rank) {
             return "";
+        }
+
+        /** Asks every rank's JVM, and the node's services, to print their threads ({@link ThreadDumps}): where a job that timed out waits. */
+        default void dumpThreads() {
         }
     }
 
@@ -90,9 +96,10 @@ public final class JobMonitor {
         while (exited < size) {
             long now = System.nanoTime();
             if (now - timeoutAt >= 0 && status == null) {
-                err.println("ferry run: job timed out after " + timeout.toSeconds() + " s; ending it");
+                err.println("ferry run: job timed out after " + timeout.toSeconds() + " s; the threads of its JVMs follow, then it ends");
                 status = Job.TIMEOUT_EXIT;
-                killAt = now;
+                ranks.dumpThreads();
+                killAt = System.nanoTime() + DUMP_GRACE.toNanos(); // for the dumps to be forwarded before the ranks end
             }
             if (now - killAt >= 0 && !terminated) {
                 ranks.terminate(false);

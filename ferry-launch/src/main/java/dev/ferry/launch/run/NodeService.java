@@ -48,7 +48,15 @@ public interface NodeService {
          */
         List<String> report();
 
-        /** Ends what was started (it may have ended by itself with the job), leaving nothing behind. */
+        /**
+         * Asks what was started to print its threads, for a job that timed out; returns the lines
+         * for the launcher to print (a service whose output goes to a log returns the dump).
+         */
+        default List<String> dumpThreads() {
+            return List.of();
+        }
+
+                /** Ends what was started (it may have ended by itself with the job), leaving nothing behind. */
         @Override
         void close();
     }
@@ -80,6 +88,11 @@ public interface NodeService {
             @Override
             public List<String> report() {
                 return started.stream().flatMap(r -> r.report().stream()).toList();
+            }
+
+            @Override
+            public List<String> dumpThreads() {
+                return started.stream().flatMap(r -> r.dumpThreads().stream()).toList();
             }
 
             @Override

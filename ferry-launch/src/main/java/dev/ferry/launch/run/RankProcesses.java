@@ -167,6 +167,13 @@ public final class RankProcesses {
         }
     }
 
+    /** Asks every rank still running, and the JVMs it started, to print its threads to its output ({@link ThreadDumps}). */
+    public synchronized void dumpThreads() {
+        for (Process p : processes.values()) {
+            ThreadDumps.request(p.toHandle());
+        }
+    }
+
     /**
      * SIGTERM (or SIGKILL) to every rank still running and to everything it started. Through the
      * process handle: Process.destroy would also close this side of the rank's pipes, and what it
