@@ -92,6 +92,7 @@ public final class Ferry implements AutoCloseable {
             s = s.with(e.getKey(), e.getValue());
         }
         this.tuning = new CollectiveTuning(s);
+        messaging.stallNanos = dev.ferry.internal.ToolSettings.stallReportNanos(s);
         EngineConfig ec = new EngineConfig().settings(s);
         if (config.bootstrap() != null) {
             ec.bootstrap(config.bootstrap());

@@ -83,6 +83,22 @@ final class Messaging implements MessageHandler {
         return s;
     }
 
+    /** How long a blocking wait lasts before {@link #reportStall} (FERRY_STALL_REPORT); Long.MAX_VALUE: never. */
+    long stallNanos = Long.MAX_VALUE;
+
+    /**
+     * A blocking wait for {@code r} has lasted {@code waited} ns: logs what it waits for and the
+     * rank's state, read without the thread of control (it may be what is stuck): a snapshot.
+     */
+    void reportStall(Object r, long waited) {
+        Engine e = engine;
+        String state = e == null ? "no engine yet" : e.stateReport();
+        System.Logger log = e == null ? System.getLogger("dev.ferry") : e.logger();
+        log.log(System.Logger.Level.WARNING, "{0} has been waited for {1} s; posted receives {2}, unexpected messages {3}, collectives under way {4}, "
+                + "messages matched on arrival {5}, kept unexpected {6}; {7}", r, waited / 1_000_000_000L, posted.size(), unexpected.size(),
+                collectives.size(), matchedOnArrival, arrivedUnexpected, state);
+    }
+
     void attach(Engine e) {
         nextSyncId = new int[e.size()];
         failed = new String[e.size()];

@@ -164,6 +164,7 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest,
         long idleSince = 0;
         boolean clockRead = false;
         boolean worked = false;
+        boolean stallReported = false;
         try {
             for (int round = 1; current() == null; round++) {
                 if (messaging.progress()) {
@@ -190,6 +191,10 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest,
                     }
                     if (now - deadline > 0) {
                         return current() != null;
+                    }
+                    if (now - start >= messaging.stallNanos && !stallReported) {
+                        stallReported = true; // once per wait
+                        messaging.reportStall(this, now - start);
                     }
                     if (e.isClosed() && current() == null) { // nothing completes it any more
                         throw new FerryException(ErrorClass.INTERN, "the Ferry instance closed while " + this + " was waited for");

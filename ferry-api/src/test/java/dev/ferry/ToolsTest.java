@@ -159,4 +159,63 @@ class ToolsTest {
         });
         assertTrue(server.queryNames(all, null).isEmpty(), "closed ranks leave no MBean");
     }
+
+    /**
+     * With FERRY_STALL_REPORT a blocking wait that lasts logs, once, what it waits for and the
+     * rank's state. Rank 1 sends only once rank 0's report came: the wait is long by construction.
+     */
+    @Test
+    void aWaitThatLastsReportsWhatItWaitsForOnce() throws Exception {
+        java.util.List<String> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
+        System.Logger logger = new System.Logger() {
+            @Override
+            public String getName() {
+                return "stalls";
+            }
+
+            @Override
+            public boolean isLoggable(Level level) {
+                return true;
+            }
+
+            @Override
+            public void log(Level level, java.util.ResourceBundle bundle, String msg, Throwable thrown) {
+            }
+
+            @Override
+            public void log(Level level, java.util.ResourceBundle bundle, String format, Object... params) {
+                String m = params == null ? format : java.text.MessageFormat.format(format, params);
+                if (level == Level.WARNING && m.contains("has been waited for")) {
+                    reports.add(m);
+                    reported.countDown();
+                }
+            }
+        };
+        Ferry.runInProcess(2, BOUND, new FerryConfig().set("FERRY_STALL_REPORT", "50ms").logger(logger), f -> {
+            Comm w = f.world();
+            int[] v = new int[4];
+            if (w.rank() == 0) {
+                w.recv(v, 0, 4, 1, 5);
+                assertEquals(42, v[3]);
+            } else {
+                assertTrue(reported.await(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), "no report of the wait");
+                v[3] = 42;
+                w.send(v, 0, 4, 0, 5);
+            }
+        });
+        assertEquals(1, reports.size(), reports.toString());
+        String r = reports.get(0);
+        assertTrue(r.startsWith("receive from world rank 1, tag 5 has been waited for 0 s; posted receives 1,"), r);
+        assertTrue(r.contains("rank 0 after ") && r.contains("progress passes"), "the engine's state: " + r);
+    }
+
+    /** A stall report's duration is checked as every other: a wrong one names the setting. */
+    @Test
+    void aBadStallReportDurationNamesTheSetting() {
+        Exception e = assertThrows(Exception.class, () -> Ferry.runInProcess(1, BOUND, new FerryConfig().set("FERRY_STALL_REPORT", "soon"), f -> {
+        }));
+        assertTrue(String.valueOf(e.getMessage()).contains("FERRY_STALL_REPORT must be a duration") 
+                || e.getCause() != null && String.valueOf(e.getCause().getMessage()).contains("FERRY_STALL_REPORT must be a duration"), e.toString());
+    }
 }

@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * A job of JVMs running one main class on the caller's class path, its output collected: what
  * multi-process tests use to run rank programs. Ranks reach each other over loopback TCP unless
- * the environment says otherwise. The ranks start from an ahead-of-time cache of the class path
+ * the environment says otherwise. A wait that lasts half the timeout logs the rank's state
+ * (FERRY_STALL_REPORT), and a job that times out prints its JVMs' threads. The ranks start from an ahead-of-time cache of the class path
  * ({@link JobClassPath}), trained by the first job that ends well.
  *
  * <pre>{@code
@@ -77,6 +78,8 @@ public final class CapturedJob {
         java.addAll(List.of(args));
         Map<String, String> e = new HashMap<>(env);
         e.putIfAbsent("FERRY_TCP_INTERFACES", "lo");
+        // a job that hangs says where before it times out: each stuck wait logs the rank's state
+        e.putIfAbsent("FERRY_STALL_REPORT", Math.max(1, timeout.toSeconds() / 2) + "s");
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit = -1;
