@@ -71,6 +71,13 @@ public final class Packet {
      * compare-and-set modes.
      */
     public long driverState;
+    /**
+     * Bytes of this packet moved so far while it is in flight, where a driver moves a large one in
+     * pieces over several calls (tcp: as much as the socket takes each time); 0 where a driver
+     * does not say. The caller reads a change as progress, so that its waits do not fall asleep in
+     * the middle of a transfer. Written in the driver's calls only, as {@link #driverState}.
+     */
+    public long moved;
     /** The driver's prefetch state on the sending side. */
     public Object sendPrefetch;
     /** The driver's prefetch state on the receiving side. */

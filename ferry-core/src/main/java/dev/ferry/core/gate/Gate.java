@@ -612,6 +612,7 @@ public final class Gate implements Link, RailOwner, Origin {
             if (state == OPEN && receive(r, lane)) {
                 work = true;
             }
+            work |= lane.movedOn(); // a large chunk that moved on, though it did not complete
             if (state != OPEN) {
                 return work;
             }

@@ -50,6 +50,13 @@ public final class RawLane {
     private int expectedHead;
     private int expectedCount;
     private boolean rawPosted;
+    /**
+     * Bytes the driver said it moved ({@link Packet#moved}) of the raw chunk being received and of
+     * the oldest one being sent, when last looked at: a pass that sees either grow did work, though
+     * no chunk completed (a chunk can be a gigabyte, a second on the wire).
+     */
+    private long recvMoved, sendMoved;
+    private boolean moved;
 
     RawLane(RendezvousPut put, Rail rail) {
         this.put = put;
@@ -123,6 +130,7 @@ public final class RawLane {
             Chunk c = announced[announcedNext];
             Packet rp = rawPkts[(rawHead + rawCount) % RAW_IN_FLIGHT];
             rail.form.send(rp, c.bytes);
+            rp.moved = 0;
             Status s = rail.out.sendPost(rp);
             if (s == Status.NOT_YET) {
                 return false;
@@ -150,8 +158,13 @@ public final class RawLane {
             Chunk c = rawChunks[rawHead];
             Status s = rail.out.sendPoll(rp);
             if (s == Status.NOT_YET) {
+                if (rp.moved != sendMoved) {
+                    sendMoved = rp.moved;
+                    moved = true;
+                }
                 break;
             }
+            rp.moved = sendMoved = 0;
             if (s != Status.DONE) {
                 rail.gate.fail(s, "sending " + c.length + " rendezvous bytes on " + rail.ec.name() + " answered " + s);
                 return false;
@@ -207,6 +220,7 @@ public final class RawLane {
         long rawLength = expectedLength[h];
         if (!rawPosted) {
             rail.form.receive(recvPkt, expectedLayout[h]);
+            recvPkt.moved = recvMoved = 0;
             s = rail.in.recvPost(recvPkt);
             if (s == Status.NOT_YET) {
                 return false;
@@ -219,8 +233,13 @@ public final class RawLane {
         }
         s = rail.in.recvPoll(recvPkt);
         if (s == Status.NOT_YET) {
+            if (recvPkt.moved != recvMoved) {
+                recvMoved = recvPkt.moved;
+                moved = true;
+            }
             return false;
         }
+        recvPkt.moved = recvMoved = 0;
         if (s != Status.DONE || recvPkt.length() != rawLength) {
             rail.gate.fail(s == Status.DONE ? Status.BROKEN : s, "receiving " + rawLength + " rendezvous bytes on " + rail.ec.name()
                     + " answered " + s + " after " + recvPkt.length() + " bytes");
@@ -234,6 +253,13 @@ public final class RawLane {
         expectedHead = --expectedCount == 0 ? 0 : h + 1; // a DATA packet is parsed only once all before it came
         put.rawArrived(r, rawLength);
         return true;
+    }
+
+    /** Whether a raw chunk moved on since the last call, without completing: the pass did work. */
+    public boolean movedOn() {
+        boolean m = moved;
+        moved = false;
+        return m;
     }
 
     /** Cancels a raw receive posted (the rail disconnects). */

@@ -69,22 +69,14 @@ abstract sealed class TcpConnection implements DriverInstance permits TcpInstanc
         return tls != null ? tls.read(dst) : channel.read(dst);
     }
 
-    /** Writes through TLS when on, else to the channel, as much as the socket takes now. */
-    void write(java.nio.ByteBuffer src) throws IOException {
-        if (tls != null) {
-            tls.write(src);
-        } else {
-            channel.write(src);
-        }
+    /** Writes through TLS when on, else to the channel, as much as the socket takes now: the bytes of {@code src} taken. */
+    long write(java.nio.ByteBuffer src) throws IOException {
+        return tls != null ? tls.write(src) : channel.write(src);
     }
 
     /** A gathering {@link #write(java.nio.ByteBuffer)}. */
-    void write(java.nio.ByteBuffer[] srcs, int offset, int length) throws IOException {
-        if (tls != null) {
-            tls.write(srcs, offset, length);
-        } else {
-            channel.write(srcs, offset, length);
-        }
+    long write(java.nio.ByteBuffer[] srcs, int offset, int length) throws IOException {
+        return tls != null ? tls.write(srcs, offset, length) : channel.write(srcs, offset, length);
     }
 
     /** Direct calls on the socket's descriptor for small reads and writes, or null: the channel's own. */

@@ -50,6 +50,18 @@ final class TcpInstance extends TcpConnection {
     private int queueCount;
     private ByteBuffer[] gather;
     private int gatherFirst;
+    /**
+     * The parts of the large packet being written that lie on the Java heap, by gather index (null:
+     * a buffer entry). They go out a piece at a time through {@link #heapStage}: handed to NIO
+     * whole, a heap buffer is copied whole into a temporary direct one on every write call, which
+     * takes only what the socket has room for (quadratic in the packet's size).
+     */
+    private MemorySegment[] heapParts;
+    /** Bytes of the current heap part copied to {@link #heapStage} so far. */
+    private long heapDone;
+    /** Native memory a heap part's piece is copied to and written from; made on the first heap part. */
+    private ByteBuffer heapStage;
+    private MemorySegment heapStageSeg;
     private final DataCursor sendCursor = new DataCursor();
 
     // receiving
@@ -163,6 +175,7 @@ final class TcpInstance extends TcpConnection {
             queueCount--;
         }
         gather = null;
+        heapParts = null;
     }
 
     // ---- sending ----------------------------------------------------------------------------
@@ -367,7 +380,10 @@ final class TcpInstance extends TcpConnection {
         return m.isNative() || m.heapBase().map(b -> b instanceof byte[]).orElse(false);
     }
 
-    /** Header in the (empty) staging buffer, then the packet's own segments: one gathering write. */
+    /**
+     * Header in the (empty) staging buffer, then the packet's own segments: gathering writes of the
+     * native ones, and the heap ones a piece at a time through a native stage.
+     */
     private void startLarge(DataLayout layout, long size) {
         stagingStart = 0;
         FrameHeader.encode(stagingSeg, 0, WireFormat.KIND_DATA, size);
@@ -375,36 +391,71 @@ final class TcpInstance extends TcpConnection {
         staging.limit(stagingEnd).position(0);
         int n = (int) layout.segmentCount();
         ByteBuffer[] g = new ByteBuffer[n + 1];
+        MemorySegment[] heap = null;
         g[0] = staging;
         for (int i = 0; i < n; i++) {
             MemorySegment part = layout.segmentBase(i).asSlice(layout.segmentOffset(i), layout.segmentLength(i));
-            if (asBuffer(part)) {
+            if (part.isNative()) {
                 g[i + 1] = part.asByteBuffer();
-            } else { // an int[] or long[] array: no ByteBuffer views it, so a copy is written
-                ByteBuffer copy = ByteBuffer.allocate((int) part.byteSize());
-                MemorySegment.copy(part, 0, MemorySegment.ofBuffer(copy), 0, part.byteSize());
-                g[i + 1] = copy;
+            } else {
+                if (heap == null) {
+                    heap = new MemorySegment[n + 1];
+                }
+                heap[i + 1] = part;
+                g[i + 1] = EMPTY;
             }
         }
+        if (heap != null && heapStage == null) {
+            heapStage = ByteBuffer.allocateDirect(BUFFER_BYTES);
+            heapStageSeg = MemorySegment.ofBuffer(heapStage);
+        }
+        if (heapStage != null) {
+            heapStage.limit(0);
+        }
+        heapParts = heap;
+        heapDone = 0;
         gather = g;
         gatherFirst = 0;
     }
 
-    /** Continues the gathering write; true when the packet is fully written. */
+    private static final ByteBuffer EMPTY = ByteBuffer.allocateDirect(0);
+
+    /** Continues the large packet's writes; true when it is fully written. */
     private boolean writeGather() throws IOException {
-        while (gatherFirst < gather.length && !gather[gatherFirst].hasRemaining()) {
-            gatherFirst++;
-        }
-        if (gatherFirst < gather.length) {
-            write(gather, gatherFirst, Math.min(gather.length - gatherFirst, 1024));
-            while (gatherFirst < gather.length && !gather[gatherFirst].hasRemaining()) {
-                gatherFirst++;
+        while (gatherFirst < gather.length) {
+            MemorySegment h = heapParts == null ? null : heapParts[gatherFirst];
+            if (h == null) { // a run of buffers, up to the next heap part: one gathering write
+                int end = gatherFirst + 1;
+                while (end < gather.length && end - gatherFirst < 1024 && (heapParts == null || heapParts[end] == null)) {
+                    end++;
+                }
+                queue[queueHead].moved += write(gather, gatherFirst, end - gatherFirst);
+                while (gatherFirst < end && !gather[gatherFirst].hasRemaining()) {
+                    gatherFirst++;
+                }
+                if (gatherFirst < end) {
+                    return false; // socket full
+                }
+                continue;
             }
-            if (gatherFirst < gather.length) {
-                return false;
+            if (!heapStage.hasRemaining()) {
+                if (heapDone == h.byteSize()) {
+                    gatherFirst++;
+                    heapDone = 0;
+                    continue;
+                }
+                int piece = (int) Math.min(BUFFER_BYTES, h.byteSize() - heapDone);
+                MemorySegment.copy(h, heapDone, heapStageSeg, 0, piece);
+                heapStage.clear().limit(piece);
+                heapDone += piece;
+            }
+            queue[queueHead].moved += write(heapStage);
+            if (heapStage.hasRemaining()) {
+                return false; // socket full
             }
         }
         gather = null;
+        heapParts = null;
         stagingStart = stagingEnd = 0;
         popHead(SENT);
         return true;
@@ -518,12 +569,14 @@ final class TcpInstance extends TcpConnection {
                     recvCursor.copyFrom(inboundSeg, inStart, keep); // bytes past the posted memory are dropped (truncation)
                     inStart += have;
                     remaining -= have;
+                    posted.moved += have;
                 }
                 if (remaining == 0) {
                     return complete();
                 }
                 if (remaining >= DIRECT_READ_MIN && recvCursor.remaining() >= remaining && asBuffer(recvCursor.chunkBase())) {
-                    long want = Math.min(recvCursor.chunkLength(), remaining);
+                    // into a heap array a read goes through a temporary native buffer as large as asked for: a socket's worth at a time
+                    long want = Math.min(Math.min(recvCursor.chunkLength(), remaining), recvCursor.chunkBase().isNative() ? Long.MAX_VALUE : BUFFER_BYTES);
                     ByteBuffer direct = recvCursor.chunkBase().asSlice(recvCursor.chunkOffset(), want).asByteBuffer();
                     int n = read(direct);
                     if (n < 0) {
@@ -534,6 +587,7 @@ final class TcpInstance extends TcpConnection {
                         return Status.NOT_YET;
                     }
                     recvCursor.advance(n);
+                    posted.moved += n;
                     remaining -= n;
                     if (remaining == 0) {
                         return complete();

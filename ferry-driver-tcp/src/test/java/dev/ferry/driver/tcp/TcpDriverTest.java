@@ -413,6 +413,48 @@ class TcpDriverTest {
         assertEquals(Status.DONE, ab[0].sendBufPost(buf));
     }
 
+    /**
+     * A packet larger than the socket holds says how far it got while it goes ({@link Packet#moved}),
+     * on both sides, from native memory and from a Java array alike: the engine reads a change as
+     * progress, so that its waiters stay awake in the middle of a transfer.
+     */
+    @Test
+    void aLargePacketSaysHowFarItGotWhileItGoes() throws Exception {
+        DriverContext a = open(0, "k", false, Map.of());
+        DriverContext b = open(1, "k", false, Map.of());
+        DriverInstance[] ab = pair(a, a.init(), b, b.init());
+        int size = 48 << 20; // more than loopback's socket buffers hold
+        for (MemorySegment out : new MemorySegment[] {Arena.ofAuto().allocate(size, 64), MemorySegment.ofArray(new long[size / 8])}) {
+            for (long i = 0; i < size / 8; i++) {
+                out.setAtIndex(ValueLayout.JAVA_LONG, i, i * 0x9E3779B97F4A7C15L);
+            }
+            MemorySegment in = Arena.ofAuto().allocate(size, 64);
+            Packet p = new Packet().useIov(IoVec.of(out));
+            Packet q = new Packet().useIov(IoVec.of(in));
+            assertEquals(Status.DONE, ab[0].sendPost(p));
+            assertEquals(Status.DONE, ab[1].recvPost(q));
+            long sentPartly = 0, receivedPartly = 0;
+            long end = System.nanoTime() + BOUND_NANOS;
+            Status sent = Status.NOT_YET, received = Status.NOT_YET;
+            while (sent == Status.NOT_YET || received == Status.NOT_YET) {
+                if (sent == Status.NOT_YET && (sent = ab[0].sendPoll(p)) == Status.NOT_YET && p.moved > 0) {
+                    sentPartly = Math.max(sentPartly, p.moved);
+                }
+                if (received == Status.NOT_YET && (received = ab[1].recvPoll(q)) == Status.NOT_YET && q.moved > 0) {
+                    receivedPartly = Math.max(receivedPartly, q.moved);
+                }
+                if (System.nanoTime() - end > 0) {
+                    fail("the packet did not arrive within 30 s");
+                }
+            }
+            assertEquals(Status.DONE, sent);
+            assertEquals(Status.DONE, received);
+            assertEquals(-1, in.mismatch(out), "arrived whole");
+            assertTrue(sentPartly > 0 && sentPartly < size, "the sender said how far it got before the end: " + sentPartly);
+            assertTrue(receivedPartly > 0 && receivedPartly < size, "the receiver said how far it got before the end: " + receivedPartly);
+        }
+    }
+
     @Test
     void aContextClosedWhileAnotherThreadPollsEndsThePollCleanly() throws Exception {
         for (int round = 0; round < 20; round++) {
