@@ -27,14 +27,18 @@ class SoakTest {
         return lines.get(2);
     }
 
-    /** Eight seconds in CI, some 9,000 messages and 1.5 GB (`ferry soak --duration` runs longer ones). */
+    /**
+     * Eight seconds in CI: 3,700 to 14,700 messages (0.6 to 2.4 GB) as the shared machine allows
+     * (`ferry soak --duration` runs longer ones). The floor says real traffic flowed; it is not a
+     * speed target (4,000 failed once on a busy machine, with nothing lost).
+     */
     @Test
     void eightSecondsOfRandomTrafficLoseNothing() {
         String json = soak(0, "soak", "-n", "4", "--ranks-per-node", "2", "--duration", "8", "--seed", "7", "--format", "json");
         assertTrue(json.contains("\"lost\":0,\"duplicated\":0,\"corrupted\":0,\"reordered\":0"), json);
         assertTrue(json.contains("\"left\":0,\"ok\":true"), json);
         long messages = Long.parseLong(json.replaceAll(".*\"messages\":(\\d+).*", "$1"));
-        assertTrue(messages > 4_000, json);
+        assertTrue(messages > 1_000, json);
     }
 
     @Test
