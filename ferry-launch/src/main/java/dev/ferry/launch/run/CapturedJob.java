@@ -43,8 +43,25 @@ public final class CapturedJob {
      */
     public static final String SHORT_JOB_COMPILE = "-XX:CompileThresholdScaling=20";
 
-    /** The ranks' JVM options, besides the class path and its cache. */
-    private static final List<String> JVM = List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC", SHORT_JOB_COMPILE);
+    /**
+     * The ranks' JVM options, besides the class path and its cache. Where the kernel offers
+     * transparent huge pages on request, the heap asks for them: on a virtual machine whose memory
+     * the host hands over page by page as it is first touched, a test's 2.24 GB array took 7.5 s to
+     * allocate, and 4.4 s in huge pages (a large-object job: 23 s, and 10 s).
+     */
+    private static final List<String> JVM = hugePagesOnRequest()
+            ? List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC", SHORT_JOB_COMPILE, "-XX:+UseTransparentHugePages")
+            : List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC", SHORT_JOB_COMPILE);
+
+    /** Whether madvise asks for transparent huge pages here ("always" or "madvise"; the JVM warns where it cannot). */
+    private static boolean hugePagesOnRequest() {
+        try {
+            String mode = java.nio.file.Files.readString(java.nio.file.Path.of("/sys/kernel/mm/transparent_hugepage/enabled"));
+            return mode.contains("[always]") || mode.contains("[madvise]");
+        } catch (java.io.IOException | RuntimeException e) {
+            return false;
+        }
+    }
 
     private CapturedJob() {
     }
