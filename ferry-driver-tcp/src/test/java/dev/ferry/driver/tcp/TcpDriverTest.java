@@ -93,6 +93,13 @@ class TcpDriverTest {
         return new DriverInstance[] {ia, ib};
     }
 
+    /** Two contexts of one job on loopback, and an instance of each connected to the other. */
+    private DriverInstance[] connectedPair() throws Exception {
+        DriverContext a = open(0, "k", false, Map.of());
+        DriverContext b = open(1, "k", false, Map.of());
+        return pair(a, a.init(), b, b.init());
+    }
+
     private static void exchange(DriverInstance from, DriverInstance to, long value) {
         MemorySegment m = Arena.ofAuto().allocate(8);
         m.set(ValueLayout.JAVA_LONG, 0, value);
@@ -369,9 +376,7 @@ class TcpDriverTest {
      */
     @Test
     void aBufferSendWaitsBehindAPacketThatWaitsForRoom() throws Exception {
-        DriverContext a = open(0, "k", false, Map.of());
-        DriverContext b = open(1, "k", false, Map.of());
-        DriverInstance[] ab = pair(a, a.init(), b, b.init());
+        DriverInstance[] ab = connectedPair();
         int size = 64 << 20; // more than loopback's socket buffers hold
         MemorySegment big = Arena.ofAuto().allocate(size, 64);
         big.fill((byte) 7);
@@ -420,9 +425,7 @@ class TcpDriverTest {
      */
     @Test
     void aLargePacketSaysHowFarItGotWhileItGoes() throws Exception {
-        DriverContext a = open(0, "k", false, Map.of());
-        DriverContext b = open(1, "k", false, Map.of());
-        DriverInstance[] ab = pair(a, a.init(), b, b.init());
+        DriverInstance[] ab = connectedPair();
         int size = 48 << 20; // more than loopback's socket buffers hold
         for (MemorySegment out : new MemorySegment[] {Arena.ofAuto().allocate(size, 64), MemorySegment.ofArray(new long[size / 8])}) {
             for (long i = 0; i < size / 8; i++) {
