@@ -77,7 +77,28 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest,
             return true;
         }
         messaging.progress();
-        return current() != null;
+        if (current() != null) {
+            return true;
+        }
+        if (messaging.stallNanos != Long.MAX_VALUE && (++tests & 1023) == 0) {
+            testedLong(); // a loop of tests is a wait too: it reports a stall as a blocking wait does
+        }
+        return false;
+    }
+
+    /** Tests of this request that found it incomplete (wrapping), and when the clock was first read for them (0: not yet). */
+    private int tests;
+    private long testedSince;
+
+    private void testedLong() {
+        long now = System.nanoTime();
+        if (testedSince == 0) {
+            testedSince = now;
+        } else if (testedSince != Long.MIN_VALUE && now - testedSince >= messaging.stallNanos) {
+            long waited = now - testedSince;
+            testedSince = Long.MIN_VALUE; // once
+            messaging.reportStall(this, waited);
+        }
     }
 
     /**

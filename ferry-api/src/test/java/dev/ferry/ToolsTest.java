@@ -167,7 +167,7 @@ class ToolsTest {
     @Test
     void aWaitThatLastsReportsWhatItWaitsForOnce() throws Exception {
         java.util.List<String> reports = new java.util.concurrent.CopyOnWriteArrayList<>();
-        java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1);
+        java.util.concurrent.CountDownLatch reported = new java.util.concurrent.CountDownLatch(1), tested = new java.util.concurrent.CountDownLatch(1);
         System.Logger logger = new System.Logger() {
             @Override
             public String getName() {
@@ -188,7 +188,7 @@ class ToolsTest {
                 String m = params == null ? format : java.text.MessageFormat.format(format, params);
                 if (level == Level.WARNING && m.contains("has been waited for")) {
                     reports.add(m);
-                    reported.countDown();
+                    (m.contains("tag 6") ? tested : reported).countDown();
                 }
             }
         };
@@ -198,13 +198,22 @@ class ToolsTest {
             if (w.rank() == 0) {
                 w.recv(v, 0, 4, 1, 5);
                 assertEquals(42, v[3]);
+                Request r = w.irecv(v, 0, 4, 1, 6); // a loop of tests reports as a blocking wait does
+                while (!r.test()) {
+                    Thread.onSpinWait();
+                }
+                assertEquals(43, v[3]);
             } else {
                 assertTrue(reported.await(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), "no report of the wait");
                 v[3] = 42;
                 w.send(v, 0, 4, 0, 5);
+                assertTrue(tested.await(BOUND.toSeconds(), java.util.concurrent.TimeUnit.SECONDS), "no report of the tests");
+                v[3] = 43;
+                w.send(v, 0, 4, 0, 6);
             }
         });
-        assertEquals(1, reports.size(), reports.toString());
+        assertEquals(2, reports.size(), reports.toString());
+        assertTrue(reports.get(1).startsWith("receive from world rank 1, tag 6 has been waited for "), reports.get(1));
         String r = reports.get(0);
         assertTrue(r.startsWith("receive from world rank 1, tag 5 has been waited for 0 s; posted receives 1,"), r);
         assertTrue(r.contains("rank 0 after ") && r.contains("progress passes"), "the engine's state: " + r);
