@@ -138,18 +138,21 @@ public final class AgentLauncher {
                 LOG.log(System.Logger.Level.WARNING, "the agent started for the job at {0} does not listen: {1}", socket, e.getMessage());
             }
         });
-        return new Started(p, socket, listening);
+        return new Started(p, socket, channels, listening);
     }
 
     /** An agent a launcher started for its node's ranks ({@link #startForJob}). */
     public static final class Started {
         private final Process process;
         private final Path socket;
+        /** Where the agent makes its ranks' ring files ({@code ferry-agent-PID-...}). */
+        private final Path channels;
         private final Thread listening;
 
-        Started(Process process, Path socket, Thread listening) {
+        Started(Process process, Path socket, Path channels, Thread listening) {
             this.process = process;
             this.socket = socket;
+            this.channels = channels;
             this.listening = listening;
         }
 
@@ -183,6 +186,24 @@ public final class AgentLauncher {
             } catch (InterruptedException e) {
                 process.destroyForcibly();
                 Thread.currentThread().interrupt();
+            }
+            if (!process.isAlive()) {
+                removeRings();
+            }
+        }
+
+        /**
+         * Removes the ring files of this agent, which ended: one that died (SIGKILL) leaves those
+         * of ranks that ended before they could remove them themselves.
+         */
+        private void removeRings() {
+            String prefix = "ferry-agent-" + process.pid() + "-";
+            try (var files = java.nio.file.Files.list(channels)) {
+                for (Path f : files.filter(f -> f.getFileName().toString().startsWith(prefix)).toList()) {
+                    java.nio.file.Files.deleteIfExists(f);
+                }
+            } catch (java.io.IOException | RuntimeException e) {
+                LOG.log(System.Logger.Level.DEBUG, "the ring files of agent {0} in {1} stay: {2}", String.valueOf(process.pid()), channels, e.toString());
             }
         }
     }
