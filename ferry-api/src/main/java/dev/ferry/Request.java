@@ -43,6 +43,7 @@ public abstract sealed class Request permits SendOp, RecvOp, CollOp, RmaRequest,
     /** Forgets the last completion, for a request set up again. */
     final void reset() {
         STATUS.setRelease(this, (Status) null); // a release store: no fence on the hot path (readers read it volatile)
+        testedSince = 0; // a reused request's tests count from its new start
     }
 
     /** The status if the request is complete now, else null; no progress. */
