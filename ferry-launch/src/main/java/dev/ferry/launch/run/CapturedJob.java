@@ -49,9 +49,9 @@ public final class CapturedJob {
      * the host hands over page by page as it is first touched, a test's 2.24 GB array took 7.5 s to
      * allocate, and 4.4 s in huge pages (a large-object job: 23 s, and 10 s).
      */
-    private static final List<String> JVM = hugePagesOnRequest()
-            ? List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC", SHORT_JOB_COMPILE, "-XX:+UseTransparentHugePages")
-            : List.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC", SHORT_JOB_COMPILE);
+    private static final List<String> JVM = java.util.stream.Stream.concat(
+            java.util.stream.Stream.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC", SHORT_JOB_COMPILE),
+            hugePagesOnRequest() ? java.util.stream.Stream.of("-XX:+UseTransparentHugePages") : java.util.stream.Stream.empty()).toList();
 
     /** Whether madvise asks for transparent huge pages here ("always" or "madvise"; the JVM warns where it cannot). */
     private static boolean hugePagesOnRequest() {
