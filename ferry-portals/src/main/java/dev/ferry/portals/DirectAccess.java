@@ -70,7 +70,7 @@ final class DirectAccess {
         if (s == UNKNOWN) {
             s = state[target] = enabled && target != lib.rank && lib.nid[target] == lib.nid[lib.rank] ? ASKED : NONE;
             if (s == ASKED) {
-                InlineSender.Outgoing out = lib.sender.take();
+                InlineSender.Outgoing out = lib.sender.takeHeader();
                 PtlWire.request(out.buf, PtlWire.DIR_REQ, 0, 0, 0, 0, 0, 0, lib.uid, 0, 0, 0, 0, 0, 0);
                 lib.sender.send(target, out, PtlWire.HEADER);
             }

@@ -130,7 +130,8 @@ final class Initiator {
             lib.direct.counted(target);
         }
         int wireAck = (ack == null ? 0 : ack.ordinal()) | (counted ? PtlWire.ORDERED : 0);
-        InlineSender.Outgoing out = lib.sender.take();
+        boolean bare = operandLen == 0 && !(carriesData && inline && length > 0);
+        InlineSender.Outgoing out = bare ? lib.sender.takeHeader() : lib.sender.take();
         PtlWire.request(out.buf, type, ni.index, wireAck, op == null ? 0 : op.ordinal(), dt == null ? 0 : dt.ordinal(),
                 inline ? 0 : PtlWire.SEPARATE, ptIndex, lib.uid, matchBits, remoteOffset, hdrData, length, o.id(), operandLen);
         long n = PtlWire.HEADER;

@@ -13,7 +13,10 @@ import java.util.List;
 /**
  * The library's inline messages (a header, and an operand and data that fit the eager limit):
  * buffers with their send requests, reused once the engine is done with them, so a steady stream
- * of small operations allocates no buffers. What waits to leave is bounded: past
+ * of small operations allocates no buffers. Answers that are a header alone (acks, failures,
+ * requests without data) take a header-sized buffer: a target answering a flood of puts from a
+ * peer that does not yet read holds 64 bytes per answer, not the inline capacity. What waits to
+ * leave is bounded: past
  * {@link #MAX_INFLIGHT_BYTES} of buffers not yet sent (a target that takes nothing, its engine
  * credits spent), the initiator waits for room ({@link #crowded}) instead of queueing without end.
  *
@@ -31,6 +34,7 @@ final class InlineSender {
     static final int MIN_INFLIGHT = 64;
 
     private final ArrayDeque<Outgoing> free = new ArrayDeque<>();
+    private final ArrayDeque<Outgoing> freeHeaders = new ArrayDeque<>();
     private final List<Outgoing> inflight = new ArrayList<>();
     private final int maxInflight;
     /** inflight's size, for initiators that look from another thread (thread mode). */
@@ -75,11 +79,21 @@ final class InlineSender {
         return o != null ? o : new Outgoing(capacity);
     }
 
+    /** A buffer for a header alone ({@link PtlWire#HEADER} bytes). */
+    Outgoing takeHeader() {
+        Outgoing o = freeHeaders.poll();
+        return o != null ? o : new Outgoing(PtlWire.HEADER);
+    }
+
+    private void giveBack(Outgoing out) {
+        (out.buf.byteSize() == capacity ? free : freeHeaders).push(out);
+    }
+
     /** Sends {@code n} bytes of {@code out.buf} to engine rank {@code peer}; the buffer comes back once sent. */
     void send(int peer, Outgoing out, long n) {
         engine.send(out.req.to(peer, PtlWire.LIBRARY, out.sent.length(n)).handledOnArrival());
         if (out.req.isDone()) {
-            free.push(out);
+            giveBack(out);
         } else {
             inflight.add(out);
             inflightCount = inflight.size();
@@ -95,7 +109,7 @@ final class InlineSender {
             if (out.req.isDone()) {
                 inflight.set(i, inflight.get(inflight.size() - 1));
                 inflight.remove(inflight.size() - 1);
-                free.push(out);
+                giveBack(out);
                 work = true;
             }
         }

@@ -289,7 +289,7 @@ final class Library implements MessageHandler {
 
     /** Sends a BARRIER or RELEASE ({@link Barriers}). */
     private void barrierMessage(int to, byte type, long epoch, long detail) {
-        InlineSender.Outgoing out = sender.take();
+        InlineSender.Outgoing out = sender.takeHeader();
         PtlWire.request(out.buf, type, 0, 0, 0, 0, 0, 0, uid, 0, detail, epoch, 0, 0, 0);
         sender.send(to, out, PtlWire.HEADER);
     }

@@ -223,7 +223,7 @@ final class Target {
                     lib.sender.send(src, out, PtlWire.HEADER + mlength);
                     targetDone(pt, e, ev, wantEvent, unlinkNow, mlength);
                 } else {
-                    InlineSender.Outgoing out = lib.sender.take();
+                    InlineSender.Outgoing out = lib.sender.takeHeader();
                     PtlWire.response(out.buf, PtlWire.REPLY, niIndex, PtlWire.SEPARATE, 0, list.ordinal(), ptIndex, offset, mlength, id);
                     lib.sender.send(src, out, PtlWire.HEADER);
                     TargetOp t = moving(type, e, ev, wantEvent, unlinkNow);
@@ -303,7 +303,7 @@ final class Target {
         // an ack the entry disables is still answered, silently: no event or count at the
         // initiator, but its operation ends there (else its MD stays in use for good)
         if (asked || (ack & PtlWire.ORDERED) != 0) {
-            InlineSender.Outgoing out = lib.sender.take();
+            InlineSender.Outgoing out = lib.sender.takeHeader();
             PtlWire.response(out.buf, respType, ni.index, due ? 0 : PtlWire.SILENT, 0, list.ordinal(), pt.index, offset, mlength, id);
             lib.sender.send(src, out, PtlWire.HEADER);
         }
@@ -364,7 +364,7 @@ final class Target {
         if (!due && (ack & PtlWire.ORDERED) == 0) {
             return;
         }
-        InlineSender.Outgoing out = lib.sender.take();
+        InlineSender.Outgoing out = lib.sender.takeHeader();
         byte resp = type == PtlWire.PUT || type == PtlWire.ATOMIC ? PtlWire.ACK : PtlWire.REPLY;
         PtlWire.response(out.buf, resp, niIndex, due ? 0 : PtlWire.SILENT, why.ordinal(), 0, 0, 0, 0, id);
         lib.sender.send(src, out, PtlWire.HEADER);
