@@ -154,6 +154,15 @@ public final class Agent implements AutoCloseable {
     }
 
     /** The links to other nodes' agents open now, on every rail. */
+    /** Bytes read from the links to other nodes so far, every rail's. */
+    long linkBytesIn() {
+        long n = 0;
+        for (AgentRail l : rails) {
+            n += l == null ? 0 : l.network.bytesIn();
+        }
+        return n;
+    }
+
     public int openLinks() {
         int n = 0;
         for (AgentRail l : rails) {
@@ -534,7 +543,7 @@ public final class Agent implements AutoCloseable {
     private boolean relay(AgentRank r) {
         boolean work = false;
         while (!r.goneToTell.isEmpty()) {
-            if (r.in.claim(0) < 0) {
+            if (r.in.claimed() || r.in.claim(0) < 0) { // a link's record still comes into the ring
                 return work;
             }
             int g = r.goneToTell.pollInt();
@@ -559,7 +568,7 @@ public final class Agent implements AutoCloseable {
             }
             if (local != null) {
                 int len = r.out.length(rec);
-                long at = local.in.claim(len);
+                long at = local.in.claimed() ? -1 : local.in.claim(len); // a link's record may still come into it
                 if (at < 0) {
                     break;
                 }

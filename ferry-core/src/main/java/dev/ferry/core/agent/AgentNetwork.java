@@ -239,6 +239,15 @@ final class AgentNetwork implements AutoCloseable {
     }
 
     /** Accepts other agents' calls and reads what came on every open link. Whether anything happened. */
+    /** Bytes read from the open links so far. */
+    long bytesIn() {
+        long n = 0;
+        for (AgentLink l : open) {
+            n += l.bytesIn;
+        }
+        return n;
+    }
+
     boolean poll() {
         now = System.nanoTime();
         boolean work = accept();
@@ -526,7 +535,7 @@ final class AgentNetwork implements AutoCloseable {
         l.channel = null;
         l.header.clear();
         l.readingPayload = false;
-        l.readInto = null;
+        dropPartial(l);
         l.readView = null;
         l.writingFor = -1;
         LOG.log(System.Logger.Level.DEBUG, "agent: closed the link to {0} in order", l.address);
@@ -599,7 +608,11 @@ final class AgentNetwork implements AutoCloseable {
         return any;
     }
 
-    /** A header has come: claims room for its payload in the receiving rank's ring. False: no room yet. */
+    /**
+     * A header has come: claims room for its payload in the receiving rank's ring. False: no room
+     * yet, or another link's record is still coming into that ring (its bytes may come in pieces,
+     * over several passes).
+     */
     private boolean startRecord(AgentLink l) {
         ByteBuffer h = l.header;
         int length = h.getInt((int) ChannelLayout.REC_LENGTH), peer = h.getInt((int) ChannelLayout.REC_PEER),
@@ -650,7 +663,8 @@ final class AgentNetwork implements AutoCloseable {
             return false;
         }
         boolean matchedAhead = in.matchedAhead(); // before the claim: the rank has parsed all that came before this, but what the agent matched
-        long at = in.claim(length);
+        // a record another link is still reading into the ring holds it: one claim, one view at a time
+        long at = in.claimed() ? -1 : in.claim(length);
         if (at < 0) {
             l.readingPayload = false;
             return false;
@@ -828,6 +842,15 @@ final class AgentNetwork implements AutoCloseable {
         }
     }
 
+    /** A record {@code l} was reading into a rank's ring will not end: its claim is given up, so the ring takes others' again. */
+    private static void dropPartial(AgentLink l) {
+        if (l.readInto != null) {
+            l.readInto.abandon();
+            l.readInto = null;
+            l.readView = null;
+        }
+    }
+
     private void broke(AgentLink l, String why) {
         if (l.state == AgentLink.State.BROKEN) {
             return;
@@ -837,6 +860,7 @@ final class AgentNetwork implements AutoCloseable {
                 "agent: the link to {0} broke: {1}; its {2} ranks are gone", l.address, why, l.ranks.size());
         l.state = AgentLink.State.BROKEN;
         open.remove(l);
+        dropPartial(l);
         for (AgentPulls.Serve s : l.serves) {
             AgentPulls.abandon(s);
         }

@@ -74,7 +74,8 @@ public final class ByteRing {
     /**
      * Claims room for a record of up to {@code maxPayload} bytes: where its payload starts in
      * {@link #memory()}, or -1 when the consumer has not yet made room. One claim at a time; a
-     * new claim replaces an uncommitted one.
+     * new claim replaces an uncommitted one: producers that share a ring (the agent's links and
+     * relays) claim only when it is not {@link #claimed}.
      */
     public long claim(long maxPayload) {
         if (maxPayload < 0 || maxPayload > maxPayload()) {
@@ -100,6 +101,11 @@ public final class ByteRing {
     /** Publishes the claimed record with {@code length} bytes of payload (at most those claimed). */
     public void commit(int peer, int kind, long more, long length) {
         commit(-1, peer, kind, more, length);
+    }
+
+    /** Whether a claim waits to be committed or abandoned (producer's side). */
+    public boolean claimed() {
+        return claimAt >= 0;
     }
 
     /** Drops the claimed record unpublished (the agent took it itself). */

@@ -175,6 +175,120 @@ class AgentLinksTest {
     }
 
     /**
+     * A record whose bytes come in pieces holds its rank's IN ring until it ends: a record that
+     * another node's link brings meanwhile waits for it, and both arrive whole. (Two links that
+     * claimed the ring at once shared its view: the first one's read stopped for good, the rank
+     * waited for the rest of its record, and the agent idled.)
+     * The two other nodes are sockets of this test speaking the link's protocol; one thread
+     * drives the agent, so each piece is read before the next is written.
+     */
+    @Test
+    void aRecordComingInPiecesKeepsTheRingFromAnotherLinkUntilItEnds() throws Exception {
+        Agent a = unstarted("a", 1, Duration.ZERO, 0);
+        AtomicBoolean ownThread = new AtomicBoolean(true);
+        Thread alone = new Thread(() -> {
+            while (ownThread.get()) {
+                if (!a.duty()) {
+                    Thread.onSpinWait();
+                }
+            }
+        }, "agent a");
+        alone.setDaemon(true);
+        alone.start();
+        try (java.nio.channels.SocketChannel x = dial(a, "127.0.0.2:7"); java.nio.channels.SocketChannel y = dial(a, "127.0.0.3:7")) {
+            AgentClient r0 = rank("a", 0);
+            ownThread.set(false);
+            alone.join(BOUND.toMillis());
+            assertFalse(alone.isAlive(), "a's own thread ended");
+
+            int big = 96 * 1024, small = 64;
+            java.nio.ByteBuffer fromX = record(1, big), fromY = record(2, small);
+            long expected = a.linkBytesIn();
+            fromX.limit((int) ChannelLayout.REC_HEADER + big / 2); // the header and half the payload
+            expected += writeAll(x, fromX);
+            readBy(a, expected, "the first half of x's record");
+            int yBytes = writeAll(y, fromY);
+            readBy(a, expected + ChannelLayout.REC_HEADER, "y's record header"); // its payload waits for the ring
+            fromX.limit(fromX.capacity());
+            expected += yBytes + writeAll(x, fromX);
+            readBy(a, expected, "the rest of x's record, then y's");
+
+            ByteRing in = r0.inRing();
+            java.util.Set<Integer> seen = new java.util.HashSet<>();
+            for (int i = 0; i < 2; i++) {
+                long r = in.next();
+                assertTrue(r >= 0, "record " + i + " arrived");
+                int from = in.origin(r), n = from == 1 ? big : small;
+                assertEquals(n, in.length(r), "rank " + from + "'s record is whole");
+                for (int j = 0; j < n / 8; j++) {
+                    assertEquals(pattern(from, j), in.memory().get(ValueLayout.JAVA_LONG_UNALIGNED, ByteRing.payload(r) + 8L * j),
+                            "word " + j + " of rank " + from + "'s record");
+                }
+                seen.add(from);
+                in.release(r);
+            }
+            assertEquals(java.util.Set.of(1, 2), seen);
+            assertTrue(in.isEmpty(), "nothing else came");
+        } finally {
+            ownThread.set(false);
+            alone.join(BOUND.toMillis());
+            closeAll();
+        }
+    }
+
+    /** A socket greeting agent {@code a} as the agent at {@code address} of this job, answered. */
+    private static java.nio.channels.SocketChannel dial(Agent a, String address) throws Exception {
+        String[] hp = a.linkAddress().split(":");
+        java.nio.channels.SocketChannel c = java.nio.channels.SocketChannel.open(new java.net.InetSocketAddress(hp[0], Integer.parseInt(hp[1])));
+        byte[] name = address.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        java.nio.ByteBuffer h = java.nio.ByteBuffer.allocate(AgentLinkHello.ADDRESS + name.length).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        h.putInt(AgentLinkHello.MAGIC_AT, AgentLinkHello.MAGIC).putInt(AgentLinkHello.FLAGS, 0)
+                .put(AgentLinkHello.KEY_HASH, java.security.MessageDigest.getInstance("SHA-256").digest("job-1".getBytes(java.nio.charset.StandardCharsets.UTF_8)))
+                .putInt(AgentLinkHello.ADDRESS_LENGTH, name.length).put(AgentLinkHello.ADDRESS, name);
+        writeAll(c, h);
+        java.nio.ByteBuffer answer = java.nio.ByteBuffer.allocate(4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        while (answer.hasRemaining()) {
+            assertTrue(c.read(answer) >= 0, "the agent answered the greeting");
+        }
+        assertEquals(AgentLinkHello.OK, answer.getInt(0));
+        return c;
+    }
+
+    private static long pattern(int from, int j) {
+        return (long) from << 40 | j;
+    }
+
+    /** A link record of {@code n} bytes (a multiple of 8) from rank {@code from} to rank 0, its words {@link #pattern}. */
+    private static java.nio.ByteBuffer record(int from, int n) {
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate((int) ChannelLayout.REC_HEADER + n).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.putInt((int) ChannelLayout.REC_LENGTH, n).putInt((int) ChannelLayout.REC_PEER, 0).putInt((int) ChannelLayout.REC_KIND, ChannelLayout.PACKET)
+                .putInt((int) ChannelLayout.REC_ORIGIN, from).putLong((int) ChannelLayout.REC_MORE, 0);
+        for (int j = 0; j < n / 8; j++) {
+            b.putLong((int) ChannelLayout.REC_HEADER + 8 * j, pattern(from, j));
+        }
+        return b;
+    }
+
+    private static int writeAll(java.nio.channels.SocketChannel c, java.nio.ByteBuffer b) throws java.io.IOException {
+        int n = 0;
+        while (b.hasRemaining()) {
+            n += c.write(b);
+        }
+        return n;
+    }
+
+    /** Drives {@code a} until its links have read {@code bytes} in all. */
+    private static void readBy(Agent a, long bytes, String what) {
+        long end = System.nanoTime() + BOUND.toNanos();
+        while (a.linkBytesIn() < bytes) {
+            a.duty();
+            if (System.nanoTime() > end) {
+                throw new AssertionError("not within " + BOUND + ": " + what + " (read " + a.linkBytesIn() + " of " + bytes + " bytes)");
+            }
+        }
+    }
+
+    /**
      * The link to the sender's agent breaks while a pull that the receiver's agent claimed for a
      * receive of any source waits on it: the agent answers the pull FAILED (so the rank frees its
      * slot) and tells the rank its sender is gone. Once the link is up (each agent on a thread of
