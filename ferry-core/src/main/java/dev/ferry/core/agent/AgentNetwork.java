@@ -238,7 +238,6 @@ final class AgentNetwork implements AutoCloseable {
         }
     }
 
-    /** Accepts other agents' calls and reads what came on every open link. Whether anything happened. */
     /** Bytes read from the open links so far. */
     long bytesIn() {
         long n = 0;
@@ -248,6 +247,7 @@ final class AgentNetwork implements AutoCloseable {
         return n;
     }
 
+    /** Accepts other agents' calls and reads what came on every open link. Whether anything happened. */
     boolean poll() {
         now = System.nanoTime();
         boolean work = accept();
