@@ -84,27 +84,32 @@ class PortalsJobTest {
         assertEquals(3, r.exit(), "rank 2's own status: " + r);
     }
 
-    @Test
-    void aRankThatThrowsAndFinalizesFailsTheBarrierItNeverEntered() throws Exception {
-        for (String drivers : new String[] {"self,shm", "self,tcp"}) {
-            // Before: rank 1's fini released the others' barrier, then all three waited in fini for ever.
-            CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_DRIVERS", drivers), java.time.Duration.ofSeconds(60), PortalsRanks.class, "throws");
-            assertEquals(1, r.exit(), drivers + ": " + r);
-            for (int rank : new int[] {0, 2}) {
-                assertTrue(r.okLines().contains("ok throws rank " + rank + ": PTL_FAIL: barrier: rank 1 called fini() instead: it will never enter this barrier"),
-                        drivers + ": " + r);
-            }
-            assertTrue(r.err().contains("rank 1 exited with status 1 after an uncaught exception in thread \"main\" java.lang.IllegalStateException: rank 1 fails on purpose"),
-                    drivers + ": " + r);
+    /** Over shm, over tcp, and (tcp's place taken by the node agent) through the agent. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}, FERRY_AGENT={1}")
+    @org.junit.jupiter.params.provider.CsvSource({"'self,shm', off", "'self,tcp', off", "'self,tcp', on"})
+    void aRankThatThrowsAndFinalizesFailsTheBarrierItNeverEntered(String drivers, String agent) throws Exception {
+        // Before: rank 1's fini released the others' barrier, then all three waited in fini for ever.
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_DRIVERS", drivers, "FERRY_AGENT", agent), java.time.Duration.ofSeconds(60),
+                PortalsRanks.class, "throws");
+        assertEquals(1, r.exit(), r.toString());
+        for (int rank : new int[] {0, 2}) {
+            assertTrue(r.okLines().contains("ok throws rank " + rank + ": PTL_FAIL: barrier: rank 1 called fini() instead: it will never enter this barrier"),
+                    r.toString());
         }
+        assertTrue(r.err().contains("rank 1 exited with status 1 after an uncaught exception in thread \"main\" java.lang.IllegalStateException: rank 1 fails on purpose"),
+                r.toString());
     }
 
-    @Test
-    void anInitiatorWaitsForRoomRatherThanQueueingWithoutEnd() throws Exception {
+    /** Two ranks of one node over shm; of two nodes through their agents. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void anInitiatorWaitsForRoomRatherThanQueueingWithoutEnd(String agent) throws Exception {
         // Before: every put queued an 8 KiB buffer; with a 64 MiB heap (and as much direct memory)
-        // rank 0 ran out of memory after some 8,000 puts to a target that made no progress.
-        CapturedJob.Result r = CapturedJob.run(2, Map.of("FERRY_DRIVERS", "self,shm", "JDK_JAVA_OPTIONS", "-Xmx64m"),
-                TIMEOUT, PortalsRanks.class, "flood", "40000");
+        // rank 0 ran out of memory after some 8,000 puts to a target that made no progress. And
+        // the target held its acks in buffers as large, until the initiator read them.
+        Map<String, String> env = agent.equals("on") ? Map.of("FERRY_RANKS_PER_NODE", "1", "FERRY_AGENT", "on", "JDK_JAVA_OPTIONS", "-Xmx64m")
+                : Map.of("FERRY_DRIVERS", "self,shm", "JDK_JAVA_OPTIONS", "-Xmx64m");
+        CapturedJob.Result r = CapturedJob.run(2, env, TIMEOUT, PortalsRanks.class, "flood", "40000");
         assertEquals(0, r.exit(), r.toString());
         assertTrue(r.okLines().stream().anyMatch(l -> l.startsWith("ok flood rank 0: 40000 puts acknowledged")), r.toString());
         assertTrue(r.okLines().contains("ok flood rank 1 received 40000 puts (0)") || r.okLines().contains("ok flood rank 1 received 40000 puts (1)"), r.toString());
