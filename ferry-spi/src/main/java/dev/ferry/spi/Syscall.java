@@ -80,6 +80,20 @@ public final class Syscall {
         return capture.get(ValueLayout.JAVA_INT, ERRNO_OFFSET);
     }
 
+    private static final int ESRCH = 3;
+
+    /**
+     * Whether process {@code pid} exists: kill with signal 0 (EPERM still means it does), a system
+     * call of a microsecond where {@link ProcessHandle} reads and parses /proc; that where calls
+     * cannot be made. A zombie exists until its parent reaps it.
+     */
+    public static boolean processExists(MemorySegment capture, long pid) {
+        if (!available() || number(Call.KILL) < 0) {
+            return ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false);
+        }
+        return call(capture, number(Call.KILL), pid, 0, 0, 0, 0, 0) == 0 || errno(capture) != ESRCH;
+    }
+
     /**
      * Makes system call {@code number} with six arguments (unused ones 0); its result, -1 on
      * failure with errno in {@code capture}.

@@ -35,6 +35,18 @@ class SyscallTest {
     }
 
     @Test
+    void processExistsWhileItRunsAndNotOnceReaped() throws Exception {
+        try (Arena a = Arena.ofConfined()) {
+            MemorySegment errno = Syscall.errnoCapture(a);
+            assertTrue(Syscall.processExists(errno, ProcessHandle.current().pid()));
+            assertTrue(Syscall.processExists(errno, 1), "init exists, though this process may not signal it (EPERM)");
+            Process p = new ProcessBuilder("true").start();
+            assertTrue(p.waitFor(30, TimeUnit.SECONDS), "true did not end");
+            assertEquals(false, Syscall.processExists(errno, p.pid()), "pid " + p.pid() + " was reaped");
+        }
+    }
+
+    @Test
     void futexWaitOnAChangedWordAnswersAtOnceAndWakeCountsNoSleepers() {
         try (Arena a = Arena.ofConfined()) {
             MemorySegment errno = Syscall.errnoCapture(a);

@@ -303,7 +303,7 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
 
     private static final java.lang.invoke.VarHandle INT = java.lang.foreign.ValueLayout.JAVA_INT.varHandle();
     /** How long one sleep on the bell lasts at most: the agent's liveness is looked at between two. */
-    private static final long SLEEP_NANOS = 10_000_000L;
+    private static final long SLEEP_NANOS = 100_000_000L;
     private final java.util.concurrent.atomic.AtomicBoolean cancel = new java.util.concurrent.atomic.AtomicBoolean();
     private java.lang.foreign.Arena waitArena;
     private MemorySegment errno, timeout;

@@ -101,8 +101,7 @@ final class Native {
 
     /** Whether the process exists (kill with signal 0; EPERM still means it exists). */
     static boolean alive(MemorySegment capture, long pid) {
-        long r = Syscall.call(capture, Syscall.number(Syscall.Call.KILL), pid, 0, 0, 0, 0, 0);
-        return r == 0 || errno(capture) != ESRCH;
+        return Syscall.processExists(capture, pid);
     }
 
     /**
