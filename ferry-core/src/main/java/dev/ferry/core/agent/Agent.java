@@ -153,7 +153,6 @@ public final class Agent implements AutoCloseable {
         return rails[0].network.address();
     }
 
-    /** The links to other nodes' agents open now, on every rail. */
     /** Bytes read from the links to other nodes so far, every rail's. */
     long linkBytesIn() {
         long n = 0;
@@ -163,6 +162,7 @@ public final class Agent implements AutoCloseable {
         return n;
     }
 
+    /** The links to other nodes' agents open now, on every rail. */
     public int openLinks() {
         int n = 0;
         for (AgentRail l : rails) {

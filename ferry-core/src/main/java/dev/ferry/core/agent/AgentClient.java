@@ -133,8 +133,8 @@ public final class AgentClient implements AutoCloseable {
     }
 
     /**
-     * Whether the agent's process exists. A waiting rank's watcher asks every 10 ms: by a system
-     * call, as ProcessHandle's look at /proc cost a blocked rank 3% of a core.
+     * Whether the agent's process exists. A sleeping rank's watcher asks every 100 ms: by a system
+     * call, where ProcessHandle reads and parses /proc.
      */
     private boolean agentExists() {
         try (Arena a = Arena.ofConfined()) {
