@@ -15,7 +15,6 @@ class WindowJobTest {
     /** Progress (FERRY_PROGRESS) and agent mode (FERRY_AGENT). */
     private static final String[][] MODES = {{"caller", "off"}, {"thread", "off"}, {"caller", "on"}};
 
-    /** Random concurrent fetch-and-adds and xor-accumulates among 5 JVMs (pairs on a node: shm and tcp), caller and thread progress. */
     /** A put and a get of 2^31 + 8 bytes with the long-count forms between two JVMs of one node. */
     @Test
     void aPutAndAGetPast2GiBGoWhole() throws Exception {
@@ -26,6 +25,10 @@ class WindowJobTest {
         assertTrue(r.okLines().contains("ok large rank 1: " + bytes + " bytes put here, all checked"), r.toString());
     }
 
+    /**
+     * Random concurrent fetch-and-adds and xor-accumulates among 5 JVMs (pairs on a node: shm and
+     * tcp, or the node agents), caller and thread progress.
+     */
     @Test
     void randomAtomicsInEveryModeAcrossShmAndTcp() throws Exception {
         for (String[] mode : MODES) {

@@ -139,7 +139,13 @@ class ReadmeTest {
         String demo = lines("bin/ferry demo").get(0);
         String out = sh.ok(300, "bash", "-c", command(demo)).output();
         assertTrue(out.contains("ferry demo: 4 ranks on 2 node(s)"), out);
-        assertTrue(out.contains("same node  shm") && out.contains("remote     tcp"), out);
+        List<String> rows = out.lines().filter(l -> l.matches("\\d-\\d .*")).toList();
+        assertEquals(6, rows.size(), out); // every pair of the 2 x 2 ranks
+        for (String row : rows) {
+            boolean sameNode = row.startsWith("0-1") || row.startsWith("2-3");
+            // the ping-pongs' count follows the machine's pace (at least 200)
+            assertTrue(row.matches("\\d-\\d\\s+" + (sameNode ? "same node\\s+shm" : "remote\\s+tcp") + "\\s+[0-9.]+ us \\([0-9]{3,}\\)\\s+[0-9]+ MB/s\\s*"), row);
+        }
     }
 
     @Test
