@@ -43,13 +43,15 @@ public final class CapturedJob {
      */
     public static final String SHORT_JOB_COMPILE = "-XX:CompileThresholdScaling=20";
 
+    /** Whether the kernel here offers transparent huge pages on request (the ranks then ask for them). */
+    private static final boolean HUGE_PAGES = hugePagesOnRequest();
+
     /**
      * The ranks' JVM options, besides the class path and its cache. Where the kernel offers
      * transparent huge pages on request, the heap asks for them: on a virtual machine whose memory
      * the host hands over page by page as it is first touched, a test's 2.24 GB array took 7.5 s to
      * allocate, and 4.4 s in huge pages (a large-object job: 23 s, and 10 s).
      */
-    private static final boolean HUGE_PAGES = hugePagesOnRequest();
     private static final List<String> JVM = java.util.stream.Stream.concat(
             java.util.stream.Stream.of("--enable-native-access=ALL-UNNAMED", "-Xss1m", "-XX:+UseSerialGC", SHORT_JOB_COMPILE),
             HUGE_PAGES ? java.util.stream.Stream.of("-XX:+UseTransparentHugePages") : java.util.stream.Stream.empty()).toList();
@@ -72,7 +74,7 @@ public final class CapturedJob {
     }
 
     /** Whether madvise asks for transparent huge pages here ("always" or "madvise"; the JVM warns where it cannot). */
-    private static boolean hugePagesOnRequest() {
+    static boolean hugePagesOnRequest() {
         try {
             String mode = java.nio.file.Files.readString(java.nio.file.Path.of("/sys/kernel/mm/transparent_hugepage/enabled"));
             return mode.contains("[always]") || mode.contains("[madvise]");
