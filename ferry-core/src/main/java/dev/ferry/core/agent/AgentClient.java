@@ -44,10 +44,14 @@ public final class AgentClient implements AutoCloseable {
 
     private final MemorySegment channel;
 
-    private AgentClient(SocketChannel socket, MemorySegment channel, Duration bound) {
+    /** Wakes the agent when it sleeps, after this rank posted work. */
+    private final AgentBell.Ringer ringer;
+
+    private AgentClient(SocketChannel socket, SocketChannel bell, MemorySegment channel, Duration bound) {
         this.socket = socket;
         this.channel = channel;
-        this.ring = CommandRing.open(channel);
+        this.ringer = new AgentBell.Ringer(bell, channel);
+        this.ring = CommandRing.open(channel).withDoorbell(ringer::ring);
         this.agentPid = ring.agentPid();
         this.bound = bound.toNanos();
         this.lastBeat = ring.beat();
@@ -69,6 +73,7 @@ public final class AgentClient implements AutoCloseable {
         } catch (IOException e) {
             throw new AgentException(AgentError.ABSENT, socketPath + " (" + e.getMessage() + ")");
         }
+        SocketChannel bell = null;
         try {
             byte[] key = jobKey.getBytes(StandardCharsets.UTF_8);
             ByteBuffer hello = ByteBuffer.allocate((int) AgentHello.KEY + key.length).order(ByteOrder.LITTLE_ENDIAN);
@@ -76,6 +81,7 @@ public final class AgentClient implements AutoCloseable {
             while (hello.hasRemaining()) {
                 s.write(hello);
             }
+            bell = AgentBell.Ringer.dial(socketPath, bound); // wakes an agent asleep to read the greeting
             s.configureBlocking(false);
             ByteBuffer head = read(s, (int) AgentHello.PATH, bound, socketPath);
             int status = head.getInt((int) AgentHello.STATUS), length = head.getInt((int) AgentHello.PATH_LENGTH);
@@ -91,13 +97,16 @@ public final class AgentClient implements AutoCloseable {
             try (FileChannel ch = FileChannel.open(file, StandardOpenOption.READ, StandardOpenOption.WRITE)) {
                 channel = ch.map(FileChannel.MapMode.READ_WRITE, 0, ch.size(), mapped);
             }
-            AgentClient c = new AgentClient(s, channel, bound);
+            AgentClient c = new AgentClient(s, bell, channel, bound);
             c.mapped = mapped;
             c.file = file;
             return c;
         } catch (IOException | RuntimeException e) {
             try {
                 s.close();
+                if (bell != null) {
+                    bell.close();
+                }
             } catch (IOException ignored) {
                 // going anyway
             }
@@ -380,6 +389,11 @@ public final class AgentClient implements AutoCloseable {
         return ring.waiting();
     }
 
+    /** Wakes the agent if it sleeps: after this rank posted records in its OUT ring. */
+    void wakeAgent() {
+        ringer.ring();
+    }
+
     /** The agent's process id. */
     public long agentPid() {
         return agentPid;
@@ -394,6 +408,8 @@ public final class AgentClient implements AutoCloseable {
         } catch (IOException ignored) {
             // the agent sees the hang-up either way
         }
+        ringer.close(); // after the socket: its end wakes a sleeping agent to see the hang-up
+
         if (mapped != null) {
             mapped.close();
         }

@@ -138,6 +138,11 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
         return client;
     }
 
+    /** After a record went into the OUT ring: wakes the agent if it sleeps. */
+    void posted() {
+        client.wakeAgent();
+    }
+
     String agentAddress() {
         return agentAddress;
     }

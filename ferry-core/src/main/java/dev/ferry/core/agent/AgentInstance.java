@@ -85,6 +85,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         }
         MemorySegment.copy(u, 0, ctx.out.memory(), ValueLayout.JAVA_BYTE, at, u.length);
         ctx.out.commit(peer, ChannelLayout.HELLO, 0, u.length);
+        ctx.posted();
         helloPending = false;
         return true;
     }
@@ -137,6 +138,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
             return failed();
         }
         ctx.out.commit(peer, ChannelLayout.PACKET, 0, packet.length());
+        ctx.posted();
         return Status.DONE;
     }
 
@@ -181,6 +183,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
             sendCursor.copyTo(ctx.out.memory(), at, n);
             sendLeft -= n;
             ctx.out.commit(peer, ChannelLayout.PACKET, sendLeft, n);
+            ctx.posted();
             first = false;
         }
         p.driverState = 0;
@@ -337,6 +340,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         m.set(ValueLayout.JAVA_INT, at + ChannelLayout.REQ_EXPOSURE_GENERATION, (int) (packet.driverState >>> 32));
         m.set(ValueLayout.JAVA_LONG, at + ChannelLayout.REQ_LENGTH, n);
         ctx.out.commit(peer, ChannelLayout.PULL, 0, ChannelLayout.PULL_REQUEST_BYTES);
+        ctx.posted();
         if (slot < 0) {
             packet.driverData = PULL_RELEASED;
         } else {

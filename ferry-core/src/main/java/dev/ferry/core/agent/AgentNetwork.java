@@ -38,6 +38,13 @@ final class AgentNetwork implements AutoCloseable {
     private static final System.Logger LOG = System.getLogger(AgentNetwork.class.getName());
     /** How long a dial, a greeting, or a wait to be called may take. */
     static final long SETUP_NANOS = 10_000_000_000L;
+    /** How often the links are looked at for closing. */
+    private static final long SWEEP_NANOS = 10_000_000L;
+    /** How often a busy agent looks for other agents' calls (a sleeping one is woken by them). */
+    private static final long ACCEPT_NANOS = 1_000_000L;
+    /** When the listener was last looked at; whether the next pass looks at it (the agent slept). */
+    private long lastAcceptLook;
+    private boolean acceptDue = true;
 
     /** What the network needs of the agent's ranks. */
     interface Locals {
@@ -69,7 +76,10 @@ final class AgentNetwork implements AutoCloseable {
     /** Links closed for being idle, and for the cap. */
     private long closedIdle, evicted;
 
-    AgentNetwork(String jobKey, InetAddress bind, long idleCloseNanos, int maxLinks, Locals locals) {
+    /** Where the listener and the open links are registered: their calls and data wake a sleeping agent. */
+    private final java.nio.channels.Selector selector;
+
+    AgentNetwork(String jobKey, InetAddress bind, long idleCloseNanos, int maxLinks, Locals locals, java.nio.channels.Selector selector) {
         if (idleCloseNanos < 0 || maxLinks < 0) {
             throw new IllegalArgumentException("link idle close " + idleCloseNanos + " ns and cap " + maxLinks + " must not be negative");
         }
@@ -77,10 +87,12 @@ final class AgentNetwork implements AutoCloseable {
         this.maxLinks = maxLinks;
         this.keyHash = hash(jobKey);
         this.locals = locals;
+        this.selector = selector;
         try {
             listener = ServerSocketChannel.open();
             listener.bind(new InetSocketAddress(bind != null ? bind : defaultAddress(), 0), 64);
             listener.configureBlocking(false);
+            listener.register(selector, java.nio.channels.SelectionKey.OP_ACCEPT);
             InetSocketAddress a = (InetSocketAddress) listener.getLocalAddress();
             address = a.getAddress().getHostAddress() + ":" + a.getPort();
         } catch (IOException e) {
@@ -247,10 +259,58 @@ final class AgentNetwork implements AutoCloseable {
         return n;
     }
 
+    /**
+     * Whether the network has nothing to do until something comes: no link half read, half
+     * written, queued, being set up or closed, no call awaited. Only then may the agent sleep
+     * ({@link AgentBell}): what comes then wakes it.
+     */
+    boolean quiet() {
+        if (!awaiting.isEmpty()) {
+            return false;
+        }
+        for (int i = 0; i < open.size(); i++) { // a closing link is open until it has closed; one not open has nothing queued
+            AgentLink l = open.get(i);
+            if (l.state != AgentLink.State.OPEN || !quiescent(l)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * Nanoseconds from {@code t} until this network has something to do by the clock (an idle
+     * link to close), however quiet: how long the agent may sleep. {@code Long.MAX_VALUE} when
+     * nothing is timed.
+     */
+    long untilTimer(long t) {
+        if (idleCloseNanos == 0) {
+            return Long.MAX_VALUE;
+        }
+        long first = Long.MAX_VALUE;
+        for (int i = 0; i < open.size(); i++) {
+            AgentLink l = open.get(i);
+            if (l.state == AgentLink.State.OPEN) {
+                first = Math.min(first, l.lastActive + idleCloseNanos);
+            }
+        }
+        // the sweep looks at most once in SWEEP_NANOS
+        return first == Long.MAX_VALUE ? first : Math.max(first, lastSweep + SWEEP_NANOS) - t;
+    }
+
+    /** The next {@link #poll} looks for other agents' calls: the agent slept, and a call may have woken it. */
+    void acceptDue() {
+        acceptDue = true;
+    }
+
     /** Accepts other agents' calls and reads what came on every open link. Whether anything happened. */
     boolean poll() {
         now = System.nanoTime();
-        boolean work = accept();
+        boolean work = false;
+        if (acceptDue || now - lastAcceptLook > ACCEPT_NANOS) { // an accept is a system call: not on every pass
+            acceptDue = false;
+            lastAcceptLook = now;
+            work = accept();
+        }
         for (int i = open.size() - 1; i >= 0; i--) {
             AgentLink l = open.get(i);
             work |= read(l);
@@ -261,7 +321,7 @@ final class AgentNetwork implements AutoCloseable {
                 work |= writeOwn(l);
             }
         }
-        if ((idleCloseNanos > 0 || maxLinks > 0) && now - lastSweep > 10_000_000L) {
+        if ((idleCloseNanos > 0 || maxLinks > 0) && now - lastSweep > SWEEP_NANOS) {
             lastSweep = now;
             sweep();
         }
@@ -414,6 +474,7 @@ final class AgentNetwork implements AutoCloseable {
         c.setOption(StandardSocketOptions.TCP_NODELAY, true);
         c.setOption(StandardSocketOptions.SO_SNDBUF, 4 << 20);
         c.setOption(StandardSocketOptions.SO_RCVBUF, 4 << 20);
+        c.register(selector, java.nio.channels.SelectionKey.OP_READ);
         l.channel = c;
         l.state = AgentLink.State.OPEN;
         l.header.clear();

@@ -137,6 +137,11 @@ final class AgentPulls {
             }
         }
 
+        /** Whether no serve waits: nothing for {@link #step} to move. */
+        boolean idle() {
+            return serves.isEmpty();
+        }
+
         /** Moves a chunk of the first serve ({@code parties}: the node's ranks by rank); whether there was one. */
         boolean step(java.util.function.IntFunction<? extends Party> parties) {
             Serve s = serves.peek();

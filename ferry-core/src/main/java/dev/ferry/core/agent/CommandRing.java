@@ -49,9 +49,12 @@ public final class CommandRing {
     private final MemorySegment[] payloads;
     /** The agent's next position (the agent alone reads and writes it; mirrored into the memory for tools). */
     private long tail;
+    /** Run once a rank posted a command: wakes the agent if it sleeps. */
+    private final Runnable doorbell;
 
-    private CommandRing(MemorySegment memory) {
+    private CommandRing(MemorySegment memory, Runnable doorbell) {
         this.memory = memory;
+        this.doorbell = doorbell;
         this.slots = memory.get(ValueLayout.JAVA_INT, ChannelLayout.SLOTS_AT);
         this.slotBytes = memory.get(ValueLayout.JAVA_INT, ChannelLayout.SLOT_BYTES_AT);
         this.mask = slots - 1;
@@ -83,7 +86,7 @@ public final class CommandRing {
         }
         memory.set(ValueLayout.JAVA_INT, ChannelLayout.VERSION_AT, ChannelLayout.VERSION);
         INT.setRelease(memory, ChannelLayout.MAGIC_AT, ChannelLayout.MAGIC); // last: a rank that sees the magic sees the rest
-        return new CommandRing(memory);
+        return new CommandRing(memory, () -> { });
     }
 
     /** The ring another process laid out in {@code memory} (a rank, once the agent handed it over). */
@@ -93,7 +96,12 @@ public final class CommandRing {
             throw new AgentException("the agent's channel is not a version " + ChannelLayout.VERSION + " command ring (magic "
                     + Integer.toHexString(magic) + ")");
         }
-        return new CommandRing(memory);
+        return new CommandRing(memory, () -> { });
+    }
+
+    /** This ring, running {@code d} once a command is posted (a rank's: it wakes the agent if it sleeps, {@link AgentBell.Ringer}). */
+    public CommandRing withDoorbell(Runnable d) {
+        return new CommandRing(memory, d);
     }
 
     /** The bytes of arguments, or of an answer, one command carries at most. */
@@ -189,6 +197,7 @@ public final class CommandRing {
         memory.set(ValueLayout.JAVA_INT, at + ChannelLayout.ARG_BYTES, (int) argBytes);
         MemorySegment.copy(args, 0, payload, 0, argBytes);
         LONG.setRelease(memory, at + ChannelLayout.SEQUENCE, pos + 1);
+        doorbell.run();
         awaitSequence(at, pos + 2, liveness);
         int status = memory.get(ValueLayout.JAVA_INT, at + ChannelLayout.STATUS);
         long n = Math.min(memory.get(ValueLayout.JAVA_INT, at + ChannelLayout.RET_BYTES), ret.byteSize());

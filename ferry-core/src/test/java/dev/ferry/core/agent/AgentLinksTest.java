@@ -42,6 +42,7 @@ class AgentLinksTest {
     private Agent unstarted(String name, int host, Duration idle, int max) throws Exception {
         Agent a = Agent.start(new Agent.Config(dir.resolve(name + ".sock"), "job-1").withChannels(dir)
                 .withLinkAddress(InetAddress.getByName("127.0.0." + host)).withLinks(idle, max));
+        a.maxSleep(Duration.ofHours(1)); // every wake-up from the bell, a link or a timer: none from the sleep's end
         open.add(a);
         return a;
     }
@@ -71,6 +72,7 @@ class AgentLinksTest {
         await(() -> (at[0] = out.claim(8)) >= 0, "room in the OUT ring");
         out.memory().set(ValueLayout.JAVA_LONG_UNALIGNED, at[0], value); // claim gives the payload's place
         out.commit(to, ChannelLayout.PACKET, 0, 8);
+        from.wakeAgent();
     }
 
     /** The next record at {@code c}'s rank: it must be a packet from {@code from} carrying {@code value}. */
@@ -351,6 +353,7 @@ class AgentLinksTest {
             await(() -> (at[0] = out.claim((int) packet.byteSize())) >= 0, "room in the OUT ring");
             MemorySegment.copy(packet, 0, out.memory(), at[0], packet.byteSize());
             out.commit(0, ChannelLayout.PACKET, 0, (int) packet.byteSize());
+            sender.wakeAgent();
 
             await(() -> !driveB.get(), "the receiver's agent claimed the announcement");
             assertEquals(PullSlots.word(g, ChannelLayout.POSTED), pulls.word(slot), "claimed and posted as a pull from the sender");

@@ -66,6 +66,34 @@ class AgentTest {
         }
     }
 
+    /**
+     * An agent with nothing to do sleeps on its bell, and a rank's command wakes it: the sleep
+     * here has no end of its own, so a command the bell did not announce would wait for the test's
+     * bound. Each round waits until the agent sleeps, then pings.
+     */
+    @Test
+    void anIdleAgentSleepsAndEachCommandWakesIt() throws Exception {
+        Agent a = Agent.start(config().withChannels(dir));
+        a.maxSleep(Duration.ofHours(1));
+        Thread t = Thread.ofPlatform().daemon().name("agent").start(a::run);
+        try (a; AgentClient c = AgentClient.connect(config().socket(), "job-1", BOUND)) {
+            MemorySegment ch = c.channel();
+            for (int i = 0; i < 50; i++) {
+                long before = a.sleeps();
+                await(a::asleep, "the agent sleeps");
+                assertEquals(1, ch.get(ValueLayout.JAVA_INT, ChannelLayout.AGENT_SLEEPS), "and has said so in the rank's channel");
+                assertEquals(i, c.ping(i));
+                assertTrue(a.sleeps() > before, "the agent slept before ping " + i);
+            }
+            try (AgentClient second = AgentClient.connect(config().socket(), "job-1", BOUND)) {
+                assertEquals(7, second.ping(7), "a rank that comes while the agent sleeps is greeted");
+            }
+            await(() -> a.connected() == 1, "a rank that leaves while the agent sleeps is freed");
+        }
+        t.join(BOUND.toMillis());
+        assertFalse(t.isAlive(), "closing ends a sleeping agent's loop");
+    }
+
     @Test
     void anAsyncCopyMovesWhileTheRankGoesOnAndItsCounterSaysWhenItIsDone() throws Exception {
         long n = 48L << 20;
