@@ -52,10 +52,10 @@ final class Doze implements AutoCloseable {
     /** How long a waiter spins before it starts yielding. */
     private static final long SPIN_NANOS = IdleStrategy.DEFAULT.spinNanos();
     /**
-     * The same on a node running more ranks than it has cores: spinning long there only keeps the
-     * rank being waited for off the core.
+     * The same on a node running more ranks than it has cores, or whose agent carries the rank's
+     * traffic: spinning long there only keeps the process being waited for off the core.
      */
-    private static final long OVERSUBSCRIBED_SPIN_NANOS = 2_000;
+    private static final long BRIEF_SPIN_NANOS = 2_000;
     private final Runnable acceptsDue;
     private final int rank;
     private final Set<Thread> sleepers = ConcurrentHashMap.newKeySet();
@@ -87,12 +87,12 @@ final class Doze implements AutoCloseable {
     }
 
     /**
-     * The engine's idle strategy: {@code base}'s phases, spinning only briefly on a node that runs
-     * more ranks than it has cores ({@code oversubscribed}), then after {@link #AFTER_NANOS}
-     * sleeping here, in the drivers' blocking waits.
+     * The engine's idle strategy: {@code base}'s phases, spinning only briefly ({@code spinBriefly})
+     * on a node that runs more ranks than it has cores or where a node agent carries the rank's
+     * traffic, then after {@link #AFTER_NANOS} sleeping here, in the drivers' blocking waits.
      */
-    IdleStrategy strategy(IdleStrategy base, boolean oversubscribed) {
-        return base.withSpin(oversubscribed ? OVERSUBSCRIBED_SPIN_NANOS : SPIN_NANOS).withSleep(this::sleep, AFTER_NANOS);
+    IdleStrategy strategy(IdleStrategy base, boolean spinBriefly) {
+        return base.withSpin(spinBriefly ? BRIEF_SPIN_NANOS : SPIN_NANOS).withSleep(this::sleep, AFTER_NANOS);
     }
 
     /**

@@ -151,7 +151,8 @@ public final class EngineRanks {
             }
             return "ok sizes rank " + me + " received " + total + " bytes; rails" + rails
                     + "; rendezvous bytes sent" + rdv + "; aggregated packets " + e.stats().aggregatedPackets()
-                    + "; pulled rendezvous " + e.stats().rendezvousExposed() + " of " + e.stats().rendezvousStarted();
+                    + "; pulled rendezvous " + e.stats().rendezvousExposed() + " of " + e.stats().rendezvousStarted()
+                    + "; waits spin " + e.idleStrategy().spinNanos() / 1000 + " us";
         }
     }
 
