@@ -672,8 +672,7 @@ public final class Engine implements GateOwner, AutoCloseable {
      * Whether a node agent carries some of this rank's traffic (a context that matches for it). A
      * message through the agents costs two process wake-ups at least, tens of microseconds, so a
      * long spin catches few more of them than a short one followed by yields, and while it spins
-     * it holds a core the agents may need: where the ranks fill the cores, the API's round trip
-     * between nodes took 2 to 4 times as long.
+     * it holds a core the agents may need.
      */
     private static boolean servedByAgent(List<EngineContext> contexts) {
         for (EngineContext ec : contexts) {
@@ -686,7 +685,7 @@ public final class Engine implements GateOwner, AutoCloseable {
 
     /**
      * How this engine's waiters idle after a fruitless pass: spin (briefly when this node runs
-     * more ranks than it has cores), yield, nap, and after a second doze in the drivers' blocking
+     * more ranks than it has cores, or a node agent carries this rank's traffic), yield, nap, and after a second doze in the drivers' blocking
      * waits (futex, epoll), woken at once by a packet, a connection request or a peer's death; so
      * a rank that waits long costs no CPU. Any thread may use it.
      *
