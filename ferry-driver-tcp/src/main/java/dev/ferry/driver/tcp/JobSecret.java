@@ -1,7 +1,5 @@
 package dev.ferry.driver.tcp;
 
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -9,15 +7,14 @@ import java.security.MessageDigest;
 import java.security.SecureRandom;
 
 /**
- * What a rank proves with the job key, never sending it: HMAC-SHA256 tags under keys derived from
+ * What a rank proves with the job key, never sending it: HMAC-SHA256 tags ({@link HmacSha256}) under keys derived from
  * it, one per use (the handshake's two directions, the TLS certificate), so that a tag made for one
  * use is worth nothing in another. Nonces come from a {@link SecureRandom}: a recorded exchange
  * meets a fresh nonce when replayed.
  */
 final class JobSecret {
     static final int NONCE_BYTES = 16;
-    static final int MAC_BYTES = 32;
-    private static final String HMAC = "HmacSHA256";
+    static final int MAC_BYTES = HmacSha256.TAG_BYTES;
 
     /** The uses, as labels of the derived keys. */
     enum Use {
@@ -32,7 +29,7 @@ final class JobSecret {
     private final byte[] jobKey;
     // made at the first connection, not at start: a job that never uses tcp (one host) pays
     // nothing for the security providers, the digests and the seeding
-    private SecretKeySpec[] keys;
+    private byte[][] keys;
     private SecureRandom random;
 
     /** From the job's key; an empty one (a driver used alone, outside a job) still derives keys, which any such peer shares. */
@@ -40,11 +37,11 @@ final class JobSecret {
         this.jobKey = jobKey.clone();
     }
 
-    private synchronized SecretKeySpec key(Use use) {
+    private synchronized byte[] key(Use use) {
         if (keys == null) {
-            SecretKeySpec[] k = new SecretKeySpec[Use.values().length];
+            byte[][] k = new byte[Use.values().length][];
             for (Use u : Use.values()) {
-                k[u.ordinal()] = new SecretKeySpec(derive(jobKey, u), HMAC);
+                k[u.ordinal()] = derive(jobKey, u);
             }
             keys = k;
         }
@@ -73,16 +70,7 @@ final class JobSecret {
 
     /** The tag of {@code parts} (each read from its position to its limit, positions untouched) for {@code use}. */
     byte[] mac(Use use, ByteBuffer... parts) {
-        try {
-            Mac m = Mac.getInstance(HMAC);
-            m.init(key(use));
-            for (ByteBuffer p : parts) {
-                m.update(p.duplicate());
-            }
-            return m.doFinal();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(HMAC + " is missing from this JDK", e);
-        }
+        return HmacSha256.tag(key(use), parts);
     }
 
     /** Whether {@code tag} is the tag of {@code parts}, compared in constant time (no timing oracle). */
