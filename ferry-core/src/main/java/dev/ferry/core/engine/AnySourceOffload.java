@@ -56,6 +56,11 @@ final class AnySourceOffload {
         this.matcher = found == null ? null : m;
     }
 
+    /** Whether a context matches for this rank: a node agent carries its traffic between nodes. */
+    boolean present() {
+        return matcher != null;
+    }
+
     /** Whether a receive of {@code bytes} could be matched there: a context matches, and the receive holds some bytes. */
     boolean offloads(long bytes) {
         return matcher != null && bytes > 0;

@@ -148,7 +148,9 @@ public final class Engine implements GateOwner, AutoCloseable {
         }
         this.doze = new Doze(contexts, () -> acceptsDue = true, rank);
         this.idle = doze.strategy(config.idleStrategy(),
-                wire.ranksOnNode(wire.node(rank)) > Runtime.getRuntime().availableProcessors() || servedByAgent(contexts));
+                // through the agents a message costs two process wake-ups at least: a long spin catches
+                // few more of them than a short one, and holds a core the agents may need
+                wire.ranksOnNode(wire.node(rank)) > Runtime.getRuntime().availableProcessors() || anySource.present());
         this.thread = threadMode ? new ProgressThread(this, idle) : null;
         if (thread != null) {
             thread.start();
@@ -669,24 +671,9 @@ public final class Engine implements GateOwner, AutoCloseable {
     }
 
     /**
-     * Whether a node agent carries some of this rank's traffic (a context that matches for it). A
-     * message through the agents costs two process wake-ups at least, tens of microseconds, so a
-     * long spin catches few more of them than a short one followed by yields, and while it spins
-     * it holds a core the agents may need.
-     */
-    private static boolean servedByAgent(List<EngineContext> contexts) {
-        for (EngineContext ec : contexts) {
-            if (ec.context() instanceof dev.ferry.core.agent.MatchOffload.AnySource) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /**
      * How this engine's waiters idle after a fruitless pass: spin (briefly when this node runs
-     * more ranks than it has cores, or a node agent carries this rank's traffic), yield, nap, and after a second doze in the drivers' blocking
-     * waits (futex, epoll), woken at once by a packet, a connection request or a peer's death; so
+     * more ranks than it has cores, or a node agent carries this rank's traffic), yield, nap, and
+     * after a second doze in the drivers' blocking waits (futex, epoll), woken at once by a packet, a connection request or a peer's death; so
      * a rank that waits long costs no CPU. Any thread may use it.
      *
      * <pre>{@code

@@ -46,7 +46,8 @@ final class HmacSha256 {
         return b;
     }
 
-    private static MessageDigest sha256() {
+    /** A SHA-256 digest (the first provider's). */
+    static MessageDigest sha256() {
         try {
             return MessageDigest.getInstance("SHA-256");
         } catch (GeneralSecurityException e) {

@@ -2,7 +2,6 @@ package dev.ferry.driver.tcp;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
 
@@ -49,14 +48,10 @@ final class JobSecret {
     }
 
     private static byte[] derive(byte[] jobKey, Use use) {
-        try {
-            MessageDigest d = MessageDigest.getInstance("SHA-256");
-            d.update(("ferry tcp " + use.name().toLowerCase(java.util.Locale.ROOT) + '\0').getBytes(StandardCharsets.US_ASCII));
-            d.update(jobKey);
-            return d.digest();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException("SHA-256 is missing from this JDK", e);
-        }
+        MessageDigest d = HmacSha256.sha256();
+        d.update(("ferry tcp " + use.name().toLowerCase(java.util.Locale.ROOT) + '\0').getBytes(StandardCharsets.US_ASCII));
+        d.update(jobKey);
+        return d.digest();
     }
 
     synchronized byte[] nonce() {
