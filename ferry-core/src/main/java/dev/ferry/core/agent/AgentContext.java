@@ -47,12 +47,12 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
     /** The instance each slot in use is for, so a peer that goes gives its slots back. */
     final AgentInstance[] exposureOwner = new AgentInstance[ChannelLayout.PULL_SLOTS], pullOwner = new AgentInstance[ChannelLayout.PULL_SLOTS];
     /**
-     * Native memory a pull lands in when the receive's own is not one native range (a heap array,
-     * a scattered layout): the agent reaches only native memory of this process. One per pull
-     * slot, kept and grown, so a run of such receives allocates once.
+     * Native memory a pull lands in, per pull slot, when the receive's own is not one native range
+     * (a heap array, a scattered layout): the agent reaches only native memory of this process.
      */
-    private final MemorySegment[] staging = new MemorySegment[ChannelLayout.PULL_SLOTS];
-    private final java.lang.foreign.Arena[] stagingArenas = new java.lang.foreign.Arena[ChannelLayout.PULL_SLOTS];
+    final Staging pullStaging = new Staging();
+    /** The same for a send's memory, per exposure slot: copied in, then exposed. */
+    final Staging exposureStaging = new Staging();
     private DriverUrl url;
     private String agentAddress;
     /** The instance that reaches each rank, or null. */
@@ -407,24 +407,15 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
         if (out != null) {
             into.accept("agent rings", 2 * (ChannelLayout.RING_DATA + out.capacity()));
         }
+        long staged = pullStaging.bytesHeld() + exposureStaging.bytesHeld();
+        if (staged > 0) {
+            into.accept("agent staging", staged);
+        }
     }
 
     @Override
     public MatchOffload anySourceMatcher() {
         return pulls == null ? null : anySource;
-    }
-
-    /** At least {@code bytes} of native memory for pull slot {@code slot} to land in. */
-    MemorySegment staging(int slot, long bytes) {
-        MemorySegment m = staging[slot];
-        if (m == null || m.byteSize() < bytes) {
-            if (stagingArenas[slot] != null) {
-                stagingArenas[slot].close();
-            }
-            stagingArenas[slot] = java.lang.foreign.Arena.ofShared();
-            m = staging[slot] = stagingArenas[slot].allocate(Math.max(bytes, 64 * 1024), 64);
-        }
-        return m;
     }
 
     /** Gives back the slots {@code i} holds (its peer is gone or it disconnected): the agent's late answers to them change nothing. */
@@ -457,13 +448,8 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
             recvCancelAny();
             client.close();
         }
-        for (int s = 0; s < stagingArenas.length; s++) {
-            if (stagingArenas[s] != null) {
-                stagingArenas[s].close();
-                stagingArenas[s] = null;
-                staging[s] = null;
-            }
-        }
+        pullStaging.close();
+        exposureStaging.close();
     }
 
     @Override

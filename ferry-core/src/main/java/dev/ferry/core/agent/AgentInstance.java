@@ -37,6 +37,8 @@ final class AgentInstance implements DriverInstance, MatchOffload {
     private final DataCursor recvCursor = new DataCursor();
     /** Where a staged pull's bytes go (its own: a ring receive may be half done). */
     private final DataCursor pullCursor = new DataCursor();
+    /** Copies a send the agent cannot reach into its exposure's staging. */
+    private final DataCursor exposeCursor = new DataCursor();
     private long received;
     /** The record a buffer-received packet lies in, until released. */
     private long held = -1;
@@ -219,23 +221,31 @@ final class AgentInstance implements DriverInstance, MatchOffload {
 
     /**
      * Posts the packet's memory in an exposure slot for the peer alone to pull; the pull data is
-     * the slot, its generation and the length. INVALID for memory the agent cannot reach (heap,
-     * scattered): it goes by the rings instead.
+     * the slot, its generation and the length. Memory the agent cannot reach (a heap array, a
+     * scattered layout) is copied into the slot's staging first and that is exposed: the one copy
+     * that sending it through the rings takes too, but the agents then move it while the sender
+     * makes no call. INVALID for an empty message.
      */
     @Override
     public Status sendExpose(Packet packet, MemorySegment pullData) {
         if (!usable()) {
             return failed();
         }
-        long address = nativeRange(packet.layout());
-        if (address == 0) {
+        DataLayout layout = packet.layout();
+        long length = layout == null ? 0 : layout.size();
+        if (length == 0) {
             return Status.INVALID;
         }
         int slot = ctx.exposures.take();
         if (slot < 0) {
             return Status.NOT_YET;
         }
-        long length = packet.layout().size();
+        long address = nativeRange(layout);
+        if (address == 0) {
+            MemorySegment staged = ctx.exposureStaging.at(slot, length);
+            exposeCursor.reset(layout).copyTo(staged, 0, length);
+            address = staged.address();
+        }
         int g = ctx.exposures.post(slot, address, length, peer);
         ctx.exposureOwner[slot] = this;
         pullData.set(ValueLayout.JAVA_INT, ChannelLayout.PD_EXPOSURE, slot);
@@ -322,7 +332,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
             address = nativeRange(packet.layout());
             if (address == 0) {
                 staged = true;
-                address = ctx.staging(slot, n).address();
+                address = ctx.pullStaging.at(slot, n).address();
             }
         }
         long at = ctx.out.claim(ChannelLayout.PULL_REQUEST_BYTES);
@@ -387,7 +397,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         int slot = (int) packet.driverState;
         long n = packet.size();
         if (st == ChannelLayout.DONE && state == PULL_STAGED) {
-            pullCursor.reset(packet.layout()).copyFrom(ctx.staging(slot, n), 0, n);
+            pullCursor.reset(packet.layout()).copyFrom(ctx.pullStaging.at(slot, n), 0, n);
         }
         ctx.pullOwner[slot] = null;
         ctx.pulls.free(slot);

@@ -7,7 +7,7 @@ import dev.ferry.spi.Packet;
  * Arming a pull slot with a receive, and landing the message the agent matched to it: shared by
  * a peer's instance and the matcher of receives of any source. The agent reaches only native
  * memory of the rank: a receive into anything else (a heap array, a scattered layout) is armed
- * with the slot's staging memory ({@link AgentContext#staging}), into which the agent pulls while
+ * with the slot's staging memory ({@link AgentContext#pullStaging}), into which the agent pulls while
  * the rank computes, and the rank copies it in once, when it sees the slot answered.
  */
 final class ReceiveArms {
@@ -38,7 +38,7 @@ final class ReceiveArms {
         }
         boolean staged = address == 0;
         if (staged) {
-            address = ctx.staging(slot, size).address();
+            address = ctx.pullStaging.at(slot, size).address();
         }
         int g = ctx.pulls.arm(slot, address, size, peer, bits, ignore);
         packet.driverData = staged ? ARMED_STAGED : ARMED;
@@ -63,7 +63,7 @@ final class ReceiveArms {
     /** The matched message's {@code n} bytes, answered DONE in {@code slot}, into the packet's memory where they were staged. */
     static void land(AgentContext ctx, Packet packet, int slot, long n, DataCursor cursor) {
         if (packet.driverData == ARMED_STAGED && n > 0) {
-            cursor.reset(packet.layout()).copyFrom(ctx.staging(slot, n), 0, n);
+            cursor.reset(packet.layout()).copyFrom(ctx.pullStaging.at(slot, n), 0, n);
         }
     }
 }

@@ -133,12 +133,13 @@ class EngineJobTest {
 
     /**
      * Two nodes of two ranks: shm within a node, tcp between them; in agent mode the node agents
-     * between them, whose rendezvous are pulled (by the agents) where direct tcp's are put.
+     * between them, whose rendezvous are pulled (by the agents) where direct tcp's are put, sent
+     * from a heap array (which the agents reach through a staging copy) as from native memory.
      */
-    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
-    void mixedJobUsesShmWithinANodeAndTcpBetweenNodes(String agent) throws Exception {
-        Jobs.Result r = passed(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", agent), "sizes");
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}, {1}")
+    @org.junit.jupiter.params.provider.CsvSource({"off, sizes", "on, sizes", "on, sizes-from-heap"})
+    void mixedJobUsesShmWithinANodeAndTcpBetweenNodes(String agent, String program) throws Exception {
+        Jobs.Result r = passed(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", agent), program);
         List<String> ok = r.okLines();
         assertEquals(4, ok.size(), r.toString());
         String net = agent.equals("on") ? "agent" : "tcp";
@@ -146,14 +147,31 @@ class EngineJobTest {
         assertTrue(ok.stream().anyMatch(l -> l.contains("rank 3 ") && l.contains("rails 0=" + net + " 1=" + net + " 2=shm 3=self;")), ok.toString());
         // a rank's rendezvous go to itself (never pulled), to its shm peer (pulled) and to the two ranks of the
         // other node: by pull through the agents, so most are pulled; by put over tcp, so most are not
+        // (from a heap array, shm sends its peer the bytes, which have no address it could read: every pull is the agents')
         for (String l : ok) {
             long[] p = pulledOf(l);
-            assertTrue(agent.equals("on") ? 2 * p[0] > p[1] : p[0] > 0 && 2 * p[0] < p[1], l);
+            assertTrue(program.equals("sizes-from-heap") ? p[0] > 0 : agent.equals("on") ? 2 * p[0] > p[1] : p[0] > 0 && 2 * p[0] < p[1], l);
         }
         // waits spin briefly where the agents carry traffic (a spinning rank would hold their core), or the node is crowded
         boolean crowded = 2 > Runtime.getRuntime().availableProcessors();
         String spin = agent.equals("on") || crowded ? "waits spin 2 us" : "waits spin 200 us";
         assertTrue(ok.stream().allMatch(l -> l.endsWith(spin)), ok.toString());
+    }
+
+    /**
+     * Through the node agents a rendezvous moves while its sender makes no call: the agents pull
+     * it, from native memory as it is, from a heap array through the exposure's staging copy.
+     * (Agent mode's own offload: over tcp directly the sender itself writes the chunks.)
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "from {0} memory")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"native", "heap"})
+    void theAgentsMoveARendezvousWhileTheSenderMakesNoCall(String memory, @TempDir java.nio.file.Path dir) throws Exception {
+        Jobs.Result r = Jobs.run(2, Map.of("FERRY_RANKS_PER_NODE", "1", "FERRY_AGENT", "on", "FERRY_TEST_SIGNAL", dir.resolve("received").toString()),
+                TIMEOUT, "sender-computes", memory);
+        assertEquals(0, r.exit(), r.toString());
+        assertEquals("ok sender-computes received " + (16 << 20), okLine(r, "ok sender-computes received"), r.toString());
+        assertEquals("ok sender-computes sent " + (16 << 20) + (memory.equals("heap") ? " from a heap array" : " from native memory")
+                + " while making no call; pulled rendezvous 1 of 1", okLine(r, "ok sender-computes sent"), r.toString());
     }
 
     @Test

@@ -48,6 +48,7 @@ public final class EngineRanks {
             case "throws" -> throwing();
             case "confined" -> confined();
             case "sizes" -> System.out.println(sizes(new EngineConfig()));
+            case "sizes-from-heap" -> System.out.println(sizes(new EngineConfig(), true));
             // ranks may differ: FERRY_RNDV_PULL is about what a rank sends
             case "sizes-rank1-without-pull" -> System.out.println(sizes(new EngineConfig().settings("1".equals(System.getenv("PMI_RANK"))
                     ? Settings.fromEnvironment().with(EngineSettings.RNDV_PULL.name(), "off") : Settings.fromEnvironment())));
@@ -58,6 +59,7 @@ public final class EngineRanks {
             case "unexpected" -> unexpected();
             case "planned" -> planned();
             case "rts-burst" -> rtsBurst();
+            case "sender-computes" -> senderComputes(args[1].equals("heap"));
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
@@ -86,13 +88,18 @@ public final class EngineRanks {
      * order per source, then a truncation; answers a line saying what moved over which rails.
      */
     static String sizes(EngineConfig config) {
+        return sizes(config, false);
+    }
+
+    /** {@link #sizes(EngineConfig)}, sending from a heap array with {@code fromHeap}: no driver or agent reaches it as it is. */
+    static String sizes(EngineConfig config, boolean fromHeap) {
         Inbox inbox = new Inbox();
         try (Engine e = Engine.init(config, inbox)) {
             inbox.attach(e);
             int n = e.size();
             int me = e.rank();
             long max = SIZES[SIZES.length - 1];
-            MemorySegment out = e.memory().allocate(max);
+            MemorySegment out = fromHeap ? MemorySegment.ofArray(new byte[(int) max]) : e.memory().allocate(max);
             MemorySegment in = Arena.ofAuto().allocate(max, 4096);
             SendRequest[] sends = new SendRequest[n];
             for (int p = 0; p < n; p++) {
@@ -359,6 +366,47 @@ public final class EngineRanks {
                 receiveAll(e, next, 1 + count, r, in, size, end); // the opening message, then the rest
                 System.out.println("ok planned received " + count + " in order; " + e.stats().batchedPulls() + " pulls in "
                         + e.stats().pullBatches() + " batches");
+            }
+        }
+    }
+
+    /**
+     * Rank 0 sends rank 1 16 MiB (from a heap array with {@code fromHeap}, else native memory) and
+     * then makes no call until rank 1 has received every byte and says so by creating the file
+     * {@code FERRY_TEST_SIGNAL}: the bytes must move without the sender, as the node agents pull
+     * them. Then its send completes at its next call.
+     */
+    private static void senderComputes(boolean fromHeap) throws Exception {
+        java.nio.file.Path signal = java.nio.file.Path.of(System.getenv("FERRY_TEST_SIGNAL"));
+        int size = 16 << 20;
+        Inbox inbox = new Inbox();
+        try (Engine e = Engine.init(inbox)) {
+            inbox.attach(e);
+            inboxOpeningExchange(e, inbox);
+            long end = System.nanoTime() + BOUND.toNanos();
+            if (e.rank() == 0) {
+                MemorySegment out = fromHeap ? MemorySegment.ofArray(new byte[size]) : Arena.ofAuto().allocate(size);
+                fill(out, 0, size);
+                SendRequest s = new SendRequest();
+                e.send(s.to(1, 7, out));
+                while (!java.nio.file.Files.exists(signal)) { // no call into the engine meanwhile
+                    java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+                    if (System.nanoTime() > end) {
+                        throw new IllegalStateException("rank 1 did not receive the 16 MiB while this rank made no call: done " + s.isDone());
+                    }
+                }
+                s.join(BOUND);
+                System.out.println("ok sender-computes sent " + size + (fromHeap ? " from a heap array" : " from native memory")
+                        + " while making no call; pulled rendezvous " + e.stats().rendezvousExposed() + " of " + e.stats().rendezvousStarted());
+            } else if (e.rank() == 1) {
+                Message m = inbox.take(x -> x.header() == 7, BOUND);
+                MemorySegment in = Arena.ofAuto().allocate(size);
+                RecvRequest r = new RecvRequest();
+                m.receive(in, r);
+                r.join(BOUND);
+                check(in, 0, size);
+                java.nio.file.Files.createFile(signal);
+                System.out.println("ok sender-computes received " + r.received());
             }
         }
     }
