@@ -18,9 +18,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Programs of both Java MPI families, compiled against the {@code mpi} package alone, run
  * unmodified as real jobs of 1 to 8 JVMs under Ferry's launcher; with ranks per node set, pairs on
  * one "node" talk over shared memory and the others over tcp, or (FERRY_AGENT=on, once for every
- * program that spans nodes but LargeObject, whose 2.24 GB objects go as ApiJobTest's do, which
- * runs them through the agents) through the node agents. Each program checks its own result
- * (against a serial computation or an exact count) and prints "ok" or "WRONG".
+ * program that spans nodes) through the node agents. Each program checks its own result (against
+ * a serial computation or an exact count) and prints "ok" or "WRONG".
  */
 class ProgramsJobTest {
     private static final Duration BOUND = Duration.ofSeconds(180);
@@ -66,7 +65,7 @@ class ProgramsJobTest {
             "mpijava.PingPong, 6, 3, 200, on", "mpijava.Ring, 7, 4, -, on",
             "mpijava.Pi, 4, 2, 1000000, on", "mpijava.Stencil, 8, 4, -, on",
             "mpijava.MatMul, 3, 2, -, on", "mpijava.DerivedObjects, 3, 2, -, on",
-            "openmpi.LargeCounts, 2, 1, -, on"})
+            "openmpi.LargeCounts, 2, 1, -, on", "mpijava.LargeObject, 2, 1, -, on"})
     void aProgramRunsUnmodifiedAndChecksItsResult(String main, int ranks, int perNode, String arg, String agent) throws Exception {
         CapturedJob.Result r = arg.equals("-") ? runAgent(ranks, perNode, agent, main) : runAgent(ranks, perNode, agent, main, arg);
         assertEquals(0, r.exit(), r.toString());
