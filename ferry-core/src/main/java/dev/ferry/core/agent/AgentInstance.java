@@ -284,6 +284,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         int slot = (int) packet.driverState;
         ctx.exposureOwner[slot] = null;
         ctx.exposures.free(slot);
+        ctx.exposureStaging.done(slot); // answered: the agents read it no more
         return state == ChannelLayout.DONE ? Status.DONE : failed();
     }
 
@@ -401,6 +402,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         }
         ctx.pullOwner[slot] = null;
         ctx.pulls.free(slot);
+        ctx.pullStaging.done(slot);
         packet.driverData = null;
         if (st != ChannelLayout.DONE) {
             return failed();
@@ -466,6 +468,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         packet.driverData = st == ChannelLayout.DONE && ctx.pulls.placedAtOnce(slot) ? ReceiveArms.PLACED_AT_ONCE : null; // armed no more
         ctx.pullOwner[slot] = null;
         ctx.pulls.free(slot);
+        ctx.pullStaging.done(slot);
         if (st != ChannelLayout.DONE) {
             return failed();
         }

@@ -60,6 +60,7 @@ final class AnySourceArms implements MatchOffload {
             ReceiveArms.land(ctx, packet, slot, ctx.pulls.matchedLength(slot), cursor);
         }
         ctx.pulls.free(slot);
+        ctx.pullStaging.done(slot);
         packet.driverData = null; // armed no more; its header and source stay readable
         if (state != ChannelLayout.DONE) {
             return Status.BROKEN;

@@ -51,6 +51,7 @@ final class ReceiveArms {
         if (!ctx.pulls.reclaim((int) packet.driverState, (int) (packet.driverState >>> 32))) {
             return false;
         }
+        ctx.pullStaging.done((int) packet.driverState);
         packet.driverData = null;
         return true;
     }
