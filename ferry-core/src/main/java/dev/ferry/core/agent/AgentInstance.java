@@ -224,7 +224,9 @@ final class AgentInstance implements DriverInstance, MatchOffload {
      * the slot, its generation and the length. Memory the agent cannot reach (a heap array, a
      * scattered layout) is copied into the slot's staging first and that is exposed: the one copy
      * that sending it through the rings takes too, but the agents then move it while the sender
-     * makes no call. INVALID for an empty message.
+     * makes no call. INVALID for an empty message, and for such memory past
+     * {@link Staging#KEEP_BYTES}: a copy that large would hold up the progress pass making it, and
+     * its staging the memory, so it goes through the rings, chunk by chunk.
      */
     @Override
     public Status sendExpose(Packet packet, MemorySegment pullData) {
@@ -233,14 +235,14 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         }
         DataLayout layout = packet.layout();
         long length = layout == null ? 0 : layout.size();
-        if (length == 0) {
+        long address = nativeRange(layout);
+        if (length == 0 || address == 0 && length > Staging.KEEP_BYTES) {
             return Status.INVALID;
         }
         int slot = ctx.exposures.take();
         if (slot < 0) {
             return Status.NOT_YET;
         }
-        long address = nativeRange(layout);
         if (address == 0) {
             MemorySegment staged = ctx.exposureStaging.at(slot, length);
             exposeCursor.reset(layout).copyTo(staged, 0, length);
