@@ -374,7 +374,8 @@ public final class EngineRanks {
      * Rank 0 sends rank 1 16 MiB (from a heap array with {@code fromHeap}, else native memory) and
      * then makes no call until rank 1 has received every byte and says so by creating the file
      * {@code FERRY_TEST_SIGNAL}: the bytes must move without the sender, as the node agents pull
-     * them. Then its send completes at its next call.
+     * them. Then its send completes at its next call. Then it sends 64 MiB + 1 from the same kind
+     * of memory, with calls: heap memory that large is not staged but goes through the rings.
      */
     private static void senderComputes(boolean fromHeap) throws Exception {
         java.nio.file.Path signal = java.nio.file.Path.of(System.getenv("FERRY_TEST_SIGNAL"));
@@ -396,8 +397,14 @@ public final class EngineRanks {
                     }
                 }
                 s.join(BOUND);
+                int large = (64 << 20) + 1;
+                MemorySegment big = fromHeap ? MemorySegment.ofArray(new byte[large]) : Arena.ofAuto().allocate(large);
+                fill(big, 0, large);
+                e.send(s.to(1, 8, big));
+                s.join(BOUND);
                 System.out.println("ok sender-computes sent " + size + (fromHeap ? " from a heap array" : " from native memory")
-                        + " while making no call; pulled rendezvous " + e.stats().rendezvousExposed() + " of " + e.stats().rendezvousStarted());
+                        + " while making no call, then " + large + "; pulled rendezvous " + e.stats().rendezvousExposed() + " of "
+                        + e.stats().rendezvousStarted());
             } else if (e.rank() == 1) {
                 Message m = inbox.take(x -> x.header() == 7, BOUND);
                 MemorySegment in = Arena.ofAuto().allocate(size);
@@ -406,7 +413,14 @@ public final class EngineRanks {
                 r.join(BOUND);
                 check(in, 0, size);
                 java.nio.file.Files.createFile(signal);
-                System.out.println("ok sender-computes received " + r.received());
+                m = inbox.take(x -> x.header() == 8, BOUND);
+                int large = (64 << 20) + 1;
+                MemorySegment bigIn = Arena.ofAuto().allocate(large);
+                RecvRequest r2 = new RecvRequest();
+                m.receive(bigIn, r2);
+                r2.join(BOUND);
+                check(bigIn, 0, large);
+                System.out.println("ok sender-computes received " + r.received() + " and " + r2.received());
             }
         }
     }
