@@ -418,6 +418,16 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
         return pulls == null ? null : anySource;
     }
 
+    /**
+     * Gives back pull slot {@code slot} once its agent answered it (or the rank took it back
+     * before the agent claimed it): the agent writes there no more, so its staging may go too.
+     * Not for a slot given back while the agent may still write ({@link #freeSlots}).
+     */
+    void pullEnded(int slot) {
+        pulls.free(slot);
+        pullStaging.done(slot);
+    }
+
     /** Gives back the slots {@code i} holds (its peer is gone or it disconnected): the agent's late answers to them change nothing. */
     void freeSlots(AgentInstance i) {
         for (int s = 0; s < ChannelLayout.PULL_SLOTS; s++) {

@@ -403,8 +403,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
             pullCursor.reset(packet.layout()).copyFrom(ctx.pullStaging.at(slot, n), 0, n);
         }
         ctx.pullOwner[slot] = null;
-        ctx.pulls.free(slot);
-        ctx.pullStaging.done(slot);
+        ctx.pullEnded(slot);
         packet.driverData = null;
         if (st != ChannelLayout.DONE) {
             return failed();
@@ -469,8 +468,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         }
         packet.driverData = st == ChannelLayout.DONE && ctx.pulls.placedAtOnce(slot) ? ReceiveArms.PLACED_AT_ONCE : null; // armed no more
         ctx.pullOwner[slot] = null;
-        ctx.pulls.free(slot);
-        ctx.pullStaging.done(slot);
+        ctx.pullEnded(slot);
         if (st != ChannelLayout.DONE) {
             return failed();
         }

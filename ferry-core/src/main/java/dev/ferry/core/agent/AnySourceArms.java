@@ -59,8 +59,7 @@ final class AnySourceArms implements MatchOffload {
         if (state == ChannelLayout.DONE) {
             ReceiveArms.land(ctx, packet, slot, ctx.pulls.matchedLength(slot), cursor);
         }
-        ctx.pulls.free(slot);
-        ctx.pullStaging.done(slot);
+        ctx.pullEnded(slot);
         packet.driverData = null; // armed no more; its header and source stay readable
         if (state != ChannelLayout.DONE) {
             return Status.BROKEN;

@@ -379,17 +379,15 @@ public final class EngineRanks {
      */
     private static void senderComputes(boolean fromHeap) throws Exception {
         java.nio.file.Path signal = java.nio.file.Path.of(System.getenv("FERRY_TEST_SIGNAL"));
-        int size = 16 << 20;
+        int size = 16 << 20, large = (64 << 20) + 1;
         Inbox inbox = new Inbox();
         try (Engine e = Engine.init(inbox)) {
             inbox.attach(e);
             inboxOpeningExchange(e, inbox);
             long end = System.nanoTime() + BOUND.toNanos();
             if (e.rank() == 0) {
-                MemorySegment out = fromHeap ? MemorySegment.ofArray(new byte[size]) : Arena.ofAuto().allocate(size);
-                fill(out, 0, size);
                 SendRequest s = new SendRequest();
-                e.send(s.to(1, 7, out));
+                e.send(s.to(1, 7, filled(fromHeap, size)));
                 while (!java.nio.file.Files.exists(signal)) { // no call into the engine meanwhile
                     java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
                     if (System.nanoTime() > end) {
@@ -397,32 +395,35 @@ public final class EngineRanks {
                     }
                 }
                 s.join(BOUND);
-                int large = (64 << 20) + 1;
-                MemorySegment big = fromHeap ? MemorySegment.ofArray(new byte[large]) : Arena.ofAuto().allocate(large);
-                fill(big, 0, large);
-                e.send(s.to(1, 8, big));
+                e.send(s.to(1, 8, filled(fromHeap, large)));
                 s.join(BOUND);
                 System.out.println("ok sender-computes sent " + size + (fromHeap ? " from a heap array" : " from native memory")
                         + " while making no call, then " + large + "; pulled rendezvous " + e.stats().rendezvousExposed() + " of "
                         + e.stats().rendezvousStarted());
             } else if (e.rank() == 1) {
-                Message m = inbox.take(x -> x.header() == 7, BOUND);
-                MemorySegment in = Arena.ofAuto().allocate(size);
-                RecvRequest r = new RecvRequest();
-                m.receive(in, r);
-                r.join(BOUND);
-                check(in, 0, size);
+                long first = receiveChecked(inbox, 7, size);
                 java.nio.file.Files.createFile(signal);
-                m = inbox.take(x -> x.header() == 8, BOUND);
-                int large = (64 << 20) + 1;
-                MemorySegment bigIn = Arena.ofAuto().allocate(large);
-                RecvRequest r2 = new RecvRequest();
-                m.receive(bigIn, r2);
-                r2.join(BOUND);
-                check(bigIn, 0, large);
-                System.out.println("ok sender-computes received " + r.received() + " and " + r2.received());
+                System.out.println("ok sender-computes received " + first + " and " + receiveChecked(inbox, 8, large));
             }
         }
+    }
+
+    /** {@code size} bytes of rank 0's pattern, in a heap array with {@code fromHeap}, else in native memory. */
+    private static MemorySegment filled(boolean fromHeap, int size) {
+        MemorySegment m = fromHeap ? MemorySegment.ofArray(new byte[size]) : Arena.ofAuto().allocate(size);
+        fill(m, 0, size);
+        return m;
+    }
+
+    /** Receives the message of {@code header} from rank 0 into native memory, checks its {@code size} bytes, and answers how many came. */
+    private static long receiveChecked(Inbox inbox, long header, int size) {
+        Message m = inbox.take(x -> x.header() == header, BOUND);
+        MemorySegment in = Arena.ofAuto().allocate(size);
+        RecvRequest r = new RecvRequest();
+        m.receive(in, r);
+        r.join(BOUND);
+        check(in, 0, size);
+        return r.received();
     }
 
     /**
