@@ -158,7 +158,8 @@ public final class Ferry implements AutoCloseable {
      * Memory that messages between ranks of this node move through fastest (MPI_Alloc_mem): the
      * shared-memory driver's arena, where a transfer between two ranks' such buffers is one copy
      * and needs no system call; ordinary off-heap memory where this node's driver has none or its
-     * arena is full. Page aligned, and valid until this instance closes; there is no
+     * arena is full. With {@code FERRY_AGENT=on} the node's agent maps it too, and moves large
+     * messages between it and other nodes with no copy of its own. Page aligned, and valid until this instance closes; there is no
      * freeing it before (allocate a buffer once and reuse it).
      *
      * <pre>{@code

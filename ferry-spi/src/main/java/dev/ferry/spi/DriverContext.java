@@ -142,6 +142,21 @@ public interface DriverContext extends AutoCloseable {
     }
 
     /**
+     * Memory another driver's context of this process {@link #allocate allocated} in a shared
+     * mapping of a file (the shm driver's arena), valid until the engine closes: a driver that
+     * reaches this process's memory from another process (the node agent's) may map it there now,
+     * so that its transfers move it with no copy through that process's own memory. Called once
+     * per allocation, by the thread that allocated. Optional: nothing by default.
+     *
+     * <pre>{@code
+     * MemorySegment buf = shm.allocate(4 << 20);
+     * for (DriverContext c : others) c.prepareShared(buf);
+     * }</pre>
+     */
+    default void prepareShared(java.lang.foreign.MemorySegment memory) {
+    }
+
+    /**
      * Prepares memory the layer above will move often, so that later transfers from or into it
      * are zero-copy (seed 003's validate: the library calls it when a memory descriptor or list
      * entry is bound). Answers a cookie to hand back to {@link #deregister} when the memory is

@@ -607,7 +607,19 @@ public final class Agent implements AutoCloseable {
                     payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_CLOSED_IDLE, closedIdle);
                     payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_EVICTED, evicted);
                     payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_RAILS, made);
-                    yield 32;
+                    long linked = 0;
+                    for (AgentRail l : rails) {
+                        AgentRank same = l == null || r.jobRank < 0 ? null : l.byJobRank.get(r.jobRank);
+                        linked += same != null ? same.memory.linkedBytes() : 0;
+                    }
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_MAPPED_BYTES, r.jobRank < 0 ? r.memory.linkedBytes() : linked);
+                    yield 40;
+                }
+                case AgentCalls.MAP -> {
+                    need(argBytes, 16);
+                    boolean m = r.memory.map(payload.get(ValueLayout.JAVA_LONG, AgentCalls.ADDRESS), payload.get(ValueLayout.JAVA_LONG, AgentCalls.LENGTH));
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_MAPPED, m ? 1 : 0);
+                    yield 8;
                 }
                 default -> AgentError.NO_CALL.code();
             };
@@ -747,6 +759,9 @@ public final class Agent implements AutoCloseable {
             AgentRank r = ranks.get(i);
             if (socket.read(r.conn, probe) == 0) {
                 LOG.log(System.Logger.Level.DEBUG, "agent: process {0} hung up; its {1} registrations freed", String.valueOf(r.memory.pid()), r.memory.registrations());
+                if (r.rail != null) {
+                    r.rail.network.release(r.memory); // before its mappings go
+                }
                 free(r); // before it leaves the list: who sees it gone sees its file gone
                 synchronized (this) {
                     ranks.remove(i);

@@ -218,6 +218,19 @@ public final class AgentClient implements AutoCloseable {
         return answer().get(ValueLayout.JAVA_LONG, AgentCalls.RET_HANDLE);
     }
 
+    /**
+     * Asks the agent to map {@code length} bytes at {@code address} of this process too (memory
+     * kept until this rank leaves, in a shared mapping of a file): whether it did. Pulls from and
+     * into them then move between its links and this memory with no copy between.
+     */
+    public boolean map(long address, long length) {
+        MemorySegment a = args();
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.ADDRESS, address);
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.LENGTH, length);
+        forward(AgentCalls.MAP, 16, "map");
+        return answer().get(ValueLayout.JAVA_LONG, AgentCalls.RET_MAPPED) != 0;
+    }
+
     public void deregister(long handle) {
         args().set(ValueLayout.JAVA_LONG, AgentCalls.HANDLE, handle);
         forward(AgentCalls.DEREGISTER, 8, "deregister");
@@ -283,12 +296,17 @@ public final class AgentClient implements AutoCloseable {
         return linkCounts()[0];
     }
 
-    /** The agent's links on every rail: open now, closed in order for being idle so far, and for the cap; then its rails. */
+    /**
+     * The agent's links on every rail: open now, closed in order for being idle so far, and for
+     * the cap; then its rails; then the bytes of this rank's pulls (all its rails) that moved
+     * between a link and memory the agent mapped.
+     */
     public long[] linkCounts() {
         forward(AgentCalls.STATS, 0, "stats");
         MemorySegment a = answer();
         return new long[] {a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_LINKS), a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_CLOSED_IDLE),
-                a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_EVICTED), a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_RAILS)};
+                a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_EVICTED), a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_RAILS),
+                a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_MAPPED_BYTES)};
     }
 
     /** Tells the agent that rank {@code rank} is served by the agent at {@code agentAddress}. */

@@ -378,6 +378,24 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
     }
 
     /**
+     * Arena memory of this rank (kept until it leaves): the agent maps it too, so that pulls from
+     * and into it move between its links and this memory with no copy in the agent's own.
+     * Memory the agent cannot map is reached as any other.
+     */
+    @Override
+    public void prepareShared(MemorySegment memory) {
+        if (client == null || closed || agentFailure != null || !memory.isNative() || memory.byteSize() == 0) {
+            return;
+        }
+        try {
+            boolean m = client.map(memory.address(), memory.byteSize());
+            LOG.log(System.Logger.Level.DEBUG, "agent: {0} bytes of arena memory {1}", memory.byteSize(), m ? "mapped by the agent" : "not mappable by the agent");
+        } catch (AgentException e) {
+            LOG.log(System.Logger.Level.DEBUG, "agent: could not map arena memory: {0}", e.getMessage());
+        }
+    }
+
+    /**
      * The node's agent (its process) and its links to other nodes (one per node pair and rail,
      * shared by the node's ranks): said by the first rail's context alone, for all rails.
      */
@@ -394,6 +412,9 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
                 if (links[1] + links[2] > 0) {
                     into.accept("agent links closed-idle", links[1]);
                     into.accept("agent links evicted", links[2]);
+                }
+                if (links[4] > 0) {
+                    into.accept("agent pulled bytes, mapped", links[4]);
                 }
             } catch (AgentException e) {
                 // the agent is gone: no links to count

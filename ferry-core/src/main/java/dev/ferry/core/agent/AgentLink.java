@@ -58,6 +58,10 @@ final class AgentLink {
     ByteBuffer ownView;
     /** The serve whose chunk is being written (null: a refusal is). */
     AgentPulls.Serve ownServe;
+    /** The headers and, for a serve from mapped memory, its chunk's bytes there: written together. */
+    final ByteBuffer[] ownPair = new ByteBuffer[2];
+    /** Whether the chunk being written is {@code ownPair[1]}'s, behind the headers. */
+    boolean ownMapped;
     /** {@link #writingFor} while a record of the agent's own is half written. */
     static final int OWN = -2;
     /** Refused pulls to answer: the pulling rank << 32 | slot, and the slot's generation, a pair at a time. */
@@ -65,6 +69,11 @@ final class AgentLink {
     /** Where an arriving PULL or PULL_DATA record's payload is read, for the agent to handle. */
     java.lang.foreign.MemorySegment incoming;
     ByteBuffer incomingView;
+    /** A PULL_DATA record's data header is being read, to learn where its bytes go. */
+    boolean pullHead;
+    /** The PULL_DATA record's bytes are being read straight into the pulling rank's mapped memory. */
+    boolean landing;
+    final AgentPulls.Landing landed = new AgentPulls.Landing();
 
     /** The record being read: its header, then its payload into the receiving rank's ring. */
     final ByteBuffer header = ByteBuffer.allocateDirect((int) ChannelLayout.REC_HEADER).order(ByteOrder.LITTLE_ENDIAN);

@@ -643,7 +643,7 @@ final class AgentNetwork implements AutoCloseable {
                         return any; // the receiving rank's ring is full: read on later
                     }
                 }
-                if (l.payloadLeft > 0) {
+                while (l.payloadLeft > 0) {
                     ByteBuffer into = l.readView != null ? l.readView : scratch.clear().limit((int) Math.min(scratch.capacity(), l.payloadLeft));
                     int n = l.channel.read(into);
                     if (n < 0) {
@@ -653,6 +653,10 @@ final class AgentNetwork implements AutoCloseable {
                     l.bytesIn += n;
                     l.payloadLeft -= n;
                     any |= n > 0;
+                    if (l.pullHead && l.payloadLeft > 0 && !into.hasRemaining()) {
+                        pullBody(l); // the data header is in: read the bytes where they go
+                        continue;
+                    }
                     if (l.payloadLeft > 0) {
                         return any;
                     }
@@ -703,7 +707,10 @@ final class AgentNetwork implements AutoCloseable {
                 l.incoming = java.lang.foreign.MemorySegment.ofBuffer(b);
             }
             l.readInto = null;
-            l.readView = l.incomingView.clear().limit(length);
+            // PULL_DATA: its data header first, which says where its bytes go (pullBody)
+            l.pullHead = kind == ChannelLayout.PULL_DATA && length > ChannelLayout.PULL_DATA_HEADER;
+            l.landing = false;
+            l.readView = l.incomingView.clear().limit(l.pullHead ? ChannelLayout.PULL_DATA_HEADER : length);
             l.payloadLeft = length;
             l.readingPayload = true;
             return true;
@@ -754,9 +761,13 @@ final class AgentNetwork implements AutoCloseable {
             pullAsked(l, h.getInt((int) ChannelLayout.REC_PEER), origin, l.incoming.asSlice(0, length));
         } else if (kind == ChannelLayout.PULL_DATA) {
             AgentPulls.Party to = locals.party(h.getInt((int) ChannelLayout.REC_PEER));
-            if (to != null) {
+            if (to != null && l.landing) {
+                AgentPulls.landed(to, h.getLong((int) ChannelLayout.REC_MORE), l.incoming.asSlice(0, ChannelLayout.PULL_DATA_HEADER),
+                        length - ChannelLayout.PULL_DATA_HEADER);
+            } else if (to != null) {
                 AgentPulls.arrived(to, origin, h.getLong((int) ChannelLayout.REC_MORE), l.incoming.asSlice(0, length));
             }
+            l.landing = false;
         } else if (l.readInto != null) {
             long more = h.getLong((int) ChannelLayout.REC_MORE);
             if (!l.matchable || more != 0 || !matched(l, h.getInt((int) ChannelLayout.REC_PEER), origin, length)) {
@@ -768,6 +779,25 @@ final class AgentNetwork implements AutoCloseable {
         l.readView = null;
         l.readingPayload = false;
         h.clear();
+    }
+
+    /**
+     * A PULL_DATA record's data header is in: its bytes are read straight into the pulling
+     * rank's memory where the agent mapped it and the header names a pull that holds them, else
+     * behind the header, for {@link AgentPulls#arrived}.
+     */
+    private void pullBody(AgentLink l) {
+        ByteBuffer h = l.header;
+        int length = h.getInt((int) ChannelLayout.REC_LENGTH);
+        l.pullHead = false;
+        l.readView = l.incomingView.limit(length); // its position is past the data header
+        AgentPulls.Party to = locals.party(h.getInt((int) ChannelLayout.REC_PEER));
+        ByteBuffer direct = to == null ? null : AgentPulls.landing(to, h.getInt((int) ChannelLayout.REC_ORIGIN), h.getLong((int) ChannelLayout.REC_MORE),
+                l.incoming.asSlice(0, ChannelLayout.PULL_DATA_HEADER), length - ChannelLayout.PULL_DATA_HEADER, l.landed);
+        if (direct != null) {
+            l.readView = direct;
+            l.landing = true;
+        }
     }
 
     /**
@@ -849,16 +879,19 @@ final class AgentNetwork implements AutoCloseable {
                     l.ownServe = null;
                 } else {
                     l.ownServe = l.serves.peek();
-                    n = AgentPulls.fill(l.ownServe, l.own);
+                    n = l.ownServe.data != null ? AgentPulls.fillMapped(l.ownServe, l.own) : AgentPulls.fill(l.ownServe, l.own);
                 }
                 l.ownView.clear().limit(n);
+                l.ownMapped = l.ownServe != null && l.ownServe.data != null && l.ownServe.chunk > 0;
+                l.ownPair[0] = l.ownView;
+                l.ownPair[1] = l.ownMapped ? l.ownServe.data : null;
                 l.writingFor = AgentLink.OWN;
             }
             if (l.writingFor != AgentLink.OWN) {
                 return any;
             }
             try {
-                int w = l.channel.write(l.ownView);
+                long w = l.ownMapped ? l.channel.write(l.ownPair) : l.channel.write(l.ownView);
                 l.bytesOut += w;
                 any |= w > 0;
                 l.lastActive = now;
@@ -866,9 +899,11 @@ final class AgentNetwork implements AutoCloseable {
                 broke(l, e.getMessage());
                 return true;
             }
-            if (l.ownView.hasRemaining()) {
+            if (l.ownView.hasRemaining() || l.ownMapped && l.ownPair[1].hasRemaining()) {
                 return any;
             }
+            l.ownMapped = false;
+            l.ownPair[1] = null;
             l.writingFor = -1;
             l.recordsOut++;
             AgentPulls.Serve s = l.ownServe;
@@ -892,6 +927,31 @@ final class AgentNetwork implements AutoCloseable {
         return b;
     }
 
+    /**
+     * Stops using the mapped memory of a rank that leaves, before it is unmapped: a chunk being
+     * written from it is copied out first (its record is half on the wire), and a record being
+     * read into it is read on into the scratch and dropped.
+     */
+    void release(CrossMemory memory) {
+        for (AgentLink l : open) {
+            if (l.ownMapped && l.ownServe != null && l.ownServe.from.memory() == memory) {
+                ByteBuffer rest = ByteBuffer.allocate(l.ownPair[1].remaining());
+                rest.put(l.ownPair[1]).flip();
+                l.ownPair[1] = rest;
+            }
+            for (AgentPulls.Serve s : l.serves) {
+                if (s.from.memory() == memory) {
+                    s.data = null; // any chunk still to go fails: its exposure is withdrawn
+                }
+            }
+            if (l.landing && l.landed.to != null && l.landed.to.memory() == memory) {
+                l.readView = null;
+                l.landing = false;
+            }
+            l.landed.forget(memory);
+        }
+    }
+
     /** Forgets a ring that is gone (its rank left). */
     void forget(ByteRing ring) {
         views.remove(ring);
@@ -905,6 +965,10 @@ final class AgentNetwork implements AutoCloseable {
 
     /** A record {@code l} was reading into a rank's ring will not end: its claim is given up, so the ring takes others' again. */
     private static void dropPartial(AgentLink l) {
+        l.pullHead = false;
+        l.landing = false;
+        l.ownMapped = false; // a record half written is not finished on a connection that ends
+        l.ownPair[1] = null;
         if (l.readInto != null) {
             l.readInto.abandon();
             l.readInto = null;

@@ -46,6 +46,11 @@ final class AgentPulls {
         long done;
         /** The bytes of the chunk being written now. */
         long chunk;
+        /**
+         * The exposed bytes where the agent mapped them ({@link CrossMemory#map}), which a link
+         * writes straight from; null: they are read into the record first.
+         */
+        java.nio.ByteBuffer data;
 
         Serve(Party from, int exposure, int exposureGeneration, int to, int pullSlot, int pullGeneration, long length) {
             this.from = from;
@@ -84,7 +89,13 @@ final class AgentPulls {
             answerExposure(from, exposure, exposureGen, ChannelLayout.DONE);
             return null;
         }
-        return new Serve(from, exposure, exposureGen, to, pullSlot, pullGen, length);
+        Serve s = new Serve(from, exposure, exposureGen, to, pullSlot, pullGen, length);
+        long at = e.address(exposure);
+        CrossMemory.Mapping m = length > 0 && length <= Integer.MAX_VALUE ? from.memory().mapping(at, length) : null;
+        if (m != null) {
+            s.data = m.here().asSlice(at - m.address(), length).asByteBuffer();
+        }
+        return s;
     }
 
     /**
@@ -178,19 +189,55 @@ final class AgentPulls {
      */
     static int fill(Serve s, MemorySegment record) {
         long n = Math.min(CHUNK, s.length - s.done);
-        long more = s.length - s.done - n;
         long dataAt = ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER;
-        try {
-            if (s.from.left() || !s.from.exposures().posted(s.exposure, s.exposureGeneration)) {
-                throw new AgentException(AgentError.NOT_REGISTERED, "rank " + s.from.rank() + "'s exposure " + s.exposure + " is withdrawn");
+        if (withdrawn(s)) {
+            n = -1;
+        } else {
+            try {
+                s.from.memory().readAt(s.from.exposures().address(s.exposure) + s.done, record.asSlice(dataAt, n));
+            } catch (AgentException e) {
+                failed(s, e);
+                n = -1;
             }
-            s.from.memory().readAt(s.from.exposures().address(s.exposure) + s.done, record.asSlice(dataAt, n));
-        } catch (AgentException e) {
-            LOG.log(System.Logger.Level.DEBUG, "agent: a pull by rank {0} from rank {1} failed: {2}", s.to, s.from.rank(), e.getMessage());
-            answerExposure(s.from, s.exposure, s.exposureGeneration, ChannelLayout.FAILED);
-            n = 0;
-            more = -1;
         }
+        return headers(s, record, n);
+    }
+
+    /**
+     * As {@link #fill}, for a serve from mapped memory ({@link Serve#data}): the record's headers
+     * alone, the chunk's bytes being {@code s.data} from its position to its limit, which the link
+     * writes behind them.
+     */
+    static int fillMapped(Serve s, MemorySegment record) {
+        long n = Math.min(CHUNK, s.length - s.done);
+        if (withdrawn(s)) {
+            n = -1;
+        } else {
+            s.data.limit((int) (s.done + n)).position((int) s.done);
+        }
+        headers(s, record, n);
+        return (int) (ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER);
+    }
+
+    /** Whether the exposure of {@code s} was withdrawn (or its rank left): the exposure is answered FAILED. */
+    private static boolean withdrawn(Serve s) {
+        if (s.from.left() || !s.from.exposures().posted(s.exposure, s.exposureGeneration)) {
+            failed(s, new AgentException(AgentError.NOT_REGISTERED, "rank " + s.from.rank() + "'s exposure " + s.exposure + " is withdrawn"));
+            return true;
+        }
+        return false;
+    }
+
+    private static void failed(Serve s, AgentException e) {
+        LOG.log(System.Logger.Level.DEBUG, "agent: a pull by rank {0} from rank {1} failed: {2}", s.to, s.from.rank(), e.getMessage());
+        answerExposure(s.from, s.exposure, s.exposureGeneration, ChannelLayout.FAILED);
+    }
+
+    /** A PULL_DATA record's headers for the next {@code n} bytes of {@code s} (-1: a failure record): the record's bytes. */
+    private static int headers(Serve s, MemorySegment record, long n) {
+        long more = n < 0 ? -1 : s.length - s.done - n;
+        n = Math.max(0, n);
+        long dataAt = ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER;
         header(record, s.to, s.from.rank(), more, n);
         record.set(ValueLayout.JAVA_INT, ChannelLayout.REC_HEADER + ChannelLayout.DATA_PULL_SLOT, s.pullSlot);
         record.set(ValueLayout.JAVA_INT, ChannelLayout.REC_HEADER + ChannelLayout.DATA_PULL_GENERATION, s.pullGeneration);
@@ -220,6 +267,9 @@ final class AgentPulls {
     static boolean sent(Serve s) {
         if (s.chunk < 0) {
             return true;
+        }
+        if (s.data != null) {
+            s.from.memory().linked(s.chunk);
         }
         s.done += s.chunk;
         if (s.done < s.length) {
@@ -273,6 +323,65 @@ final class AgentPulls {
             }
         }
         if (answer != 0 && p.answer(slot, gen, answer)) {
+            to.answered();
+        }
+    }
+
+    /**
+     * Where PULL_DATA's {@code n} bytes for rank {@code to} from {@code from} may be read from
+     * the link straight into: the pull slot's memory where the agent mapped it, when the data
+     * header {@code head} names a slot posted for them that holds them; null else (the record is
+     * then read whole and goes to {@link #arrived}, which checks it again). {@code cache} keeps
+     * the view of the last pull landed so, whose next chunk takes it again.
+     */
+    static java.nio.ByteBuffer landing(Party to, int from, long more, MemorySegment head, long n, Landing cache) {
+        int slot = head.get(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_SLOT), gen = head.get(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_GENERATION);
+        long offset = head.get(ValueLayout.JAVA_LONG, ChannelLayout.DATA_OFFSET);
+        PullSlots p = to.pulls();
+        if (more < 0 || to.left() || !PullSlots.valid(slot) || !p.posted(slot, gen) || p.peer(slot) != from) {
+            return null;
+        }
+        long length = p.length(slot);
+        if (offset < 0 || offset > length || n > length - offset || more == 0 && offset + n != length || length > Integer.MAX_VALUE) {
+            return null;
+        }
+        if (cache.to != to || cache.slot != slot || cache.generation != gen || cache.view == null) {
+            long at = p.address(slot);
+            CrossMemory.Mapping m = to.memory().mapping(at, length);
+            if (m == null) {
+                return null;
+            }
+            cache.to = to;
+            cache.slot = slot;
+            cache.generation = gen;
+            cache.view = m.here().asSlice(at - m.address(), length).asByteBuffer();
+        }
+        return cache.view.limit((int) (offset + n)).position((int) offset);
+    }
+
+    /** The view of the last pull whose data a link read straight into mapped memory ({@link #landing}). */
+    static final class Landing {
+        Party to;
+        int slot = -1, generation;
+        java.nio.ByteBuffer view;
+
+        /** Forgets the view when it lies in {@code memory}'s mappings (its rank leaves). */
+        void forget(CrossMemory memory) {
+            if (to != null && to.memory() == memory) {
+                to = null;
+                view = null;
+            }
+        }
+    }
+
+    /**
+     * The {@code n} bytes {@link #landing} placed are in: counted, and the last answers the slot
+     * DONE (if it is still that pull's).
+     */
+    static void landed(Party to, long more, MemorySegment head, long n) {
+        to.memory().linked(n);
+        int slot = head.get(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_SLOT), gen = head.get(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_GENERATION);
+        if (more == 0 && !to.left() && to.pulls().answer(slot, gen, ChannelLayout.DONE)) {
             to.answered();
         }
     }

@@ -16,6 +16,12 @@ import java.util.Map;
  * rank's bytes and its own. A handle names one registration of this rank alone, and every
  * access is checked against it before any byte moves: the rank cannot make the agent touch
  * memory it did not register. Used by the agent's dispatch thread alone.
+ *
+ * <p>Memory the rank has in a shared mapping of a file (the shared-memory driver's arena, which
+ * {@code Ferry.allocate} hands out) the agent can map too ({@link #map}, seed 003's validate
+ * translating memory once for the library's fast use, as the Portals reference's PPE maps its
+ * clients' memory with XPMEM): its bytes then move between a link and that memory with no copy
+ * in the agent's own memory, and reads and writes there are plain copies, not system calls.
  */
 public final class CrossMemory implements AutoCloseable {
     /** Bytes the agent stages at a time when it copies from one registration to another. */
@@ -24,8 +30,17 @@ public final class CrossMemory implements AutoCloseable {
     private record Region(long address, long length) {
     }
 
+    /** A stretch of the rank's memory that the agent mapped too: {@code here} is the same bytes in the agent. */
+    record Mapping(long address, long length, MemorySegment here) {
+        boolean holds(long at, long n) {
+            return at >= address && n >= 0 && at - address <= length - n;
+        }
+    }
+
     private final long pid;
     private final Map<Long, Region> regions = new HashMap<>();
+    /** The rank's memory mapped here too (a few: one per arena allocation); kept until the rank leaves. */
+    private final java.util.List<Mapping> mappings = new java.util.ArrayList<>();
     private long next = 1;
     private final Arena arena = Arena.ofShared();
     private final MemorySegment local = arena.allocate(16, 8);
@@ -50,6 +65,84 @@ public final class CrossMemory implements AutoCloseable {
         long h = next++;
         regions.put(h, new Region(address, length));
         return h;
+    }
+
+    /**
+     * Maps the rank's {@code length} bytes at {@code address} into the agent too, when the rank
+     * has them in one shared mapping of a file (its {@code /proc/pid/maps} says which, and the
+     * file opened is checked to be that one, by device and inode): whether they are now mapped.
+     * False for memory that is no such mapping (anonymous or private), which the agent reaches
+     * with {@code process_vm_readv}/{@code writev} as ever. The mapping lasts until the rank
+     * leaves: it is for memory the rank keeps as long (its shared arena).
+     */
+    public boolean map(long address, long length) {
+        if (address == 0 || length <= 0 || address + length < address) {
+            throw new AgentException(AgentError.BAD_ARGUMENTS, "map " + length + " bytes at " + Long.toHexString(address));
+        }
+        if (mapping(address, length) != null) {
+            return true;
+        }
+        java.util.List<String> lines;
+        try {
+            lines = java.nio.file.Files.readAllLines(java.nio.file.Path.of("/proc", Long.toString(pid), "maps"));
+        } catch (java.io.IOException e) {
+            throw new AgentException(AgentError.UNREACHABLE, "map: the memory map of process " + pid + ": " + e.getMessage());
+        }
+        for (String line : lines) {
+            MapsLine m = MapsLine.parse(line);
+            if (m != null && address >= m.start() && address + length <= m.end()) {
+                MemorySegment here = m.sharedFile() ? mapFile(m, address, length) : null;
+                if (here != null) {
+                    mappings.add(new Mapping(address, length, here));
+                }
+                return here != null;
+            }
+        }
+        throw new AgentException(AgentError.UNREACHABLE, "map: " + length + " bytes at " + Long.toHexString(address) + " lie in no one mapping of process " + pid);
+    }
+
+    /** The file of {@code m} mapped here from where {@code address} lies in it; null when the file is not the one mapped there. */
+    private MemorySegment mapFile(MapsLine m, long address, long length) {
+        java.nio.file.Path file = java.nio.file.Path.of(m.path());
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.READ,
+                java.nio.file.StandardOpenOption.WRITE, java.nio.file.LinkOption.NOFOLLOW_LINKS)) {
+            Map<String, Object> a = java.nio.file.Files.readAttributes(file, "unix:ino,dev", java.nio.file.LinkOption.NOFOLLOW_LINKS);
+            if (((Number) a.get("ino")).longValue() != m.inode() || ((Number) a.get("dev")).longValue() != m.device()) {
+                return null; // replaced since it was mapped: not the rank's memory
+            }
+            return ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, m.offset() + (address - m.start()), length, arena);
+        } catch (java.io.IOException | UnsupportedOperationException | IllegalArgumentException e) {
+            return null; // gone, or not ours to open: reached by system calls instead
+        }
+    }
+
+    /** The mapping that holds {@code length} bytes at {@code address} of the rank; null when none does. */
+    Mapping mapping(long address, long length) {
+        for (int i = 0; i < mappings.size(); i++) {
+            Mapping m = mappings.get(i);
+            if (m.holds(address, length)) {
+                return m;
+            }
+        }
+        return null;
+    }
+
+    /** Bytes that moved between a link and the rank's mapped memory, with no copy in the agent's own. */
+    private long linked;
+
+    /** {@code n} bytes moved between a link and the rank's mapped memory. */
+    void linked(long n) {
+        linked += n;
+    }
+
+    /** Bytes that moved between a link and the rank's mapped memory, with no copy in the agent's own. */
+    public long linkedBytes() {
+        return linked;
+    }
+
+    /** How many stretches of the rank's memory the agent mapped. */
+    public int mapped() {
+        return mappings.size();
     }
 
     /** Forgets registration {@code handle}; whether it was one. */
@@ -117,12 +210,22 @@ public final class CrossMemory implements AutoCloseable {
      * caller checked against a slot the rank posted ({@link AgentPulls}).
      */
     void readAt(long address, MemorySegment into) {
-        move(Syscall.Call.PROCESS_VM_READV, into, address, "read");
+        Mapping m = mapping(address, into.byteSize());
+        if (m != null) {
+            MemorySegment.copy(m.here, address - m.address, into, 0, into.byteSize());
+        } else {
+            move(Syscall.Call.PROCESS_VM_READV, into, address, "read");
+        }
     }
 
     /** Writes {@code from} at {@code address} of the process, checked as for {@link #readAt}. */
     void writeAt(long address, MemorySegment from) {
-        move(Syscall.Call.PROCESS_VM_WRITEV, from, address, "write");
+        Mapping m = mapping(address, from.byteSize());
+        if (m != null) {
+            MemorySegment.copy(from, 0, m.here, address - m.address, from.byteSize());
+        } else {
+            move(Syscall.Call.PROCESS_VM_WRITEV, from, address, "write");
+        }
     }
 
     /** One process_vm_readv or writev of all of {@code mine} at {@code theirs}. */
@@ -147,6 +250,7 @@ public final class CrossMemory implements AutoCloseable {
     @Override
     public void close() {
         regions.clear();
+        mappings.clear();
         arena.close();
     }
 }

@@ -30,12 +30,21 @@ public final class SharedMemory {
         this.contexts = contexts;
     }
 
-    /** The local driver's shared arena where it has one, else ordinary off-heap memory. Page aligned. */
+    /**
+     * The local driver's shared arena where it has one, else ordinary off-heap memory. Page
+     * aligned. The other drivers are told of arena memory ({@code DriverContext.prepareShared}):
+     * the node agent's maps it too.
+     */
     public MemorySegment allocate(long bytes) {
         for (EngineContext c : contexts) {
             if (c.caps().transport() == Transport.LOCAL) {
                 MemorySegment m = c.context().allocate(bytes);
                 if (m != null) {
+                    for (EngineContext o : contexts) {
+                        if (o != c) {
+                            o.context().prepareShared(m);
+                        }
+                    }
                     return m;
                 }
             }

@@ -161,4 +161,86 @@ class AgentPullsTest {
             assertFalse(AgentPulls.own(receiver, 3, request(a, p, pg, 0, 1, 100)), "the request of a pull answered already is not sent");
         }
     }
+
+    /** {@code n} bytes of a file in {@code dir}, mapped here shared: memory the agent can map too. */
+    private static MemorySegment sharedFile(java.nio.file.Path file, long n, Arena a) throws Exception {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.allocate(1), n - 1);
+            return ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, n, a);
+        }
+    }
+
+    /**
+     * Between mapped memory at both ends a link writes each chunk straight from the exposure (the
+     * record holds only headers) and reads it straight into the pull slot: the bytes arrive whole,
+     * both slots are answered DONE, and both ranks count them.
+     */
+    @Test
+    void mappedMemoryGoesStraightBetweenTheLinkAndBothRanks(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        try (Arena a = Arena.ofShared()) {
+            PlayedRank sender = new PlayedRank(0, a), receiver = new PlayedRank(1, a);
+            long n = 2 * AgentPulls.CHUNK + 5;
+            MemorySegment src = sharedFile(dir.resolve("src"), n, a), dst = sharedFile(dir.resolve("dst"), n, a);
+            for (long i = 0; i < n; i++) {
+                src.set(ValueLayout.JAVA_BYTE, i, (byte) (i * 17 + 3));
+            }
+            assertTrue(sender.memory.map(src.address(), n) && receiver.memory.map(dst.address(), n));
+            int e = sender.exposures.take(), eg = sender.exposures.post(e, src.address(), n, 1);
+            int p = receiver.pulls.take(), pg = receiver.pulls.post(p, dst.address(), n, 0);
+            AgentPulls.Serve s = AgentPulls.requested(sender, 1, request(a, p, pg, e, eg, n));
+            assertNotNull(s.data, "served from the agent's mapping");
+            MemorySegment record = a.allocate(ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER, 8);
+            AgentPulls.Landing cache = new AgentPulls.Landing();
+            for (int chunks = 0; ; chunks++) {
+                assertTrue(chunks < 10, "the serve ends");
+                assertEquals(ChannelLayout.REC_HEADER + ChannelLayout.PULL_DATA_HEADER, AgentPulls.fillMapped(s, record), "headers alone");
+                long more = record.get(ValueLayout.JAVA_LONG, ChannelLayout.REC_MORE);
+                MemorySegment head = record.asSlice(ChannelLayout.REC_HEADER, ChannelLayout.PULL_DATA_HEADER);
+                java.nio.ByteBuffer into = AgentPulls.landing(receiver, 0, more, head, s.data.remaining(), cache);
+                assertNotNull(into, "landed in the receiver's mapping");
+                into.put(s.data); // what the link's write and read do, through the socket
+                AgentPulls.landed(receiver, more, head, s.chunk);
+                if (AgentPulls.sent(s)) {
+                    break;
+                }
+            }
+            assertEquals(-1, src.mismatch(dst), "every byte pulled");
+            assertEquals(ChannelLayout.DONE, PullSlots.state(sender.exposures.word(e)));
+            assertEquals(ChannelLayout.DONE, PullSlots.state(receiver.pulls.word(p)));
+            assertEquals(n, sender.memory.linkedBytes());
+            assertEquals(n, receiver.memory.linkedBytes());
+        }
+    }
+
+    /** Data whose header the pull slot does not allow is not landed straight: it takes the checked path, which refuses it. */
+    @Test
+    void dataThePullSlotDoesNotAllowIsNotLandedStraight(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        try (Arena a = Arena.ofShared()) {
+            PlayedRank receiver = new PlayedRank(1, a);
+            MemorySegment dst = sharedFile(dir.resolve("dst"), 8192, a), plain = a.allocate(8192);
+            assertTrue(receiver.memory.map(dst.address(), 8192));
+            int p = receiver.pulls.take(), pg = receiver.pulls.post(p, dst.address(), 8192, 0);
+            int q = receiver.pulls.take(), qg = receiver.pulls.post(q, plain.address(), 8192, 0);
+            AgentPulls.Landing cache = new AgentPulls.Landing();
+            assertNotNull(AgentPulls.landing(receiver, 0, 4096, head(a, p, pg, 0), 4096, cache), "the first half, from rank 0");
+            assertNull(AgentPulls.landing(receiver, 2, 4096, head(a, p, pg, 0), 4096, cache), "from a rank it does not pull from");
+            assertNull(AgentPulls.landing(receiver, 0, 0, head(a, p, pg, 4096), 4097, cache), "past the slot");
+            assertNull(AgentPulls.landing(receiver, 0, 0, head(a, p, pg, 0), 4096, cache), "said last, but short of the end");
+            assertNull(AgentPulls.landing(receiver, 0, -1, head(a, p, pg, 0), 0, cache), "a failure record");
+            assertNull(AgentPulls.landing(receiver, 0, 0, head(a, p, pg - 1, 0), 8192, cache), "an older use of the slot");
+            assertNull(AgentPulls.landing(receiver, 0, 0, head(a, q, qg, 0), 8192, cache), "a slot in memory the agent did not map");
+            receiver.left = true;
+            assertNull(AgentPulls.landing(receiver, 0, 0, head(a, p, pg, 0), 8192, cache), "a rank that left");
+            assertEquals(0, receiver.answered);
+        }
+    }
+
+    private static MemorySegment head(Arena a, int slot, int generation, long offset) {
+        MemorySegment h = a.allocate(ChannelLayout.PULL_DATA_HEADER, 8);
+        h.set(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_SLOT, slot);
+        h.set(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_GENERATION, generation);
+        h.set(ValueLayout.JAVA_LONG, ChannelLayout.DATA_OFFSET, offset);
+        return h;
+    }
 }

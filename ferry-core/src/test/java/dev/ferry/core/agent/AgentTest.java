@@ -66,6 +66,22 @@ class AgentTest {
         }
     }
 
+    /** MAP: the agent maps a rank's memory in a shared mapping of a file, and says no to any other. */
+    @Test
+    void theAgentMapsARanksSharedFileMemoryAndNoOther() throws Exception {
+        try (Agent a = agent(config()); AgentClient c = AgentClient.connect(config().socket(), "job-1", BOUND); Arena arena = Arena.ofShared();
+             java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(dir.resolve("arena"), java.nio.file.StandardOpenOption.CREATE,
+                     java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.write(java.nio.ByteBuffer.allocate(1), 65535);
+            MemorySegment shared = ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, 65536, arena);
+            assertTrue(c.map(shared.address() + 4096, 8192));
+            assertFalse(c.map(arena.allocate(8192, 4096).address(), 8192), "anonymous memory: reached as ever");
+            assertEquals(AgentError.BAD_ARGUMENTS, assertThrows(AgentException.class, () -> c.map(shared.address(), 0)).error());
+            assertEquals(AgentError.UNREACHABLE, assertThrows(AgentException.class, () -> c.map(8, 4096)).error(), "no mapping there");
+            assertEquals(0, c.linkCounts()[4], "no pull moved through it yet");
+        }
+    }
+
     /**
      * An agent with nothing to do sleeps on its bell, and a rank's command wakes it: the sleep
      * here has no end of its own, so a command the bell did not announce would wait for the test's

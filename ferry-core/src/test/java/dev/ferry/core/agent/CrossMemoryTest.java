@@ -69,4 +69,59 @@ class CrossMemoryTest {
             assertTrue(gone.getMessage().contains("process " + p.pid()), gone.getMessage());
         }
     }
+
+    /** A file of {@code n} bytes in {@code dir}, mapped here shared (as the shm driver's arena is) or private. */
+    private static MemorySegment mapped(java.nio.file.Path file, long n, java.nio.channels.FileChannel.MapMode mode, Arena a) throws Exception {
+        try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(file, java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.READ, java.nio.file.StandardOpenOption.WRITE)) {
+            ch.truncate(0);
+            ch.write(java.nio.ByteBuffer.allocate(1), n - 1);
+            return ch.map(mode, 0, n, a);
+        }
+    }
+
+    @Test
+    void memoryInASharedFileMappingIsMappedByTheAgentToo(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        try (CrossMemory m = new CrossMemory(ProcessHandle.current().pid()); Arena a = Arena.ofShared()) {
+            MemorySegment rank = mapped(dir.resolve("arena"), 3 * 4096, java.nio.channels.FileChannel.MapMode.READ_WRITE, a);
+            MemorySegment part = rank.asSlice(100, 8000); // not page aligned: mapped from where it lies in the file
+            assertTrue(m.map(part.address(), part.byteSize()));
+            assertTrue(m.map(part.address(), part.byteSize()), "a second time: mapped already");
+            assertEquals(1, m.mapped());
+            CrossMemory.Mapping got = m.mapping(part.address() + 10, 20);
+            assertNotNull(got);
+            assertNull(m.mapping(part.address() - 1, 2), "a byte before it is not mapped");
+            assertNull(m.mapping(part.address() + 7990, 11), "a byte after it is not mapped");
+            // the same bytes: what the agent writes there the rank reads, and the other way round
+            got.here().set(ValueLayout.JAVA_LONG_UNALIGNED, 16, 0x1122334455667788L);
+            assertEquals(0x1122334455667788L, part.get(ValueLayout.JAVA_LONG_UNALIGNED, 16));
+            MemorySegment buf = a.allocate(64);
+            buf.fill((byte) 7);
+            m.writeAt(part.address() + 64, buf);
+            assertEquals(7, part.get(ValueLayout.JAVA_BYTE, 64 + 63));
+            part.set(ValueLayout.JAVA_BYTE, 200, (byte) 42);
+            m.readAt(part.address() + 200, buf.asSlice(0, 1));
+            assertEquals(42, buf.get(ValueLayout.JAVA_BYTE, 0));
+        }
+    }
+
+    @Test
+    void anonymousPrivateAndDeletedMemoryIsNotMappedButReachedAsEver(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        try (CrossMemory m = new CrossMemory(ProcessHandle.current().pid()); Arena a = Arena.ofShared()) {
+            MemorySegment anonymous = a.allocate(8192, 4096);
+            assertFalse(m.map(anonymous.address(), anonymous.byteSize()));
+            MemorySegment copyOnWrite = mapped(dir.resolve("private"), 8192, java.nio.channels.FileChannel.MapMode.PRIVATE, a);
+            assertFalse(m.map(copyOnWrite.address(), copyOnWrite.byteSize()), "a private mapping's writes would not reach the rank");
+            MemorySegment gone = mapped(dir.resolve("deleted"), 8192, java.nio.channels.FileChannel.MapMode.READ_WRITE, a);
+            java.nio.file.Files.delete(dir.resolve("deleted"));
+            assertFalse(m.map(gone.address(), gone.byteSize()), "a file with no name cannot be opened again");
+            assertEquals(0, m.mapped());
+            MemorySegment buf = a.allocate(8);
+            buf.fill((byte) 3);
+            m.writeAt(anonymous.address(), buf); // by process_vm_writev, as ever
+            assertEquals(3, anonymous.get(ValueLayout.JAVA_BYTE, 7));
+            AgentException bad = assertThrows(AgentException.class, () -> m.map(anonymous.address(), 0));
+            assertEquals(AgentError.BAD_ARGUMENTS, bad.error());
+        }
+    }
 }

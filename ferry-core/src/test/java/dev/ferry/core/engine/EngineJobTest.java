@@ -161,19 +161,23 @@ class EngineJobTest {
     /**
      * Through the node agents a rendezvous moves while its sender makes no call: the agents pull
      * it, from native memory as it is, from a heap array through the exposure's staging copy (up
-     * to 64 MiB; past that it goes through the rings). (Agent mode's own offload: over tcp
-     * directly the sender itself writes the chunks.)
+     * to 64 MiB; past that it goes through the rings), and from the engine's shared arena, which
+     * the agents map: its bytes move between their links and that memory at both ends, with no
+     * copy through their own. (Agent mode's own offload: over tcp directly the sender itself
+     * writes the chunks.)
      */
     @org.junit.jupiter.params.ParameterizedTest(name = "from {0} memory")
-    @org.junit.jupiter.params.provider.ValueSource(strings = {"native", "heap"})
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"native", "heap", "arena"})
     void theAgentsMoveARendezvousWhileTheSenderMakesNoCall(String memory, @TempDir java.nio.file.Path dir) throws Exception {
         Jobs.Result r = Jobs.run(2, Map.of("FERRY_RANKS_PER_NODE", "1", "FERRY_AGENT", "on", "FERRY_TEST_SIGNAL", dir.resolve("received").toString()),
                 TIMEOUT, "sender-computes", memory);
         assertEquals(0, r.exit(), r.toString());
-        assertEquals("ok sender-computes received " + (16 << 20) + " and " + ((64 << 20) + 1), okLine(r, "ok sender-computes received"), r.toString());
+        long both = (16 << 20) + (64 << 20) + 1, mapped = memory.equals("arena") ? both : 0;
+        assertEquals("ok sender-computes received " + (16 << 20) + " and " + ((64 << 20) + 1) + "; mapped " + mapped,
+                okLine(r, "ok sender-computes received"), r.toString());
         // past 64 MiB heap memory is not staged: it goes through the rings, by rendezvous-put
-        assertEquals("ok sender-computes sent " + (16 << 20) + (memory.equals("heap") ? " from a heap array" : " from native memory")
-                + " while making no call, then " + ((64 << 20) + 1) + "; pulled rendezvous " + (memory.equals("heap") ? "1" : "2") + " of 2",
+        assertEquals("ok sender-computes sent " + (16 << 20) + " from " + memory + " memory while making no call, then " + ((64 << 20) + 1)
+                + "; pulled rendezvous " + (memory.equals("heap") ? "1" : "2") + " of 2; mapped " + mapped,
                 okLine(r, "ok sender-computes sent"), r.toString());
     }
 

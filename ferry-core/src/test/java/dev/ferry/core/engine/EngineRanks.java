@@ -59,7 +59,7 @@ public final class EngineRanks {
             case "unexpected" -> unexpected();
             case "planned" -> planned();
             case "rts-burst" -> rtsBurst();
-            case "sender-computes" -> senderComputes(args[1].equals("heap"));
+            case "sender-computes" -> senderComputes(args[1]);
             default -> throw new IllegalArgumentException(args[0]);
         }
         System.out.flush();
@@ -371,13 +371,15 @@ public final class EngineRanks {
     }
 
     /**
-     * Rank 0 sends rank 1 16 MiB (from a heap array with {@code fromHeap}, else native memory) and
-     * then makes no call until rank 1 has received every byte and says so by creating the file
-     * {@code FERRY_TEST_SIGNAL}: the bytes must move without the sender, as the node agents pull
-     * them. Then its send completes at its next call. Then it sends 64 MiB + 1 from the same kind
-     * of memory, with calls: heap memory that large is not staged but goes through the rings.
+     * Rank 0 sends rank 1 16 MiB (from {@code memory}: a heap array, native memory, or the
+     * engine's shared arena, which rank 1 then receives into too) and then makes no call until
+     * rank 1 has received every byte and says so by creating the file {@code FERRY_TEST_SIGNAL}:
+     * the bytes must move without the sender, as the node agents pull them. Then its send
+     * completes at its next call. Then it sends 64 MiB + 1 from the same kind of memory, with
+     * calls: heap memory that large is not staged but goes through the rings. Each rank then
+     * says how many of its pulled bytes the agent moved between its link and mapped memory.
      */
-    private static void senderComputes(boolean fromHeap) throws Exception {
+    private static void senderComputes(String memory) throws Exception {
         java.nio.file.Path signal = java.nio.file.Path.of(System.getenv("FERRY_TEST_SIGNAL"));
         int size = 16 << 20, large = (64 << 20) + 1;
         Inbox inbox = new Inbox();
@@ -387,7 +389,7 @@ public final class EngineRanks {
             long end = System.nanoTime() + BOUND.toNanos();
             if (e.rank() == 0) {
                 SendRequest s = new SendRequest();
-                e.send(s.to(1, 7, filled(fromHeap, size)));
+                e.send(s.to(1, 7, filled(e, memory, size)));
                 while (!java.nio.file.Files.exists(signal)) { // no call into the engine meanwhile
                     java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
                     if (System.nanoTime() > end) {
@@ -395,30 +397,44 @@ public final class EngineRanks {
                     }
                 }
                 s.join(BOUND);
-                e.send(s.to(1, 8, filled(fromHeap, large)));
+                e.send(s.to(1, 8, filled(e, memory, large)));
                 s.join(BOUND);
-                System.out.println("ok sender-computes sent " + size + (fromHeap ? " from a heap array" : " from native memory")
+                System.out.println("ok sender-computes sent " + size + " from " + memory + " memory"
                         + " while making no call, then " + large + "; pulled rendezvous " + e.stats().rendezvousExposed() + " of "
-                        + e.stats().rendezvousStarted());
+                        + e.stats().rendezvousStarted() + "; mapped " + mappedBytes(e));
             } else if (e.rank() == 1) {
-                long first = receiveChecked(inbox, 7, size);
+                boolean arena = memory.equals("arena");
+                long first = receiveChecked(e, inbox, 7, size, arena);
                 java.nio.file.Files.createFile(signal);
-                System.out.println("ok sender-computes received " + first + " and " + receiveChecked(inbox, 8, large));
+                System.out.println("ok sender-computes received " + first + " and " + receiveChecked(e, inbox, 8, large, arena) + "; mapped " + mappedBytes(e));
             }
         }
     }
 
-    /** {@code size} bytes of rank 0's pattern, in a heap array with {@code fromHeap}, else in native memory. */
-    private static MemorySegment filled(boolean fromHeap, int size) {
-        MemorySegment m = fromHeap ? MemorySegment.ofArray(new byte[size]) : Arena.ofAuto().allocate(size);
+    /** The bytes of this rank's pulls that its agent moved between a link and mapped memory, as its stats line says. */
+    private static long mappedBytes(Engine e) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("agent pulled bytes, mapped (\\d+)").matcher(e.statsLine());
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
+    }
+
+    /** {@code size} bytes of rank 0's pattern, in a heap array, native memory or the engine's shared arena ({@code memory}). */
+    private static MemorySegment filled(Engine e, String memory, int size) {
+        MemorySegment m = switch (memory) {
+            case "heap" -> MemorySegment.ofArray(new byte[size]);
+            case "arena" -> e.memory().allocate(size);
+            default -> Arena.ofAuto().allocate(size);
+        };
         fill(m, 0, size);
         return m;
     }
 
-    /** Receives the message of {@code header} from rank 0 into native memory, checks its {@code size} bytes, and answers how many came. */
-    private static long receiveChecked(Inbox inbox, long header, int size) {
+    /**
+     * Receives the message of {@code header} from rank 0 into native memory (the engine's shared
+     * arena with {@code arena}), checks its {@code size} bytes, and answers how many came.
+     */
+    private static long receiveChecked(Engine e, Inbox inbox, long header, int size, boolean arena) {
         Message m = inbox.take(x -> x.header() == header, BOUND);
-        MemorySegment in = Arena.ofAuto().allocate(size);
+        MemorySegment in = arena ? e.memory().allocate(size) : Arena.ofAuto().allocate(size);
         RecvRequest r = new RecvRequest();
         m.receive(in, r);
         r.join(BOUND);
