@@ -27,17 +27,23 @@ final class ApiBench {
         }
         BenchOptions engine = o.as(o.latency() ? BenchOptions.ENGINE_LATENCY : BenchOptions.ENGINE_BANDWIDTH).withSizes(sizes);
         // --mode bsend: buffered sends (segments, from an attached buffer) beside the standard ones
-        List<String> phases = o.mode().equals("bsend") ? List.of("engine", "segment", "bsend", "array") : List.of("engine", "segment", "array");
+        List<String> phases = new java.util.ArrayList<>(o.mode().equals("bsend") ? List.of("engine", "segment", "bsend", "array") : List.of("engine", "segment", "array"));
+        if (o.buffers().equals("arena")) {
+            phases.add(2, "arena"); // segments of Ferry.allocate beside the others
+        }
         // sizes past an array's (2 GiB) go with segments alone, through the long-count calls
         List<Long> small = sizes.stream().filter(n -> n <= ARRAY_MAX).toList();
         for (String phase : reversed ? phases.reversed() : phases) {
-            List<Long> these = phase.equals("segment") ? sizes : small;
+            List<Long> these = phase.equals("segment") || phase.equals("arena") ? sizes : small;
             if (these.isEmpty()) {
                 continue;
             }
             progress.update(o.benchmark() + " " + d.name() + " " + phase + " (two ranks)", 0, 1);
             if (phase.equals("engine")) {
                 EngineBench.twoRanks(d, engine.withSizes(these), EngineBenchRank.class, List.of(engine.benchmark(), "offheap"), out);
+            } else if (phase.equals("arena") && d.properties().capabilities().transport() != Transport.LOCAL) {
+                // the arena is the shm driver's: each rank has shm too, for its arena (the rank checks its peer is on another node)
+                EngineBench.ranks(2, d, o.withSizes(these), ApiBenchRank.class, List.of(o.benchmark(), phase), java.util.Map.of("FERRY_DRIVERS", "shm," + d.name()), out);
             } else {
                 EngineBench.twoRanks(d, o.withSizes(these), ApiBenchRank.class, List.of(o.benchmark(), phase), out);
             }

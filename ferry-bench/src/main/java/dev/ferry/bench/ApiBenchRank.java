@@ -30,14 +30,15 @@ public final class ApiBenchRank {
     /** Whether the ping-pong's sends are buffered ones. */
     private final boolean buffered;
 
-    private ApiBenchRank(Comm world, long max, int window, boolean arrays, boolean buffered) {
-        this.world = world;
+    private ApiBenchRank(Ferry ferry, long max, int window, String buffers, boolean buffered) {
+        this.world = ferry.world();
         this.buffered = buffered;
         long n = Math.max(1, max); // segments may pass 2 GiB (the long-count calls); arrays are filtered to fit (ApiBench)
-        // global, not auto: an auto arena counts against the direct-memory limit (the heap size, 512 MiB here)
-        this.out = arrays ? new byte[Math.toIntExact(n)] : Arena.global().allocate(n, 4096);
+        // global, not auto: an auto arena counts against the direct-memory limit (the heap size, 512 MiB here);
+        // arena: Ferry.allocate, the shared arena (which the node agent maps too)
+        this.out = buffers.equals("array") ? new byte[Math.toIntExact(n)] : buffers.equals("arena") ? ferry.allocate(n) : Arena.global().allocate(n, 4096);
         // bw's receives of one window land in one buffer, as OSU's do
-        this.in = arrays ? new byte[Math.toIntExact(n)] : Arena.global().allocate(n, 4096);
+        this.in = buffers.equals("array") ? new byte[Math.toIntExact(n)] : buffers.equals("arena") ? ferry.allocate(n) : Arena.global().allocate(n, 4096);
         this.recvs = new Request[window];
         this.sends = new Request[window];
     }
@@ -52,7 +53,15 @@ public final class ApiBenchRank {
             if (w.size() != 2) {
                 throw new IllegalStateException("the API benchmarks run 2 ranks, not " + w.size());
             }
-            ApiBenchRank r = new ApiBenchRank(w, max, o.latency() ? 1 : o.window(), arrays, buffered);
+            if (args[1].equals("arena") && !o.driver().equals("shm")) {
+                Comm node = w.splitShared(0);
+                if (node.size() > 1) {
+                    throw new IllegalStateException("--buffers arena over " + o.driver() + " needs the two ranks on two nodes (FERRY_RANKS_PER_NODE=1,"
+                            + " or two hosts): on one node the arena's shm driver would carry them");
+                }
+                node.free();
+            }
+            ApiBenchRank r = new ApiBenchRank(ferry, max, o.latency() ? 1 : o.window(), args[1], buffered);
             if (buffered) { // room for a few in flight: a send completes a little after its peer received it
                 ferry.attachBuffer(Arena.ofAuto().allocate(4 * (Math.max(1, max) + Ferry.BSEND_OVERHEAD), 4096));
             }
@@ -61,7 +70,7 @@ public final class ApiBenchRank {
                 backlog[i] = w.irecv(new byte[1], 0, 1, Datatype.BYTE, 1 - w.rank(), 1000 + i);
             }
             if (w.rank() == 0) {
-                r.measure(o, arrays ? "array" : "segment");
+                r.measure(o, arrays ? "array" : args[1].equals("arena") ? "arena" : "segment");
                 if (buffered) {
                     ferry.detachBuffer(); // the last pong's buffered send is done: STOP goes as a standard send
                 }

@@ -84,6 +84,13 @@ public final class BenchCommand {
               --no-references      skip the reference lines (ref-shm, ref-readv, ref-nio, ref-ucp)
               --mode bsend         latency: add a phase of buffered sends (bsend from an attached
                                    buffer, both ranks) beside the standard sends of segments
+              --buffers KIND       engine-bandwidth, overlap: send and receive from offheap memory,
+                                   the engine's shared arena (engine.allocate, Ferry.allocate: the
+                                   shm driver's, which the node agent maps too), or (engine-
+                                   bandwidth) both (default both over shm, else offheap);
+                                   bw, bibw: arena adds a phase of segments from Ferry.allocate.
+                                   Over a network driver arena needs the ranks on two nodes
+                                   (FERRY_RANKS_PER_NODE=1)
               --peer-prefix CMD    driver-latency / driver-bandwidth: start the peer process (the
                                    driver's and ref-nio's) under CMD, e.g. 'bin/ferry-cluster exec vc2'
                                    to measure between two hosts of a virtual cluster
@@ -238,6 +245,9 @@ public final class BenchCommand {
                     java.util.Map<String, String> env = new java.util.HashMap<>(java.util.Map.of("FERRY_PROGRESS", m[1], "FERRY_AGENT", m[2]));
                     if (remote) {
                         env.put("FERRY_RANKS_PER_NODE", "1");
+                        if (o.buffers().equals("arena")) {
+                            env.put("FERRY_DRIVERS", "shm," + d.name()); // the arena is shm's: each rank has one, its peer on another node
+                        }
                     }
                     EngineBench.ranks(2, d, o, OverlapBenchRank.class, List.of(o.benchmark(), m[0]), env, print);
                 }

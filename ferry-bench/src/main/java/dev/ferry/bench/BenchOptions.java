@@ -27,7 +27,7 @@ import java.util.Locale;
  */
 public record BenchOptions(String benchmark, String driver, List<Long> sizes, long iterations, long warmup,
                            int window, String format, boolean references, int rounds, int posted, List<Integer> ranks,
-                           List<String> peerPrefix, String mode, int threads) {
+                           List<String> peerPrefix, String mode, int threads, String buffers) {
     public static final String LATENCY = "driver-latency";
     public static final String BANDWIDTH = "driver-bandwidth";
     public static final String ENGINE_LATENCY = "engine-latency";
@@ -107,6 +107,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         List<String> peerPrefix = List.of();
         String mode = "standard";
         int threads = 4;
+        String buffers = "";
         for (int i = 0; i < args.size(); i++) {
             String a = args.get(i);
             switch (a) {
@@ -158,6 +159,16 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
                         throw new UsageException("--mode takes standard or bsend, not '" + args.get(i) + "'");
                     }
                 }
+                case "--buffers" -> {
+                    boolean api = benchmark.equals(BW) || benchmark.equals(BIBW);
+                    if (!benchmark.equals(ENGINE_BANDWIDTH) && !overlap && !api) {
+                        throw new UsageException("--buffers is for engine-bandwidth, bw, bibw and overlap, not " + benchmark);
+                    }
+                    buffers = value(args, ++i, a).toLowerCase(Locale.ROOT);
+                    if (!(benchmark.equals(ENGINE_BANDWIDTH) ? List.of("offheap", "arena", "both") : List.of("offheap", "arena")).contains(buffers)) {
+                        throw new UsageException("--buffers takes offheap, arena" + (benchmark.equals(ENGINE_BANDWIDTH) ? " or both" : "") + ", not '" + args.get(i) + "'");
+                    }
+                }
                 case "--rounds" -> {
                     rounds = (int) positive(value(args, ++i, a), a);
                     if (rounds > MAX_ROUNDS) {
@@ -170,7 +181,7 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
         if (warmup < 0) {
             warmup = Math.max(10, iterations / 10);
         }
-        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds, posted, ranks, peerPrefix, mode, threads);
+        return new BenchOptions(benchmark, driver, sizes, iterations, warmup, window, format, refs, rounds, posted, ranks, peerPrefix, mode, threads, buffers);
     }
 
     /** Whether this is a latency (ping-pong) benchmark. */
@@ -220,12 +231,12 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
 
     /** The same options for another benchmark (the driver-level figures of an engine run). */
     public BenchOptions as(String other) {
-        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix, mode, threads);
+        return new BenchOptions(other, driver, sizes, iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix, mode, threads, buffers);
     }
 
     /** The same options with other sizes (those a driver can carry). */
     public BenchOptions withSizes(List<Long> other) {
-        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix, mode, threads);
+        return new BenchOptions(benchmark, driver, List.copyOf(other), iterations, warmup, window, format, references, rounds, posted, ranks, peerPrefix, mode, threads, buffers);
     }
 
     /** Iterations for one size: the asked count, cut so that one size moves at most {@link #BYTE_BUDGET}. */

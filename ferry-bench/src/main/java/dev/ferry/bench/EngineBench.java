@@ -31,9 +31,11 @@ final class EngineBench {
             throw new UsageException("the engine benchmarks need a driver between processes (--driver shm or tcp), not " + d.name());
         }
         BenchOptions driverLevel = o.as(o.latency() ? BenchOptions.LATENCY : BenchOptions.BANDWIDTH);
-        List<String> buffers = !o.latency() && d.properties().capabilities().transport() == Transport.LOCAL
-                ? List.of("offheap", "arena") // engine.allocate(): the local driver's shared arena
-                : List.of("offheap");
+        // arena: engine.allocate(), the local driver's shared arena (which the node agent maps too)
+        List<String> buffers = o.latency() ? List.of("offheap")
+                : o.buffers().equals("both") ? List.of("offheap", "arena")
+                : !o.buffers().isEmpty() ? List.of(o.buffers())
+                : d.properties().capabilities().transport() == Transport.LOCAL ? List.of("offheap", "arena") : List.of("offheap");
         if (reversed) {
             for (String b : buffers.reversed()) {
                 job(d, o, b, progress, out);
@@ -53,7 +55,11 @@ final class EngineBench {
 
     private static void job(DiscoveredDriver d, BenchOptions o, String buffers, Progress progress, Consumer<Result> out) throws Exception {
         progress.update(o.benchmark() + " " + d.name() + " " + buffers + " (two ranks)", 0, 1);
-        twoRanks(d, o, EngineBenchRank.class, List.of(o.benchmark(), buffers), out);
+        // the arena is the shm driver's: over another driver each rank has shm too (for its arena
+        // alone: the rank checks that its peer is on another node, FERRY_RANKS_PER_NODE=1 say)
+        Map<String, String> env = buffers.equals("arena") && d.properties().capabilities().transport() != Transport.LOCAL
+                ? Map.of("FERRY_DRIVERS", "shm," + d.name()) : Map.of();
+        ranks(2, d, o, EngineBenchRank.class, List.of(o.benchmark(), buffers), env, out);
     }
 
     /**
@@ -85,6 +91,9 @@ final class EngineBench {
         }
         if (o.partitioned()) {
             java.addAll(List.of("--threads", String.valueOf(o.threads())));
+        }
+        if (!o.buffers().isEmpty() && o.overlap()) {
+            java.addAll(List.of("--buffers", o.buffers()));
         }
         if (o.posted() > 0 && o.api()) {
             java.addAll(List.of("--posted", String.valueOf(o.posted())));

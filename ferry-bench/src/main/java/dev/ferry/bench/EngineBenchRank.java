@@ -104,6 +104,10 @@ public final class EngineBenchRank {
             if (e.size() != 2) {
                 throw new IllegalStateException("the engine benchmarks run 2 ranks, not " + e.size());
             }
+            if (arena && !o.driver().equals("shm") && e.node(0).equals(e.node(1))) {
+                throw new IllegalStateException("--buffers arena over " + o.driver() + " needs the two ranks on two nodes (FERRY_RANKS_PER_NODE=1, or two hosts):"
+                        + " on one node the arena's shm driver would carry them");
+            }
             if (e.rank() == 0) {
                 if (o.latency()) {
                     r.latency(o);

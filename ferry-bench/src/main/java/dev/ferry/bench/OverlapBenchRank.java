@@ -38,13 +38,22 @@ public final class OverlapBenchRank {
             if (ferry.size() != 2) {
                 throw new IllegalStateException("overlap runs on 2 ranks, not " + ferry.size());
             }
-            new OverlapBenchRank(ferry.world()).measure(o, impl);
+            if (o.buffers().equals("arena") && !o.driver().equals("shm")) {
+                Comm node = ferry.world().splitShared(0);
+                if (node.size() > 1) {
+                    throw new IllegalStateException("--buffers arena over " + o.driver() + " needs the two ranks on two nodes (FERRY_RANKS_PER_NODE=1,"
+                            + " or two hosts): on one node the arena's shm driver would carry them");
+                }
+                node.free();
+            }
+            new OverlapBenchRank(ferry.world()).measure(o, impl, ferry);
         }
     }
 
-    private void measure(BenchOptions o, String impl) {
+    private void measure(BenchOptions o, String impl, Ferry ferry) {
         for (long size : o.sizes()) {
-            MemorySegment buf = Arena.global().allocate(Math.max(1, size), 4096);
+            // --buffers arena: the shared arena (which the node agent maps), else ordinary off-heap memory
+            MemorySegment buf = o.buffers().equals("arena") ? ferry.allocate(Math.max(1, size)) : Arena.global().allocate(Math.max(1, size), 4096);
             int n = (int) Math.max(BATCHES, Math.min(o.iterationsFor(size), 400));
             int perBatch = Math.max(1, n / BATCHES);
             for (int i = 0; i < Math.max(perBatch, o.warmupFor(size)); i++) {

@@ -80,4 +80,17 @@ class BenchOptionsTest {
         assertMessage("--ranks is for the collective benchmarks", () -> BenchOptions.parse("latency", List.of("--ranks", "2")));
         assertMessage("at most 64", () -> BenchOptions.parse("bcast", List.of("--ranks", "65")));
     }
+
+    @Test
+    void buffersChooseTheMemoryOfTheBandwidthBenchmarksAndOverlap() {
+        assertEquals("", BenchOptions.parse("engine-bandwidth", List.of()).buffers(), "the driver's default");
+        assertEquals("arena", BenchOptions.parse("engine-bandwidth", List.of("--buffers", "ARENA")).buffers());
+        assertEquals("both", BenchOptions.parse("engine-bandwidth", List.of("--buffers", "both")).buffers());
+        assertEquals("arena", BenchOptions.parse("overlap", List.of("--buffers", "arena")).buffers());
+        assertEquals("arena", BenchOptions.parse("engine-bandwidth", List.of("--buffers", "arena")).as("driver-bandwidth").buffers());
+        assertMessage("--buffers takes offheap, arena, not 'both'", () -> BenchOptions.parse("overlap", List.of("--buffers", "both")));
+        assertMessage("--buffers takes offheap, arena or both, not 'heap'", () -> BenchOptions.parse("engine-bandwidth", List.of("--buffers", "heap")));
+        assertEquals("arena", BenchOptions.parse("bw", List.of("--buffers", "arena")).buffers(), "bw adds a phase of arena segments");
+        assertMessage("--buffers is for engine-bandwidth, bw, bibw and overlap, not latency", () -> BenchOptions.parse("latency", List.of("--buffers", "arena")));
+    }
 }
