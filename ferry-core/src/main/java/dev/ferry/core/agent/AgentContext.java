@@ -254,11 +254,24 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
         releaseParsed();
         while (true) {
             long r = in.next();
-            if (r < 0 || in.kind(r) != ChannelLayout.HELLO) {
+            if (r < 0) {
                 return Status.NOT_YET;
             }
-            int from = in.origin(r);
-            if (from < 0 || from >= peers.length || peers[from] != null) {
+            int from = in.origin(r), kind = in.kind(r);
+            AgentInstance owner = from >= 0 && from < peers.length ? peers[from] : null;
+            if (kind == ChannelLayout.GONE || kind != ChannelLayout.HELLO && owner == null) {
+                // nobody takes these (a rank of this node gone, a record of no instance): a rank with no
+                // instance yet only ever asks here, and they would hold every greeting behind them
+                if (owner != null) {
+                    owner.gone();
+                }
+                in.release(r);
+                continue;
+            }
+            if (kind != ChannelLayout.HELLO) {
+                return Status.NOT_YET; // an instance's, which takes it
+            }
+            if (from < 0 || from >= peers.length || owner != null) {
                 in.release(r);
                 continue;
             }

@@ -234,6 +234,25 @@ class EngineJobTest {
         }
     }
 
+    /**
+     * Agent mode, arena memory that the agents map: a rank that dies while its agent reads a pull
+     * straight into its memory ends its sender's request and fails the sends that follow, and harms
+     * nobody else; the agents go on
+     * serving the other ranks of both nodes.
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} memory")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"arena", "native"})
+    void aRankDyingAsThePulledBytesLandInItsMemoryHarmsNobodyElse(String memory) throws Exception {
+        Jobs.Result r = Jobs.run(4, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", "on"), TIMEOUT, TIMEOUT, "dies-landing", memory); // the survivors go on
+        assertEquals(3, r.exit(), r.toString()); // rank 2's own status
+        List<String> ok = r.okLines();
+        assertTrue(ok.contains("ok dies-landing rank 2 dies as the bytes land"), r.toString());
+        assertTrue(ok.stream().anyMatch(l -> l.matches("ok dies-landing rank 0: the send to the dying rank ended; a later one (BROKEN|CLOSED)")), r.toString());
+        assertTrue(ok.containsAll(List.of("ok dies-landing rank 1 swapped 16777216 with rank 3", "ok dies-landing rank 3 swapped 16777216 with rank 1")),
+                r.toString());
+        assertTrue(ok.containsAll(List.of("ok dies-landing rank 0 closed", "ok dies-landing rank 1 closed", "ok dies-landing rank 3 closed")), r.toString());
+    }
+
     @Test
     void queuedSmallMessagesAreAggregated() throws Exception {
         for (String drivers : List.of("self,shm", "self,tcp")) {

@@ -55,6 +55,7 @@ public final class EngineRanks {
             case "flow" -> flow();
             case "overlap" -> overlap();
             case "failure" -> failure();
+            case "dies-landing" -> diesLanding(args[1].equals("arena"));
             case "burst" -> burst();
             case "unexpected" -> unexpected();
             case "planned" -> planned();
@@ -602,6 +603,84 @@ public final class EngineRanks {
                 System.out.println("ok overlap completed " + (doneAt[0] - start) / 1_000_000 + " ms into 1000 ms of computation (" + (x & 1) + ")");
             }
         }
+    }
+
+    /**
+     * Four ranks on two nodes in agent mode, memory from the shared arena (which the agents map):
+     * rank 0 sends rank 2 (the other node) 64 MiB, and rank 2 dies as the bytes land in its memory,
+     * making no call. Rank 0's send ends (done if the agents read it all out first, else failed),
+     * and its sends to rank 2 fail once the death is heard; then ranks 1 and 3, behind the same two agents, swap
+     * 16 MiB from and into their arenas, whole.
+     */
+    private static void diesLanding(boolean arena) {
+        Inbox inbox = new Inbox();
+        Engine e = Engine.init(inbox);
+        inbox.attach(e);
+        int me = e.rank(), big = 64 << 20, size = 16 << 20;
+        if (me == 2) {
+            Message m = inbox.take(x -> x.header() == 1, BOUND);
+            MemorySegment in = arena ? e.memory().allocate(big) : Arena.ofAuto().allocate(big);
+            m.receive(in, new RecvRequest()); // the agents pull it straight into this memory...
+            long end = System.nanoTime() + BOUND.toNanos();
+            while (in.get(ValueLayout.JAVA_BYTE, 1) == 0 && in.get(ValueLayout.JAVA_BYTE, 2) == 0) { // ...and once bytes land
+                if (System.nanoTime() > end) {
+                    throw new IllegalStateException("no byte of the 64 MiB landed within " + BOUND);
+                }
+                Thread.onSpinWait();
+            }
+            System.out.println("ok dies-landing rank 2 dies as the bytes land");
+            System.out.flush();
+            Runtime.getRuntime().halt(3); // this rank dies without a word
+        }
+        if (me == 0) {
+            MemorySegment out = arena ? e.memory().allocate(big) : Arena.ofAuto().allocate(big);
+            fill(out, 0, big);
+            SendRequest doomed = new SendRequest();
+            e.send(doomed.to(2, 1, out));
+            // it ends either way: DONE when the agents had read it all out before the death was heard
+            // (as a send written to a socket is done), else failed; never left hanging
+            Status st = doomed.await(Duration.ofSeconds(30));
+            if (st != Status.DONE && st != Status.BROKEN && st != Status.CLOSED) {
+                throw new IllegalStateException("the send to the dying rank ended " + st);
+            }
+            Status later = Status.DONE;
+            long end = System.nanoTime() + BOUND.toNanos();
+            while (later == Status.DONE) { // the death is heard: a send to the dead rank fails
+                if (System.nanoTime() > end) {
+                    throw new IllegalStateException("sends to the dead rank still succeed after " + BOUND);
+                }
+                SendRequest probe = new SendRequest();
+                e.send(probe.to(2, 5, out.asSlice(0, 8)));
+                later = probe.await(Duration.ofSeconds(30));
+            }
+            SendRequest go = new SendRequest();
+            e.send(go.to(1, 2, out.asSlice(0, 8)));
+            go.join(BOUND);
+            System.out.println("ok dies-landing rank 0: the send to the dying rank ended; a later one " + later);
+        } else if (me == 1 || me == 3) {
+            if (me == 1) {
+                inbox.take(x -> x.header() == 2, BOUND).drop(); // rank 2 is gone
+            }
+            MemorySegment out = arena ? e.memory().allocate(size) : Arena.ofAuto().allocate(size), in = arena ? e.memory().allocate(size) : Arena.ofAuto().allocate(size);
+            fill(out, me, size);
+            SendRequest s = new SendRequest();
+            int peer = 4 - me;
+            if (me == 1) {
+                e.send(s.to(peer, 3, out));
+            }
+            Message m = inbox.take(x -> x.header() == 3, BOUND);
+            RecvRequest r = new RecvRequest();
+            m.receive(in, r);
+            r.join(BOUND);
+            check(in, peer, size);
+            if (me == 3) {
+                e.send(s.to(peer, 3, out));
+            }
+            s.join(BOUND);
+            System.out.println("ok dies-landing rank " + me + " swapped " + size + " with rank " + peer);
+        }
+        e.close();
+        System.out.println("ok dies-landing rank " + me + " closed");
     }
 
     private static void failure() {
