@@ -90,11 +90,7 @@ final class AgentPulls {
             return null;
         }
         Serve s = new Serve(from, exposure, exposureGen, to, pullSlot, pullGen, length);
-        long at = e.address(exposure);
-        CrossMemory.Mapping m = length > 0 && length <= Integer.MAX_VALUE ? from.memory().mapping(at, length) : null;
-        if (m != null) {
-            s.data = m.here().asSlice(at - m.address(), length).asByteBuffer();
-        }
+        s.data = from.memory().mappedView(e.address(exposure), length);
         return s;
     }
 
@@ -307,8 +303,7 @@ final class AgentPulls {
         int answer = 0;
         if (more < 0) {
             answer = ChannelLayout.FAILED;
-        } else if (p.peer(slot) != from || offset < 0 || offset > p.length(slot) || n > p.length(slot) - offset
-                || more == 0 && offset + n != p.length(slot)) {
+        } else if (!holds(p, slot, from, offset, n, more)) {
             LOG.log(System.Logger.Level.WARNING, "agent: rank {0} sent rank {1} {2} bytes at {3} of a pull of {4}: refused", from, to.rank(), n, offset,
                     p.length(slot));
             answer = ChannelLayout.FAILED;
@@ -338,23 +333,18 @@ final class AgentPulls {
         int slot = head.get(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_SLOT), gen = head.get(ValueLayout.JAVA_INT, ChannelLayout.DATA_PULL_GENERATION);
         long offset = head.get(ValueLayout.JAVA_LONG, ChannelLayout.DATA_OFFSET);
         PullSlots p = to.pulls();
-        if (more < 0 || to.left() || !PullSlots.valid(slot) || !p.posted(slot, gen) || p.peer(slot) != from) {
-            return null;
-        }
-        long length = p.length(slot);
-        if (offset < 0 || offset > length || n > length - offset || more == 0 && offset + n != length || length > Integer.MAX_VALUE) {
+        if (more < 0 || to.left() || !PullSlots.valid(slot) || !p.posted(slot, gen) || !holds(p, slot, from, offset, n, more)) {
             return null;
         }
         if (cache.to != to || cache.slot != slot || cache.generation != gen || cache.view == null) {
-            long at = p.address(slot);
-            CrossMemory.Mapping m = to.memory().mapping(at, length);
-            if (m == null) {
+            java.nio.ByteBuffer view = to.memory().mappedView(p.address(slot), p.length(slot));
+            if (view == null) {
                 return null;
             }
             cache.to = to;
             cache.slot = slot;
             cache.generation = gen;
-            cache.view = m.here().asSlice(at - m.address(), length).asByteBuffer();
+            cache.view = view;
         }
         return cache.view.limit((int) (offset + n)).position((int) offset);
     }
@@ -384,6 +374,16 @@ final class AgentPulls {
         if (more == 0 && !to.left() && to.pulls().answer(slot, gen, ChannelLayout.DONE)) {
             to.answered();
         }
+    }
+
+    /**
+     * Whether pull slot {@code slot} of {@code p} takes {@code n} bytes at {@code offset} from
+     * rank {@code from}: its peer, within its length, and the last of them ({@code more} 0)
+     * ending it.
+     */
+    private static boolean holds(PullSlots p, int slot, int from, long offset, long n, long more) {
+        long length = p.length(slot);
+        return p.peer(slot) == from && offset >= 0 && offset <= length && n <= length - offset && (more != 0 || offset + n == length);
     }
 
     /** Answers the pull {@code pull} ({@link #pullOf}) of a rank of this node FAILED: its request was refused or could not go. */

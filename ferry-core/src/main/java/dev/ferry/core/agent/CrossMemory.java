@@ -140,6 +140,15 @@ public final class CrossMemory implements AutoCloseable {
         return linked;
     }
 
+    /**
+     * {@code length} bytes at {@code address} of the rank where the agent mapped them, as a buffer
+     * a link reads into or writes from; null when they are not mapped, or too long for one buffer.
+     */
+    java.nio.ByteBuffer mappedView(long address, long length) {
+        Mapping m = length > 0 && length <= Integer.MAX_VALUE ? mapping(address, length) : null;
+        return m == null ? null : m.here.asSlice(address - m.address, length).asByteBuffer();
+    }
+
     /** How many stretches of the rank's memory the agent mapped. */
     public int mapped() {
         return mappings.size();
