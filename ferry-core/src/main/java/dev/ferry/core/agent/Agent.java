@@ -173,6 +173,16 @@ public final class Agent implements AutoCloseable {
         return n;
     }
 
+    /** Whether a link holds a record of rank {@code jobRank}'s half written (for tests driving {@link #duty}). */
+    boolean halfWritten(int jobRank) {
+        for (AgentRail l : rails) {
+            if (l != null && l.network.halfWritten(jobRank)) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** The links to other nodes' agents open now, on every rail. */
     public int openLinks() {
         int n = 0;
@@ -761,6 +771,7 @@ public final class Agent implements AutoCloseable {
                 LOG.log(System.Logger.Level.DEBUG, "agent: process {0} hung up; its {1} registrations freed", String.valueOf(r.memory.pid()), r.memory.registrations());
                 if (r.rail != null) {
                     r.rail.network.release(r.memory); // before its mappings go
+                    r.rail.network.leaving(r.jobRank, r.outView);
                 }
                 free(r); // before it leaves the list: who sees it gone sees its file gone
                 synchronized (this) {

@@ -420,6 +420,9 @@ public final class AgentClient implements AutoCloseable {
     /** Hangs up: the agent frees this rank's registrations and ring. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
         try {
             socket.close();

@@ -27,7 +27,7 @@ final class AgentLink {
     /** The rank whose record is half written (-1: none), and the bytes of it still to write. */
     int writingFor = -1;
     final ByteBuffer[] gather = new ByteBuffer[1];
-    /** Small frames of the agent's own (GONE, a CLOSE refusal, the PULL of a match), written between records; each one of {@link #spare}'s. */
+    /** Small frames of the agent's own (GONE, a CLOSE refusal, the PULL of a match), written between records, each one of {@link #spare}'s; and the rest of a record whose rank left it half written. */
     final java.util.ArrayDeque<ByteBuffer> control = new java.util.ArrayDeque<>();
     /** Control frames written, kept for the next ones: a matched announcement's PULL takes one and makes none. */
     private final java.util.ArrayDeque<ByteBuffer> spareControl = new java.util.ArrayDeque<>();
@@ -48,7 +48,9 @@ final class AgentLink {
 
     /** A control frame is written: kept for another. */
     void written(ByteBuffer b) {
-        spareControl.add(b);
+        if (b.isDirect() && b.capacity() == AgentMatch.ASK_BYTES) { // not the rest of a record its rank left half written
+            spareControl.add(b);
+        }
     }
 
     /** Pulls this link serves (exposed memory read out to the other node), in the order asked; the first is being sent. */

@@ -952,6 +952,36 @@ final class AgentNetwork implements AutoCloseable {
         }
     }
 
+    /**
+     * Rank {@code jobRank} of this node leaves with a record half written to a link (from
+     * {@code outView}, its OUT ring's view, which goes with it): the rest is copied and written
+     * ahead of anything else, so the other agent reads a whole record and the link is free again
+     * for the node's other ranks, which would otherwise wait for good behind it.
+     */
+    void leaving(int jobRank, ByteBuffer outView) {
+        if (jobRank < 0) { // never attached: it wrote nothing (and -1 is every idle link's mark)
+            return;
+        }
+        for (AgentLink l : open) {
+            if (l.writingFor == jobRank) {
+                ByteBuffer rest = ByteBuffer.allocate(outView.remaining());
+                rest.put(outView).flip();
+                l.control.addFirst(rest);
+                l.writingFor = -1;
+            }
+        }
+    }
+
+    /** Whether a link holds a record of {@code jobRank}'s half written (for tests). */
+    boolean halfWritten(int jobRank) {
+        for (AgentLink l : open) {
+            if (l.writingFor == jobRank) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Forgets a ring that is gone (its rank left). */
     void forget(ByteRing ring) {
         views.remove(ring);

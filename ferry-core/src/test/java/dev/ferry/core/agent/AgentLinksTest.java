@@ -377,4 +377,97 @@ class AgentLinksTest {
             closeAll();
         }
     }
+
+    /**
+     * A rank leaves while the link holds a record of its half written (the other node's rank
+     * reads nothing, so its ring, the sockets and at last the sender's ring fill): the agent
+     * writes the rest from a copy, so the other side gets every record whole, then the death,
+     * and the link carries the node's other ranks again. Before, it waited for good on the rank
+     * that had left. Agent a is driven by this thread, so the record is half written when the
+     * rank hangs up.
+     */
+    @Test
+    void aRankLeavingWithARecordHalfWrittenHoldsUpNobody() throws Exception {
+        Agent a = unstarted("a", 1, Duration.ZERO, 0), b = agent("b", 2, Duration.ZERO, 0);
+        AtomicBoolean ownThread = new AtomicBoolean(true);
+        Thread alone = new Thread(() -> {
+            while (ownThread.get()) {
+                if (!a.duty()) {
+                    Thread.onSpinWait();
+                }
+            }
+        }, "agent a");
+        alone.setDaemon(true);
+        alone.start();
+        try {
+            AgentClient leaver = rank("a", 0), stayer = rank("a", 1), receiver = rank("b", 2);
+            leaver.route(2, b.linkAddress());
+            stayer.route(2, b.linkAddress());
+            receiver.route(0, a.linkAddress());
+            receiver.route(1, a.linkAddress());
+            send(leaver, 2, 7);
+            expect(receiver, 0, 7); // the link is up
+            ownThread.set(false);
+            alone.join(BOUND.toMillis());
+            assertFalse(alone.isAlive(), "a's own thread ended");
+
+            int size = 100_000; // records whose ends fall anywhere in the sockets' buffers
+            ByteRing out = leaver.outRing();
+            long sent = 0, end = System.nanoTime() + BOUND.toNanos();
+            while (true) {
+                long at = out.claim(size);
+                if (at < 0 && a.halfWritten(0)) {
+                    break;
+                }
+                if (at >= 0) {
+                    for (int j = 0; j < size / 8; j++) {
+                        out.memory().set(ValueLayout.JAVA_LONG_UNALIGNED, at + 8L * j, pattern((int) sent, j));
+                    }
+                    out.commit(2, ChannelLayout.PACKET, 0, size);
+                    sent++;
+                }
+                a.duty();
+                assertTrue(System.nanoTime() < end, "the link did not fill within " + BOUND + " (" + sent + " records)");
+            }
+            leaver.close();
+            send(stayer, 2, 11);
+
+            ByteRing in = receiver.inRing();
+            long whole = 0;
+            end = System.nanoTime() + BOUND.toNanos();
+            boolean gone = false, other = false;
+            while (!(gone && other)) {
+                a.duty();
+                long r = in.next();
+                assertTrue(System.nanoTime() < end, "not within " + BOUND + ": the rest after " + whole + " whole records (gone " + gone
+                        + ", the other rank's record " + other + ")");
+                if (r < 0) {
+                    continue;
+                }
+                if (in.kind(r) == ChannelLayout.PACKET && in.origin(r) == 0) {
+                    assertFalse(gone, "a record of the leaver's after its death");
+                    assertEquals(size, in.length(r), "record " + whole + " is whole");
+                    for (int j = 0; j < size / 8; j++) {
+                        assertEquals(pattern((int) whole, j), in.memory().get(ValueLayout.JAVA_LONG_UNALIGNED, ByteRing.payload(r) + 8L * j),
+                                "word " + j + " of record " + whole);
+                    }
+                    whole++;
+                } else if (in.kind(r) == ChannelLayout.GONE) { // told apart from the records: it may come after the other rank's
+                    assertEquals(0, in.origin(r), "only the leaver is gone");
+                    gone = true;
+                } else {
+                    assertEquals(ChannelLayout.PACKET, in.kind(r), "the other rank's record (kind " + in.kind(r) + ")");
+                    assertEquals(1, in.origin(r));
+                    assertEquals(11, in.memory().get(ValueLayout.JAVA_LONG_UNALIGNED, ByteRing.payload(r)));
+                    other = true;
+                }
+                in.release(r);
+            }
+            assertTrue(whole > 0 && whole <= sent, whole + " of " + sent + " records came");
+        } finally {
+            ownThread.set(false);
+            alone.join(BOUND.toMillis());
+            closeAll();
+        }
+    }
 }
