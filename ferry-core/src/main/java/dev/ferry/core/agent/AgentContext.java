@@ -50,9 +50,11 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
      * Native memory a pull lands in, per pull slot, when the receive's own is not one native range
      * (a heap array, a scattered layout): the agent reaches only native memory of this process.
      */
-    final Staging pullStaging = new Staging();
+    final Staging pullStaging = new Staging(Staging.KEEP_BYTES, this::mappedMemory);
     /** The same for a send's memory, per exposure slot: copied in, then exposed. */
-    final Staging exposureStaging = new Staging();
+    final Staging exposureStaging = new Staging(Staging.KEEP_BYTES, this::mappedMemory);
+    /** Where staging memory the agent maps lies while it is made (tmpfs). */
+    private static final Path SHM = Path.of("/dev/shm");
     private DriverUrl url;
     private String agentAddress;
     /** The instance that reaches each rank, or null. */
@@ -405,6 +407,41 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
             LOG.log(System.Logger.Level.DEBUG, "agent: {0} bytes of arena memory {1}", memory.byteSize(), m ? "mapped by the agent" : "not mappable by the agent");
         } catch (AgentException e) {
             LOG.log(System.Logger.Level.DEBUG, "agent: could not map arena memory: {0}", e.getMessage());
+        }
+    }
+
+    /**
+     * {@code bytes} of a file in /dev/shm that this rank maps and its agent maps too (staging the
+     * agent moves pulls in and out of with no copy of its own), or null where that cannot be. The
+     * file is named only until the agent mapped it (as the job's, for the launcher to remove were
+     * this rank to die meanwhile); the pages live while either maps them.
+     */
+    private MemorySegment mappedMemory(long bytes, java.lang.foreign.Arena arena) {
+        if (client == null || closed || agentFailure != null || !java.nio.file.Files.isDirectory(SHM)) {
+            return null;
+        }
+        Path f = null;
+        try {
+            String job = hints.attribute(Hints.JOB_ID, "solo").replaceAll("[^A-Za-z0-9_.]", "_");
+            f = java.nio.file.Files.createTempFile(SHM, "ferry-" + job + "-r" + hints.rank() + "-p" + ProcessHandle.current().pid() + "-staging-", "",
+                    java.nio.file.attribute.PosixFilePermissions.asFileAttribute(java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+            MemorySegment m;
+            try (java.nio.channels.FileChannel ch = java.nio.channels.FileChannel.open(f, java.nio.file.StandardOpenOption.READ,
+                    java.nio.file.StandardOpenOption.WRITE)) {
+                m = ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
+            }
+            return client.map(m.address(), bytes) ? m : null;
+        } catch (java.io.IOException | AgentException | UnsupportedOperationException e) {
+            LOG.log(System.Logger.Level.DEBUG, "agent: staging the agent maps could not be made: {0}", e.toString());
+            return null;
+        } finally {
+            if (f != null) {
+                try {
+                    java.nio.file.Files.deleteIfExists(f);
+                } catch (java.io.IOException ignored) {
+                    // the launcher removes the job's files
+                }
+            }
         }
     }
 

@@ -404,10 +404,9 @@ public final class EngineRanks {
                         + " while making no call, then " + large + "; pulled rendezvous " + e.stats().rendezvousExposed() + " of "
                         + e.stats().rendezvousStarted() + "; mapped " + mappedBytes(e));
             } else if (e.rank() == 1) {
-                boolean arena = memory.equals("arena");
-                long first = receiveChecked(e, inbox, 7, size, arena);
+                long first = receiveChecked(e, inbox, 7, size, memory);
                 java.nio.file.Files.createFile(signal);
-                System.out.println("ok sender-computes received " + first + " and " + receiveChecked(e, inbox, 8, large, arena) + "; mapped " + mappedBytes(e));
+                System.out.println("ok sender-computes received " + first + " and " + receiveChecked(e, inbox, 8, large, memory) + "; mapped " + mappedBytes(e));
             }
         }
     }
@@ -433,9 +432,13 @@ public final class EngineRanks {
      * Receives the message of {@code header} from rank 0 into native memory (the engine's shared
      * arena with {@code arena}), checks its {@code size} bytes, and answers how many came.
      */
-    private static long receiveChecked(Engine e, Inbox inbox, long header, int size, boolean arena) {
+    private static long receiveChecked(Engine e, Inbox inbox, long header, int size, String memory) {
         Message m = inbox.take(x -> x.header() == header, BOUND);
-        MemorySegment in = arena ? e.memory().allocate(size) : Arena.ofAuto().allocate(size);
+        MemorySegment in = switch (memory) {
+            case "arena" -> e.memory().allocate(size);
+            case "heap" -> MemorySegment.ofArray(new byte[size]);
+            default -> Arena.ofAuto().allocate(size);
+        };
         RecvRequest r = new RecvRequest();
         m.receive(in, r);
         r.join(BOUND);
