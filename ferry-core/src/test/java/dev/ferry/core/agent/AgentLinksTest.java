@@ -86,6 +86,26 @@ class AgentLinksTest {
         in.release(r[0]);
     }
 
+    /** Runs {@code a}'s passes on a thread of its own while {@code own} holds, until the test drives it itself ({@link #stop}). */
+    private static Thread alone(Agent a, AtomicBoolean own) {
+        Thread t = new Thread(() -> {
+            while (own.get()) {
+                if (!a.duty()) {
+                    Thread.onSpinWait();
+                }
+            }
+        }, "agent alone");
+        t.setDaemon(true);
+        t.start();
+        return t;
+    }
+
+    private static void stop(Thread alone, AtomicBoolean own) throws InterruptedException {
+        own.set(false);
+        alone.join(BOUND.toMillis());
+        assertFalse(alone.isAlive(), "the agent's own thread ended");
+    }
+
     private void closeAll() throws Exception {
         for (int i = open.size() - 1; i >= 0; i--) {
             open.get(i).close();
@@ -188,20 +208,10 @@ class AgentLinksTest {
     void aRecordComingInPiecesKeepsTheRingFromAnotherLinkUntilItEnds() throws Exception {
         Agent a = unstarted("a", 1, Duration.ZERO, 0);
         AtomicBoolean ownThread = new AtomicBoolean(true);
-        Thread alone = new Thread(() -> {
-            while (ownThread.get()) {
-                if (!a.duty()) {
-                    Thread.onSpinWait();
-                }
-            }
-        }, "agent a");
-        alone.setDaemon(true);
-        alone.start();
+        Thread alone = alone(a, ownThread);
         try (java.nio.channels.SocketChannel x = dial(a, "127.0.0.2:7"); java.nio.channels.SocketChannel y = dial(a, "127.0.0.3:7")) {
             AgentClient r0 = rank("a", 0);
-            ownThread.set(false);
-            alone.join(BOUND.toMillis());
-            assertFalse(alone.isAlive(), "a's own thread ended");
+            stop(alone, ownThread);
 
             int big = 96 * 1024, small = 64;
             java.nio.ByteBuffer fromX = record(1, big), fromY = record(2, small);
@@ -390,15 +400,7 @@ class AgentLinksTest {
     void aRankLeavingWithARecordHalfWrittenHoldsUpNobody() throws Exception {
         Agent a = unstarted("a", 1, Duration.ZERO, 0), b = agent("b", 2, Duration.ZERO, 0);
         AtomicBoolean ownThread = new AtomicBoolean(true);
-        Thread alone = new Thread(() -> {
-            while (ownThread.get()) {
-                if (!a.duty()) {
-                    Thread.onSpinWait();
-                }
-            }
-        }, "agent a");
-        alone.setDaemon(true);
-        alone.start();
+        Thread alone = alone(a, ownThread);
         try {
             AgentClient leaver = rank("a", 0), stayer = rank("a", 1), receiver = rank("b", 2);
             leaver.route(2, b.linkAddress());
@@ -407,9 +409,7 @@ class AgentLinksTest {
             receiver.route(1, a.linkAddress());
             send(leaver, 2, 7);
             expect(receiver, 0, 7); // the link is up
-            ownThread.set(false);
-            alone.join(BOUND.toMillis());
-            assertFalse(alone.isAlive(), "a's own thread ended");
+            stop(alone, ownThread);
 
             int size = 100_000; // records whose ends fall anywhere in the sockets' buffers
             ByteRing out = leaver.outRing();
