@@ -430,7 +430,7 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
                     java.nio.file.StandardOpenOption.WRITE)) {
                 m = ch.map(java.nio.channels.FileChannel.MapMode.READ_WRITE, 0, bytes, arena);
             }
-            return client.map(m.address(), bytes) ? m : null;
+            return populated(m) && client.map(m.address(), bytes) ? m : null;
         } catch (java.io.IOException | AgentException | UnsupportedOperationException e) {
             LOG.log(System.Logger.Level.DEBUG, "agent: staging the agent maps could not be made: {0}", e.toString());
             return null;
@@ -442,6 +442,24 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
                     // the launcher removes the job's files
                 }
             }
+        }
+    }
+
+    private static final int MADV_POPULATE_WRITE = 23;
+
+    /**
+     * Gives {@code m} (a file mapping in tmpfs) its pages now: a /dev/shm too full for them is then
+     * an error here, and the memory not used, rather than a SIGBUS at some later write. False when
+     * they could not all be had, or the kernel cannot do it (before Linux 5.14).
+     */
+    private static boolean populated(MemorySegment m) {
+        if (!dev.ferry.spi.Syscall.available()) {
+            return false;
+        }
+        try (java.lang.foreign.Arena call = java.lang.foreign.Arena.ofConfined()) {
+            MemorySegment errno = dev.ferry.spi.Syscall.errnoCapture(call);
+            return dev.ferry.spi.Syscall.call(errno, dev.ferry.spi.Syscall.number(dev.ferry.spi.Syscall.Call.MADVISE), m.address(), m.byteSize(),
+                    MADV_POPULATE_WRITE, 0, 0, 0) == 0;
         }
     }
 

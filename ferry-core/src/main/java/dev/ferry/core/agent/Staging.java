@@ -30,7 +30,7 @@ final class Staging implements AutoCloseable {
 
     /** Memory the agent maps too ({@link CrossMemory#map}): a shared file mapping it was told of. */
     interface Mapper {
-        /** {@code bytes} of memory in {@code arena} that the agent has mapped, or null where it cannot be so. */
+        /** {@code bytes} of memory in {@code arena} that the agent has mapped, or null where it cannot be so (the arena is then closed). */
         MemorySegment map(long bytes, Arena arena);
     }
 
@@ -76,11 +76,16 @@ final class Staging implements AutoCloseable {
             return memory[slot];
         }
         Arena a = Arena.ofShared();
-        m = mapper != null && heldMapped + size <= keepBytes ? mapper.map(size, a) : null;
+        boolean tried = mapper != null && heldMapped + size <= keepBytes;
+        m = tried ? mapper.map(size, a) : null;
         if (m != null) {
             mapped[slot] = true;
             heldMapped += size;
         } else {
+            if (tried) { // what the attempt mapped goes with it
+                a.close();
+                a = Arena.ofShared();
+            }
             m = a.allocate(size, 64);
         }
         arenas[slot] = a;
