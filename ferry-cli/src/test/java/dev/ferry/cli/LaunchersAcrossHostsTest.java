@@ -4,7 +4,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -21,7 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * The launchers clusters already run, across the three namespace hosts of a virtual cluster: MPICH's
  * Hydra ({@code mpiexec -hosts} with its ssh launcher) and Slurm ({@code srun -N 3} with PMI-2 and
  * PMIx: slurmctld here, a slurmd inside each host). Each job runs {@link HostRanks}' checks: every
- * pair, every collective with real node leaders, a window, each rank on its own host.
+ * pair, every collective with real node leaders, a window, each rank on its own host; directly and
+ * through the node agents, which no Ferry launcher starts here: the first rank of each host does.
  */
 class LaunchersAcrossHostsTest {
     private static final Path HYDRA = Path.of("/usr/bin/mpiexec.hydra");
@@ -56,21 +57,22 @@ class LaunchersAcrossHostsTest {
                 "-cp", System.getProperty("java.class.path"), Main.class.getName(), "exec", HostRanks.class.getName(), "check");
     }
 
-    @ParameterizedTest(name = "{0}")
-    @ValueSource(strings = {"hydra", "srun-pmi2", "srun-pmix"})
-    void sixRanksOnThreeHostsPassEveryCheck(String launcher) throws Exception {
+    @ParameterizedTest(name = "{0}, FERRY_AGENT={1}")
+    @CsvSource({"hydra, off", "hydra, on", "srun-pmi2, off", "srun-pmi2, on", "srun-pmix, off", "srun-pmix, on"})
+    void sixRanksOnThreeHostsPassEveryCheck(String launcher, String agent) throws Exception {
         ProcessBuilder pb;
         if (launcher.equals("hydra")) {
             Assumptions.assumeTrue(Files.isExecutable(HYDRA), "mpiexec.hydra is not installed (apt-get install mpich; .ci/run does it)");
             List<String> cmd = new ArrayList<>(List.of(HYDRA.toString(), "-hosts", String.join(",", cluster.hosts()), "-n", "6", "-ppn", "2",
-                    "-launcher", "ssh", "-launcher-exec", cluster.ssh(), "-iface", cluster.bridge()));
+                    "-launcher", "ssh", "-launcher-exec", cluster.ssh(), "-iface", cluster.bridge(), "-genv", "FERRY_AGENT", agent,
+                    "-genv", "FERRY_STATS", "on"));
             cmd.addAll(rank());
             pb = new ProcessBuilder(cmd);
         } else {
             Assumptions.assumeTrue(slurmMissing == null, slurmMissing);
             // srun inside the first host: its I/O connections come back to an address the hosts reach
-            List<String> cmd = new ArrayList<>(List.of("env", "SLURM_CONF=" + slurm.conf(), "srun", "-N", "3", "-n", "6",
-                    "--ntasks-per-node=2", "-K", "--mpi=" + launcher.substring(5)));
+            List<String> cmd = new ArrayList<>(List.of("env", "SLURM_CONF=" + slurm.conf(), "FERRY_AGENT=" + agent, "FERRY_STATS=on", "srun",
+                    "-N", "3", "-n", "6", "--ntasks-per-node=2", "-K", "--mpi=" + launcher.substring(5)));
             cmd.addAll(rank());
             pb = new ProcessBuilder(cluster.command(cluster.hosts().get(0), cmd.toArray(String[]::new)));
         }
@@ -97,8 +99,10 @@ class LaunchersAcrossHostsTest {
             assertTrue(out.contains("rank " + r + " ok\n"), out);
         }
         assertTrue(out.contains("algorithms barrier=node_aware bcast=node_aware reduce=node_aware allreduce=node_aware"), out);
-        for (String h : cluster.hosts()) {
-            assertEquals("", cluster.leftOn(h, "dev.ferry"), "left on " + h);
+        // each rank's figures at close (FERRY_STATS): through its host's agent, or not at all
+        assertEquals(agent.equals("on") ? 6 : 0, out.lines().filter(l -> l.contains("ferry stats: rank ") && l.contains("agent process")).count(), out);
+        for (String h : cluster.hosts()) { // the agents end by themselves after their hosts' ranks
+            assertEquals("", cluster.leftOnceEnded(h, "dev.ferry", java.time.Duration.ofSeconds(20)), "left on " + h);
         }
     }
 }

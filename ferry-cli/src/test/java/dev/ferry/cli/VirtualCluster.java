@@ -142,6 +142,26 @@ final class VirtualCluster implements AutoCloseable {
         return left.toString().strip();
     }
 
+    /**
+     * {@link #leftOn}, once what the job left to end by itself has ended (a node agent that a
+     * rank started ends after the node's last rank, which a foreign launcher does not wait for),
+     * waiting for each such process's exit at most {@code bound} in all.
+     */
+    String leftOnceEnded(String host, String marker, java.time.Duration bound) throws IOException {
+        long deadline = System.nanoTime() + bound.toNanos();
+        for (ProcessHandle p : processes(host, marker)) {
+            try {
+                p.onExit().get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+            } catch (java.util.concurrent.TimeoutException | java.util.concurrent.ExecutionException stillThere) {
+                break; // named by leftOn
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return leftOn(host, marker);
+    }
+
     @Override
     public void close() throws IOException {
         run(List.of(SCRIPT.toString(), "down", "--name", name), 60);
