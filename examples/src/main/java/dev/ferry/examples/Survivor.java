@@ -45,6 +45,15 @@ public final class Survivor {
             Comm world = ferry.world();
             long[] seed = {args.length > 0 ? Long.parseLong(args[0]) : System.nanoTime()};
             world.bcast(seed, 0, 1, Datatype.LONG, 0); // every rank plans the same deaths
+            // ... and has its seed before any dies: a rank that halts loses what it sent and was not
+            // yet delivered (the bcast's last hop, say), while an agreement ends among the survivors
+            try {
+                world.agree(1);
+            } catch (FerryException e) { // a death already: the first round's sums fail and the survivors recover
+                if (e.errorClass() != ErrorClass.PROC_FAILED) {
+                    throw e;
+                }
+            }
             int deaths = args.length > 1 ? Integer.parseInt(args[1]) : 2;
             List<Death> plan = plan(seed[0], Math.min(deaths, world.size() - 1), world.size());
             run(world, plan, seed[0]);
