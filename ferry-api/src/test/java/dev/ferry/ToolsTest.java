@@ -89,13 +89,15 @@ class ToolsTest {
 
     /**
      * Three JVMs record from the command line (JAVA_TOOL_OPTIONS with docs/ferry.jfc, as a user
-     * would); rank 2 dies, and the survivors' recordings hold its failure beside their own traffic.
+     * would); rank 2 dies, and the survivors' recordings hold its failure beside their own traffic:
+     * rank 2 on a node of its own, reached over tcp or through the node agents.
      */
-    @Test
-    void ranksOfARealJobRecordTheirTrafficAndAPeersFailure(@TempDir Path dir) throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}")
+    @org.junit.jupiter.params.provider.ValueSource(strings = {"off", "on"})
+    void ranksOfARealJobRecordTheirTrafficAndAPeersFailure(String agent, @TempDir Path dir) throws Exception {
         Path jfc = Path.of(System.getProperty("user.dir")).getParent().resolve("docs/ferry.jfc"); // as the docs say to
         String opts = "-XX:StartFlightRecording:settings=default,settings=" + jfc + ",filename=" + dir + "/rank-%p.jfr,dumponexit=true";
-        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2", "JAVA_TOOL_OPTIONS", opts), Duration.ofSeconds(120),
+        CapturedJob.Result r = CapturedJob.run(3, Map.of("FERRY_RANKS_PER_NODE", "2", "FERRY_AGENT", agent, "JAVA_TOOL_OPTIONS", opts), Duration.ofSeconds(120),
                 ApiRanks.class, "dead");
         assertEquals(3, r.exit(), "rank 2's own status: " + r);
         List<RecordedEvent> all = new java.util.ArrayList<>();
@@ -115,6 +117,9 @@ class ToolsTest {
             assertTrue(failures.stream().anyMatch(e -> e.getInt("rank") == k && e.getInt("peer") == 2), failures + " of " + all.size() + " events; " + r);
         }
         assertTrue(all.stream().anyMatch(e -> e.getEventType().getName().equals("dev.ferry.ConnectionOpened")), r.toString());
+        List<String> railsTo2 = all.stream().filter(e -> e.getEventType().getName().equals("dev.ferry.ConnectionOpened") && e.getInt("peer") == 2)
+                .map(e -> e.getString("rail")).toList();
+        assertTrue(!railsTo2.isEmpty() && railsTo2.stream().allMatch((agent.equals("on") ? "agent" : "tcp")::equals), "rails to rank 2: " + railsTo2);
         assertTrue(all.stream().anyMatch(e -> e.getEventType().getName().equals("dev.ferry.Send") && e.getInt("dest") == 2), "sends, asked by ferry.jfc");
     }
 
