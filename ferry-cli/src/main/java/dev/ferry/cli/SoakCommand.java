@@ -57,7 +57,7 @@ final class SoakCommand {
             usage: ferry soak [-n N] [--ranks-per-node K] [--duration SECONDS] [--max-size BYTES]
                               [--drivers LIST] [--seed S] [--chaos [--recover [--kills K]]]
                               [--idle-close DURATION] [--max-connections K] [--shm-rings K]
-                              [--format text|json]
+                              [--agent on|off] [--format text|json]
               -n N                ranks (default 4)
               --ranks-per-node K  ranks per played node (default 2: shm within, tcp between)
               --duration S        seconds of traffic (default 60)
@@ -82,6 +82,9 @@ final class SoakCommand {
               --shm-rings K       FERRY_SHM_RINGS for the ranks: a rank receives from K shm peers
                                   through rings of their own, from the others through its
                                   shared queue (a count, all or auto)
+              --agent on|off      FERRY_AGENT for the ranks: with on, the played nodes talk
+                                  through their node agents (default: the environment's, else off);
+                                  the point-to-point phase reports the rails its ranks used
               --format text|json  the report as lines of text (default) or one JSON object per phase
                                   and one for the whole run
               -h, --help          this text""";
@@ -90,6 +93,8 @@ final class SoakCommand {
             + "lost (\\d+) duplicated (\\d+) corrupted (\\d+) reordered (\\d+) send-failed (\\d+) failed-peers (\\d+)");
     static final Pattern STARTED = Pattern.compile("soak rank (\\d+) pid (\\d+) started at (\\d+)");
     static final Pattern CONNECTIONS = Pattern.compile("soak rank (\\d+) connections: open (\\d+) opened (\\d+) closed-idle (\\d+) evicted (\\d+)");
+    /** The rails a rank's gates use, over all its peers (the point-to-point phase's ranks say). */
+    static final Pattern RAILS = Pattern.compile("soak rank (\\d+) rails: (.*)");
     private static final Pattern SAW = Pattern.compile("soak rank (\\d+) saw rank (\\d+) fail at (\\d+).*");
 
     private SoakCommand() {
@@ -110,6 +115,7 @@ final class SoakCommand {
         long idleCloseNanos = 0;
         String maxConnections = null;
         String shmRings = null;
+        String agent = null;
         try {
             for (int i = 0; i < args.size(); i++) {
                 String a = args.get(i);
@@ -139,6 +145,12 @@ final class SoakCommand {
                         shmRings = value(args, ++i, a);
                         if (!shmRings.matches("all|auto|\\d{1,7}")) {
                             throw new Program.UsageError("--shm-rings must be a count of peers (0 or more), all or auto, not '" + shmRings + "'");
+                        }
+                    }
+                    case "--agent" -> {
+                        agent = value(args, ++i, a);
+                        if (!agent.equals("on") && !agent.equals("off")) {
+                            throw new Program.UsageError("--agent is on or off, not '" + agent + "'");
                         }
                     }
                     case "--format" -> {
@@ -183,6 +195,9 @@ final class SoakCommand {
         }
         if (shmRings != null) {
             env.put("FERRY_SHM_RINGS", shmRings);
+        }
+        if (agent != null) {
+            env.put(dev.ferry.core.agent.AgentSettings.AGENT.name(), agent);
         }
         boolean closing = idleClose != null || maxConnections != null;
         dev.ferry.bench.Progress progress = dev.ferry.bench.Progress.forTerminal(err);
@@ -236,10 +251,13 @@ final class SoakCommand {
 
     /** What one phase's job moved and found. */
     private record Phase(String name, long seconds, double elapsed, long[] sum, int victim, long slowest, List<String> left, List<String> problems,
-                         long[] connections) {
+                         long[] connections, java.util.SortedSet<String> rails) {
         String json(int n, int perNode, long seed, boolean chaos) {
             String c = connections == null ? "" : ",\"connections_opened\":" + connections[1] + ",\"closed_idle\":" + connections[2]
                     + ",\"evicted\":" + connections[3];
+            if (!rails.isEmpty()) {
+                c += ",\"rails\":\"" + String.join(" ", rails) + "\"";
+            }
             return "{\"benchmark\":\"soak\",\"phase\":\"" + name + "\",\"ranks\":" + n + ",\"ranks_per_node\":" + perNode + c
                     + ",\"duration_s\":" + seconds + ",\"seed\":" + seed + ",\"chaos\":" + chaos + ",\"messages\":" + sum[3]
                     + ",\"bytes\":" + sum[4] + ",\"lost\":" + sum[5] + ",\"duplicated\":" + sum[6] + ",\"corrupted\":" + sum[7]
@@ -251,6 +269,9 @@ final class SoakCommand {
             String s = String.format("soak %s: %d ranks (%d per node), %d s, seed %d: %d %s, %d bytes (%.1f MB/s) moved; lost %d, duplicated %d, corrupted %d, reordered %d",
                     name, n, perNode, seconds, seed, sum[3], name.equals("p2p") ? "messages" : "operations", sum[4], sum[4] / elapsed / 1e6,
                     sum[5], sum[6], sum[7], sum[8]);
+            if (!rails.isEmpty()) {
+                s += String.format("%nsoak %s: rails %s", name, String.join(" ", rails));
+            }
             if (connections != null) {
                 s += String.format("%nsoak %s: connections opened %d, closed idle %d, evicted %d (all ranks)", name, connections[1], connections[2], connections[3]);
             }
@@ -271,6 +292,7 @@ final class SoakCommand {
         Map<Integer, long[]> counts = new ConcurrentHashMap<>();
         Map<Integer, Long> sawAt = new ConcurrentHashMap<>();
         Map<Integer, long[]> connections = new ConcurrentHashMap<>();
+        java.util.SortedSet<String> rails = new java.util.concurrent.ConcurrentSkipListSet<>();
         List<String> other = new CopyOnWriteArrayList<>();
         ByteArrayOutputStream errors = new ByteArrayOutputStream();
         Consumer<String> line = l -> {
@@ -284,6 +306,8 @@ final class SoakCommand {
             } else if ((m = CONNECTIONS.matcher(s)).matches()) {
                 connections.put(Integer.parseInt(m.group(1)), new long[] {Long.parseLong(m.group(2)), Long.parseLong(m.group(3)),
                         Long.parseLong(m.group(4)), Long.parseLong(m.group(5))});
+            } else if ((m = RAILS.matcher(s)).matches()) {
+                rails.addAll(List.of(m.group(2).split(" ")));
             } else if ((m = SAW.matcher(s)).matches()) {
                 sawAt.merge(Integer.parseInt(m.group(1)), Long.parseLong(m.group(3)), Math::min);
             } else {
@@ -384,7 +408,7 @@ final class SoakCommand {
             err.print(errors.toString(StandardCharsets.UTF_8));
             other.forEach(err::println);
         }
-        return new Phase(name, duration, elapsed, sum, victim, slowest, left, problems, conns);
+        return new Phase(name, duration, elapsed, sum, victim, slowest, left, problems, conns, rails);
     }
 
     /** A rank's counts line ({@link #COUNTS}) as numbers: rank, sent messages and bytes, received ones, lost, ... failed peers. */

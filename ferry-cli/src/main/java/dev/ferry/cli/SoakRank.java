@@ -283,6 +283,13 @@ public final class SoakRank {
                 lost += declared[p] - expected[p];
             }
         }
+        java.util.TreeSet<String> rails = new java.util.TreeSet<>(); // what the traffic went over: shm, tcp, the node agents
+        for (int p = 0; p < size; p++) {
+            if (p != rank) {
+                rails.addAll(e.rails(p));
+            }
+        }
+        System.out.println("soak rank " + rank + " rails: " + String.join(" ", rails));
         System.out.println("soak rank " + rank + " connections: " + e.connections());
         System.out.println("soak rank " + rank + ": sent " + sentMsgs + " messages " + sentBytes + " bytes; received " + recvMsgs
                 + " messages " + recvBytes + " bytes; lost " + lost + " duplicated " + duplicated + " corrupted " + corrupted

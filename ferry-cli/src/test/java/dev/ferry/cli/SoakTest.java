@@ -24,6 +24,9 @@ class SoakTest {
         List<String> lines = o.strip().lines().toList();
         assertEquals(3, lines.size(), o); // the point-to-point phase, the one-sided phase, all
         assertTrue(lines.get(0).contains("\"phase\":\"p2p\"") && lines.get(1).contains("\"phase\":\"rma\""), o);
+        String agent = List.of(args).contains("--agent") ? args[List.of(args).indexOf("--agent") + 1] : "off";
+        // what the point-to-point traffic went over: shm within a played node, tcp or the node agents between
+        assertTrue(lines.get(0).contains(agent.equals("on") ? "\"rails\":\"agent shm\"" : "\"rails\":\"shm tcp\""), lines.get(0));
         return lines.get(2);
     }
 
@@ -32,18 +35,20 @@ class SoakTest {
      * (`ferry soak --duration` runs longer ones). The floor says real traffic flowed; it is not a
      * speed target (4,000 failed once on a busy machine, with nothing lost).
      */
-    @Test
-    void eightSecondsOfRandomTrafficLoseNothing() {
-        String json = soak(0, "soak", "-n", "4", "--ranks-per-node", "2", "--duration", "8", "--seed", "7", "--format", "json");
+    @ParameterizedTest(name = "FERRY_AGENT={0}")
+    @ValueSource(strings = {"off", "on"})
+    void eightSecondsOfRandomTrafficLoseNothing(String agent) {
+        String json = soak(0, "soak", "-n", "4", "--ranks-per-node", "2", "--duration", "8", "--seed", "7", "--agent", agent, "--format", "json");
         assertTrue(json.contains("\"lost\":0,\"duplicated\":0,\"corrupted\":0,\"reordered\":0"), json);
         assertTrue(json.contains("\"left\":0,\"ok\":true"), json);
         long messages = Long.parseLong(json.replaceAll(".*\"messages\":(\\d+).*", "$1"));
         assertTrue(messages > 1_000, json);
     }
 
-    @Test
-    void aKilledRankIsReportedByEverySurvivorAndLeavesNothing() {
-        String json = soak(0, "soak", "-n", "4", "--ranks-per-node", "2", "--duration", "6", "--seed", "11", "--chaos", "--format", "json");
+    @ParameterizedTest(name = "FERRY_AGENT={0}")
+    @ValueSource(strings = {"off", "on"})
+    void aKilledRankIsReportedByEverySurvivorAndLeavesNothing(String agent) {
+        String json = soak(0, "soak", "-n", "4", "--ranks-per-node", "2", "--duration", "6", "--seed", "11", "--chaos", "--agent", agent, "--format", "json");
         assertTrue(json.contains("\"chaos\":true") && json.contains("\"left\":0,\"ok\":true"), json);
         long slowest = Long.parseLong(json.replaceAll(".*\"slowest_report_ms\":(-?\\d+).*", "$1"));
         assertTrue(slowest >= 0 && slowest <= SoakCommand.REPORT_BOUND.toMillis(), json);
@@ -54,12 +59,13 @@ class SoakTest {
      * before): the survivors revoke, agree and shrink, reach the end with every round they held
      * checked byte by byte, and nothing is left.
      */
-    @Test
-    void survivorsRecoverFromKilledRanksAndGoOnToTheEnd() {
+    @ParameterizedTest(name = "FERRY_AGENT={0}")
+    @ValueSource(strings = {"off", "on"})
+    void survivorsRecoverFromKilledRanksAndGoOnToTheEnd(String agent) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int code = Main.run(List.of("soak", "-n", "6", "--ranks-per-node", "2", "--duration", "8", "--seed", "12", "--chaos", "--recover",
-                "--kills", "3", "--format", "json"), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+                "--kills", "3", "--agent", agent, "--format", "json"), new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
         String json = out.toString(StandardCharsets.UTF_8).strip();
         System.out.println(json);
         assertEquals(0, code, json + err.toString(StandardCharsets.UTF_8));
