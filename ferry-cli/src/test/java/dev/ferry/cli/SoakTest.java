@@ -140,5 +140,10 @@ class SoakTest {
                 new PrintStream(err, true, StandardCharsets.UTF_8));
         assertEquals(2, code);
         assertEquals("ferry soak: --shm-rings must be a count of peers (0 or more), all or auto, not 'few'", err.toString(StandardCharsets.UTF_8).strip());
+        err.reset();
+        code = Main.run(List.of("soak", "--agent", "maybe"), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8),
+                new PrintStream(err, true, StandardCharsets.UTF_8));
+        assertEquals(2, code);
+        assertEquals("ferry soak: --agent is on or off, not 'maybe'", err.toString(StandardCharsets.UTF_8).strip());
     }
 }
