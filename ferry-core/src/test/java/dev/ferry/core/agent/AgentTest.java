@@ -220,6 +220,61 @@ class AgentTest {
         assertEquals(AgentError.ABSENT, none.error(), none.getMessage());
     }
 
+    /** Greets the agent at the socket in args[0] with the key args[1]; prints the answer's status, or why it could not. */
+    private static final String GREETER = """
+            import java.nio.*;
+            import java.nio.channels.SocketChannel;
+            public class Greeter {
+                public static void main(String[] args) throws Exception {
+                    try (SocketChannel c = SocketChannel.open(java.net.UnixDomainSocketAddress.of(args[0]))) {
+                        byte[] key = args[1].getBytes("UTF-8");
+                        ByteBuffer b = ByteBuffer.allocate(8 + key.length).order(ByteOrder.LITTLE_ENDIAN);
+                        b.putInt(0x4f4c4846).putInt(key.length).put(key).flip();
+                        while (b.hasRemaining()) c.write(b);
+                        ByteBuffer r = ByteBuffer.allocate(8).order(ByteOrder.LITTLE_ENDIAN);
+                        while (r.hasRemaining() && c.read(r) >= 0) { }
+                        System.out.println(r.hasRemaining() ? "closed" : "status " + r.getInt(0));
+                    } catch (java.io.IOException e) {
+                        System.out.println("cannot connect: " + e.getMessage());
+                    }
+                }
+            }
+            """;
+
+    /** What the greeter says, run as the user nobody (65534). */
+    private String greetAsNobody(Path greeter, Path socket) throws Exception {
+        String jvm = ProcessHandle.current().info().command().orElseThrow();
+        Process p = new ProcessBuilder("/usr/bin/setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", jvm, "-XX:-UsePerfData",
+                greeter.toString(), socket.toString(), "job-1").directory(Path.of("/").toFile()).redirectErrorStream(true).start();
+        assertTrue(p.waitFor(BOUND.toSeconds(), TimeUnit.SECONDS), "the greeter did not end within " + BOUND);
+        return new String(p.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8).strip();
+    }
+
+    /**
+     * A process of another user, for real (run as nobody; root alone can): the socket's mode, its
+     * user's alone, has the kernel refuse the connection; and with the mode opened to everyone
+     * the agent still refuses the greeting though its key is right, by the kernel's word on who
+     * connected (SO_PEERCRED). Nobody is admitted.
+     */
+    @Test
+    void aProcessOfAnotherUserCannotConnect() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(AgentSocket.uid() == 0 && Files.isExecutable(Path.of("/usr/bin/setpriv")),
+                "running a process as another user needs root and setpriv");
+        Files.setPosixFilePermissions(dir, java.nio.file.attribute.PosixFilePermissions.fromString("rwx--x--x")); // others may pass, not look
+        Path greeter = dir.resolve("Greeter.java");
+        Files.writeString(greeter, GREETER);
+        Files.setPosixFilePermissions(greeter, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+        try (Agent a = agent(config())) {
+            Path socket = config().socket();
+            assertEquals("rw-------", java.nio.file.attribute.PosixFilePermissions.toString(Files.getPosixFilePermissions(socket)));
+            String kept = greetAsNobody(greeter, socket);
+            assertTrue(kept.startsWith("cannot connect") && kept.contains("Permission denied"), kept);
+            Files.setPosixFilePermissions(socket, java.nio.file.attribute.PosixFilePermissions.fromString("rwxrwxrwx"));
+            assertEquals("status " + AgentHello.WRONG_USER, greetAsNobody(greeter, socket));
+            assertEquals(0, a.admitted());
+        }
+    }
+
     @Test
     void aRankThatDiesHasItsRingAndRegistrationsFreed() throws Exception {
         try (Agent a = agent(config()); Peer rank = new Peer("rank", config().socket().toString(), "job-1")) {
