@@ -33,17 +33,48 @@ final class DoublingAlgorithms {
     static void allreduce(Schedule s, int p, int r, MemorySegment acc, Reducer red, long count) {
         int pof2 = Integer.highestOneBit(p);
         int rem = p - pof2;
-        MemorySegment tmp = s.temp(red.bytes(count));
-        int newRank = fold(s, r, rem, acc, tmp, red, count);
+        long seg = red.segment(count); // large data is exchanged and combined a segment at a time: one pooled temporary
+        MemorySegment tmp = s.temp(red.bytes(Math.min(seg, count)));
+        int newRank = foldSegmented(s, r, rem, acc, tmp, red, count, seg);
         if (newRank >= 0) {
             for (int mask = 1; mask < pof2; mask <<= 1) {
                 int partnerNew = newRank ^ mask;
                 int partner = folded(partnerNew, rem);
-                s.send(partner, acc).recv(partner, tmp).next();
-                s.local(partner < r ? red.leftInto(tmp, acc, count) : red.rightInto(acc, tmp, count));
+                long at = 0;
+                do { // a segment is combined into acc only after its own send completed (the round before)
+                    long n = Math.min(seg, count - at);
+                    MemorySegment in = red.slice(tmp, 0, n), part = red.slice(acc, at, n);
+                    s.send(partner, part).recv(partner, in).next();
+                    s.local(partner < r ? red.leftInto(in, part, n) : red.rightInto(part, in, n));
+                    at += seg;
+                } while (at < count);
             }
         }
         unfold(s, r, rem, acc);
+    }
+
+    /** {@link #fold}, its data received and combined {@code seg} elements at a time. */
+    private static int foldSegmented(Schedule s, int r, int rem, MemorySegment acc, MemorySegment tmp, Reducer red, long count, long seg) {
+        if (r >= 2 * rem) {
+            return r - rem;
+        }
+        long at = 0;
+        do {
+            long n = Math.min(seg, count - at);
+            if (r % 2 == 0) {
+                s.send(r + 1, red.slice(acc, at, n));
+            } else {
+                MemorySegment in = red.slice(tmp, 0, n);
+                s.recv(r - 1, in).next();
+                s.local(red.leftInto(in, red.slice(acc, at, n), n));
+            }
+            at += seg;
+        } while (at < count);
+        if (r % 2 == 0) {
+            s.next();
+            return -1;
+        }
+        return r / 2;
     }
 
     /**

@@ -71,16 +71,28 @@ final class TreeAlgorithms {
         boolean ordered = !red.op.isCommutative();
         int treeRoot = ordered ? 0 : root;
         int vr = (r - treeRoot + p) % p;
-        MemorySegment tmp = s.temp(red.bytes(count));
+        long seg = red.segment(count); // a child's data comes in segments when large: one pooled temporary
+        MemorySegment tmp = s.temp(red.bytes(Math.min(seg, count)));
         for (int mask = 1; mask < p; mask <<= 1) {
             if ((vr & mask) == 0) {
                 int child = vr | mask;
                 if (child < p) {
-                    s.recv(abs(child, treeRoot, p), tmp).next();
-                    s.local(ordered ? red.rightInto(acc, tmp, count) : red.leftInto(tmp, acc, count));
+                    long at = 0;
+                    do { // each segment's combining runs before the next one is received into the same temporary
+                        long n = Math.min(seg, count - at);
+                        MemorySegment in = red.slice(tmp, 0, n), part = red.slice(acc, at, n);
+                        s.recv(abs(child, treeRoot, p), in).next();
+                        s.local(ordered ? red.rightInto(part, in, n) : red.leftInto(in, part, n));
+                        at += seg;
+                    } while (at < count);
                 }
             } else {
-                s.send(abs(vr & ~mask, treeRoot, p), acc).next();
+                long at = 0;
+                do { // all at once, in order: the parent takes them one by one
+                    s.send(abs(vr & ~mask, treeRoot, p), red.slice(acc, at, Math.min(seg, count - at)));
+                    at += seg;
+                } while (at < count);
+                s.next();
                 break;
             }
         }

@@ -132,6 +132,47 @@ class CollectivesTest {
         }
     }
 
+    /**
+     * Reductions past the temporary pool's bound (64 MiB) are received and combined in segments
+     * (32 MiB, the last one shorter): recursive doubling on 3 ranks (a fold) and on 4, the
+     * binomial reduce under reduce_bcast, and a reduce to the last rank; with a sum, and with a
+     * non-commutative operation (the lower rank's value) whose order every segment must keep.
+     * Every element checked.
+     */
+    @Test
+    void reductionsPastThePoolsBoundGoInSegmentsEachElementRight() {
+        long count = (80L << 20) / 8 + 3; // three segments of longs, the last 24 bytes over 16 MiB
+        Op first = Op.create((in, inout, n, type) -> MemorySegment.copy(in, 0, inout, 0, 8L * n), false);
+        for (String alg : new String[] {"recursive_doubling", "reduce_bcast"}) {
+            for (int p : new int[] {3, 4}) {
+                Ferry.runInProcess(p, BOUND, new FerryConfig().set("FERRY_COLL_ALLREDUCE", alg), f -> {
+                    Comm w = f.world();
+                    int me = w.rank(), size = w.size();
+                    try (java.lang.foreign.Arena arena = java.lang.foreign.Arena.ofShared()) { // the peers' threads reach it
+                        MemorySegment m = arena.allocate(8 * count, 8), out = arena.allocate(8 * count, 8);
+                        for (long i = 0; i < count; i++) {
+                            m.setAtIndex(ValueLayout.JAVA_LONG, i, i * 7 + me);
+                        }
+                        w.allreduce(m, 0L, out, 0L, count, Datatype.LONG, Op.SUM);
+                        assertEquals(alg, w.lastCollectiveAlgorithm());
+                        for (long i = 0; i < count; i++) {
+                            if (out.getAtIndex(ValueLayout.JAVA_LONG, i) != i * 7 * size + (long) size * (size - 1) / 2) {
+                                fail(alg + " on " + size + " ranks: the sum's element " + i + " is " + out.getAtIndex(ValueLayout.JAVA_LONG, i));
+                            }
+                        }
+                        w.allreduce(m, 0L, out, 0L, count, Datatype.LONG, first);
+                        w.reduce(m, 0L, m, 0L, count, Datatype.LONG, first, size - 1);
+                        for (long i = 0; i < count; i++) {
+                            if (out.getAtIndex(ValueLayout.JAVA_LONG, i) != i * 7 || me == size - 1 && m.getAtIndex(ValueLayout.JAVA_LONG, i) != i * 7) {
+                                fail(alg + " on " + size + " ranks: rank 0's value is not first at element " + i);
+                            }
+                        }
+                    }
+                });
+            }
+        }
+    }
+
     @Test
     void theChosenAlgorithmIsReportedAndFollowsTheSetting() {
         Ferry.runInProcess(4, BOUND, new FerryConfig().set("FERRY_COLL_ALLREDUCE", "ring").set("FERRY_COLL_BCAST", "pipeline"), f -> {
