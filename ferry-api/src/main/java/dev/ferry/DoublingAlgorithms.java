@@ -35,7 +35,7 @@ final class DoublingAlgorithms {
         int rem = p - pof2;
         long seg = red.segment(count); // large data is exchanged and combined a segment at a time: one pooled temporary
         MemorySegment tmp = s.temp(red.bytes(Math.min(seg, count)));
-        int newRank = foldSegmented(s, r, rem, acc, tmp, red, count, seg);
+        int newRank = fold(s, r, rem, acc, tmp, red, count, seg);
         if (newRank >= 0) {
             for (int mask = 1; mask < pof2; mask <<= 1) {
                 int partnerNew = newRank ^ mask;
@@ -53,8 +53,13 @@ final class DoublingAlgorithms {
         unfold(s, r, rem, acc);
     }
 
-    /** {@link #fold}, its data received and combined {@code seg} elements at a time. */
-    private static int foldSegmented(Schedule s, int r, int rem, MemorySegment acc, MemorySegment tmp, Reducer red, long count, long seg) {
+    /**
+     * With p not a power of two, the first {@code 2 * rem} ranks fold in pairs: the even one hands
+     * its data to the odd one and sits out; the data goes {@code seg} elements at a time, each
+     * part combined before the next is received into {@code tmp}. The rank's number among the
+     * {@code pof2} that go on, or -1.
+     */
+    private static int fold(Schedule s, int r, int rem, MemorySegment acc, MemorySegment tmp, Reducer red, long count, long seg) {
         if (r >= 2 * rem) {
             return r - rem;
         }
@@ -74,24 +79,6 @@ final class DoublingAlgorithms {
             s.next();
             return -1;
         }
-        return r / 2;
-    }
-
-    /**
-     * With p not a power of two, the first {@code 2 * rem} ranks fold in pairs: the even one hands
-     * its data to the odd one and sits out. The rank's number among the {@code pof2} that go on,
-     * or -1.
-     */
-    private static int fold(Schedule s, int r, int rem, MemorySegment acc, MemorySegment tmp, Reducer red, long count) {
-        if (r >= 2 * rem) {
-            return r - rem;
-        }
-        if (r % 2 == 0) {
-            s.send(r + 1, acc).next();
-            return -1;
-        }
-        s.recv(r - 1, tmp).next();
-        s.local(red.leftInto(tmp, acc, count));
         return r / 2;
     }
 
@@ -139,7 +126,7 @@ final class DoublingAlgorithms {
         int pof2 = Integer.highestOneBit(p);
         int rem = p - pof2;
         MemorySegment tmp = s.temp(red.bytes(count));
-        int newRank = fold(s, r, rem, acc, tmp, red, count);
+        int newRank = fold(s, r, rem, acc, tmp, red, count, Math.max(1, count)); // whole: its tmp holds all the data
         if (newRank >= 0) {
             long[] starts = new long[pof2 + 1], counts = new long[pof2];
             RingAlgorithms.split(count, starts, counts);
