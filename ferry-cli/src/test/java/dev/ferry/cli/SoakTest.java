@@ -24,7 +24,8 @@ class SoakTest {
         List<String> lines = o.strip().lines().toList();
         assertEquals(3, lines.size(), o); // the point-to-point phase, the one-sided phase, all
         assertTrue(lines.get(0).contains("\"phase\":\"p2p\"") && lines.get(1).contains("\"phase\":\"rma\""), o);
-        String agent = List.of(args).contains("--agent") ? args[List.of(args).indexOf("--agent") + 1] : "off";
+        int agentAt = List.of(args).indexOf("--agent");
+        String agent = agentAt < 0 ? "off" : args[agentAt + 1];
         // what the point-to-point traffic went over: shm within a played node, tcp or the node agents between
         assertTrue(lines.get(0).contains(agent.equals("on") ? "\"rails\":\"agent shm\"" : "\"rails\":\"shm tcp\""), lines.get(0));
         return lines.get(2);

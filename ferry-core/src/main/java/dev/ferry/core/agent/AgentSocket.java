@@ -62,23 +62,24 @@ final class AgentSocket implements AutoCloseable {
             MemorySegment addr = a.allocate(SUN_PATH + SUN_PATH_BYTES, 2);
             addr.set(ValueLayout.JAVA_SHORT, 0, (short) AF_UNIX);
             MemorySegment.copy(name, 0, addr, ValueLayout.JAVA_BYTE, SUN_PATH, name.length);
-            if (Syscall.call(e, Syscall.number(Syscall.Call.BIND), fd, addr.address(), SUN_PATH + name.length + 1, 0, 0, 0) < 0) {
-                int err = Syscall.errno(e);
+            try {
+                if (Syscall.call(e, Syscall.number(Syscall.Call.BIND), fd, addr.address(), SUN_PATH + name.length + 1, 0, 0, 0) < 0) {
+                    int err = Syscall.errno(e);
+                    throw new AgentException("the agent cannot listen at " + path + ": errno " + err + (err == 98 ? " (the path exists: another agent?)" : ""));
+                }
+                try { // only this user may connect, whatever the umask: the kernel keeps others out before SO_PEERCRED does
+                    java.nio.file.Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
+                } catch (java.io.IOException | UnsupportedOperationException x) {
+                    throw new AgentException("the agent cannot make its socket " + path + " its user's alone: " + x.getMessage());
+                }
+                if (Syscall.call(e, Syscall.number(Syscall.Call.LISTEN), fd, 128, 0, 0, 0, 0) < 0) {
+                    throw new AgentException("the agent cannot listen at " + path + ": errno " + Syscall.errno(e));
+                }
+                return new AgentSocket((int) fd, path);
+            } catch (AgentException failed) {
                 Syscall.call(e, Syscall.number(Syscall.Call.CLOSE), fd, 0, 0, 0, 0, 0);
-                throw new AgentException("the agent cannot listen at " + path + ": errno " + err + (err == 98 ? " (the path exists: another agent?)" : ""));
+                throw failed;
             }
-            try { // only this user may connect, whatever the umask: the kernel keeps others out before SO_PEERCRED does
-                java.nio.file.Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString("rw-------"));
-            } catch (java.io.IOException | UnsupportedOperationException x) {
-                Syscall.call(e, Syscall.number(Syscall.Call.CLOSE), fd, 0, 0, 0, 0, 0);
-                throw new AgentException("the agent cannot make its socket " + path + " its user's alone: " + x.getMessage());
-            }
-            if (Syscall.call(e, Syscall.number(Syscall.Call.LISTEN), fd, 128, 0, 0, 0, 0) < 0) {
-                int err = Syscall.errno(e);
-                Syscall.call(e, Syscall.number(Syscall.Call.CLOSE), fd, 0, 0, 0, 0, 0);
-                throw new AgentException("the agent cannot listen at " + path + ": errno " + err);
-            }
-            return new AgentSocket((int) fd, path);
         }
     }
 
