@@ -56,6 +56,9 @@ final class AgentNetwork implements AutoCloseable {
 
         /** The node's rank {@code rank} as pulls see it, or null when no such rank is here. */
         AgentPulls.Party party(int rank);
+
+        /** Whether any rank of the node is attached here (someone to tell of a link that broke). */
+        boolean anyAttached();
     }
 
     private final byte[] keyHash;
@@ -1010,8 +1013,10 @@ final class AgentNetwork implements AutoCloseable {
         if (l.state == AgentLink.State.BROKEN) {
             return;
         }
-        // the other agent ending after its ranks all left (the job's end there) is no fault
-        LOG.log(l.ranks.isEmpty() ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
+        // the other agent ending after its ranks all left (the job's end there) is no fault, nor a
+        // link that breaks when this node's ranks have all left: their GONEs may cross its end
+        boolean harmless = l.ranks.isEmpty() || !locals.anyAttached();
+        LOG.log(harmless ? System.Logger.Level.DEBUG : System.Logger.Level.WARNING,
                 "agent: the link to {0} broke: {1}; its {2} ranks are gone", l.address, why, l.ranks.size());
         l.state = AgentLink.State.BROKEN;
         open.remove(l);

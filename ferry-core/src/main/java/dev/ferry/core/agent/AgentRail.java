@@ -37,6 +37,11 @@ final class AgentRail implements AgentNetwork.Locals {
     }
 
     @Override
+    public boolean anyAttached() {
+        return !byJobRank.isEmpty();
+    }
+
+    @Override
     public void gone(int to, int rank) {
         for (AgentRank r : ranks) {
             if (r.rail == this && r.jobRank != rank && (to < 0 || r.jobRank == to)) {

@@ -470,4 +470,61 @@ class AgentLinksTest {
             closeAll();
         }
     }
+
+    /**
+     * A link that breaks once this node's ranks have all left harms nobody, so it is no warning:
+     * at a job's end the last rank's GONE may meet the other agent's end, which it did in one job
+     * of three between two nodes and left a warning in the agent's log. With a rank still there
+     * to be told, the same break is one.
+     */
+    @Test
+    void aLinkBreakingAfterTheNodesRanksLeftIsNoWarningButIsWithOneThere() throws Exception {
+        java.util.logging.Logger jul = java.util.logging.Logger.getLogger(AgentNetwork.class.getName());
+        List<String> warnings = new java.util.concurrent.CopyOnWriteArrayList<>();
+        java.util.logging.Handler h = new java.util.logging.Handler() {
+            @Override
+            public void publish(java.util.logging.LogRecord r) {
+                if (r.getLevel().intValue() >= java.util.logging.Level.WARNING.intValue()) {
+                    warnings.add(java.text.MessageFormat.format(r.getMessage(), r.getParameters()));
+                }
+            }
+
+            @Override
+            public void flush() {
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+        jul.addHandler(h);
+        try {
+            for (boolean stays : new boolean[] {false, true}) {
+                warnings.clear();
+                Agent a = agent("a" + stays, 1, Duration.ZERO, 0), b = agent("b" + stays, 2, Duration.ZERO, 0);
+                AgentClient r0 = rank("a" + stays, 0), r1 = rank("b" + stays, 1);
+                r0.route(1, b.linkAddress());
+                r1.route(0, a.linkAddress());
+                send(r0, 1, 5);
+                expect(r1, 0, 5);
+                send(r1, 0, 6);
+                expect(r0, 1, 6); // the link is up, and b has rank 0 behind it
+                if (!stays) {
+                    r1.close();
+                    await(() -> b.connected() == 0, "b freed its rank");
+                }
+                a.close(); // without its rank's GONE: b learns of it only by the link's end
+                await(() -> b.openLinks() == 0, "b saw the link end");
+                if (stays) {
+                    assertEquals(1, warnings.size(), "the break warned, rank 1 being told: " + warnings);
+                    assertTrue(warnings.get(0).contains("its 1 ranks are gone"), warnings.get(0));
+                } else {
+                    assertEquals(List.of(), warnings, "no warning with nobody left to tell");
+                }
+            }
+        } finally {
+            jul.removeHandler(h);
+            closeAll();
+        }
+    }
 }
