@@ -192,6 +192,15 @@ public final class Agent implements AutoCloseable {
         return n;
     }
 
+    /** Probes of links closed in order made so far, every rail's (for tests). */
+    long linkProbes() {
+        long n = 0;
+        for (AgentRail l : rails) {
+            n += l == null ? 0 : l.network.probes();
+        }
+        return n;
+    }
+
     /**
      * Starts listening at {@code config.socket()}: a socket file left by an agent that died is
      * taken over; a live agent's is refused.

@@ -96,6 +96,10 @@ final class AgentLink {
      */
     SocketChannel nextChannel;
     boolean callBack;
+    /** When the link last closed in order (0: never), and the probe dialling its agent meanwhile, since when. */
+    long closedAt;
+    SocketChannel probe;
+    long probeSince;
 
     AgentLink(String address) {
         this.address = address;

@@ -8,7 +8,8 @@ package dev.ferry.core.agent;
  * <pre>
  *   dialing agent to listening agent
  *     +0   u32  magic 'FLNK'
- *     +4   u32  flags: {@link #CALL_ME} (the dialing agent wants a link and the other one dials it)
+ *     +4   u32  flags: {@link #CALL_ME} (the dialing agent wants a link and the other one dials it),
+ *                 {@link #PROBE} (it only looks whether this agent still listens: no link, no answer)
  *     +8   32 bytes: SHA-256 of the job key
  *     +40  u32  address length, then the dialing agent's own address ("host:port", UTF-8)
  *   listening agent to dialing agent (not to a CALL_ME, which gets no answer)
@@ -20,7 +21,7 @@ package dev.ferry.core.agent;
  */
 public final class AgentLinkHello {
     public static final int MAGIC = 0x4b4e4c46; // "FLNK"
-    public static final int CALL_ME = 1;
+    public static final int CALL_ME = 1, PROBE = 2;
     public static final int MAGIC_AT = 0, FLAGS = 4, KEY_HASH = 8, ADDRESS_LENGTH = 40, ADDRESS = 44;
     public static final int KEY_HASH_BYTES = 32, MAX_ADDRESS = 256;
     public static final int OK = 0, WRONG_JOB = -2;

@@ -42,6 +42,18 @@ final class AgentNetwork implements AutoCloseable {
     private static final long SWEEP_NANOS = 10_000_000L;
     /** How often a busy agent looks for other agents' calls (a sleeping one is woken by them). */
     private static final long ACCEPT_NANOS = 1_000_000L;
+    /**
+     * A link closed in order is probed once closed this long, one such link every
+     * {@link #PROBE_NANOS} in turn (the engine's pace for its dormant gates): an agent that died
+     * behind it would otherwise go unheard of while its ranks wait with nothing to send.
+     */
+    private static final long DORMANT_NANOS = 1_000_000_000L, PROBE_NANOS = 100_000_000L;
+    /** Links closed in order, probed in turn; the next one's index; the last probe's start; the link being probed. */
+    private final List<AgentLink> dormant = new ArrayList<>();
+    private int probeNext;
+    private long lastProbe;
+    private AgentLink probing;
+    private volatile long probes; // written by the loop alone
     /** When the listener was last looked at; whether the next pass looks at it (the agent slept). */
     private long lastAcceptLook;
     private boolean acceptDue = true;
@@ -143,6 +155,11 @@ final class AgentNetwork implements AutoCloseable {
     /** Links open now. */
     int openLinks() {
         return open.size();
+    }
+
+    /** Probes of links closed in order started so far. */
+    long probes() {
+        return probes;
     }
 
     /** Links closed in order for being idle, and for the cap, so far. */
@@ -286,8 +303,14 @@ final class AgentNetwork implements AutoCloseable {
      * nothing is timed.
      */
     long untilTimer(long t) {
+        long probe = Long.MAX_VALUE;
+        if (probing != null) {
+            probe = probing.probeSince + SETUP_NANOS - t; // its connection's end wakes the agent sooner
+        } else if (!dormant.isEmpty()) {
+            probe = lastProbe + PROBE_NANOS - t;
+        }
         if (idleCloseNanos == 0) {
-            return Long.MAX_VALUE;
+            return probe;
         }
         long first = Long.MAX_VALUE;
         for (int i = 0; i < open.size(); i++) {
@@ -297,7 +320,7 @@ final class AgentNetwork implements AutoCloseable {
             }
         }
         // the sweep looks at most once in SWEEP_NANOS
-        return first == Long.MAX_VALUE ? first : Math.max(first, lastSweep + SWEEP_NANOS) - t;
+        return Math.min(probe, first == Long.MAX_VALUE ? first : Math.max(first, lastSweep + SWEEP_NANOS) - t);
     }
 
     /** The next {@link #poll} looks for other agents' calls: the agent slept, and a call may have woken it. */
@@ -327,6 +350,12 @@ final class AgentNetwork implements AutoCloseable {
         if ((idleCloseNanos > 0 || maxLinks > 0) && now - lastSweep > SWEEP_NANOS) {
             lastSweep = now;
             sweep();
+        }
+        if (probing != null) {
+            work |= probeStep(probing);
+        } else if (!dormant.isEmpty() && now - lastProbe > PROBE_NANOS) {
+            lastProbe = now;
+            startProbe();
         }
         for (int i = awaiting.size() - 1; i >= 0; i--) {
             AgentLink l = awaiting.get(i);
@@ -376,6 +405,10 @@ final class AgentNetwork implements AutoCloseable {
         byte[] theirs = new byte[AgentLinkHello.KEY_HASH_BYTES];
         h.get(AgentLinkHello.KEY_HASH, theirs);
         boolean ok = MessageDigest.isEqual(theirs, keyHash);
+        if ((h.getInt(AgentLinkHello.FLAGS) & AgentLinkHello.PROBE) != 0) {
+            closeQuietly(c); // listening was the answer
+            return;
+        }
         if ((h.getInt(AgentLinkHello.FLAGS) & AgentLinkHello.CALL_ME) != 0) {
             // no answer: the caller does not wait for one (it may be this agent's own dial's peer, busy answering it)
             closeQuietly(c);
@@ -427,11 +460,7 @@ final class AgentNetwork implements AutoCloseable {
         try {
             long end = System.nanoTime() + SETUP_NANOS;
             c = dial(l.address, end);
-            byte[] me = address.getBytes(StandardCharsets.UTF_8);
-            ByteBuffer h = ByteBuffer.allocate(AgentLinkHello.ADDRESS + me.length).order(ByteOrder.LITTLE_ENDIAN);
-            h.putInt(AgentLinkHello.MAGIC_AT, AgentLinkHello.MAGIC).putInt(AgentLinkHello.FLAGS, dial ? 0 : AgentLinkHello.CALL_ME)
-                    .put(AgentLinkHello.KEY_HASH, keyHash).putInt(AgentLinkHello.ADDRESS_LENGTH, me.length).put(AgentLinkHello.ADDRESS, me);
-            writeFully(c, h, end);
+            writeFully(c, hello(dial ? 0 : AgentLinkHello.CALL_ME), end);
             if (!dial) {
                 // asks to be called, and waits for the call, not for an answer: the other may be waiting
                 // for this agent's answer to its own dial, and neither loop would come round to answer
@@ -456,11 +485,30 @@ final class AgentNetwork implements AutoCloseable {
         }
     }
 
-    private static SocketChannel dial(String address, long end) throws IOException {
+    /** This agent's greeting to another, with {@code flags}. */
+    private ByteBuffer hello(int flags) {
+        byte[] me = address.getBytes(StandardCharsets.UTF_8);
+        ByteBuffer h = ByteBuffer.allocate(AgentLinkHello.ADDRESS + me.length).order(ByteOrder.LITTLE_ENDIAN);
+        return h.putInt(AgentLinkHello.MAGIC_AT, AgentLinkHello.MAGIC).putInt(AgentLinkHello.FLAGS, flags)
+                .put(AgentLinkHello.KEY_HASH, keyHash).putInt(AgentLinkHello.ADDRESS_LENGTH, me.length).put(AgentLinkHello.ADDRESS, me);
+    }
+
+    /** A connection to {@code address} begun, not waited for. */
+    private static SocketChannel connect(String address) throws IOException {
         int colon = address.lastIndexOf(':');
         SocketChannel c = SocketChannel.open();
-        c.configureBlocking(false);
-        c.connect(new InetSocketAddress(InetAddress.getByName(address.substring(0, colon)), Integer.parseInt(address.substring(colon + 1))));
+        try {
+            c.configureBlocking(false);
+            c.connect(new InetSocketAddress(InetAddress.getByName(address.substring(0, colon)), Integer.parseInt(address.substring(colon + 1))));
+        } catch (IOException | RuntimeException e) {
+            c.close();
+            throw e;
+        }
+        return c;
+    }
+
+    private static SocketChannel dial(String address, long end) throws IOException {
+        SocketChannel c = connect(address);
         long start = System.nanoTime();
         while (!c.finishConnect()) {
             long now = System.nanoTime();
@@ -491,6 +539,80 @@ final class AgentNetwork implements AutoCloseable {
         }
         if (l.writingFor == -1 && !l.control.isEmpty()) {
             flushControl(l); // what waited for the link to open again
+        }
+    }
+
+    // ---- links closed in order, probed ------------------------------------------------------------
+
+    /**
+     * Begins a probe of the next link closed in order for a second, whose ranks someone here may
+     * wait for: a connection to its agent's listener, no more. Refused, or not made within the
+     * setup bound, the agent is gone and so are its ranks.
+     */
+    private void startProbe() {
+        if (!locals.anyAttached()) {
+            return; // nobody here to tell
+        }
+        for (int n = dormant.size(); n > 0; n--) {
+            if (probeNext >= dormant.size()) {
+                probeNext = 0;
+            }
+            AgentLink l = dormant.get(probeNext);
+            if (l.state != AgentLink.State.NEW || l.ranks.isEmpty()) {
+                dormant.remove(probeNext); // open again, broken, or nobody behind it: closing again adds it back
+                continue;
+            }
+            probeNext++;
+            if (now - l.closedAt < DORMANT_NANOS) {
+                continue;
+            }
+            probes++;
+            try {
+                l.probe = connect(l.address);
+                l.probeSince = now;
+                l.probe.register(selector, java.nio.channels.SelectionKey.OP_CONNECT); // its end wakes a sleeping agent
+                probing = l;
+                probeStep(l);
+            } catch (IOException e) {
+                endProbe(l);
+                broke(l, "a probe found the agent at " + l.address + " gone: " + e.getMessage());
+            }
+            return;
+        }
+    }
+
+    /** Moves {@code l}'s probe on: made, it greets (so the other agent knows it for a probe) and ends. Whether it ended. */
+    private boolean probeStep(AgentLink l) {
+        if (l.state != AgentLink.State.NEW) {
+            endProbe(l); // opened again meanwhile: the link itself tells now
+            return true;
+        }
+        try {
+            if (!l.probe.finishConnect()) {
+                if (now - l.probeSince > SETUP_NANOS) {
+                    endProbe(l);
+                    broke(l, "a probe found no agent at " + l.address + " within " + SETUP_NANOS / 1_000_000_000L + " s");
+                    return true;
+                }
+                return false;
+            }
+            l.probe.write(hello(AgentLinkHello.PROBE)); // a few bytes into a new connection's empty buffer
+            endProbe(l);
+            return true;
+        } catch (IOException e) {
+            endProbe(l);
+            broke(l, "a probe found the agent at " + l.address + " gone: " + e.getMessage());
+            return true;
+        }
+    }
+
+    private void endProbe(AgentLink l) {
+        if (l.probe != null) {
+            closeQuietly(l.probe);
+            l.probe = null;
+        }
+        if (probing == l) {
+            probing = null;
         }
     }
 
@@ -602,6 +724,10 @@ final class AgentNetwork implements AutoCloseable {
         dropPartial(l);
         l.readView = null;
         l.writingFor = -1;
+        l.closedAt = now;
+        if (!dormant.contains(l)) {
+            dormant.add(l);
+        }
         LOG.log(System.Logger.Level.DEBUG, "agent: closed the link to {0} in order", l.address);
         SocketChannel next = l.nextChannel;
         l.nextChannel = null;
@@ -1020,6 +1146,7 @@ final class AgentNetwork implements AutoCloseable {
                 "agent: the link to {0} broke: {1}; its {2} ranks are gone", l.address, why, l.ranks.size());
         l.state = AgentLink.State.BROKEN;
         open.remove(l);
+        endProbe(l);
         dropPartial(l);
         for (AgentPulls.Serve s : l.serves) {
             AgentPulls.abandon(s);
@@ -1089,6 +1216,7 @@ final class AgentNetwork implements AutoCloseable {
             if (l.channel != null) {
                 closeQuietly(l.channel);
             }
+            endProbe(l);
         }
         try {
             listener.close();

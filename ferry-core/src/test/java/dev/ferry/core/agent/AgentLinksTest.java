@@ -527,4 +527,36 @@ class AgentLinksTest {
             closeAll();
         }
     }
+
+    /**
+     * An agent that dies behind a link closed idle is found by the other's probes, and its ranks
+     * are told gone to the ranks here, which may be waiting for them with nothing to send (a
+     * daemon agent closing links idle for ranks that close nothing themselves). Before, such a
+     * wait lasted until the rank's next send. A live agent's probes tell nobody anything.
+     */
+    @Test
+    void anAgentDyingBehindALinkClosedIdleIsFoundByItsProbesAndItsRanksToldGone() throws Exception {
+        try {
+            Agent a = agent("a", 1, Duration.ofMillis(100), 0), b = agent("b", 2, Duration.ofMillis(100), 0);
+            AgentClient r0 = rank("a", 0), r1 = rank("b", 1);
+            r0.route(1, b.linkAddress());
+            r1.route(0, a.linkAddress());
+            send(r0, 1, 1);
+            expect(r1, 0, 1);
+            await(() -> a.openLinks() == 0 && b.openLinks() == 0, "the idle link closed on both sides");
+            await(() -> a.linkProbes() >= 3 && b.linkProbes() >= 3, "each probed the other");
+            assertEquals(0, a.openLinks() + b.openLinks(), "a probe opens no link");
+            assertTrue(r0.inRing().isEmpty() && r1.inRing().isEmpty(), "nobody was told a live agent's rank died");
+
+            b.close(); // its links closed: nothing tells a but a probe
+            ByteRing in = r0.inRing();
+            long[] r = {-1};
+            await(() -> (r[0] = in.next()) >= 0, "rank 0 told of rank 1");
+            assertEquals(ChannelLayout.GONE, in.kind(r[0]), "a death (kind " + in.kind(r[0]) + ")");
+            assertEquals(1, in.origin(r[0]), "rank 1 is gone");
+            in.release(r[0]);
+        } finally {
+            closeAll();
+        }
+    }
 }
