@@ -31,7 +31,7 @@ public final class Syscall {
         CLOSE(3, 57), KILL(62, 129), PRCTL(157, 167), FUTEX(202, 98), OPENAT(257, 56),
         PROCESS_VM_READV(310, 270), PROCESS_VM_WRITEV(311, 271), MINCORE(27, 232),
         READ(0, 63), WRITE(1, 64), GETUID(102, 174), SOCKET(41, 198), BIND(49, 200), LISTEN(50, 201), ACCEPT4(288, 242),
-        GETSOCKOPT(55, 209), MMAP(9, 222), MUNMAP(11, 215), MADVISE(28, 233);
+        GETSOCKOPT(55, 209), MMAP(9, 222), MUNMAP(11, 215), MADVISE(28, 233), SETSID(112, 157);
 
         /** This architecture's number, resolved once: the shm driver's copies and liveness checks ask for it on every call. */
         private final long number;

@@ -55,7 +55,8 @@ public final class Agent implements AutoCloseable {
      * What an agent serves and how.
      *
      * @param socket    where it listens
-     * @param jobKey    the key its ranks greet it with
+     * @param jobKey    the key its ranks greet it with; null: the key of the first rank that greets it
+     *                  (an agent started before its job's key is drawn: a Slurm task prolog's)
      * @param uid       the one user it admits (its own, unless a test says otherwise)
      * @param channels  the directory of the ranks' channel files (memory-backed: /dev/shm)
      * @param slots     slots per command ring (a power of two)
@@ -149,6 +150,8 @@ public final class Agent implements AutoCloseable {
     /** Rails a rank may attach on (FERRY_RAILS allows up to 16 contexts of a driver). */
     static final int MAX_RAILS = 16;
 
+    /** The job's key: the configuration's, or the first rank's (null until it greets). */
+    private String jobKey;
     /** The node's rails: the first from the start, the others made when a rank first attaches on them. */
     private final AgentRail[] rails = new AgentRail[MAX_RAILS];
 
@@ -156,7 +159,8 @@ public final class Agent implements AutoCloseable {
         this.config = config;
         this.socket = socket;
         this.bell = bell;
-        this.rails[0] = new AgentRail(0, config, ranks, bell.selector());
+        this.jobKey = config.jobKey();
+        this.rails[0] = new AgentRail(0, config, jobKey, ranks, bell.selector());
     }
 
     /** Where other nodes' agents reach this one on its first rail: "host:port". */
@@ -206,7 +210,7 @@ public final class Agent implements AutoCloseable {
      * taken over; a live agent's is refused.
      */
     public static Agent start(Config config) {
-        if (config.jobKey().getBytes(StandardCharsets.UTF_8).length > AgentHello.MAX_KEY) {
+        if (config.jobKey() != null && config.jobKey().getBytes(StandardCharsets.UTF_8).length > AgentHello.MAX_KEY) {
             throw new AgentException("the job key is longer than " + AgentHello.MAX_KEY + " bytes");
         }
         Path s = config.socket();
@@ -470,15 +474,33 @@ public final class Agent implements AutoCloseable {
                 String key = new String(p.buffer.asSlice(AgentHello.KEY, keyLength).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
                 if (p.who.uid() != config.uid()) {
                     refuse(i, p, AgentHello.WRONG_USER);
-                } else if (!key.equals(config.jobKey())) {
+                } else if (jobKey != null && !key.equals(jobKey)) {
                     refuse(i, p, AgentHello.WRONG_KEY);
                 } else {
+                    if (jobKey == null) {
+                        keyed(key);
+                    }
                     pending.remove(i);
                     admit(p);
                 }
             }
         }
         return any;
+    }
+
+    /**
+     * Takes the job key of the first rank that greets an agent started without one: that rank is
+     * of its user (the kernel said so), so its key is the job's, drawn by the job's first rank and
+     * shared through the launcher; other nodes' agents are then told apart by it.
+     */
+    private void keyed(String key) {
+        jobKey = key;
+        for (AgentRail l : rails) {
+            if (l != null) {
+                l.network.key(key);
+            }
+        }
+        LOG.log(System.Logger.Level.DEBUG, "agent: keyed by its first rank''s job key");
     }
 
     private void refuse(int index, Pending p, int status) {
@@ -583,7 +605,7 @@ public final class Agent implements AutoCloseable {
                         yield AgentError.BAD_ARGUMENTS.code();
                     }
                     if (rails[index] == null) {
-                        rails[index] = new AgentRail(index, config, ranks, bell.selector());
+                        rails[index] = new AgentRail(index, config, jobKey, ranks, bell.selector());
                     }
                     AgentRail rail = rails[index];
                     AgentRank there = rail.byJobRank.get(rank);

@@ -100,7 +100,8 @@ public final class AgentLauncher {
      * with the job. The lock beside the socket is taken at once and held until the agent listens,
      * on a thread of its own while the ranks start: a rank that looks meanwhile waits for this
      * agent rather than start one. Null when an agent answers there already, or another process
-     * holds the lock (it is starting one).
+     * holds the lock (it is starting one). A null {@code jobKey} makes an agent keyed by its first
+     * rank ({@link Agent.Config#jobKey}).
      *
      * @throws IOException when the lock cannot be taken or the process not started
      */
@@ -164,6 +165,11 @@ public final class AgentLauncher {
             return socket;
         }
 
+        /** Whether the agent's process still runs. */
+        public boolean alive() {
+            return process.isAlive();
+        }
+
         /** Where the agent's output goes: its log, beside its socket. */
         public Path log() {
             return logOf(socket);
@@ -217,7 +223,7 @@ public final class AgentLauncher {
         // system calls and copies, and the server compiler's work (a third of a job agent's CPU)
         // competes with the node's ranks for the cores while the job starts.
         cmd.add("-XX:TieredStopAtLevel=1");
-        cmd.addAll(List.of("-cp", classPath, AgentMain.class.getName(), socket.toString(), jobKey, channels.toString(),
+        cmd.addAll(List.of("-cp", classPath, AgentMain.class.getName(), socket.toString(), jobKey == null ? AgentMain.FIRST_RANKS_KEY : jobKey, channels.toString(),
                 Long.toString(Math.max(1, idleExit.toSeconds()))));
         if (endWithJob) {
             cmd.add("job");

@@ -5,17 +5,38 @@ import java.time.Duration;
 
 /**
  * The agent a rank starts ({@link AgentLauncher}):
- * {@code SOCKET JOB-KEY CHANNELS IDLE-SECONDS [job] [link-idle-close=NANOS] [max-links=N]}, in the
+ * {@code SOCKET JOB-KEY CHANNELS IDLE-SECONDS [job] [link-idle-close=NANOS] [max-links=N]} (JOB-KEY
+ * {@code -}: the first rank's, {@link Agent.Config#jobKey}), in the
  * foreground of a process of its own, until idle that long, or with {@code job} until the job's
  * last rank has left; then it removes its lock and log (a log with a warning stays). The link
  * options are the starting rank's FERRY_IDLE_CLOSE and FERRY_MAX_CONNECTIONS. ({@code ferry agent}
  * is the same agent for people.)
  */
 public final class AgentMain {
+    /** The JOB-KEY argument of an agent keyed by its first rank. */
+    static final String FIRST_RANKS_KEY = "-";
+
     private AgentMain() {
     }
 
+    /**
+     * A session and process group of its own, before it listens: the agent serves the node's
+     * ranks, not the process that started it, whose group may be ended as a whole when it ends
+     * (Slurm ends a task prolog's group once the prolog exits; a launcher may end a rank's).
+     */
+    private static void leaveTheStartersSession() {
+        if (dev.ferry.spi.Syscall.available()) {
+            try (java.lang.foreign.Arena a = java.lang.foreign.Arena.ofConfined()) {
+                java.lang.foreign.MemorySegment errno = dev.ferry.spi.Syscall.errnoCapture(a);
+                if (dev.ferry.spi.Syscall.call(errno, dev.ferry.spi.Syscall.number(dev.ferry.spi.Syscall.Call.SETSID), 0, 0, 0, 0, 0, 0) < 0) {
+                    System.err.println("agent: setsid failed (errno " + dev.ferry.spi.Syscall.errno(errno) + "); it stays in its starter's session");
+                }
+            }
+        }
+    }
+
     public static void main(String[] args) {
+        leaveTheStartersSession();
         boolean job = false;
         long idleClose = 0;
         int maxLinks = 0;
@@ -35,7 +56,7 @@ public final class AgentMain {
             System.err.println("usage: AgentMain SOCKET JOB-KEY CHANNELS IDLE-SECONDS [job] [link-idle-close=NANOS] [max-links=N]");
             System.exit(2);
         }
-        Agent.Config c = new Agent.Config(Path.of(args[0]), args[1]).withChannels(Path.of(args[2])).withIdleExit(Duration.ofSeconds(Long.parseLong(args[3])))
+        Agent.Config c = new Agent.Config(Path.of(args[0]), args[1].equals(FIRST_RANKS_KEY) ? null : args[1]).withChannels(Path.of(args[2])).withIdleExit(Duration.ofSeconds(Long.parseLong(args[3])))
                 .withEndWithJob(job).withLinks(Duration.ofNanos(idleClose), maxLinks);
         try (Agent a = Agent.start(c)) {
             // ended by a signal (a launcher ending the job): the loop ends and frees the ranks' files

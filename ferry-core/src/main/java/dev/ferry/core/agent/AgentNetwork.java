@@ -73,7 +73,8 @@ final class AgentNetwork implements AutoCloseable {
         boolean anyAttached();
     }
 
-    private final byte[] keyHash;
+    /** SHA-256 of the job key; null until an agent started without one is keyed by its first rank. */
+    private byte[] keyHash;
     private final ServerSocketChannel listener;
     private final String address;
     private final Locals locals;
@@ -100,7 +101,7 @@ final class AgentNetwork implements AutoCloseable {
         }
         this.idleCloseNanos = idleCloseNanos;
         this.maxLinks = maxLinks;
-        this.keyHash = hash(jobKey);
+        this.keyHash = jobKey == null ? null : hash(jobKey);
         this.locals = locals;
         this.selector = selector;
         try {
@@ -145,6 +146,11 @@ final class AgentNetwork implements AutoCloseable {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** The job's key, learnt from the first rank (no link opens before a rank attached: none is routed). */
+    void key(String jobKey) {
+        keyHash = hash(jobKey);
     }
 
     /** Where other agents reach this one: "host:port". */
@@ -404,7 +410,7 @@ final class AgentNetwork implements AutoCloseable {
         String remote = StandardCharsets.UTF_8.decode(readFully(c, len, end)).toString();
         byte[] theirs = new byte[AgentLinkHello.KEY_HASH_BYTES];
         h.get(AgentLinkHello.KEY_HASH, theirs);
-        boolean ok = MessageDigest.isEqual(theirs, keyHash);
+        boolean ok = keyHash != null && MessageDigest.isEqual(theirs, keyHash);
         if ((h.getInt(AgentLinkHello.FLAGS) & AgentLinkHello.PROBE) != 0) {
             closeQuietly(c); // listening was the answer
             return;

@@ -17,12 +17,12 @@ final class AgentRail implements AgentNetwork.Locals {
     /** The agent's ranks, every rail's (a GONE is told to those of this one). */
     private final java.util.List<AgentRank> ranks;
 
-    AgentRail(int index, Agent.Config config, java.util.List<AgentRank> ranks, java.nio.channels.Selector selector) {
+    AgentRail(int index, Agent.Config config, String jobKey, java.util.List<AgentRank> ranks, java.nio.channels.Selector selector) {
         this.index = index;
         this.ranks = ranks;
         // each rail on a NIC of its own where the node has several, unless an address is set
         java.net.InetAddress bind = config.linkAddress() != null ? config.linkAddress() : AgentNetwork.railAddress(index);
-        this.network = new AgentNetwork(config.jobKey(), bind, config.linkIdleClose().toNanos(), config.maxLinks(), this, selector);
+        this.network = new AgentNetwork(jobKey, bind, config.linkIdleClose().toNanos(), config.maxLinks(), this, selector);
     }
 
     @Override
