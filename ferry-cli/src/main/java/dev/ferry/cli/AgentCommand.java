@@ -15,6 +15,7 @@ final class AgentCommand {
     static final String USAGE = """
             usage: ferry agent --socket PATH --job-key KEY [--channels DIR] [--idle-exit SECONDS]
                                [--link-idle-close SECONDS] [--max-links N]
+                   ferry agent --slurm-task-prolog
             The node agent (seed 003's library side in a process of its own): ranks of this user
             that greet it with the job's key get a command ring and packet rings and may register
             memory, which it then reaches with process_vm_readv/writev; with FERRY_AGENT=on their
@@ -38,10 +39,30 @@ final class AgentCommand {
             Slurm prolog; the job's ranks find it with FERRY_AGENT=on and FERRY_AGENT_SOCKET=PATH
             (without an agent there, ferry run or a host's proxy starts one beside the ranks, or
             else the node's first rank does; either ends with the job).
+            Under Slurm, bin/ferry-task-prolog (ferry agent --slurm-task-prolog) starts each node's
+            agent before a step's tasks and turns agent mode on for them:
+              srun --task-prolog=$FERRY_HOME/bin/ferry-task-prolog -N 3 -n 12 --mpi=pmix java ...
+            or TaskProlog=/path/to/ferry-task-prolog in slurm.conf. It runs as the task's user; the
+            node's first task starts the agent, the others wait until it listens; the agent takes
+            the job key of the first rank that greets it (or FERRY_JOB_KEY) and ends with the step.
             Stop it with SIGTERM: it tells every rank's ring it has gone.""";
 
 
     private AgentCommand() {
+    }
+
+    /** Slurm's task prolog: what it prints is read by slurmstepd (export lines), so errors go to err alone. */
+    private static int taskProlog(PrintStream out, PrintStream err) {
+        try {
+            for (String line : dev.ferry.core.agent.SlurmTaskProlog.run(System.getenv())) {
+                out.println(line);
+            }
+            out.flush();
+            return 0;
+        } catch (java.io.IOException | AgentException e) {
+            err.println("ferry agent: " + e.getMessage());
+            return 1;
+        }
     }
 
     static int run(List<String> args, PrintStream out, PrintStream err) {
@@ -58,6 +79,12 @@ final class AgentCommand {
                     case "--idle-exit" -> idle = OptionValues.number(args, ++i, a, 1, 365L * 24 * 3600);
                     case "--link-idle-close" -> linkIdle = OptionValues.number(args, ++i, a, 1, 365L * 24 * 3600);
                     case "--max-links" -> maxLinks = OptionValues.number(args, ++i, a, 1, 1 << 20);
+                    case "--slurm-task-prolog" -> {
+                        if (args.size() != 1) {
+                            throw new Program.UsageError("--slurm-task-prolog takes no other option (the environment says the rest)");
+                        }
+                        return taskProlog(out, err);
+                    }
                     case "--help", "-h" -> {
                         out.println(USAGE);
                         return 0;

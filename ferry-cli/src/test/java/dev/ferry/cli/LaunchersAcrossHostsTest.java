@@ -3,6 +3,7 @@ package dev.ferry.cli;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
@@ -76,6 +77,60 @@ class LaunchersAcrossHostsTest {
             cmd.addAll(rank());
             pb = new ProcessBuilder(cluster.command(cluster.hosts().get(0), cmd.toArray(String[]::new)));
         }
+        String out = run(pb, launcher);
+        for (int r = 0; r < 6; r++) {
+            assertTrue(out.contains("rank " + r + " host " + cluster.hosts().get(r / 2) + "\n"), out);
+            assertTrue(out.contains("rank " + r + " ok\n"), out);
+        }
+        assertTrue(out.contains("algorithms barrier=node_aware bcast=node_aware reduce=node_aware allreduce=node_aware"), out);
+        // each rank's figures at close (FERRY_STATS): through its host's agent, or not at all
+        assertEquals(agent.equals("on") ? 6 : 0, out.lines().filter(l -> l.contains("ferry stats: rank ") && l.contains("agent process")).count(), out);
+        for (String h : cluster.hosts()) { // the agents end by themselves after their hosts' ranks
+            assertEquals("", cluster.leftOnceEnded(h, "dev.ferry", java.time.Duration.ofSeconds(20)), "left on " + h);
+        }
+    }
+
+    /**
+     * Slurm's task prolog ({@code srun --task-prolog}, as {@code bin/ferry-task-prolog} runs it)
+     * starts each host's agent before the step's tasks and turns agent mode on for them, which
+     * are given no FERRY_AGENT: Slurm runs it for each task, the host's first starts the agent and
+     * the other waits until it listens; each agent takes the key of the first rank to greet it.
+     * Each rank uses the agent its host's prolog started, and nothing is left after the step.
+     */
+    @Test
+    void srunsTaskPrologStartsEachHostsAgentAndTheRanksUseIt() throws Exception {
+        Assumptions.assumeTrue(slurmMissing == null, slurmMissing);
+        Path prolog = Path.of("target", "ferry-task-prolog-test").toAbsolutePath(); // where every host sees it (not /tmp)
+        List<String> command = new ArrayList<>(rank().subList(0, 4));
+        command.addAll(List.of(Main.class.getName(), "agent", "--slurm-task-prolog"));
+        Files.writeString(prolog, "#!/bin/sh\nexec " + String.join(" ", command.stream().map(a -> "'" + a + "'").toList()) + "\n");
+        assertTrue(prolog.toFile().setExecutable(true));
+        List<String> cmd = new ArrayList<>(List.of("env", "SLURM_CONF=" + slurm.conf(), "FERRY_STATS=on", "srun",
+                "-N", "3", "-n", "6", "--ntasks-per-node=2", "-K", "--mpi=pmix", "--task-prolog=" + prolog));
+        cmd.addAll(rank());
+        ProcessBuilder pb = new ProcessBuilder(cluster.command(cluster.hosts().get(0), cmd.toArray(String[]::new)));
+        pb.environment().remove("FERRY_AGENT");
+        String out = run(pb, "srun --task-prolog");
+        java.util.Map<String, String> agentOf = new java.util.HashMap<>();
+        for (String h : cluster.hosts()) {
+            List<String> started = out.lines().filter(l -> l.matches("ferry: agent process \\d+ started for node " + h + " by the task prolog")).toList();
+            assertEquals(1, started.size(), "one agent started on " + h + ": " + out);
+            agentOf.put(h, started.get(0).split(" ")[3]);
+        }
+        for (int r = 0; r < 6; r++) {
+            int rank = r;
+            assertTrue(out.contains("rank " + r + " ok\n"), out);
+            String host = cluster.hosts().get(r / 2);
+            assertTrue(out.lines().anyMatch(l -> l.contains("ferry stats: rank " + rank + ":") && l.contains("agent process " + agentOf.get(host))),
+                    "rank " + r + " used the agent its host's prolog started (" + agentOf.get(host) + "): " + out);
+        }
+        for (String h : cluster.hosts()) { // each agent ended with the step
+            assertEquals("", cluster.leftOnceEnded(h, "dev.ferry", java.time.Duration.ofSeconds(20)), "left on " + h);
+        }
+    }
+
+    /** Runs the launcher's command to its end, within the bound; its output, once it ended well. */
+    private static String run(ProcessBuilder pb, String launcher) throws Exception {
         pb.redirectErrorStream(true);
         pb.environment().remove("FERRY_TCP_INTERFACES");
         Process p = pb.start();
@@ -94,15 +149,6 @@ class LaunchersAcrossHostsTest {
         reader.join(TimeUnit.SECONDS.toMillis(BOUND_S));
         String out = seen.toString(StandardCharsets.UTF_8);
         assertEquals(0, p.exitValue(), out + (launcher.startsWith("srun") ? "\n" + slurm.logs() : ""));
-        for (int r = 0; r < 6; r++) {
-            assertTrue(out.contains("rank " + r + " host " + cluster.hosts().get(r / 2) + "\n"), out);
-            assertTrue(out.contains("rank " + r + " ok\n"), out);
-        }
-        assertTrue(out.contains("algorithms barrier=node_aware bcast=node_aware reduce=node_aware allreduce=node_aware"), out);
-        // each rank's figures at close (FERRY_STATS): through its host's agent, or not at all
-        assertEquals(agent.equals("on") ? 6 : 0, out.lines().filter(l -> l.contains("ferry stats: rank ") && l.contains("agent process")).count(), out);
-        for (String h : cluster.hosts()) { // the agents end by themselves after their hosts' ranks
-            assertEquals("", cluster.leftOnceEnded(h, "dev.ferry", java.time.Duration.ofSeconds(20)), "left on " + h);
-        }
+        return out;
     }
 }
