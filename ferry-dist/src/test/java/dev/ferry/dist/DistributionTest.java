@@ -35,6 +35,30 @@ class DistributionTest {
         return home.resolve("bin/ferry").toString();
     }
 
+    /**
+     * {@code bin/ferry-task-prolog} as slurmstepd runs it for a task: the lines Slurm reads (agent
+     * mode on, the node agent's socket), and the agent it started listening after it exited;
+     * outside Slurm it says why and fails.
+     */
+    @Test
+    void theSlurmTaskPrologStartsTheNodesAgentAndTellsTheTask() throws Exception {
+        String prolog = home.resolve("bin/ferry-task-prolog").toString();
+        assertTrue(Files.isExecutable(Path.of(prolog)), "bin/ferry-task-prolog is not executable");
+        Commands.Result outside = sh.run(60, prolog);
+        assertEquals(1, outside.exit(), outside.output());
+        assertTrue(outside.output().contains("SLURM_JOB_ID and SLURM_STEP_ID are not set"), outside.output());
+        Path socket = scratch.resolve("step.sock");
+        String out = sh.ok(60, "env", "SLURM_JOB_ID=7", "SLURM_STEP_ID=0", "SLURMD_NODENAME=n1", "FERRY_AGENT_SOCKET=" + socket, "FERRY_STATS=on",
+                prolog).output();
+        assertTrue(out.startsWith("export FERRY_AGENT=on\nexport FERRY_AGENT_SOCKET=" + socket + "\n"), out);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("print ferry: agent process (\\d+) started for node n1 by the task prolog").matcher(out);
+        assertTrue(m.find(), out);
+        ProcessHandle agent = ProcessHandle.of(Long.parseLong(m.group(1))).orElseThrow(() -> new AssertionError("the agent ended with its prolog: " + out));
+        assertTrue(Files.exists(socket), "it listens at " + socket);
+        agent.destroy(); // no rank comes: end it now rather than after its idle time
+        agent.onExit().get(30, java.util.concurrent.TimeUnit.SECONDS);
+    }
+
     @Test
     void layoutHasTheLauncherLibrariesDocsAndExamples() {
         for (String p : List.of("bin/ferry", "README.md", "LICENSE", "docs/architecture.md", "docs/migrating.md",
