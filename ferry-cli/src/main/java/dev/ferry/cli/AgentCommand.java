@@ -31,12 +31,15 @@ final class AgentCommand {
                                   (default: never; an agent a rank starts takes FERRY_IDLE_CLOSE)
               --max-links N       keep at most N links open, closing the least recently used
                                   (default: any number; a rank's agent takes FERRY_MAX_CONNECTIONS)
+              --slurm-task-prolog as Slurm's task prolog (bin/ferry-task-prolog, below): start the
+                                  node's agent of the step, or wait for it, and print the task's
+                                  export lines; the environment says the rest
               -h, --help          this text
             It runs in the foreground. As a daemon, start it detached, for example
               nohup ferry agent --socket /run/user/$(id -u)/ferry-agent.sock --job-key $JOB \\
                     --idle-exit 600 >/tmp/ferry-agent.log 2>&1 &
-            or as a systemd user service (ExecStart= that line, Restart=on-failure), or from a
-            Slurm prolog; the job's ranks find it with FERRY_AGENT=on and FERRY_AGENT_SOCKET=PATH
+            or as a systemd user service (ExecStart= that line, Restart=on-failure); the job's
+            ranks find it with FERRY_AGENT=on and FERRY_AGENT_SOCKET=PATH
             (without an agent there, ferry run or a host's proxy starts one beside the ranks, or
             else the node's first rank does; either ends with the job).
             Under Slurm, bin/ferry-task-prolog (ferry agent --slurm-task-prolog) starts each node's
