@@ -96,8 +96,8 @@ final class AgentLink {
      */
     SocketChannel nextChannel;
     boolean callBack;
-    /** When the link last closed in order (0: never), and the probe dialling its agent meanwhile, since when. */
-    long closedAt;
+    /** When the link last closed in order (0: never), when it was last probed since, and the probe dialling its agent, since when. */
+    long closedAt, probedAt;
     SocketChannel probe;
     long probeSince;
 

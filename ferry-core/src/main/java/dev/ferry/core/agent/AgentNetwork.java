@@ -43,9 +43,10 @@ final class AgentNetwork implements AutoCloseable {
     /** How often a busy agent looks for other agents' calls (a sleeping one is woken by them). */
     private static final long ACCEPT_NANOS = 1_000_000L;
     /**
-     * A link closed in order is probed once closed this long, one such link every
-     * {@link #PROBE_NANOS} in turn (the engine's pace for its dormant gates): an agent that died
-     * behind it would otherwise go unheard of while its ranks wait with nothing to send.
+     * A link closed in order is probed once closed this long, and again each time as long after,
+     * one such link at most every {@link #PROBE_NANOS} (the engine's pace for its dormant gates):
+     * an agent that died behind it would otherwise go unheard of while its ranks wait with
+     * nothing to send.
      */
     private static final long DORMANT_NANOS = 1_000_000_000L, PROBE_NANOS = 100_000_000L;
     /** Links closed in order, probed in turn; the next one's index; the last probe's start; the link being probed. */
@@ -312,8 +313,13 @@ final class AgentNetwork implements AutoCloseable {
         long probe = Long.MAX_VALUE;
         if (probing != null) {
             probe = probing.probeSince + SETUP_NANOS - t; // its connection's end wakes the agent sooner
-        } else if (!dormant.isEmpty()) {
-            probe = lastProbe + PROBE_NANOS - t;
+        } else if (!dormant.isEmpty() && locals.anyAttached()) {
+            long due = Long.MAX_VALUE;
+            for (int i = 0; i < dormant.size(); i++) {
+                AgentLink l = dormant.get(i);
+                due = Math.min(due, Math.max(l.closedAt, l.probedAt) + DORMANT_NANOS);
+            }
+            probe = Math.max(due, lastProbe + PROBE_NANOS) - t;
         }
         if (idleCloseNanos == 0) {
             return probe;
@@ -569,10 +575,11 @@ final class AgentNetwork implements AutoCloseable {
                 continue;
             }
             probeNext++;
-            if (now - l.closedAt < DORMANT_NANOS) {
+            if (now - Math.max(l.closedAt, l.probedAt) < DORMANT_NANOS) {
                 continue;
             }
             probes++;
+            l.probedAt = now;
             try {
                 l.probe = connect(l.address);
                 l.probeSince = now;
