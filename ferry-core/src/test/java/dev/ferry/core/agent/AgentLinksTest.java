@@ -86,6 +86,16 @@ class AgentLinksTest {
         in.release(r[0]);
     }
 
+    /** Rank 0 on agent {@code a} (named {@code an}) and rank 1 on {@code b}, routed to each other, the link between them up. */
+    private AgentClient[] linked(Agent a, String an, Agent b, String bn) {
+        AgentClient r0 = rank(an, 0), r1 = rank(bn, 1);
+        r0.route(1, b.linkAddress());
+        r1.route(0, a.linkAddress());
+        send(r0, 1, 1);
+        expect(r1, 0, 1);
+        return new AgentClient[] {r0, r1};
+    }
+
     /** Runs {@code a}'s passes on a thread of its own while {@code own} holds, until the test drives it itself ({@link #stop}). */
     private static Thread alone(Agent a, AtomicBoolean own) {
         Thread t = new Thread(() -> {
@@ -502,13 +512,7 @@ class AgentLinksTest {
             for (boolean stays : new boolean[] {false, true}) {
                 warnings.clear();
                 Agent a = agent("a" + stays, 1, Duration.ZERO, 0), b = agent("b" + stays, 2, Duration.ZERO, 0);
-                AgentClient r0 = rank("a" + stays, 0), r1 = rank("b" + stays, 1);
-                r0.route(1, b.linkAddress());
-                r1.route(0, a.linkAddress());
-                send(r0, 1, 5);
-                expect(r1, 0, 5);
-                send(r1, 0, 6);
-                expect(r0, 1, 6); // the link is up, and b has rank 0 behind it
+                AgentClient r1 = linked(a, "a" + stays, b, "b" + stays)[1]; // b has rank 0 behind the link
                 if (!stays) {
                     r1.close();
                     await(() -> b.connected() == 0, "b freed its rank");
@@ -538,11 +542,8 @@ class AgentLinksTest {
     void anAgentDyingBehindALinkClosedIdleIsFoundByItsProbesAndItsRanksToldGone() throws Exception {
         try {
             Agent a = agent("a", 1, Duration.ofMillis(100), 0), b = agent("b", 2, Duration.ofMillis(100), 0);
-            AgentClient r0 = rank("a", 0), r1 = rank("b", 1);
-            r0.route(1, b.linkAddress());
-            r1.route(0, a.linkAddress());
-            send(r0, 1, 1);
-            expect(r1, 0, 1);
+            AgentClient[] pair = linked(a, "a", b, "b");
+            AgentClient r0 = pair[0], r1 = pair[1];
             await(() -> a.openLinks() == 0 && b.openLinks() == 0, "the idle link closed on both sides");
             await(() -> a.linkProbes() >= 2 && b.linkProbes() >= 2, "each probed the other, once a second");
             assertEquals(0, a.openLinks() + b.openLinks(), "a probe opens no link");
