@@ -116,6 +116,8 @@ public final class Agent implements AutoCloseable {
         final AgentSocket.Credentials who;
         final MemorySegment buffer;
         long have;
+        /** A greeting of the next job, waiting while the last job's links are told its ranks have gone. */
+        boolean deferred;
 
         Pending(int conn, AgentSocket.Credentials who, Arena arena) {
             this.conn = conn;
@@ -152,6 +154,13 @@ public final class Agent implements AutoCloseable {
 
     /** The job's key: the configuration's, or the first rank's (null until it greets). */
     private String jobKey;
+    /**
+     * An agent given no key that does not end with its job serves one job at a time: once that
+     * job's ranks here have all left and its links are quiet, it forgets the key and the job's
+     * links ({@link #releasing} meanwhile), and the next job's first rank keys it.
+     */
+    private final boolean rekeys;
+    private boolean releasing;
     /** The node's rails: the first from the start, the others made when a rank first attaches on them. */
     private final AgentRail[] rails = new AgentRail[MAX_RAILS];
 
@@ -160,6 +169,7 @@ public final class Agent implements AutoCloseable {
         this.socket = socket;
         this.bell = bell;
         this.jobKey = config.jobKey();
+        this.rekeys = config.jobKey() == null && !config.endWithJob();
         this.rails[0] = new AgentRail(0, config, jobKey, ranks, bell.selector());
     }
 
@@ -430,6 +440,9 @@ public final class Agent implements AutoCloseable {
         for (AgentRank r : ranks) {
             ring(r);
         }
+        if (releasing) {
+            work |= release();
+        }
         if (t - lastHangupCheck > HANGUP_CHECK_NANOS) {
             lastHangupCheck = t;
             dropHungUp();
@@ -453,16 +466,19 @@ public final class Agent implements AutoCloseable {
             Pending p = pending.get(i);
             MemorySegment rest = p.buffer.asSlice(p.have);
             long r = rest.byteSize() == 0 ? 0 : socket.read(p.conn, rest);
-            if (r == -1) {
+            if (r == -1 && !p.deferred) {
                 continue;
             }
-            any = true;
             if (r == 0) { // hung up, or said more than a greeting holds
                 pending.remove(i);
                 socket.close(p.conn);
+                any = true;
                 continue;
             }
-            p.have += r;
+            if (r > 0) {
+                any = true;
+                p.have += r;
+            }
             if (p.have < AgentHello.KEY) {
                 continue;
             }
@@ -474,12 +490,15 @@ public final class Agent implements AutoCloseable {
                 String key = new String(p.buffer.asSlice(AgentHello.KEY, keyLength).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
                 if (p.who.uid() != config.uid()) {
                     refuse(i, p, AgentHello.WRONG_USER);
+                } else if (jobKey != null && !key.equals(jobKey) && releasing) {
+                    p.deferred = true; // the next job's: admitted once the last one's links are told
                 } else if (jobKey != null && !key.equals(jobKey)) {
                     refuse(i, p, AgentHello.WRONG_KEY);
                 } else {
                     if (jobKey == null) {
                         keyed(key);
                     }
+                    releasing = false; // a rank of the same job came back, or the next job's is first
                     pending.remove(i);
                     admit(p);
                 }
@@ -794,6 +813,31 @@ public final class Agent implements AutoCloseable {
         }
     }
 
+    /**
+     * The job's ranks here have all left: once every link has said so (nothing queued or under
+     * way), the job's links are closed and forgotten with its key. Whether it happened.
+     */
+    private boolean release() {
+        if (!ranks.isEmpty()) {
+            releasing = false; // a rank of the same job came meanwhile
+            return false;
+        }
+        for (AgentRail l : rails) {
+            if (l != null && !l.network.quiet()) {
+                return false;
+            }
+        }
+        for (AgentRail l : rails) {
+            if (l != null) {
+                l.network.forgetJob();
+            }
+        }
+        jobKey = null;
+        releasing = false;
+        LOG.log(System.Logger.Level.DEBUG, "agent: its job''s ranks have all left; the next job''s first rank keys it");
+        return true;
+    }
+
     /** Frees the ranks whose connection ended. */
     private void dropHungUp() {
         for (int i = ranks.size() - 1; i >= 0; i--) {
@@ -807,6 +851,9 @@ public final class Agent implements AutoCloseable {
                 free(r); // before it leaves the list: who sees it gone sees its file gone
                 synchronized (this) {
                     ranks.remove(i);
+                }
+                if (rekeys && ranks.isEmpty() && jobKey != null) {
+                    releasing = true;
                 }
                 if (r.jobRank >= 0) {
                     r.rail.byJobRank.remove(r.jobRank);

@@ -154,6 +154,29 @@ final class AgentNetwork implements AutoCloseable {
         keyHash = hash(jobKey);
     }
 
+    /**
+     * The job this network served has ended here (an agent serving one job at a time): its links
+     * are closed and forgotten, with its routes, probes and key; the next job's first rank keys it.
+     */
+    void forgetJob() {
+        for (AgentLink l : links.values()) {
+            endProbe(l);
+            if (l.channel != null) {
+                closeQuietly(l.channel);
+            }
+            if (l.nextChannel != null) {
+                closeQuietly(l.nextChannel);
+            }
+        }
+        links.clear();
+        open.clear();
+        awaiting.clear();
+        dormant.clear();
+        routes.clear();
+        probeNext = 0;
+        keyHash = null;
+    }
+
     /** Where other agents reach this one: "host:port". */
     String address() {
         return address;

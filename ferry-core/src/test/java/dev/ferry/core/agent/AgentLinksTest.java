@@ -560,4 +560,46 @@ class AgentLinksTest {
             closeAll();
         }
     }
+
+    /**
+     * Agents given no key serve one job at a time, each keyed by the first rank that greets it:
+     * another job's rank is refused while a job's ranks are there; once they have left (and the
+     * links have told the other node), the next job's ranks are let in, link the agents anew
+     * under their own key and exchange records. Two agents, as on two nodes.
+     */
+    @Test
+    void agentsGivenNoKeyServeOneJobAtATimeEachKeyedByItsFirstRank() throws Exception {
+        try {
+            Agent a = keyless("a", 1), b = keyless("b", 2);
+            for (String job : new String[] {"job-1", "job-2"}) {
+                AgentClient r0 = AgentClient.connect(dir.resolve("a.sock"), job, BOUND), r1 = AgentClient.connect(dir.resolve("b.sock"), job, BOUND);
+                r0.attach(0);
+                r1.attach(1);
+                r0.route(1, b.linkAddress());
+                r1.route(0, a.linkAddress());
+                send(r0, 1, 10);
+                expect(r1, 0, 10);
+                send(r1, 0, 11);
+                expect(r0, 1, 11);
+                AgentException other = assertThrows(AgentException.class, () -> AgentClient.connect(dir.resolve("a.sock"), "job-3", BOUND));
+                assertTrue(other.getMessage().contains("the job key differs"), job + ": " + other.getMessage());
+                r0.close();
+                r1.close();
+                await(() -> a.connected() == 0 && b.connected() == 0, job + "'s ranks gone");
+            }
+        } finally {
+            closeAll();
+        }
+    }
+
+    /** An agent given no key that does not end with its job, running on a thread of its own. */
+    private Agent keyless(String name, int host) throws Exception {
+        Agent a = Agent.start(new Agent.Config(dir.resolve(name + ".sock"), null).withChannels(dir)
+                .withLinkAddress(InetAddress.getByName("127.0.0." + host)));
+        open.add(a);
+        Thread t = new Thread(a::run, "agent " + name);
+        t.setDaemon(true);
+        t.start();
+        return a;
+    }
 }
