@@ -13,7 +13,7 @@ import java.util.List;
  */
 final class AgentCommand {
     static final String USAGE = """
-            usage: ferry agent --socket PATH --job-key KEY [--channels DIR] [--idle-exit SECONDS]
+            usage: ferry agent --socket PATH [--job-key KEY] [--channels DIR] [--idle-exit SECONDS]
                                [--link-idle-close SECONDS] [--max-links N]
                    ferry agent --slurm-task-prolog
             The node agent (seed 003's library side in a process of its own): ranks of this user
@@ -23,7 +23,9 @@ final class AgentCommand {
             agent. It admits only processes of its own user (the kernel's SO_PEERCRED) with the
             job's key.
               --socket PATH       the Unix socket it listens on (a dead agent's file is taken over)
-              --job-key KEY       the key its ranks greet it with
+              --job-key KEY       the key its ranks greet it with (FERRY_JOB_KEY); without it,
+                                  it serves one job at a time, keyed by the first rank that
+                                  greets it, and the next job's once the last one's have left
               --channels DIR      where the ranks' ring files go (default /dev/shm)
               --idle-exit S       end after S seconds with no rank connected (default: never)
               --link-idle-close S close a link to another node's agent after S seconds without
@@ -36,12 +38,13 @@ final class AgentCommand {
                                   export lines; the environment says the rest
               -h, --help          this text
             It runs in the foreground. As a daemon, start it detached, for example
-              nohup ferry agent --socket /run/user/$(id -u)/ferry-agent.sock --job-key $JOB \\
-                    --idle-exit 600 >/tmp/ferry-agent.log 2>&1 &
+              nohup ferry agent --socket /run/user/$(id -u)/ferry-agent.sock --idle-exit 600 \\
+                    >/tmp/ferry-agent.log 2>&1 &
             or as a systemd user service (ExecStart= that line, Restart=on-failure); the job's
-            ranks find it with FERRY_AGENT=on and FERRY_AGENT_SOCKET=PATH
-            (without an agent there, ferry run or a host's proxy starts one beside the ranks, or
-            else the node's first rank does; either ends with the job).
+            ranks find it with FERRY_AGENT=on and FERRY_AGENT_SOCKET=PATH, one job at a time (a
+            job's ranks are let in once every rank of the last one here has left). Without an
+            agent there, ferry run or a host's proxy starts one beside the ranks, or else the
+            node's first rank does; either ends with the job.
             Under Slurm, bin/ferry-task-prolog (ferry agent --slurm-task-prolog) starts each node's
             agent before a step's tasks and turns agent mode on for them:
               srun --task-prolog=$FERRY_HOME/bin/ferry-task-prolog -N 3 -n 12 --mpi=pmix java ...
@@ -95,8 +98,8 @@ final class AgentCommand {
                     default -> throw new Program.UsageError("unknown option '" + a + "'");
                 }
             }
-            if (socket == null || key == null) {
-                throw new Program.UsageError("--socket and --job-key are needed");
+            if (socket == null) {
+                throw new Program.UsageError("--socket is needed");
             }
         } catch (Program.UsageError e) {
             err.println("ferry agent: " + e.getMessage());
