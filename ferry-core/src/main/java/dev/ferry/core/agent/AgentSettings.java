@@ -18,7 +18,7 @@ import java.util.List;
  */
 public final class AgentSettings {
     public static final Setting AGENT = new Setting("FERRY_AGENT", "off",
-            "on: traffic to other nodes goes through the node's agent (one connection per node pair), which ferry run (or a host's proxy) starts beside the ranks, or else the node's first rank, if none runs",
+            "on: traffic to other nodes goes through the node's agent (one connection per node pair), which ferry run (or a host's proxy, or Slurm's task prolog bin/ferry-task-prolog) starts beside the ranks, or else the node's first rank, if none runs",
             Setting.Type.SWITCH, "core");
     public static final Setting SOCKET = new Setting("FERRY_AGENT_SOCKET", null,
             "the Unix socket of the node's agent (default: ferry-agent-UID-JOB.sock in the temporary directory, JOB from the job key and node; its lock and log beside it)",
