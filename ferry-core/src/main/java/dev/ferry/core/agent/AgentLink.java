@@ -98,6 +98,8 @@ final class AgentLink {
     boolean callBack;
     /** When the link last closed in order (0: never), when it was last probed since, and the probe dialling its agent, since when. */
     long closedAt, probedAt;
+    /** Whether this link is being read now, and whether a write's failure has it read to its end before it breaks. */
+    boolean reading, draining;
     SocketChannel probe;
     long probeSince;
 

@@ -784,6 +784,7 @@ final class AgentNetwork implements AutoCloseable {
     /** Reads what arrived on {@code l}: records go straight into the receiving ranks' rings. */
     private boolean read(AgentLink l) {
         boolean any = false;
+        l.reading = true;
         try {
             for (int records = 0; records < 64 && (l.state == AgentLink.State.OPEN || l.state == AgentLink.State.CLOSING); records++) {
                 if (!l.readingPayload) {
@@ -834,6 +835,8 @@ final class AgentNetwork implements AutoCloseable {
             } else {
                 broke(l, e.getMessage());
             }
+        } finally {
+            l.reading = false;
         }
         return any;
     }
@@ -1172,8 +1175,20 @@ final class AgentNetwork implements AutoCloseable {
     }
 
     private void broke(AgentLink l, String why) {
-        if (l.state == AgentLink.State.BROKEN) {
+        if (l.state == AgentLink.State.BROKEN || l.draining) {
             return;
+        }
+        if (!l.reading && l.channel != null && l.state == AgentLink.State.OPEN) {
+            // a write failed: what the other agent wrote before it went is still to be read (its
+            // ranks' records, and the GONEs that say they left in order)
+            l.draining = true;
+            try {
+                for (int i = 0; i < 16 && l.state == AgentLink.State.OPEN && read(l); i++) {
+                    // each read takes up to 64 records; it stops at the end or a full ring
+                }
+            } finally {
+                l.draining = false;
+            }
         }
         // the other agent ending after its ranks all left (the job's end there) is no fault, nor a
         // link that breaks when this node's ranks have all left: their GONEs may cross its end
