@@ -490,10 +490,12 @@ public final class Agent implements AutoCloseable {
                 String key = new String(p.buffer.asSlice(AgentHello.KEY, keyLength).toArray(ValueLayout.JAVA_BYTE), StandardCharsets.UTF_8);
                 if (p.who.uid() != config.uid()) {
                     refuse(i, p, AgentHello.WRONG_USER);
-                } else if (jobKey != null && !key.equals(jobKey) && releasing) {
-                    p.deferred = true; // the next job's: admitted once the last one's links are told
                 } else if (jobKey != null && !key.equals(jobKey)) {
-                    refuse(i, p, AgentHello.WRONG_KEY);
+                    if (releasing) {
+                        p.deferred = true; // the next job's: admitted once the last one's links are told
+                    } else {
+                        refuse(i, p, AgentHello.WRONG_KEY);
+                    }
                 } else {
                     if (jobKey == null) {
                         keyed(key);

@@ -70,9 +70,7 @@ public final class AgentLauncher {
             try (FileChannel ch = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
                  FileLock held = tryLock(ch)) {
                 if (held != null && !Agent.answers(socket)) {
-                    List<String> jvm = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
-                    jvm.addAll(aheadOfTimeCache());
-                    Process p = start(socket, jobKey, channels, idleExit, endWithJob, linkIdleClose, maxLinks, jvm, System.getProperty("java.class.path"));
+                    Process p = start(socket, jobKey, channels, idleExit, endWithJob, linkIdleClose, maxLinks, thisJvm(), System.getProperty("java.class.path"));
                     awaitListening(p, socket, end);
                 }
             } catch (IOException e) {
@@ -249,6 +247,13 @@ public final class AgentLauncher {
      */
     private static List<String> aheadOfTimeCache() {
         return dev.ferry.launch.run.AotCache.optionsOfCacheIn(List.of(ProcessHandle.current().info().arguments().orElse(new String[0])));
+    }
+
+    /** This process's java with its ahead-of-time cache: what an agent started from here runs on (with this class path). */
+    static List<String> thisJvm() {
+        List<String> jvm = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
+        jvm.addAll(aheadOfTimeCache());
+        return jvm;
     }
 
     /** The log of the agent at {@code socket}: its output, beside the socket. */

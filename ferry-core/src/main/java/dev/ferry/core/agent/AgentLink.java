@@ -96,12 +96,10 @@ final class AgentLink {
      */
     SocketChannel nextChannel;
     boolean callBack;
-    /** When the link last closed in order (0: never), when it was last probed since, and the probe dialling its agent, since when. */
+    /** When the link last closed in order (0: never), and when it was last probed since. */
     long closedAt, probedAt;
     /** Whether this link is being read now, and whether a write's failure has it read to its end before it breaks. */
     boolean reading, draining;
-    SocketChannel probe;
-    long probeSince;
 
     AgentLink(String address) {
         this.address = address;

@@ -49,11 +49,14 @@ final class AgentNetwork implements AutoCloseable {
      * nothing to send.
      */
     private static final long DORMANT_NANOS = 1_000_000_000L, PROBE_NANOS = 100_000_000L;
-    /** Links closed in order, probed in turn; the next one's index; the last probe's start; the link being probed. */
+    /** Links closed in order, probed in turn; the next one's index; the last probe's start. */
     private final List<AgentLink> dormant = new ArrayList<>();
     private int probeNext;
     private long lastProbe;
+    /** The one probe under way: the link probed (null: none), its connection, since when. */
     private AgentLink probing;
+    private SocketChannel probe;
+    private long probeSince;
     private volatile long probes; // written by the loop alone
     /** When the listener was last looked at; whether the next pass looks at it (the agent slept). */
     private long lastAcceptLook;
@@ -159,8 +162,8 @@ final class AgentNetwork implements AutoCloseable {
      * are closed and forgotten, with its routes, probes and key; the next job's first rank keys it.
      */
     void forgetJob() {
+        endProbe();
         for (AgentLink l : links.values()) {
-            endProbe(l);
             if (l.channel != null) {
                 closeQuietly(l.channel);
             }
@@ -333,19 +336,19 @@ final class AgentNetwork implements AutoCloseable {
      * nothing is timed.
      */
     long untilTimer(long t) {
-        long probe = Long.MAX_VALUE;
+        long probeDue = Long.MAX_VALUE;
         if (probing != null) {
-            probe = probing.probeSince + SETUP_NANOS - t; // its connection's end wakes the agent sooner
+            probeDue = probeSince + SETUP_NANOS - t; // its connection's end wakes the agent sooner
         } else if (!dormant.isEmpty() && locals.anyAttached()) {
             long due = Long.MAX_VALUE;
             for (int i = 0; i < dormant.size(); i++) {
                 AgentLink l = dormant.get(i);
                 due = Math.min(due, Math.max(l.closedAt, l.probedAt) + DORMANT_NANOS);
             }
-            probe = Math.max(due, lastProbe + PROBE_NANOS) - t;
+            probeDue = Math.max(due, lastProbe + PROBE_NANOS) - t;
         }
         if (idleCloseNanos == 0) {
-            return probe;
+            return probeDue;
         }
         long first = Long.MAX_VALUE;
         for (int i = 0; i < open.size(); i++) {
@@ -355,7 +358,7 @@ final class AgentNetwork implements AutoCloseable {
             }
         }
         // the sweep looks at most once in SWEEP_NANOS
-        return Math.min(probe, first == Long.MAX_VALUE ? first : Math.max(first, lastSweep + SWEEP_NANOS) - t);
+        return Math.min(probeDue, first == Long.MAX_VALUE ? first : Math.max(first, lastSweep + SWEEP_NANOS) - t);
     }
 
     /** The next {@link #poll} looks for other agents' calls: the agent slept, and a call may have woken it. */
@@ -604,14 +607,13 @@ final class AgentNetwork implements AutoCloseable {
             probes++;
             l.probedAt = now;
             try {
-                l.probe = connect(l.address);
-                l.probeSince = now;
-                l.probe.register(selector, java.nio.channels.SelectionKey.OP_CONNECT); // its end wakes a sleeping agent
                 probing = l;
+                probeSince = now;
+                probe = connect(l.address);
+                probe.register(selector, java.nio.channels.SelectionKey.OP_CONNECT); // its end wakes a sleeping agent
                 probeStep(l);
             } catch (IOException e) {
-                endProbe(l);
-                broke(l, "a probe found the agent at " + l.address + " gone: " + e.getMessage());
+                probeFailed(l, "a probe found the agent at " + l.address + " gone: " + e.getMessage());
             }
             return;
         }
@@ -620,36 +622,38 @@ final class AgentNetwork implements AutoCloseable {
     /** Moves {@code l}'s probe on: made, it greets (so the other agent knows it for a probe) and ends. Whether it ended. */
     private boolean probeStep(AgentLink l) {
         if (l.state != AgentLink.State.NEW) {
-            endProbe(l); // opened again meanwhile: the link itself tells now
+            endProbe(); // opened again meanwhile: the link itself tells now
             return true;
         }
         try {
-            if (!l.probe.finishConnect()) {
-                if (now - l.probeSince > SETUP_NANOS) {
-                    endProbe(l);
-                    broke(l, "a probe found no agent at " + l.address + " within " + SETUP_NANOS / 1_000_000_000L + " s");
+            if (!probe.finishConnect()) {
+                if (now - probeSince > SETUP_NANOS) {
+                    probeFailed(l, "a probe found no agent at " + l.address + " within " + SETUP_NANOS / 1_000_000_000L + " s");
                     return true;
                 }
                 return false;
             }
-            l.probe.write(hello(AgentLinkHello.PROBE)); // a few bytes into a new connection's empty buffer
-            endProbe(l);
-            return true;
+            probe.write(hello(AgentLinkHello.PROBE)); // a few bytes into a new connection's empty buffer
+            endProbe();
         } catch (IOException e) {
-            endProbe(l);
-            broke(l, "a probe found the agent at " + l.address + " gone: " + e.getMessage());
-            return true;
+            probeFailed(l, "a probe found the agent at " + l.address + " gone: " + e.getMessage());
         }
+        return true;
     }
 
-    private void endProbe(AgentLink l) {
-        if (l.probe != null) {
-            closeQuietly(l.probe);
-            l.probe = null;
+    /** The probe of {@code l} found its agent gone: so is the link, and every rank behind it. */
+    private void probeFailed(AgentLink l, String why) {
+        endProbe();
+        broke(l, why);
+    }
+
+    /** Ends the probe under way, if any. */
+    private void endProbe() {
+        if (probe != null) {
+            closeQuietly(probe);
+            probe = null;
         }
-        if (probing == l) {
-            probing = null;
-        }
+        probing = null;
     }
 
     // ---- closing in order: idle, or over the cap ------------------------------------------------
@@ -1197,7 +1201,9 @@ final class AgentNetwork implements AutoCloseable {
                 "agent: the link to {0} broke: {1}; its {2} ranks are gone", l.address, why, l.ranks.size());
         l.state = AgentLink.State.BROKEN;
         open.remove(l);
-        endProbe(l);
+        if (probing == l) {
+            endProbe();
+        }
         dropPartial(l);
         for (AgentPulls.Serve s : l.serves) {
             AgentPulls.abandon(s);
@@ -1267,8 +1273,8 @@ final class AgentNetwork implements AutoCloseable {
             if (l.channel != null) {
                 closeQuietly(l.channel);
             }
-            endProbe(l);
         }
+        endProbe();
         try {
             listener.close();
         } catch (IOException ignored) {

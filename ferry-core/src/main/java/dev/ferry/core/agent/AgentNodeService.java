@@ -39,19 +39,10 @@ public final class AgentNodeService implements NodeService {
     @Override
     public Running start(NodeJob job) throws IOException {
         Settings settings = settings(job.env());
-        Duration linkIdle;
-        int maxLinks;
-        boolean report;
-        try { // a value the ranks would refuse too: the job does not start
-            if (!AgentSettings.on(settings) || job.ranks().isEmpty()) {
-                return null;
-            }
-            linkIdle = Duration.ofNanos(dev.ferry.core.config.EngineSettings.idleCloseNanos(settings));
-            maxLinks = dev.ferry.core.config.EngineSettings.maxConnections(settings);
-            report = dev.ferry.core.config.EngineSettings.stats(settings);
-        } catch (IllegalArgumentException e) {
-            throw new IOException(e.getMessage(), e);
+        if (!on(settings) || job.ranks().isEmpty()) {
+            return null;
         }
+        Links links = Links.of(settings);
         String nodeId = job.env().get(dev.ferry.launch.LaunchSettings.NODE_ID.name());
         String perNode = job.env().get(dev.ferry.launch.LaunchSettings.RANKS_PER_NODE.name());
         Set<String> nodes = new LinkedHashSet<>();
@@ -68,11 +59,11 @@ public final class AgentNodeService implements NodeService {
         try {
             for (String node : nodes) {
                 Path socket = AgentSettings.socket(settings, job.jobKey(), node);
-                AgentLauncher.Started s = AgentLauncher.startForJob(socket, job.jobKey(), Path.of("/dev/shm"), LISTEN_BOUND, IDLE_EXIT, linkIdle, maxLinks,
+                AgentLauncher.Started s = AgentLauncher.startForJob(socket, job.jobKey(), Path.of("/dev/shm"), LISTEN_BOUND, IDLE_EXIT, links.idleClose(), links.max(),
                         jvm, classPath);
                 if (s != null) {
                     started.add(s);
-                    if (report) {
+                    if (links.report()) {
                         lines.add("agent process " + s.pid() + " started for node " + node);
                     }
                 }
@@ -103,6 +94,27 @@ public final class AgentNodeService implements NodeService {
                 started.forEach(s -> s.end(END_BOUND));
             }
         };
+    }
+
+    /** Whether the ranks' settings turn agent mode on; a value they would refuse too is an error (the job does not start). */
+    static boolean on(Settings settings) throws IOException {
+        try {
+            return AgentSettings.on(settings);
+        } catch (IllegalArgumentException e) {
+            throw new IOException(e.getMessage(), e);
+        }
+    }
+
+    /** What an agent started for the ranks takes of their settings: its links' idle close and cap, and whether to report. */
+    record Links(Duration idleClose, int max, boolean report) {
+        static Links of(Settings settings) throws IOException {
+            try { // a value the ranks would refuse too
+                return new Links(Duration.ofNanos(dev.ferry.core.config.EngineSettings.idleCloseNanos(settings)),
+                        dev.ferry.core.config.EngineSettings.maxConnections(settings), dev.ferry.core.config.EngineSettings.stats(settings));
+            } catch (IllegalArgumentException e) {
+                throw new IOException(e.getMessage(), e);
+            }
+        }
     }
 
     /** The ranks' settings: the FERRY_ variables of their environment, nothing of this process's. */

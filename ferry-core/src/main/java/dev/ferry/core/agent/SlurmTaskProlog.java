@@ -1,6 +1,5 @@
 package dev.ferry.core.agent;
 
-import dev.ferry.core.config.EngineSettings;
 import dev.ferry.spi.IdleStrategy;
 import dev.ferry.spi.Settings;
 
@@ -52,28 +51,17 @@ public final class SlurmTaskProlog {
         }
         String node = env.getOrDefault("SLURMD_NODENAME", java.net.InetAddress.getLocalHost().getHostName());
         Settings settings = AgentNodeService.settings(env);
-        Duration linkIdle;
-        int maxLinks;
-        boolean report;
-        try { // a value the ranks would refuse too
-            if (env.containsKey(AgentSettings.AGENT.name()) && !AgentSettings.on(settings)) {
-                return List.of(); // agent mode off by the user's choice
-            }
-            linkIdle = Duration.ofNanos(EngineSettings.idleCloseNanos(settings));
-            maxLinks = EngineSettings.maxConnections(settings);
-            report = EngineSettings.stats(settings);
-        } catch (IllegalArgumentException e) {
-            throw new IOException(e.getMessage(), e);
+        if (env.containsKey(AgentSettings.AGENT.name()) && !AgentNodeService.on(settings)) {
+            return List.of(); // agent mode off by the user's choice
         }
+        AgentNodeService.Links links = AgentNodeService.Links.of(settings);
         String key = env.get(dev.ferry.spi.JobSettings.JOB_KEY.name());
         if (key != null && key.isBlank()) {
             key = null;
         }
         Path socket = AgentSettings.socket(settings, key != null ? key : "slurm-" + job + "." + step, node);
-        List<String> jvm = new ArrayList<>(List.of(ProcessHandle.current().info().command().orElse("java")));
-        jvm.addAll(dev.ferry.launch.run.AotCache.optionsOfCacheIn(List.of(ProcessHandle.current().info().arguments().orElse(new String[0]))));
-        AgentLauncher.Started started = AgentLauncher.startForJob(socket, key, Path.of("/dev/shm"), LISTEN_BOUND, IDLE_EXIT, linkIdle, maxLinks, jvm,
-                System.getProperty("java.class.path"));
+        AgentLauncher.Started started = AgentLauncher.startForJob(socket, key, Path.of("/dev/shm"), LISTEN_BOUND, IDLE_EXIT, links.idleClose(), links.max(),
+                AgentLauncher.thisJvm(), System.getProperty("java.class.path"));
         // started here, by another task's prolog, or there already (a daemon): it listens before the task starts
         if (!IdleStrategy.DEFAULT.await(() -> Agent.answers(socket) || started != null && !started.alive(), LISTEN_BOUND.toNanos())
                 || !Agent.answers(socket)) {
@@ -81,7 +69,7 @@ public final class SlurmTaskProlog {
                     + AgentLauncher.logOf(socket) + ")");
         }
         List<String> lines = new ArrayList<>(List.of("export " + AgentSettings.AGENT.name() + "=on", "export " + AgentSettings.SOCKET.name() + "=" + socket));
-        if (started != null && report) {
+        if (started != null && links.report()) {
             lines.add("print ferry: agent process " + started.pid() + " started for node " + node + " by the task prolog");
         }
         return lines;
