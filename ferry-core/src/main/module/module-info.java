@@ -5,6 +5,7 @@ module dev.ferry.core {
     requires org.agrona;
     requires jdk.jfr;
     uses dev.ferry.spi.Driver;
+    uses dev.ferry.core.agent.AgentOffload;
     provides dev.ferry.launch.run.NodeService with dev.ferry.core.agent.AgentNodeService;
     exports dev.ferry.core.agent;
     exports dev.ferry.core.boot;

@@ -157,6 +157,23 @@ public interface DriverContext extends AutoCloseable {
     }
 
     /**
+     * A table the layer above keeps in memory this context's process {@link #allocate allocated}
+     * and {@link #prepareShared shared}, published for a driver that acts for this process from
+     * another one (the node agent, which then serves some arriving messages by itself): {@code
+     * kind} names the table's layout, which the layer above and the driver's offload for it
+     * agree on. Called once per table, by the thread that made it; whether this context took it.
+     * Optional: false by default.
+     *
+     * <pre>{@code
+     * MemorySegment directory = engine.memory().allocate(bytes);
+     * for (DriverContext c : contexts) c.offloadTable(DIRECTORY_KIND, directory);
+     * }</pre>
+     */
+    default boolean offloadTable(int kind, java.lang.foreign.MemorySegment table) {
+        return false;
+    }
+
+    /**
      * Prepares memory the layer above will move often, so that later transfers from or into it
      * are zero-copy (seed 003's validate: the library calls it when a memory descriptor or list
      * entry is bound). Answers a cookie to hand back to {@link #deregister} when the memory is

@@ -163,6 +163,8 @@ public final class Agent implements AutoCloseable {
     private boolean releasing;
     /** The node's rails: the first from the start, the others made when a rank first attaches on them. */
     private final AgentRail[] rails = new AgentRail[MAX_RAILS];
+    /** The offloads of the layers above on the agent's class path ({@link AgentOffload}). */
+    private final AgentOffloads offloads = AgentOffloads.load();
 
     private Agent(Config config, AgentSocket socket, AgentBell bell) {
         this.config = config;
@@ -170,7 +172,7 @@ public final class Agent implements AutoCloseable {
         this.bell = bell;
         this.jobKey = config.jobKey();
         this.rekeys = config.jobKey() == null && !config.endWithJob();
-        this.rails[0] = new AgentRail(0, config, jobKey, ranks, bell.selector());
+        this.rails[0] = new AgentRail(0, config, jobKey, ranks, offloads, bell.selector());
     }
 
     /** Where other nodes' agents reach this one on its first rail: "host:port". */
@@ -626,7 +628,7 @@ public final class Agent implements AutoCloseable {
                         yield AgentError.BAD_ARGUMENTS.code();
                     }
                     if (rails[index] == null) {
-                        rails[index] = new AgentRail(index, config, jobKey, ranks, bell.selector());
+                        rails[index] = new AgentRail(index, config, jobKey, ranks, offloads, bell.selector());
                     }
                     AgentRail rail = rails[index];
                     AgentRank there = rail.byJobRank.get(rank);
@@ -675,12 +677,34 @@ public final class Agent implements AutoCloseable {
                         linked += same != null ? same.memory.linkedBytes() : 0;
                     }
                     payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_MAPPED_BYTES, r.jobRank < 0 ? r.memory.linkedBytes() : linked);
-                    yield 40;
+                    long offloaded = 0;
+                    for (AgentRail l : rails) {
+                        AgentRank same = l == null || r.jobRank < 0 ? null : l.byJobRank.get(r.jobRank);
+                        offloaded += same != null ? same.offloaded : 0;
+                    }
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_OFFLOADED, offloaded);
+                    yield 48;
                 }
                 case AgentCalls.MAP -> {
                     need(argBytes, 16);
                     boolean m = r.memory.map(payload.get(ValueLayout.JAVA_LONG, AgentCalls.ADDRESS), payload.get(ValueLayout.JAVA_LONG, AgentCalls.LENGTH));
                     payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_MAPPED, m ? 1 : 0);
+                    yield 8;
+                }
+                case AgentCalls.TABLE -> {
+                    need(argBytes, 24);
+                    int kind = payload.get(ValueLayout.JAVA_INT, AgentCalls.KIND);
+                    long address = payload.get(ValueLayout.JAVA_LONG, AgentCalls.TABLE_ADDRESS), length = payload.get(ValueLayout.JAVA_LONG, AgentCalls.TABLE_LENGTH);
+                    if (kind < 1 || kind > AgentOffload.MAX_KIND || length <= 0) {
+                        yield AgentError.BAD_ARGUMENTS.code();
+                    }
+                    // only memory the agent maps (the rank's arena): read there as the rank writes it, never copied
+                    CrossMemory.Mapping m = offloads.serves(kind) ? r.memory.mapping(address, length) : null;
+                    if (m != null && r.tables[kind] == null) {
+                        r.tables[kind] = m.here().asSlice(address - m.address(), length);
+                        r.tablesPublished++;
+                    }
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_TABLE, m != null ? 1 : 0);
                     yield 8;
                 }
                 default -> AgentError.NO_CALL.code();

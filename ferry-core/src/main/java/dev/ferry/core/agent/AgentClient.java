@@ -231,6 +231,20 @@ public final class AgentClient implements AutoCloseable {
         return answer().get(ValueLayout.JAVA_LONG, AgentCalls.RET_MAPPED) != 0;
     }
 
+    /**
+     * Publishes a table of {@code kind} ({@code length} bytes at {@code address}, memory the agent
+     * mapped) for the agent's offload of that kind ({@link AgentOffload}): whether one reads it.
+     */
+    public boolean table(int kind, long address, long length) {
+        MemorySegment a = args();
+        a.set(ValueLayout.JAVA_INT, AgentCalls.KIND, kind);
+        a.set(ValueLayout.JAVA_INT, AgentCalls.KIND + 4, 0);
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.TABLE_ADDRESS, address);
+        a.set(ValueLayout.JAVA_LONG, AgentCalls.TABLE_LENGTH, length);
+        forward(AgentCalls.TABLE, 24, "table");
+        return answer().get(ValueLayout.JAVA_LONG, AgentCalls.RET_TABLE) != 0;
+    }
+
     public void deregister(long handle) {
         args().set(ValueLayout.JAVA_LONG, AgentCalls.HANDLE, handle);
         forward(AgentCalls.DEREGISTER, 8, "deregister");
@@ -299,14 +313,15 @@ public final class AgentClient implements AutoCloseable {
     /**
      * The agent's links on every rail: open now, closed in order for being idle so far, and for
      * the cap; then its rails; then the bytes of this rank's pulls (all its rails) that moved
-     * between a link and memory the agent mapped.
+     * between a link and memory the agent mapped; then the messages for it that the agent's
+     * offloads served.
      */
     public long[] linkCounts() {
         forward(AgentCalls.STATS, 0, "stats");
         MemorySegment a = answer();
         return new long[] {a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_LINKS), a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_CLOSED_IDLE),
                 a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_EVICTED), a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_RAILS),
-                a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_MAPPED_BYTES)};
+                a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_MAPPED_BYTES), a.get(ValueLayout.JAVA_LONG, AgentCalls.RET_OFFLOADED)};
     }
 
     /** Tells the agent that rank {@code rank} is served by the agent at {@code agentAddress}. */

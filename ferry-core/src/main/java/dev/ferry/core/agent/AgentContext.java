@@ -411,6 +411,24 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
     }
 
     /**
+     * A table of the layer above in arena memory ({@link #prepareShared} gave it to the agent):
+     * the agent's offload of its kind reads it there ({@link AgentOffload}), and serves some of
+     * this rank's arriving messages by itself. Every rail's channel publishes it.
+     */
+    @Override
+    public boolean offloadTable(int kind, MemorySegment table) {
+        if (client == null || closed || agentFailure != null || !table.isNative() || table.byteSize() == 0) {
+            return false;
+        }
+        try {
+            return client.table(kind, table.address(), table.byteSize());
+        } catch (AgentException e) {
+            LOG.log(System.Logger.Level.DEBUG, "agent: could not publish a table of kind {0}: {1}", kind, e.getMessage());
+            return false;
+        }
+    }
+
+    /**
      * {@code bytes} of a file in /dev/shm that this rank maps and its agent maps too (staging the
      * agent moves pulls in and out of with no copy of its own), or null where that cannot be. The
      * file is named only until the agent mapped it (as the job's, for the launcher to remove were
@@ -483,6 +501,9 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
                 }
                 if (links[4] > 0) {
                     into.accept("agent pulled bytes, mapped", links[4]);
+                }
+                if (links[5] > 0) {
+                    into.accept("agent offloaded messages", links[5]);
                 }
             } catch (AgentException e) {
                 // the agent is gone: no links to count

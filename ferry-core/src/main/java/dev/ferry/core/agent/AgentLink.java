@@ -32,11 +32,14 @@ final class AgentLink {
     /** Control frames written, kept for the next ones: a matched announcement's PULL takes one and makes none. */
     private final java.util.ArrayDeque<ByteBuffer> spareControl = new java.util.ArrayDeque<>();
 
-    /** The next control frame to fill, of {@link AgentMatch#ASK_BYTES}; it stays spare until {@link #queueSpare} queues it. */
+    /** Bytes of a control frame: a matched announcement's PULL, or an offload's answer. */
+    static final int CONTROL_BYTES = Math.max(AgentMatch.ASK_BYTES, AgentOffloads.ANSWER_RECORD_BYTES);
+
+    /** The next control frame to fill, of {@link #CONTROL_BYTES}; it stays spare until {@link #queueSpare} queues it. */
     ByteBuffer spare() {
         ByteBuffer b = spareControl.peek();
         if (b == null) {
-            spareControl.add(b = ByteBuffer.allocateDirect(AgentMatch.ASK_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN));
+            spareControl.add(b = ByteBuffer.allocateDirect(CONTROL_BYTES).order(java.nio.ByteOrder.LITTLE_ENDIAN));
         }
         return b;
     }
@@ -48,7 +51,7 @@ final class AgentLink {
 
     /** A control frame is written: kept for another. */
     void written(ByteBuffer b) {
-        if (b.isDirect() && b.capacity() == AgentMatch.ASK_BYTES) { // not the rest of a record its rank left half written
+        if (b.isDirect() && b.capacity() == CONTROL_BYTES) { // not the rest of a record its rank left half written
             spareControl.add(b);
         }
     }

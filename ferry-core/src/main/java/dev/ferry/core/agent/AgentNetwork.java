@@ -75,6 +75,13 @@ final class AgentNetwork implements AutoCloseable {
 
         /** Whether any rank of the node is attached here (someone to tell of a link that broke). */
         boolean anyAttached();
+
+        /**
+         * {@code packet} came for the node's rank {@code to} from {@code from}, behind no message
+         * for the rank to parse: true when an offload served it ({@link AgentOffloads#take}), with
+         * {@code record} then holding its answer's record for {@code from}, or nothing.
+         */
+        boolean offloaded(int to, int from, java.lang.foreign.MemorySegment packet, ByteBuffer record);
     }
 
     /** SHA-256 of the job key; null until an agent started without one is keyed by its first rank. */
@@ -990,7 +997,7 @@ final class AgentNetwork implements AutoCloseable {
             return true;
         }
         if (!AgentMatch.offer(p, from, packet, l.spare())) {
-            return false;
+            return offloaded(l, to, from, packet);
         }
         if (AgentMatch.creditsLeft(packet)) {
             l.readInto.commitMatched(from, from, ChannelLayout.PACKET, 0, WireHeader.PACKET_HEADER);
@@ -1000,6 +1007,26 @@ final class AgentNetwork implements AutoCloseable {
         l.queueSpare();
         if (l.writingFor == -1) {
             flushControl(l);
+        }
+        return true;
+    }
+
+    /** {@link #matched}'s last resort: an offload of the agent's serves the message, and its answer goes back on {@code l}. */
+    private boolean offloaded(AgentLink l, int to, int from, java.lang.foreign.MemorySegment packet) {
+        ByteBuffer answer = l.spare();
+        if (!locals.offloaded(to, from, packet, answer)) {
+            return false;
+        }
+        if (AgentMatch.creditsLeft(packet)) {
+            l.readInto.commitMatched(from, from, ChannelLayout.PACKET, 0, WireHeader.PACKET_HEADER);
+        } else {
+            l.readInto.abandon();
+        }
+        if (answer.limit() > 0) {
+            l.queueSpare();
+            if (l.writingFor == -1) {
+                flushControl(l);
+            }
         }
         return true;
     }

@@ -17,9 +17,13 @@ final class AgentRail implements AgentNetwork.Locals {
     /** The agent's ranks, every rail's (a GONE is told to those of this one). */
     private final java.util.List<AgentRank> ranks;
 
-    AgentRail(int index, Agent.Config config, String jobKey, java.util.List<AgentRank> ranks, java.nio.channels.Selector selector) {
+    /** The offloads of the layers above ({@link AgentOffload}). */
+    private final AgentOffloads offloads;
+
+    AgentRail(int index, Agent.Config config, String jobKey, java.util.List<AgentRank> ranks, AgentOffloads offloads, java.nio.channels.Selector selector) {
         this.index = index;
         this.ranks = ranks;
+        this.offloads = offloads;
         // each rail on a NIC of its own where the node has several, unless an address is set
         java.net.InetAddress bind = config.linkAddress() != null ? config.linkAddress() : AgentNetwork.railAddress(index);
         this.network = new AgentNetwork(jobKey, bind, config.linkIdleClose().toNanos(), config.maxLinks(), this, selector);
@@ -34,6 +38,12 @@ final class AgentRail implements AgentNetwork.Locals {
     @Override
     public AgentPulls.Party party(int rank) {
         return byJobRank.get(rank);
+    }
+
+    @Override
+    public boolean offloaded(int to, int from, java.lang.foreign.MemorySegment packet, java.nio.ByteBuffer record) {
+        AgentRank r = byJobRank.get(to);
+        return r != null && offloads.take(r, from, packet, record);
     }
 
     @Override

@@ -8,7 +8,7 @@ import java.nio.file.Path;
  * A rank the node's agent admitted: its connection, memory, command ring and the file under it, its
  * packet rings and pull slots, the rail it attached on. Its commands go to the agent's dispatch.
  */
-final class AgentRank implements CommandRing.Dispatcher, AgentPulls.Party {
+final class AgentRank implements CommandRing.Dispatcher, AgentPulls.Party, AgentOffloads.Served {
     final int conn;
     final CrossMemory memory;
     final CommandRing ring;
@@ -31,6 +31,10 @@ final class AgentRank implements CommandRing.Dispatcher, AgentPulls.Party {
     final PullSlots exposures, pulls;
     long answers;
     boolean left;
+    /** The tables it published for the agent's offloads, by kind, as mapped here; how many; the messages they served. */
+    final MemorySegment[] tables = new MemorySegment[AgentOffload.MAX_KIND + 1];
+    int tablesPublished;
+    long offloaded;
 
     AgentRank(int conn, CrossMemory memory, CommandRing ring, Path file, Arena arena, MemorySegment channel, Agent.Config config, Calls calls) {
         this.calls = calls;
@@ -77,6 +81,31 @@ final class AgentRank implements CommandRing.Dispatcher, AgentPulls.Party {
     @Override
     public void answered() {
         answers++;
+    }
+
+    @Override
+    public boolean publishedTables() {
+        return tablesPublished > 0;
+    }
+
+    @Override
+    public void served() {
+        offloaded++;
+    }
+
+    @Override
+    public MemorySegment table(int kind) {
+        return kind >= 1 && kind <= AgentOffload.MAX_KIND ? tables[kind] : null;
+    }
+
+    @Override
+    public boolean writeMapped(long address, MemorySegment from, long at, long n) {
+        CrossMemory.Mapping m = n < 0 || left ? null : memory.mapping(address, n);
+        if (m == null) {
+            return false;
+        }
+        MemorySegment.copy(from, at, m.here(), address - m.address(), n);
+        return true;
     }
 
     @Override

@@ -53,6 +53,20 @@ public final class SharedMemory {
     }
 
     /**
+     * Publishes a table the layer above keeps in {@code memory} (from {@link #allocate}) for the
+     * drivers that serve messages for this process from another one ({@code
+     * DriverContext.offloadTable}: the node agent's); {@code kind} names its layout. Whether one
+     * took it.
+     */
+    public boolean offloadTable(int kind, MemorySegment memory) {
+        boolean taken = false;
+        for (EngineContext c : contexts) {
+            taken |= c.context().offloadTable(kind, memory);
+        }
+        return taken;
+    }
+
+    /**
      * The key a peer on this node maps {@code memory} (from {@link #allocate}) with, through
      * {@link Engine#peerMemory}: the name of the local driver's context
      * that shares it, then that driver's key ({@code DriverContext.shareKey}); null when no driver

@@ -197,7 +197,7 @@ class AgentLinksTest {
             expect(a0, 1, 6);
             assertTrue(b0.inRing().isEmpty() && a1.inRing().isEmpty(), "nothing crossed to the other rail");
             assertEquals(2, a.openLinks(), "a link per rail");
-            assertArrayEquals(new long[] {2, 0, 0, 2, 0}, a0.linkCounts(), "links open, closed idle, evicted; rails; bytes pulled through mapped memory");
+            assertArrayEquals(new long[] {2, 0, 0, 2, 0, 0}, a0.linkCounts(), "links open, closed idle, evicted; rails; bytes pulled through mapped memory; offloaded");
             assertThrows(AgentException.class, () -> client("a").attach(0, 1), "rank 0 is on rail 1 already");
             assertThrows(AgentException.class, () -> a1.attach(0, 0), "a channel serves one rail");
             assertThrows(AgentException.class, () -> client("a").attach(2, Agent.MAX_RAILS), "no such rail");

@@ -1,0 +1,53 @@
+package dev.ferry.core.agent;
+
+import java.lang.foreign.MemorySegment;
+
+/**
+ * Messages of a layer above the engine that the node agent serves for a rank by itself (seed
+ * 004's offloads, as the Portals reference implementation's PPE serves its clients): the rank
+ * publishes a table of its kind ({@code DriverContext.offloadTable}) in memory the agent maps, and
+ * the agent offers each arriving message that is handled on arrival to the offload of every kind
+ * the rank published, in order behind every message the rank has still to parse. An offload that
+ * takes a message performs it on the rank's memory there and then and may answer its sender for
+ * the rank; the rank never sees it. The agent finds offloads with {@link java.util.ServiceLoader}
+ * (a layer above cannot be imported here). Used from the agent's loop alone: no allocation, no
+ * lock, no blocking.
+ *
+ * <pre>{@code
+ * public int take(Rank rank, int from, long header, MemorySegment buf, long at, long n, MemorySegment answer) {
+ *     MemorySegment table = rank.table(kind());
+ *     if (table == null || !rank.writeMapped(targetAddress, buf, at + 64, n - 64)) return NOT_TAKEN;
+ *     answer.set(ValueLayout.JAVA_LONG, 0, ACK_HEADER);     // then the answer's bytes from 8
+ *     return 64;
+ * }
+ * }</pre>
+ */
+public interface AgentOffload {
+    /** What {@link #take} says of a message it leaves to the rank. */
+    int NOT_TAKEN = -1;
+    /** Most bytes of an answer's message. */
+    int MAX_ANSWER = 64;
+    /** Kinds are 1 up to this. */
+    int MAX_KIND = 7;
+
+    /** The kind of table this offload reads (1 to {@link #MAX_KIND}): the layer above publishes it with the same number. */
+    int kind();
+
+    /**
+     * A message for {@code rank} from rank {@code from} (of another node) with engine header word
+     * {@code header}, its {@code n} bytes in {@code buf} from {@code at}: {@link #NOT_TAKEN}, or
+     * taken (performed) and the number of bytes of the message to send {@code from} in answer, as
+     * {@code rank} (0: none). The answer's engine header word goes at 0 of {@code answer} and its
+     * bytes from 8 (at most {@link #MAX_ANSWER}).
+     */
+    int take(Rank rank, int from, long header, MemorySegment buf, long at, long n, MemorySegment answer);
+
+    /** The rank served, as an offload may touch it. */
+    interface Rank {
+        /** The table of {@code kind} it published, as the agent maps it; null when none. */
+        MemorySegment table(int kind);
+
+        /** Copies {@code n} bytes of {@code from} at {@code at} to the rank's memory at {@code address} where the agent maps it; false (nothing written) where it does not. */
+        boolean writeMapped(long address, MemorySegment from, long at, long n);
+    }
+}
