@@ -117,44 +117,11 @@ final class DirectAccess {
             return false;
         }
         MemorySegment d = dirs[target];
-        if ((int) INT.getAcquire(d, OPEN_OFFSET) == 0 || ni.index >= NIS || ptIndex < 0 || ptIndex >= PTS) {
-            return false;
-        }
-        long list = list(ni.index, ptIndex);
-        long seq = (long) LONG.getAcquire(d, list + LIST_SEQ);
-        if ((seq & 1) != 0) {
-            return false;
-        }
-        int count = d.get(ValueLayout.JAVA_INT, list + LIST_COUNT);
-        int me = lib.rank;
-        int slot = -1;
-        long slotState = 0;
-        for (int i = 0; i < count && i < MAX_PUBLISHED; i++) {
-            int s = d.get(ValueLayout.JAVA_INT, list + LIST_SLOTS + 4L * i);
-            if (s < 0 || s >= SLOTS) {
-                return false;
-            }
-            long at = slot(s);
-            long st = (long) LONG.getAcquire(d, at + SLOT_STATE);
-            if (((matchBits ^ d.get(ValueLayout.JAVA_LONG, at + SLOT_MATCH_BITS)) & ~d.get(ValueLayout.JAVA_LONG, at + SLOT_IGNORE_BITS)) != 0) {
-                continue;
-            }
-            int who = d.get(ValueLayout.JAVA_INT, at + SLOT_MATCH_RANK);
-            if (who != -1 && who != me) {
-                continue;
-            }
-            if ((d.get(ValueLayout.JAVA_INT, at + SLOT_OPTIONS) & ME_NO_TRUNCATE) != 0
-                    && remoteOffset + length > d.get(ValueLayout.JAVA_LONG, at + SLOT_LENGTH)) {
-                continue;
-            }
-            slot = s;
-            slotState = st;
-            break;
-        }
-        VarHandle.loadLoadFence();
-        if (slot < 0 || (long) LONG.getOpaque(d, list + LIST_SEQ) != seq || (slotState & 1) == 0) {
+        long found = PublishedEntries.first(d, ni.index, ptIndex, matchBits, lib.rank, remoteOffset, length);
+        if (found < 0) {
             return false; // no published match (the message path decides), or the list changed as we read it
         }
+        int slot = PublishedEntries.slotOf(found);
         long at = slot(slot);
         int options = d.get(ValueLayout.JAVA_INT, at + SLOT_OPTIONS);
         int uid = d.get(ValueLayout.JAVA_INT, at + SLOT_UID);
@@ -171,7 +138,7 @@ final class DirectAccess {
         if (dt != null) {
             mlength = dt.wholeElements(mlength);
         }
-        MemorySegment mem = mapped(target, d, slot, slotState);
+        MemorySegment mem = mapped(target, d, slot, found);
         if (mem == null || mem.byteSize() != entryLength) {
             return false;
         }
@@ -196,10 +163,7 @@ final class DirectAccess {
             }
         }
         // the hazard: announce the slot, then check it is still live (the owner does the reverse)
-        LONG.setOpaque(d, hazardWord, hazardOf(slot, slotState));
-        VarHandle.fullFence(); // store-load: the owner's retire does the mirror image (store state, fence, load hazards)
-        if ((long) LONG.getOpaque(d, at + SLOT_STATE) != slotState) {
-            LONG.setRelease(d, hazardWord, 0L);
+        if (!PublishedEntries.enter(d, hazardWord, found)) {
             return false;
         }
         try {
@@ -217,7 +181,7 @@ final class DirectAccess {
                 default -> Atomics.applyAtomically(op, dt, mem, remoteOffset, src, srcAt, mlength, operand, 0, dst, dstAt, lib.atomicScratch);
             }
         } finally {
-            LONG.setRelease(d, hazardWord, 0L);
+            PublishedEntries.leave(d, hazardWord);
         }
         done++;
         lib.initiator.directDone(type, putMd, getMd, length, mlength, remoteOffset, ack, (options & ME_ACK_DISABLE) != 0, userPtr,
@@ -225,10 +189,10 @@ final class DirectAccess {
         return true;
     }
 
-    /** The peer's memory of {@code slot}, mapped once per slot generation. */
-    private MemorySegment mapped(int peer, MemorySegment d, int slot, long slotState) {
+    /** The peer's memory of {@code slot}, mapped once per slot generation ({@code found}: {@link PublishedEntries#first}'s word for it). */
+    private MemorySegment mapped(int peer, MemorySegment d, int slot, long found) {
         MemorySegment[] m = memory[peer];
-        if (m[slot] != null && mappedState[peer][slot] == slotState) {
+        if (m[slot] != null && mappedState[peer][slot] == found) {
             return m[slot];
         }
         long at = slot(slot);
@@ -238,12 +202,12 @@ final class DirectAccess {
         }
         byte[] key = new byte[n];
         MemorySegment.copy(d, ValueLayout.JAVA_BYTE, at + SLOT_KEY, key, 0, n);
-        if ((long) LONG.getAcquire(d, at + SLOT_STATE) != slotState) {
+        if (hazardOf(slot, (long) LONG.getAcquire(d, at + SLOT_STATE)) != found) {
             return null; // reused as we read its key
         }
         MemorySegment mem = lib.engine.peerMemory(peer, key);
         m[slot] = mem;
-        mappedState[peer][slot] = slotState;
+        mappedState[peer][slot] = found;
         return mem;
     }
 

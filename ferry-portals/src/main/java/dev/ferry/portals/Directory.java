@@ -89,6 +89,8 @@ final class Directory {
         INT.setRelease(m, OPEN_OFFSET, 1);
         dir = m;
         key = k;
+        // the node agent (agent mode) serves puts from other nodes into what is published here too
+        lib.engine.memory().offloadTable(AGENT_KIND, m);
         return true;
     }
 
@@ -224,6 +226,7 @@ final class Directory {
         dir.set(ValueLayout.JAVA_INT, at + SLOT_OPTIONS, e.options);
         dir.set(ValueLayout.JAVA_INT, at + SLOT_KEY_LENGTH, e.shareKey.length);
         dir.set(ValueLayout.JAVA_LONG, at + SLOT_LENGTH, e.region.length());
+        dir.set(ValueLayout.JAVA_LONG, at + SLOT_ADDRESS, e.region.single().address());
         MemorySegment.copy(e.shareKey, 0, dir, ValueLayout.JAVA_BYTE, at + SLOT_KEY, e.shareKey.length);
         long live = state[s] + 1; // dead states are even: a new generation, odd
         state[s] = live;

@@ -10,7 +10,9 @@ import java.lang.invoke.VarHandle;
  * that same-node peers may reach directly (load, store, atomic on the entry's memory, with no
  * message and no help from this process: the way Open MPI's shared-memory one-sided mode works).
  * Little-endian; the owner writes, peers read, except the hazard words, which each peer writes
- * for itself.
+ * for itself. The node agent reads it too, as the table of kind {@link #AGENT_KIND} that the
+ * owner publishes for it, and works for ranks of other nodes with their hazard words (which
+ * they, never on this node, do not use themselves).
  * <pre>
  * header, at 0 ({@link #HEADER_BYTES} bytes)
  *   0   u64  magic "FERRYDIR"
@@ -30,7 +32,9 @@ import java.lang.invoke.VarHandle;
  *   32  u32  options (the ME/LE options)
  *   36  u32  key length (at most {@link #MAX_KEY})
  *   40  u64  length of the entry's memory
- *   48  ...  the key of the entry's memory (the engine's share key)
+ *   48  ...  the key of the entry's memory (the engine's share key, at most {@link #MAX_KEY} bytes)
+ *   128 u64  the address of the entry's memory in the owner (for the node agent, which maps the
+ *            owner's arena: {@link AgentPutOffload})
  * hazard word of engine rank r, at {@link #hazard}(r) (8 bytes each)
  *   0   u64  0, or {@link #hazardOf}(slot, state) while that peer is reading or writing the
  *            slot's memory; the owner retiring a slot waits until no word names it
@@ -43,7 +47,9 @@ import java.lang.invoke.VarHandle;
  */
 final class DirectoryLayout {
     static final long MAGIC = 0x524944595252_4546L; // "FERRYDIR" read as a little-endian u64
-    static final int VERSION = 1;
+    static final int VERSION = 2;
+    /** The kind of table the directory is for the node agent's offload ({@code DriverContext.offloadTable}). */
+    static final int AGENT_KIND = 1;
     static final int NIS = 4;
     static final int PTS = 256;
     static final int SLOTS = 256;
@@ -58,8 +64,8 @@ final class DirectoryLayout {
     static final long LISTS_OFFSET = HEADER_BYTES;
 
     static final long SLOT_STATE = 0, SLOT_MATCH_BITS = 8, SLOT_IGNORE_BITS = 16, SLOT_MATCH_RANK = 24, SLOT_UID = 28,
-            SLOT_OPTIONS = 32, SLOT_KEY_LENGTH = 36, SLOT_LENGTH = 40, SLOT_KEY = 48;
-    static final long SLOT_BYTES = 128;
+            SLOT_OPTIONS = 32, SLOT_KEY_LENGTH = 36, SLOT_LENGTH = 40, SLOT_KEY = 48, SLOT_ADDRESS = 128;
+    static final long SLOT_BYTES = 136;
     static final long SLOTS_OFFSET = LISTS_OFFSET + NIS * PTS * LIST_BYTES;
     static final long HAZARDS_OFFSET = SLOTS_OFFSET + SLOTS * SLOT_BYTES;
 
@@ -89,6 +95,11 @@ final class DirectoryLayout {
     /** What a hazard word holds while a peer works on slot {@code s} in state {@code state} (never 0: a live state is odd). */
     static long hazardOf(int s, long state) {
         return ((long) s << 48) | (state & 0xffff_ffff_ffffL);
+    }
+
+    /** The job's size a directory says (hazard words are there for each rank). */
+    static int ranks(MemorySegment d) {
+        return d.get(ValueLayout.JAVA_INT, RANKS_OFFSET);
     }
 
     /** Whether {@code d} is a directory of this version, for a job of {@code ranks}, still open. */

@@ -58,7 +58,7 @@ class PortalsInProcessTest {
     @Test
     void everySizeDirectlyOverShm() throws Exception {
         List<String> ok = run(3, SHM, null, "ops", "direct");
-        assertTrue(ok.stream().allMatch(l -> l.endsWith("; 42 of 66 done directly")), ok.toString());
+        assertTrue(ok.stream().allMatch(l -> l.endsWith("; 42 of 66 done directly; 0 served by the node agent")), ok.toString());
     }
 
     /** A direct operation never overtakes a message-path one sent before it to the same peer (write-after-write order). */

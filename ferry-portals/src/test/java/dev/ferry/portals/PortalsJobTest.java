@@ -41,7 +41,7 @@ class PortalsJobTest {
             List<String> ok = passed(3, Map.of("FERRY_DRIVERS", "self,shm", "FERRY_PROGRESS", progress), "ops", "direct");
             assertEquals(3, ok.size(), ok.toString());
             // 11 sizes x 3 targets x (put + get) = 66 per rank; 22 to itself go by message, and the first put to each of the two peers
-            assertTrue(ok.stream().allMatch(l -> l.endsWith("; 42 of 66 done directly")), ok.toString());
+            assertTrue(ok.stream().allMatch(l -> l.endsWith("; 42 of 66 done directly; 0 served by the node agent")), ok.toString());
         }
     }
 
@@ -53,6 +53,42 @@ class PortalsJobTest {
             assertEquals(0, r.exit(), r.toString());
             assertEquals(3, r.okLines().size(), r.toString());
         }
+    }
+
+    /**
+     * Every size again, memAlloc windows that count nothing, one rank per node through the node
+     * agents: what travels whole in its request (and finds the rank's earlier messages parsed) is
+     * put by the target's agent, which acknowledges it too; the rest by the target. Every byte is
+     * checked either way.
+     */
+    @Test
+    void everySizeThroughTheNodeAgentsSomeServedByThem() throws Exception {
+        List<String> ok = passed(3, Map.of("FERRY_RANKS_PER_NODE", "1", "FERRY_AGENT", "on"), "ops", "direct");
+        assertEquals(3, ok.size(), ok.toString());
+        assertTrue(ok.stream().allMatch(l -> l.contains("; 0 of 66 done directly; ")), ok.toString());
+        assertTrue(ok.stream().anyMatch(l -> l.matches(".*; [1-9][0-9]* served by the node agent")), ok.toString());
+    }
+
+    /**
+     * A target that makes no call: puts into its published entry land and are acknowledged, by
+     * its node's agent in agent mode (every one: the agent served them all), by its progress
+     * thread otherwise (the agent served none).
+     */
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}, FERRY_PROGRESS={1}")
+    @org.junit.jupiter.params.provider.CsvSource({"on, caller", "off, thread"})
+    void putsToATargetThatMakesNoCallComplete(String agent, String progress, @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        List<String> ok = passed(2, Map.of("FERRY_RANKS_PER_NODE", "1", "FERRY_AGENT", agent, "FERRY_PROGRESS", progress,
+                "FERRY_TEST_SIGNAL", dir.resolve("stopped").toString()), "offload", "100");
+        assertTrue(ok.contains("ok offload rank 0: 101 puts acknowledged while rank 1 made no Portals call"), ok.toString());
+        assertTrue(ok.contains("ok offload rank 1: 100 puts and the flag landed while rank 1 made no Portals call; " + (agent.equals("on") ? 101 : 0)
+                + " served by the node agent"), ok.toString());
+    }
+
+    /** Write-after-write order between a put the target performs and one its node's agent performs, across nodes. */
+    @Test
+    void aPutTheAgentServesNeverOvertakesOneTheTargetDoes() throws Exception {
+        List<String> ok = passed(2, Map.of("FERRY_RANKS_PER_NODE", "1", "FERRY_AGENT", "on"), "order", "200");
+        assertTrue(ok.contains("ok order rank 1: the last put landed last (401)"), ok.toString());
     }
 
     /** Two ranks reach rank 0 over shm (itself, rank 1), two over tcp or the node agents (ranks 2, 3): atomics stay atomic across rails. */

@@ -30,6 +30,11 @@ import static dev.ferry.portals.Portals.*;
  *   <li>{@code flood}: rank 0 puts {@code n} 1000-byte messages to rank 1, which computes for
  *       3 s without a Portals call first: rank 0 waits for room rather than queueing them all
  *       (the job runs with a small heap), and every put lands and is acknowledged;</li>
+ *   <li>{@code offload}: rank 1 publishes an entry on {@code memAlloc} memory, then makes no
+ *       Portals call (and says so by creating the file {@code FERRY_TEST_SIGNAL}); rank 0's {@code n} puts of 1000 bytes and a flag into it land and are
+ *       acknowledged all the same: with rank 1 on another node in agent mode, its node's agent
+ *       performs and acknowledges them (rank 1 says how many it served); else rank 1's progress
+ *       thread does;</li>
  *   <li>{@code throws}: rank 1 throws before a barrier the others enter, and finalizes on its way
  *       out: their barrier fails naming it (once it released them, and all hung in fini).</li>
  * </ul>
@@ -59,6 +64,7 @@ public final class PortalsRanks {
             case "throws" -> throwing(p, out);
             case "flood" -> flood(p, out, Integer.parseInt(args[1]));
             case "idle" -> idle(p, out, Long.parseLong(args[1]));
+            case "offload" -> offload(p, out, Integer.parseInt(args[1]));
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -143,7 +149,7 @@ public final class PortalsRanks {
         }
         if (direct) {
             out.accept("ok ops direct rank " + rank + " of " + size + ": " + SIZES.length + " sizes put to and got from every rank, every byte checked; "
-                    + p.directOps() + " of " + ops + " done directly");
+                    + p.directOps() + " of " + ops + " done directly; " + agentServed(p) + " served by the node agent");
             return;
         }
         CtEvent served = p.ctGet(tct);
@@ -382,6 +388,75 @@ public final class PortalsRanks {
             }
             out.accept("ok order rank 1: the last put landed last (" + v + ")");
         }
+    }
+
+    private static void offload(PortalsLibrary p, Consumer<String> out, int n) {
+        NiHandle ni = p.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
+        int rank = p.getId(ni).rank;
+        int pt = p.ptAlloc(ni, 0, EQ_NONE, 0);
+        MemorySegment window = p.memAlloc(64 + 1000L * n);
+        if (rank == 1) {
+            Me me = new Me();
+            me.start = window;
+            me.length = window.byteSize();
+            me.options = ME_OP_PUT | ME_EVENT_LINK_DISABLE;
+            me.matchBits = 7;
+            p.meAppend(ni, pt, me, PRIORITY_LIST, null);
+        }
+        p.barrier();
+        java.nio.file.Path stopped = java.nio.file.Path.of(System.getenv("FERRY_TEST_SIGNAL"));
+        if (rank == 1) {
+            // no Portals call from here until rank 0's flag has landed; rank 0 starts once it knows
+            // (so that nothing of the barrier's is left for rank 1 to parse, which the agent would wait for)
+            try {
+                java.nio.file.Files.createFile(stopped);
+            } catch (java.io.IOException e) {
+                throw new java.io.UncheckedIOException(e);
+            }
+            long end = System.nanoTime() + 60_000_000_000L;
+            while ((long) WORD.getAcquire(window, 0L) != n) {
+                if (System.nanoTime() - end > 0) {
+                    throw new IllegalStateException("rank 0's puts did not land in 60 s while rank 1 made no Portals call");
+                }
+                Thread.onSpinWait();
+            }
+            for (int i = 0; i < n; i++) {
+                check(window.asSlice(64 + 1000L * i, 1000), i, 1000, "put " + i);
+            }
+            out.accept("ok offload rank 1: " + n + " puts and the flag landed while rank 1 made no Portals call; " + agentServed(p) + " served by the node agent");
+        } else if (rank == 0) {
+            for (long end = System.nanoTime() + 60_000_000_000L; !java.nio.file.Files.exists(stopped); ) {
+                if (System.nanoTime() - end > 0) {
+                    throw new IllegalStateException("rank 1 did not say within 60 s that it stopped calling");
+                }
+                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+            }
+            MemorySegment local = Arena.ofShared().allocate(8 + 1000L * n, 8);
+            CtHandle ct = p.ctAlloc(ni);
+            Md md = new Md();
+            md.start = local;
+            md.length = local.byteSize();
+            md.options = MD_EVENT_CT_ACK;
+            md.ctHandle = ct;
+            MdHandle d = p.mdBind(ni, md);
+            ProcessId one = ProcessId.ofRank(1);
+            for (int i = 0; i < n; i++) {
+                fill(local.asSlice(8 + 1000L * i, 1000), i, 1000);
+                p.put(d, 8 + 1000L * i, 1000, CT_ACK_REQ, one, pt, 7, 64 + 1000L * i, null, 0);
+            }
+            waitBounded(p, ct, n);
+            local.set(ValueLayout.JAVA_LONG, 0, n);
+            p.put(d, 0, 8, CT_ACK_REQ, one, pt, 7, 0, null, 0); // the flag rank 1 waits for, once the rest are acknowledged
+            waitBounded(p, ct, n + 1);
+            out.accept("ok offload rank 0: " + (n + 1) + " puts acknowledged while rank 1 made no Portals call");
+        }
+        p.barrier();
+    }
+
+    /** The messages for this rank that its node agent served by itself (its engine's figures say). */
+    private static long agentServed(PortalsLibrary p) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("agent offloaded messages (\\d+)").matcher(p.lib().engine.statsLine());
+        return m.find() ? Long.parseLong(m.group(1)) : 0;
     }
 
     /** Waits for the count with a bound: an operation that needed the silent peer would never end. */
