@@ -88,7 +88,10 @@ public final class BenchCommand {
                                    the engine's shared arena (engine.allocate, Ferry.allocate: the
                                    shm driver's, which the node agent maps too), or (engine-
                                    bandwidth) both (default both over shm, else offheap);
-                                   bw, bibw: arena adds a phase of segments from Ferry.allocate.
+                                   bw, bibw: arena adds a phase of segments from Ferry.allocate;
+                                   passive: arena puts the target's entry in memAlloc memory
+                                   (published: a same-node peer, or in agent mode the target's
+                                   node agent, serves the operations it can).
                                    Over a network driver arena needs the ranks on two nodes
                                    (FERRY_RANKS_PER_NODE=1)
               --peer-prefix CMD    driver-latency / driver-bandwidth: start the peer process (the

@@ -161,8 +161,8 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
                 }
                 case "--buffers" -> {
                     boolean api = benchmark.equals(BW) || benchmark.equals(BIBW);
-                    if (!benchmark.equals(ENGINE_BANDWIDTH) && !overlap && !api) {
-                        throw new UsageException("--buffers is for engine-bandwidth, bw, bibw and overlap, not " + benchmark);
+                    if (!benchmark.equals(ENGINE_BANDWIDTH) && !overlap && !api && !passive) {
+                        throw new UsageException("--buffers is for engine-bandwidth, bw, bibw, overlap and passive, not " + benchmark);
                     }
                     buffers = value(args, ++i, a).toLowerCase(Locale.ROOT);
                     if (!(benchmark.equals(ENGINE_BANDWIDTH) ? List.of("offheap", "arena", "both") : List.of("offheap", "arena")).contains(buffers)) {

@@ -92,7 +92,7 @@ final class EngineBench {
         if (o.partitioned()) {
             java.addAll(List.of("--threads", String.valueOf(o.threads())));
         }
-        if (!o.buffers().isEmpty() && o.overlap()) {
+        if (!o.buffers().isEmpty() && (o.overlap() || o.passive())) {
             java.addAll(List.of("--buffers", o.buffers()));
         }
         if (o.posted() > 0 && o.api()) {

@@ -22,7 +22,10 @@ import static dev.ferry.portals.Portals.*;
 /**
  * One rank of {@code ferry bench passive}: Portals operations served by a process that makes no
  * Portals call, with the library's defaults (its passive progress). The target's entry lies in
- * ordinary memory, so every operation goes by message and the target's library must take it in.
+ * ordinary memory, so every operation goes by message and the target's library must take it in;
+ * with {@code --buffers arena} in {@code memAlloc} memory, published: a same-node initiator then
+ * operates on it directly, and in agent mode the target's node agent serves a put from another
+ * node by itself.
  *
  * <ul>
  * <li>Two ranks (shm, tcp): rank 1 exposes the entry and computes, reading only a stop word of
@@ -55,7 +58,8 @@ public final class PassiveBenchRank {
             NiHandle ni = niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
             int rank = getId(ni).rank;
             int pt = ptAlloc(ni, 0, EQ_NONE, 0);
-            MemorySegment window = Arena.ofShared().allocate(64, 8);
+            // ordinary memory: every operation by message; memAlloc (--buffers arena): published, served where it can be without the target
+            MemorySegment window = o.buffers().equals("arena") ? memAlloc(64) : Arena.ofShared().allocate(64, 8);
             Me me = new Me();
             me.start = window;
             me.length = window.byteSize();
