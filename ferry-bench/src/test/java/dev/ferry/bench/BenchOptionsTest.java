@@ -43,6 +43,7 @@ class BenchOptionsTest {
         assertEquals("self,shm,tcp", p.driver());
         assertEquals(List.of(8L), p.sizes());
         assertEquals(200, p.iterations());
+        assertEquals("arena", BenchOptions.parse("passive", List.of("--buffers", "arena")).buffers(), "the target's entry in memAlloc memory");
     }
 
     @Test
@@ -91,6 +92,6 @@ class BenchOptionsTest {
         assertMessage("--buffers takes offheap, arena, not 'both'", () -> BenchOptions.parse("overlap", List.of("--buffers", "both")));
         assertMessage("--buffers takes offheap, arena or both, not 'heap'", () -> BenchOptions.parse("engine-bandwidth", List.of("--buffers", "heap")));
         assertEquals("arena", BenchOptions.parse("bw", List.of("--buffers", "arena")).buffers(), "bw adds a phase of arena segments");
-        assertMessage("--buffers is for engine-bandwidth, bw, bibw and overlap, not latency", () -> BenchOptions.parse("latency", List.of("--buffers", "arena")));
+        assertMessage("--buffers is for engine-bandwidth, bw, bibw, overlap and passive, not latency", () -> BenchOptions.parse("latency", List.of("--buffers", "arena")));
     }
 }
