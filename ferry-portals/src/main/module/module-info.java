@@ -3,5 +3,5 @@ module dev.ferry.portals {
     requires transitive dev.ferry.core;
     requires org.agrona;
     exports dev.ferry.portals;
-    provides dev.ferry.core.agent.AgentOffload with dev.ferry.portals.AgentPutOffload;
+    provides dev.ferry.core.agent.AgentOffload with dev.ferry.portals.AgentEntryOffload;
 }

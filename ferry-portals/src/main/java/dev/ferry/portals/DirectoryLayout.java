@@ -34,7 +34,7 @@ import java.lang.invoke.VarHandle;
  *   40  u64  length of the entry's memory
  *   48  ...  the key of the entry's memory (the engine's share key, at most {@link #MAX_KEY} bytes)
  *   128 u64  the address of the entry's memory in the owner (for the node agent, which maps the
- *            owner's arena: {@link AgentPutOffload})
+ *            owner's arena: {@link AgentEntryOffload})
  * hazard word of engine rank r, at {@link #hazard}(r) (8 bytes each)
  *   0   u64  0, or {@link #hazardOf}(slot, state) while that peer is reading or writing the
  *            slot's memory; the owner retiring a slot waits until no word names it

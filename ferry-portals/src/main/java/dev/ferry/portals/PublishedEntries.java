@@ -11,7 +11,7 @@ import static dev.ferry.portals.Portals.ME_NO_TRUNCATE;
  * Reading a process's entry directory ({@link DirectoryLayout}) from outside it: the first
  * published entry an operation matches, and the hazard word that keeps the entry's memory while
  * the reader works on it. Both readers use it: a same-node initiator ({@link DirectAccess}) and
- * the node agent serving a put from another node ({@link AgentPutOffload}).
+ * the node agent serving a put from another node ({@link AgentEntryOffload}).
  *
  * <pre>{@code
  * long h = PublishedEntries.first(dir, ni, pt, bits, me, offset, length);

@@ -394,12 +394,14 @@ public final class PortalsRanks {
         NiHandle ni = p.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
         int rank = p.getId(ni).rank;
         int pt = p.ptAlloc(ni, 0, EQ_NONE, 0);
+        // 0: the flag, 8: a counter, 16: a word to get, 24: a word to swap, 64..: the puts' data
         MemorySegment window = p.memAlloc(64 + 1000L * n);
         if (rank == 1) {
+            window.set(ValueLayout.JAVA_LONG, 16, 0x5eedL);
             Me me = new Me();
             me.start = window;
             me.length = window.byteSize();
-            me.options = ME_OP_PUT | ME_EVENT_LINK_DISABLE;
+            me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
             me.matchBits = 7;
             p.meAppend(ni, pt, me, PRIORITY_LIST, null);
         }
@@ -416,14 +418,19 @@ public final class PortalsRanks {
             long end = System.nanoTime() + 60_000_000_000L;
             while ((long) WORD.getAcquire(window, 0L) != n) {
                 if (System.nanoTime() - end > 0) {
-                    throw new IllegalStateException("rank 0's puts did not land in 60 s while rank 1 made no Portals call");
+                    throw new IllegalStateException("rank 0's operations did not land in 60 s while rank 1 made no Portals call");
                 }
                 Thread.onSpinWait();
             }
             for (int i = 0; i < n; i++) {
                 check(window.asSlice(64 + 1000L * i, 1000), i, 1000, "put " + i);
             }
-            out.accept("ok offload rank 1: " + n + " puts and the flag landed while rank 1 made no Portals call; " + agentServed(p) + " served by the node agent");
+            long counter = window.get(ValueLayout.JAVA_LONG, 8), swapped = window.get(ValueLayout.JAVA_LONG, 24);
+            if (counter != 42 || swapped != 100) {
+                throw new IllegalStateException("after fetch-add 41 and add 1 the counter holds " + counter + ", after a swap to 100 the word " + swapped);
+            }
+            out.accept("ok offload rank 1: " + n + " puts, a fetch-add, an add, a get, a swap and the flag landed while rank 1 made no Portals call; "
+                    + agentServed(p) + " served by the node agent");
         } else if (rank == 0) {
             for (long end = System.nanoTime() + 60_000_000_000L; !java.nio.file.Files.exists(stopped); ) {
                 if (System.nanoTime() - end > 0) {
@@ -431,24 +438,41 @@ public final class PortalsRanks {
                 }
                 java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
             }
-            MemorySegment local = Arena.ofShared().allocate(8 + 1000L * n, 8);
+            MemorySegment local = Arena.ofShared().allocate(64 + 1000L * n, 8);
             CtHandle ct = p.ctAlloc(ni);
             Md md = new Md();
             md.start = local;
             md.length = local.byteSize();
-            md.options = MD_EVENT_CT_ACK;
+            md.options = MD_EVENT_CT_ACK | MD_EVENT_CT_REPLY;
             md.ctHandle = ct;
             MdHandle d = p.mdBind(ni, md);
             ProcessId one = ProcessId.ofRank(1);
             for (int i = 0; i < n; i++) {
-                fill(local.asSlice(8 + 1000L * i, 1000), i, 1000);
-                p.put(d, 8 + 1000L * i, 1000, CT_ACK_REQ, one, pt, 7, 64 + 1000L * i, null, 0);
+                fill(local.asSlice(64 + 1000L * i, 1000), i, 1000);
+                p.put(d, 64 + 1000L * i, 1000, CT_ACK_REQ, one, pt, 7, 64 + 1000L * i, null, 0);
             }
-            waitBounded(p, ct, n);
+            long done = n;
+            waitBounded(p, ct, done);
+            local.set(ValueLayout.JAVA_LONG, 8, 41);
+            p.fetchAtomic(d, 16, d, 8, 8, one, pt, 7, 8, null, 0, SUM, INT64_T);
+            waitBounded(p, ct, ++done);
+            local.set(ValueLayout.JAVA_LONG, 24, 1);
+            p.atomic(d, 24, 8, CT_ACK_REQ, one, pt, 7, 8, null, 0, SUM, INT64_T);
+            waitBounded(p, ct, ++done);
+            p.get(d, 32, 8, one, pt, 7, 16, null);
+            waitBounded(p, ct, ++done);
+            MemorySegment compare = Arena.ofShared().allocate(8, 8); // 0: the word's value
+            local.set(ValueLayout.JAVA_LONG, 40, 100);
+            p.swap(d, 48, d, 40, 8, one, pt, 7, 24, null, 0, compare, CSWAP, INT64_T);
+            waitBounded(p, ct, ++done);
+            long fetched = local.get(ValueLayout.JAVA_LONG, 16), got = local.get(ValueLayout.JAVA_LONG, 32), old = local.get(ValueLayout.JAVA_LONG, 48);
+            if (fetched != 0 || got != 0x5eedL || old != 0) {
+                throw new IllegalStateException("fetch-add returned " + fetched + " (0), get " + Long.toHexString(got) + " (5eed), swap " + old + " (0)");
+            }
             local.set(ValueLayout.JAVA_LONG, 0, n);
-            p.put(d, 0, 8, CT_ACK_REQ, one, pt, 7, 0, null, 0); // the flag rank 1 waits for, once the rest are acknowledged
-            waitBounded(p, ct, n + 1);
-            out.accept("ok offload rank 0: " + (n + 1) + " puts acknowledged while rank 1 made no Portals call");
+            p.put(d, 0, 8, CT_ACK_REQ, one, pt, 7, 0, null, 0); // the flag rank 1 waits for, once the rest completed
+            waitBounded(p, ct, ++done);
+            out.accept("ok offload rank 0: " + done + " operations completed while rank 1 made no Portals call");
         }
         p.barrier();
     }

@@ -16,7 +16,9 @@ import java.lang.foreign.MemorySegment;
  * <pre>{@code
  * public int take(Rank rank, int from, long header, MemorySegment buf, long at, long n, MemorySegment answer) {
  *     MemorySegment table = rank.table(kind());
- *     if (table == null || !rank.writeMapped(targetAddress, buf, at + 64, n - 64)) return NOT_TAKEN;
+ *     MemorySegment memory = table == null ? null : rank.mapped(targetAddress, n - 64);
+ *     if (memory == null) return NOT_TAKEN;
+ *     MemorySegment.copy(buf, at + 64, memory, 0, n - 64);
  *     answer.set(ValueLayout.JAVA_LONG, 0, ACK_HEADER);     // then the answer's bytes from 8
  *     return 64;
  * }
@@ -25,8 +27,8 @@ import java.lang.foreign.MemorySegment;
 public interface AgentOffload {
     /** What {@link #take} says of a message it leaves to the rank. */
     int NOT_TAKEN = -1;
-    /** Most bytes of an answer's message. */
-    int MAX_ANSWER = 64;
+    /** Most bytes of an answer's message: a 64-byte header and 4 KiB (a small get's reply). */
+    int MAX_ANSWER = 64 + 4096;
     /** Kinds are 1 up to this. */
     int MAX_KIND = 7;
 
@@ -47,7 +49,11 @@ public interface AgentOffload {
         /** The table of {@code kind} it published, as the agent maps it; null when none. */
         MemorySegment table(int kind);
 
-        /** Copies {@code n} bytes of {@code from} at {@code at} to the rank's memory at {@code address} where the agent maps it; false (nothing written) where it does not. */
-        boolean writeMapped(long address, MemorySegment from, long at, long n);
+        /**
+         * The rank's {@code length} bytes at {@code address} as the agent maps them (its arena
+         * memory: {@code DriverContext.prepareShared}), to read, write and do atomics on; null
+         * where the agent does not map them.
+         */
+        MemorySegment mapped(long address, long length);
     }
 }

@@ -99,13 +99,9 @@ final class AgentRank implements CommandRing.Dispatcher, AgentPulls.Party, Agent
     }
 
     @Override
-    public boolean writeMapped(long address, MemorySegment from, long at, long n) {
-        CrossMemory.Mapping m = n < 0 || left ? null : memory.mapping(address, n);
-        if (m == null) {
-            return false;
-        }
-        MemorySegment.copy(from, at, m.here(), address - m.address(), n);
-        return true;
+    public MemorySegment mapped(long address, long length) {
+        CrossMemory.Mapping m = length < 0 || left ? null : memory.mapping(address, length);
+        return m == null ? null : m.here().asSlice(address - m.address(), length);
     }
 
     @Override

@@ -38,9 +38,11 @@ class AgentOffloadsTest {
         @Override
         public int take(Rank rank, int from, long header, MemorySegment buf, long at, long n, MemorySegment out) {
             offered.add(from + ":" + Long.toHexString(header) + ":" + n);
-            if (header != MINE || !rank.writeMapped(4096, buf, at, n)) {
+            MemorySegment m = header == MINE ? rank.mapped(4096, n) : null;
+            if (m == null) {
                 return NOT_TAKEN;
             }
+            MemorySegment.copy(buf, at, m, 0, n);
             out.set(ValueLayout.JAVA_LONG, 0, ANSWER_WORD);
             out.asSlice(8, answer).fill((byte) 0x5a);
             return answer;
@@ -84,12 +86,8 @@ class AgentOffloadsTest {
         }
 
         @Override
-        public boolean writeMapped(long address, MemorySegment from, long at, long n) {
-            if (address < 4096 || address - 4096 + n > memory.byteSize()) {
-                return false;
-            }
-            MemorySegment.copy(from, at, memory, address - 4096, n);
-            return true;
+        public MemorySegment mapped(long address, long length) {
+            return address < 4096 || address - 4096 + length > memory.byteSize() ? null : memory.asSlice(address - 4096, length);
         }
     }
 
