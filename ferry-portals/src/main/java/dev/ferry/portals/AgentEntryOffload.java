@@ -41,6 +41,11 @@ public final class AgentEntryOffload implements AgentOffload {
 
     /** The 8 bytes {@link Atomics#applyAtomically} works in. */
     private final MemorySegment atomicScratch = Arena.ofAuto().allocate(8, 8);
+    /** The request's header, copied (the agent runs the client compiler alone: a view per message would be an object each). */
+    private final MemorySegment p = Arena.ofAuto().allocate(PtlWire.HEADER, 8);
+    /** The answer segment last given, and its header's view. */
+    private MemorySegment answerGiven;
+    private MemorySegment response;
 
     /** Made by the agent's ServiceLoader. */
     public AgentEntryOffload() {
@@ -65,7 +70,7 @@ public final class AgentEntryOffload implements AgentOffload {
         if (from < 0 || from >= ranks || d.byteSize() < bytes(ranks)) {
             return NOT_TAKEN;
         }
-        MemorySegment p = buf.asSlice(at, n);
+        MemorySegment.copy(buf, at, p, 0, PtlWire.HEADER);
         byte type = PtlWire.type(p);
         Op op = null;
         Datatype dt = null;
@@ -88,8 +93,8 @@ public final class AgentEntryOffload implements AgentOffload {
                 return NOT_TAKEN;
             }
         }
-        long rlength = PtlWire.length(p), offset = PtlWire.offset(p), dataAt = PtlWire.HEADER + operandLen;
-        if (PtlWire.flags(p) != 0 || rlength < 0 || offset < 0 || type != PtlWire.GET && rlength > n - dataAt) {
+        long rlength = PtlWire.length(p), offset = PtlWire.offset(p), dataAt = at + PtlWire.HEADER + operandLen;
+        if (PtlWire.flags(p) != 0 || rlength < 0 || offset < 0 || type != PtlWire.GET && rlength > n - PtlWire.HEADER - operandLen) {
             return NOT_TAKEN; // separate data, or not whole: the library's
         }
         int ni = PtlWire.ni(p), pt = PtlWire.pt(p);
@@ -127,16 +132,19 @@ public final class AgentEntryOffload implements AgentOffload {
         long replyAt = 8 + PtlWire.HEADER;
         try {
             switch (type) {
-                case PtlWire.PUT -> MemorySegment.copy(p, dataAt, mem, offset, mlength);
+                case PtlWire.PUT -> MemorySegment.copy(buf, dataAt, mem, offset, mlength);
                 case PtlWire.GET -> MemorySegment.copy(mem, offset, answer, replyAt, mlength);
-                default -> Atomics.applyAtomically(op, dt, mem, offset, p, dataAt, mlength, operandLen > 0 ? p : null, PtlWire.HEADER,
+                default -> Atomics.applyAtomically(op, dt, mem, offset, buf, dataAt, mlength, operandLen > 0 ? buf : null, at + PtlWire.HEADER,
                         reply ? answer : null, replyAt, atomicScratch);
             }
         } finally {
             PublishedEntries.leave(d, hazardWord);
         }
         answer.set(ValueLayout.JAVA_LONG, 0, PtlWire.LIBRARY);
-        MemorySegment response = answer.asSlice(8, PtlWire.HEADER);
+        if (answer != answerGiven) {
+            answerGiven = answer;
+            response = answer.asSlice(8, PtlWire.HEADER);
+        }
         if (reply) {
             PtlWire.response(response, PtlWire.REPLY, ni, 0, 0, ListKind.PRIORITY_LIST.ordinal(), pt, offset, mlength, PtlWire.id(p));
             return (int) (PtlWire.HEADER + mlength);
