@@ -132,8 +132,16 @@ public final class AgentEntryOffload implements AgentOffload {
         long replyAt = 8 + PtlWire.HEADER;
         try {
             switch (type) {
-                case PtlWire.PUT -> MemorySegment.copy(buf, dataAt, mem, offset, mlength);
-                case PtlWire.GET -> MemorySegment.copy(mem, offset, answer, replyAt, mlength);
+                case PtlWire.PUT -> {
+                    if (mlength > 0) { // an offset past the entry moves nothing (and names no byte of it)
+                        MemorySegment.copy(buf, dataAt, mem, offset, mlength);
+                    }
+                }
+                case PtlWire.GET -> {
+                    if (mlength > 0) {
+                        MemorySegment.copy(mem, offset, answer, replyAt, mlength);
+                    }
+                }
                 default -> Atomics.applyAtomically(op, dt, mem, offset, buf, dataAt, mlength, operandLen > 0 ? buf : null, at + PtlWire.HEADER,
                         reply ? answer : null, replyAt, atomicScratch);
             }

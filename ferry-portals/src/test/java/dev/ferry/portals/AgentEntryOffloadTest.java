@@ -187,6 +187,15 @@ class AgentEntryOffloadTest {
     }
 
     @Test
+    void anOffsetPastTheEntryMovesNothingAndIsAnswered() {
+        assertEquals(PtlWire.HEADER, take(put(PtlWire.PUT, 0, AckReq.ACK_REQ, BITS, MEM + 100, 8)));
+        assertEquals(0, PtlWire.length(response()), "mlength 0, as the library's own matching gives");
+        assertEquals(PtlWire.HEADER, take(get(MEM + 100, 8)));
+        assertEquals(0, PtlWire.length(response()));
+        assertEquals(-1, memory.mismatch(arena.allocate(MEM)), "nothing written");
+    }
+
+    @Test
     void theEntryMayNameTheInitiator() {
         setSlot(SLOT_MATCH_RANK, FROM + 1);
         assertEquals(AgentOffload.NOT_TAKEN, take(put(PtlWire.PUT, 0, AckReq.NO_ACK_REQ, BITS, 0, 8)), "another rank's entry");

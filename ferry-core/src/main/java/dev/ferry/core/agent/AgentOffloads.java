@@ -26,6 +26,8 @@ final class AgentOffloads {
     static final int ANSWER_RECORD_BYTES = (int) ChannelLayout.REC_HEADER + WireHeader.PACKET_HEADER + WireHeader.immediateBytes(AgentOffload.MAX_ANSWER);
 
     private final AgentOffload[] byKind = new AgentOffload[AgentOffload.MAX_KIND + 1];
+    /** Whether each kind's offload has thrown (said once). */
+    private final boolean[] failedOnce = new boolean[AgentOffload.MAX_KIND + 1];
     /** Where an offload writes its answer: the header word, then the message. */
     private final MemorySegment answer = java.lang.foreign.Arena.ofAuto().allocate(8 + AgentOffload.MAX_ANSWER, 8);
     /** The answer's packet, made here and copied into the record (the records are buffers; this makes no view per answer). */
@@ -99,7 +101,18 @@ final class AgentOffloads {
             if (o == null || to.table(k) == null) {
                 continue;
             }
-            int answered = o.take(to, from, header, packet, at + WireHeader.IMMEDIATE_HEADER, n, answer);
+            int answered;
+            try {
+                answered = o.take(to, from, header, packet, at + WireHeader.IMMEDIATE_HEADER, n, answer);
+            } catch (RuntimeException e) {
+                // a table the rank wrote wrongly must not stop the agent: the rank gets the message, as ever
+                if (!failedOnce[k]) {
+                    failedOnce[k] = true;
+                    LOG.log(System.Logger.Level.WARNING, "agent: offload {0} failed on a message for rank {1} (its messages go to it as ever): {2}",
+                            o.getClass().getName(), to.rank(), e.toString());
+                }
+                answered = AgentOffload.NOT_TAKEN;
+            }
             if (answered == AgentOffload.NOT_TAKEN) {
                 continue;
             }

@@ -21,7 +21,7 @@ class AgentOffloadsTest {
     private static final long MINE = 0x99, ANSWER_WORD = 1L << 63 | 7;
 
     /** Takes messages with header {@link #MINE}: writes their payload at address 4096, answers with {@code answer} bytes of 0x5a. */
-    private static final class Scripted implements AgentOffload {
+    private static class Scripted implements AgentOffload {
         final int kind;
         int answer = 16;
         final List<String> offered = new ArrayList<>();
@@ -206,6 +206,25 @@ class AgentOffloadsTest {
         }
         assertEquals(1, first.offered.size(), "the first of a kind serves it");
         assertEquals(List.of(), second.offered);
+    }
+
+    @Test
+    void anOffloadThatThrowsLeavesTheMessageToTheRankAndTheAgentGoesOn() {
+        AgentOffload throwing = new Scripted(KIND) {
+            @Override
+            public int take(Rank rank, int from, long header, MemorySegment buf, long at, long n, MemorySegment out) {
+                throw new IndexOutOfBoundsException("a table written wrongly");
+            }
+        };
+        try (Arena a = Arena.ofConfined()) {
+            Rank r = new Rank(a.allocate(64), a.allocate(64));
+            MemorySegment p = packet(a, WireHeader.FREE, MINE, 8, 0);
+            AgentOffloads offloads = new AgentOffloads(List.of(throwing));
+            assertFalse(offloads.take(r, SENDER, p, record()));
+            assertFalse(offloads.take(r, SENDER, p, record()), "and again");
+            assertEquals(1, WireHeader.count(WireHeader.packetWord(p)), "untouched, for the rank");
+            assertEquals(0, r.served);
+        }
     }
 
     @Test
