@@ -34,7 +34,7 @@ import java.util.Map;
  * when it has not either, or refuses), and opened again when a rank next sends there. Used from
  * the agent's loop alone.
  */
-final class AgentNetwork implements AutoCloseable {
+final class AgentNetwork implements AutoCloseable, LinkProbes.Network {
     private static final System.Logger LOG = System.getLogger(AgentNetwork.class.getName());
     /** How long a dial, a greeting, or a wait to be called may take. */
     static final long SETUP_NANOS = 10_000_000_000L;
@@ -42,22 +42,6 @@ final class AgentNetwork implements AutoCloseable {
     private static final long SWEEP_NANOS = 10_000_000L;
     /** How often a busy agent looks for other agents' calls (a sleeping one is woken by them). */
     private static final long ACCEPT_NANOS = 1_000_000L;
-    /**
-     * A link closed in order is probed once closed this long, and again each time as long after,
-     * one such link at most every {@link #PROBE_NANOS} (the engine's pace for its dormant gates):
-     * an agent that died behind it would otherwise go unheard of while its ranks wait with
-     * nothing to send.
-     */
-    private static final long DORMANT_NANOS = 1_000_000_000L, PROBE_NANOS = 100_000_000L;
-    /** Links closed in order, probed in turn; the next one's index; the last probe's start. */
-    private final List<AgentLink> dormant = new ArrayList<>();
-    private int probeNext;
-    private long lastProbe;
-    /** The one probe under way: the link probed (null: none), its connection, since when. */
-    private AgentLink probing;
-    private SocketChannel probe;
-    private long probeSince;
-    private volatile long probes; // written by the loop alone
     /** When the listener was last looked at; whether the next pass looks at it (the agent slept). */
     private long lastAcceptLook;
     private boolean acceptDue = true;
@@ -105,6 +89,8 @@ final class AgentNetwork implements AutoCloseable {
 
     /** Where the listener and the open links are registered: their calls and data wake a sleeping agent. */
     private final java.nio.channels.Selector selector;
+    /** The probes of links closed in order. */
+    private final LinkProbes probes;
 
     AgentNetwork(String jobKey, InetAddress bind, long idleCloseNanos, int maxLinks, Locals locals, java.nio.channels.Selector selector) {
         if (idleCloseNanos < 0 || maxLinks < 0) {
@@ -115,6 +101,7 @@ final class AgentNetwork implements AutoCloseable {
         this.keyHash = jobKey == null ? null : hash(jobKey);
         this.locals = locals;
         this.selector = selector;
+        this.probes = new LinkProbes(this, selector);
         try {
             listener = ServerSocketChannel.open();
             listener.bind(new InetSocketAddress(bind != null ? bind : defaultAddress(), 0), 64);
@@ -169,7 +156,7 @@ final class AgentNetwork implements AutoCloseable {
      * are closed and forgotten, with its routes, probes and key; the next job's first rank keys it.
      */
     void forgetJob() {
-        endProbe();
+        probes.clear();
         for (AgentLink l : links.values()) {
             if (l.channel != null) {
                 closeQuietly(l.channel);
@@ -181,10 +168,13 @@ final class AgentNetwork implements AutoCloseable {
         links.clear();
         open.clear();
         awaiting.clear();
-        dormant.clear();
         routes.clear();
-        probeNext = 0;
         keyHash = null;
+    }
+
+    @Override
+    public boolean anyAttached() {
+        return locals.anyAttached();
     }
 
     /** Where other agents reach this one: "host:port". */
@@ -199,7 +189,7 @@ final class AgentNetwork implements AutoCloseable {
 
     /** Probes of links closed in order started so far. */
     long probes() {
-        return probes;
+        return probes.started();
     }
 
     /** Links closed in order for being idle, and for the cap, so far. */
@@ -343,17 +333,7 @@ final class AgentNetwork implements AutoCloseable {
      * nothing is timed.
      */
     long untilTimer(long t) {
-        long probeDue = Long.MAX_VALUE;
-        if (probing != null) {
-            probeDue = probeSince + SETUP_NANOS - t; // its connection's end wakes the agent sooner
-        } else if (!dormant.isEmpty() && locals.anyAttached()) {
-            long due = Long.MAX_VALUE;
-            for (int i = 0; i < dormant.size(); i++) {
-                AgentLink l = dormant.get(i);
-                due = Math.min(due, Math.max(l.closedAt, l.probedAt) + DORMANT_NANOS);
-            }
-            probeDue = Math.max(due, lastProbe + PROBE_NANOS) - t;
-        }
+        long probeDue = probes.untilDue(t);
         if (idleCloseNanos == 0) {
             return probeDue;
         }
@@ -396,12 +376,7 @@ final class AgentNetwork implements AutoCloseable {
             lastSweep = now;
             sweep();
         }
-        if (probing != null) {
-            work |= probeStep(probing);
-        } else if (!dormant.isEmpty() && now - lastProbe > PROBE_NANOS) {
-            lastProbe = now;
-            startProbe();
-        }
+        work |= probes.step(now);
         for (int i = awaiting.size() - 1; i >= 0; i--) {
             AgentLink l = awaiting.get(i);
             if (l.state != AgentLink.State.AWAITING_CALL) {
@@ -531,7 +506,8 @@ final class AgentNetwork implements AutoCloseable {
     }
 
     /** This agent's greeting to another, with {@code flags}. */
-    private ByteBuffer hello(int flags) {
+    @Override
+    public ByteBuffer hello(int flags) {
         byte[] me = address.getBytes(StandardCharsets.UTF_8);
         ByteBuffer h = ByteBuffer.allocate(AgentLinkHello.ADDRESS + me.length).order(ByteOrder.LITTLE_ENDIAN);
         return h.putInt(AgentLinkHello.MAGIC_AT, AgentLinkHello.MAGIC).putInt(AgentLinkHello.FLAGS, flags)
@@ -539,7 +515,7 @@ final class AgentNetwork implements AutoCloseable {
     }
 
     /** A connection to {@code address} begun, not waited for. */
-    private static SocketChannel connect(String address) throws IOException {
+    static SocketChannel connect(String address) throws IOException {
         int colon = address.lastIndexOf(':');
         SocketChannel c = SocketChannel.open();
         try {
@@ -585,82 +561,6 @@ final class AgentNetwork implements AutoCloseable {
         if (l.writingFor == -1 && !l.control.isEmpty()) {
             flushControl(l); // what waited for the link to open again
         }
-    }
-
-    // ---- links closed in order, probed ------------------------------------------------------------
-
-    /**
-     * Begins a probe of the next link closed in order for a second, whose ranks someone here may
-     * wait for: a connection to its agent's listener, no more. Refused, or not made within the
-     * setup bound, the agent is gone and so are its ranks.
-     */
-    private void startProbe() {
-        if (!locals.anyAttached()) {
-            return; // nobody here to tell
-        }
-        for (int n = dormant.size(); n > 0; n--) {
-            if (probeNext >= dormant.size()) {
-                probeNext = 0;
-            }
-            AgentLink l = dormant.get(probeNext);
-            if (l.state != AgentLink.State.NEW || l.ranks.isEmpty()) {
-                dormant.remove(probeNext); // open again, broken, or nobody behind it: closing again adds it back
-                continue;
-            }
-            probeNext++;
-            if (now - Math.max(l.closedAt, l.probedAt) < DORMANT_NANOS) {
-                continue;
-            }
-            probes++;
-            l.probedAt = now;
-            try {
-                probing = l;
-                probeSince = now;
-                probe = connect(l.address);
-                probe.register(selector, java.nio.channels.SelectionKey.OP_CONNECT); // its end wakes a sleeping agent
-                probeStep(l);
-            } catch (IOException e) {
-                probeFailed(l, "a probe found the agent at " + l.address + " gone: " + e.getMessage());
-            }
-            return;
-        }
-    }
-
-    /** Moves {@code l}'s probe on: made, it greets (so the other agent knows it for a probe) and ends. Whether it ended. */
-    private boolean probeStep(AgentLink l) {
-        if (l.state != AgentLink.State.NEW) {
-            endProbe(); // opened again meanwhile: the link itself tells now
-            return true;
-        }
-        try {
-            if (!probe.finishConnect()) {
-                if (now - probeSince > SETUP_NANOS) {
-                    probeFailed(l, "a probe found no agent at " + l.address + " within " + SETUP_NANOS / 1_000_000_000L + " s");
-                    return true;
-                }
-                return false;
-            }
-            probe.write(hello(AgentLinkHello.PROBE)); // a few bytes into a new connection's empty buffer
-            endProbe();
-        } catch (IOException e) {
-            probeFailed(l, "a probe found the agent at " + l.address + " gone: " + e.getMessage());
-        }
-        return true;
-    }
-
-    /** The probe of {@code l} found its agent gone: so is the link, and every rank behind it. */
-    private void probeFailed(AgentLink l, String why) {
-        endProbe();
-        broke(l, why);
-    }
-
-    /** Ends the probe under way, if any. */
-    private void endProbe() {
-        if (probe != null) {
-            closeQuietly(probe);
-            probe = null;
-        }
-        probing = null;
     }
 
     // ---- closing in order: idle, or over the cap ------------------------------------------------
@@ -772,9 +672,7 @@ final class AgentNetwork implements AutoCloseable {
         l.readView = null;
         l.writingFor = -1;
         l.closedAt = now;
-        if (!dormant.contains(l)) {
-            dormant.add(l);
-        }
+        probes.closed(l);
         LOG.log(System.Logger.Level.DEBUG, "agent: closed the link to {0} in order", l.address);
         SocketChannel next = l.nextChannel;
         l.nextChannel = null;
@@ -1205,7 +1103,8 @@ final class AgentNetwork implements AutoCloseable {
         }
     }
 
-    private void broke(AgentLink l, String why) {
+    @Override
+    public void broke(AgentLink l, String why) {
         if (l.state == AgentLink.State.BROKEN || l.draining) {
             return;
         }
@@ -1228,9 +1127,7 @@ final class AgentNetwork implements AutoCloseable {
                 "agent: the link to {0} broke: {1}; its {2} ranks are gone", l.address, why, l.ranks.size());
         l.state = AgentLink.State.BROKEN;
         open.remove(l);
-        if (probing == l) {
-            endProbe();
-        }
+        probes.broke(l);
         dropPartial(l);
         for (AgentPulls.Serve s : l.serves) {
             AgentPulls.abandon(s);
@@ -1301,7 +1198,7 @@ final class AgentNetwork implements AutoCloseable {
                 closeQuietly(l.channel);
             }
         }
-        endProbe();
+        probes.close();
         try {
             listener.close();
         } catch (IOException ignored) {
