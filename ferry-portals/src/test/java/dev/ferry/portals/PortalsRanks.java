@@ -267,12 +267,7 @@ public final class PortalsRanks {
         MemorySegment local = Arena.ofShared().allocate(2048, 8);
         MemorySegment compare = Arena.ofShared().allocate(8, 8);
         CtHandle ct = p.ctAlloc(ni);
-        Md md = new Md();
-        md.start = local;
-        md.length = local.byteSize();
-        md.options = MD_EVENT_CT_ACK | MD_EVENT_CT_REPLY;
-        md.ctHandle = ct;
-        MdHandle d = p.mdBind(ni, md);
+        MdHandle d = countedMd(p, ni, local, ct);
         long done = 0;
         if (rank == 0) {
             // the first operation goes by message (and asks for rank 1's directory): rank 1 serves it in the barrier
@@ -440,12 +435,7 @@ public final class PortalsRanks {
             }
             MemorySegment local = Arena.ofShared().allocate(64 + 1000L * n, 8);
             CtHandle ct = p.ctAlloc(ni);
-            Md md = new Md();
-            md.start = local;
-            md.length = local.byteSize();
-            md.options = MD_EVENT_CT_ACK | MD_EVENT_CT_REPLY;
-            md.ctHandle = ct;
-            MdHandle d = p.mdBind(ni, md);
+            MdHandle d = countedMd(p, ni, local, ct);
             ProcessId one = ProcessId.ofRank(1);
             for (int i = 0; i < n; i++) {
                 fill(local.asSlice(64 + 1000L * i, 1000), i, 1000);
@@ -475,6 +465,16 @@ public final class PortalsRanks {
             out.accept("ok offload rank 0: " + done + " operations completed while rank 1 made no Portals call");
         }
         p.barrier();
+    }
+
+    /** An MD of all of {@code local} whose acks and replies {@code ct} counts. */
+    private static MdHandle countedMd(PortalsLibrary p, NiHandle ni, MemorySegment local, CtHandle ct) {
+        Md md = new Md();
+        md.start = local;
+        md.length = local.byteSize();
+        md.options = MD_EVENT_CT_ACK | MD_EVENT_CT_REPLY;
+        md.ctHandle = ct;
+        return p.mdBind(ni, md);
     }
 
     /** The messages for this rank that its node agent served by itself (its engine's figures say). */

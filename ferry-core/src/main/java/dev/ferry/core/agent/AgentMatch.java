@@ -43,7 +43,7 @@ final class AgentMatch {
             return false;
         }
         long word = WireHeader.packetWord(packet);
-        if (WireHeader.magic(word) != WireHeader.MAGIC || WireHeader.count(word) != 1) {
+        if (!WireHeader.oneEntry(word)) {
             return false;
         }
         long at = WireHeader.PACKET_HEADER;
@@ -91,7 +91,7 @@ final class AgentMatch {
             return false;
         }
         long word = WireHeader.packetWord(packet);
-        if (WireHeader.magic(word) != WireHeader.MAGIC || WireHeader.count(word) != 1) {
+        if (!WireHeader.oneEntry(word)) {
             return false;
         }
         long entry = WireHeader.entryWord(packet, WireHeader.PACKET_HEADER);

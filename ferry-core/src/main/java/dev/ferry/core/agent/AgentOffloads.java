@@ -85,7 +85,7 @@ final class AgentOffloads {
             return false;
         }
         long word = WireHeader.packetWord(packet);
-        if (WireHeader.magic(word) != WireHeader.MAGIC || WireHeader.count(word) != 1) {
+        if (!WireHeader.oneEntry(word)) {
             return false;
         }
         long at = WireHeader.PACKET_HEADER;

@@ -127,6 +127,11 @@ public final class WireHeader {
         return p.get(U64, MAGIC_OFFSET);
     }
 
+    /** Whether a packet with this header word is an engine packet of exactly one entry (one message, or one step). */
+    public static boolean oneEntry(long packetWord) {
+        return magic(packetWord) == MAGIC && count(packetWord) == 1;
+    }
+
     public static short magic(long packetWord) {
         return (short) (packetWord >>> (8 * MAGIC_OFFSET));
     }
