@@ -42,12 +42,7 @@ final class AgentMatch {
         if (packet.byteSize() != ANNOUNCEMENT_BYTES || to.left()) {
             return false;
         }
-        long word = WireHeader.packetWord(packet);
-        if (!WireHeader.oneEntry(word)) {
-            return false;
-        }
-        long at = WireHeader.PACKET_HEADER;
-        long entry = WireHeader.entryWord(packet, at);
+        long word = WireHeader.packetWord(packet), entry = WireHeader.soleEntry(packet), at = WireHeader.PACKET_HEADER;
         if (WireHeader.kind(entry) != WireHeader.RTS_PULL || WireHeader.a(entry) != ChannelLayout.PULL_DATA_BYTES) {
             return false;
         }
@@ -90,11 +85,7 @@ final class AgentMatch {
         if (packet.byteSize() < TAKEN_BYTES || to.left()) {
             return false;
         }
-        long word = WireHeader.packetWord(packet);
-        if (!WireHeader.oneEntry(word)) {
-            return false;
-        }
-        long entry = WireHeader.entryWord(packet, WireHeader.PACKET_HEADER);
+        long entry = WireHeader.soleEntry(packet);
         long n = WireHeader.a(entry) & 0xffffffffL;
         if (WireHeader.kind(entry) != WireHeader.IMMEDIATE || WireHeader.entryFlags(entry) != 0
                 || n > packet.byteSize() - TAKEN_BYTES) { // a handler's message (FREE), or not whole here

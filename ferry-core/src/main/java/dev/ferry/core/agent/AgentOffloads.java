@@ -84,12 +84,7 @@ final class AgentOffloads {
         if (!to.publishedTables() || to.left() || packet.byteSize() < WireHeader.PACKET_HEADER + WireHeader.IMMEDIATE_HEADER) {
             return false;
         }
-        long word = WireHeader.packetWord(packet);
-        if (!WireHeader.oneEntry(word)) {
-            return false;
-        }
-        long at = WireHeader.PACKET_HEADER;
-        long entry = WireHeader.entryWord(packet, at);
+        long word = WireHeader.packetWord(packet), entry = WireHeader.soleEntry(packet), at = WireHeader.PACKET_HEADER;
         long n = WireHeader.a(entry) & 0xffffffffL;
         if (WireHeader.kind(entry) != WireHeader.IMMEDIATE || WireHeader.entryFlags(entry) != WireHeader.FREE
                 || n > packet.byteSize() - at - WireHeader.IMMEDIATE_HEADER) {

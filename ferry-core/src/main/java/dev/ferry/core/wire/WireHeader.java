@@ -132,6 +132,11 @@ public final class WireHeader {
         return magic(packetWord) == MAGIC && count(packetWord) == 1;
     }
 
+    /** The first word of the entry of a packet of one entry ({@link #oneEntry}), or 0 when it is no such packet (no entry kind is 0). */
+    public static long soleEntry(MemorySegment packet) {
+        return packet.byteSize() >= PACKET_HEADER + 8 && oneEntry(packetWord(packet)) ? entryWord(packet, PACKET_HEADER) : 0;
+    }
+
     public static short magic(long packetWord) {
         return (short) (packetWord >>> (8 * MAGIC_OFFSET));
     }
