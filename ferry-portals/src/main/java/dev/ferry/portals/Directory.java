@@ -89,7 +89,7 @@ final class Directory {
         INT.setRelease(m, OPEN_OFFSET, 1);
         dir = m;
         key = k;
-        // the node agent (agent mode) serves puts from other nodes into what is published here too
+        // the node agent (agent mode) serves operations from other nodes on what is published here too
         lib.engine.memory().offloadTable(AGENT_KIND, m);
         return true;
     }

@@ -671,18 +671,16 @@ public final class Agent implements AutoCloseable {
                     payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_CLOSED_IDLE, closedIdle);
                     payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_EVICTED, evicted);
                     payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_RAILS, made);
-                    long linked = 0;
+                    long linked = 0, offloaded = 0; // this rank's channels on every rail
                     for (AgentRail l : rails) {
                         AgentRank same = l == null || r.jobRank < 0 ? null : l.byJobRank.get(r.jobRank);
-                        linked += same != null ? same.memory.linkedBytes() : 0;
+                        if (same != null) {
+                            linked += same.memory.linkedBytes();
+                            offloaded += same.offloaded;
+                        }
                     }
                     payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_MAPPED_BYTES, r.jobRank < 0 ? r.memory.linkedBytes() : linked);
-                    long offloaded = 0;
-                    for (AgentRail l : rails) {
-                        AgentRank same = l == null || r.jobRank < 0 ? null : l.byJobRank.get(r.jobRank);
-                        offloaded += same != null ? same.offloaded : 0;
-                    }
-                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_OFFLOADED, offloaded);
+                    payload.set(ValueLayout.JAVA_LONG, AgentCalls.RET_OFFLOADED, r.jobRank < 0 ? r.offloaded : offloaded);
                     yield 48;
                 }
                 case AgentCalls.MAP -> {
