@@ -52,7 +52,7 @@ public interface AgentOffload {
         /**
          * The rank's {@code length} bytes at {@code address} as the agent maps them (its arena
          * memory: {@code DriverContext.prepareShared}), to read, write and do atomics on; null
-         * where the agent does not map them.
+         * where the agent does not map them. The same arguments give the same view again.
          */
         MemorySegment mapped(long address, long length);
     }

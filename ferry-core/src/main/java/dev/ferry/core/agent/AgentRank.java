@@ -100,8 +100,7 @@ final class AgentRank implements CommandRing.Dispatcher, AgentPulls.Party, Agent
 
     @Override
     public MemorySegment mapped(long address, long length) {
-        CrossMemory.Mapping m = length < 0 || left ? null : memory.mapping(address, length);
-        return m == null ? null : m.here().asSlice(address - m.address(), length);
+        return left ? null : memory.view(address, length);
     }
 
     @Override

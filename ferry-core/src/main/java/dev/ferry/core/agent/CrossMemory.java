@@ -127,6 +127,30 @@ public final class CrossMemory implements AutoCloseable {
         return null;
     }
 
+    /**
+     * The rank's {@code length} bytes at {@code address} as mapped here, or null where no mapping
+     * holds them all. The same arguments give the same view again: a published entry is served
+     * again and again, and the agent runs the client compiler alone, so a view made per operation
+     * would be an object each. Mappings stay until the rank leaves, and so does a view.
+     */
+    MemorySegment view(long address, long length) {
+        if (view != null && address == viewAddress && length == viewLength) {
+            return view;
+        }
+        Mapping m = length < 0 ? null : mapping(address, length);
+        if (m == null) {
+            return null;
+        }
+        view = m.here().asSlice(address - m.address(), length);
+        viewAddress = address;
+        viewLength = length;
+        return view;
+    }
+
+    /** The view {@link #view} gave last, and the range it is of. */
+    private long viewAddress, viewLength;
+    private MemorySegment view;
+
     /** Bytes that moved between a link and the rank's mapped memory, with no copy in the agent's own. */
     private long linked;
 
@@ -260,6 +284,7 @@ public final class CrossMemory implements AutoCloseable {
     public void close() {
         regions.clear();
         mappings.clear();
+        view = null;
         arena.close();
     }
 }

@@ -80,6 +80,11 @@ class CrossMemoryTest {
         }
     }
 
+    /** The rank's address of the bytes {@code view} shows, {@code view} being part of mapping {@code m}. */
+    private static long rankAddressOf(MemorySegment view, CrossMemory.Mapping m) {
+        return m.address() + (view.address() - m.here().address());
+    }
+
     @Test
     void memoryInASharedFileMappingIsMappedByTheAgentToo(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
         try (CrossMemory m = new CrossMemory(ProcessHandle.current().pid()); Arena a = Arena.ofShared()) {
@@ -90,6 +95,13 @@ class CrossMemoryTest {
             assertEquals(1, m.mapped());
             CrossMemory.Mapping got = m.mapping(part.address() + 10, 20);
             assertNotNull(got);
+            MemorySegment view = m.view(part.address() + 10, 20);
+            assertEquals(part.address() + 10, rankAddressOf(view, got));
+            assertEquals(20, view.byteSize());
+            assertSame(view, m.view(part.address() + 10, 20), "the same bytes again: the same view, no new object");
+            assertEquals(part.address() + 12, rankAddressOf(m.view(part.address() + 12, 20), got), "other bytes: another view");
+            assertNull(m.view(part.address() + 7990, 11), "bytes past the mapping have no view");
+            assertNull(m.view(part.address(), -1));
             assertNull(m.mapping(part.address() - 1, 2), "a byte before it is not mapped");
             assertNull(m.mapping(part.address() + 7990, 11), "a byte after it is not mapped");
             // the same bytes: what the agent writes there the rank reads, and the other way round
