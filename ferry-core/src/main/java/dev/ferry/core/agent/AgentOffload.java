@@ -55,5 +55,11 @@ public interface AgentOffload {
          * where the agent does not map them. The same arguments give the same view again.
          */
         MemorySegment mapped(long address, long length);
+
+        /**
+         * What an operation just did may be what the rank waits for (a count it polls): the
+         * agent rings the rank's bell, waking it if it sleeps.
+         */
+        void wake();
     }
 }

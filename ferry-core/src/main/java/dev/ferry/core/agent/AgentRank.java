@@ -84,6 +84,11 @@ final class AgentRank implements CommandRing.Dispatcher, AgentPulls.Party, Agent
     }
 
     @Override
+    public void wake() {
+        answers++; // rings the bell, as an answer does
+    }
+
+    @Override
     public boolean publishedTables() {
         return tablesPublished > 0;
     }

@@ -89,6 +89,10 @@ class AgentOffloadsTest {
         public MemorySegment mapped(long address, long length) {
             return address < 4096 || address - 4096 + length > memory.byteSize() ? null : memory.asSlice(address - 4096, length);
         }
+
+        @Override
+        public void wake() {
+        }
     }
 
     /** A packet of one immediate message with {@code flags}, giving {@code credits}. */
