@@ -12,8 +12,8 @@ import static dev.ferry.portals.Portals.*;
 /**
  * The node agent's offload of the library (seed 004's offloads; the Portals reference
  * implementation's PPE does the same for its clients): an operation from a rank of another node
- * on an entry the target published in its directory ({@link Directory}: persistent, no events, no
- * counts, one range of arena memory) is performed by the target's agent as it arrives: a put or
+ * on an entry the target published in its directory ({@link Directory}: persistent, no events,
+ * one range of arena memory; an entry that counts has its count kept there too) is performed by the target's agent as it arrives: a put or
  * an atomic whose data travel in the request, a get, fetch-atomic or swap whose reply fits one
  * answer ({@link AgentOffload#MAX_ANSWER}). The agent then sends the ack or the reply for the
  * target. The target's library never sees the operation; it need make no call for it to
@@ -144,6 +144,9 @@ public final class AgentEntryOffload implements AgentOffload {
                 }
                 default -> Atomics.applyAtomically(op, dt, mem, offset, buf, dataAt, mlength, operandLen > 0 ? buf : null, at + PtlWire.HEADER,
                         reply ? answer : null, replyAt, atomicScratch);
+            }
+            if (DirectoryLayout.count(d, slot, options, mlength)) {
+                rank.wake(); // a wait on the count sees it now
             }
         } finally {
             PublishedEntries.leave(d, hazardWord);

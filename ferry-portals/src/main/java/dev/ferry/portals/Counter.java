@@ -1,5 +1,6 @@
 package dev.ferry.portals;
 
+import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.ArrayList;
@@ -8,7 +9,9 @@ import java.util.List;
 /**
  * A counting event (library side): success and failure counts, and the triggered operations
  * waiting for the success count to reach their thresholds. Only the library's thread changes
- * it; the counts are volatile so that a waiter in another thread sees them. They are written with
+ * it, but for what same-node peers and the node agent count into its word of the entry directory
+ * for entries they serve (published only while no triggered operation waits here: they would not
+ * see it reached); the counts are volatile so that a waiter in another thread sees them. They are written with
  * release stores, not volatile ones: with one writer nothing needs the full fence a volatile store
  * costs (about 20 ns here, twice on every ack and reply), and waiters only poll them.
  *
@@ -21,8 +24,19 @@ import java.util.List;
 final class Counter {
     final Ni ni;
     final CtHandle handle;
-    volatile long success;
+    /** The success count this library added; the whole count is {@link #success()}. */
+    volatile long counted;
     volatile long failure;
+    /**
+     * The counter word in the entry directory into which same-node peers and the node agent count
+     * the operations they do on published entries counting here ({@link DirectoryLayout#count});
+     * null until such an entry is first published. The counter keeps it until it is freed, so
+     * that its count never seems to go back (a waiter in another thread reads it).
+     */
+    private volatile MemorySegment shared;
+    private long sharedAt;
+    /** Which word it is (-1: none), and how many published entries count into it. */
+    int word = -1, publishedEntries;
     volatile boolean freed;
     /** Triggered operations by threshold, in the order they were posted among equal thresholds. */
     private final List<Triggered> triggered = new ArrayList<>();
@@ -41,16 +55,29 @@ final class Counter {
     static {
         try {
             MethodHandles.Lookup l = MethodHandles.lookup();
-            SUCCESS = l.findVarHandle(Counter.class, "success", long.class);
+            SUCCESS = l.findVarHandle(Counter.class, "counted", long.class);
             FAILURE = l.findVarHandle(Counter.class, "failure", long.class);
         } catch (ReflectiveOperationException e) {
             throw new ExceptionInInitializerError(e);
         }
     }
 
+    /** The success count: this library's part, and what peers and the agent counted in the directory. */
+    long success() {
+        MemorySegment d = shared;
+        return counted + (d == null ? 0 : (long) DirectoryLayout.LONG.getAcquire(d, sharedAt));
+    }
+
+    /** Peers and the agent count into word {@code w} of directory {@code d} from now on (it holds 0). */
+    void share(MemorySegment d, int w) {
+        sharedAt = DirectoryLayout.counter(w);
+        word = w;
+        shared = d; // after sharedAt: a reader that sees the word sees where it is
+    }
+
     void add(long s, long f) {
         if (s != 0) {
-            SUCCESS.setRelease(this, success + s);
+            SUCCESS.setRelease(this, counted + s);
         }
         if (f != 0) {
             FAILURE.setRelease(this, failure + f);
@@ -59,7 +86,7 @@ final class Counter {
     }
 
     void set(long s, long f) {
-        SUCCESS.setRelease(this, s);
+        SUCCESS.setRelease(this, s - (success() - counted)); // what peers count from now on comes on top
         FAILURE.setRelease(this, f);
         fire();
     }
@@ -87,13 +114,18 @@ final class Counter {
 
     private boolean firing;
 
+    /** Runs the triggered operations whose thresholds are reached now (after counts made elsewhere). */
+    void fireReached() {
+        fire();
+    }
+
     private void fire() {
         if (firing || triggered.isEmpty()) {
             return; // an action that changes this counter: the loop below sees it
         }
         firing = true;
         try {
-            while (!triggered.isEmpty() && triggered.get(0).threshold <= success) {
+            while (!triggered.isEmpty() && triggered.get(0).threshold <= success()) {
                 Triggered t = triggered.remove(0);
                 t.action.run();
             }
@@ -104,15 +136,15 @@ final class Counter {
 
     /** Success and failure together (each read once; both only grow, so a sum that reaches a total is true). */
     long total() {
-        return success + failure;
+        return success() + failure;
     }
 
     CtEvent event() {
-        return new CtEvent(success, failure);
+        return new CtEvent(success(), failure);
     }
 
     @Override
     public String toString() {
-        return "#" + System.identityHashCode(this) + " {" + success + ", " + failure + "}";
+        return "#" + System.identityHashCode(this) + " {" + success() + ", " + failure + "}";
     }
 }

@@ -36,6 +36,6 @@ final class CounterReached implements BooleanSupplier {
 
     @Override
     public boolean getAsBoolean() {
-        return c.success >= test || c.failure != 0 || c.freed;
+        return c.success() >= test || c.failure != 0 || c.freed;
     }
 }

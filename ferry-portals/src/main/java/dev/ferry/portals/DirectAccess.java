@@ -180,6 +180,7 @@ final class DirectAccess {
                 }
                 default -> Atomics.applyAtomically(op, dt, mem, remoteOffset, src, srcAt, mlength, operand, 0, dst, dstAt, lib.atomicScratch);
             }
+            DirectoryLayout.count(d, at, options, mlength);
         } finally {
             PublishedEntries.leave(d, hazardWord);
         }

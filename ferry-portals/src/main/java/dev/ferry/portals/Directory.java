@@ -12,8 +12,9 @@ import static dev.ferry.portals.Portals.*;
  * which it publishes, per portal table entry, the leading priority-list entries a same-node peer
  * may serve itself (load, store, atomic on the entry's memory) with the very outcome this
  * process's matching would give. An entry qualifies when nothing of the operation has to happen
- * here: persistent (no use-once, no locally managed offset), no counting of communication events,
- * no communication event posted (no event queue, or those events disabled, and no flow control
+ * here: persistent (no use-once, no locally managed offset), counting of communication events
+ * only into a counting event on which no triggered operation waits (peers count into its word of
+ * the directory, which the counter reads: {@link Counter#success()}), no communication event posted (no event queue, or those events disabled, and no flow control
  * that a full queue would trip), its memory one range of the shared arena ({@link Portals#memAlloc}),
  * and a match id that names one process or any. Only a prefix of the list is published, so a peer
  * that finds a match there found the first match; anything else goes by message.
@@ -44,11 +45,17 @@ final class Directory {
     /** What each (ni, pt) list publishes now. */
     private final ListEntry[][][] published = new ListEntry[NIS][PTS][];
     private final ListEntry[] scratch = new ListEntry[MAX_PUBLISHED];
+    /** Counter words free to give to a counting event (one kept by each counter that had a published entry, until freed). */
+    private final int[] freeWords = new int[COUNTERS];
+    private int freeWordCount;
 
     Directory(Library lib) {
         this.lib = lib;
         for (int s = SLOTS - 1; s >= 0; s--) {
             free[freeCount++] = s;
+        }
+        for (int w = COUNTERS - 1; w >= 0; w--) {
+            freeWords[freeWordCount++] = w;
         }
     }
 
@@ -174,9 +181,17 @@ final class Directory {
         return false;
     }
 
+    /** Whether operations on {@code e} count into its counting event. */
+    private static boolean counts(ListEntry e) {
+        return e.ct != null && e.has(ME_EVENT_CT_COMM);
+    }
+
     private boolean qualifies(Ni ni, PtEntry pt, ListEntry e) {
-        if (e.has(ME_USE_ONCE) || e.has(ME_MANAGE_LOCAL) || e.ct != null && e.has(ME_EVENT_CT_COMM)) {
+        if (e.has(ME_USE_ONCE) || e.has(ME_MANAGE_LOCAL)) {
             return false;
+        }
+        if (counts(e) && (e.ct.freed || e.ct.triggeredCount() > 0 || e.ct.word < 0 && freeWordCount == 0)) {
+            return false; // a triggered operation fires only on counts made here
         }
         if (pt.eq != null && ((pt.options & PT_FLOWCTRL) != 0 || !e.has(ME_EVENT_COMM_DISABLE) && !e.has(ME_EVENT_SUCCESS_DISABLE))) {
             return false;
@@ -227,6 +242,17 @@ final class Directory {
         dir.set(ValueLayout.JAVA_INT, at + SLOT_KEY_LENGTH, e.shareKey.length);
         dir.set(ValueLayout.JAVA_LONG, at + SLOT_LENGTH, e.region.length());
         dir.set(ValueLayout.JAVA_LONG, at + SLOT_ADDRESS, e.region.single().address());
+        int word = -1;
+        if (counts(e)) {
+            if (e.ct.word < 0) {
+                word = freeWords[--freeWordCount]; // qualifies saw one free
+                dir.set(ValueLayout.JAVA_LONG, counter(word), 0);
+                e.ct.share(dir, word);
+            }
+            word = e.ct.word;
+            e.ct.publishedEntries++;
+        }
+        dir.set(ValueLayout.JAVA_INT, at + SLOT_COUNTER, word + 1);
         MemorySegment.copy(e.shareKey, 0, dir, ValueLayout.JAVA_BYTE, at + SLOT_KEY, e.shareKey.length);
         long live = state[s] + 1; // dead states are even: a new generation, odd
         state[s] = live;
@@ -260,7 +286,46 @@ final class Directory {
             }
         }
         free[freeCount++] = s;
+        if (counts(e) && --e.ct.publishedEntries == 0 && e.ct.freed) {
+            freeWords[freeWordCount++] = e.ct.word;
+        }
         return true;
+    }
+
+    /**
+     * A triggered operation now waits on {@code c}: the entries counting into it stop being
+     * published (a count made elsewhere would not fire it), and every count made elsewhere is in
+     * its word once this returns. False when a peer still worked on one after the bounded wait.
+     */
+    boolean triggered(Counter c) {
+        boolean ok = true;
+        for (Ni ni : lib.nis) {
+            ListEntry[][] lists = ni == null ? null : published[ni.index];
+            for (int pt = 0; lists != null && pt < Math.min(PTS, ni.pt.length); pt++) {
+                if (countsInto(lists[pt], c)) {
+                    ok &= republish(ni, ni.pt[pt]);
+                }
+            }
+        }
+        return ok;
+    }
+
+    private static boolean countsInto(ListEntry[] list, Counter c) {
+        if (list != null) {
+            for (ListEntry e : list) {
+                if (e.ct == c && counts(e)) {
+                    return true;
+                }
+            }
+        }
+        return false;
+    }
+
+    /** {@code c} was freed: its counter word is given back once no published entry counts into it. */
+    void freed(Counter c) {
+        if (c.word >= 0 && c.publishedEntries == 0) {
+            freeWords[freeWordCount++] = c.word;
+        }
     }
 
     /** Retires everything of {@code ni}; call once it is marked closed (fini of the interface), so that nothing qualifies. */

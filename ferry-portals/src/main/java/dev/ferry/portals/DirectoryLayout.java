@@ -35,6 +35,12 @@ import java.lang.invoke.VarHandle;
  *   48  ...  the key of the entry's memory (the engine's share key, at most {@link #MAX_KEY} bytes)
  *   128 u64  the address of the entry's memory in the owner (for the node agent, which maps the
  *            owner's arena: {@link AgentEntryOffload})
+ *   136 u32  the entry's counter: 1 + the index of its counter word, or 0 when it counts nothing
+ *   140 u32  0
+ * counter word w, at {@link #counter}(w) (8 bytes each, {@link #COUNTERS} of them)
+ *   0   u64  what the operations done by peers and the agent on entries counting into one
+ *            counting event of the owner added to its success count ({@link #count}); the
+ *            owner's count is its own part plus this
  * hazard word of engine rank r, at {@link #hazard}(r) (8 bytes each)
  *   0   u64  0, or {@link #hazardOf}(slot, state) while that peer is reading or writing the
  *            slot's memory; the owner retiring a slot waits until no word names it
@@ -47,7 +53,7 @@ import java.lang.invoke.VarHandle;
  */
 final class DirectoryLayout {
     static final long MAGIC = 0x524944595252_4546L; // "FERRYDIR" read as a little-endian u64
-    static final int VERSION = 2;
+    static final int VERSION = 3;
     /** The kind of table the directory is for the node agent's offload ({@code DriverContext.offloadTable}). */
     static final int AGENT_KIND = 1;
     static final int NIS = 4;
@@ -64,10 +70,13 @@ final class DirectoryLayout {
     static final long LISTS_OFFSET = HEADER_BYTES;
 
     static final long SLOT_STATE = 0, SLOT_MATCH_BITS = 8, SLOT_IGNORE_BITS = 16, SLOT_MATCH_RANK = 24, SLOT_UID = 28,
-            SLOT_OPTIONS = 32, SLOT_KEY_LENGTH = 36, SLOT_LENGTH = 40, SLOT_KEY = 48, SLOT_ADDRESS = 128;
-    static final long SLOT_BYTES = 136;
+            SLOT_OPTIONS = 32, SLOT_KEY_LENGTH = 36, SLOT_LENGTH = 40, SLOT_KEY = 48, SLOT_ADDRESS = 128, SLOT_COUNTER = 136;
+    static final long SLOT_BYTES = 144;
     static final long SLOTS_OFFSET = LISTS_OFFSET + NIS * PTS * LIST_BYTES;
-    static final long HAZARDS_OFFSET = SLOTS_OFFSET + SLOTS * SLOT_BYTES;
+    /** One counter word per slot at most: published entries never need more. */
+    static final int COUNTERS = SLOTS;
+    static final long COUNTERS_OFFSET = SLOTS_OFFSET + SLOTS * SLOT_BYTES;
+    static final long HAZARDS_OFFSET = COUNTERS_OFFSET + 8L * COUNTERS;
 
     static final VarHandle LONG = ValueLayout.JAVA_LONG.varHandle();
     static final VarHandle INT = ValueLayout.JAVA_INT.varHandle();
@@ -86,6 +95,26 @@ final class DirectoryLayout {
 
     static long slot(int s) {
         return SLOTS_OFFSET + s * SLOT_BYTES;
+    }
+
+    static long counter(int w) {
+        return COUNTERS_OFFSET + 8L * w;
+    }
+
+    /**
+     * Counts an operation of {@code mlength} bytes done on the entry of the slot at
+     * {@code slotAt} (its options {@code options}) into the entry's counter word, if it has one:
+     * 1, or the bytes with ME_EVENT_CT_BYTES. Call after the operation's bytes moved and before
+     * leaving the slot: the atomic add is a full fence, so an owner that sees the count sees the
+     * bytes, and the owner's retiring of the slot waits for it. True when it counted.
+     */
+    static boolean count(MemorySegment d, long slotAt, int options, long mlength) {
+        int w = d.get(ValueLayout.JAVA_INT, slotAt + SLOT_COUNTER) - 1;
+        if (w < 0 || w >= COUNTERS) {
+            return false;
+        }
+        long unused = (long) LONG.getAndAdd(d, counter(w), (options & Portals.ME_EVENT_CT_BYTES) != 0 ? mlength : 1L);
+        return true;
     }
 
     static long hazard(int rank) {

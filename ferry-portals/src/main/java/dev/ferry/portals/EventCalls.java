@@ -166,7 +166,7 @@ abstract sealed class EventCalls extends LibraryCalls permits MovementCalls {
         int[] which = {-1};
         waitFor(lib(), () -> {
             for (int i = 0; i < size; i++) {
-                if (cs[i].success >= tests[i] || cs[i].failure != 0) {
+                if (cs[i].success() >= tests[i] || cs[i].failure != 0) {
                     which[0] = i;
                     return true;
                 }

@@ -117,6 +117,7 @@ final class Interfaces {
         }
         for (Counter c : ni.ctList) {
             c.freed = true;
+            lib.directory.freed(c);
         }
         lib.nis[ni.index] = null;
         return null;
@@ -283,6 +284,7 @@ final class Interfaces {
     Void ctFree(Counter c) {
         c.cancelTriggered();
         c.freed = true;
+        lib.directory.freed(c);
         c.ni.cts--;
         c.ni.ctList.remove(c);
         return null;
@@ -302,6 +304,10 @@ final class Interfaces {
             throw new PtlException(ReturnCode.NO_SPACE, "max_triggered_ops " + trig.ni.limits.maxTriggeredOps + " triggered operations are pending");
         }
         trig.addTriggered(threshold, action);
+        if (trig.publishedEntries > 0) {
+            lib.directory.triggered(trig); // what peers counted is all in now, and they count no more
+            trig.fireReached();
+        }
         return null;
     }
 }

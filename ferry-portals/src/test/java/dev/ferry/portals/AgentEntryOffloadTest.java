@@ -41,7 +41,14 @@ class AgentEntryOffloadTest {
             long off = address - memory.address();
             return !mapped || off < 0 || off + length > memory.byteSize() ? null : memory.asSlice(off, length);
         }
+
+        @Override
+        public void wake() {
+            wakes++;
+        }
     };
+    /** How often the offload asked for the rank to be woken. */
+    private int wakes;
 
     @BeforeEach
     void publishOneEntry() {
@@ -106,6 +113,33 @@ class AgentEntryOffloadTest {
 
     private void setSlot(long field, int value) {
         dir.set(ValueLayout.JAVA_INT, slot(SLOT) + field, value);
+    }
+
+    /**
+     * An entry that counts: each operation the agent performs adds 1 to the counter word the slot
+     * names, or its bytes with ME_EVENT_CT_BYTES (the length that landed, not the one asked);
+     * what it leaves to the rank is counted by the rank, not here.
+     */
+    @Test
+    void anEntryThatCountsHasEachOperationCountedInItsWord() {
+        int word = 9;
+        setSlot(SLOT_OPTIONS, ME_OP_PUT | ME_OP_GET | ME_EVENT_CT_COMM);
+        setSlot(SLOT_COUNTER, word + 1);
+        assertEquals(PtlWire.HEADER, take(put(PtlWire.PUT, 0, AckReq.ACK_REQ, BITS, 0, 16)));
+        assertEquals(PtlWire.HEADER + 8, take(get(0, 8)));
+        assertEquals(PtlWire.HEADER, take(atomic(PtlWire.ATOMIC, Op.SUM, 0, new long[] {5}, null)));
+        assertEquals(3L, dir.get(ValueLayout.JAVA_LONG, counter(word)), "a put, a get and an atomic");
+        assertEquals(3, wakes, "each count rings the rank's bell: it may wait for it");
+        assertEquals(AgentOffload.NOT_TAKEN, take(put(PtlWire.PUT, 0, AckReq.ACK_REQ, BITS + 1, 0, 16)));
+        assertEquals(3L, dir.get(ValueLayout.JAVA_LONG, counter(word)), "what matches nothing published is the rank's to count");
+        setSlot(SLOT_OPTIONS, ME_OP_PUT | ME_OP_GET | ME_EVENT_CT_COMM | ME_EVENT_CT_BYTES);
+        assertEquals(PtlWire.HEADER, take(put(PtlWire.PUT, 0, AckReq.ACK_REQ, BITS, MEM - 10, 16)));
+        assertEquals(13L, dir.get(ValueLayout.JAVA_LONG, counter(word)), "in bytes: the 10 that landed");
+        assertEquals(0L, dir.get(ValueLayout.JAVA_LONG, counter(word - 1)) + dir.get(ValueLayout.JAVA_LONG, counter(word + 1)), "no other word");
+        setSlot(SLOT_COUNTER, 0);
+        assertEquals(PtlWire.HEADER, take(put(PtlWire.PUT, 0, AckReq.ACK_REQ, BITS, 0, 16)));
+        assertEquals(13L, dir.get(ValueLayout.JAVA_LONG, counter(word)), "a slot naming no word counts nothing");
+        assertEquals(4, wakes, "and wakes no one");
     }
 
     @Test

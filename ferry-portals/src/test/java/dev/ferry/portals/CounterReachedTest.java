@@ -14,9 +14,9 @@ class CounterReachedTest {
         CounterReached w = CounterReached.take(c, 2);
         try {
             assertFalse(w.getAsBoolean());
-            c.success = 2;
+            c.counted = 2;
             assertTrue(w.getAsBoolean());
-            c.success = 0;
+            c.counted = 0;
             c.failure = 1;
             assertTrue(w.getAsBoolean(), "a failure ends the wait");
             c.failure = 0;
@@ -33,7 +33,7 @@ class CounterReachedTest {
         CounterReached outer = CounterReached.take(c, 1);
         CounterReached inner = CounterReached.take(c, 5);
         assertNotSame(outer, inner);
-        c.success = 1;
+        c.counted = 1;
         assertTrue(outer.getAsBoolean());
         assertFalse(inner.getAsBoolean(), "each keeps its own test");
         inner.release();

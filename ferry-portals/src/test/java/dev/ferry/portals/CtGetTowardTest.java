@@ -33,7 +33,7 @@ class CtGetTowardTest {
                     Me me = new Me();
                     me.start = Arena.ofAuto().allocate(8);
                     me.length = 8;
-                    me.options = ME_OP_PUT | ME_EVENT_CT_COMM; // counted: never the direct path
+                    me.options = ME_OP_PUT | ME_EVENT_CT_COMM; // not arena memory: never the direct path
                     me.ctHandle = counted;
                     me.matchBits = counted == warm ? 1 : 0;
                     p.meAppend(ni, pt, me, PRIORITY_LIST, null);

@@ -203,14 +203,78 @@ class PortalsInProcessTest {
         });
     }
 
-    /** Portal table entry {@code pt} with one counted entry of 64 bytes, which puts and gets reach (never the direct path); its memory. */
+    /**
+     * A published entry that counts, in bytes: a same-node peer's direct puts are counted at the
+     * target as its own would be (in the directory's counter word, which the target's count
+     * includes), and a set count holds over them; once a triggered operation waits on the count,
+     * the next put goes by message and fires it.
+     */
+    @Test
+    void aPeersDirectPutsAreCountedAtTheTargetUntilATriggerWaits() throws Exception {
+        List<String> seen = new CopyOnWriteArrayList<>();
+        InProcessJob.run(2, BOUND, boot -> {
+            try (PortalsLibrary p = PortalsLibrary.open(new PortalsConfig().bootstrap(boot).settings(SHM))) {
+                NiHandle ni = p.niInit(Portals.IFACE_DEFAULT, Portals.NI_MATCHING | Portals.NI_LOGICAL, Portals.PID_ANY, null).niHandle();
+                int pt = p.ptAlloc(ni, 0, Portals.EQ_NONE, 0);
+                java.lang.foreign.MemorySegment window = p.memAlloc(64);
+                CtHandle arrived = p.ctAlloc(ni);
+                if (p.rank() == 1) {
+                    Me me = new Me();
+                    me.start = window;
+                    me.length = 64;
+                    me.options = Portals.ME_OP_PUT | Portals.ME_EVENT_LINK_DISABLE | Portals.ME_EVENT_CT_COMM | Portals.ME_EVENT_CT_BYTES;
+                    me.ctHandle = arrived;
+                    p.meAppend(ni, pt, me, Portals.PRIORITY_LIST, null);
+                }
+                p.barrier();
+                java.lang.foreign.MemorySegment local = java.lang.foreign.Arena.ofShared().allocate(8, 8);
+                CtHandle acked = p.ctAlloc(ni);
+                Md md = new Md();
+                md.start = local;
+                md.length = 8;
+                md.options = Portals.MD_EVENT_CT_ACK;
+                md.ctHandle = acked;
+                MdHandle d = p.mdBind(ni, md);
+                ProcessId one = ProcessId.ofRank(1);
+                if (p.rank() == 0) {
+                    for (int i = 1; i <= 11; i++) { // the first by message: it asks for rank 1's directory
+                        p.put(d, 0, 8, Portals.CT_ACK_REQ, one, pt, 0, 8L * (i % 8), null, 0);
+                        assertEquals(0, p.ctWait(acked, i).failure());
+                    }
+                    seen.add("rank 0: " + p.lib().direct.done + " done directly");
+                }
+                p.barrier();
+                CtHandle fired = p.ctAlloc(ni);
+                if (p.rank() == 1) {
+                    seen.add("rank 1: counted " + p.ctGet(arrived).success());
+                    p.ctSet(arrived, new CtEvent(40, 0)); // over what peers counted too
+                    seen.add("rank 1: set to " + p.ctGet(arrived).success());
+                    p.triggeredCtInc(fired, new CtEvent(1, 0), arrived, 48);
+                }
+                p.barrier();
+                if (p.rank() == 0) {
+                    p.put(d, 0, 8, Portals.CT_ACK_REQ, one, pt, 0, 0, null, 0);
+                    assertEquals(0, p.ctWait(acked, 12).failure());
+                    seen.add("rank 0: then " + p.lib().direct.done + " done directly");
+                } else {
+                    seen.add("rank 1: fired " + p.ctWait(fired, 1).success() + " at " + p.ctGet(arrived).success());
+                }
+                p.barrier();
+            }
+        });
+        assertTrue(seen.containsAll(List.of("rank 0: 10 done directly", "rank 1: counted 88", "rank 1: set to 40", "rank 0: then 10 done directly",
+                "rank 1: fired 1 at 48")),
+                seen.toString());
+    }
+
+    /** Portal table entry {@code pt} with one counted entry of 64 bytes, which puts and gets reach (never the direct path: its memory is not the arena's); its memory. */
     private static java.lang.foreign.MemorySegment counted64ByteWindow(PortalsLibrary p, NiHandle ni, int pt) {
         p.ptAlloc(ni, 0, Portals.EQ_NONE, pt);
         java.lang.foreign.MemorySegment window = java.lang.foreign.Arena.ofShared().allocate(64, 8);
         Me me = new Me();
         me.start = window;
         me.length = 64;
-        me.options = Portals.ME_OP_PUT | Portals.ME_OP_GET | Portals.ME_EVENT_CT_COMM; // counted: never the direct path
+        me.options = Portals.ME_OP_PUT | Portals.ME_OP_GET | Portals.ME_EVENT_CT_COMM; // not arena memory: never the direct path
         me.ctHandle = p.ctAlloc(ni);
         p.meAppend(ni, pt, me, Portals.PRIORITY_LIST, null);
         return window;

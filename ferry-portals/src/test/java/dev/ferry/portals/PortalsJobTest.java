@@ -72,16 +72,25 @@ class PortalsJobTest {
     /**
      * A target that makes no call: puts, atomics, a get and a swap on its published entry complete,
      * done and answered by its node's agent in agent mode (every one: the agent served them all),
-     * by its progress thread otherwise (the agent served none).
+     * by its progress thread otherwise (the agent served none). An entry that counts them has
+     * every one counted either way; once a triggered operation waits on its count, the target
+     * serves the next put itself, and it fires.
      */
-    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}, FERRY_PROGRESS={1}")
-    @org.junit.jupiter.params.provider.CsvSource({"on, caller", "off, thread"})
-    void putsToATargetThatMakesNoCallComplete(String agent, String progress, @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    @org.junit.jupiter.params.ParameterizedTest(name = "FERRY_AGENT={0}, FERRY_PROGRESS={1}, entry {2}")
+    @org.junit.jupiter.params.provider.CsvSource({"on, caller, plain", "off, thread, plain", "on, caller, counted", "off, thread, counted"})
+    void putsToATargetThatMakesNoCallComplete(String agent, String progress, String entry, @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
         List<String> ok = passed(2, Map.of("FERRY_RANKS_PER_NODE", "1", "FERRY_AGENT", agent, "FERRY_PROGRESS", progress,
-                "FERRY_TEST_SIGNAL", dir.resolve("stopped").toString()), "offload", "100");
+                "FERRY_TEST_SIGNAL", dir.resolve("stopped").toString()), "offload", "100", entry);
+        int served = agent.equals("on") ? 105 : 0;
         assertTrue(ok.contains("ok offload rank 0: 105 operations completed while rank 1 made no Portals call"), ok.toString());
         assertTrue(ok.contains("ok offload rank 1: 100 puts, a fetch-add, an add, a get, a swap and the flag landed while rank 1 made no Portals call; "
-                + (agent.equals("on") ? 105 : 0) + " served by the node agent"), ok.toString());
+                + served + " served by the node agent"), ok.toString());
+        if (entry.equals("counted")) {
+            assertTrue(ok.contains("ok offload rank 1: counted 105 operations, failures 0"), ok.toString());
+            assertTrue(ok.contains("ok offload rank 1: the next put fired the triggered increment (1, count 106); " + served + " served by the node agent"),
+                    ok.toString());
+        }
     }
 
     /** Write-after-write order between a put the target performs and one its node's agent performs, across nodes. */

@@ -24,8 +24,8 @@ import static dev.ferry.portals.Portals.*;
  *       Portals call; rank 0's put, fetch-add, get and compare-and-swap on it complete all the
  *       same (direct access to rank 1's shared memory), and rank 1 sees them land; once rank 1
  *       unlinked the entry, rank 0's put goes by message and is dropped;</li>
- *   <li>{@code order}: rank 0 puts a value by message (to an entry that counts, so not
- *       published) and then another to the same memory through a published entry; the second
+ *   <li>{@code order}: rank 0 puts a value by message (to an entry that counts into a counter
+ *       a triggered operation waits on, so not published) and then another to the same memory through a published entry; the second
  *       must land last (write-after-write order), every time;</li>
  *   <li>{@code flood}: rank 0 puts {@code n} 1000-byte messages to rank 1, which computes for
  *       3 s without a Portals call first: rank 0 waits for room rather than queueing them all
@@ -34,7 +34,8 @@ import static dev.ferry.portals.Portals.*;
  *       Portals call (and says so by creating the file {@code FERRY_TEST_SIGNAL}); rank 0's {@code n} puts of 1000 bytes and a flag into it land and are
  *       acknowledged all the same: with rank 1 on another node in agent mode, its node's agent
  *       performs and acknowledges them (rank 1 says how many it served); else rank 1's progress
- *       thread does;</li>
+ *       thread does. With {@code counted} the entry counts them, and rank 1 then says the count;
+ *       then it waits for a triggered increment on it, which rank 0's next put fires;</li>
  *   <li>{@code throws}: rank 1 throws before a barrier the others enter, and finalizes on its way
  *       out: their barrier fails naming it (once it released them, and all hung in fini).</li>
  * </ul>
@@ -64,7 +65,7 @@ public final class PortalsRanks {
             case "throws" -> throwing(p, out);
             case "flood" -> flood(p, out, Integer.parseInt(args[1]));
             case "idle" -> idle(p, out, Long.parseLong(args[1]));
-            case "offload" -> offload(p, out, Integer.parseInt(args[1]));
+            case "offload" -> offload(p, out, Integer.parseInt(args[1]), args.length > 2 && args[2].equals("counted"));
             default -> throw new IllegalArgumentException(args[0]);
         }
     }
@@ -345,7 +346,9 @@ public final class PortalsRanks {
             published.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
             published.matchBits = 7;
             p.meAppend(ni, pt, published, PRIORITY_LIST, null);
-            Me viaMessage = new Me(); // the same memory, but it counts: only a message reaches it
+            // the same memory, but it counts into a counter a triggered operation waits on: only a message reaches it
+            p.triggeredCtInc(p.ctAlloc(ni), new CtEvent(1, 0), counted, Long.MAX_VALUE);
+            Me viaMessage = new Me();
             viaMessage.start = window;
             viaMessage.length = 64;
             viaMessage.options = ME_OP_PUT | ME_EVENT_LINK_DISABLE | ME_EVENT_CT_COMM;
@@ -385,18 +388,20 @@ public final class PortalsRanks {
         }
     }
 
-    private static void offload(PortalsLibrary p, Consumer<String> out, int n) {
+    private static void offload(PortalsLibrary p, Consumer<String> out, int n, boolean counted) {
         NiHandle ni = p.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
         int rank = p.getId(ni).rank;
         int pt = p.ptAlloc(ni, 0, EQ_NONE, 0);
         // 0: the flag, 8: a counter, 16: a word to get, 24: a word to swap, 64..: the puts' data
         MemorySegment window = p.memAlloc(64 + 1000L * n);
+        CtHandle arrived = p.ctAlloc(ni);
         if (rank == 1) {
             window.set(ValueLayout.JAVA_LONG, 16, 0x5eedL);
             Me me = new Me();
             me.start = window;
             me.length = window.byteSize();
-            me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
+            me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE | (counted ? ME_EVENT_CT_COMM : 0);
+            me.ctHandle = arrived;
             me.matchBits = 7;
             p.meAppend(ni, pt, me, PRIORITY_LIST, null);
         }
@@ -426,6 +431,18 @@ public final class PortalsRanks {
             }
             out.accept("ok offload rank 1: " + n + " puts, a fetch-add, an add, a get, a swap and the flag landed while rank 1 made no Portals call; "
                     + agentServed(p) + " served by the node agent");
+            if (counted) {
+                // every operation counted, by whoever served it; then a triggered operation waits on the
+                // count, so the entry is served here again (a count made elsewhere would not fire it)
+                CtEvent c = p.ctWait(arrived, n + 5);
+                out.accept("ok offload rank 1: counted " + c.success() + " operations, failures " + c.failure());
+                CtHandle fired = p.ctAlloc(ni);
+                p.triggeredCtInc(fired, new CtEvent(1, 0), arrived, n + 6);
+                p.barrier();
+                CtEvent f = p.ctWait(fired, 1);
+                out.accept("ok offload rank 1: the next put fired the triggered increment (" + f.success() + ", count " + p.ctGet(arrived).success()
+                        + "); " + agentServed(p) + " served by the node agent");
+            }
         } else if (rank == 0) {
             for (long end = System.nanoTime() + 60_000_000_000L; !java.nio.file.Files.exists(stopped); ) {
                 if (System.nanoTime() - end > 0) {
@@ -463,6 +480,11 @@ public final class PortalsRanks {
             p.put(d, 0, 8, CT_ACK_REQ, one, pt, 7, 0, null, 0); // the flag rank 1 waits for, once the rest completed
             waitBounded(p, ct, ++done);
             out.accept("ok offload rank 0: " + done + " operations completed while rank 1 made no Portals call");
+            if (counted) {
+                p.barrier(); // rank 1's triggered operation waits
+                p.put(d, 0, 8, CT_ACK_REQ, one, pt, 7, 0, null, 0);
+                waitBounded(p, ct, ++done);
+            }
         }
         p.barrier();
     }
