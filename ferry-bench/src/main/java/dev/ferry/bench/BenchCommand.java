@@ -84,6 +84,8 @@ public final class BenchCommand {
               --no-references      skip the reference lines (ref-shm, ref-readv, ref-nio, ref-ucp)
               --mode bsend         latency: add a phase of buffered sends (bsend from an attached
                                    buffer, both ranks) beside the standard sends of segments
+              --mode counted       passive: the target's entry counts the operations into a
+                                   counting event (served by the node agent all the same)
               --buffers KIND       engine-bandwidth, overlap: send and receive from offheap memory,
                                    the engine's shared arena (engine.allocate, Ferry.allocate: the
                                    shm driver's, which the node agent maps too), or (engine-

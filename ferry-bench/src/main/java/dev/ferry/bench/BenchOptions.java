@@ -22,7 +22,8 @@ import java.util.Locale;
  * @param rounds     how many times the whole command runs, its phases interleaved (see {@link Rounds})
  * @param posted     receives each rank posts on other tags before an API benchmark times anything
  * @param ranks      the numbers of ranks a collective benchmark runs on
- * @param mode       the API latency's send mode beside the standard send: {@code standard} (none) or {@code bsend}
+ * @param mode       the API latency's send mode beside the standard send: {@code standard} (none) or {@code bsend};
+ *                   passive's target entry: {@code standard}, or {@code counted} (it counts the operations)
  * @param threads    partitioned: the threads that ready the partitions (the rank's main thread among them)
  */
 public record BenchOptions(String benchmark, String driver, List<Long> sizes, long iterations, long warmup,
@@ -151,12 +152,13 @@ public record BenchOptions(String benchmark, String driver, List<Long> sizes, lo
                     peerPrefix = List.of(value(args, ++i, a).strip().split("\\s+"));
                 }
                 case "--mode" -> {
-                    if (!benchmark.equals(API_LATENCY)) {
-                        throw new UsageException("--mode is for latency (the API's ping-pong), not " + benchmark);
+                    if (!benchmark.equals(API_LATENCY) && !passive) {
+                        throw new UsageException("--mode is for latency (the API's ping-pong) and passive, not " + benchmark);
                     }
                     mode = value(args, ++i, a).toLowerCase(Locale.ROOT);
-                    if (!List.of("standard", "bsend").contains(mode)) {
-                        throw new UsageException("--mode takes standard or bsend, not '" + args.get(i) + "'");
+                    List<String> modes = passive ? List.of("standard", "counted") : List.of("standard", "bsend");
+                    if (!modes.contains(mode)) {
+                        throw new UsageException("--mode takes " + String.join(" or ", modes) + " for " + benchmark + ", not '" + args.get(i) + "'");
                     }
                 }
                 case "--buffers" -> {

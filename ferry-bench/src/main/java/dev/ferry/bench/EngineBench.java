@@ -86,7 +86,7 @@ final class EngineBench {
         java.addAll(first);
         java.addAll(List.of("--driver", d.name(), "--sizes", String.join(",", o.sizes().stream().map(String::valueOf).toList()),
                 "--iterations", String.valueOf(o.iterations()), "--warmup", String.valueOf(o.warmup()), "--window", String.valueOf(o.window())));
-        if (o.api() && o.latency() && !o.mode().equals("standard")) {
+        if ((o.api() && o.latency() || o.passive()) && !o.mode().equals("standard")) {
             java.addAll(List.of("--mode", o.mode()));
         }
         if (o.partitioned()) {

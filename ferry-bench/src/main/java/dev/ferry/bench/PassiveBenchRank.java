@@ -25,7 +25,8 @@ import static dev.ferry.portals.Portals.*;
  * ordinary memory, so every operation goes by message and the target's library must take it in;
  * with {@code --buffers arena} in {@code memAlloc} memory, published: a same-node initiator then
  * operates on it directly, and in agent mode the target's node agent serves a put from another
- * node by itself.
+ * node by itself. With {@code --mode counted} the entry counts the operations into a counting
+ * event, which is served the same way.
  *
  * <ul>
  * <li>Two ranks (shm, tcp): rank 1 exposes the entry and computes, reading only a stop word of
@@ -63,7 +64,8 @@ public final class PassiveBenchRank {
             Me me = new Me();
             me.start = window;
             me.length = window.byteSize();
-            me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE;
+            me.options = ME_OP_PUT | ME_OP_GET | ME_EVENT_LINK_DISABLE | (o.mode().equals("counted") ? ME_EVENT_CT_COMM : 0);
+            me.ctHandle = ctAlloc(ni); // --mode counted: what the target would wait on
             me.matchBits = WINDOW_BITS;
             meAppend(ni, pt, me, PRIORITY_LIST, null);
             MemorySegment local = Arena.ofShared().allocate(64, 8);

@@ -44,6 +44,7 @@ class BenchOptionsTest {
         assertEquals(List.of(8L), p.sizes());
         assertEquals(200, p.iterations());
         assertEquals("arena", BenchOptions.parse("passive", List.of("--buffers", "arena")).buffers(), "the target's entry in memAlloc memory");
+        assertEquals("counted", BenchOptions.parse("passive", List.of("--mode", "counted")).mode(), "the target's entry counts");
     }
 
     @Test
@@ -93,5 +94,7 @@ class BenchOptionsTest {
         assertMessage("--buffers takes offheap, arena or both, not 'heap'", () -> BenchOptions.parse("engine-bandwidth", List.of("--buffers", "heap")));
         assertEquals("arena", BenchOptions.parse("bw", List.of("--buffers", "arena")).buffers(), "bw adds a phase of arena segments");
         assertMessage("--buffers is for engine-bandwidth, bw, bibw, overlap and passive, not latency", () -> BenchOptions.parse("latency", List.of("--buffers", "arena")));
+        assertMessage("--mode is for latency (the API's ping-pong) and passive, not bw", () -> BenchOptions.parse("bw", List.of("--mode", "bsend")));
+        assertMessage("--mode takes standard or counted for passive, not 'bsend'", () -> BenchOptions.parse("passive", List.of("--mode", "bsend")));
     }
 }
