@@ -117,6 +117,33 @@ final class DirectoryLayout {
         return true;
     }
 
+    /**
+     * Lays out {@code d} as an open directory for {@code ranks} whose list (ni, pt) publishes one
+     * live entry, in slot {@code s}: matching {@code matchBits} exactly from any rank and uid,
+     * with {@code options}, counting into word {@code counterWord} (-1: none), on {@code memory}
+     * (its address taken as the owner's). For the agent's warm-up, and tests.
+     */
+    static void publishOne(MemorySegment d, int ranks, int ni, int pt, int s, long matchBits, int options, int counterWord, MemorySegment memory) {
+        d.set(ValueLayout.JAVA_LONG, MAGIC_OFFSET, MAGIC);
+        d.set(ValueLayout.JAVA_INT, VERSION_OFFSET, VERSION);
+        d.set(ValueLayout.JAVA_INT, OPEN_OFFSET, 1);
+        d.set(ValueLayout.JAVA_INT, RANKS_OFFSET, ranks);
+        long list = list(ni, pt);
+        d.set(ValueLayout.JAVA_LONG, list + LIST_SEQ, 2);
+        d.set(ValueLayout.JAVA_INT, list + LIST_COUNT, 1);
+        d.set(ValueLayout.JAVA_INT, list + LIST_SLOTS, s);
+        long at = slot(s);
+        d.set(ValueLayout.JAVA_LONG, at + SLOT_STATE, 3); // generation 1, live
+        d.set(ValueLayout.JAVA_LONG, at + SLOT_MATCH_BITS, matchBits);
+        d.set(ValueLayout.JAVA_LONG, at + SLOT_IGNORE_BITS, 0);
+        d.set(ValueLayout.JAVA_INT, at + SLOT_MATCH_RANK, -1);
+        d.set(ValueLayout.JAVA_INT, at + SLOT_UID, Portals.UID_ANY);
+        d.set(ValueLayout.JAVA_INT, at + SLOT_OPTIONS, options);
+        d.set(ValueLayout.JAVA_LONG, at + SLOT_LENGTH, memory.byteSize());
+        d.set(ValueLayout.JAVA_LONG, at + SLOT_ADDRESS, memory.address());
+        d.set(ValueLayout.JAVA_INT, at + SLOT_COUNTER, counterWord + 1);
+    }
+
     static long hazard(int rank) {
         return HAZARDS_OFFSET + 8L * rank;
     }
