@@ -11,9 +11,10 @@ import java.util.List;
  * waiting for the success count to reach their thresholds. Only the library's thread changes
  * it, but for what same-node peers and the node agent count into its word of the entry directory
  * for entries they serve (published only while no triggered operation waits here: they would not
- * see it reached); the counts are volatile so that a waiter in another thread sees them. They are written with
- * release stores, not volatile ones: with one writer nothing needs the full fence a volatile store
- * costs (about 20 ns here, twice on every ack and reply), and waiters only poll them.
+ * see it reached); the counts are volatile so that a waiter in another thread sees them. They
+ * are written with release stores, not volatile ones: with one writer nothing needs the full
+ * fence a volatile store costs (about 20 ns here, twice on every ack and reply), and waiters
+ * only poll them.
  *
  * <pre>{@code
  * Counter c = new Counter(ni);

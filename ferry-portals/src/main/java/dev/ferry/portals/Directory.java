@@ -14,9 +14,10 @@ import static dev.ferry.portals.Portals.*;
  * process's matching would give. An entry qualifies when nothing of the operation has to happen
  * here: persistent (no use-once, no locally managed offset), counting of communication events
  * only into a counting event on which no triggered operation waits (peers count into its word of
- * the directory, which the counter reads: {@link Counter#success()}), no communication event posted (no event queue, or those events disabled, and no flow control
- * that a full queue would trip), its memory one range of the shared arena ({@link Portals#memAlloc}),
- * and a match id that names one process or any. Only a prefix of the list is published, so a peer
+ * the directory, which the counter reads: {@link Counter#success()}), no communication event
+ * posted (no event queue, or those events disabled, and no flow control that a full queue would
+ * trip), its memory one range of the shared arena ({@link Portals#memAlloc}), and a match id that
+ * names one process or any. Only a prefix of the list is published, so a peer
  * that finds a match there found the first match; anything else goes by message.
  *
  * <p>Retiring an entry (unlink, a disabled portal table entry, fini) first takes it out of the
