@@ -585,6 +585,9 @@ final class AgentInstance implements DriverInstance, MatchOffload {
 
     @Override
     public String toString() {
-        return "agent instance to rank " + peer + (broken ? " (gone)" : disconnected ? " (disconnected)" : "");
+        Packet p = sending; // a snapshot from another thread, for a wait's report
+        return "agent instance to rank " + peer + (broken ? " (gone)" : disconnected ? " (disconnected)" : "")
+                + (p == null ? "" : ", sending a packet of " + p.length() + " bytes with " + sendLeft + " left, the OUT ring "
+                + ctx.out.free() + " of " + ctx.out.capacity() + " bytes free");
     }
 }
