@@ -13,9 +13,9 @@ import static dev.ferry.portals.Portals.*;
  * The node agent's offload of the library (seed 004's offloads; the Portals reference
  * implementation's PPE does the same for its clients): an operation from a rank of another node
  * on an entry the target published in its directory ({@link Directory}: persistent, no events,
- * one range of arena memory; an entry that counts has its count kept there too) is performed by the target's agent as it arrives: a put or
- * an atomic whose data travel in the request, a get, fetch-atomic or swap whose reply fits one
- * answer ({@link AgentOffload#MAX_ANSWER}). The agent then sends the ack or the reply for the
+ * one range of arena memory; its count, if it counts, kept there too) is performed by the
+ * target's agent as it arrives: a put or an atomic whose data travel in the request, a get,
+ * fetch-atomic or swap whose reply fits one answer ({@link AgentOffload#MAX_ANSWER}). The agent then sends the ack or the reply for the
  * target. The target's library never sees the operation; it need make no call for it to
  * complete, as with a NIC that performs operations itself. What it would have to do otherwise (an
  * operation that matches nothing published, a violation to count, data sent separately, a reply

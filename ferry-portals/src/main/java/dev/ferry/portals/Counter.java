@@ -35,7 +35,6 @@ final class Counter {
      * that its count never seems to go back (a waiter in another thread reads it).
      */
     private volatile MemorySegment shared;
-    private long sharedAt;
     /** Which word it is (-1: none), and how many published entries count into it. */
     int word = -1, publishedEntries;
     volatile boolean freed;
@@ -66,14 +65,13 @@ final class Counter {
     /** The success count: this library's part, and what peers and the agent counted in the directory. */
     long success() {
         MemorySegment d = shared;
-        return counted + (d == null ? 0 : (long) DirectoryLayout.LONG.getAcquire(d, sharedAt));
+        return counted + (d == null ? 0 : (long) DirectoryLayout.LONG.getAcquire(d, DirectoryLayout.counter(word)));
     }
 
     /** Peers and the agent count into word {@code w} of directory {@code d} from now on (it holds 0). */
     void share(MemorySegment d, int w) {
-        sharedAt = DirectoryLayout.counter(w);
         word = w;
-        shared = d; // after sharedAt: a reader that sees the word sees where it is
+        shared = d; // after word: a reader that sees the directory sees which word
     }
 
     void add(long s, long f) {
@@ -115,12 +113,8 @@ final class Counter {
 
     private boolean firing;
 
-    /** Runs the triggered operations whose thresholds are reached now (after counts made elsewhere). */
-    void fireReached() {
-        fire();
-    }
-
-    private void fire() {
+    /** Runs the triggered operations whose thresholds are reached now (also after counts made elsewhere). */
+    void fire() {
         if (firing || triggered.isEmpty()) {
             return; // an action that changes this counter: the loop below sees it
         }

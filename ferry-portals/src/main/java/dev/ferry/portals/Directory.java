@@ -243,17 +243,15 @@ final class Directory {
         dir.set(ValueLayout.JAVA_INT, at + SLOT_KEY_LENGTH, e.shareKey.length);
         dir.set(ValueLayout.JAVA_LONG, at + SLOT_LENGTH, e.region.length());
         dir.set(ValueLayout.JAVA_LONG, at + SLOT_ADDRESS, e.region.single().address());
-        int word = -1;
         if (counts(e)) {
             if (e.ct.word < 0) {
-                word = freeWords[--freeWordCount]; // qualifies saw one free
-                dir.set(ValueLayout.JAVA_LONG, counter(word), 0);
-                e.ct.share(dir, word);
+                int w = freeWords[--freeWordCount]; // qualifies saw one free
+                dir.set(ValueLayout.JAVA_LONG, counter(w), 0);
+                e.ct.share(dir, w);
             }
-            word = e.ct.word;
             e.ct.publishedEntries++;
         }
-        dir.set(ValueLayout.JAVA_INT, at + SLOT_COUNTER, word + 1);
+        dir.set(ValueLayout.JAVA_INT, at + SLOT_COUNTER, counts(e) ? e.ct.word + 1 : 0);
         MemorySegment.copy(e.shareKey, 0, dir, ValueLayout.JAVA_BYTE, at + SLOT_KEY, e.shareKey.length);
         long live = state[s] + 1; // dead states are even: a new generation, odd
         state[s] = live;
@@ -296,19 +294,17 @@ final class Directory {
     /**
      * A triggered operation now waits on {@code c}: the entries counting into it stop being
      * published (a count made elsewhere would not fire it), and every count made elsewhere is in
-     * its word once this returns. False when a peer still worked on one after the bounded wait.
+     * its word once this returns (but a stuck peer's, which retiring its slot logs).
      */
-    boolean triggered(Counter c) {
-        boolean ok = true;
+    void triggered(Counter c) {
         for (Ni ni : lib.nis) {
             ListEntry[][] lists = ni == null ? null : published[ni.index];
             for (int pt = 0; lists != null && pt < Math.min(PTS, ni.pt.length); pt++) {
                 if (countsInto(lists[pt], c)) {
-                    ok &= republish(ni, ni.pt[pt]);
+                    republish(ni, ni.pt[pt]);
                 }
             }
         }
-        return ok;
     }
 
     private static boolean countsInto(ListEntry[] list, Counter c) {

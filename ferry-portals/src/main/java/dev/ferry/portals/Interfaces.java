@@ -306,7 +306,7 @@ final class Interfaces {
         trig.addTriggered(threshold, action);
         if (trig.publishedEntries > 0) {
             lib.directory.triggered(trig); // what peers counted is all in now, and they count no more
-            trig.fireReached();
+            trig.fire();
         }
         return null;
     }
