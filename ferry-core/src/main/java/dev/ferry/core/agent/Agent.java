@@ -795,7 +795,23 @@ public final class Agent implements AutoCloseable {
             r.out.release(rec);
             work = true;
         }
+        if (work) {
+            roomMade(r);
+        }
         return work;
+    }
+
+    /**
+     * The agent took records out of rank {@code r}'s OUT ring: if the rank found it full and
+     * asked ({@link ChannelLayout#OUT_WAITS}), its bell rings, so that a send sleeping on the full
+     * ring goes on now. The fence orders the release before the look, as the rank's before its second try.
+     */
+    private static void roomMade(AgentRank r) {
+        java.lang.invoke.VarHandle.fullFence();
+        if ((int) BELL_WORD.getVolatile(r.channel, ChannelLayout.OUT_WAITS) != 0) {
+            BELL_WORD.setVolatile(r.channel, ChannelLayout.OUT_WAITS, 0);
+            r.wake();
+        }
     }
 
     /**

@@ -140,6 +140,37 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
         return client;
     }
 
+    /**
+     * Room for a record of up to {@code n} bytes in the OUT ring ({@link ByteRing#claim}), or -1.
+     * Finding none, the rank asks the agent to ring its bell once it has made room, then looks
+     * again: either that look finds the room or the agent sees the ask, so a send that sleeps on
+     * a full ring is woken as soon as the agent has drained it, not at the end of a doze.
+     */
+    long claimOut(long n) {
+        long at = out.claim(n);
+        if (at >= 0) {
+            return at;
+        }
+        INT.setVolatile(client.channel(), ChannelLayout.OUT_WAITS, 1);
+        outAsks = outAsks + 1; // after the ask: a waiter that counts it sees the word set, or already answered
+        java.lang.invoke.VarHandle.fullFence(); // the ask before the second look at the consumer's position
+        return out.claim(n);
+    }
+
+    /**
+     * Whether this rank asked for room in the OUT ring ({@link #claimOut}) since the last wait
+     * that saw an answer, and the agent has made some: a wait on the bell then ends at once, as
+     * the bell may have rung before the wait began. From the waiting thread alone.
+     */
+    private boolean roomCame(MemorySegment ch) {
+        long asks = outAsks;
+        if (asks != outAsksAnswered && (int) INT.getVolatile(ch, ChannelLayout.OUT_WAITS) == 0) {
+            outAsksAnswered = asks;
+            return true;
+        }
+        return false;
+    }
+
     /** After a record went into the OUT ring: wakes the agent if it sleeps. */
     void posted() {
         client.wakeAgent();
@@ -322,6 +353,9 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
     }
 
     private static final java.lang.invoke.VarHandle INT = java.lang.foreign.ValueLayout.JAVA_INT.varHandle();
+    /** Times the progress thread found the OUT ring full and asked the agent for room (it alone writes it), and those a wait on the bell saw answered (the waiter's). */
+    private volatile long outAsks;
+    private long outAsksAnswered;
     /** How long one sleep on the bell lasts at most: the agent's liveness is looked at between two. */
     private static final long SLEEP_NANOS = 100_000_000L;
     private final java.util.concurrent.atomic.AtomicBoolean cancel = new java.util.concurrent.atomic.AtomicBoolean();
@@ -361,7 +395,7 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
             }
             INT.setVolatile(ch, ChannelLayout.RANK_SLEEPS, 1);
             try {
-                if (!in.isEmpty() || (int) INT.getVolatile(ch, ChannelLayout.BELL) != bell) {
+                if (!in.isEmpty() || (int) INT.getVolatile(ch, ChannelLayout.BELL) != bell || roomCame(ch)) {
                     return Status.NOT_YET;
                 }
                 dev.ferry.spi.Syscall.call(errno, dev.ferry.spi.Syscall.number(dev.ferry.spi.Syscall.Call.FUTEX), ch.address() + ChannelLayout.BELL,

@@ -81,7 +81,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
             return true;
         }
         byte[] u = ctx.url().encoded();
-        long at = ctx.out.claim(u.length);
+        long at = ctx.claimOut(u.length);
         if (at < 0) {
             return false;
         }
@@ -121,7 +121,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         if (sending != null && !pump() || !sayHello()) {
             return Status.NOT_YET;
         }
-        long at = ctx.out.claim(AgentContext.FRAGMENT);
+        long at = ctx.claimOut(AgentContext.FRAGMENT);
         if (at < 0) {
             return Status.NOT_YET;
         }
@@ -178,7 +178,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
         boolean first = sendCursor.position() == 0;
         while (sendLeft > 0 || first) {
             long n = Math.min(sendLeft, AgentContext.FRAGMENT);
-            long at = ctx.out.claim(n);
+            long at = ctx.claimOut(n);
             if (at < 0) {
                 return false;
             }
@@ -186,6 +186,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
             sendLeft -= n;
             ctx.out.commit(peer, ChannelLayout.PACKET, sendLeft, n);
             ctx.posted();
+            p.moved += n; // a pass that wrote some of a large packet did work, though it is not done
             first = false;
         }
         p.driverState = 0;
@@ -338,7 +339,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
                 address = ctx.pullStaging.at(slot, n).address();
             }
         }
-        long at = ctx.out.claim(ChannelLayout.PULL_REQUEST_BYTES);
+        long at = ctx.claimOut(ChannelLayout.PULL_REQUEST_BYTES);
         if (at < 0) {
             if (slot >= 0) {
                 ctx.pulls.free(slot);
@@ -556,6 +557,7 @@ final class AgentInstance implements DriverInstance, MatchOffload {
                 recvCursor.copyFrom(ctx.in.memory(), ByteRing.payload(r), len);
             }
             received += len;
+            packet.moved += len;
             if (more != 0) {
                 ctx.in.release(r);
             } else {

@@ -21,6 +21,9 @@ package dev.ferry.core.agent;
  *     +56  u32  the agent sleeps: 1 while the agent waits for events (the agent writes it); a
  *               rank that posts work then takes it back to 0 and writes a byte to the agent's
  *               bell socket ({@link AgentBell}), which ends the wait
+ *     +60  u32  the rank waits for room: 1 once the rank found its OUT ring full (the rank writes
+ *               it, then looks again); the agent, having made room, takes it back to 0 and rings
+ *               the bell, so that a send that sleeps on a full ring goes on at once
  *   +64   u64  head: the next command's position (ranks' threads take it by compare-and-set)
  *   +128  u64  tail: the next position the agent dispatches (the agent alone writes it)
  *   +192  counters: {@link #COUNTERS} of 16 bytes, which the agent writes and the rank polls
@@ -84,10 +87,10 @@ package dev.ferry.core.agent;
  */
 public final class ChannelLayout {
     public static final int MAGIC = 0x46414754; // "FAGT"
-    public static final int VERSION = 7;
+    public static final int VERSION = 8;
 
     public static final long MAGIC_AT = 0, VERSION_AT = 4, SLOTS_AT = 8, SLOT_BYTES_AT = 12, RANK_PID = 16, AGENT_PID = 24, AGENT_BEAT = 32,
-            CLOSED = 40, RING_BYTES_AT = 44, RANK_SLEEPS = 48, BELL = 52, AGENT_SLEEPS = 56;
+            CLOSED = 40, RING_BYTES_AT = 44, RANK_SLEEPS = 48, BELL = 52, AGENT_SLEEPS = 56, OUT_WAITS = 60;
     public static final long HEAD = 64, TAIL = 128, COUNTERS_START = 192, SLOTS_START = 704;
     /** Counters per channel, and a counter's fields. */
     public static final int COUNTERS = 32;
