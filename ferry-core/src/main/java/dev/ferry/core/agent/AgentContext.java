@@ -120,6 +120,7 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
         }
         out = client.outRing();
         in = client.inRing();
+        bellSeen = (int) INT.getVolatile(client.channel(), ChannelLayout.BELL);
         if (out != null) {
             exposures = new PullSlots(client.exposureSlots());
             pulls = new PullSlots(client.pullSlots(), client.matchFields());
@@ -144,7 +145,8 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
      * Room for a record of up to {@code n} bytes in the OUT ring ({@link ByteRing#claim}), or -1.
      * Finding none, the rank asks the agent to ring its bell once it has made room, then looks
      * again: either that look finds the room or the agent sees the ask, so a send that sleeps on
-     * a full ring is woken as soon as the agent has drained it, not at the end of a doze.
+     * a full ring is woken as soon as the agent has drained it, not at the end of a doze
+     * ({@link #recvWaitAny}).
      */
     long claimOut(long n) {
         long at = out.claim(n);
@@ -152,23 +154,8 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
             return at;
         }
         INT.setVolatile(client.channel(), ChannelLayout.OUT_WAITS, 1);
-        outAsks = outAsks + 1; // after the ask: a waiter that counts it sees the word set, or already answered
         java.lang.invoke.VarHandle.fullFence(); // the ask before the second look at the consumer's position
         return out.claim(n);
-    }
-
-    /**
-     * Whether this rank asked for room in the OUT ring ({@link #claimOut}) since the last wait
-     * that saw an answer, and the agent has made some: a wait on the bell then ends at once, as
-     * the bell may have rung before the wait began. From the waiting thread alone.
-     */
-    private boolean roomCame(MemorySegment ch) {
-        long asks = outAsks;
-        if (asks != outAsksAnswered && (int) INT.getVolatile(ch, ChannelLayout.OUT_WAITS) == 0) {
-            outAsksAnswered = asks;
-            return true;
-        }
-        return false;
     }
 
     /** After a record went into the OUT ring: wakes the agent if it sleeps. */
@@ -353,9 +340,12 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
     }
 
     private static final java.lang.invoke.VarHandle INT = java.lang.foreign.ValueLayout.JAVA_INT.varHandle();
-    /** Times the progress thread found the OUT ring full and asked the agent for room (it alone writes it), and those a wait on the bell saw answered (the waiter's). */
-    private volatile long outAsks;
-    private long outAsksAnswered;
+    /**
+     * The bell as the last wait on it left it (the waiting thread's alone): the next wait sleeps
+     * only while the bell still reads that, so a ring that came after the rank's progress pass
+     * began, before the wait, ends the wait at once.
+     */
+    private int bellSeen;
     /** How long one sleep on the bell lasts at most: the agent's liveness is looked at between two. */
     private static final long SLEEP_NANOS = 100_000_000L;
     private final java.util.concurrent.atomic.AtomicBoolean cancel = new java.util.concurrent.atomic.AtomicBoolean();
@@ -389,13 +379,18 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
             if (agentFailure != null) {
                 return Status.BROKEN;
             }
-            int bell = (int) INT.getVolatile(ch, ChannelLayout.BELL);
-            if (!in.isEmpty()) {
+            // the agent rings after every answer (a slot, a count, room in the OUT ring), not only
+            // after records: one rung since the last wait may be for something the pass before this
+            // wait did not see, so the wait ends (an extra pass at most)
+            int bell = bellSeen, now = (int) INT.getVolatile(ch, ChannelLayout.BELL);
+            if (now != bell || !in.isEmpty()) {
+                bellSeen = now;
                 return Status.NOT_YET;
             }
             INT.setVolatile(ch, ChannelLayout.RANK_SLEEPS, 1);
             try {
-                if (!in.isEmpty() || (int) INT.getVolatile(ch, ChannelLayout.BELL) != bell || roomCame(ch)) {
+                if (!in.isEmpty() || (int) INT.getVolatile(ch, ChannelLayout.BELL) != bell) {
+                    bellSeen = (int) INT.getVolatile(ch, ChannelLayout.BELL);
                     return Status.NOT_YET;
                 }
                 dev.ferry.spi.Syscall.call(errno, dev.ferry.spi.Syscall.number(dev.ferry.spi.Syscall.Call.FUTEX), ch.address() + ChannelLayout.BELL,
@@ -403,7 +398,9 @@ final class AgentContext implements DriverContext, MatchOffload.AnySource {
             } finally {
                 INT.setVolatile(ch, ChannelLayout.RANK_SLEEPS, 0);
             }
-            if ((int) INT.getVolatile(ch, ChannelLayout.BELL) != bell) {
+            now = (int) INT.getVolatile(ch, ChannelLayout.BELL);
+            if (now != bell) {
+                bellSeen = now;
                 return Status.NOT_YET;
             }
             agentFailed(); // ten milliseconds asleep: a look at the agent costs nothing here

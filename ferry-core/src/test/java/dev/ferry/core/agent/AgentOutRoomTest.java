@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.*;
 /**
  * A send that finds its OUT ring full, and whose rank then sleeps on the bell, goes on as soon
  * as the agent has made room: the agent rings for it, and a wait that begins after that ring
- * ends at once. (Without it a rank asleep in a long wait sent a ring's worth a doze: a 64 MiB
+ * ends at once (the bell moved since the last wait). (Without it a rank asleep in a long wait sent a ring's worth a doze: a 64 MiB
  * message took a minute.) Two ranks of one agent, whose loop the test runs itself.
  */
 class AgentOutRoomTest {
@@ -84,6 +84,8 @@ class AgentOutRoomTest {
             c1.recvProbeAny(new InstanceRef());
             return c0.out.isEmpty() && c1.out.isEmpty() && c0.in.isEmpty() && c1.in.isEmpty();
         }, "the greetings taken");
+        // the bell rang for them: a wait ends at once on a ring since the last, and this one leaves it as it is now
+        assertEquals(Status.NOT_YET, waitOnBell().get(BOUND.toSeconds(), TimeUnit.SECONDS), "the greetings' ring");
     }
 
     private AgentContext context(int rank, Path socket) {
