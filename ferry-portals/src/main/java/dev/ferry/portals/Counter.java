@@ -10,8 +10,9 @@ import java.util.List;
  * A counting event (library side): success and failure counts, and the triggered operations
  * waiting for the success count to reach their thresholds. Only the library's thread changes
  * it, but for what same-node peers and the node agent count into its word of the entry directory
- * for entries they serve (published only while no triggered operation waits here: they would not
- * see it reached); the counts are volatile so that a waiter in another thread sees them. They
+ * for entries they serve (while triggered operations wait here, only the agent, whose count wakes
+ * this process to fire them: {@link Directory#fireCounted}); the counts are volatile so that a
+ * waiter in another thread sees them. They
  * are written with release stores, not volatile ones: with one writer nothing needs the full
  * fence a volatile store costs (about 20 ns here, twice on every ack and reply), and waiters
  * only poll them.
@@ -38,6 +39,8 @@ final class Counter {
     /** Which word it is (-1: none), and how many published entries count into it. */
     int word = -1, publishedEntries;
     volatile boolean freed;
+    /** Whether the directory looks at it on each progress pass ({@link Directory#fireCounted}). */
+    boolean watched;
     /** Triggered operations by threshold, in the order they were posted among equal thresholds. */
     private final List<Triggered> triggered = new ArrayList<>();
 

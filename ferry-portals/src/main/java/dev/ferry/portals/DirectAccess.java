@@ -133,6 +133,9 @@ final class DirectAccess {
         if (!allowed || uid != UID_ANY && uid != lib.uid) {
             return false; // the message path reports the violation, and counts it at the target
         }
+        if ((d.get(ValueLayout.JAVA_INT, at + SLOT_FLAGS) & PEERS_SKIP) != 0) {
+            return false; // the target fires a triggered operation on the count: its own count wakes it
+        }
         long entryLength = d.get(ValueLayout.JAVA_LONG, at + SLOT_LENGTH);
         long mlength = Math.min(length, Math.max(0, entryLength - remoteOffset));
         if (dt != null) {

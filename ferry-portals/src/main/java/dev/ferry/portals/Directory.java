@@ -13,12 +13,17 @@ import static dev.ferry.portals.Portals.*;
  * may serve itself (load, store, atomic on the entry's memory) with the very outcome this
  * process's matching would give. An entry qualifies when nothing of the operation has to happen
  * here: persistent (no use-once, no locally managed offset), counting of communication events
- * only into a counting event on which no triggered operation waits (peers count into its word of
- * the directory, which the counter reads: {@link Counter#success()}), no communication event
+ * only (peers count into its counting event's word of the directory, which the counter reads:
+ * {@link Counter#success()}), no communication event
  * posted (no event queue, or those events disabled, and no flow control that a full queue would
  * trip), its memory one range of the shared arena ({@link Portals#memAlloc}), and a match id that
  * names one process or any. Only a prefix of the list is published, so a peer
  * that finds a match there found the first match; anything else goes by message.
+ *
+ * <p>While a triggered operation waits on a counting event, its entries' slots say that
+ * same-node peers leave them to the message path ({@link DirectoryLayout#PEERS_SKIP}): the node
+ * agent still serves them, and its count rings this process's bell; the library's progress then
+ * fires what the counts reached ({@link #fireCounted}).
  *
  * <p>Retiring an entry (unlink, a disabled portal table entry, fini) first takes it out of the
  * list and marks its slot dead, then waits until no peer's hazard word names the slot (the peer
@@ -49,6 +54,10 @@ final class Directory {
     /** Counter words free to give to a counting event (one kept by each counter that had a published entry, until freed). */
     private final int[] freeWords = new int[COUNTERS];
     private int freeWordCount;
+    /** Counting events with a word and triggered operations waiting: progress fires what the counts made elsewhere reached. */
+    private final java.util.ArrayList<Counter> watched = new java.util.ArrayList<>();
+    /** A counting event whose entries are being given fresh slots: they do not qualify meanwhile. */
+    private Counter reslotting;
 
     Directory(Library lib) {
         this.lib = lib;
@@ -191,8 +200,8 @@ final class Directory {
         if (e.has(ME_USE_ONCE) || e.has(ME_MANAGE_LOCAL)) {
             return false;
         }
-        if (counts(e) && (e.ct.freed || e.ct.triggeredCount() > 0 || e.ct.word < 0 && freeWordCount == 0)) {
-            return false; // a triggered operation fires only on counts made here
+        if (counts(e) && (e.ct.freed || e.ct == reslotting || e.ct.word < 0 && freeWordCount == 0)) {
+            return false;
         }
         if (pt.eq != null && ((pt.options & PT_FLOWCTRL) != 0 || !e.has(ME_EVENT_COMM_DISABLE) && !e.has(ME_EVENT_SUCCESS_DISABLE))) {
             return false;
@@ -252,6 +261,11 @@ final class Directory {
             e.ct.publishedEntries++;
         }
         dir.set(ValueLayout.JAVA_INT, at + SLOT_COUNTER, counts(e) ? e.ct.word + 1 : 0);
+        boolean triggers = counts(e) && e.ct.triggeredCount() > 0;
+        dir.set(ValueLayout.JAVA_INT, at + SLOT_FLAGS, triggers ? PEERS_SKIP : 0);
+        if (triggers) {
+            watch(e.ct);
+        }
         MemorySegment.copy(e.shareKey, 0, dir, ValueLayout.JAVA_BYTE, at + SLOT_KEY, e.shareKey.length);
         long live = state[s] + 1; // dead states are even: a new generation, odd
         state[s] = live;
@@ -292,30 +306,70 @@ final class Directory {
     }
 
     /**
-     * A triggered operation now waits on {@code c}: the entries counting into it stop being
-     * published (a count made elsewhere would not fire it), and every count made elsewhere is in
-     * its word once this returns (but a stuck peer's, which retiring its slot logs).
+     * A triggered operation now waits on {@code c}: the entries counting into it that peers may
+     * serve get fresh slots that they leave to the message path (retiring the old ones waits
+     * for the peers at work: every count a peer made is in the word once this returns, but a
+     * stuck peer's, which retiring logs), and progress fires what the agent's counts reach.
      */
     void triggered(Counter c) {
         for (Ni ni : lib.nis) {
             ListEntry[][] lists = ni == null ? null : published[ni.index];
             for (int pt = 0; lists != null && pt < Math.min(PTS, ni.pt.length); pt++) {
-                if (countsInto(lists[pt], c)) {
-                    republish(ni, ni.pt[pt]);
+                if (peersServe(lists[pt], c)) {
+                    reslotting = c;
+                    try {
+                        republish(ni, ni.pt[pt]); // without them: their slots retired
+                    } finally {
+                        reslotting = null;
+                    }
+                    republish(ni, ni.pt[pt]); // with them again, in fresh slots
                 }
             }
         }
+        if (c.publishedEntries > 0) {
+            watch(c);
+        }
     }
 
-    private static boolean countsInto(ListEntry[] list, Counter c) {
+    /** Whether {@code list} has an entry counting into {@code c} whose slot peers serve. */
+    private boolean peersServe(ListEntry[] list, Counter c) {
         if (list != null) {
             for (ListEntry e : list) {
-                if (e.ct == c && counts(e)) {
+                if (e.ct == c && counts(e) && e.slot >= 0 && (dir.get(ValueLayout.JAVA_INT, slot(e.slot) + SLOT_FLAGS) & PEERS_SKIP) == 0) {
                     return true;
                 }
             }
         }
         return false;
+    }
+
+    private void watch(Counter c) {
+        if (!c.watched) {
+            c.watched = true;
+            watched.add(c);
+        }
+    }
+
+    /**
+     * Fires the triggered operations whose thresholds the counts made elsewhere (the node
+     * agent's) reached: the library's progress calls it, and the agent rings the bell when it
+     * counts. True when one fired. Counting events with none left waiting are no longer looked at.
+     */
+    boolean fireCounted() {
+        boolean fired = false;
+        for (int i = watched.size() - 1; i >= 0; i--) {
+            Counter c = watched.get(i);
+            int before = c.triggeredCount();
+            if (before > 0 && !c.freed) {
+                c.fire();
+                fired |= c.triggeredCount() != before;
+            }
+            if (c.triggeredCount() == 0 || c.freed) {
+                c.watched = false;
+                watched.remove(i);
+            }
+        }
+        return fired;
     }
 
     /** {@code c} was freed: its counter word is given back once no published entry counts into it. */

@@ -36,7 +36,9 @@ import java.lang.invoke.VarHandle;
  *   128 u64  the address of the entry's memory in the owner (for the node agent, which maps the
  *            owner's arena: {@link AgentEntryOffload})
  *   136 u32  the entry's counter: 1 + the index of its counter word, or 0 when it counts nothing
- *   140 u32  0
+ *   140 u32  flags: {@link #PEERS_SKIP} when same-node peers leave the entry to the message path
+ *            (a triggered operation waits on its counting event: a peer's count would not wake
+ *            the owner to fire it, while the node agent's rings its bell)
  * counter word w, at {@link #counter}(w) (8 bytes each, {@link #COUNTERS} of them)
  *   0   u64  what the operations done by peers and the agent on entries counting into one
  *            counting event of the owner added to its success count ({@link #count}); the
@@ -53,7 +55,7 @@ import java.lang.invoke.VarHandle;
  */
 final class DirectoryLayout {
     static final long MAGIC = 0x524944595252_4546L; // "FERRYDIR" read as a little-endian u64
-    static final int VERSION = 3;
+    static final int VERSION = 4;
     /** The kind of table the directory is for the node agent's offload ({@code DriverContext.offloadTable}). */
     static final int AGENT_KIND = 1;
     static final int NIS = 4;
@@ -70,7 +72,10 @@ final class DirectoryLayout {
     static final long LISTS_OFFSET = HEADER_BYTES;
 
     static final long SLOT_STATE = 0, SLOT_MATCH_BITS = 8, SLOT_IGNORE_BITS = 16, SLOT_MATCH_RANK = 24, SLOT_UID = 28,
-            SLOT_OPTIONS = 32, SLOT_KEY_LENGTH = 36, SLOT_LENGTH = 40, SLOT_KEY = 48, SLOT_ADDRESS = 128, SLOT_COUNTER = 136;
+            SLOT_OPTIONS = 32, SLOT_KEY_LENGTH = 36, SLOT_LENGTH = 40, SLOT_KEY = 48, SLOT_ADDRESS = 128, SLOT_COUNTER = 136,
+            SLOT_FLAGS = 140;
+    /** A slot flag: same-node peers go by message (the node agent serves it). */
+    static final int PEERS_SKIP = 1;
     static final long SLOT_BYTES = 144;
     static final long SLOTS_OFFSET = LISTS_OFFSET + NIS * PTS * LIST_BYTES;
     /** One counter word per slot at most: published entries never need more. */

@@ -305,7 +305,7 @@ final class Interfaces {
         }
         trig.addTriggered(threshold, action);
         if (trig.publishedEntries > 0) {
-            lib.directory.triggered(trig); // what peers counted is all in now, and they count no more
+            lib.directory.triggered(trig); // what peers counted is all in now, and only the agent counts from now on
             trig.fire();
         }
         return null;

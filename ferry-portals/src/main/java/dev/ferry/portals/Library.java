@@ -273,6 +273,7 @@ final class Library implements MessageHandler {
         work |= sender.progress();
         work |= initiator.progress();
         work |= target.progress();
+        work |= directory.fireCounted();
         return work;
     }
 

@@ -35,7 +35,8 @@ import static dev.ferry.portals.Portals.*;
  *       acknowledged all the same: with rank 1 on another node in agent mode, its node's agent
  *       performs and acknowledges them (rank 1 says how many it served); else rank 1's progress
  *       thread does. With {@code counted} the entry counts them, and rank 1 then says the count;
- *       then it waits for a triggered increment on it, which rank 0's next put fires;</li>
+ *       then it waits for a triggered increment on it, which rank 0's next put fires (served
+ *       by the agent too in agent mode: rank 1's progress fires it on the agent's count);</li>
  *   <li>{@code throws}: rank 1 throws before a barrier the others enter, and finalizes on its way
  *       out: their barrier fails naming it (once it released them, and all hung in fini).</li>
  * </ul>
@@ -388,6 +389,25 @@ public final class PortalsRanks {
         }
     }
 
+    /** Creates the file {@code f}: a rank's word to another that it reached a point. */
+    private static void signal(java.nio.file.Path f) {
+        try {
+            java.nio.file.Files.createFile(f);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        }
+    }
+
+    /** Waits, 60 s at most, for rank 1's {@link #signal} {@code f} that it did {@code what}. */
+    private static void awaitSignal(java.nio.file.Path f, String what) {
+        for (long end = System.nanoTime() + 60_000_000_000L; !java.nio.file.Files.exists(f); ) {
+            if (System.nanoTime() - end > 0) {
+                throw new IllegalStateException("rank 1 did not say within 60 s " + what);
+            }
+            java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+        }
+    }
+
     private static void offload(PortalsLibrary p, Consumer<String> out, int n, boolean counted) {
         NiHandle ni = p.niInit(IFACE_DEFAULT, NI_MATCHING | NI_LOGICAL, PID_ANY, null).niHandle();
         int rank = p.getId(ni).rank;
@@ -410,11 +430,7 @@ public final class PortalsRanks {
         if (rank == 1) {
             // no Portals call from here until rank 0's flag has landed; rank 0 starts once it knows
             // (so that nothing of the barrier's is left for rank 1 to parse, which the agent would wait for)
-            try {
-                java.nio.file.Files.createFile(stopped);
-            } catch (java.io.IOException e) {
-                throw new java.io.UncheckedIOException(e);
-            }
+            signal(stopped);
             long end = System.nanoTime() + 60_000_000_000L;
             while ((long) WORD.getAcquire(window, 0L) != n) {
                 if (System.nanoTime() - end > 0) {
@@ -433,23 +449,19 @@ public final class PortalsRanks {
                     + agentServed(p) + " served by the node agent");
             if (counted) {
                 // every operation counted, by whoever served it; then a triggered operation waits on the
-                // count, so the entry is served here again (a count made elsewhere would not fire it)
+                // count: the agent still serves the entry, and this rank's progress fires it on the count
                 CtEvent c = p.ctWait(arrived, n + 5);
                 out.accept("ok offload rank 1: counted " + c.success() + " operations, failures " + c.failure());
                 CtHandle fired = p.ctAlloc(ni);
                 p.triggeredCtInc(fired, new CtEvent(1, 0), arrived, n + 6);
                 p.barrier();
+                signal(stopped.resolveSibling(stopped.getFileName() + "-triggered")); // the barrier parsed: the agent may serve the put
                 CtEvent f = p.ctWait(fired, 1);
                 out.accept("ok offload rank 1: the next put fired the triggered increment (" + f.success() + ", count " + p.ctGet(arrived).success()
                         + "); " + agentServed(p) + " served by the node agent");
             }
         } else if (rank == 0) {
-            for (long end = System.nanoTime() + 60_000_000_000L; !java.nio.file.Files.exists(stopped); ) {
-                if (System.nanoTime() - end > 0) {
-                    throw new IllegalStateException("rank 1 did not say within 60 s that it stopped calling");
-                }
-                java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
-            }
+            awaitSignal(stopped, "that it stopped calling");
             MemorySegment local = Arena.ofShared().allocate(64 + 1000L * n, 8);
             CtHandle ct = p.ctAlloc(ni);
             MdHandle d = countedMd(p, ni, local, ct);
@@ -482,6 +494,7 @@ public final class PortalsRanks {
             out.accept("ok offload rank 0: " + done + " operations completed while rank 1 made no Portals call");
             if (counted) {
                 p.barrier(); // rank 1's triggered operation waits
+                awaitSignal(stopped.resolveSibling(stopped.getFileName() + "-triggered"), "that it left the barrier");
                 p.put(d, 0, 8, CT_ACK_REQ, one, pt, 7, 0, null, 0);
                 waitBounded(p, ct, ++done);
             }
